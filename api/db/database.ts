@@ -1,0 +1,107 @@
+import path from 'node:path'
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely'
+import pg from 'pg'
+import { startEmbeddedPostgres } from './embedded-postgres.ts'
+import { migrations } from './migrations/index.ts'
+import { type Database } from './schema.ts'
+
+export type DB = Kysely<Database>
+
+type Log = {
+	info: (message: string) => void
+	debug: (message: string) => void
+	error: (message: string) => void
+}
+
+// Dates come back as Date (timestamptz), bigint counts as numbers: ours stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+
+export function createDb(connectionString: string, poolSize = 10): DB {
+	return new Kysely<Database>({
+		dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: poolSize }) }),
+		plugins: [new CamelCasePlugin()],
+	})
+}
+
+export type DatabaseHandle = { db: DB; url: string; close: () => Promise<void> }
+
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR/postgres when it is
+ * unset, and brings the schema up to date.
+ */
+export async function openDatabase(options: {
+	databaseUrl?: string
+	dataDir: string
+	embeddedPort?: number
+	log: Log
+}): Promise<DatabaseHandle> {
+	let url = options.databaseUrl
+	let stopCluster = async () => {}
+	if (!url) {
+		const cluster = await startEmbeddedPostgres({
+			directory: path.join(options.dataDir, 'postgres'),
+			port: options.embeddedPort,
+			log: options.log,
+		})
+		stopCluster = cluster.stop
+		url = cluster.url('crm')
+		await ensureDatabase(cluster.url('postgres'), 'crm')
+	}
+	const db = createDb(url)
+	try {
+		await migrateToLatest(db, options.log)
+	} catch (error) {
+		await db.destroy()
+		await stopCluster()
+		throw error
+	}
+	return {
+		db,
+		url,
+		close: async () => {
+			await db.destroy()
+			await stopCluster()
+		},
+	}
+}
+
+/** Creates `name` on the server of `adminUrl` unless it exists. */
+export async function ensureDatabase(adminUrl: string, name: string) {
+	const client = new pg.Client({ connectionString: adminUrl })
+	await client.connect()
+	try {
+		const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name])
+		if (!rowCount) await client.query(`create database ${pg.escapeIdentifier(name)}`)
+	} finally {
+		await client.end()
+	}
+}
+
+export async function dropDatabase(adminUrl: string, name: string) {
+	const client = new pg.Client({ connectionString: adminUrl })
+	await client.connect()
+	try {
+		await client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`)
+	} finally {
+		await client.end()
+	}
+}
+
+export async function migrateToLatest(db: Kysely<Database>, log: Pick<Log, 'info' | 'error'>) {
+	const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+	const { error, results }: MigrationResultSet = await migrator.migrateToLatest()
+	for (const result of results ?? []) {
+		if (result.status === 'Success') log.info(`migration ${result.migrationName} applied`)
+		if (result.status === 'Error') log.error(`migration ${result.migrationName} failed`)
+	}
+	if (error) throw error
+}
+
+export async function isReachable(db: DB): Promise<boolean> {
+	try {
+		await sql`select 1`.execute(db)
+		return true
+	} catch {
+		return false
+	}
+}

@@ -1,0 +1,7 @@
+import { type Migration } from 'kysely'
+import * as m0001 from './0001_users_workspaces.ts'
+
+// Listed by hand (not read from disk) so the bundled production server carries them.
+export const migrations: Record<string, Migration> = {
+	'0001_users_workspaces': m0001,
+}

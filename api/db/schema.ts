@@ -1,0 +1,54 @@
+import { type ColumnType, type Generated, type Insertable, type Selectable, type Updateable } from 'kysely'
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
+
+export const roles = ['owner', 'admin', 'agent'] as const
+export type Role = (typeof roles)[number]
+export const availabilities = ['online', 'busy', 'offline'] as const
+export type Availability = (typeof availabilities)[number]
+
+export interface UsersTable {
+	id: Generated<string>
+	email: string
+	name: string
+	passwordHash: string
+	emailVerifiedAt: Date | null
+	locale: Generated<string>
+	theme: Generated<string>
+	currentWorkspaceId: string | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export interface WorkspacesTable {
+	id: Generated<string>
+	name: string
+	slug: string
+	timezone: Generated<string>
+	defaultLocale: Generated<string>
+	logoColor: Generated<string>
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export interface MembersTable {
+	workspaceId: string
+	userId: string
+	role: Role
+	availability: Generated<Availability>
+	createdAt: CreatedAt
+}
+
+/** The database as Kysely sees it (camelCase; CamelCasePlugin maps to snake_case columns). */
+export interface Database {
+	users: UsersTable
+	workspaces: WorkspacesTable
+	members: MembersTable
+}
+
+export type User = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+export type Workspace = Selectable<WorkspacesTable>
+export type Member = Selectable<MembersTable>

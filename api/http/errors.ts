@@ -1,0 +1,53 @@
+import { type ErrorRequestHandler, type RequestHandler } from 'express'
+import { type TFunction } from 'i18next'
+
+/** Values interpolated into a translated message. */
+export type MessageValues = Record<string, string | number>
+
+/**
+ * An error the API answers on purpose: a status, a translation key for the message and
+ * optional details. Anything else that reaches the error handler is a bug and answers 500.
+ */
+export class HttpError extends Error {
+	constructor(
+		readonly statusCode: number,
+		readonly messageKey: string,
+		readonly options: { values?: MessageValues; details?: unknown; headers?: Record<string, string> } = {},
+	) {
+		super(messageKey)
+		this.name = 'HttpError'
+	}
+}
+
+export type ErrorBody = { message: string; statusCode: number; details: unknown }
+
+export function errorBody(t: TFunction<'api'>, error: HttpError): ErrorBody {
+	return {
+		message: t(error.messageKey, error.options.values ?? {}) as string,
+		statusCode: error.statusCode,
+		details: error.options.details ?? null,
+	}
+}
+
+export const notFound: RequestHandler = (req, _res, next) => {
+	next(new HttpError(404, 'errors.notFound', { values: { method: req.method, path: req.originalUrl.split('?')[0] ?? '' } }))
+}
+
+type BodyParserError = Error & { type?: string; status?: number }
+
+/** Maps body-parser's failures to our own errors, so they are translated like the rest. */
+function fromBodyParser(error: BodyParserError): HttpError | undefined {
+	if (error.type === 'entity.parse.failed') return new HttpError(400, 'errors.invalidJson')
+	if (error.type === 'entity.too.large') return new HttpError(413, 'errors.payloadTooLarge')
+	if (error.status && error.status >= 400 && error.status < 500) return new HttpError(error.status, 'errors.validation')
+	return undefined
+}
+
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+	const known = error instanceof HttpError ? error : error instanceof Error ? fromBodyParser(error) : undefined
+	const httpError = known ?? new HttpError(500, 'errors.internal')
+	if (!known) req.log.error({ err: error }, 'unhandled error in /v1')
+	else if (httpError.statusCode >= 500) req.log.warn({ err: error }, 'request failed')
+	for (const [name, value] of Object.entries(httpError.options.headers ?? {})) res.setHeader(name, value)
+	res.status(httpError.statusCode).json(errorBody(req.t, httpError))
+}

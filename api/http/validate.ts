@@ -1,0 +1,50 @@
+import { type Request } from 'express'
+import { type TFunction } from 'i18next'
+import { z } from 'zod'
+import { HttpError } from './errors.ts'
+
+/** Translates one zod issue into the user's language. Custom messages are translation keys. */
+export function issueMessage(t: TFunction<'api'>, issue: z.ZodIssue): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return t(issue.received === 'undefined' || issue.received === 'null' ? 'validation.required' : 'validation.invalid')
+		case 'too_small':
+			if (issue.type === 'string') return t('validation.tooShort', { minimum: Number(issue.minimum) })
+			return t('validation.tooSmall', { minimum: Number(issue.minimum) })
+		case 'too_big':
+			if (issue.type === 'string') return t('validation.tooLong', { maximum: Number(issue.maximum) })
+			return t('validation.tooBig', { maximum: Number(issue.maximum) })
+		case 'invalid_string':
+			if (issue.validation === 'email') return t('validation.email')
+			return t(issue.message.includes('.') ? issue.message : 'validation.invalid')
+		case 'invalid_enum_value':
+			return t('validation.choice', { options: issue.options.join(', ') })
+		case 'unrecognized_keys':
+			return t('validation.unknownField', { keys: issue.keys.join(', ') })
+		case 'custom':
+			return t(issue.message)
+		default:
+			return t('validation.invalid')
+	}
+}
+
+/** Field path → messages, the shape forms understand (conform's `submission.reply({ fieldErrors })`). */
+export function fieldErrors(t: TFunction<'api'>, error: z.ZodError): Record<string, string[]> {
+	const fields: Record<string, string[]> = {}
+	for (const issue of error.issues) {
+		const key = issue.path.join('.') || '_'
+		;(fields[key] ??= []).push(issueMessage(t, issue))
+	}
+	return fields
+}
+
+type Source = 'body' | 'query' | 'params'
+
+/** Parses part of a request with a zod schema, or throws a translated 400 with each field's messages. */
+export function parseRequest<Schema extends z.ZodTypeAny>(req: Request, source: Source, schema: Schema): z.output<Schema> {
+	const result = schema.safeParse(req[source])
+	if (result.success) return result.data
+	throw new HttpError(400, 'errors.validation', {
+		details: { source, fields: fieldErrors(req.t, result.error) },
+	})
+}

@@ -1,0 +1,33 @@
+import express, { Router } from 'express'
+import { type Logger } from 'pino'
+import { type Config } from '#server/config.ts'
+import { type DB } from './db/database.ts'
+import { errorHandler, HttpError, notFound } from './http/errors.ts'
+import { apiLocale, translatorFor } from './http/i18n.ts'
+
+export type ApiContext = { db: DB; config: Config; logger: Logger }
+
+/** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
+export function createApi(context: ApiContext): Router {
+	const router = Router()
+	router.use((req, res, next) => {
+		req.locale = apiLocale(req.headers['accept-language'])
+		req.t = translatorFor(req.locale)
+		res.setHeader('Cache-Control', 'no-store')
+		res.setHeader('Content-Language', req.locale)
+		next()
+	})
+	router.use((req, _res, next) => {
+		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+		if (hasBody && !req.is('application/json')) return next(new HttpError(415, 'errors.unsupportedMediaType'))
+		next()
+	})
+	router.use(express.json({ limit: '1mb', strict: true }))
+
+	// Feature routers are mounted here as they land, each with `context`.
+	void context
+
+	router.use(notFound)
+	router.use(errorHandler)
+	return router
+}

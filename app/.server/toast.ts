@@ -1,0 +1,37 @@
+import { redirect } from '@remix-run/node'
+import { z } from 'zod'
+import { combineHeaders } from '#app/utils/http.ts'
+import { toastCookie } from './cookies.ts'
+
+export const toastTypes = ['default', 'success', 'error', 'info', 'warning'] as const
+
+const toastSchema = z.object({
+	id: z.string().default(() => crypto.randomUUID()),
+	type: z.enum(toastTypes).default('default'),
+	title: z.string().max(300),
+	description: z.string().max(1000).optional(),
+	position: z.enum(['top-right', 'top-center', 'bottom-right']).optional(),
+})
+
+export type Toast = z.output<typeof toastSchema>
+export type ToastInput = z.input<typeof toastSchema>
+
+export async function toastHeaders(toast: ToastInput): Promise<Headers> {
+	return new Headers({ 'Set-Cookie': await toastCookie.serialize(toastSchema.parse(toast)) })
+}
+
+/** Redirects and shows `toast` on the next page, with or without JavaScript. */
+export async function redirectWithToast(url: string, toast: ToastInput, init?: ResponseInit) {
+	return redirect(url, { ...init, headers: combineHeaders(init?.headers, await toastHeaders(toast)) })
+}
+
+/** Reads the flash toast of this request and the header that clears it. */
+export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+	const raw: unknown = await toastCookie.parse(request.headers.get('Cookie'))
+	if (raw === null || raw === undefined) return { toast: null, headers: null }
+	const parsed = toastSchema.safeParse(raw)
+	return {
+		toast: parsed.success ? parsed.data : null,
+		headers: new Headers({ 'Set-Cookie': await toastCookie.serialize('', { maxAge: 0 }) }),
+	}
+}

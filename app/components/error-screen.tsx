@@ -1,0 +1,51 @@
+import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { type RootLoader } from '#app/root.tsx'
+import { button } from './ui/button.css.ts'
+import * as styles from './error-screen.css.ts'
+
+type ErrorData = { message?: string; path?: string }
+
+/** The one error screen: 404s, route validation failures and anything unhandled. */
+export function ErrorScreen() {
+	const error = useRouteError()
+	const { t } = useTranslation()
+	const rootData = useRouteLoaderData<RootLoader>('root')
+	const status = isRouteErrorResponse(error) ? error.status : 500
+	const errorData: ErrorData = isRouteErrorResponse(error) && error.data && typeof error.data === 'object' ? (error.data as ErrorData) : {}
+	const message =
+		status === 404 && errorData.path !== undefined
+			? t('error.pageNotFound', { path: errorData.path })
+			: (errorData.message ?? t(status === 404 ? 'error.notFound' : 'error.unexpected'))
+	if (!isRouteErrorResponse(error)) console.error(error)
+
+	return (
+		<main className={styles.screen}>
+			<div>
+				<p className={styles.status}>{status}</p>
+				<h1 className={styles.title}>{t(status === 404 ? 'error.title' : 'error.titleUnexpected')}</h1>
+				<p className={styles.message}>{t(status === 404 ? 'error.description' : 'error.descriptionUnexpected')}</p>
+				<p className={styles.detail} data-testid="error-message">
+					{message}
+				</p>
+				<div className={styles.actions}>
+					<a
+						className={button.outline}
+						href={rootData?.referrer ?? '/'}
+						onClick={(event) => {
+							if (window.history.length > 1) {
+								event.preventDefault()
+								window.history.back()
+							}
+						}}
+					>
+						{t('error.goBack')}
+					</a>
+					<a className={button.primary} href="/">
+						{t('error.backToHome')}
+					</a>
+				</div>
+			</div>
+		</main>
+	)
+}

@@ -1,0 +1,42 @@
+import { RemixBrowser } from '@remix-run/react'
+import i18next from 'i18next'
+import HttpBackend from 'i18next-http-backend'
+import { startTransition, StrictMode } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { defaultLocale, isLocale, languages } from '#locales/languages.ts'
+import { i18nOptions } from './i18n/i18n.ts'
+
+const htmlLang = document.documentElement.dataset.locale
+const locale = isLocale(htmlLang) ? htmlLang : defaultLocale
+const codeOfTag = (tag: string) => languages.find((language) => language.tag === tag)?.code ?? defaultLocale
+
+async function hydrate() {
+	try {
+		await i18next
+			.use(initReactI18next)
+			.use(HttpBackend)
+			.init({
+				...i18nOptions(locale),
+				backend: {
+					loadPath: (lngs: string[]) => `/_i18n/${codeOfTag(lngs[0] ?? '')}/messages.json?v=${__BUILD_VERSION__}`,
+				},
+			})
+	} catch (error) {
+		console.warn('Could not load translations', error)
+	}
+	// A locale that fails to load is not fatal: the page goes on with the words it has.
+	if (!i18next.hasResourceBundle(i18next.language, 'common')) console.warn(`Translations for ${locale} did not load`)
+	startTransition(() => {
+		hydrateRoot(
+			document,
+			<I18nextProvider i18n={i18next}>
+				<StrictMode>
+					<RemixBrowser />
+				</StrictMode>
+			</I18nextProvider>,
+		)
+	})
+}
+
+void hydrate()

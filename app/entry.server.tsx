@@ -1,0 +1,61 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
+import { isLocale, localeFromAcceptLanguage, defaultLocale } from '#locales/languages.ts'
+import { NonceProvider } from './utils/nonce.tsx'
+import { createServerI18n } from './i18n/i18n.server.ts'
+
+const ABORT_DELAY = 5_000
+
+export default async function handleRequest(
+	request: Request,
+	responseStatusCode: number,
+	responseHeaders: Headers,
+	remixContext: EntryContext,
+	loadContext: AppLoadContext,
+) {
+	const bot = isbot(request.headers.get('user-agent'))
+	// Crawlers get the status and a plain body, never the error page.
+	if (bot && responseStatusCode >= 400) {
+		return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+	}
+	const rootData = remixContext.staticHandlerContext.loaderData.root as { locale?: string } | undefined
+	const locale = isLocale(rootData?.locale)
+		? rootData.locale
+		: (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
+	const i18n = await createServerI18n(locale)
+	const nonce = loadContext.cspNonce
+
+	return new Promise<Response>((resolve, reject) => {
+		let shellRendered = false
+		const { pipe, abort } = renderToPipeableStream(
+			<NonceProvider value={nonce}>
+				<I18nextProvider i18n={i18n}>
+					<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+				</I18nextProvider>
+			</NonceProvider>,
+			{
+				nonce,
+				[bot ? 'onAllReady' : 'onShellReady']() {
+					shellRendered = true
+					const body = new PassThrough()
+					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+					pipe(body)
+				},
+				onShellError(error: unknown) {
+					reject(error)
+				},
+				onError(error: unknown) {
+					responseStatusCode = 500
+					// Errors after the shell are reported by Remix to the error boundary; log the rest.
+					if (shellRendered) console.error(error)
+				},
+			},
+		)
+		setTimeout(abort, ABORT_DELAY + 1_000)
+	})
+}

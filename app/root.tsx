@@ -1,0 +1,77 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
+import { useChangeLanguage } from 'remix-i18next/react'
+import { isLocale, languageOf, defaultLocale } from '#locales/languages.ts'
+import { ErrorScreen } from './components/error-screen.tsx'
+import { ProgressBar } from './components/progress-bar.tsx'
+import { Toaster } from './components/toaster.tsx'
+import { getThemePreference, preferredLocale } from './.server/preferences.ts'
+import { getToast } from './.server/toast.ts'
+import { useNonce } from './utils/nonce.tsx'
+import { defaultTheme } from './utils/theme.ts'
+import './styles/theme.css.ts'
+import './styles/global.css.ts'
+
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
+
+export const meta: MetaFunction = () => [{ title: 'CRM' }]
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+	// Pages outside /:lang (the error screen for /de-de/…) still speak the visitor's language.
+	const locale = isLocale(params.lang) ? params.lang : await preferredLocale(request)
+	const [theme, { toast, headers }] = await Promise.all([getThemePreference(request), getToast(request)])
+	return data({ locale, theme, toast, referrer: sameOriginReferrer(request) }, { headers: headers ?? undefined })
+}
+
+export type RootLoader = typeof loader
+
+/** Where 'Go Back' leads without JavaScript: the previous page of this site, if any. */
+function sameOriginReferrer(request: Request): string | null {
+	const referrer = request.headers.get('Referer')
+	if (!referrer || !URL.canParse(referrer)) return null
+	const from = new URL(referrer)
+	const here = new URL(request.url)
+	return from.host === here.host && from.pathname !== here.pathname ? from.pathname + from.search : null
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+	const rootData = useRouteLoaderData<RootLoader>('root')
+	const locale = rootData?.locale ?? defaultLocale
+	const theme = rootData?.theme ?? defaultTheme
+	const language = languageOf(locale)
+	const nonce = useNonce()
+	useChangeLanguage(language.tag)
+	return (
+		<html
+			lang={language.tag}
+			dir={language.dir}
+			data-locale={locale}
+			data-theme={theme.theme}
+			data-mode={theme.mode}
+			data-radius={theme.radius}
+		>
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<meta name="color-scheme" content={theme.mode === 'system' ? 'light dark' : theme.mode} />
+				<Meta />
+				<Links />
+			</head>
+			<body>
+				<ProgressBar />
+				{children}
+				<Toaster toast={rootData?.toast ?? null} dir={language.dir} />
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
+			</body>
+		</html>
+	)
+}
+
+export default function App() {
+	return <Outlet />
+}
+
+export function ErrorBoundary() {
+	return <ErrorScreen />
+}

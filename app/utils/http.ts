@@ -1,0 +1,29 @@
+import { data } from '@remix-run/node'
+import { isLocale, type Locale } from '#locales/languages.ts'
+
+/** Merges several header sets into one; Set-Cookie and other repeatable headers are appended. */
+export function combineHeaders(...sets: Array<HeadersInit | null | undefined>): Headers {
+	const combined = new Headers()
+	for (const set of sets) {
+		if (!set) continue
+		for (const [name, value] of new Headers(set).entries()) combined.append(name, value)
+	}
+	return combined
+}
+
+/** Throws a 404 response (the error screen) unless `condition` holds. */
+export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
+	if (!condition) throw data({ message }, { status: 404, ...init })
+}
+
+/** The fatal 404 of the specification: 'Page Not Found: {path}'. */
+export function pageNotFound(request: Request): never {
+	const path = new URL(request.url).pathname
+	throw data({ message: `Page Not Found: ${path}`, path }, { status: 404 })
+}
+
+/** Every loader and action under /:lang starts here: an unsupported locale is a 404. */
+export function requireLocale(request: Request, params: { lang?: string }): Locale {
+	if (!isLocale(params.lang)) pageNotFound(request)
+	return params.lang
+}

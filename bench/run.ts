@@ -1,0 +1,511 @@
+/**
+ * Load benchmark of the production server: builds it, starts `build/server.js` on loopback with a
+ * throw-away DATA_DIR (embedded PostgreSQL), and drives each case with autocannon after a warm-up.
+ * `/healthz` (no database, no rendering) is the baseline every other case is compared with.
+ *
+ *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 10] [--only en-us]
+ *
+ * Prints a table to stdout, writes bench/results/latest.json, and exits non-zero when a case saw
+ * errors or unexpected statuses.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+// ---------------------------------------------------------------------------------------------
+// Cases: add new pages here. `setup` runs once against the live server before the case (to log
+// in, create fixtures…) and may override the request's path, headers or body.
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+
+export type BenchRequest = {
+	path: string
+	method?: Method
+	headers?: Record<string, string>
+	body?: string
+}
+
+export type BenchCase = BenchRequest & {
+	name: string
+	/** Statuses this case is meant to answer with; by default any 2xx. */
+	expectStatus?: number | number[]
+	setup?: (context: { baseUrl: string }) => Promise<Partial<BenchRequest> | void>
+}
+
+const baselineCase: BenchCase = { name: 'healthz (baseline)', path: '/healthz' }
+
+const cases: BenchCase[] = [
+	{ name: 'home en-us', path: '/en-us' },
+	{ name: 'home ar-eg', path: '/ar-eg' },
+	{ name: 'home fr-x', path: '/fr-x' },
+	{ name: 'readyz (database)', path: '/readyz' },
+]
+
+// ---------------------------------------------------------------------------------------------
+// autocannon ships no types: the part of its API used here.
+
+type AutocannonOptions = {
+	url: string
+	method?: Method
+	headers?: Record<string, string>
+	body?: string
+	connections: number
+	duration: number
+	pipelining?: number
+	timeout?: number
+}
+
+type AutocannonResult = {
+	duration: number
+	errors: number
+	timeouts: number
+	non2xx: number
+	statusCodeStats: Record<string, { count: number }>
+	requests: { average: number; total: number; sent: number }
+	latency: { p50: number; p99: number }
+	throughput: { average: number }
+}
+
+type AutocannonInstance = {
+	stop: () => void
+	on: (event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void) => void
+}
+
+type Autocannon = (
+	options: AutocannonOptions,
+	callback: (error: Error | null, result: AutocannonResult) => void,
+) => AutocannonInstance
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+// ---------------------------------------------------------------------------------------------
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const resultsDir = path.join(root, 'bench', 'results')
+
+type Options = { build: boolean; duration: number; warmup: number; connections: number; only: string | undefined }
+
+function parseOptions(): Options {
+	const { values } = parseArgs({
+		options: {
+			'no-build': { type: 'boolean', default: false },
+			duration: { type: 'string', default: '10' },
+			warmup: { type: 'string', default: '2' },
+			connections: { type: 'string', default: '10' },
+			only: { type: 'string' },
+		},
+		allowPositionals: false,
+	})
+	const number = (name: string, value: string, min: number) => {
+		const parsed = Number(value)
+		if (!Number.isFinite(parsed) || parsed < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${value}`)
+		return parsed
+	}
+	return {
+		build: !values['no-build'] && process.env.BENCH_SKIP_BUILD !== '1',
+		duration: number('duration', values.duration, 1),
+		warmup: number('warmup', values.warmup, 0),
+		connections: Math.round(number('connections', values.connections, 1)),
+		only: values.only,
+	}
+}
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`)
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: the server and the temporary DATA_DIR go away on success, failure and Ctrl-C alike.
+
+type Running = { child: ChildProcess; exited: Promise<void> }
+
+let server: Running | undefined
+let dataDir: string | undefined
+let currentRun: AutocannonInstance | undefined
+let interrupted = false
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+	try {
+		// The server runs in its own process group, so the embedded PostgreSQL goes too.
+		process.kill(-child.pid, signal)
+	} catch {
+		child.kill(signal)
+	}
+}
+
+async function stopServer() {
+	const running = server
+	server = undefined
+	if (!running) return
+	const { child, exited } = running
+	if (child.exitCode === null && child.signalCode === null) {
+		log('stopping the server (SIGTERM)')
+		child.kill('SIGTERM')
+		const timer = setTimeout(() => {
+			log('the server did not stop within 15 s: SIGKILL')
+			killGroup(child, 'SIGKILL')
+		}, 15_000)
+		await exited
+		clearTimeout(timer)
+	}
+	// Anything left in the group (PostgreSQL after a crash of the server) is not wanted either.
+	killGroup(child, 'SIGKILL')
+}
+
+function removeDataDir() {
+	if (!dataDir) return
+	fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 })
+	dataDir = undefined
+}
+
+async function cleanup() {
+	try {
+		await stopServer()
+	} finally {
+		removeDataDir()
+	}
+}
+
+process.on('exit', () => {
+	// Last resort when something exits before cleanup() ran: nothing asynchronous is possible here.
+	if (server) killGroup(server.child, 'SIGKILL')
+	try {
+		removeDataDir()
+	} catch {
+		// Nothing more can be done while exiting.
+	}
+})
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		if (interrupted) return
+		interrupted = true
+		log(`${signal}: stopping`)
+		currentRun?.stop()
+		void cleanup().finally(() => process.exit(130))
+	})
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function run(command: string, args: string[]): Promise<void> {
+	return new Promise((resolve, reject) => {
+		// Build output goes to stderr so that stdout carries only the results.
+		const child = spawn(command, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
+		child.on('error', reject)
+		child.on('exit', (code, signal) =>
+			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`)),
+		)
+	})
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = net.createServer()
+		probe.on('error', reject)
+		probe.listen(0, '127.0.0.1', () => {
+			const address = probe.address()
+			probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port'))))
+		})
+	})
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function findServerEntry(): string {
+	const entry = path.join(root, 'build', 'server.js')
+	if (!fs.existsSync(entry)) throw new Error(`${path.relative(root, entry)} is missing: run without --no-build`)
+	if (!fs.existsSync(path.join(root, 'build', 'server', 'index.js'))) throw new Error('build/server/index.js is missing: run without --no-build')
+	return entry
+}
+
+/**
+ * Starts the production server. With LOG_LEVEL=warn it does not print its "listening" line, so
+ * the port is chosen here (the kernel's pick, released just before); the line is still honoured
+ * when it shows up.
+ */
+async function startServer(entry: string): Promise<string> {
+	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
+	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
+	fs.chmodSync(dataDir, 0o755)
+	const port = await freePort()
+	let baseUrl = `http://127.0.0.1:${port}`
+	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
+	const output: string[] = []
+	const child = spawn(process.execPath, [entry], {
+		cwd: root,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			DATA_DIR: dataDir,
+			// Empty rather than absent so that a DATABASE_URL in .env cannot win: always the embedded database.
+			DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+			EMBEDDED_PG_PORT: '',
+			PUBLIC_URL: baseUrl,
+			LOG_LEVEL: logLevel,
+			SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+		},
+	})
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+	server = { child, exited }
+	child.once('exit', (code, signal) => {
+		if (!interrupted) log(`server exited (${signal ?? `exit code ${code}`})`)
+	})
+	const keep = (line: string) => {
+		output.push(line)
+		if (output.length > 40) output.shift()
+	}
+	if (child.stdout) {
+		readline.createInterface({ input: child.stdout }).on('line', (line) => {
+			keep(line)
+			const match = /CRM listening on (http:\/\/\S+)/.exec(line)
+			if (match?.[1]) baseUrl = match[1]
+			else if (/"level":\s*(40|50|60)\b/.test(line)) log(`server: ${line}`)
+		})
+	}
+	if (child.stderr) {
+		readline.createInterface({ input: child.stderr }).on('line', (line) => {
+			keep(line)
+			log(`server stderr: ${line}`)
+		})
+	}
+
+	const started = Date.now()
+	const deadline = started + 120_000
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`the server exited before it was ready. Last output:\n${output.join('\n')}`)
+		}
+		try {
+			const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })
+			await response.body?.cancel()
+			if (response.ok) {
+				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+				return baseUrl
+			}
+		} catch {
+			// Not listening yet.
+		}
+		await sleep(250)
+	}
+	throw new Error(`the server was not ready within 120 s. Last output:\n${output.join('\n')}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Measurement = {
+	name: string
+	method: Method
+	path: string
+	connections: number
+	durationSeconds: number
+	requests: number
+	requestsPerSecond: number
+	latencyMs: { p50: number; p99: number; mean: number; max: number }
+	throughputBytesPerSecond: number
+	errors: number
+	timeouts: number
+	/** Responses outside 2xx, not counting the statuses the case expects. */
+	non2xx: number
+	/** Responses whose status the case did not expect (a 2xx is unexpected when `expectStatus` lists others). */
+	unexpectedStatus: number
+	statusCodes: Record<string, number>
+	vsBaseline?: { requestsPerSecond: number; p50: number }
+}
+
+/** Nearest-rank percentile of sorted samples. */
+export function percentile(sorted: Float64Array, p: number): number {
+	if (sorted.length === 0) return 0
+	const rank = Math.ceil((p / 100) * sorted.length) - 1
+	return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? 0
+}
+
+function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number) {
+	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
+	let samples = new Float64Array(16_384)
+	let count = 0
+	return new Promise<{ result: AutocannonResult; latencies: Float64Array }>((resolve, reject) => {
+		const instance = autocannon(
+			{
+				url: new URL(request.path, baseUrl).href,
+				method: request.method,
+				headers: request.headers,
+				body: request.body,
+				connections,
+				duration: seconds,
+				pipelining: 1,
+				timeout: 10,
+			},
+			(error, result) => {
+				currentRun = undefined
+				if (error) reject(error)
+				else resolve({ result, latencies: samples.subarray(0, count).sort() })
+			},
+		)
+		currentRun = instance
+		instance.on('response', (_client, _status, _bytes, responseTime) => {
+			if (count === samples.length) {
+				const grown = new Float64Array(samples.length * 2)
+				grown.set(samples)
+				samples = grown
+			}
+			samples[count++] = responseTime
+		})
+	})
+}
+
+async function measure(benchCase: BenchCase, baseUrl: string, options: Options): Promise<Measurement> {
+	const overrides = (await benchCase.setup?.({ baseUrl })) ?? {}
+	const request = {
+		path: overrides.path ?? benchCase.path,
+		method: overrides.method ?? benchCase.method ?? 'GET',
+		headers: { ...benchCase.headers, ...overrides.headers },
+		body: overrides.body ?? benchCase.body,
+	}
+	log(`${benchCase.name}: ${request.method} ${request.path} — warm-up ${options.warmup} s, then ${options.duration} s × ${options.connections} connections`)
+	if (options.warmup > 0) await attack(request, baseUrl, options.connections, options.warmup)
+	if (interrupted) throw new Error('interrupted')
+	const { result, latencies } = await attack(request, baseUrl, options.connections, options.duration)
+
+	const expected = benchCase.expectStatus === undefined ? undefined : [benchCase.expectStatus].flat()
+	const isExpected = (status: number) => (expected ? expected.includes(status) : status >= 200 && status < 300)
+	const statusCodes: Record<string, number> = {}
+	let non2xx = 0
+	let unexpectedStatus = 0
+	for (const [status, { count }] of Object.entries(result.statusCodeStats)) {
+		statusCodes[status] = count
+		const code = Number(status)
+		if (!isExpected(code)) unexpectedStatus += count
+		if ((code < 200 || code >= 300) && !isExpected(code)) non2xx += count
+	}
+	let sum = 0
+	for (const value of latencies) sum += value
+	return {
+		name: benchCase.name,
+		method: request.method,
+		path: request.path,
+		connections: options.connections,
+		durationSeconds: result.duration,
+		requests: result.requests.total,
+		requestsPerSecond: result.requests.average,
+		latencyMs: {
+			p50: percentile(latencies, 50),
+			p99: percentile(latencies, 99),
+			mean: latencies.length ? sum / latencies.length : 0,
+			max: latencies.length ? (latencies[latencies.length - 1] ?? 0) : 0,
+		},
+		throughputBytesPerSecond: result.throughput.average,
+		errors: result.errors,
+		timeouts: result.timeouts,
+		non2xx,
+		unexpectedStatus,
+		statusCodes,
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function table(rows: string[][]): string {
+	const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
+	const line = (row: string[]) =>
+		row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
+	const [header, ...body] = rows
+	if (!header) return ''
+	return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)].join('\n')
+}
+
+const ms = (value: number) => value.toFixed(2)
+const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}×`)
+
+function report(measurements: Measurement[]): string {
+	const rows = [['case', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'req/s vs baseline', 'p50 vs baseline']]
+	for (const m of measurements) {
+		rows.push([
+			`${m.method} ${m.path}  (${m.name})`,
+			Math.round(m.requestsPerSecond).toLocaleString('en-US'),
+			ms(m.latencyMs.p50),
+			ms(m.latencyMs.p99),
+			String(m.errors + m.timeouts),
+			String(m.unexpectedStatus),
+			m.vsBaseline ? `${ratio(m.vsBaseline.requestsPerSecond)} baseline req/s` : 'baseline',
+			m.vsBaseline ? `${ratio(m.vsBaseline.p50)} baseline p50` : 'baseline',
+		])
+	}
+	return table(rows)
+}
+
+async function main() {
+	const options = parseOptions()
+	if (options.build) {
+		log('building for production (npm run build; skip with --no-build)')
+		await run('npm', ['run', 'build'])
+	}
+	const entry = findServerEntry()
+	const baseUrl = await startServer(entry)
+
+	const selected = options.only ? cases.filter((c) => `${c.name} ${c.path}`.includes(options.only ?? '')) : cases
+	if (selected.length === 0) throw new Error(`no case matches --only ${options.only}`)
+	const baseline = await measure(baselineCase, baseUrl, options)
+	const measurements = [baseline]
+	for (const benchCase of selected) {
+		if (interrupted) return
+		const m = await measure(benchCase, baseUrl, options)
+		m.vsBaseline = {
+			requestsPerSecond: baseline.requestsPerSecond ? m.requestsPerSecond / baseline.requestsPerSecond : Number.NaN,
+			p50: baseline.latencyMs.p50 ? m.latencyMs.p50 / baseline.latencyMs.p50 : Number.NaN,
+		}
+		measurements.push(m)
+	}
+	await cleanup()
+
+	const cpus = os.cpus()
+	const output = {
+		date: new Date().toISOString(),
+		machine: {
+			cpus: cpus.length,
+			cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+			memoryGb: Math.round(os.totalmem() / 2 ** 30),
+			platform: `${os.platform()} ${os.release()}`,
+			arch: os.arch(),
+			node: process.version,
+		},
+		options: { duration: options.duration, warmup: options.warmup, connections: options.connections, build: options.build },
+		results: measurements,
+	}
+	fs.mkdirSync(resultsDir, { recursive: true })
+	const file = path.join(resultsDir, 'latest.json')
+	fs.writeFileSync(file, `${JSON.stringify(output, null, '\t')}\n`)
+
+	process.stdout.write(
+		`\n${output.machine.cpus} × ${output.machine.cpuModel}, ${output.machine.memoryGb} GB, ${output.machine.platform}, Node ${output.machine.node}\n` +
+			`${options.connections} connections, ${options.duration} s per case after ${options.warmup} s warm-up, loopback\n\n` +
+			`${report(measurements)}\n\nwritten to ${path.relative(process.cwd(), file)}\n`,
+	)
+	for (const m of measurements) {
+		if (m.unexpectedStatus > 0) process.stdout.write(`  ${m.name}: statuses ${JSON.stringify(m.statusCodes)}\n`)
+	}
+	const failed = measurements.filter((m) => m.errors + m.timeouts + m.unexpectedStatus > 0)
+	if (failed.length) {
+		process.stderr.write(`\nFAILED: errors or unexpected statuses in ${failed.map((m) => m.name).join(', ')}\n`)
+		process.exitCode = 1
+	}
+}
+
+main()
+	.catch(async (error: unknown) => {
+		if (!interrupted) process.stderr.write(`\nbench failed: ${error instanceof Error ? error.message : String(error)}\n`)
+		process.exitCode = 1
+	})
+	.finally(async () => {
+		if (!interrupted) await cleanup()
+	})

@@ -1,0 +1,23 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+	{
+		ignores: ['build/**', 'node_modules/**', '.data/**', 'public/build/**', 'bench/results/**', 'test-results/**', 'playwright-report/**'],
+	},
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		files: ['**/*.{ts,tsx}'],
+		languageOptions: { globals: { ...globals.node, ...globals.browser } },
+		plugins: { 'react-hooks': reactHooks },
+		rules: {
+			...reactHooks.configs.recommended.rules,
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+			'no-console': ['error', { allow: ['warn', 'error'] }],
+		},
+	},
+)

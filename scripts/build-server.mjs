@@ -1,0 +1,16 @@
+// Bundles server.ts (with the API and realtime code it imports) into build/server.js for production.
+// Packages stay external: production installs them with `npm ci --omit=dev`.
+import { build } from 'esbuild'
+
+await build({
+	entryPoints: ['server.ts'],
+	outfile: 'build/server.js',
+	bundle: true,
+	platform: 'node',
+	format: 'esm',
+	target: 'node20',
+	packages: 'external',
+	sourcemap: true,
+	logLevel: 'warning',
+	define: { 'process.env.NODE_ENV': '"production"' },
+})

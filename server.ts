@@ -1,0 +1,61 @@
+import 'dotenv/config'
+import { openDatabase } from '#api/db/database.ts'
+import { createAppServer } from '#server/app.ts'
+import { ConfigError, parseConfig } from '#server/config.ts'
+import { createLogger } from '#server/logger.ts'
+
+async function main() {
+	let config
+	try {
+		config = parseConfig(process.env)
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error
+		process.stderr.write(`${error.message}\n`)
+		process.exit(1)
+	}
+	// The web app's cookies are signed with it; outside production it may have been generated just now.
+	process.env.SESSION_SECRET = config.SESSION_SECRET
+	process.env.PUBLIC_URL = config.PUBLIC_URL
+	const logger = createLogger(config.LOG_LEVEL)
+	const database = await openDatabase({
+		databaseUrl: config.DATABASE_URL,
+		dataDir: config.dataDir,
+		embeddedPort: config.EMBEDDED_PG_PORT,
+		log: {
+			info: (message) => logger.info(message),
+			debug: (message) => logger.debug(message),
+			error: (message) => logger.error(message),
+		},
+	})
+	const app = await createAppServer({ config, logger, database })
+	const url = await app.listen()
+	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
+
+	let stopping = false
+	const stop = async (signal: NodeJS.Signals) => {
+		if (stopping) return
+		stopping = true
+		logger.info(`${signal} received: finishing in-flight requests`)
+		// Requests that hang must not keep the process alive for ever.
+		const force = setTimeout(() => {
+			logger.error('shutdown took over 10 s: exiting')
+			process.exit(1)
+		}, 10_000)
+		force.unref()
+		try {
+			await app.close()
+			logger.info('stopped cleanly')
+			process.exit(0)
+		} catch (error) {
+			logger.error({ err: error }, 'shutdown failed')
+			process.exit(1)
+		}
+	}
+	process.on('SIGTERM', stop)
+	process.on('SIGINT', stop)
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+	process.exit(1)
+})

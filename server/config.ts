@@ -1,0 +1,125 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const optionalString = z
+	.string()
+	.trim()
+	.transform((value) => (value === '' ? undefined : value))
+	.optional()
+
+const optionalUrl = (what: string) =>
+	optionalString.refine((value) => value === undefined || URL.canParse(value), `${what} must be an absolute URL`)
+
+const port = z.coerce.number({ invalid_type_error: 'must be a number' }).int().min(0).max(65535)
+
+const boolean = z
+	.enum(['true', 'false', '1', '0', ''])
+	.optional()
+	.transform((value) => (value === undefined || value === '' ? undefined : value === 'true' || value === '1'))
+
+const envSchema = z.object({
+	NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+	HOST: z.string().trim().min(1).default('0.0.0.0'),
+	PORT: port.default(3000),
+	PUBLIC_URL: optionalUrl('PUBLIC_URL'),
+	DATA_DIR: z.string().trim().min(1).default('.data'),
+	DATABASE_URL: optionalString.refine(
+		(value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+		'DATABASE_URL must start with postgres:// or postgresql://',
+	),
+	EMBEDDED_PG_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+	SESSION_SECRET: optionalString.refine(
+		(value) => value === undefined || value.length >= 32,
+		'SESSION_SECRET must be at least 32 characters',
+	),
+	API_BASE_URL: optionalUrl('API_BASE_URL'),
+	PUSHER_APP_ID: optionalString,
+	PUSHER_KEY: optionalString,
+	PUSHER_SECRET: optionalString,
+	PUSHER_CLUSTER: optionalString,
+	PUSHER_HOST: optionalString,
+	PUSHER_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+	PUSHER_FORCE_TLS: boolean,
+	SMTP_URL: optionalString.refine(
+		(value) => value === undefined || /^smtps?:\/\//.test(value),
+		'SMTP_URL must start with smtp:// or smtps://',
+	),
+	MAIL_FROM: z.string().trim().min(3).default('CRM <no-reply@localhost>'),
+	HOME_REDIRECT: optionalString.refine(
+		(value) => value === undefined || value.startsWith('/'),
+		'HOME_REDIRECT must be a path starting with /',
+	),
+	ALLOWED_REDIRECT_HOSTS: z
+		.string()
+		.optional()
+		.transform((value) =>
+			(value ?? '')
+				.split(',')
+				.map((host) => host.trim().toLowerCase())
+				.filter(Boolean),
+		),
+	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export type Config = Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL'> & {
+	SESSION_SECRET: string
+	PUBLIC_URL: string
+	/** Absolute path of DATA_DIR. */
+	dataDir: string
+	isProduction: boolean
+}
+
+/** Raised when the environment is invalid: one line per problem, ready to print. */
+export class ConfigError extends Error {
+	constructor(readonly problems: string[]) {
+		super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+		this.name = 'ConfigError'
+	}
+}
+
+export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+	const parsed = envSchema.safeParse(env)
+	if (!parsed.success) {
+		throw new ConfigError(
+			parsed.error.issues.map((issue) => {
+				const name = issue.path.join('.')
+				return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`
+			}),
+		)
+	}
+	const values = parsed.data
+	const isProduction = values.NODE_ENV === 'production'
+	const problems: string[] = []
+	if (isProduction && !values.SESSION_SECRET) problems.push('SESSION_SECRET is required in production')
+	const pusherCredentials = [values.PUSHER_APP_ID, values.PUSHER_KEY, values.PUSHER_SECRET]
+	if (values.PUSHER_HOST && pusherCredentials.some((value) => !value)) {
+		problems.push('PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set')
+	}
+	if (problems.length) throw new ConfigError(problems)
+
+	const dataDir = path.resolve(cwd, values.DATA_DIR)
+	return {
+		...values,
+		dataDir,
+		isProduction,
+		PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+		SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),
+	}
+}
+
+/** A secret kept in DATA_DIR so that sessions survive restarts outside production. */
+export function readOrCreateSecret(dataDir: string, name: string): string {
+	const file = path.join(dataDir, name)
+	try {
+		return fs.readFileSync(file, 'utf8').trim()
+	} catch {
+		fs.mkdirSync(dataDir, { recursive: true })
+		const secret = crypto.randomBytes(32).toString('hex')
+		fs.writeFileSync(file, secret, { mode: 0o600 })
+		return secret
+	}
+}
