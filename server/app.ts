@@ -11,6 +11,7 @@ import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
 import { type Config } from './config.ts'
+import { healthRoutes } from './health.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { type Logger } from './logger.ts'
 
@@ -61,13 +62,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 		}),
 	)
 
-	app.get('/healthz', (_req, res) => {
-		res.status(shuttingDown ? 503 : 200).json({ status: shuttingDown ? 'stopping' : 'ok' })
-	})
-	app.get('/readyz', async (_req, res) => {
-		const ready = !shuttingDown && (await isReachable(database.db))
-		res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', database: ready ? 'up' : 'down' })
-	})
+	app.use(healthRoutes({ isReady: () => isReachable(database.db), isStopping: () => shuttingDown }))
 
 	app.use((_req, res, next) => {
 		res.locals.cspNonce = crypto.randomBytes(16).toString('base64')

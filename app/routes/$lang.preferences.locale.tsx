@@ -1,16 +1,18 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { localeCookie } from '#app/.server/cookies.ts'
-import { pageNotFound, requireLocale } from '#app/utils/http.ts'
+import { requireLocale } from '#app/.server/locale.ts'
+import { pageNotFound } from '#app/utils/http.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { isLocale } from '#locales/languages.ts'
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+	await requireLocale(request, params)
 	pageNotFound(request)
 }
 
 /** Stores the chosen locale and shows the same page in it. Only the three supported codes pass. */
 export async function action({ request, params }: ActionFunctionArgs) {
-	const current = requireLocale(request, params)
+	const current = await requireLocale(request, params)
 	const form = await request.formData()
 	const chosen = form.get('locale')
 	const next = isLocale(chosen) ? chosen : current

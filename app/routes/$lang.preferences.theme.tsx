@@ -1,16 +1,18 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { themeCookie } from '#app/.server/cookies.ts'
-import { pageNotFound, requireLocale } from '#app/utils/http.ts'
+import { requireLocale } from '#app/.server/locale.ts'
+import { pageNotFound } from '#app/utils/http.ts'
 import { safePath } from '#app/utils/redirect.ts'
 import { toThemePreference } from '#app/utils/theme.ts'
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+	await requireLocale(request, params)
 	pageNotFound(request)
 }
 
 /** Stores theme, mode and radius in a cookie; unknown values fall back to the defaults. */
 export async function action({ request, params }: ActionFunctionArgs) {
-	const locale = requireLocale(request, params)
+	const locale = await requireLocale(request, params)
 	const form = await request.formData()
 	const preference = toThemePreference(Object.fromEntries(form))
 	const back = safePath(form.get('redirectTo')) ?? `/${locale}`

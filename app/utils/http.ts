@@ -1,5 +1,4 @@
 import { data } from '@remix-run/node'
-import { isLocale, type Locale } from '#locales/languages.ts'
 
 /** Merges several header sets into one; Set-Cookie and other repeatable headers are appended. */
 export function combineHeaders(...sets: Array<HeadersInit | null | undefined>): Headers {
@@ -20,10 +19,4 @@ export function invariantResponse(condition: unknown, message: string, init?: Re
 export function pageNotFound(request: Request): never {
 	const path = new URL(request.url).pathname
 	throw data({ message: `Page Not Found: ${path}`, path }, { status: 404 })
-}
-
-/** Every loader and action under /:lang starts here: an unsupported locale is a 404. */
-export function requireLocale(request: Request, params: { lang?: string }): Locale {
-	if (!isLocale(params.lang)) pageNotFound(request)
-	return params.lang
 }

@@ -1,0 +1,89 @@
+/** A failed call to the API: the server's message (or the status text, or 'Unknown error'). */
+export class ApiError extends Error {
+	constructor(
+		message: string,
+		readonly url: string,
+		readonly statusCode: number,
+		/** The parsed error body, or null when it was empty or not JSON. */
+		readonly details: unknown,
+	) {
+		super(message)
+		this.name = 'ApiError'
+	}
+}
+
+export type QueryValue = string | number | boolean | null | undefined
+export type Query = Record<string, QueryValue | QueryValue[]>
+
+/** Builds a query string, dropping empty and null parameters. */
+export function toQueryString(query: Query | undefined): string {
+	const params = new URLSearchParams()
+	for (const [name, value] of Object.entries(query ?? {})) {
+		for (const item of Array.isArray(value) ? value : [value]) {
+			if (item === undefined || item === null || item === '') continue
+			params.append(name, String(item))
+		}
+	}
+	const search = params.toString()
+	return search ? `?${search}` : ''
+}
+
+/** Parses a body as JSON; an empty or unparsable body yields null. */
+export function parseBody(text: string): unknown {
+	if (!text.trim()) return null
+	try {
+		return JSON.parse(text) as unknown
+	} catch {
+		return null
+	}
+}
+
+function messageOf(body: unknown, statusText: string): string {
+	if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' && body.message) return body.message
+	return statusText || 'Unknown error'
+}
+
+export type ApiClientOptions = {
+	baseUrl: string
+	token?: string | null
+	/** The current locale, sent as Accept-Language (default en). */
+	locale?: string
+	fetch?: typeof fetch
+	/** Forwarded so the API can log and rate-limit by the real client. */
+	forwardedFor?: string | null
+	requestId?: string | null
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * The backend-for-frontend's client of the /v1 API (specification, section 7): JSON in and out,
+ * Bearer token when there is one, Accept-Language with the current locale.
+ */
+export function createApiClient(options: ApiClientOptions) {
+	const doFetch = options.fetch ?? fetch
+	async function call<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(query)}`
+		const headers: Record<string, string> = {
+			Accept: 'application/json',
+			'Accept-Language': options.locale || 'en',
+		}
+		if (body !== undefined) headers['Content-Type'] = 'application/json'
+		if (options.token) headers.Authorization = `Bearer ${options.token}`
+		if (options.forwardedFor) headers['X-Forwarded-For'] = options.forwardedFor
+		if (options.requestId) headers['X-Request-Id'] = options.requestId
+		const response = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+		const parsed = parseBody(await response.text())
+		if (!response.ok) throw new ApiError(messageOf(parsed, response.statusText), url, response.status, parsed)
+		return parsed as T
+	}
+	return {
+		get: <T>(path: string, query?: Query) => call<T>('GET', path, undefined, query),
+		post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
+		put: <T>(path: string, body?: unknown) => call<T>('PUT', path, body ?? {}),
+		patch: <T>(path: string, body?: unknown) => call<T>('PATCH', path, body ?? {}),
+		delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body),
+	}
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { ConfigError, parseConfig } from './config.ts'
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'crm-config-'))
+
+function problemsOf(env: Record<string, string>): string[] {
+	try {
+		parseConfig(env, tmp())
+	} catch (error) {
+		if (error instanceof ConfigError) return error.problems
+		throw error
+	}
+	return []
+}
+
+describe('configuration', () => {
+	test('defaults give a working development setup and a generated, persisted secret', () => {
+		const dir = tmp()
+		const config = parseConfig({}, dir)
+		expect(config.PORT).toBe(3000)
+		expect(config.PUBLIC_URL).toBe('http://localhost:3000')
+		expect(config.dataDir).toBe(path.join(dir, '.data'))
+		expect(config.SESSION_SECRET).toMatch(/^[0-9a-f]{64}$/)
+		expect(parseConfig({}, dir).SESSION_SECRET).toBe(config.SESSION_SECRET)
+		expect(config.ALLOWED_REDIRECT_HOSTS).toEqual([])
+	})
+
+	test('one line per problem', () => {
+		const problems = problemsOf({ PORT: 'abc', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'not a url', SMTP_URL: 'http://x' })
+		expect(problems).toHaveLength(4)
+		expect(problems).toContain('DATABASE_URL must start with postgres:// or postgresql://')
+		expect(problems).toContain('PUBLIC_URL must be an absolute URL')
+		expect(problems.find((line) => line.startsWith('PORT'))).toBeDefined()
+	})
+
+	test('production requires a session secret', () => {
+		expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['SESSION_SECRET is required in production'])
+		expect(problemsOf({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters'])
+	})
+
+	test('an external realtime host needs its credentials', () => {
+		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual([
+			'PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set',
+		])
+	})
+
+	test('lists allowed redirect hosts', () => {
+		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmp()).ALLOWED_REDIRECT_HOSTS).toEqual([
+			'shop.example',
+			'help.example',
+		])
+	})
+
+	test('the server refuses to start on a bad value, printing each problem', () => {
+		const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+			env: { PATH: process.env.PATH, PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmp() },
+			encoding: 'utf8',
+			timeout: 30_000,
+		})
+		expect(result.status).toBe(1)
+		expect(result.stderr).toContain('Invalid configuration:')
+		expect(result.stderr).toContain('DATABASE_URL must start with postgres:// or postgresql://')
+		expect(result.stderr).toMatch(/PORT: /)
+	})
+})
