@@ -1,5 +1,6 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
+import { useEffect } from 'react'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { isLocale, languageOf, defaultLocale } from '#locales/languages.ts'
 import { ErrorScreen } from './components/error-screen.tsx'
@@ -69,6 +70,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+	// Marks the document once the client has taken over (tests wait for it).
+	useEffect(() => {
+		document.documentElement.dataset.hydrated = 'true'
+	}, [])
 	return <Outlet />
 }
 

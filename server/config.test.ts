@@ -57,7 +57,7 @@ describe('configuration', () => {
 
 	test('the server refuses to start on a bad value, printing each problem', () => {
 		const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
-			env: { PATH: process.env.PATH, PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmp() },
+			env: { PATH: process.env.PATH, NODE_ENV: 'development', PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmp() },
 			encoding: 'utf8',
 			timeout: 30_000,
 		})

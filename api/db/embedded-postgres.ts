@@ -29,6 +29,10 @@ export function freePort(): Promise<number> {
 export async function startEmbeddedPostgres(options: { directory: string; port?: number; log: Log }): Promise<EmbeddedCluster> {
 	const port = options.port ?? (await freePort())
 	const password = 'postgres'
+	const asRoot = os.userInfo().uid === 0
+	fs.mkdirSync(path.dirname(options.directory), { recursive: true })
+	// As root, the server runs as `postgres`, which must be able to reach its directory.
+	if (asRoot) fs.chmodSync(path.dirname(options.directory), 0o755)
 	const cluster = new EmbeddedPostgres({
 		databaseDir: options.directory,
 		port,
@@ -36,14 +40,13 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		password,
 		persistent: true,
 		authMethod: 'scram-sha-256',
-		createPostgresUser: os.userInfo().uid === 0,
+		createPostgresUser: asRoot,
 		initdbFlags: ['--encoding=UTF8', '--no-sync'],
 		postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
 		onLog: (message) => options.log.debug(message.trim()),
 		onError: (error) => options.log.error(String(error)),
 	})
 	if (!fs.existsSync(path.join(options.directory, 'PG_VERSION'))) {
-		fs.mkdirSync(path.dirname(options.directory), { recursive: true })
 		options.log.info(`initialising embedded PostgreSQL in ${options.directory}`)
 		await cluster.initialise()
 	}

@@ -1,6 +1,8 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { themeCookie } from '#app/.server/cookies.ts'
 import { requireLocale } from '#app/.server/locale.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import { safePath } from '#app/utils/redirect.ts'
 import { toThemePreference } from '#app/utils/theme.ts'
@@ -16,5 +18,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 	const form = await request.formData()
 	const preference = toThemePreference(Object.fromEntries(form))
 	const back = safePath(form.get('redirectTo')) ?? `/${locale}`
-	return redirect(back, { headers: { 'Set-Cookie': await themeCookie.serialize(preference) } })
+	const t = await serverT(locale)
+	return redirectWithToast(
+		back,
+		{ type: 'success', title: t('preferences.saved'), description: t(`themes.${preference.theme}`) },
+		{ headers: { 'Set-Cookie': await themeCookie.serialize(preference) } },
+	)
 }

@@ -27,7 +27,6 @@ export default async function setup(project: TestProject) {
 		adminUrl = url.toString()
 	} else {
 		directory = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-api-test-'))
-		fs.chmodSync(directory, 0o755)
 		const cluster = await startEmbeddedPostgres({ directory: path.join(directory, 'pg'), log: quiet })
 		adminUrl = cluster.url('postgres')
 		stopCluster = cluster.stop

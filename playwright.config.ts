@@ -1,0 +1,53 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig, devices } from '@playwright/test'
+
+// Chosen once in the main process; workers inherit the environment, so they agree on it.
+process.env.E2E_PORT ??= String(40000 + Math.floor(Math.random() * 20000))
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-'))
+const port = Number(process.env.E2E_PORT)
+const baseURL = `http://127.0.0.1:${port}`
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
+const asRoot = process.getuid?.() === 0
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	fullyParallel: true,
+	workers: process.env.CI ? 2 : undefined,
+	retries: 0,
+	reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+	timeout: 30_000,
+	expect: { timeout: 7_000 },
+	use: {
+		baseURL,
+		trace: 'retain-on-failure',
+		launchOptions: {
+			executablePath: chromiumPath,
+			args: asRoot
+				? ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+				: [],
+		},
+	},
+	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+	// The real production build on loopback, with its own embedded database; stopped after the run.
+	webServer: {
+		command: 'node build/server.js',
+		url: `${baseURL}/readyz`,
+		reuseExistingServer: false,
+		timeout: 120_000,
+		stdout: 'ignore',
+		stderr: 'pipe',
+		gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+		env: {
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			PUBLIC_URL: baseURL,
+			DATA_DIR: process.env.E2E_DATA_DIR,
+			SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
+			LOG_LEVEL: 'warn',
+		},
+	},
+})
