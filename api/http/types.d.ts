@@ -2,7 +2,6 @@ import { type TFunction } from 'i18next'
 import { type Locale } from '#locales/languages.ts'
 
 declare global {
-	// eslint-disable-next-line @typescript-eslint/no-namespace
 	namespace Express {
 		interface Request {
 			/** The caller's locale, from Accept-Language (default en-us). */

@@ -1,6 +1,6 @@
 import { type Request } from 'express'
 import { type TFunction } from 'i18next'
-import { z } from 'zod'
+import { type z } from 'zod'
 import { HttpError } from './errors.ts'
 
 /** Translates one zod issue into the user's language. Custom messages are translation keys. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useSyncExternalStore } from 'react'
 import { Toaster as Sonner, toast as showToast } from 'sonner'
 import type { Toast } from '#app/.server/toast.ts'
 import * as styles from './toaster.css.ts'
@@ -9,8 +9,7 @@ const TOASTER = { visibleToasts: 3, duration: 4000, gap: 14, position: 'bottom-r
 
 /** Shows a server toast (from the flash cookie) through sonner, or as a status region without JavaScript. */
 export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl' }) {
-	const [hydrated, setHydrated] = useState(false)
-	useEffect(() => setHydrated(true), [])
+	const hydrated = useHydrated()
 	useEffect(() => {
 		if (!toast) return
 		// Deferred a tick so the Toaster is mounted before the first toast arrives.
@@ -45,5 +44,16 @@ export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl
 				</div>
 			) : null}
 		</>
+	)
+}
+
+const noop = () => () => {}
+
+/** False in the server's HTML and during hydration, true once the browser has taken over. */
+function useHydrated() {
+	return useSyncExternalStore(
+		noop,
+		() => true,
+		() => false,
 	)
 }

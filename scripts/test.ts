@@ -1,0 +1,47 @@
+/* eslint-disable no-console -- a command-line runner prints its progress */
+import { spawn } from 'node:child_process'
+
+/**
+ * `npm test`: every check, in order, each stage's output streamed; stops at the first failure
+ * and prints a summary either way. Stages can be skipped with SKIP=lint,e2e (for local work).
+ */
+type Stage = { name: string; command: string; args: string[] }
+
+const stages: Stage[] = [
+	{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
+	{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
+	{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
+	{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
+	{ name: 'build', command: 'npm', args: ['run', 'build'] },
+	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'] },
+]
+
+const skipped = new Set((process.env.SKIP ?? '').split(',').map((name) => name.trim()).filter(Boolean))
+
+function run(stage: Stage): Promise<number> {
+	return new Promise((resolve) => {
+		const child = spawn(stage.command, stage.args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } })
+		child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+	})
+}
+
+const results: Array<{ name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }> = []
+let failed = false
+for (const stage of stages) {
+	if (failed || skipped.has(stage.name)) {
+		results.push({ name: stage.name, status: 'skipped', seconds: 0 })
+		continue
+	}
+	console.log(`\n━━ ${stage.name}: ${stage.command} ${stage.args.join(' ')}`)
+	const started = performance.now()
+	const code = await run(stage)
+	const seconds = (performance.now() - started) / 1000
+	results.push({ name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds })
+	if (code !== 0) failed = true
+}
+
+console.log('\n━━ summary')
+for (const result of results) console.log(`${result.status.padEnd(8)} ${result.name.padEnd(10)} ${result.seconds.toFixed(1)} s`)
+const count = (status: string) => results.filter((result) => result.status === status).length
+console.log(`stages: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`)
+process.exit(failed ? 1 : 0)
