@@ -17,6 +17,7 @@ import {
 	byteLength,
 	type ClientMessage,
 	CloseCode,
+	closeReason,
 	connectionEstablished,
 	dataObject,
 	encode,
@@ -93,7 +94,7 @@ export class Connection implements AdapterSocket {
 		this.state = 'closing'
 		clearTimeout(this.timer)
 		this.send(errorMessage(code, message))
-		this.ws.close(code, message)
+		this.ws.close(code, closeReason(message))
 	}
 
 	// Drops the TCP connection without the closing handshake, for peers that never answer it.
@@ -209,6 +210,11 @@ export class Connection implements AdapterSocket {
 		const kind = channelKind(channel)
 		if (this.channels.has(channel)) return this.confirmSubscription(channel, kind)
 		if (kind === 'user') {
+			if (this.userId !== undefined && channel === userChannel(this.userId)) {
+				await this.context.adapter.join(this.context.app.id, this, channel)
+				this.channels.set(channel, undefined)
+				return this.confirmSubscription(channel, kind)
+			}
 			this.rejectSubscription(channel, {
 				type: 'AuthError',
 				error: 'Server-to-user channels are joined by signing in',

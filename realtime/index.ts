@@ -8,7 +8,7 @@ import { Connection, type ConnectionSettings } from './connection.ts'
 import { createHttpHandler, type HttpHandler } from './http-api.ts'
 import { LocalAdapter } from './local-adapter.ts'
 import { type Logger, noopLogger } from './logger.ts'
-import { CloseCode, errorMessage, SUPPORTED_PROTOCOLS } from './protocol.ts'
+import { CloseCode, closeReason, errorMessage, SUPPORTED_PROTOCOLS } from './protocol.ts'
 
 export type { Adapter, AdapterSocket, ChannelStats, JoinOptions } from './adapter.ts'
 export type { App, AppConfig, AppLimits } from './apps.ts'
@@ -71,15 +71,18 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 	const connections = new Map<string, Connection>()
 	const wss = new WebSocketServer({
 		noServer: true,
+		clientTracking: false,
 		maxPayload: Math.max(HARD_FRAME_LIMIT_BYTES, settings.maxMessageBytes),
 	})
 	let closing: Promise<void> | undefined
 
 	function admission(req: IncomingMessage): Admission {
 		if (closing !== undefined) return { code: CloseCode.Reconnect, message: 'Server is shutting down, reconnect shortly' }
-		const url = new URL(req.url ?? '/', 'http://localhost')
-		const match = APP_PATH.exec(url.pathname)
-		if (match === null) return { code: CloseCode.PathNotFound, message: 'Path not found, expected /app/{key}' }
+		const url = URL.canParse(req.url ?? '/', 'http://localhost') ? new URL(req.url ?? '/', 'http://localhost') : undefined
+		const match = url === undefined ? null : APP_PATH.exec(url.pathname)
+		if (url === undefined || match === null) {
+			return { code: CloseCode.PathNotFound, message: 'Path not found, expected /app/{key}' }
+		}
 		const protocol = url.searchParams.get('protocol')
 		if (protocol === null) return { code: CloseCode.NoProtocolVersion, message: 'No protocol version supplied' }
 		if (!/^\d+$/.test(protocol)) return { code: CloseCode.InvalidVersionFormat, message: 'Invalid version string format' }
@@ -107,18 +110,23 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 	}
 
 	function accept(ws: WebSocket, req: IncomingMessage): void {
-		const admitted = admission(req)
-		if ('code' in admitted) {
-			logger.debug({ code: admitted.code, url: req.url }, 'realtime connection refused')
-			ws.on('error', () => undefined)
-			ws.send(errorMessage(admitted.code, admitted.message))
-			ws.close(admitted.code, admitted.message)
-			return
+		try {
+			const admitted = admission(req)
+			if ('code' in admitted) {
+				logger.debug({ code: admitted.code, url: req.url }, 'realtime connection refused')
+				ws.on('error', () => undefined)
+				ws.send(errorMessage(admitted.code, admitted.message))
+				ws.close(admitted.code, closeReason(admitted.message))
+				return
+			}
+			const connection = new Connection(newSocketId(), ws, { app: admitted.app, adapter, logger, settings })
+			connections.set(connection.id, connection)
+			void connection.closed.then(() => connections.delete(connection.id))
+			connection.open()
+		} catch (error) {
+			logger.error({ err: error, url: req.url }, 'realtime connection setup failed')
+			ws.terminate()
 		}
-		const connection = new Connection(newSocketId(), ws, { app: admitted.app, adapter, logger, settings })
-		connections.set(connection.id, connection)
-		void connection.closed.then(() => connections.delete(connection.id))
-		connection.open()
 	}
 
 	function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -148,7 +156,6 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 			for (const connection of connections.values()) connection.kill()
 			await allClosed
 		}
-		wss.close()
 		if (ownsAdapter) await adapter.close()
 	}
 

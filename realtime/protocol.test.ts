@@ -1,9 +1,11 @@
 import type PusherServer from 'pusher'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { signUser } from './signature.ts'
 import { APP, type Frame, RawClient, startServer, type TestServer } from './test-support.ts'
 
-const LIMITED = { id: '2002', key: 'limited-key', secret: 'limited-secret', maxConnections: 1, maxPresenceMembers: 2 }
+const LIMITED = { id: '2002', key: 'limited-key', secret: 'limited-secret', maxConnections: 1 }
 const DISABLED = { id: '3003', key: 'disabled-key', secret: 'disabled-secret', enabled: false }
+const SMALL_ROOMS = { id: '4004', key: 'small-key', secret: 'small-secret', maxPresenceMembers: 2 }
 
 let server: TestServer
 let sdk: PusherServer
@@ -21,12 +23,12 @@ function open(path: string): RawClient {
 	return client
 }
 
-async function subscribePresence(client: RawClient, channel: string, userId: string, info: unknown = {}): Promise<Frame> {
+async function subscribePresence(client: RawClient, channel: string, userId: string, info: Record<string, unknown> = {}): Promise<Frame> {
 	return client.subscribe(channel, sdk.authorizeChannel(client.socketId, channel, { user_id: userId, user_info: info }))
 }
 
 beforeAll(async () => {
-	server = await startServer({ apps: [APP, LIMITED, DISABLED], maxMessageBytes: 4096 })
+	server = await startServer({ apps: [APP, LIMITED, DISABLED, SMALL_ROOMS], maxMessageBytes: 4096 })
 	sdk = server.sdk()
 })
 
@@ -72,7 +74,7 @@ describe('connection handshake', () => {
 		await connect(`/app/${LIMITED.key}?protocol=7`)
 		const second = open(`/app/${LIMITED.key}?protocol=7`)
 		expect((await second.closed).code).toBe(4004)
-		expect(server.realtime.connectionCount(LIMITED.id)).toBe(1)
+		await vi.waitFor(() => expect(server.realtime.connectionCount(LIMITED.id)).toBe(1))
 	})
 
 	it('leaves other upgrade paths to the host', async () => {
@@ -198,17 +200,155 @@ describe('presence', () => {
 		expect((await client.subscribe('presence-x', signed)).event).toBe('pusher:subscription_error')
 	})
 
-	it('enforces the member limit per presence channel', async () => {
-		const limited = server.sdk(LIMITED)
-		const sockets: RawClient[] = []
-		for (const user of ['a', 'b', 'c']) {
-			server.realtime.connectionCount()
-			const client = await RawClient.connect(server.port, `/app/${LIMITED.key}?protocol=7`).catch(() => undefined)
-			if (client !== undefined) sockets.push(client)
-			expect(user).toBeTruthy()
+	it('enforces the member limit per presence channel, counting users rather than sockets', async () => {
+		const room = server.sdk(SMALL_ROOMS)
+		const path = `/app/${SMALL_ROOMS.key}?protocol=7`
+		const join = async (userId: string): Promise<Frame> => {
+			const client = await connect(path)
+			return client.subscribe('presence-small', room.authorizeChannel(client.socketId, 'presence-small', { user_id: userId }))
 		}
-		// LIMITED allows a single connection, so the limit is exercised with one socket per user on the main app below.
-		await Promise.all(sockets.map((socket) => socket.close()))
-		expect(limited).toBeDefined()
+		expect((await join('a')).event).toBe('pusher_internal:subscription_succeeded')
+		expect((await join('b')).event).toBe('pusher_internal:subscription_succeeded')
+		expect((await join('a')).event).toBe('pusher_internal:subscription_succeeded')
+		expect(await join('c')).toMatchObject({ event: 'pusher:subscription_error', data: { type: 'LimitReached' } })
+	})
+
+	it('accepts numeric user ids and reports them as strings', async () => {
+		const client = await connect()
+		const auth = sdk.authorizeChannel(client.socketId, 'presence-numeric', { user_id: 7 as unknown as string })
+		const frame = await client.subscribe('presence-numeric', auth)
+		expect(frame.data).toMatchObject({ presence: { ids: ['7'], count: 1 } })
+	})
+})
+
+describe('client events', () => {
+	it('relays client events to other subscribers of a private channel without echoing them', async () => {
+		const sender = await connect()
+		const receiver = await connect()
+		for (const client of [sender, receiver]) {
+			await client.subscribe('private-chat', sdk.authorizeChannel(client.socketId, 'private-chat'))
+		}
+		sender.send({ event: 'client-typing', channel: 'private-chat', data: { typing: true } })
+		expect(await receiver.next('client-typing')).toEqual({
+			event: 'client-typing',
+			channel: 'private-chat',
+			data: { typing: true },
+		})
+		await sender.sync()
+		expect(sender.pending()).toEqual([])
+	})
+
+	it('adds the user_id on presence channels', async () => {
+		const sender = await connect()
+		const receiver = await connect()
+		await subscribePresence(sender, 'presence-chat', 'sender')
+		await subscribePresence(receiver, 'presence-chat', 'receiver')
+		sender.send({ event: 'client-wave', channel: 'presence-chat', data: {} })
+		expect(await receiver.next('client-wave')).toMatchObject({ user_id: 'sender', channel: 'presence-chat' })
+	})
+
+	it('refuses client events on public channels and on channels the socket has not joined', async () => {
+		const client = await connect()
+		await client.subscribe('public-news')
+		client.send({ event: 'client-x', channel: 'public-news', data: {} })
+		expect((await client.next('pusher:error')).data).toMatchObject({ code: 4300 })
+		client.send({ event: 'client-x', channel: 'private-elsewhere', data: {} })
+		expect((await client.next('pusher:error')).data).toMatchObject({ code: 4300 })
+	})
+
+	it('rate-limits client events to 10 per second per connection with pusher:error 4301', async () => {
+		const sender = await connect()
+		const receiver = await connect()
+		for (const client of [sender, receiver]) {
+			await client.subscribe('private-burst', sdk.authorizeChannel(client.socketId, 'private-burst'))
+		}
+		for (let i = 0; i < 11; i += 1) sender.send({ event: 'client-tick', channel: 'private-burst', data: { i } })
+		const error = await sender.next('pusher:error')
+		expect(error.data).toMatchObject({ code: 4301 })
+		await sender.sync()
+		await receiver.sync()
+		const ticks = receiver.pending().filter((frame) => frame.event === 'client-tick')
+		expect(ticks.map((frame) => frame.data)).toEqual(Array.from({ length: 10 }, (_, i) => ({ i })))
+	})
+})
+
+describe('cache channels', () => {
+	it('sends cache_miss when empty and replays the last event to new subscribers', async () => {
+		const early = await connect()
+		await early.subscribe('cache-price')
+		expect(await early.next('pusher:cache_miss')).toEqual({ event: 'pusher:cache_miss', channel: 'cache-price' })
+		await sdk.trigger('cache-price', 'price', { value: 1 })
+		await sdk.trigger('cache-price', 'price', { value: 2 })
+		const late = await connect()
+		const subscribed = await late.subscribe('cache-price')
+		expect(subscribed.event).toBe('pusher_internal:subscription_succeeded')
+		expect(await late.next('price')).toEqual({ event: 'price', channel: 'cache-price', data: { value: 2 } })
+		await late.sync()
+		expect(late.pending()).toEqual([])
+	})
+
+	it('replays on private and presence cache channels too', async () => {
+		await sdk.trigger(['private-cache-doc', 'presence-cache-doc'], 'state', { v: 3 })
+		const client = await connect()
+		await client.subscribe('private-cache-doc', sdk.authorizeChannel(client.socketId, 'private-cache-doc'))
+		expect(await client.next('state')).toMatchObject({ channel: 'private-cache-doc', data: { v: 3 } })
+		await subscribePresence(client, 'presence-cache-doc', 'u1')
+		expect(await client.next('state')).toMatchObject({ channel: 'presence-cache-doc', data: { v: 3 } })
+	})
+})
+
+describe('user sign-in', () => {
+	function signin(client: RawClient, userData: { id: string; name?: string }): void {
+		client.send({ event: 'pusher:signin', data: sdk.authenticateUser(client.socketId, userData) })
+	}
+
+	it('answers a valid signin with signin_success and routes #server-to-user events to that user only', async () => {
+		const alice = await connect()
+		const aliceTab = await connect()
+		const bob = await connect()
+		signin(alice, { id: 'alice', name: 'Alice' })
+		signin(aliceTab, { id: 'alice' })
+		signin(bob, { id: 'bob' })
+		const success = await alice.next('pusher:signin_success')
+		expect(success.data).toEqual({ user_data: JSON.stringify({ id: 'alice', name: 'Alice' }) })
+		await aliceTab.next('pusher:signin_success')
+		await bob.next('pusher:signin_success')
+
+		expect((await alice.subscribe('#server-to-user-alice')).event).toBe('pusher_internal:subscription_succeeded')
+		expect((await bob.subscribe('#server-to-user-alice')).event).toBe('pusher:subscription_error')
+
+		await sdk.sendToUser('alice', 'notify', { text: 'hi' })
+		for (const client of [alice, aliceTab]) {
+			expect(await client.next('notify')).toEqual({ event: 'notify', channel: '#server-to-user-alice', data: { text: 'hi' } })
+		}
+		await bob.sync()
+		expect(bob.pending()).toEqual([])
+	})
+
+	it('closes the connection with 4009 when user_data has no string id', async () => {
+		const client = await connect()
+		const userData = JSON.stringify({ name: 'nobody' })
+		client.send({ event: 'pusher:signin', data: { user_data: userData, auth: signUser(APP, client.socketId, userData) } })
+		expect((await client.next('pusher:error')).data).toMatchObject({ code: 4009 })
+		expect((await client.closed).code).toBe(4009)
+	})
+
+	it('closes the connection with 4009 when the signin signature is wrong', async () => {
+		const client = await connect()
+		client.send({
+			event: 'pusher:signin',
+			data: { user_data: JSON.stringify({ id: 'mallory' }), auth: `${APP.key}:${'f'.repeat(64)}` },
+		})
+		expect((await client.closed).code).toBe(4009)
+	})
+
+	it('terminates the connections of a user through the HTTP API', async () => {
+		const target = await connect()
+		const bystander = await connect()
+		signin(target, { id: 'to-terminate' })
+		await target.next('pusher:signin_success')
+		await sdk.terminateUserConnections('to-terminate')
+		expect((await target.closed).code).toBe(4009)
+		await bystander.sync()
 	})
 })

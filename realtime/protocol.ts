@@ -96,6 +96,15 @@ export function subscriptionError(channel: string, error: SubscriptionError): st
 	return encode({ event: 'pusher:subscription_error', channel, data: error })
 }
 
+const MAX_CLOSE_REASON_BYTES = 123
+
+// WebSocket close reasons are limited to 123 bytes; ws throws on longer ones.
+export function closeReason(message: string): string {
+	let reason = message
+	while (byteLength(reason) > MAX_CLOSE_REASON_BYTES) reason = reason.slice(0, -1)
+	return reason
+}
+
 export function byteLength(value: string): number {
 	return Buffer.byteLength(value, 'utf8')
 }
