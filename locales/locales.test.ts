@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest'
+import { locales } from './languages.ts'
+import { resources } from './resources.ts'
+
+type Tree = { [key: string]: string | Tree }
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+	const entries = new Map<string, string>()
+	for (const [key, value] of Object.entries(tree)) {
+		if (typeof value === 'string') entries.set(prefix + key, value)
+		else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) entries.set(inner, text)
+	}
+	return entries
+}
+
+const flat = Object.fromEntries(
+	locales.map((locale) => [
+		locale,
+		new Map(Object.entries(resources[locale]).flatMap(([namespace, tree]) => [...flatten(tree as Tree, `${namespace}:`)])),
+	]),
+) as Record<(typeof locales)[number], Map<string, string>>
+
+// Words that are the same in every language: product and brand names.
+const sameEverywhere = /^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode)$/
+
+describe('translations', () => {
+	test('every key exists in every locale', () => {
+		const all = new Set(locales.flatMap((locale) => [...flat[locale].keys()]))
+		for (const locale of locales) {
+			const missing = [...all].filter((key) => !flat[locale].has(key))
+			expect(missing, `${locale} lacks`).toEqual([])
+		}
+	})
+
+	test('Arabic and French are translated, not English left in place', () => {
+		for (const locale of ['ar-eg', 'fr-x'] as const) {
+			const untranslated = [...flat['en-us']].filter(([key, english]) => flat[locale].get(key) === english && !sameEverywhere.test(english))
+			expect(untranslated.map(([key]) => key), `${locale} still in English`).toEqual([])
+		}
+	})
+
+	test('Arabic texts are written in Arabic script', () => {
+		const latinOnly = [...flat['ar-eg']].filter(([, text]) => !/[\u0600-\u06FF]/.test(text) && !sameEverywhere.test(text))
+		expect(latinOnly.map(([key]) => key)).toEqual([])
+	})
+
+	test('interpolations are kept in every translation', () => {
+		const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort()
+		for (const [key, english] of flat['en-us']) {
+			for (const locale of ['ar-eg', 'fr-x'] as const) expect(variables(flat[locale].get(key) ?? ''), `${locale} ${key}`).toEqual(variables(english))
+		}
+	})
+})
