@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { translatorFor } from './i18n.ts'
+import { fieldErrors } from './validate.ts'
+
+const schema = z
+	.object({
+		name: z.string().min(2).max(5),
+		email: z.string().email(),
+		role: z.enum(['owner', 'admin', 'agent']),
+		page: z.number().int().max(100),
+	})
+	.strict()
+
+describe('validation messages', () => {
+	test('each field gets a translated message', () => {
+		const result = schema.safeParse({ name: 'a', email: 'nope', role: 'boss', page: 500, extra: 1 })
+		expect(result.success).toBe(false)
+		if (result.success) return
+		expect(fieldErrors(translatorFor('en-us'), result.error)).toEqual({
+			name: ['Must be at least 2 characters.'],
+			email: ['Enter a valid e-mail address.'],
+			role: ['Choose one of: owner, admin, agent.'],
+			page: ['Must be at most 100.'],
+			_: ['Unknown field: extra.'],
+		})
+		const french = fieldErrors(translatorFor('fr-x'), result.error)
+		expect(french.name).toEqual(['Au moins 2 caractères.'])
+		expect(fieldErrors(translatorFor('ar-eg'), result.error).email).toEqual(['أدخل عنوان بريد إلكتروني صالحًا.'])
+	})
+
+	test('a missing field is required, a wrong type is invalid', () => {
+		const result = schema.safeParse({ name: 12 })
+		if (result.success) throw new Error('expected failure')
+		const fields = fieldErrors(translatorFor('en-us'), result.error)
+		expect(fields.name).toEqual(['This value is not valid.'])
+		expect(fields.email).toEqual(['This field is required.'])
+	})
+})
