@@ -10,11 +10,6 @@ export function combineHeaders(...sets: Array<HeadersInit | null | undefined>): 
 	return combined
 }
 
-/** Throws a 404 response (the error screen) unless `condition` holds. */
-export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
-	if (!condition) throw data({ message }, { status: 404, ...init })
-}
-
 /** The fatal 404 of the specification: 'Page Not Found: {path}'. */
 export function pageNotFound(request: Request): never {
 	const path = new URL(request.url).pathname
