@@ -4,11 +4,13 @@ import { type Config } from '#server/config.ts'
 import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
+import { createMailer, type Mailer } from './mail/mailer.ts'
 
-export type ApiContext = { db: DB; config: Config; logger: Logger }
+export type ApiContext = { db: DB; config: Config; logger: Logger; mailer: Mailer }
 
 /** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
-export function createApi(context: ApiContext): Router {
+export function createApi(options: Omit<ApiContext, 'mailer'> & { mailer?: Mailer }): Router {
+	const context: ApiContext = { ...options, mailer: options.mailer ?? createMailer(options.config, options.logger) }
 	const router = Router()
 	router.use((req, res, next) => {
 		req.locale = apiLocale(req.headers['accept-language'])

@@ -40,11 +40,37 @@ export interface MembersTable {
 	createdAt: CreatedAt
 }
 
+export interface SessionsTable {
+	id: Generated<string>
+	userId: string
+	tokenHash: string
+	userAgent: string | null
+	ip: string | null
+	createdAt: CreatedAt
+	lastUsedAt: Generated<Date>
+	expiresAt: Date
+}
+
+export const tokenPurposes = ['verify_email', 'reset_password'] as const
+export type TokenPurpose = (typeof tokenPurposes)[number]
+
+export interface AccountTokensTable {
+	id: Generated<string>
+	userId: string
+	purpose: TokenPurpose
+	tokenHash: string
+	createdAt: CreatedAt
+	expiresAt: Date
+	usedAt: Date | null
+}
+
 /** The database as Kysely sees it (camelCase; CamelCasePlugin maps to snake_case columns). */
 export interface Database {
 	users: UsersTable
 	workspaces: WorkspacesTable
 	members: MembersTable
+	sessions: SessionsTable
+	accountTokens: AccountTokensTable
 }
 
 export type User = Selectable<UsersTable>
@@ -52,3 +78,4 @@ export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type Workspace = Selectable<WorkspacesTable>
 export type Member = Selectable<MembersTable>
+export type Session = Selectable<SessionsTable>

@@ -1,5 +1,6 @@
 import { type TFunction } from 'i18next'
 import { type Locale } from '#locales/languages.ts'
+import { type Session, type User } from '#api/db/schema.ts'
 
 declare global {
 	namespace Express {
@@ -8,6 +9,10 @@ declare global {
 			locale: Locale
 			/** Translates API messages into the caller's locale. */
 			t: TFunction<'api'>
+			/** The signed-in user, set by `requireUser`. */
+			user: User
+			/** The session behind the request's bearer token, set by `requireUser`. */
+			session: Session
 		}
 	}
 }

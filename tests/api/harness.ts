@@ -1,10 +1,17 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
 import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
 import { type AddressInfo } from 'node:net'
 import express from 'express'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { inject } from 'vitest'
 import { createApi } from '#api/index.ts'
+import { hashPassword } from '#api/auth/password.ts'
+import { createSession } from '#api/auth/sessions.ts'
+import { type Role } from '#api/db/schema.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 import { parseConfig } from '#server/config.ts'
 
@@ -23,15 +30,22 @@ export async function closeTestDb() {
 
 export type TestApi = {
 	url: string
+	/** This server's DATA_DIR (a fresh temp dir): mails land in its `outbox`. */
+	dataDir: string
+	/** The mails written so far, oldest first, as raw RFC 822 text. */
+	outbox: () => Promise<string[]>
 	request: (method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown; headers: Headers }>
 	close: () => Promise<void>
 }
 
 /** The real /v1 router on a real HTTP server on loopback, against the test database. */
 export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
-	const config = parseConfig({ DATA_DIR: '.data/test', ...env })
+	const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-api-'))
+	const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test', ...env })
 	const logger = pino({ level: 'silent' })
 	const app = express()
+	// As in server/app.ts: X-Forwarded-For is believed from loopback only (the backend-for-frontend).
+	app.set('trust proxy', 'loopback')
 	app.use(pinoHttp({ logger }))
 	app.use('/v1', createApi({ db: testDb(), config, logger }))
 	const server = http.createServer(app)
@@ -39,6 +53,12 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 	return {
 		url,
+		dataDir,
+		async outbox() {
+			const directory = path.join(dataDir, 'outbox')
+			const files = (await fs.readdir(directory).catch(() => [])).sort()
+			return Promise.all(files.map((file) => fs.readFile(path.join(directory, file), 'utf8')))
+		},
 		async request(method, path, init = {}) {
 			const headers: Record<string, string> = { ...init.headers }
 			let body: string | undefined = init.rawBody
@@ -56,6 +76,50 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 			}
 			return { status: response.status, body: parsed, headers: response.headers }
 		},
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		async close() {
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+			await fs.rm(dataDir, { recursive: true, force: true })
+		},
 	}
+}
+
+/** A unique address for a test user. */
+export function uniqueEmail(prefix = 'user') {
+	return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.test`
+}
+
+/**
+ * A user created straight in the database with a live session, faster than signing up.
+ * With `workspace`, they are a member of it with `role`, and it is their current workspace.
+ */
+export async function createUser(
+	options: { email?: string; name?: string; password?: string; verified?: boolean; workspaceId?: string; role?: Role } = {},
+) {
+	const db = testDb()
+	const password = options.password ?? 'Sup3r-secret'
+	const user = await db
+		.insertInto('users')
+		.values({
+			email: options.email ?? uniqueEmail(),
+			name: options.name ?? 'Test User',
+			passwordHash: await hashPassword(password),
+			emailVerifiedAt: options.verified === false ? null : new Date(),
+			currentWorkspaceId: options.workspaceId ?? null,
+		})
+		.returningAll()
+		.executeTakeFirstOrThrow()
+	if (options.workspaceId) {
+		await db.insertInto('members').values({ workspaceId: options.workspaceId, userId: user.id, role: options.role ?? 'agent' }).execute()
+	}
+	const token = await createSession(db, user.id)
+	return { user, password, token, auth: { Authorization: `Bearer ${token}` } }
+}
+
+/** A workspace created straight in the database. */
+export async function createWorkspace(name = 'Test workspace') {
+	return testDb()
+		.insertInto('workspaces')
+		.values({ name, slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${crypto.randomBytes(4).toString('hex')}` })
+		.returningAll()
+		.executeTakeFirstOrThrow()
 }

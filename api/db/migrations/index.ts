@@ -1,7 +1,9 @@
 import { type Migration } from 'kysely'
 import * as m0001 from './0001_users_workspaces.ts'
+import * as m0002 from './0002_sessions_tokens.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
 	'0001_users_workspaces': m0001,
+	'0002_sessions_tokens': m0002,
 }

@@ -1,0 +1,64 @@
+import { type DB } from '#api/db/database.ts'
+import { type Role, type User, type Workspace } from '#api/db/schema.ts'
+
+/** A workspace as the API answers it: with the caller's role in it. */
+export type WorkspaceJson = {
+	id: string
+	name: string
+	slug: string
+	timezone: string
+	defaultLocale: string
+	logoColor: string
+	role: Role
+	createdAt: string
+}
+
+/** The signed-in user as the API answers it (login, register, profile, switch). */
+export type UserJson = {
+	id: string
+	name: string
+	email: string
+	emailVerified: boolean
+	locale: string
+	theme: string
+	/** The current workspace, or null when the user has none (the "has no workspace" state). */
+	workspace: WorkspaceJson | null
+	createdAt: string
+}
+
+export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
+	return {
+		id: workspace.id,
+		name: workspace.name,
+		slug: workspace.slug,
+		timezone: workspace.timezone,
+		defaultLocale: workspace.defaultLocale,
+		logoColor: workspace.logoColor,
+		role,
+		createdAt: workspace.createdAt.toISOString(),
+	}
+}
+
+/** The user with their current workspace, if they are still a member of it. */
+export async function profileOf(db: DB, user: User): Promise<UserJson> {
+	const current = user.currentWorkspaceId
+		? await db
+				.selectFrom('workspaces')
+				.innerJoin('members', 'members.workspaceId', 'workspaces.id')
+				.selectAll('workspaces')
+				.select('members.role')
+				.where('workspaces.id', '=', user.currentWorkspaceId)
+				.where('members.userId', '=', user.id)
+				.executeTakeFirst()
+		: undefined
+	return {
+		id: user.id,
+		name: user.name,
+		email: user.email,
+		emailVerified: user.emailVerifiedAt !== null,
+		locale: user.locale,
+		theme: user.theme,
+		workspace: current ? workspaceJson(current, current.role) : null,
+		createdAt: user.createdAt.toISOString(),
+	}
+}

@@ -1,0 +1,29 @@
+import { type RequestHandler } from 'express'
+import { type DB } from '#api/db/database.ts'
+import { findSession } from '#api/auth/sessions.ts'
+import { HttpError } from './errors.ts'
+
+/** The bearer token of a request, if it carries one. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+	const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')
+	return match?.[1]
+}
+
+/**
+ * Requires a live session: sets `req.user` and `req.session`, or answers 401 with
+ * `WWW-Authenticate: Bearer`. Mount it on every router that needs a signed-in user.
+ */
+export function requireUser(db: DB): RequestHandler {
+	return async (req, _res, next) => {
+		try {
+			const token = bearerToken(req.headers.authorization)
+			const found = token ? await findSession(db, token) : undefined
+			if (!found) return next(new HttpError(401, 'errors.unauthorized', { headers: { 'WWW-Authenticate': 'Bearer' } }))
+			req.user = found.user
+			req.session = found.session
+			next()
+		} catch (error) {
+			next(error)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer, { type Transporter } from 'nodemailer'
+import { type Logger } from 'pino'
+import { type Config } from '#server/config.ts'
+
+export type Mail = { to: string; subject: string; text: string; html?: string; locale?: string }
+
+export type Mailer = {
+	/** Sends a mail; resolves once the SMTP server accepted it or the .eml file is written. */
+	send: (mail: Mail) => Promise<void>
+}
+
+/**
+ * Mail through nodemailer: to `SMTP_URL` when set, otherwise as `.eml` files in
+ * `DATA_DIR/outbox`, with the links they carry logged so a developer can follow them.
+ */
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'dataDir'>, logger: Logger): Mailer {
+	const outbox = path.join(config.dataDir, 'outbox')
+	const transport: Transporter = config.SMTP_URL
+		? nodemailer.createTransport(config.SMTP_URL)
+		: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+
+	return {
+		async send(mail) {
+			const info = await transport.sendMail({
+				from: config.MAIL_FROM,
+				to: mail.to,
+				subject: mail.subject,
+				text: mail.text,
+				html: mail.html,
+				headers: mail.locale ? { 'Content-Language': mail.locale } : undefined,
+			})
+			const links = mail.text.match(/https?:\/\/\S+/g) ?? []
+			if (config.SMTP_URL) {
+				logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent')
+				return
+			}
+			await fs.mkdir(outbox, { recursive: true })
+			// Sortable by time, unique within a millisecond.
+			const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`)
+			await fs.writeFile(file, info.message as Buffer)
+			logger.info({ to: mail.to, subject: mail.subject, file, links }, 'mail written to the outbox')
+		},
+	}
+}
