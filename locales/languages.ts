@@ -7,7 +7,7 @@ export const languages = [
 ] as const
 
 export type Locale = (typeof languages)[number]['code']
-export const locales = languages.map((language) => language.code) as Locale[]
+export const locales = languages.map((language) => language.code) as [Locale, ...Locale[]]
 export const defaultLocale: Locale = 'en-us'
 
 export function isLocale(value: unknown): value is Locale {

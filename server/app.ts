@@ -12,6 +12,7 @@ import { createApi } from '#api/index.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
 import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
+import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { type Logger } from './logger.ts'
 
@@ -19,6 +20,8 @@ declare module '@remix-run/node' {
 	interface AppLoadContext {
 		/** The nonce of this response's Content-Security-Policy, for `<Scripts nonce>`. */
 		cspNonce: string
+		/** The visitor's address (X-Forwarded-For is believed from loopback proxies only). */
+		clientIp: string
 		/** Where the backend-for-frontend reaches the `/v1` API. */
 		apiBaseUrl: string
 		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction'>
@@ -100,13 +103,15 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	app.get('/_i18n/:locale/messages.json', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
+	app.use(refuseForeignOrigin(config.PUBLIC_URL))
 	app.all(
 		'*',
 		createRequestHandler({
 			build: remix.build,
 			mode: config.NODE_ENV,
-			getLoadContext: (_req, res) => ({
+			getLoadContext: (req, res) => ({
 				cspNonce: res.locals.cspNonce as string,
+				clientIp: req.ip ?? '',
 				apiBaseUrl,
 				config: {
 					PUBLIC_URL: config.PUBLIC_URL,

@@ -10,7 +10,8 @@ export function api(request: Request, context: AppLoadContext, params: { lang?: 
 		baseUrl: context.apiBaseUrl,
 		token,
 		locale: isLocale(params.lang) ? params.lang : undefined,
-		forwardedFor: request.headers.get('X-Forwarded-For'),
+		// The API rate-limits by this address; it believes it from loopback only.
+		forwardedFor: context.clientIp || null,
 		requestId: request.headers.get('X-Request-Id'),
 	})
 }

@@ -1,6 +1,7 @@
-import { useEffect, useSyncExternalStore } from 'react'
+import { useEffect } from 'react'
 import { Toaster as Sonner, toast as showToast } from 'sonner'
 import type { Toast } from '#app/.server/toast.ts'
+import { useHydrated } from '#app/utils/hydration.ts'
 import * as styles from './toaster.css.ts'
 
 // The specification's figures: 3 visible, 4 s, 14 px apart, 356 px wide (sonner's own width and
@@ -44,16 +45,5 @@ export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl
 				</div>
 			) : null}
 		</>
-	)
-}
-
-const noop = () => () => {}
-
-/** False in the server's HTML and during hydration, true once the browser has taken over. */
-function useHydrated() {
-	return useSyncExternalStore(
-		noop,
-		() => true,
-		() => false,
 	)
 }

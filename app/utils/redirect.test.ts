@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { safePath, withLocale } from './redirect.ts'
+import { loginPath, redirectTarget, safePath, withLocale } from './redirect.ts'
 
 describe('safePath', () => {
 	test('keeps same-site paths only', () => {
@@ -16,5 +16,27 @@ describe('withLocale', () => {
 		expect(withLocale('/en-us/auth/login?redirect=%2Fx', 'ar-eg')).toBe('/ar-eg/auth/login?redirect=%2Fx')
 		expect(withLocale('/en-us', 'fr-x')).toBe('/fr-x')
 		expect(withLocale('/', 'fr-x')).toBe('/fr-x')
+	})
+})
+
+describe('redirectTarget', () => {
+	const options = { locale: 'ar-eg', allowedHosts: ['help.example.com'] }
+
+	test('follows same-site paths and allowed hosts only', () => {
+		expect(redirectTarget('/ar-eg/dashboard/contacts?q=a', options)).toBe('/ar-eg/dashboard/contacts?q=a')
+		expect(redirectTarget('https://help.example.com/a?b=1', options)).toBe('https://help.example.com/a?b=1')
+		expect(redirectTarget('https://HELP.example.com/', options)).toBe('https://help.example.com/')
+	})
+
+	test('anything else lands on the dashboard', () => {
+		for (const target of [undefined, null, '', ['/x'], 'https://evil.example', '//evil.example', 'javascript:alert(1)', 'help.example.com', 'ftp://help.example.com/']) {
+			expect(redirectTarget(target, options), String(target)).toBe('/ar-eg/dashboard')
+		}
+	})
+})
+
+describe('loginPath', () => {
+	test('encodes the whole path with its query', () => {
+		expect(loginPath('en-us', '/en-us/dashboard/contacts?q=a&b=c')).toBe('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fcontacts%3Fq%3Da%26b%3Dc')
 	})
 })

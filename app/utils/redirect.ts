@@ -14,3 +14,24 @@ export function withLocale(path: string, locale: string): string {
 	segments[0] = locale
 	return `/${segments.join('/')}${search}`
 }
+
+/**
+ * Where a signed-in user goes after an auth page (specification, section 2): the `redirect`
+ * parameter when it is a string and safe, else the dashboard. A same-site path is followed; an
+ * absolute URL only when its host is allowed (the browser then makes a full navigation).
+ */
+export function redirectTarget(target: unknown, options: { locale: string; allowedHosts: readonly string[] }): string {
+	const fallback = `/${options.locale}/dashboard`
+	if (typeof target !== 'string' || target === '') return fallback
+	const path = safePath(target)
+	if (path) return path
+	if (!URL.canParse(target)) return fallback
+	const url = new URL(target)
+	const allowed = (url.protocol === 'https:' || url.protocol === 'http:') && options.allowedHosts.includes(url.host.toLowerCase())
+	return allowed ? url.href : fallback
+}
+
+/** The login page that brings a visitor back to `path` afterwards. */
+export function loginPath(locale: string, path: string): string {
+	return `/${locale}/auth/login?redirect=${encodeURIComponent(path)}`
+}

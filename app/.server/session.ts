@@ -1,0 +1,128 @@
+import { redirect, type AppLoadContext } from '@remix-run/node'
+import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { combineHeaders } from '#app/utils/http.ts'
+import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
+import { type Locale } from '#locales/languages.ts'
+import { api, ApiError, type ApiClient } from './api.ts'
+import { newUserCookie, tokenCookie } from './cookies.ts'
+import { requireLocale } from './locale.ts'
+import { redirectWithToast } from './toast.ts'
+
+export type { UserJson as User, WorkspaceJson as Workspace } from '#api/auth/profile.ts'
+
+type Args = { request: Request; params: { lang?: string }; context: AppLoadContext }
+
+export type AuthResponse = { access_token: string; user: UserJson }
+
+export async function readToken(request: Request): Promise<string | null> {
+	const token: unknown = await tokenCookie.parse(request.headers.get('Cookie'))
+	return typeof token === 'string' && token ? token : null
+}
+
+/** Cookies that sign the browser in (crm-token, and crm-new-user after sign-up). */
+export async function signInHeaders(token: string, options: { newUser?: boolean } = {}): Promise<Headers> {
+	const headers = new Headers()
+	headers.append('Set-Cookie', await tokenCookie.serialize(token))
+	if (options.newUser) headers.append('Set-Cookie', await newUserCookie.serialize('1'))
+	return headers
+}
+
+/** Cookies that sign the browser out. */
+export async function signOutHeaders(): Promise<Headers> {
+	const headers = new Headers()
+	headers.append('Set-Cookie', await tokenCookie.serialize('', { maxAge: 0 }))
+	headers.append('Set-Cookie', await newUserCookie.serialize('', { maxAge: 0 }))
+	return headers
+}
+
+export const setupWorkspacePath = (locale: string) => `/${locale}/dashboard/settings/workspaces/setup-workspace`
+
+// Remix runs a page's loaders in parallel with the same request: one profile call serves them all.
+const profiles = new WeakMap<Request, Promise<UserJson>>()
+
+function fetchProfile(request: Request, client: ApiClient): Promise<UserJson> {
+	let profile = profiles.get(request)
+	if (!profile) {
+		profile = client.get<UserJson>('/auth/profile')
+		profiles.set(request, profile)
+	}
+	return profile
+}
+
+/**
+ * Signs the browser out after the API refused its token, with the specification's toast at the
+ * top centre of the login page, which brings the user back to `returnTo` afterwards.
+ */
+export async function unauthorized(locale: Locale, returnTo?: string): Promise<Response> {
+	const t = await serverT(locale)
+	return redirectWithToast(
+		returnTo ? loginPath(locale, returnTo) : `/${locale}/auth/login`,
+		{ type: 'error', title: t('auth.unauthorized'), position: 'top-center' },
+		{ headers: await signOutHeaders() },
+	)
+}
+
+/** Rethrows an API failure, turning a 401 into signing out. Use in a catch of any signed-in call. */
+export async function rethrowApiError(error: unknown, locale: Locale, request: Request): Promise<never> {
+	if (error instanceof ApiError && error.statusCode === 401) {
+		const url = new URL(request.url)
+		throw await unauthorized(locale, request.method === 'GET' ? url.pathname + url.search : undefined)
+	}
+	throw error
+}
+
+export type SignedIn<U extends UserJson = UserJson> = { user: U; token: string; locale: Locale; api: ApiClient }
+/** A user whose current workspace is known (what most dashboard pages need). */
+export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }
+
+/**
+ * Every protected loader and action starts here. A visitor goes to the login page (which brings
+ * them back); a user without a workspace goes to setup-workspace unless `workspace: 'optional'`.
+ */
+export async function requireUser(args: Args, options?: { workspace?: 'required' }): Promise<SignedIn<WorkspaceUser>>
+export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
+export async function requireUser(
+	{ request, params, context }: Args,
+	options: { workspace?: 'required' | 'optional' } = {},
+): Promise<SignedIn> {
+	const locale = await requireLocale(request, params)
+	const token = await readToken(request)
+	const url = new URL(request.url)
+	if (!token) throw redirect(loginPath(locale, url.pathname + url.search))
+	const client = api(request, context, params, token)
+	const user = await fetchProfile(request, client).catch((error: unknown) => rethrowApiError(error, locale, request))
+	if ((options.workspace ?? 'required') === 'required' && !user.workspace) throw redirect(setupWorkspacePath(locale))
+	return { user, token, locale, api: client }
+}
+
+/** Where a signed-in user goes instead of an auth page, or after signing in (section 2). */
+export function homeOf(user: UserJson, redirectParam: unknown, locale: Locale, context: AppLoadContext): string {
+	if (!user.workspace) return setupWorkspacePath(locale)
+	return redirectTarget(redirectParam, { locale, allowedHosts: context.config.ALLOWED_REDIRECT_HOSTS })
+}
+
+/**
+ * Auth pages are for visitors: a signed-in user is sent on (section 2). A token the API no longer
+ * accepts is dropped, and the page shows.
+ */
+export async function requireVisitor({ request, params, context }: Args): Promise<Locale> {
+	const locale = await requireLocale(request, params)
+	const token = await readToken(request)
+	if (!token) return locale
+	const url = new URL(request.url)
+	try {
+		const user = await fetchProfile(request, api(request, context, params, token))
+		throw redirect(homeOf(user, url.searchParams.get('redirect'), locale, context))
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 401) {
+			throw redirect(url.pathname + url.search, { headers: await signOutHeaders() })
+		}
+		throw error
+	}
+}
+
+/** Signs in with the API's answer and moves on to where the user belongs. */
+export async function signedIn(auth: AuthResponse, target: string, options: { newUser?: boolean; headers?: HeadersInit } = {}) {
+	return redirect(target, { headers: combineHeaders(await signInHeaders(auth.access_token, options), options.headers) })
+}

@@ -1,0 +1,78 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { Form, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { useBrowserValue } from '#app/utils/hydration.ts'
+import { languages, locales } from '#locales/languages.ts'
+import { Button } from './ui/button.tsx'
+import { Field, FormErrors, SelectField, formClass } from './ui/field.tsx'
+
+/** A new workspace (setup-workspace and create): the same form and rules. */
+export const workspaceSchema = z.object({
+	name: z.string({ required_error: 'forms.required' }).trim().min(2, 'workspaces.nameLength').max(60, 'workspaces.nameLength'),
+	// The API checks the zone against its own list; browsers' lists differ slightly.
+	timezone: z.string({ required_error: 'forms.required' }).trim().min(1, 'forms.required').max(64, 'forms.tooLong'),
+	defaultLocale: z.enum(locales, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
+})
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone
+
+export function WorkspaceForm({
+	lastResult,
+	locale,
+	timezones,
+	submitLabel,
+}: {
+	lastResult: SubmissionResult<string[]> | undefined
+	locale: string
+	/** The server's list (the same in its HTML and in the browser). */
+	timezones: readonly string[]
+	submitLabel: string
+}) {
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	// The browser knows its time zone; the server's HTML starts from UTC.
+	const zone = useBrowserValue(browserZone, 'UTC')
+	const [form, fields] = useForm({
+		id: 'workspace',
+		lastResult,
+		defaultValue: { timezone: zone, defaultLocale: locale },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: workspaceSchema }),
+	})
+	return (
+		<Form method="post" {...getFormProps(form)} className={formClass}>
+			<FormErrors id={form.errorId} errors={form.errors} />
+			<Field
+				label={t('workspaces.name')}
+				input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'organization' }}
+				errors={fields.name.errors}
+				errorId={fields.name.errorId}
+			/>
+			<SelectField
+				label={t('workspaces.timezone')}
+				select={{ ...getSelectProps(fields.timezone), key: `${fields.timezone.key ?? ''}${zone}`, defaultValue: fields.timezone.initialValue ?? zone }}
+				errors={fields.timezone.errors}
+				errorId={fields.timezone.errorId}
+			>
+				{timezones.map((timezone) => (
+					<option key={timezone} value={timezone}>
+						{timezone.replaceAll('_', ' ')}
+					</option>
+				))}
+			</SelectField>
+			<SelectField label={t('workspaces.defaultLocale')} select={getSelectProps(fields.defaultLocale)} errors={fields.defaultLocale.errors} errorId={fields.defaultLocale.errorId}>
+				{languages.map((language) => (
+					<option key={language.code} value={language.code} lang={language.tag}>
+						{language.name}
+					</option>
+				))}
+			</SelectField>
+			<Button type="submit" disabled={pending}>
+				{submitLabel}
+			</Button>
+		</Form>
+	)
+}

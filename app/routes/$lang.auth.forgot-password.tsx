@@ -1,0 +1,80 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { api } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireLocale } from '#app/.server/locale.ts'
+import { requireVisitor } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { email } from '#app/utils/forms.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './auth.css.ts'
+
+const schema = z.object({ email })
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const locale = await requireVisitor(args)
+	const t = await serverT(locale)
+	return { title: t('auth.forgot.title') }
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+	const locale = await requireLocale(request, params)
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	try {
+		await api(request, context, params).post('/auth/forgot-password', submission.value)
+	} catch (error) {
+		return replyWithApiError(submission, error)
+	}
+	const t = await serverT(locale)
+	// The same answer whether or not the address has an account.
+	return redirectWithToast(`/${locale}/auth/login`, { type: 'success', title: t('auth.forgot.sent'), description: t('auth.forgot.sentDetail') })
+}
+
+export default function ForgotPassword() {
+	const { title } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useForm({
+		id: 'forgot-password',
+		lastResult,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	return (
+		<>
+			<div>
+				<h1 className={styles.title}>{title}</h1>
+				<p className={styles.lead}>{t('auth.forgot.lead')}</p>
+			</div>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field
+					label={t('auth.fields.email')}
+					input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', required: true }}
+					errors={fields.email.errors}
+					errorId={fields.email.errorId}
+				/>
+				<Button type="submit" disabled={pending}>
+					{t('auth.forgot.submit')}
+				</Button>
+			</Form>
+			<p className={styles.links}>
+				<Link to="../login" relative="path" className={styles.link}>
+					{t('auth.backToLogin')}
+				</Link>
+			</p>
+		</>
+	)
+}

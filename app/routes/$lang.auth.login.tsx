@@ -1,0 +1,94 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { api } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireLocale } from '#app/.server/locale.ts'
+import { homeOf, requireVisitor, signedIn, type AuthResponse } from '#app/.server/session.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { currentPassword, email } from '#app/utils/forms.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './auth.css.ts'
+
+const schema = z.object({ email, password: currentPassword, redirect: z.string().optional() })
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const locale = await requireVisitor(args)
+	const t = await serverT(locale)
+	return { title: t('auth.login.title') }
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+	const locale = await requireLocale(request, params)
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return replyInvalid(submission, ['password'])
+	const { redirect, ...credentials } = submission.value
+	try {
+		const auth = await api(request, context, params).post<AuthResponse>('/auth/login', credentials)
+		return await signedIn(auth, homeOf(auth.user, redirect, locale, context))
+	} catch (error) {
+		return replyWithApiError(submission, error, { hideFields: ['password'] })
+	}
+}
+
+export default function Login() {
+	const { title } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const [searchParams] = useSearchParams()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useForm({
+		id: 'login',
+		lastResult,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	const redirect = searchParams.get('redirect') ?? ''
+	const keep = redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''
+	return (
+		<>
+			<div>
+				<h1 className={styles.title}>{title}</h1>
+				<p className={styles.lead}>{t('auth.login.lead')}</p>
+			</div>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				<input type="hidden" name="redirect" value={redirect} />
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field
+					label={t('auth.fields.email')}
+					input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', required: true }}
+					errors={fields.email.errors}
+					errorId={fields.email.errorId}
+				/>
+				<Field
+					label={t('auth.fields.password')}
+					input={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', required: true }}
+					errors={fields.password.errors}
+					errorId={fields.password.errorId}
+				/>
+				<Link to="../forgot-password" relative="path" className={styles.link}>
+					{t('auth.login.forgot')}
+				</Link>
+				<Button type="submit" disabled={pending}>
+					{t('auth.login.submit')}
+				</Button>
+			</Form>
+			<p className={styles.links}>
+				<span>
+					{t('auth.login.noAccount')}{' '}
+					<Link to={`../signup${keep}`} relative="path" className={styles.link}>
+						{t('auth.login.signUp')}
+					</Link>
+				</span>
+			</p>
+		</>
+	)
+}

@@ -1,0 +1,111 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { api, ApiError } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireLocale } from '#app/.server/locale.ts'
+import { requireVisitor, signOutHeaders } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { newPassword, withConfirmation } from '#app/utils/forms.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './auth.css.ts'
+
+const schema = withConfirmation({ token: z.string({ required_error: 'forms.required' }), password: newPassword, confirmPassword: z.string({ required_error: 'forms.required' }) })
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+/** The link's token decides: the form when it is valid, why not otherwise. */
+export async function loader(args: LoaderFunctionArgs) {
+	const { request, params, context } = args
+	const token = new URL(request.url).searchParams.get('token')
+	// The mailed link acts on its token, not on the session, so it opens even when signed in.
+	const locale = token ? await requireLocale(request, params) : await requireVisitor(args)
+	const t = await serverT(locale)
+	const title = t('auth.reset.title')
+	if (!token) return { title, token: null, invalid: t('auth.reset.missing') }
+	try {
+		await api(request, context, params).post('/auth/validate-reset-token', { token })
+		return { title, token, invalid: null }
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode < 500) return { title, token: null, invalid: error.message }
+		throw error
+	}
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+	const locale = await requireLocale(request, params)
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return replyInvalid(submission, ['password', 'confirmPassword'])
+	try {
+		await api(request, context, params).post('/auth/reset-password', { token: submission.value.token, password: submission.value.password })
+	} catch (error) {
+		return replyWithApiError(submission, error, { hideFields: ['password', 'confirmPassword'] })
+	}
+	const t = await serverT(locale)
+	// The API signed every device out; this browser too.
+	return redirectWithToast(`/${locale}/auth/login`, { type: 'success', title: t('auth.reset.done') }, { headers: await signOutHeaders() })
+}
+
+export default function ResetPassword() {
+	const { title, token, invalid } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useForm({
+		id: 'reset-password',
+		lastResult,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	return (
+		<>
+			<div>
+				<h1 className={styles.title}>{title}</h1>
+				{token ? <p className={styles.lead}>{t('auth.reset.lead')}</p> : null}
+			</div>
+			{token ? (
+				<Form method="post" {...getFormProps(form)} className={formClass}>
+					<input type="hidden" name="token" value={token} />
+					<FormErrors id={form.errorId} errors={form.errors} />
+					<Field
+						label={t('auth.fields.newPassword')}
+						input={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						help={t('auth.passwordHelp')}
+						errors={fields.password.errors}
+						errorId={fields.password.errorId}
+					/>
+					<Field
+						label={t('auth.fields.confirmPassword')}
+						input={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						errors={fields.confirmPassword.errors}
+						errorId={fields.confirmPassword.errorId}
+					/>
+					<Button type="submit" disabled={pending}>
+						{t('auth.reset.submit')}
+					</Button>
+				</Form>
+			) : (
+				<p role="alert" className={styles.notice}>
+					{invalid}
+				</p>
+			)}
+			<p className={styles.links}>
+				{token ? null : (
+					<Link to="../forgot-password" relative="path" className={styles.link}>
+						{t('auth.reset.requestNew')}
+					</Link>
+				)}
+				<Link to="../login" relative="path" className={styles.link}>
+					{t('auth.backToLogin')}
+				</Link>
+			</p>
+		</>
+	)
+}

@@ -1,0 +1,186 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
+import { apiErrorReply } from '#app/.server/forms.ts'
+import { getThemePreference } from '#app/.server/preferences.ts'
+import { rethrowApiError, requireUser, type User } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
+import { combineHeaders } from '#app/utils/http.ts'
+import { currentPassword, newPassword, text, withConfirmation } from '#app/utils/forms.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { safePath, withLocale } from '#app/utils/redirect.ts'
+import { themeNames } from '#app/utils/theme.ts'
+import { languages, locales } from '#locales/languages.ts'
+import * as styles from './dashboard.css.ts'
+
+const profileSchema = z.object({
+	name: text(80),
+	locale: z.enum(locales, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
+	theme: z.enum(themeNames, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
+})
+
+const passwordSchema = withConfirmation({
+	currentPassword,
+	password: newPassword,
+	confirmPassword: z.string({ required_error: 'forms.required' }),
+})
+
+const passwordFields = ['currentPassword', 'password', 'confirmPassword']
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale } = await requireUser(args, { workspace: 'optional' })
+	const t = await serverT(locale)
+	return { user, title: t('profile.title') }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { locale, api } = await requireUser(args, { workspace: 'optional' })
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	const t = await serverT(locale)
+	const here = `/${locale}/dashboard/profile`
+	const signedIn = { locale, request }
+
+	if (intent === 'resend-verification') {
+		const back = safePath(formData.get('redirectTo')) ?? here
+		try {
+			await api.post('/auth/resend-verification')
+		} catch (error) {
+			await rethrowApiError(error, locale, request)
+		}
+		return redirectWithToast(back, { type: 'success', title: t('profile.resent') })
+	}
+
+	if (intent === 'password') {
+		const submission = parseWithZod(formData, { schema: passwordSchema })
+		if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: passwordFields }) }, { status: 400 })
+		try {
+			await api.post('/auth/change-password', { currentPassword: submission.value.currentPassword, password: submission.value.password })
+		} catch (error) {
+			const { result, status } = await apiErrorReply(submission, error, { hideFields: passwordFields, signedIn })
+			return data({ intent, result }, { status })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('profile.passwordChanged') })
+	}
+
+	const submission = parseWithZod(formData, { schema: profileSchema })
+	if (submission.status !== 'success') return data({ intent: 'profile', result: submission.reply() }, { status: 400 })
+	let user: User
+	try {
+		user = await api.patch<User>('/auth/profile', submission.value)
+	} catch (error) {
+		const { result, status } = await apiErrorReply(submission, error, { signedIn })
+		return data({ intent: 'profile', result }, { status })
+	}
+	// The page follows the saved preferences: its language, and the theme kept in the cookie.
+	const theme = { ...(await getThemePreference(request)), theme: user.theme }
+	const headers = combineHeaders(
+		{ 'Set-Cookie': await themeCookie.serialize(theme) },
+		{ 'Set-Cookie': await localeCookie.serialize(user.locale) },
+	)
+	const saved = await serverT(submission.value.locale)
+	return redirectWithToast(withLocale(here, submission.value.locale), { type: 'success', title: saved('profile.saved') }, { headers })
+}
+
+export default function Profile() {
+	const { user, title } = useLoaderData<typeof loader>()
+	const actionData = useActionData<typeof action>()
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+	const [profileForm, profile] = useForm({
+		id: 'profile',
+		lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
+		defaultValue: { name: user.name, locale: user.locale, theme: user.theme },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+	})
+	const [passwordForm, password] = useForm({
+		id: 'password',
+		lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
+	})
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{user.email}</p>
+			</div>
+			<section className={styles.section} aria-labelledby="profile-heading">
+				<h2 id="profile-heading" className={styles.sectionTitle}>
+					{t('profile.details')}
+				</h2>
+				<Form method="post" {...getFormProps(profileForm)} className={formClass}>
+					<input type="hidden" name="intent" value="profile" />
+					<FormErrors id={profileForm.errorId} errors={profileForm.errors} />
+					<Field
+						label={t('auth.fields.name')}
+						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true }}
+						errors={profile.name.errors}
+						errorId={profile.name.errorId}
+					/>
+					<SelectField label={t('profile.language')} select={getSelectProps(profile.locale)} errors={profile.locale.errors} errorId={profile.locale.errorId}>
+						{languages.map((language) => (
+							<option key={language.code} value={language.code} lang={language.tag}>
+								{language.name}
+							</option>
+						))}
+					</SelectField>
+					<SelectField label={t('preferences.theme')} select={getSelectProps(profile.theme)} errors={profile.theme.errors} errorId={profile.theme.errorId}>
+						{themeNames.map((name) => (
+							<option key={name} value={name}>
+								{t(`themes.${name}`)}
+							</option>
+						))}
+					</SelectField>
+					<Button type="submit" name="intent" value="profile" disabled={busy('profile')}>
+						{t('profile.save')}
+					</Button>
+				</Form>
+			</section>
+			<section className={styles.section} aria-labelledby="password-heading">
+				<h2 id="password-heading" className={styles.sectionTitle}>
+					{t('profile.changePassword')}
+				</h2>
+				<Form method="post" {...getFormProps(passwordForm)} className={formClass}>
+					<FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
+					<Field
+						label={t('auth.fields.currentPassword')}
+						input={{ ...getInputProps(password.currentPassword, { type: 'password' }), autoComplete: 'current-password', required: true }}
+						errors={password.currentPassword.errors}
+						errorId={password.currentPassword.errorId}
+					/>
+					<Field
+						label={t('auth.fields.newPassword')}
+						input={{ ...getInputProps(password.password, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						help={t('auth.passwordHelp')}
+						errors={password.password.errors}
+						errorId={password.password.errorId}
+					/>
+					<Field
+						label={t('auth.fields.confirmPassword')}
+						input={{ ...getInputProps(password.confirmPassword, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						errors={password.confirmPassword.errors}
+						errorId={password.confirmPassword.errorId}
+					/>
+					<Button type="submit" name="intent" value="password" disabled={busy('password')}>
+						{t('profile.updatePassword')}
+					</Button>
+				</Form>
+			</section>
+		</>
+	)
+}

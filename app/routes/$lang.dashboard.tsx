@@ -1,0 +1,91 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { newUserCookie } from '#app/.server/cookies.ts'
+import { requireUser } from '#app/.server/session.ts'
+import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { navigationFor } from '#app/utils/navigation.ts'
+import * as styles from './dashboard.css.ts'
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale } = await requireUser(args, { workspace: 'optional' })
+	const newUser = Boolean(await newUserCookie.parse(args.request.headers.get('Cookie')))
+	return { user, locale, newUser }
+}
+
+export type DashboardLoader = typeof loader
+
+/** The protected layout: sidebar (a drawer on small screens), top bar, then the page. */
+export default function DashboardLayout() {
+	const { user, locale } = useLoaderData<typeof loader>()
+	const { t } = useTranslation()
+	const location = useLocation()
+	const items = navigationFor(user.workspace?.role)
+	const base = `/${locale}/dashboard`
+	const here = location.pathname + location.search
+	return (
+		<div className={styles.shell}>
+			<aside id="sidebar" className={styles.sidebar} aria-label={t('nav.label')}>
+				<a href="#main" className={`${button.ghost} ${styles.closeDrawer}`}>
+					{t('nav.close')}
+				</a>
+				<Link to={base} className={styles.brand}>
+					{user.workspace?.name ?? t('app.name')}
+				</Link>
+				<nav className={styles.nav}>
+					{(['main', 'settings'] as const).map((group) => {
+						const links = items.filter((item) => item.group === group)
+						if (links.length === 0) return null
+						return (
+							<div key={group} className={styles.nav}>
+								{group === 'settings' ? <p className={styles.navHeading}>{t('nav.settings')}</p> : null}
+								{links.map((item) => (
+									<NavLink key={item.path} to={base + item.path} end className={styles.navLink}>
+										{t(item.label)}
+									</NavLink>
+								))}
+							</div>
+						)
+					})}
+				</nav>
+			</aside>
+			<header className={styles.topbar}>
+				<a href="#sidebar" className={`${button.outline} ${styles.menuButton}`}>
+					{t('nav.menu')}
+				</a>
+				<div className={styles.spacer} data-slot="workspace-switcher" />
+				<ThemeSwitcher />
+				<LanguageSwitcher />
+				<details className={styles.userMenu}>
+					<summary className={button.ghost}>{user.name}</summary>
+					<div className={styles.userPanel}>
+						<p className={styles.userSummary}>{user.email}</p>
+						<Link to={`${base}/profile`} className={styles.menuItem}>
+							{t('nav.profile')}
+						</Link>
+						<Form method="post" action={`/${locale}/auth/logout`}>
+							<input type="hidden" name="redirectTo" value={here} />
+							<button type="submit" className={styles.menuItem}>
+								{t('auth.logout')}
+							</button>
+						</Form>
+					</div>
+				</details>
+			</header>
+			<main id="main" className={styles.main}>
+				{user.emailVerified ? null : (
+					<Form method="post" action={`${base}/profile`} className={styles.banner}>
+						<span>{t('profile.unverified', { email: user.email })}</span>
+						<input type="hidden" name="intent" value="resend-verification" />
+						<input type="hidden" name="redirectTo" value={here} />
+						<button type="submit" className={button.outline}>
+							{t('profile.resend')}
+						</button>
+					</Form>
+				)}
+				<Outlet />
+			</main>
+		</div>
+	)
+}

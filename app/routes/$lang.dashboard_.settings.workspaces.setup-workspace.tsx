@@ -1,0 +1,67 @@
+import { parseWithZod } from '@conform-to/zod'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireUser } from '#app/.server/session.ts'
+import { timezones } from '#app/.server/timezones.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { PreferenceControls } from '#app/components/preferences.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './auth.css.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+/** The default layout: a signed-in user without a workspace creates their first one here. */
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale } = await requireUser(args, { workspace: 'optional' })
+	if (user.workspace) throw redirect(`/${locale}/dashboard`)
+	const t = await serverT(locale)
+	return { title: t('workspaces.setup.title'), locale, timezones }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { locale, api } = await requireUser(args, { workspace: 'optional' })
+	const submission = parseWithZod(await args.request.formData(), { schema: workspaceSchema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	try {
+		await api.post('/workspaces', submission.value)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
+	}
+	const t = await serverT(locale)
+	return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.created', { name: submission.value.name }) })
+}
+
+export default function SetupWorkspace() {
+	const { title, locale, timezones } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	return (
+		<div className={styles.page}>
+			<header className={styles.header}>
+				<Link to={`/${locale}`} className={styles.brand}>
+					{t('app.name')}
+				</Link>
+				<PreferenceControls />
+			</header>
+			<main className={styles.main}>
+				<div className={styles.card}>
+					<div>
+						<h1 className={styles.title}>{title}</h1>
+						<p className={styles.lead}>{t('workspaces.setup.lead')}</p>
+					</div>
+					<WorkspaceForm lastResult={lastResult} locale={locale} timezones={timezones} submitLabel={t('workspaces.setup.submit')} />
+					<Form method="post" action={`/${locale}/auth/logout`} className={styles.links}>
+						<button type="submit" className={button.ghost}>
+							{t('auth.logout')}
+						</button>
+					</Form>
+				</div>
+			</main>
+		</div>
+	)
+}

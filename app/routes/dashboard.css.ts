@@ -1,0 +1,125 @@
+import { globalStyle, style } from '@vanilla-extract/css'
+import { vars } from '#app/styles/theme.css.ts'
+
+const wide = 'screen and (min-width: 60rem)'
+
+export const shell = style({
+	minBlockSize: '100vh',
+	display: 'grid',
+	gridTemplateColumns: '1fr',
+	gridTemplateRows: 'auto 1fr',
+	'@media': { [wide]: { gridTemplateColumns: '15rem 1fr' } },
+})
+
+// On small screens the sidebar is a drawer opened by a link to #sidebar (no JavaScript needed).
+export const sidebar = style({
+	display: 'none',
+	position: 'fixed',
+	insetBlock: 0,
+	insetInlineStart: 0,
+	zIndex: 40,
+	inlineSize: 'min(18rem, 85vw)',
+	flexDirection: 'column',
+	gap: '1rem',
+	padding: '1rem',
+	background: vars.color.card,
+	borderInlineEnd: `1px solid ${vars.color.border}`,
+	overflowY: 'auto',
+	selectors: { '&:target': { display: 'flex', boxShadow: '0 0 0 100vmax rgb(0 0 0 / 0.4)' } },
+	'@media': {
+		[wide]: { display: 'flex', position: 'sticky', insetBlockStart: 0, blockSize: '100vh', gridRow: '1 / span 2', inlineSize: 'auto' },
+	},
+})
+export const brand = style({ fontWeight: 800, fontSize: '1.125rem', textDecoration: 'none', paddingInline: '0.5rem' })
+export const nav = style({ display: 'grid', gap: '0.125rem' })
+export const navHeading = style({
+	marginBlockStart: '0.75rem',
+	paddingInline: '0.75rem',
+	fontSize: '0.75rem',
+	fontWeight: 600,
+	textTransform: 'uppercase',
+	letterSpacing: '0.04em',
+	color: vars.color.mutedForeground,
+})
+export const navLink = style({
+	display: 'block',
+	paddingInline: '0.75rem',
+	paddingBlock: '0.5rem',
+	borderRadius: vars.radius,
+	textDecoration: 'none',
+	fontSize: '0.875rem',
+	selectors: {
+		'&:hover': { background: vars.color.accent },
+		'&[aria-current="page"]': { background: vars.color.secondary, fontWeight: 600 },
+	},
+})
+export const closeDrawer = style({ alignSelf: 'flex-end', '@media': { [wide]: { display: 'none' } } })
+export const topbar = style({
+	display: 'flex',
+	alignItems: 'center',
+	gap: '0.75rem',
+	flexWrap: 'wrap',
+	paddingInline: '1rem',
+	paddingBlock: '0.625rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+	background: vars.color.background,
+})
+export const menuButton = style({ '@media': { [wide]: { display: 'none' } } })
+export const spacer = style({ flex: 1 })
+export const main = style({ minInlineSize: 0, padding: '1.5rem', display: 'grid', gap: '1.5rem', alignContent: 'start' })
+export const banner = style({
+	display: 'flex',
+	alignItems: 'center',
+	justifyContent: 'space-between',
+	flexWrap: 'wrap',
+	gap: '0.75rem',
+	padding: '0.75rem 1rem',
+	borderRadius: vars.radius,
+	border: `1px solid ${vars.color.warning}`,
+	fontSize: '0.875rem',
+})
+export const userMenu = style({ position: 'relative' })
+export const userPanel = style({
+	position: 'absolute',
+	insetInlineEnd: 0,
+	insetBlockStart: 'calc(100% + 0.25rem)',
+	zIndex: 50,
+	display: 'grid',
+	gap: '0.25rem',
+	minInlineSize: '15rem',
+	padding: '0.5rem',
+	background: vars.color.card,
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
+})
+export const userSummary = style({ paddingInline: '0.75rem', paddingBlock: '0.5rem', fontSize: '0.8125rem', color: vars.color.mutedForeground, overflowWrap: 'anywhere' })
+export const menuItem = style({
+	display: 'block',
+	inlineSize: '100%',
+	textAlign: 'start',
+	paddingInline: '0.75rem',
+	paddingBlock: '0.5rem',
+	borderRadius: vars.radius,
+	border: 0,
+	background: 'transparent',
+	textDecoration: 'none',
+	fontSize: '0.875rem',
+	cursor: 'pointer',
+	selectors: { '&:hover': { background: vars.color.accent } },
+})
+export const pageHeader = style({ display: 'grid', gap: '0.25rem' })
+export const pageTitle = style({ fontSize: '1.5rem', fontWeight: 700, letterSpacing: '-0.01em' })
+export const pageLead = style({ color: vars.color.mutedForeground })
+export const section = style({
+	display: 'grid',
+	gap: '1rem',
+	padding: '1.25rem',
+	borderRadius: `calc(${vars.radius} * 1.5)`,
+	border: `1px solid ${vars.color.border}`,
+	background: vars.color.card,
+	maxInlineSize: '44rem',
+})
+export const sectionTitle = style({ fontSize: '1.0625rem', fontWeight: 600 })
+globalStyle(`${userMenu} > summary`, { listStyle: 'none' })
+globalStyle(`${userMenu} > summary::-webkit-details-marker`, { display: 'none' })

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { passwordSchema } from './password.ts'
+
+// Messages are translation keys (common namespace); the same schema runs in the browser and the action.
+
+/** A required text field, trimmed. */
+export const text = (maximum: number) => z.string({ required_error: 'forms.required' }).trim().min(1, 'forms.required').max(maximum, 'forms.tooLong')
+
+export const email = z.string({ required_error: 'forms.required' }).trim().email('forms.email').max(254, 'forms.tooLong')
+
+/** A new password: the shared rule of the specification, section 5. */
+export const newPassword = z.string({ required_error: 'forms.required' }).pipe(passwordSchema)
+
+/** A password being checked, not chosen: only required. */
+export const currentPassword = z.string({ required_error: 'forms.required' }).max(128, 'forms.tooLong')
+
+/** Two password fields that must match (reset, change). */
+export function withConfirmation<Shape extends { password: z.ZodTypeAny; confirmPassword: z.ZodTypeAny }>(shape: Shape) {
+	return z.object(shape).refine((value) => value.password === value.confirmPassword, {
+		message: 'forms.passwordsDiffer',
+		path: ['confirmPassword'],
+	})
+}

@@ -1,0 +1,18 @@
+import { type Role } from '#api/db/schema.ts'
+
+export type NavItem = { path: string; label: string; roles: readonly Role[]; group: 'main' | 'settings' }
+
+const everyone = ['owner', 'admin', 'agent'] as const
+
+/**
+ * The dashboard's sidebar: paths after `/{lang}/dashboard`, the translation key of their label
+ * and who may open them. A route appears here once its issue has landed.
+ */
+export const navigation: readonly NavItem[] = [
+	{ path: '', label: 'nav.overview', roles: everyone, group: 'main' },
+	{ path: '/profile', label: 'nav.profile', roles: everyone, group: 'settings' },
+]
+
+export function navigationFor(role: Role | undefined): NavItem[] {
+	return navigation.filter((item) => (role ? item.roles.includes(role) : item.path === '/profile'))
+}
