@@ -1,6 +1,7 @@
 import express, { Router } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
+import { authRouter } from './auth/router.ts'
 import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
@@ -27,7 +28,7 @@ export function createApi(options: Omit<ApiContext, 'mailer'> & { mailer?: Maile
 	router.use(express.json({ limit: '1mb', strict: true }))
 
 	// Feature routers are mounted here as they land, each with `context`.
-	void context
+	router.use('/auth', authRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)

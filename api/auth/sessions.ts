@@ -71,3 +71,8 @@ export async function revokeSession(db: DB, sessionId: string) {
 export async function revokeAllSessions(db: DB, userId: string) {
 	await db.deleteFrom('sessions').where('userId', '=', userId).execute()
 }
+
+/** Signs a user out on every device but this one (after a password change). */
+export async function revokeOtherSessions(db: DB, userId: string, keepSessionId: string) {
+	await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '!=', keepSessionId).execute()
+}

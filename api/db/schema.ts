@@ -64,6 +64,13 @@ export interface AccountTokensTable {
 	usedAt: Date | null
 }
 
+/** A rate-limit counter in rate-limiter-flexible's PostgreSQL layout (`expire` in epoch milliseconds). */
+export interface RateLimitsTable {
+	key: string
+	points: number
+	expire: number | null
+}
+
 /** The database as Kysely sees it (camelCase; CamelCasePlugin maps to snake_case columns). */
 export interface Database {
 	users: UsersTable
@@ -71,6 +78,7 @@ export interface Database {
 	members: MembersTable
 	sessions: SessionsTable
 	accountTokens: AccountTokensTable
+	rateLimits: RateLimitsTable
 }
 
 export type User = Selectable<UsersTable>

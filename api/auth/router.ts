@@ -1,0 +1,283 @@
+import { type Request, type RequestHandler, type Response, Router } from 'express'
+import { sql } from 'kysely'
+import { type ApiContext } from '#api/index.ts'
+import { type User } from '#api/db/schema.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { issueAccountToken, peekAccountToken, useAccountToken } from './account-tokens.ts'
+import { accountMail, type AccountMailKind } from './mails.ts'
+import { hashPassword, verifyPassword } from './password.ts'
+import { profileOf } from './profile.ts'
+import {
+	changePasswordSchema,
+	emailSchema,
+	loginSchema,
+	profileUpdateSchema,
+	registerSchema,
+	resetPasswordSchema,
+	tokenSchema,
+} from './schemas.ts'
+import { createSession, revokeAllSessions, revokeOtherSessions, revokeSession } from './sessions.ts'
+import { hashToken, newToken } from './tokens.ts'
+
+const minute = 60
+const hour = 60 * minute
+
+/** The limits of the auth endpoints (failed sign-ins, sign-ups, reset mails, link guesses). */
+export const authLimitRules = {
+	loginAddress: { points: 5, seconds: 15 * minute },
+	loginIp: { points: 20, seconds: 15 * minute },
+	registerIp: { points: 10, seconds: hour },
+	forgotAddress: { points: 5, seconds: hour },
+	forgotIp: { points: 20, seconds: hour },
+	tokenIp: { points: 20, seconds: hour },
+	resendUser: { points: 5, seconds: hour },
+}
+
+// Express 4 does not catch rejected promises: hand them to the error handler.
+function handle(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+	return (req, res, next) => {
+		handler(req, res).catch(next)
+	}
+}
+
+function clientIp(req: Request): string {
+	return req.ip ?? req.socket.remoteAddress ?? 'unknown'
+}
+
+// Counters are keyed by a hash: the table then holds no addresses and no key exceeds 64 characters.
+function addressKey(email: string): string {
+	return hashToken(email.toLowerCase())
+}
+
+function device(req: Request) {
+	return { userAgent: req.get('user-agent') ?? null, ip: clientIp(req) }
+}
+
+/** A 400 whose message is also shown beside one field of the form. */
+function fieldError(req: Request, status: number, field: string, messageKey: string): HttpError {
+	return new HttpError(status, messageKey, { details: { source: 'body', fields: { [field]: [req.t(messageKey)] } } })
+}
+
+function isUniqueViolation(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505'
+}
+
+let dummyHash: Promise<string> | undefined
+// Checked when the address has no account, so that answer takes as long as a wrong password.
+function dummyPasswordHash(): Promise<string> {
+	dummyHash ??= hashPassword(newToken())
+	return dummyHash
+}
+
+const verifiedNow = sql<Date>`coalesce(email_verified_at, now())`
+
+/** `/v1/auth/*`: accounts, sessions, mailed links and the signed-in user's profile. */
+export function authRouter(context: ApiContext): Router {
+	const { db, config, logger, mailer } = context
+	const limits = createRateLimits(db, authLimitRules)
+	const signedIn = requireUser(db)
+	const router = Router()
+
+	async function mailLink(user: User, kind: AccountMailKind) {
+		const token = await issueAccountToken(db, user.id, kind === 'verifyEmail' ? 'verify_email' : 'reset_password')
+		await mailer.send(accountMail(kind, { to: user.email, name: user.name, locale: user.locale, token, publicUrl: config.PUBLIC_URL }))
+	}
+
+	async function signedInAnswer(req: Request, user: User) {
+		const accessToken = await createSession(db, user.id, device(req))
+		return { access_token: accessToken, user: await profileOf(db, user) }
+	}
+
+	router.post(
+		'/register',
+		handle(async (req, res) => {
+			const input = parseRequest(req, 'body', registerSchema)
+			await limits.registerIp.consume(clientIp(req))
+			const taken = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
+			if (taken) throw fieldError(req, 409, 'email', 'auth:errors.emailTaken')
+			const passwordHash = await hashPassword(input.password)
+			const user = await db
+				.insertInto('users')
+				.values({ name: input.name, email: input.email, passwordHash, emailVerifiedAt: null, locale: input.locale ?? req.locale })
+				.returningAll()
+				.executeTakeFirstOrThrow()
+				.catch((error: unknown) => {
+					// Two sign-ups racing for one address: the second loses here rather than above.
+					throw isUniqueViolation(error) ? fieldError(req, 409, 'email', 'auth:errors.emailTaken') : error
+				})
+			// The account exists either way; the dashboard offers to send the link again.
+			await mailLink(user, 'verifyEmail').catch((error: unknown) => req.log.error({ err: error }, 'verification mail not sent'))
+			res.status(201).json(await signedInAnswer(req, user))
+		}),
+	)
+
+	router.post(
+		'/login',
+		handle(async (req, res) => {
+			const { email, password } = parseRequest(req, 'body', loginSchema)
+			const ip = clientIp(req)
+			const address = addressKey(email)
+			// Counted before checking, so parallel guesses cannot slip past the limit; a success gives its point back.
+			await consumeAll([
+				[limits.loginIp, ip],
+				[limits.loginAddress, address],
+			])
+			const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+			const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyPassword(await dummyPasswordHash(), password).then(() => false)
+			if (!user || !valid) throw new HttpError(401, 'auth:errors.invalidCredentials')
+			await Promise.all([limits.loginAddress.reset(address), limits.loginIp.reward(ip)])
+			res.json(await signedInAnswer(req, user))
+		}),
+	)
+
+	router.post(
+		'/logout',
+		signedIn,
+		handle(async (req, res) => {
+			await revokeSession(db, req.session.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/forgot-password',
+		handle(async (req, res) => {
+			const { email } = parseRequest(req, 'body', emailSchema)
+			await consumeAll([
+				[limits.forgotIp, clientIp(req)],
+				[limits.forgotAddress, addressKey(email)],
+			])
+			res.status(202).json({ message: req.t('auth:messages.resetMailSent') })
+			// After answering: neither the answer nor its timing may tell whether the address has an account.
+			try {
+				const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+				if (user) await mailLink(user, 'resetPassword')
+			} catch (error) {
+				logger.error({ err: error }, 'password reset mail not sent')
+			}
+		}),
+	)
+
+	router.post(
+		'/validate-reset-token',
+		handle(async (req, res) => {
+			const { token } = parseRequest(req, 'body', tokenSchema)
+			const ip = clientIp(req)
+			await limits.tokenIp.consume(ip)
+			if (!(await peekAccountToken(db, token, 'reset_password'))) throw new HttpError(400, 'auth:errors.invalidResetToken')
+			await limits.tokenIp.reward(ip)
+			res.json({ valid: true })
+		}),
+	)
+
+	router.post(
+		'/reset-password',
+		handle(async (req, res) => {
+			const { token, password } = parseRequest(req, 'body', resetPasswordSchema)
+			const ip = clientIp(req)
+			await limits.tokenIp.consume(ip)
+			const invalid = new HttpError(400, 'auth:errors.invalidResetToken')
+			// Checked before hashing, so a stale link does not cost an argon2 run.
+			if (!(await peekAccountToken(db, token, 'reset_password'))) throw invalid
+			const passwordHash = await hashPassword(password)
+			const reset = await db.transaction().execute(async (trx) => {
+				const userId = await useAccountToken(trx, token, 'reset_password')
+				if (!userId) return false
+				// Reading the mail proves the address, so it counts as verified.
+				await trx.updateTable('users').set({ passwordHash, emailVerifiedAt: verifiedNow, updatedAt: new Date() }).where('id', '=', userId).execute()
+				await revokeAllSessions(trx, userId)
+				return true
+			})
+			if (!reset) throw invalid
+			await limits.tokenIp.reward(ip)
+			res.json({ message: req.t('auth:messages.passwordReset') })
+		}),
+	)
+
+	router.post(
+		'/verify-email',
+		handle(async (req, res) => {
+			const { token } = parseRequest(req, 'body', tokenSchema)
+			const ip = clientIp(req)
+			await limits.tokenIp.consume(ip)
+			const verified = await db.transaction().execute(async (trx) => {
+				const userId = await useAccountToken(trx, token, 'verify_email')
+				if (!userId) return false
+				await trx.updateTable('users').set({ emailVerifiedAt: verifiedNow, updatedAt: new Date() }).where('id', '=', userId).execute()
+				return true
+			})
+			if (!verified) throw new HttpError(400, 'auth:errors.invalidVerifyToken')
+			await limits.tokenIp.reward(ip)
+			res.json({ message: req.t('auth:messages.emailVerified') })
+		}),
+	)
+
+	router.post(
+		'/resend-verification',
+		signedIn,
+		handle(async (req, res) => {
+			// 409 rather than a silent 202: the page can say there is nothing left to do.
+			if (req.user.emailVerifiedAt) throw new HttpError(409, 'auth:errors.alreadyVerified')
+			await limits.resendUser.consume(req.user.id)
+			try {
+				await mailLink(req.user, 'verifyEmail')
+			} catch (error) {
+				req.log.error({ err: error }, 'verification mail not sent')
+				throw new HttpError(503, 'auth:errors.mailNotSent')
+			}
+			res.status(202).json({ message: req.t('auth:messages.verificationSent') })
+		}),
+	)
+
+	router.get(
+		'/profile',
+		signedIn,
+		handle(async (req, res) => {
+			res.json(await profileOf(db, req.user))
+		}),
+	)
+
+	router.patch(
+		'/profile',
+		signedIn,
+		handle(async (req, res) => {
+			const changes = Object.fromEntries(Object.entries(parseRequest(req, 'body', profileUpdateSchema)).filter(([, value]) => value !== undefined))
+			const user = Object.keys(changes).length
+				? await db
+						.updateTable('users')
+						.set({ ...changes, updatedAt: new Date() })
+						.where('id', '=', req.user.id)
+						.returningAll()
+						.executeTakeFirstOrThrow()
+				: req.user
+			res.json(await profileOf(db, user))
+		}),
+	)
+
+	router.post(
+		'/change-password',
+		signedIn,
+		handle(async (req, res) => {
+			const { currentPassword, password } = parseRequest(req, 'body', changePasswordSchema)
+			// Guessing the current password from a stolen session counts as failed sign-ins.
+			const address = addressKey(req.user.email)
+			await limits.loginAddress.consume(address)
+			if (!(await verifyPassword(req.user.passwordHash, currentPassword))) {
+				throw fieldError(req, 400, 'currentPassword', 'auth:errors.wrongCurrentPassword')
+			}
+			await limits.loginAddress.reset(address)
+			const passwordHash = await hashPassword(password)
+			await db.transaction().execute(async (trx) => {
+				await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', req.user.id).execute()
+				await trx.deleteFrom('accountTokens').where('userId', '=', req.user.id).where('purpose', '=', 'reset_password').where('usedAt', 'is', null).execute()
+				await revokeOtherSessions(trx, req.user.id, req.session.id)
+			})
+			res.status(204).end()
+		}),
+	)
+
+	return router
+}
