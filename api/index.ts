@@ -6,6 +6,7 @@ import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
+import { userRouter, workspacesRouter } from './workspaces/router.ts'
 
 export type ApiContext = { db: DB; config: Config; logger: Logger; mailer: Mailer }
 
@@ -29,6 +30,8 @@ export function createApi(options: Omit<ApiContext, 'mailer'> & { mailer?: Maile
 
 	// Feature routers are mounted here as they land, each with `context`.
 	router.use('/auth', authRouter(context))
+	router.use('/workspaces', workspacesRouter(context))
+	router.use('/user', userRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)

@@ -79,6 +79,7 @@ export interface Database {
 	sessions: SessionsTable
 	accountTokens: AccountTokensTable
 	rateLimits: RateLimitsTable
+	invitations: InvitationsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -87,3 +88,26 @@ export type UserUpdate = Updateable<UsersTable>
 export type Workspace = Selectable<WorkspacesTable>
 export type Member = Selectable<MembersTable>
 export type Session = Selectable<SessionsTable>
+
+export const invitationMethods = ['link', 'email'] as const
+export type InvitationMethod = (typeof invitationMethods)[number]
+/** The roles an invitation may grant: ownership is only ever transferred. */
+export const invitedRoles = ['admin', 'agent'] as const
+export type InvitedRole = (typeof invitedRoles)[number]
+
+export interface InvitationsTable {
+	id: Generated<string>
+	workspaceId: string
+	code: string
+	method: InvitationMethod
+	email: string | null
+	role: InvitedRole
+	expiresAt: Date
+	maxUses: number | null
+	uses: Generated<number>
+	revokedAt: Date | null
+	createdBy: string | null
+	createdAt: CreatedAt
+}
+
+export type Invitation = Selectable<InvitationsTable>

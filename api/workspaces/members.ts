@@ -1,0 +1,161 @@
+import { Router, type Request } from 'express'
+import { sql } from 'kysely'
+import { type ApiContext } from '#api/index.ts'
+import { workspaceJson } from '#api/auth/profile.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Availability, type Role } from '#api/db/schema.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { listQuery, offsetOf, type Pagination } from '#api/http/pagination.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { handler } from './handler.ts'
+import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
+import { matches, removeMember, sortableName } from './queries.ts'
+import { availabilityBody, changeRoleBody, memberParams, transferOwnershipBody } from './schemas.ts'
+
+export type MemberJson = { userId: string; name: string; email: string; role: Role; availability: Availability; joinedAt: string }
+
+function memberNotFound() {
+	return new HttpError(404, 'workspaces:errors.memberNotFound')
+}
+
+function ownerProtected() {
+	return new HttpError(403, 'workspaces:errors.ownerProtected')
+}
+
+function membersOf(db: DB, workspaceId: string) {
+	return db.selectFrom('members').innerJoin('users', 'users.id', 'members.userId').where('members.workspaceId', '=', workspaceId)
+}
+
+async function findMember(db: DB, workspaceId: string, userId: string): Promise<MemberJson | undefined> {
+	const row = await membersOf(db, workspaceId)
+		.select(['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'members.createdAt as joinedAt'])
+		.where('members.userId', '=', userId)
+		.executeTakeFirst()
+	return row && { ...row, joinedAt: row.joinedAt.toISOString() }
+}
+
+/** The members of a workspace: owner first, then admins, then agents, each by name. */
+async function listMembers(db: DB, workspaceId: string, query: Pagination & { search?: string }) {
+	let base = membersOf(db, workspaceId)
+	const search = query.search
+	if (search) base = base.where((eb) => eb.or([matches('users.name', search), matches('users.email', search)]))
+	const [rows, count] = await Promise.all([
+		base
+			.select(['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'members.createdAt as joinedAt'])
+			.orderBy(sql`case ${sql.ref('members.role')} when 'owner' then 0 when 'admin' then 1 else 2 end`)
+			.orderBy(sortableName('users.name'))
+			.orderBy('users.id')
+			.limit(query.limit)
+			.offset(offsetOf(query))
+			.execute(),
+		base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+	])
+	return { members: rows.map((row): MemberJson => ({ ...row, joinedAt: row.joinedAt.toISOString() })), total: count.total }
+}
+
+/** The member `:userId` of the caller's workspace, or 404. */
+async function requireTarget(db: DB, req: Request, { workspace }: Membership): Promise<MemberJson> {
+	const { userId } = parseParams(req, memberParams, memberNotFound)
+	const target = await findMember(db, workspace.id, userId)
+	if (!target) throw memberNotFound()
+	return target
+}
+
+/** Leaving: anyone but the owner, who must hand the workspace over first. */
+async function leave(db: DB, { workspace, role }: Membership, userId: string) {
+	if (role === 'owner') throw new HttpError(409, 'workspaces:errors.ownerCannotLeave')
+	await removeMember(db, workspace.id, userId)
+}
+
+/** Routes under `/v1/workspaces/:id` for members: the list, roles, removal, leaving, ownership, availability. */
+export function memberRoutes({ db }: ApiContext): Router {
+	const router = Router()
+
+	router.get(
+		'/:id/members',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const query = parseRequest(req, 'query', listQuery)
+			const { members, total } = await listMembers(db, workspace.id, query)
+			res.json({ members, page: query.page, limit: query.limit, total })
+		}),
+	)
+
+	// Before `/:id/members/:userId`, which would take `me` for a malformed id.
+	router.patch(
+		'/:id/members/me',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { availability } = parseRequest(req, 'body', availabilityBody)
+			await db.updateTable('members').set({ availability }).where('workspaceId', '=', workspace.id).where('userId', '=', req.user.id).execute()
+			res.json(await findMember(db, workspace.id, req.user.id))
+		}),
+	)
+
+	router.patch(
+		'/:id/members/:userId',
+		handler(async (req, res) => {
+			const membership = await requireMember(db, req, managers)
+			const target = await requireTarget(db, req, membership)
+			const { role } = parseRequest(req, 'body', changeRoleBody)
+			if (target.role === 'owner') throw ownerProtected()
+			await db.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
+			res.json({ ...target, role })
+		}),
+	)
+
+	router.delete(
+		'/:id/members/:userId',
+		handler(async (req, res) => {
+			const membership = await requireMember(db, req)
+			const target = await requireTarget(db, req, membership)
+			if (target.userId === req.user.id) {
+				await leave(db, membership, req.user.id)
+				return res.status(204).end()
+			}
+			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
+			if (target.role === 'owner') throw ownerProtected()
+			await removeMember(db, membership.workspace.id, target.userId)
+			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/:id/leave',
+		handler(async (req, res) => {
+			const membership = await requireMember(db, req)
+			await leave(db, membership, req.user.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/:id/transfer-ownership',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, ownerOnly)
+			const { userId } = parseRequest(req, 'body', transferOwnershipBody)
+			const valid = memberParams.shape.userId.safeParse(userId)
+			if (!valid.success) throw memberNotFound()
+			if (userId === req.user.id) throw new HttpError(409, 'workspaces:errors.alreadyOwner')
+			await db.transaction().execute(async (trx) => {
+				// Serialises transfers of one workspace; the one-owner index would refuse the loser anyway.
+				await trx.selectFrom('workspaces').select('id').where('id', '=', workspace.id).forUpdate().executeTakeFirstOrThrow()
+				const target = await trx.selectFrom('members').select('role').where('workspaceId', '=', workspace.id).where('userId', '=', userId).executeTakeFirst()
+				if (!target) throw memberNotFound()
+				// Demote first: the unique index allows one owner at any moment, even inside a transaction.
+				const demoted = await trx
+					.updateTable('members')
+					.set({ role: 'admin' })
+					.where('workspaceId', '=', workspace.id)
+					.where('userId', '=', req.user.id)
+					.where('role', '=', 'owner')
+					.executeTakeFirst()
+				if (demoted.numUpdatedRows === 0n) throw new HttpError(403, 'errors.forbidden')
+				await trx.updateTable('members').set({ role: 'owner' }).where('workspaceId', '=', workspace.id).where('userId', '=', userId).execute()
+			})
+			res.json(workspaceJson(workspace, 'admin'))
+		}),
+	)
+
+	return router
+}

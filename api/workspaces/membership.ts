@@ -1,0 +1,50 @@
+import { type Request } from 'express'
+import { type z } from 'zod'
+import { type DB } from '#api/db/database.ts'
+import { type Role, type Workspace } from '#api/db/schema.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { workspaceParams } from './schemas.ts'
+
+export type Membership = { workspace: Workspace; role: Role }
+
+/** What every role may do beyond reading: the table of PRODUCT.md, in one place. */
+export const managers: readonly Role[] = ['owner', 'admin']
+export const ownerOnly: readonly Role[] = ['owner']
+
+export function workspaceNotFound() {
+	return new HttpError(404, 'workspaces:errors.notFound')
+}
+
+/** Route parameters, where a malformed id is a thing that does not exist (404), not a bad request. */
+export function parseParams<Schema extends z.ZodTypeAny>(req: Request, schema: Schema, notFound: () => HttpError): z.output<Schema> {
+	const result = schema.safeParse(req.params)
+	if (!result.success) throw notFound()
+	return result.data
+}
+
+/** The workspace `id` with the user's role in it, if they are a member. */
+export async function findMembership(db: DB, userId: string, workspaceId: string): Promise<Membership | undefined> {
+	const row = await db
+		.selectFrom('workspaces')
+		.innerJoin('members', 'members.workspaceId', 'workspaces.id')
+		.selectAll('workspaces')
+		.select('members.role')
+		.where('workspaces.id', '=', workspaceId)
+		.where('members.userId', '=', userId)
+		.executeTakeFirst()
+	if (!row) return undefined
+	const { role, ...workspace } = row
+	return { workspace, role }
+}
+
+/**
+ * The caller's membership in the workspace of `:id`. A non-member learns nothing (404, as for a
+ * workspace that does not exist); a member whose role is not in `roles` gets 403.
+ */
+export async function requireMember(db: DB, req: Request, roles?: readonly Role[]): Promise<Membership> {
+	const { id } = parseParams(req, workspaceParams, workspaceNotFound)
+	const membership = await findMembership(db, req.user.id, id)
+	if (!membership) throw workspaceNotFound()
+	if (roles && !roles.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
+	return membership
+}

@@ -1,0 +1,116 @@
+import { Router } from 'express'
+import { type ApiContext } from '#api/index.ts'
+import { profileOf, workspaceJson } from '#api/auth/profile.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { listQuery } from '#api/http/pagination.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { handler } from './handler.ts'
+import { acceptInvitation, invitationRoutes, previewInvitation } from './invitations.ts'
+import { memberRoutes } from './members.ts'
+import { findMembership, managers, ownerOnly, requireMember, workspaceNotFound } from './membership.ts'
+import { createWorkspace, deleteWorkspace, listUserWorkspaces, setCurrentWorkspace, workspaceOverview } from './queries.ts'
+import { createWorkspaceBody, deleteWorkspaceBody, switchWorkspaceBody, updateWorkspaceBody, workspaceParams } from './schemas.ts'
+
+/** `/v1/user`: what belongs to the signed-in user across workspaces. */
+export function userRouter({ db }: ApiContext): Router {
+	const router = Router()
+	router.use(requireUser(db))
+
+	router.get(
+		'/workspaces',
+		handler(async (req, res) => {
+			const query = parseRequest(req, 'query', listQuery)
+			const { rows, total } = await listUserWorkspaces(db, req.user.id, query)
+			res.json({ workspaces: rows.map((row) => workspaceJson(row.workspace, row.role)), page: query.page, limit: query.limit, total })
+		}),
+	)
+	return router
+}
+
+/** `/v1/workspaces`: workspaces, their members and invitations. Everything but the invitation preview needs a session. */
+export function workspacesRouter(context: ApiContext): Router {
+	const { db } = context
+	const router = Router()
+	router.post('/invitations/preview', previewInvitation(context))
+	router.use(requireUser(db))
+
+	router.post(
+		'/',
+		handler(async (req, res) => {
+			const body = parseRequest(req, 'body', createWorkspaceBody)
+			const workspace = await createWorkspace(db, req.user.id, {
+				name: body.name,
+				timezone: body.timezone ?? 'UTC',
+				defaultLocale: body.defaultLocale ?? req.locale,
+			})
+			res.status(201).json(workspaceJson(workspace, 'owner'))
+		}),
+	)
+
+	router.put(
+		'/switch',
+		handler(async (req, res) => {
+			const { workspaceId } = parseRequest(req, 'body', switchWorkspaceBody)
+			const valid = workspaceParams.safeParse({ id: workspaceId })
+			const membership = valid.success ? await findMembership(db, req.user.id, valid.data.id) : undefined
+			if (!membership) throw workspaceNotFound()
+			const user = await setCurrentWorkspace(db, req.user.id, membership.workspace.id)
+			res.json(await profileOf(db, user))
+		}),
+	)
+
+	router.post('/invitations/accept', acceptInvitation(context))
+
+	router.get(
+		'/:id',
+		handler(async (req, res) => {
+			const { workspace, role } = await requireMember(db, req)
+			res.json(workspaceJson(workspace, role))
+		}),
+	)
+
+	router.patch(
+		'/:id',
+		handler(async (req, res) => {
+			const { workspace, role } = await requireMember(db, req, managers)
+			const changes = parseRequest(req, 'body', updateWorkspaceBody)
+			const updated = Object.keys(changes).length
+				? await db
+						.updateTable('workspaces')
+						.set({ ...changes, updatedAt: new Date() })
+						.where('id', '=', workspace.id)
+						.returningAll()
+						.executeTakeFirstOrThrow()
+				: workspace
+			res.json(workspaceJson(updated, role))
+		}),
+	)
+
+	router.delete(
+		'/:id',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, ownerOnly)
+			const { confirmName } = parseRequest(req, 'body', deleteWorkspaceBody)
+			if (confirmName !== workspace.name) {
+				throw new HttpError(400, 'workspaces:errors.confirmNameMismatch', {
+					details: { source: 'body', fields: { confirmName: [req.t('workspaces:errors.confirmNameMismatch')] } },
+				})
+			}
+			await deleteWorkspace(db, workspace.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.get(
+		'/:id/overview',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json(await workspaceOverview(db, workspace.id))
+		}),
+	)
+
+	router.use(memberRoutes(context))
+	router.use(invitationRoutes(context))
+	return router
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { availabilities, invitationMethods, invitedRoles } from '#api/db/schema.ts'
+import { locales, type Locale } from '#locales/languages.ts'
+
+/** The canonical IANA name of a time zone (`africa/cairo` → `Africa/Cairo`), or undefined for anything else. */
+export function canonicalTimeZone(name: string): string | undefined {
+	try {
+		const resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
+		// Newer engines also accept offsets such as `+01:00`; a workspace keeps a real zone name.
+		return /^[A-Za-z][\w+-]*(\/[\w+-]+)*$/.test(resolved) ? resolved : undefined
+	} catch {
+		return undefined
+	}
+}
+
+const name = z.string().trim().min(2).max(60)
+const timezone = z
+	.string()
+	.trim()
+	.max(64)
+	.transform((value, context) => {
+		const zone = canonicalTimeZone(value)
+		if (!zone) context.addIssue({ code: 'custom', message: 'workspaces:validation.timezone' })
+		return zone ?? value
+	})
+const locale = z.enum(locales as [Locale, ...Locale[]])
+const logoColor = z
+	.string()
+	.regex(/^#[0-9a-fA-F]{6}$/, 'workspaces:validation.color')
+	.transform((color) => color.toLowerCase())
+
+export const createWorkspaceBody = z.object({
+	name,
+	timezone: timezone.optional(),
+	defaultLocale: locale.optional(),
+})
+
+export const updateWorkspaceBody = z.object({
+	name: name.optional(),
+	timezone: timezone.optional(),
+	defaultLocale: locale.optional(),
+	logoColor: logoColor.optional(),
+})
+
+export const deleteWorkspaceBody = z.object({ confirmName: z.string() })
+
+// A malformed id names no workspace, so it is answered as such later (404), not as a 400.
+export const switchWorkspaceBody = z.object({ workspaceId: z.string().min(1) })
+
+export const workspaceParams = z.object({ id: z.string().uuid() })
+export const memberParams = workspaceParams.extend({ userId: z.string().uuid() })
+export const invitationParams = workspaceParams.extend({ invitationId: z.string().uuid() })
+
+export const changeRoleBody = z.object({ role: z.enum(invitedRoles) })
+export const availabilityBody = z.object({ availability: z.enum(availabilities) })
+export const transferOwnershipBody = z.object({ userId: z.string().min(1) })
+
+export const createInvitationBody = z
+	.object({
+		method: z.enum(invitationMethods),
+		role: z.enum(invitedRoles),
+		expiresInDays: z.number().int().min(1).max(30).default(7),
+		maxUses: z.number().int().min(1).max(1000).nullish(),
+		email: z.string().trim().toLowerCase().email().max(254).optional(),
+	})
+	.superRefine((body, context) => {
+		if (body.method === 'email' && !body.email) context.addIssue({ code: 'custom', path: ['email'], message: 'validation.required' })
+	})
+
+export const invitationCodeBody = z.object({
+	code: z.string().trim().min(1).max(200),
+	method: z.enum(invitationMethods),
+})
