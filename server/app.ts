@@ -10,11 +10,15 @@ import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
+import { createRealtime } from '#api/realtime/publisher.ts'
+import { type RealtimeBrowserConfig } from '#app/realtime/config.ts'
+import { createRealtimeServer } from '#realtime/index.ts'
 import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { type Logger } from './logger.ts'
+import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
 declare module '@remix-run/node' {
 	interface AppLoadContext {
@@ -25,6 +29,8 @@ declare module '@remix-run/node' {
 		/** Where the backend-for-frontend reaches the `/v1` API. */
 		apiBaseUrl: string
 		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction'>
+		/** What pusher-js needs to connect (public values only). */
+		realtime: RealtimeBrowserConfig
 	}
 }
 
@@ -46,6 +52,22 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const server = http.createServer(app)
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false
+
+	const realtimeConfig = resolveRealtimeConfig(config)
+	// Without PUSHER_HOST this process is also the Pusher-protocol server, on the same port.
+	const realtimeServer = realtimeConfig.embedded
+		? createRealtimeServer({ apps: [realtimeConfig.app], logger: logger.child({ module: 'realtime' }) })
+		: undefined
+	let realtimePort = realtimeConfig.port
+	const realtime = createRealtime({ target: () => publishTarget(realtimeConfig, realtimePort), logger })
+	if (realtimeServer) {
+		// Its HTTP API reads its own bodies; mounted before the request log, which would log every publish.
+		app.use(realtimeServer.httpHandler)
+		server.on('upgrade', (req, socket, head) => {
+			if (!realtimeServer.handleUpgrade(req, socket, head)) socket.destroy()
+		})
+	}
+	logger.info(realtimeServer ? 'realtime: embedded Pusher-protocol server' : `realtime: ${realtimeConfig.host}:${realtimeConfig.port}`)
 
 	app.use(
 		pinoHttp({
@@ -94,12 +116,15 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 				},
 			},
 			crossOriginEmbedderPolicy: false,
+			// Same-site pages get the referrer ('Go Back' without JavaScript) and a real Origin on form
+			// posts (with no-referrer, browsers send `Origin: null`, which the CSRF check refuses).
+			referrerPolicy: { policy: 'same-origin' },
 			strictTransportSecurity: config.PUBLIC_URL.startsWith('https://'),
 		}),
 	)
 	app.use(compression())
 
-	if (!config.API_BASE_URL) app.use('/v1', createApi({ db: database.db, config, logger }))
+	if (!config.API_BASE_URL) app.use('/v1', createApi({ db: database.db, config, logger, realtime }))
 	app.get('/_i18n/:locale/messages.json', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
@@ -119,6 +144,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 					ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
 					isProduction: config.isProduction,
 				},
+				realtime: realtimeConfig.browser,
 			}),
 		}),
 	)
@@ -134,15 +160,19 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 					const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST
 					const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 					if (!config.API_BASE_URL) apiBaseUrl = `${url}/v1`
+					if (realtimeServer) realtimePort = port
 					resolve(url)
 				})
 			}),
 		close: async () => {
 			shuttingDown = true
-			await new Promise<void>((resolve) => {
+			const closed = new Promise<void>((resolve) => {
 				server.close(() => resolve())
 				server.closeIdleConnections()
 			})
+			// Open WebSockets would hold server.close() for ever: they are told to reconnect, then closed.
+			await realtimeServer?.close()
+			await closed
 			await remix.close()
 			await database.close()
 		},

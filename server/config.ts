@@ -39,7 +39,10 @@ const envSchema = z.object({
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,
 	PUSHER_CLUSTER: optionalString,
-	PUSHER_HOST: optionalString,
+	PUSHER_HOST: optionalString.refine(
+		(value) => value === undefined || !/[/\s]/.test(value),
+		'PUSHER_HOST must be a host name without scheme or path, e.g. soketi.example.com',
+	),
 	PUSHER_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
 	PUSHER_FORCE_TLS: boolean,
 	SMTP_URL: optionalString.refine(

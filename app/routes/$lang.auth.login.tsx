@@ -10,7 +10,7 @@ import { requireLocale } from '#app/.server/locale.ts'
 import { homeOf, requireVisitor, signedIn, type AuthResponse } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
-import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { currentPassword, email } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './auth.css.ts'
@@ -68,12 +68,7 @@ export default function Login() {
 					errors={fields.email.errors}
 					errorId={fields.email.errorId}
 				/>
-				<Field
-					label={t('auth.fields.password')}
-					input={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', required: true }}
-					errors={fields.password.errors}
-					errorId={fields.password.errorId}
-				/>
+				<PasswordField label={t('auth.fields.password')} field={fields.password} autoComplete="current-password" result={lastResult} />
 				<Link to="../forgot-password" relative="path" className={styles.link}>
 					{t('auth.login.forgot')}
 				</Link>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -11,7 +11,7 @@ import { requireVisitor, signOutHeaders } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
-import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { newPassword, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './auth.css.ts'
@@ -74,19 +74,14 @@ export default function ResetPassword() {
 				<Form method="post" {...getFormProps(form)} className={formClass}>
 					<input type="hidden" name="token" value={token} />
 					<FormErrors id={form.errorId} errors={form.errors} />
-					<Field
+					<PasswordField
 						label={t('auth.fields.newPassword')}
-						input={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						field={fields.password}
+						autoComplete="new-password"
 						help={t('auth.passwordHelp')}
-						errors={fields.password.errors}
-						errorId={fields.password.errorId}
+						result={lastResult}
 					/>
-					<Field
-						label={t('auth.fields.confirmPassword')}
-						input={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', required: true }}
-						errors={fields.confirmPassword.errors}
-						errorId={fields.confirmPassword.errorId}
-					/>
+					<PasswordField label={t('auth.fields.confirmPassword')} field={fields.confirmPassword} autoComplete="new-password" result={lastResult} />
 					<Button type="submit" disabled={pending}>
 						{t('auth.reset.submit')}
 					</Button>

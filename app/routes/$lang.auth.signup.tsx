@@ -10,7 +10,7 @@ import { requireLocale } from '#app/.server/locale.ts'
 import { homeOf, requireVisitor, signedIn, type AuthResponse } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
-import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { email, newPassword, text } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './auth.css.ts'
@@ -73,12 +73,12 @@ export default function Signup() {
 					errors={fields.email.errors}
 					errorId={fields.email.errorId}
 				/>
-				<Field
+				<PasswordField
 					label={t('auth.fields.password')}
-					input={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', required: true }}
+					field={fields.password}
+					autoComplete="new-password"
 					help={t('auth.passwordHelp')}
-					errors={fields.password.errors}
-					errorId={fields.password.errorId}
+					result={lastResult}
 				/>
 				<Button type="submit" disabled={pending}>
 					{t('auth.signup.submit')}

@@ -5,13 +5,14 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
+import { ApiError } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
 import { rethrowApiError, requireUser, type User } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
-import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
+import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { combineHeaders } from '#app/utils/http.ts'
 import { currentPassword, newPassword, text, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -56,7 +57,9 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.post('/auth/resend-verification')
 		} catch (error) {
-			await rethrowApiError(error, locale, request)
+			// Already verified (409), too many requests (429), mail down (503): said in a toast.
+			if (!(error instanceof ApiError) || error.statusCode === 401) await rethrowApiError(error, locale, request)
+			return redirectWithToast(back, { type: 'error', title: (error as ApiError).message })
 		}
 		return redirectWithToast(back, { type: 'success', title: t('profile.resent') })
 	}
@@ -106,9 +109,10 @@ export default function Profile() {
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
 	})
+	const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
 	const [passwordForm, password] = useForm({
 		id: 'password',
-		lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
+		lastResult: passwordResult,
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
@@ -157,25 +161,15 @@ export default function Profile() {
 				</h2>
 				<Form method="post" {...getFormProps(passwordForm)} className={formClass}>
 					<FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
-					<Field
-						label={t('auth.fields.currentPassword')}
-						input={{ ...getInputProps(password.currentPassword, { type: 'password' }), autoComplete: 'current-password', required: true }}
-						errors={password.currentPassword.errors}
-						errorId={password.currentPassword.errorId}
-					/>
-					<Field
+					<PasswordField label={t('auth.fields.currentPassword')} field={password.currentPassword} autoComplete="current-password" result={passwordResult} />
+					<PasswordField
 						label={t('auth.fields.newPassword')}
-						input={{ ...getInputProps(password.password, { type: 'password' }), autoComplete: 'new-password', required: true }}
+						field={password.password}
+						autoComplete="new-password"
 						help={t('auth.passwordHelp')}
-						errors={password.password.errors}
-						errorId={password.password.errorId}
+						result={passwordResult}
 					/>
-					<Field
-						label={t('auth.fields.confirmPassword')}
-						input={{ ...getInputProps(password.confirmPassword, { type: 'password' }), autoComplete: 'new-password', required: true }}
-						errors={password.confirmPassword.errors}
-						errorId={password.confirmPassword.errorId}
-					/>
+					<PasswordField label={t('auth.fields.confirmPassword')} field={password.confirmPassword} autoComplete="new-password" result={passwordResult} />
 					<Button type="submit" name="intent" value="password" disabled={busy('password')}>
 						{t('profile.updatePassword')}
 					</Button>

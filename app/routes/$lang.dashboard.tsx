@@ -5,20 +5,22 @@ import { newUserCookie } from '#app/.server/cookies.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
+import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale } = await requireUser(args, { workspace: 'optional' })
 	const newUser = Boolean(await newUserCookie.parse(args.request.headers.get('Cookie')))
-	return { user, locale, newUser }
+	return { user, locale, newUser, realtime: args.context.realtime }
 }
 
 export type DashboardLoader = typeof loader
 
 /** The protected layout: sidebar (a drawer on small screens), top bar, then the page. */
 export default function DashboardLayout() {
-	const { user, locale } = useLoaderData<typeof loader>()
+	const { user, locale, realtime } = useLoaderData<typeof loader>()
+	useWorkspaceEvents(user.workspace?.id, { config: realtime, userId: user.id })
 	const { t } = useTranslation()
 	const location = useLocation()
 	const items = navigationFor(user.workspace?.role)

@@ -1,4 +1,5 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react'
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react'
+import { getInputProps } from '@conform-to/react'
 import { useTranslation } from 'react-i18next'
 import * as styles from './field.css.ts'
 
@@ -36,6 +37,7 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
 	)
 }
 
+
 type FieldProps = {
 	label: ReactNode
 	errors?: string[]
@@ -44,7 +46,13 @@ type FieldProps = {
 }
 
 /** A labelled input with its errors beside it; pass conform's `getInputProps(...)` as `input`. */
-export function Field({ label, errors, errorId, help, input }: FieldProps & { input: InputHTMLAttributes<HTMLInputElement> & { key?: string } }) {
+export function Field({
+	label,
+	errors,
+	errorId,
+	help,
+	input,
+}: FieldProps & { input: InputHTMLAttributes<HTMLInputElement> & { key?: string; ref?: React.Ref<HTMLInputElement> } }) {
 	const { key, ...inputProps } = input
 	return (
 		<div className={styles.field}>
@@ -55,6 +63,40 @@ export function Field({ label, errors, errorId, help, input }: FieldProps & { in
 			{help ? <p className={styles.help}>{help}</p> : null}
 			<ErrorList id={errorId} errors={errors} />
 		</div>
+	)
+}
+
+type ConformField = Parameters<typeof getInputProps>[0]
+
+/**
+ * A password input, emptied after each answer of the action: typed values are kept on error,
+ * passwords never (without JavaScript the server's HTML already leaves them out).
+ */
+export function PasswordField({
+	label,
+	field,
+	autoComplete,
+	help,
+	result,
+}: {
+	label: ReactNode
+	field: ConformField
+	autoComplete: 'current-password' | 'new-password'
+	help?: ReactNode
+	result: unknown
+}) {
+	const ref = useRef<HTMLInputElement>(null)
+	useEffect(() => {
+		if (result && ref.current) ref.current.value = ''
+	}, [result])
+	return (
+		<Field
+			label={label}
+			help={help}
+			errors={field.errors}
+			errorId={field.errorId}
+			input={{ ...getInputProps(field, { type: 'password' }), autoComplete, required: true, ref }}
+		/>
 	)
 }
 

@@ -1,0 +1,165 @@
+import type Pusher from 'pusher-js'
+import { type Options } from 'pusher-js'
+import { type RealtimeBrowserConfig, type RealtimeSession } from './config.ts'
+
+/**
+ * The browser's realtime connection (pusher-js). pusher-js itself does what section 4 of the
+ * specification describes: on connecting or disconnected every channel is marked disconnected, on
+ * connected every channel is subscribed again, a subscription can be pending, cancelled and
+ * reinstated, and a sign-in succeeds only when the user data has a non-empty string id, after which
+ * `#server-to-user-{id}` is subscribed. This module adds one connection per page and user, shared
+ * subscriptions, a retry after the server refused us, and logging: realtime failures are only logged.
+ */
+
+export type ChannelListener = {
+	/** An event published on the channel (pusher's own events are left out). */
+	onEvent?: (event: string, data: unknown) => void
+	/** The channel was subscribed again after the connection dropped: events may have been missed. */
+	onResubscribed?: () => void
+}
+
+export type RealtimeClient = {
+	pusher: Pusher
+	/** Subscribes (shared with other listeners of the same channel); the returned function leaves. */
+	subscribe: (channelName: string, listener: ChannelListener) => () => void
+	/** Disconnects for good. */
+	close: () => void
+}
+
+// pusher-js stops for good after a refusal (close codes 4000–4099, e.g. 4009 when the server ended our connections).
+const retryDelaysMs = [2_000, 5_000, 15_000, 30_000, 60_000]
+// A page that leaves the dashboard keeps the connection this long, so navigating back reuses it.
+const idleCloseMs = 15_000
+
+/** The connection state on `<html data-realtime>`, for styles and tests. */
+function showState(state: string) {
+	if (typeof document !== 'undefined') document.documentElement.dataset.realtime = state
+}
+
+/** A connection with the given configuration; `options` override pusher-js's (tests authorise differently). */
+export async function createRealtimeClient(config: RealtimeBrowserConfig, options: Partial<Options> = {}): Promise<RealtimeClient | null> {
+	if (!config.key) {
+		console.error('Realtime is off: no Pusher app key is configured (PUSHER_KEY).')
+		return null
+	}
+	const { default: PusherJs } = await import('pusher-js')
+	const pusher = new PusherJs(config.key, {
+		cluster: config.cluster,
+		forceTLS: config.forceTLS,
+		...(config.wsHost === null ? {} : { wsHost: config.wsHost, wsPort: config.wsPort ?? undefined, wssPort: config.wsPort ?? undefined }),
+		enabledTransports: ['ws', 'wss'],
+		enableStats: false,
+		channelAuthorization: { endpoint: '/realtime/auth', transport: 'ajax' },
+		userAuthentication: { endpoint: '/realtime/user-auth', transport: 'ajax' },
+		...options,
+	})
+	let closed = false
+	let retries = 0
+	let retry: ReturnType<typeof setTimeout> | undefined
+
+	pusher.connection.bind('state_change', ({ current }: { previous: string; current: string }) => {
+		showState(current)
+		if (current === 'connected') retries = 0
+		if (current === 'unavailable' || current === 'failed') console.warn(`Realtime connection ${current}: retrying in the background.`)
+		if (current === 'disconnected' && !closed) {
+			clearTimeout(retry)
+			retry = setTimeout(() => pusher.connect(), retryDelaysMs[Math.min(retries, retryDelaysMs.length - 1)])
+			retries += 1
+		}
+	})
+	pusher.connection.bind('error', (error: unknown) => console.warn('Realtime connection error', error))
+	pusher.user.bind('pusher:signin_error', (error: unknown) => console.warn('Realtime sign-in failed', error))
+	pusher.signin()
+
+	const listeners = new Map<string, number>()
+	const logRefusal = (channelName: string) => (error: unknown) => console.warn(`Realtime subscription to ${channelName} refused`, error)
+	const refusalLoggers = new Map<string, (error: unknown) => void>()
+
+	return {
+		pusher,
+		subscribe(channelName, listener) {
+			const channel = pusher.subscribe(channelName)
+			const count = listeners.get(channelName) ?? 0
+			listeners.set(channelName, count + 1)
+			if (count === 0) {
+				const logger = logRefusal(channelName)
+				refusalLoggers.set(channelName, logger)
+				channel.bind('pusher:subscription_error', logger)
+			}
+			let subscribedBefore = channel.subscribed
+			const handle = (event: string, data: unknown) => {
+				if (event === 'pusher:subscription_succeeded') {
+					if (subscribedBefore) listener.onResubscribed?.()
+					subscribedBefore = true
+				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:')) {
+					listener.onEvent?.(event, data)
+				}
+			}
+			channel.bind_global(handle)
+			let subscribed = true
+			return () => {
+				if (!subscribed) return
+				subscribed = false
+				channel.unbind_global(handle)
+				const left = (listeners.get(channelName) ?? 1) - 1
+				if (left > 0) {
+					listeners.set(channelName, left)
+					return
+				}
+				listeners.delete(channelName)
+				channel.unbind('pusher:subscription_error', refusalLoggers.get(channelName))
+				refusalLoggers.delete(channelName)
+				pusher.unsubscribe(channelName)
+			}
+		},
+		close() {
+			closed = true
+			clearTimeout(retry)
+			pusher.disconnect()
+		},
+	}
+}
+
+type Shared = { identity: string; client: Promise<RealtimeClient | null>; leases: number; idle?: ReturnType<typeof setTimeout> }
+let shared: Shared | undefined
+
+function sharedFor(session: RealtimeSession): Shared {
+	const identity = JSON.stringify([session.userId, session.config])
+	if (shared?.identity === identity) return shared
+	// Another user signed in on this page: the old connection was signed in as someone else.
+	if (shared) closeShared(shared)
+	const client = createRealtimeClient(session.config).catch((error: unknown) => {
+		console.warn('Realtime could not start', error)
+		return null
+	})
+	shared = { identity, client, leases: 0 }
+	return shared
+}
+
+function closeShared(entry: Shared) {
+	clearTimeout(entry.idle)
+	if (shared === entry) shared = undefined
+	void entry.client.then((client) => client?.close())
+}
+
+/**
+ * Listens to `channelName` on the page's one connection for this user, created on first use and
+ * closed a while after the last listener left. Returns the function that stops listening.
+ */
+export function listen(session: RealtimeSession, channelName: string, listener: ChannelListener): () => void {
+	const entry = sharedFor(session)
+	entry.leases += 1
+	clearTimeout(entry.idle)
+	let leave: (() => void) | undefined
+	let listening = true
+	void entry.client.then((client) => {
+		if (listening && client) leave = client.subscribe(channelName, listener)
+	})
+	return () => {
+		if (!listening) return
+		listening = false
+		leave?.()
+		entry.leases -= 1
+		if (entry.leases === 0) entry.idle = setTimeout(() => closeShared(entry), idleCloseMs)
+	}
+}

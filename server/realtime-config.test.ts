@@ -1,0 +1,76 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { ConfigError, parseConfig } from './config.ts'
+import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'crm-realtime-config-'))
+
+function problemsOf(env: Record<string, string>): string[] {
+	try {
+		parseConfig(env, tmp())
+	} catch (error) {
+		if (error instanceof ConfigError) return error.problems
+		throw error
+	}
+	return []
+}
+
+describe('realtime configuration', () => {
+	test('without PUSHER_HOST: the embedded server, with credentials generated once into DATA_DIR (0600)', () => {
+		const dir = tmp()
+		const config = parseConfig({ PORT: '4100' }, dir)
+		const realtime = resolveRealtimeConfig(config)
+		expect(realtime).toMatchObject({ embedded: true, host: '127.0.0.1', port: 4100, useTLS: false })
+		expect(realtime.app.id).toMatch(/^\d{6}$/)
+		expect(realtime.app.key).toMatch(/^[0-9a-f]{20}$/)
+		expect(realtime.app.secret).toMatch(/^[0-9a-f]{64}$/)
+		const file = path.join(config.dataDir, 'realtime-app.json')
+		expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+		expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(realtime.app)
+		expect(resolveRealtimeConfig(parseConfig({}, dir)).app).toEqual(realtime.app)
+		// Browsers reach it where they reach the app, without TLS on plain http.
+		expect(realtime.browser).toEqual({ key: realtime.app.key, cluster: 'mt1', wsHost: 'localhost', wsPort: 4100, forceTLS: false })
+		expect(publishTarget(realtime, 5555)).toEqual({ appId: realtime.app.id, key: realtime.app.key, secret: realtime.app.secret, host: '127.0.0.1', port: 5555, useTLS: false })
+	})
+
+	test('embedded behind https: the browser uses TLS on the public port', () => {
+		const realtime = resolveRealtimeConfig(parseConfig({ PUBLIC_URL: 'https://crm.example.com', HOST: '10.0.0.5' }, tmp()))
+		expect(realtime.host).toBe('10.0.0.5')
+		expect(realtime.browser).toMatchObject({ wsHost: 'crm.example.com', wsPort: 443, forceTLS: true })
+	})
+
+	test('damaged credentials are replaced', () => {
+		const dir = tmp()
+		fs.mkdirSync(path.join(dir, '.data'))
+		fs.writeFileSync(path.join(dir, '.data', 'realtime-app.json'), '{"id": 1', { mode: 0o644 })
+		const realtime = resolveRealtimeConfig(parseConfig({}, dir))
+		expect(realtime.app.key).toMatch(/^[0-9a-f]{20}$/)
+		expect(fs.statSync(path.join(dir, '.data', 'realtime-app.json')).mode & 0o777).toBe(0o600)
+	})
+
+	test('Soketi: publish and connect to PUSHER_HOST, over TLS unless told otherwise', () => {
+		const credentials = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' }
+		const tls = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi.example.com' }, tmp()))
+		expect(tls).toMatchObject({ embedded: false, host: 'soketi.example.com', port: 443, useTLS: true, app: { id: 'app', key: 'key', secret: 'secret' } })
+		expect(tls.browser).toEqual({ key: 'key', cluster: 'mt1', wsHost: 'soketi.example.com', wsPort: 443, forceTLS: true })
+		const plain = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi', PUSHER_PORT: '6001', PUSHER_FORCE_TLS: 'false' }, tmp()))
+		expect(plain).toMatchObject({ port: 6001, useTLS: false, browser: { wsHost: 'soketi', wsPort: 6001, forceTLS: false } })
+	})
+
+	test('Pusher Channels: browsers connect through the cluster', () => {
+		const realtime = resolveRealtimeConfig(
+			parseConfig({ PUSHER_APP_ID: '1', PUSHER_KEY: 'key', PUSHER_SECRET: 's', PUSHER_HOST: 'api-eu.pusher.com', PUSHER_CLUSTER: 'eu' }, tmp()),
+		)
+		expect(realtime).toMatchObject({ host: 'api-eu.pusher.com', port: 443, useTLS: true })
+		expect(realtime.browser).toEqual({ key: 'key', cluster: 'eu', wsHost: null, wsPort: null, forceTLS: true })
+	})
+
+	test('an external host needs credentials and is a host name', () => {
+		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual(['PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set'])
+		expect(problemsOf({ PUSHER_HOST: 'https://soketi.example', PUSHER_APP_ID: '1', PUSHER_KEY: 'k', PUSHER_SECRET: 's' })).toEqual([
+			'PUSHER_HOST must be a host name without scheme or path, e.g. soketi.example.com',
+		])
+	})
+})

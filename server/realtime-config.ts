@@ -1,0 +1,111 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { type RealtimeTarget } from '#api/realtime/publisher.ts'
+import { type RealtimeBrowserConfig } from '#app/realtime/config.ts'
+import { type Config } from './config.ts'
+
+/** One Pusher app: what the SDK signs and publishes with, and what the embedded server accepts. */
+export type RealtimeApp = { id: string; key: string; secret: string }
+
+/**
+ * The effective realtime configuration, decided here only: the embedded server (empty
+ * PUSHER_HOST) or an external Pusher Channels / Soketi, how the API reaches it, and what browsers use.
+ */
+export type RealtimeConfig = {
+	embedded: boolean
+	app: RealtimeApp
+	/** Where the API publishes (the `pusher` SDK's host, port, useTLS). Port 0: this server's own, known once listening. */
+	host: string
+	port: number
+	useTLS: boolean
+	cluster: string
+	browser: RealtimeBrowserConfig
+}
+
+const credentialsFile = 'realtime-app.json'
+
+function isApp(value: unknown): value is RealtimeApp {
+	if (typeof value !== 'object' || value === null) return false
+	const record = value as Record<string, unknown>
+	return ['id', 'key', 'secret'].every((field) => typeof record[field] === 'string' && record[field] !== '')
+}
+
+/** The embedded server's app credentials, generated once and kept in DATA_DIR so open pages survive a restart. */
+export function readOrCreateRealtimeApp(dataDir: string): RealtimeApp {
+	const file = path.join(dataDir, credentialsFile)
+	try {
+		const stored: unknown = JSON.parse(fs.readFileSync(file, 'utf8'))
+		if (isApp(stored)) return { id: stored.id, key: stored.key, secret: stored.secret }
+	} catch {
+		// Missing or unreadable: written below.
+	}
+	fs.mkdirSync(dataDir, { recursive: true })
+	const app: RealtimeApp = {
+		id: String(crypto.randomInt(100_000, 1_000_000)),
+		key: crypto.randomBytes(10).toString('hex'),
+		secret: crypto.randomBytes(32).toString('hex'),
+	}
+	fs.writeFileSync(file, `${JSON.stringify(app, null, '\t')}\n`, { mode: 0o600 })
+	// A damaged file that is overwritten keeps its old mode otherwise.
+	fs.chmodSync(file, 0o600)
+	return app
+}
+
+/** Pusher Channels itself, whose browsers connect through the cluster rather than the API host. */
+function isPusherChannels(host: string): boolean {
+	return /(^|\.)pusher(app)?\.com$/i.test(host)
+}
+
+/** The address this process answers on, from the API's point of view (it publishes to itself). */
+function loopbackOf(host: string): string {
+	if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
+	return host.includes(':') ? `[${host}]` : host
+}
+
+/** The `pusher` SDK's target; `port` overrides the configured one (the embedded server's, once listening). */
+export function publishTarget(realtime: RealtimeConfig, port = realtime.port): RealtimeTarget {
+	const { app, host, useTLS } = realtime
+	return { appId: app.id, key: app.key, secret: app.secret, host, port, useTLS }
+}
+
+export function resolveRealtimeConfig(config: Config): RealtimeConfig {
+	const cluster = config.PUSHER_CLUSTER ?? 'mt1'
+	if (!config.PUSHER_HOST) {
+		const app = readOrCreateRealtimeApp(config.dataDir)
+		const publicUrl = new URL(config.PUBLIC_URL)
+		const secure = publicUrl.protocol === 'https:'
+		return {
+			embedded: true,
+			app,
+			host: loopbackOf(config.HOST),
+			port: config.PORT,
+			useTLS: false,
+			cluster,
+			// Browsers reach the embedded server where they reach the app; TLS exactly when the app has it.
+			browser: {
+				key: app.key,
+				cluster,
+				wsHost: publicUrl.hostname,
+				wsPort: Number(publicUrl.port) || (secure ? 443 : 80),
+				forceTLS: secure,
+			},
+		}
+	}
+	// parseConfig refuses PUSHER_HOST without the three credentials.
+	const app = { id: config.PUSHER_APP_ID ?? '', key: config.PUSHER_KEY ?? '', secret: config.PUSHER_SECRET ?? '' }
+	const useTLS = config.PUSHER_FORCE_TLS ?? true
+	const port = config.PUSHER_PORT ?? (useTLS ? 443 : 80)
+	const host = config.PUSHER_HOST
+	return {
+		embedded: false,
+		app,
+		host,
+		port,
+		useTLS,
+		cluster,
+		browser: isPusherChannels(host)
+			? { key: app.key, cluster, wsHost: null, wsPort: null, forceTLS: true }
+			: { key: app.key, cluster, wsHost: host, wsPort: port, forceTLS: useTLS },
+	}
+}

@@ -1,0 +1,278 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type Page } from '@playwright/test'
+import { createWorkspace, mailedLink, registerUser, signIn, strongPassword, tokenOf, uniqueEmail } from './accounts.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+const words = {
+	'en-us': {
+		name: 'Full name',
+		email: 'E-mail address',
+		password: 'Password',
+		newPassword: 'New password',
+		confirmPassword: 'Confirm the new password',
+		createAccount: 'Create account',
+		signIn: 'Sign in',
+		signOut: 'Sign out',
+		verify: 'Verify my e-mail address',
+		verified: 'Your e-mail address is verified.',
+		workspaceName: 'Workspace name',
+		createWorkspace: 'Create the workspace',
+		checklist: /Getting started/,
+		sendLink: 'Send the link',
+		saveNewPassword: 'Save the new password',
+		passwordChanged: 'Your password was changed. Sign in with the new one.',
+		badCredentials: /e-mail address or password/i,
+		unauthorized: 'Unauthorized access. Please log in again.',
+	},
+	'ar-eg': {
+		name: 'الاسم الكامل',
+		email: 'البريد الإلكتروني',
+		password: 'كلمة المرور',
+		newPassword: 'كلمة المرور الجديدة',
+		confirmPassword: 'أكّد كلمة المرور الجديدة',
+		createAccount: 'إنشاء الحساب',
+		signIn: 'تسجيل الدخول',
+		signOut: 'تسجيل الخروج',
+		verify: 'تأكيد بريدي الإلكتروني',
+		verified: 'تم تأكيد بريدك الإلكتروني.',
+		workspaceName: 'اسم مساحة العمل',
+		createWorkspace: 'إنشاء مساحة العمل',
+		checklist: /البدء/,
+		sendLink: 'إرسال الرابط',
+		saveNewPassword: 'حفظ كلمة المرور الجديدة',
+		passwordChanged: 'تم تغيير كلمة المرور. سجّل الدخول بكلمة المرور الجديدة.',
+		badCredentials: /كلمة المرور/,
+		unauthorized: 'وصول غير مصرح به. يرجى تسجيل الدخول مرة أخرى.',
+	},
+} as const
+
+type Locale = keyof typeof words
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+async function ready(page: Page, javaScript: boolean) {
+	if (javaScript) await waitForHydration(page)
+}
+
+async function fillSignIn(page: Page, locale: Locale, email: string, password: string) {
+	const w = words[locale]
+	await page.getByLabel(w.email, { exact: true }).fill(email)
+	await page.getByLabel(w.password, { exact: true }).fill(password)
+	await page.getByRole('button', { name: w.signIn, exact: true }).click()
+}
+
+for (const javaScript of [true, false]) {
+	test.describe(`accounts with JavaScript ${javaScript ? 'on' : 'off'}`, () => {
+		test.use({ javaScriptEnabled: javaScript })
+
+		for (const locale of ['en-us', 'ar-eg'] as const) {
+			const w = words[locale]
+
+			test(`sign up, verify the e-mail from the .eml file, sign in, set up a workspace (${locale})`, async ({ page }) => {
+				const email = uniqueEmail('signup')
+				await page.goto(`/${locale}/auth/signup`)
+				await ready(page, javaScript)
+				await page.getByLabel(w.name, { exact: true }).fill('سارة Tester')
+				await page.getByLabel(w.email, { exact: true }).fill(email)
+				await page.getByLabel(w.password, { exact: true }).fill(strongPassword)
+				await page.getByRole('button', { name: w.createAccount }).click()
+				// A new user has no workspace yet.
+				await expect(page).toHaveURL(new RegExp(`/${locale}/dashboard/settings/workspaces/setup-workspace$`))
+				const cookies = await page.context().cookies()
+				expect(cookies.find((cookie) => cookie.name === 'crm-token')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
+				expect(cookies.find((cookie) => cookie.name === 'crm-new-user')).toBeTruthy()
+
+				const { link, mail } = await mailedLink(email, '/auth/verify-email')
+				expect(link).toContain(`/${locale}/auth/verify-email?token=`)
+				if (locale === 'ar-eg') expect(mail.subject).toMatch(/[\u0600-\u06FF]/)
+				await page.goto(link)
+				if (!javaScript) await page.getByRole('button', { name: w.verify }).click()
+				await expect(page.getByText(w.verified)).toBeVisible()
+				await expect(page).toHaveURL(/setup-workspace$/)
+
+				await page.getByRole('button', { name: w.signOut }).click()
+				await expect(page).toHaveURL(new RegExp(`/${locale}/auth/login$`))
+				expect((await page.context().cookies()).find((cookie) => cookie.name === 'crm-token')).toBeUndefined()
+
+				await ready(page, javaScript)
+				await fillSignIn(page, locale, email, strongPassword)
+				await expect(page).toHaveURL(/setup-workspace$/)
+				await ready(page, javaScript)
+				await page.getByLabel(w.workspaceName).fill('متجر Acme')
+				await page.getByRole('button', { name: w.createWorkspace }).click()
+				await expect(page).toHaveURL(new RegExp(`/${locale}/dashboard$`))
+				await expect(page.getByRole('heading', { name: w.checklist })).toBeVisible()
+				await expect(page.locator('html')).toHaveAttribute('dir', locale === 'ar-eg' ? 'rtl' : 'ltr')
+			})
+
+			test(`forgot → reset: the old password is refused, the new one works (${locale})`, async ({ page, request }) => {
+				const user = await registerUser(request, { locale })
+				await page.goto(`/${locale}/auth/forgot-password`)
+				await ready(page, javaScript)
+				await page.getByLabel(w.email, { exact: true }).fill(user.email)
+				await page.getByRole('button', { name: w.sendLink }).click()
+				await expect(page).toHaveURL(new RegExp(`/${locale}/auth/login$`))
+
+				const { link } = await mailedLink(user.email, '/auth/reset-password')
+				await page.goto(link)
+				await ready(page, javaScript)
+				const newPassword = 'Brand-new-pa55'
+				await page.getByLabel(w.newPassword, { exact: true }).fill(newPassword)
+				await page.getByLabel(w.confirmPassword, { exact: true }).fill(newPassword)
+				await page.getByRole('button', { name: w.saveNewPassword }).click()
+				await expect(page).toHaveURL(new RegExp(`/${locale}/auth/login$`))
+				await expect(page.getByText(w.passwordChanged)).toBeVisible()
+
+				await ready(page, javaScript)
+				await fillSignIn(page, locale, user.email, user.password)
+				await expect(page.getByRole('alert').filter({ hasText: w.badCredentials })).toBeVisible()
+				// The e-mail is kept, the password is not.
+				await expect(page.getByLabel(w.email, { exact: true })).toHaveValue(user.email)
+				await expect(page.getByLabel(w.password, { exact: true })).toHaveValue('')
+				await fillSignIn(page, locale, user.email, newPassword)
+				await expect(page).toHaveURL(/setup-workspace$/)
+
+				// The link was single use.
+				await page.goto(link)
+				await expect(page.getByRole('button', { name: w.saveNewPassword })).toHaveCount(0)
+			})
+		}
+
+		test('each password rule is reported beside the field, and typed values are kept', async ({ page }) => {
+			await page.goto('/en-us/auth/signup')
+			await ready(page, javaScript)
+			await page.getByLabel('Full name').fill('Sam')
+			await page.getByLabel('E-mail address').fill('sam@example.test')
+			await page.getByLabel('Password', { exact: true }).fill('short')
+			await page.getByRole('button', { name: 'Create account' }).click()
+			for (const message of [
+				'Password must be at least 8 characters',
+				'Password must include an uppercase letter',
+				'Password must include a number',
+				'Password must include a special character',
+			]) {
+				await expect(page.getByText(message, { exact: true })).toBeVisible()
+			}
+			await expect(page.getByText('Password must include a lowercase letter')).toHaveCount(0)
+			await expect(page.getByLabel('Full name')).toHaveValue('Sam')
+			await expect(page.getByLabel('E-mail address')).toHaveValue('sam@example.test')
+			await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+		})
+
+		test('the redirect parameter brings a visitor back to the protected page', async ({ page, request }) => {
+			const user = await registerUser(request)
+			await createWorkspace(request, user.token)
+			await page.goto('/en-us/dashboard/profile?tab=1')
+			await expect(page).toHaveURL('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fprofile%3Ftab%3D1')
+			await ready(page, javaScript)
+			await fillSignIn(page, 'en-us', user.email, user.password)
+			await expect(page).toHaveURL('/en-us/dashboard/profile?tab=1')
+		})
+
+		test('an open redirect attempt lands on the dashboard', async ({ page, request }) => {
+			const user = await registerUser(request)
+			await createWorkspace(request, user.token)
+			await page.goto(`/en-us/auth/login?redirect=${encodeURIComponent('https://evil.example/steal')}`)
+			await ready(page, javaScript)
+			await fillSignIn(page, 'en-us', user.email, user.password)
+			await expect(page).toHaveURL('/en-us/dashboard')
+		})
+	})
+}
+
+test.describe('the session', () => {
+	test('a token the API no longer accepts signs the user out with the 401 toast at the top centre', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await createWorkspace(request, user.token)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/ar-eg/dashboard')
+		await expect(page.getByRole('heading', { name: /البدء/ })).toBeVisible()
+		// The session ends elsewhere (another tab signs out, an admin revokes it…).
+		expect((await request.post('/v1/auth/logout', { headers: { Authorization: `Bearer ${user.token}` } })).status()).toBe(204)
+		await page.reload()
+		await expect(page).toHaveURL('/ar-eg/auth/login?redirect=%2Far-eg%2Fdashboard')
+		const toast = page.locator('[data-sonner-toaster][data-y-position="top"][data-x-position="center"]').getByText(words['ar-eg'].unauthorized)
+		await expect(toast).toBeVisible()
+		expect(await tokenOf(context)).toBeNull()
+	})
+
+	test('a signed-in user opening an auth page goes to setup-workspace, then to the dashboard', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/en-us/auth/login')
+		await expect(page).toHaveURL('/en-us/dashboard/settings/workspaces/setup-workspace')
+		await createWorkspace(request, user.token)
+		await page.goto('/fr-x/auth/signup?redirect=%2Ffr-x%2Fdashboard%2Fprofile')
+		await expect(page).toHaveURL('/fr-x/dashboard/profile')
+	})
+
+	test('a form posted from another site is refused', async ({ request }) => {
+		const response = await request.post('/en-us/auth/login', { form: { email: 'a@b.c', password: 'x' }, headers: { Origin: 'https://evil.example' } })
+		expect(response.status()).toBe(403)
+	})
+
+	test('signing out is a POST; a GET does not sign out', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/en-us/auth/logout')
+		expect(await tokenOf(context)).toBe(user.token)
+	})
+
+	test('the profile saves name, language and theme, and changes the password', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await createWorkspace(request, user.token)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/en-us/dashboard/profile')
+		await waitForHydration(page)
+		const details = page.getByRole('region', { name: 'Name and preferences' })
+		await details.getByLabel('Full name').fill('Samira')
+		await details.getByLabel('Preferred language').selectOption('fr-x')
+		await details.getByLabel('Theme').selectOption('violet')
+		await details.getByRole('button', { name: 'Save' }).click()
+		await expect(page).toHaveURL('/fr-x/dashboard/profile')
+		await expect(page.getByText('Profil enregistré')).toBeVisible()
+		await expect(page.locator('html')).toHaveAttribute('data-theme', 'violet')
+		await expect(page.getByLabel('Nom complet')).toHaveValue('Samira')
+
+		await page.getByLabel('Mot de passe actuel', { exact: true }).fill('wrong-Passw0rd!')
+		await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('An0ther-secret')
+		await page.getByLabel('Confirmez le nouveau mot de passe').fill('An0ther-secret')
+		await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
+		await expect(page.getByLabel('Mot de passe actuel', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+		await page.getByLabel('Mot de passe actuel', { exact: true }).fill(user.password)
+		await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('An0ther-secret')
+		await page.getByLabel('Confirmez le nouveau mot de passe').fill('An0ther-secret')
+		await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
+		await expect(page.getByText('Mot de passe modifié', { exact: false })).toBeVisible()
+	})
+})
+
+test.describe('accessibility of the account pages', () => {
+	for (const locale of ['en-us', 'ar-eg'] as const) {
+		test(`auth pages (${locale})`, async ({ page }) => {
+			for (const path of ['login', 'signup', 'forgot-password', 'reset-password', 'verify-email']) {
+				await page.goto(`/${locale}/auth/${path}`)
+				await waitForHydration(page)
+				await expectAccessible(page)
+			}
+		})
+
+		test(`dashboard pages (${locale})`, async ({ page, context, request, baseURL }) => {
+			const user = await registerUser(request, { locale })
+			await signIn(context, baseURL!, user.token)
+			await page.goto(`/${locale}/dashboard/settings/workspaces/setup-workspace`)
+			await waitForHydration(page)
+			await expectAccessible(page)
+			await createWorkspace(request, user.token)
+			for (const path of ['', '/profile']) {
+				await page.goto(`/${locale}/dashboard${path}`)
+				await waitForHydration(page)
+				await expectAccessible(page)
+			}
+		})
+	}
+})
