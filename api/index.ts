@@ -1,18 +1,25 @@
 import express, { Router } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
+import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { authRouter } from './auth/router.ts'
 import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
+import { createRealtime, type Realtime } from './realtime/publisher.ts'
+import { realtimeRouter } from './realtime/router.ts'
 import { userRouter, workspacesRouter } from './workspaces/router.ts'
 
-export type ApiContext = { db: DB; config: Config; logger: Logger; mailer: Mailer }
+export type ApiContext = { db: DB; config: Config; logger: Logger; mailer: Mailer; realtime: Realtime }
 
 /** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
-export function createApi(options: Omit<ApiContext, 'mailer'> & { mailer?: Mailer }): Router {
-	const context: ApiContext = { ...options, mailer: options.mailer ?? createMailer(options.config, options.logger) }
+export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { mailer?: Mailer; realtime?: Realtime }): Router {
+	const context: ApiContext = {
+		...options,
+		mailer: options.mailer ?? createMailer(options.config, options.logger),
+		realtime: options.realtime ?? defaultRealtime(options.config, options.logger),
+	}
 	const router = Router()
 	router.use((req, res, next) => {
 		req.locale = apiLocale(req.headers['accept-language'])
@@ -32,8 +39,15 @@ export function createApi(options: Omit<ApiContext, 'mailer'> & { mailer?: Maile
 	router.use('/auth', authRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
+	router.use('/realtime', realtimeRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)
 	return router
+}
+
+/** Publishing as configured; the embedded server is then this process's own, on PORT. */
+function defaultRealtime(config: Config, logger: Logger): Realtime {
+	const target = publishTarget(resolveRealtimeConfig(config))
+	return createRealtime({ target: () => target, logger })
 }

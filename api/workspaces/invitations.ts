@@ -8,6 +8,7 @@ import { type Invitation, type InvitationMethod, type Workspace } from '#api/db/
 import { HttpError } from '#api/http/errors.ts'
 import { translatorFor } from '#api/http/i18n.ts'
 import { parseRequest } from '#api/http/validate.ts'
+import { workspaceChannel } from '#api/realtime/channels.ts'
 import { isLocale, languageOf, type Locale } from '#locales/languages.ts'
 import { handler } from './handler.ts'
 import { findMembership, managers, parseParams, requireMember } from './membership.ts'
@@ -136,26 +137,28 @@ export function previewInvitation({ db }: ApiContext): RequestHandler {
  * `POST /v1/workspaces/invitations/accept`: joins the workspace with the invited role and makes
  * it current. A member already keeps their role, and does not use up the invitation.
  */
-export function acceptInvitation({ db }: ApiContext): RequestHandler {
+export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 	return handler(async (req, res) => {
 		const { code, method } = parseRequest(req, 'body', invitationCodeBody)
-		const { user, workspaceId } = await db.transaction().execute(async (trx) => {
+		const { user, workspaceId, joined } = await db.transaction().execute(async (trx) => {
 			// Locked so that the last use of a limited invitation goes to one person only.
 			const invitation = await trx.selectFrom('invitations').selectAll().where('code', '=', code).forUpdate().executeTakeFirst()
 			assertUsable(invitation, method)
 			if (invitation.email !== null && invitation.email.toLowerCase() !== req.user.email.toLowerCase()) {
 				throw new HttpError(403, 'workspaces:errors.invitationEmailMismatch')
 			}
-			const joined = await trx
+			const inserted = await trx
 				.insertInto('members')
 				.values({ workspaceId: invitation.workspaceId, userId: req.user.id, role: invitation.role })
 				.onConflict((oc) => oc.columns(['workspaceId', 'userId']).doNothing())
 				.executeTakeFirst()
-			if (joined.numInsertedOrUpdatedRows) {
+			const joined = Boolean(inserted.numInsertedOrUpdatedRows)
+			if (joined) {
 				await trx.updateTable('invitations').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', invitation.id).execute()
 			}
-			return { user: await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId), workspaceId: invitation.workspaceId }
+			return { user: await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId), workspaceId: invitation.workspaceId, joined }
 		})
+		if (joined) void realtime.publish(workspaceChannel(workspaceId), 'member.joined', { workspaceId, userId: user.id })
 		const membership = await findMembership(db, user.id, workspaceId)
 		if (!membership) throw invitationNotFound()
 		res.json({ user: await profileOf(db, user), workspace: workspaceJson(membership.workspace, membership.role) })

@@ -7,6 +7,8 @@ import { type Availability, type Role } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { listQuery, offsetOf, type Pagination } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
+import { workspaceChannel } from '#api/realtime/channels.ts'
+import { type Realtime } from '#api/realtime/publisher.ts'
 import { handler } from './handler.ts'
 import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
 import { matches, removeMember, sortableName } from './queries.ts'
@@ -67,8 +69,13 @@ async function leave(db: DB, { workspace, role }: Membership, userId: string) {
 	await removeMember(db, workspace.id, userId)
 }
 
+/** Tells the workspace, then closes the removed user's connections: they reconnect without its channels. */
+function announceRemoval(realtime: Realtime, workspaceId: string, userId: string) {
+	void realtime.publish(workspaceChannel(workspaceId), 'member.removed', { workspaceId, userId }).then(() => realtime.terminateUserConnections(userId))
+}
+
 /** Routes under `/v1/workspaces/:id` for members: the list, roles, removal, leaving, ownership, availability. */
-export function memberRoutes({ db }: ApiContext): Router {
+export function memberRoutes({ db, realtime }: ApiContext): Router {
 	const router = Router()
 
 	router.get(
@@ -88,6 +95,7 @@ export function memberRoutes({ db }: ApiContext): Router {
 			const { workspace } = await requireMember(db, req)
 			const { availability } = parseRequest(req, 'body', availabilityBody)
 			await db.updateTable('members').set({ availability }).where('workspaceId', '=', workspace.id).where('userId', '=', req.user.id).execute()
+			void realtime.publish(workspaceChannel(workspace.id), 'member.updated', { workspaceId: workspace.id, userId: req.user.id })
 			res.json(await findMember(db, workspace.id, req.user.id))
 		}),
 	)
@@ -100,6 +108,7 @@ export function memberRoutes({ db }: ApiContext): Router {
 			const { role } = parseRequest(req, 'body', changeRoleBody)
 			if (target.role === 'owner') throw ownerProtected()
 			await db.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
+			void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
 			res.json({ ...target, role })
 		}),
 	)
@@ -111,11 +120,13 @@ export function memberRoutes({ db }: ApiContext): Router {
 			const target = await requireTarget(db, req, membership)
 			if (target.userId === req.user.id) {
 				await leave(db, membership, req.user.id)
+				announceRemoval(realtime, membership.workspace.id, req.user.id)
 				return res.status(204).end()
 			}
 			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 			if (target.role === 'owner') throw ownerProtected()
 			await removeMember(db, membership.workspace.id, target.userId)
+			announceRemoval(realtime, membership.workspace.id, target.userId)
 			res.status(204).end()
 		}),
 	)
@@ -125,6 +136,7 @@ export function memberRoutes({ db }: ApiContext): Router {
 		handler(async (req, res) => {
 			const membership = await requireMember(db, req)
 			await leave(db, membership, req.user.id)
+			announceRemoval(realtime, membership.workspace.id, req.user.id)
 			res.status(204).end()
 		}),
 	)
@@ -152,6 +164,11 @@ export function memberRoutes({ db }: ApiContext): Router {
 					.executeTakeFirst()
 				if (demoted.numUpdatedRows === 0n) throw new HttpError(403, 'errors.forbidden')
 				await trx.updateTable('members').set({ role: 'owner' }).where('workspaceId', '=', workspace.id).where('userId', '=', userId).execute()
+			})
+			void realtime.publish(workspaceChannel(workspace.id), 'workspace.ownership-transferred', {
+				workspaceId: workspace.id,
+				fromUserId: req.user.id,
+				toUserId: userId,
 			})
 			res.json(workspaceJson(workspace, 'admin'))
 		}),

@@ -5,6 +5,7 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
+import { workspaceChannel } from '#api/realtime/channels.ts'
 import { handler } from './handler.ts'
 import { acceptInvitation, invitationRoutes, previewInvitation } from './invitations.ts'
 import { memberRoutes } from './members.ts'
@@ -30,7 +31,7 @@ export function userRouter({ db }: ApiContext): Router {
 
 /** `/v1/workspaces`: workspaces, their members and invitations. Everything but the invitation preview needs a session. */
 export function workspacesRouter(context: ApiContext): Router {
-	const { db } = context
+	const { db, realtime } = context
 	const router = Router()
 	router.post('/invitations/preview', previewInvitation(context))
 	router.use(requireUser(db))
@@ -83,6 +84,7 @@ export function workspacesRouter(context: ApiContext): Router {
 						.returningAll()
 						.executeTakeFirstOrThrow()
 				: workspace
+			if (updated !== workspace) void realtime.publish(workspaceChannel(workspace.id), 'workspace.updated', { workspaceId: workspace.id })
 			res.json(workspaceJson(updated, role))
 		}),
 	)
@@ -98,6 +100,7 @@ export function workspacesRouter(context: ApiContext): Router {
 				})
 			}
 			await deleteWorkspace(db, workspace.id)
+			void realtime.publish(workspaceChannel(workspace.id), 'workspace.deleted', { workspaceId: workspace.id })
 			res.status(204).end()
 		}),
 	)

@@ -1,0 +1,69 @@
+import Pusher from 'pusher'
+import { type Logger } from 'pino'
+
+/** Where and as which app the API publishes: the `pusher` SDK's options. */
+export type RealtimeTarget = { appId: string; key: string; secret: string; host: string; port: number; useTLS: boolean }
+
+export type Realtime = {
+	/**
+	 * Sends `event` to `channel` without delaying the caller: routes do not await it. The promise
+	 * settles once the server answered or the failure was logged; it never rejects.
+	 */
+	publish: (channel: string, event: string, data: Record<string, unknown>) => Promise<void>
+	/** Closes the signed-in user's connections (they reconnect and are authorised afresh); never rejects. */
+	terminateUserConnections: (userId: string) => Promise<void>
+	/** Resolves once everything sent so far has settled (tests, shutdown). */
+	flush: () => Promise<void>
+	/** Signs a channel subscription for a socket (private and presence channels). */
+	authorizeChannel: (socketId: string, channel: string, presence?: Pusher.PresenceChannelData) => Pusher.ChannelAuthResponse
+	/** Signs a user sign-in for a socket. */
+	authenticateUser: (socketId: string, user: Pusher.UserChannelData) => Pusher.UserAuthResponse
+}
+
+function sdk(target: RealtimeTarget, timeoutMs: number): Pusher {
+	return new Pusher({
+		appId: target.appId,
+		key: target.key,
+		secret: target.secret,
+		host: target.host,
+		port: String(target.port),
+		useTLS: target.useTLS,
+		timeout: timeoutMs,
+	})
+}
+
+/**
+ * Publishing and signing with the official `pusher` SDK. `target` is read on every publish because
+ * the embedded server's port is known only once this process listens.
+ */
+export function createRealtime(options: { target: () => RealtimeTarget; logger: Logger; timeoutMs?: number }): Realtime {
+	const { target, logger } = options
+	const timeoutMs = options.timeoutMs ?? 5000
+	const signer = sdk(target(), timeoutMs)
+	const pending = new Set<Promise<void>>()
+
+	function track(what: Record<string, unknown>, send: (pusher: Pusher) => Promise<unknown>): Promise<void> {
+		const settled = Promise.resolve()
+			.then(() => send(sdk(target(), timeoutMs)))
+			.then(
+				() => logger.debug(what, 'realtime event sent'),
+				(error: unknown) => {
+					const status = error instanceof Pusher.RequestError ? error.status : undefined
+					logger.warn({ ...what, err: error, status }, 'realtime publish failed')
+				},
+			)
+			.finally(() => pending.delete(settled))
+		pending.add(settled)
+		return settled
+	}
+
+	return {
+		publish: (channel, event, data) => track({ channel, event }, (pusher) => pusher.trigger(channel, event, data)),
+		terminateUserConnections: (userId) => track({ terminate: userId }, (pusher) => pusher.terminateUserConnections(userId)),
+		async flush() {
+			while (pending.size > 0) await Promise.all(pending)
+		},
+		authorizeChannel: (socketId, channel, presence) => signer.authorizeChannel(socketId, channel, presence),
+		authenticateUser: (socketId, user) => signer.authenticateUser(socketId, user),
+	}
+}

@@ -1,0 +1,49 @@
+import { Router } from 'express'
+import { z } from 'zod'
+import { type ApiContext } from '#api/index.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { handler } from '#api/workspaces/handler.ts'
+import { findMembership } from '#api/workspaces/membership.ts'
+import { channelSubject } from './channels.ts'
+
+// Pusher's socket ids: two integers joined by a dot.
+const socketId = z.string().max(64).regex(/^\d+\.\d+$/)
+const channelAuthBody = z.object({ socket_id: socketId, channel_name: z.string().min(1).max(200) })
+const userAuthBody = z.object({ socket_id: socketId, user_id: z.string().max(200).optional() })
+
+/**
+ * `/v1/realtime`: signs what a signed-in user may listen to (pusher-js's channel authorisation and
+ * user authentication, forwarded by the web app's `/realtime/auth` and `/realtime/user-auth`).
+ */
+export function realtimeRouter({ db, realtime }: ApiContext): Router {
+	const router = Router()
+	router.use(requireUser(db))
+
+	router.post(
+		'/auth',
+		handler(async (req, res) => {
+			const body = parseRequest(req, 'body', channelAuthBody)
+			const subject = channelSubject(body.channel_name)
+			// Conversations have no table yet: nobody may listen to one until membership can be checked.
+			if (!subject || subject.kind === 'conversation') throw new HttpError(403, 'realtime.channelForbidden')
+			const membership = await findMembership(db, req.user.id, subject.id)
+			if (!membership) throw new HttpError(403, 'realtime.channelForbidden')
+			const presence =
+				subject.kind === 'workspace-presence' ? { user_id: req.user.id, user_info: { name: req.user.name, role: membership.role } } : undefined
+			res.json(realtime.authorizeChannel(body.socket_id, body.channel_name, presence))
+		}),
+	)
+
+	router.post(
+		'/user-auth',
+		handler(async (req, res) => {
+			const body = parseRequest(req, 'body', userAuthBody)
+			if (body.user_id !== undefined && body.user_id !== req.user.id) throw new HttpError(403, 'realtime.userForbidden')
+			res.json(realtime.authenticateUser(body.socket_id, { id: req.user.id, name: req.user.name }))
+		}),
+	)
+
+	return router
+}
