@@ -1,11 +1,11 @@
 import { redirect, type AppLoadContext } from '@remix-run/node'
 import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { combineHeaders } from '#app/utils/http.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
 import { api, ApiError, type ApiClient } from './api.ts'
 import { newUserCookie, tokenCookie } from './cookies.ts'
+import { currentInvitation, joinInvitation } from './invitation.ts'
 import { requireLocale } from './locale.ts'
 import { redirectWithToast } from './toast.ts'
 
@@ -112,8 +112,12 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 	if (!token) return locale
 	const url = new URL(request.url)
 	try {
-		const user = await fetchProfile(request, api(request, context, params, token))
-		throw redirect(homeOf(user, url.searchParams.get('redirect'), locale, context))
+		const client = api(request, context, params, token)
+		const user = await fetchProfile(request, client)
+		const home = homeOf(user, url.searchParams.get('redirect'), locale, context)
+		// An invitation opened while signed in is accepted at once.
+		const { invitation } = await currentInvitation(request)
+		throw invitation ? await joinInvitation(client, invitation, { locale, otherwise: home }) : redirect(home)
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 401) {
 			throw redirect(url.pathname + url.search, { headers: await signOutHeaders() })
@@ -122,7 +126,18 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 	}
 }
 
-/** Signs in with the API's answer and moves on to where the user belongs. */
-export async function signedIn(auth: AuthResponse, target: string, options: { newUser?: boolean; headers?: HeadersInit } = {}) {
-	return redirect(target, { headers: combineHeaders(await signInHeaders(auth.access_token, options), options.headers) })
+/**
+ * After login or sign-up: keeps the session in the cookies, joins the workspace of a pending
+ * invitation, and moves on to where the user belongs (section 2).
+ */
+export async function completeSignIn(
+	{ request, params, context }: Args,
+	auth: AuthResponse,
+	options: { locale: Locale; redirect?: string; newUser?: boolean },
+): Promise<Response> {
+	const headers = await signInHeaders(auth.access_token, options)
+	const home = homeOf(auth.user, options.redirect, options.locale, context)
+	const { invitation } = await currentInvitation(request)
+	if (!invitation) return redirect(home, { headers })
+	return joinInvitation(api(request, context, params, auth.access_token), invitation, { locale: options.locale, otherwise: home, headers })
 }

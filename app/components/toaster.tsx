@@ -8,8 +8,30 @@ import * as styles from './toaster.css.ts'
 // 45 px swipe threshold), bottom-right, errors at the top, above everything.
 const TOASTER = { visibleToasts: 3, duration: 4000, gap: 14, position: 'bottom-right', zIndex: 99999 } as const
 
-/** Shows a server toast (from the flash cookie) through sonner, or as a status region without JavaScript. */
+/** The one toaster of the page, and the flash toast a server action raised for it. */
 export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl' }) {
+	return (
+		<>
+			<Sonner
+				visibleToasts={TOASTER.visibleToasts}
+				duration={TOASTER.duration}
+				gap={TOASTER.gap}
+				position={TOASTER.position}
+				dir={dir}
+				closeButton
+				richColors
+				style={{ zIndex: TOASTER.zIndex }}
+			/>
+			<ToastMessage toast={toast} />
+		</>
+	)
+}
+
+/**
+ * Shows a toast once: through sonner when JavaScript runs, otherwise as an accessible status
+ * region in the page. For flash toasts and for what a loader reports (a list that failed to load).
+ */
+export function ToastMessage({ toast }: { toast: Toast | null }) {
 	const hydrated = useHydrated()
 	useEffect(() => {
 		if (!toast) return
@@ -25,25 +47,17 @@ export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl
 		}, 0)
 		return () => clearTimeout(timer)
 	}, [toast])
-
+	if (!toast || hydrated) return null
 	return (
-		<>
-			<Sonner
-				visibleToasts={TOASTER.visibleToasts}
-				duration={TOASTER.duration}
-				gap={TOASTER.gap}
-				position={TOASTER.position}
-				dir={dir}
-				closeButton
-				richColors
-				style={{ zIndex: TOASTER.zIndex }}
-			/>
-			{toast && !hydrated ? (
-				<div role={toast.type === 'error' ? 'alert' : 'status'} className={styles.flash} data-type={toast.type}>
-					<strong>{toast.title}</strong>
-					{toast.description ? <p>{toast.description}</p> : null}
-				</div>
-			) : null}
-		</>
+		<div role={toast.type === 'error' ? 'alert' : 'status'} className={styles.flash} data-type={toast.type}>
+			<strong>{toast.title}</strong>
+			{toast.description ? <p>{toast.description}</p> : null}
+		</div>
 	)
+}
+
+/** A loading toast that stays until `promise` settles, then turns into its outcome. */
+export function toastWhile<T>(promise: Promise<T>, messages: { loading: string; success: string; error: string }) {
+	showToast.promise(promise, messages)
+	return promise
 }

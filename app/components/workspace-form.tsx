@@ -23,12 +23,18 @@ export function WorkspaceForm({
 	locale,
 	timezones,
 	submitLabel,
+	defaultValue,
+	children,
 }: {
 	lastResult: SubmissionResult<string[]> | undefined
 	locale: string
 	/** The server's list (the same in its HTML and in the browser). */
 	timezones: readonly string[]
 	submitLabel: string
+	/** The workspace being edited; a new one starts from the browser's time zone and `locale`. */
+	defaultValue?: { name: string; timezone: string; defaultLocale: string }
+	/** Hidden fields that say what the form is for (intent, id). */
+	children?: React.ReactNode
 }) {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
@@ -37,13 +43,14 @@ export function WorkspaceForm({
 	const [form, fields] = useForm({
 		id: 'workspace',
 		lastResult,
-		defaultValue: { timezone: zone, defaultLocale: locale },
+		defaultValue: defaultValue ?? { timezone: zone, defaultLocale: locale },
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: workspaceSchema }),
 	})
 	return (
 		<Form method="post" {...getFormProps(form)} className={formClass}>
+			{children}
 			<FormErrors id={form.errorId} errors={form.errors} />
 			<Field
 				label={t('workspaces.name')}
@@ -53,7 +60,11 @@ export function WorkspaceForm({
 			/>
 			<SelectField
 				label={t('workspaces.timezone')}
-				select={{ ...getSelectProps(fields.timezone), key: `${fields.timezone.key ?? ''}${zone}`, defaultValue: fields.timezone.initialValue ?? zone }}
+				select={{
+					...getSelectProps(fields.timezone),
+					key: `${fields.timezone.key ?? ''}${zone}`,
+					defaultValue: fields.timezone.initialValue ?? defaultValue?.timezone ?? zone,
+				}}
 				errors={fields.timezone.errors}
 				errorId={fields.timezone.errorId}
 			>

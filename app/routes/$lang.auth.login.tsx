@@ -1,14 +1,16 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { api } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { invitationNotice } from '#app/.server/invitation.ts'
 import { requireLocale } from '#app/.server/locale.ts'
-import { homeOf, requireVisitor, signedIn, type AuthResponse } from '#app/.server/session.ts'
+import { completeSignIn, requireVisitor, type AuthResponse } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { InvitationNotice } from '#app/components/invitation-notice.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { currentPassword, email } from '#app/utils/forms.ts'
@@ -22,24 +24,26 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 export async function loader(args: LoaderFunctionArgs) {
 	const locale = await requireVisitor(args)
 	const t = await serverT(locale)
-	return { title: t('auth.login.title') }
+	const { notice, headers } = await invitationNotice(args.request, api(args.request, args.context, args.params))
+	return data({ title: t('auth.login.title'), invitation: notice }, { headers })
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+	const { request, params, context } = args
 	const locale = await requireLocale(request, params)
 	const submission = parseWithZod(await request.formData(), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission, ['password'])
 	const { redirect, ...credentials } = submission.value
 	try {
 		const auth = await api(request, context, params).post<AuthResponse>('/auth/login', credentials)
-		return await signedIn(auth, homeOf(auth.user, redirect, locale, context))
+		return await completeSignIn(args, auth, { locale, redirect })
 	} catch (error) {
 		return replyWithApiError(submission, error, { hideFields: ['password'] })
 	}
 }
 
 export default function Login() {
-	const { title } = useLoaderData<typeof loader>()
+	const { title, invitation } = useLoaderData<typeof loader>()
 	const lastResult = useActionData<typeof action>()
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
@@ -59,6 +63,7 @@ export default function Login() {
 				<h1 className={styles.title}>{title}</h1>
 				<p className={styles.lead}>{t('auth.login.lead')}</p>
 			</div>
+			<InvitationNotice invitation={invitation} />
 			<Form method="post" {...getFormProps(form)} className={formClass}>
 				<input type="hidden" name="redirect" value={redirect} />
 				<FormErrors id={form.errorId} errors={form.errors} />

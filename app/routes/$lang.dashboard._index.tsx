@@ -26,7 +26,7 @@ export default function Overview() {
 	const { user, workspace, counts, newUser, locale } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
 	const steps = [
-		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: null },
+		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: workspace.role === 'agent' ? null : '/dashboard/settings/agents' },
 		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: null },
 		{ key: 'channel', done: counts.channels > 0, count: counts.channels, to: null },
 	] satisfies Array<{ key: string; done: boolean; count: number; to: string | null }>

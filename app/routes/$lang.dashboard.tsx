@@ -1,25 +1,31 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { newUserCookie } from '#app/.server/cookies.ts'
-import { requireUser } from '#app/.server/session.ts'
+import { rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
+import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
-	const { user, locale } = await requireUser(args, { workspace: 'optional' })
-	const newUser = Boolean(await newUserCookie.parse(args.request.headers.get('Cookie')))
-	return { user, locale, newUser, realtime: args.context.realtime }
+	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
+	// The switcher offers the first hundred; the workspaces page lists them all.
+	const workspaces = user.workspace
+		? await api
+				.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
+				.then((list) => list.workspaces)
+				.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+		: []
+	return { user, locale, workspaces, realtime: args.context.realtime }
 }
 
 export type DashboardLoader = typeof loader
 
 /** The protected layout: sidebar (a drawer on small screens), top bar, then the page. */
 export default function DashboardLayout() {
-	const { user, locale, realtime } = useLoaderData<typeof loader>()
+	const { user, locale, workspaces, realtime } = useLoaderData<typeof loader>()
 	useWorkspaceEvents(user.workspace?.id, { config: realtime, userId: user.id })
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -56,7 +62,8 @@ export default function DashboardLayout() {
 				<a href="#sidebar" className={`${button.outline} ${styles.menuButton}`}>
 					{t('nav.menu')}
 				</a>
-				<div className={styles.spacer} data-slot="workspace-switcher" />
+				{user.workspace ? <WorkspaceSwitcher locale={locale} current={user.workspace} workspaces={workspaces} /> : null}
+				<div className={styles.spacer} />
 				<ThemeSwitcher />
 				<LanguageSwitcher />
 				<details className={styles.userMenu}>

@@ -3,6 +3,7 @@ import { type Role } from '#api/db/schema.ts'
 export type NavItem = { path: string; label: string; roles: readonly Role[]; group: 'main' | 'settings' }
 
 const everyone = ['owner', 'admin', 'agent'] as const
+const managers = ['owner', 'admin'] as const
 
 /**
  * The dashboard's sidebar: paths after `/{lang}/dashboard`, the translation key of their label
@@ -10,6 +11,9 @@ const everyone = ['owner', 'admin', 'agent'] as const
  */
 export const navigation: readonly NavItem[] = [
 	{ path: '', label: 'nav.overview', roles: everyone, group: 'main' },
+	{ path: '/team-members', label: 'nav.teamMembers', roles: everyone, group: 'main' },
+	{ path: '/settings/agents', label: 'nav.agents', roles: managers, group: 'settings' },
+	{ path: '/settings/workspaces', label: 'nav.workspaces', roles: everyone, group: 'settings' },
 	{ path: '/profile', label: 'nav.profile', roles: everyone, group: 'settings' },
 ]
 

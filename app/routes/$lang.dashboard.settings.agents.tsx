@@ -1,0 +1,277 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { type Role } from '#api/db/schema.ts'
+import { ApiError } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { toastWhile } from '#app/components/toaster.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
+import { input } from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { email } from '#app/utils/forms.ts'
+import { useHydrated } from '#app/utils/hydration.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './dashboard.css.ts'
+
+type Invitation = {
+	id: string
+	code: string
+	method: 'link' | 'email'
+	email: string | null
+	role: Role
+	expiresAt: string
+	maxUses: number | null
+	uses: number
+	revoked: boolean
+	createdAt: string
+	createdByName: string | null
+	url: string
+}
+
+const number = (minimum: number, maximum: number) =>
+	z.number({ required_error: 'forms.required', invalid_type_error: 'forms.number' }).int('forms.number').min(minimum, 'forms.range').max(maximum, 'forms.range')
+
+const inviteSchema = z.discriminatedUnion('method', [
+	z.object({ method: z.literal('link'), role: z.enum(['agent', 'admin']), expiresInDays: number(1, 30), maxUses: number(1, 1000).optional() }),
+	z.object({ method: z.literal('email'), role: z.enum(['agent', 'admin']), expiresInDays: number(1, 30), email }),
+])
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+/** Owners and admins only: anyone else is sent back to the overview. */
+async function requireManager(args: LoaderFunctionArgs) {
+	const signedIn = await requireUser(args)
+	if (signedIn.user.workspace.role === 'agent') {
+		const t = await serverT(signedIn.locale)
+		throw await redirectWithToast(`/${signedIn.locale}/dashboard`, { type: 'error', title: t('agents.forbidden') })
+	}
+	return signedIn
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireManager(args)
+	const list = await api
+		.get<{ invitations: Invitation[] }>(`/workspaces/${user.workspace.id}/invitations`)
+		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const now = Date.now()
+	const invitations = list.invitations.map((invitation) => ({ ...invitation, status: statusOf(invitation, now) }))
+	const url = new URL(args.request.url)
+	const t = await serverT(locale)
+	return {
+		title: t('agents.title'),
+		locale,
+		invitations,
+		created: invitations.find((invitation) => invitation.id === url.searchParams.get('created')) ?? null,
+		revoking: invitations.find((invitation) => invitation.id === url.searchParams.get('revoke')) ?? null,
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireManager(args)
+	const formData = await request.formData()
+	const t = await serverT(locale)
+	const base = `/workspaces/${user.workspace.id}/invitations`
+	const here = `/${locale}/dashboard/settings/agents`
+
+	if (formData.get('intent') === 'revoke') {
+		try {
+			await api.delete(`${base}/${String(formData.get('invitationId') ?? '')}`)
+		} catch (error) {
+			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
+			return redirectWithToast(here, { type: 'error', title: t('agents.revokeFailed'), description: error.message })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('agents.revoked') })
+	}
+
+	const submission = parseWithZod(formData, { schema: inviteSchema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	let invitation: Invitation
+	try {
+		invitation = await api.post<Invitation>(base, submission.value)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn: { locale, request } })
+	}
+	const title = invitation.method === 'email' ? t('agents.sent', { email: invitation.email ?? '' }) : t('agents.created')
+	return redirectWithToast(`${here}?created=${invitation.id}`, { type: 'success', title })
+}
+
+type Status = 'active' | 'revoked' | 'expired' | 'usedUp'
+
+function statusOf(invitation: Invitation, now: number): Status {
+	if (invitation.revoked) return 'revoked'
+	if (new Date(invitation.expiresAt).getTime() <= now) return 'expired'
+	if (invitation.maxUses !== null && invitation.uses >= invitation.maxUses) return 'usedUp'
+	return 'active'
+}
+
+export default function Agents() {
+	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t, i18n } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const base = `/${locale}/dashboard/settings/agents`
+	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+	const [form, fields] = useForm({
+		id: 'invite',
+		lastResult,
+		defaultValue: { method: 'link', role: 'agent', expiresInDays: '7' },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+	})
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('agents.lead')}</p>
+			</div>
+
+			{created ? (
+				<section className={styles.section} aria-labelledby="created-heading">
+					<h2 id="created-heading" className={styles.sectionTitle}>
+						{t('agents.linkReady')}
+					</h2>
+					<InviteLink url={created.url} />
+				</section>
+			) : null}
+
+			{revoking ? (
+				<section className={styles.section} role="alertdialog" aria-labelledby="revoke-heading">
+					<h2 id="revoke-heading" className={styles.sectionTitle}>
+						{t('agents.revokeTitle')}
+					</h2>
+					<p>{t('agents.revokeText')}</p>
+					<Form method="post" className={table.actions}>
+						<input type="hidden" name="intent" value="revoke" />
+						<input type="hidden" name="invitationId" value={revoking.id} />
+						<button type="submit" className={button.destructive}>
+							{t('agents.revoke')}
+						</button>
+						<Link to={base} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					</Form>
+				</section>
+			) : null}
+
+			<section className={styles.section} aria-labelledby="invite-heading">
+				<h2 id="invite-heading" className={styles.sectionTitle}>
+					{t('agents.invite')}
+				</h2>
+				<Form method="post" {...getFormProps(form)} className={formClass}>
+					<FormErrors id={form.errorId} errors={form.errors} />
+					<SelectField label={t('agents.method')} select={getSelectProps(fields.method)} errors={fields.method.errors} errorId={fields.method.errorId}>
+						<option value="link">{t('agents.methods.link')}</option>
+						<option value="email">{t('agents.methods.email')}</option>
+					</SelectField>
+					<Field
+						label={t('agents.email')}
+						help={t('agents.emailHelp')}
+						input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+						errors={fields.email.errors}
+						errorId={fields.email.errorId}
+					/>
+					<SelectField label={t('team.role')} select={getSelectProps(fields.role)} errors={fields.role.errors} errorId={fields.role.errorId}>
+						<option value="agent">{t('roles.agent')}</option>
+						<option value="admin">{t('roles.admin')}</option>
+					</SelectField>
+					<Field
+						label={t('agents.expiresInDays')}
+						input={{ ...getInputProps(fields.expiresInDays, { type: 'number' }), min: 1, max: 30, required: true }}
+						errors={fields.expiresInDays.errors}
+						errorId={fields.expiresInDays.errorId}
+					/>
+					<Field
+						label={t('agents.maxUses')}
+						help={t('agents.maxUsesHelp')}
+						input={{ ...getInputProps(fields.maxUses, { type: 'number' }), min: 1, max: 1000 }}
+						errors={fields.maxUses.errors}
+						errorId={fields.maxUses.errorId}
+					/>
+					<Button type="submit" disabled={pending}>
+						{t('agents.submit')}
+					</Button>
+				</Form>
+			</section>
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{t('agents.list')}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('agents.invitation')}</th>
+							<th className={table.th}>{t('team.role')}</th>
+							<th className={table.th}>{t('agents.uses')}</th>
+							<th className={table.th}>{t('agents.expires')}</th>
+							<th className={table.th}>{t('agents.status')}</th>
+							<th className={table.th}>
+								<span className="visually-hidden">{t('actions.label')}</span>
+							</th>
+						</tr>
+					</thead>
+					<tbody>
+						{invitations.map(({ status, ...invitation }) => {
+							return (
+								<tr key={invitation.id}>
+									<td className={table.td}>
+										{invitation.method === 'email' ? invitation.email : t('agents.methods.link')}
+										{invitation.createdByName ? <div className={styles.pageLead}>{t('agents.by', { name: invitation.createdByName })}</div> : null}
+									</td>
+									<td className={table.td}>{t(`roles.${invitation.role}`)}</td>
+									<td className={table.td}>{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</td>
+									<td className={table.td}>{date.format(new Date(invitation.expiresAt))}</td>
+									<td className={table.td}>{t(`agents.statuses.${status}`)}</td>
+									<td className={table.td}>
+										{status === 'active' ? (
+											<div className={table.actions}>
+												<Link to={`${base}?created=${invitation.id}`} className={button.ghost}>
+													{t('agents.showLink')}
+												</Link>
+												<Link to={`${base}?revoke=${invitation.id}`} className={button.ghost}>
+													{t('agents.revoke')}
+												</Link>
+											</div>
+										) : null}
+									</td>
+								</tr>
+							)
+						})}
+					</tbody>
+				</table>
+				{invitations.length === 0 ? <p className={table.empty}>{t('agents.none')}</p> : null}
+			</div>
+		</>
+	)
+}
+
+/** The link to share: selectable text always, a copy button once JavaScript runs. */
+function InviteLink({ url }: { url: string }) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	return (
+		<div className={table.search}>
+			<label htmlFor="invite-link" className="visually-hidden">
+				{t('agents.link')}
+			</label>
+			<input id="invite-link" readOnly value={url} className={input} onFocus={(event) => event.currentTarget.select()} />
+			{hydrated ? (
+				<button
+					type="button"
+					className={button.primary}
+					onClick={() => void toastWhile(navigator.clipboard.writeText(url), { loading: t('agents.copying'), success: t('agents.copied'), error: t('agents.copyFailed') }).catch(() => {})}
+				>
+					{t('agents.copy')}
+				</button>
+			) : null}
+		</div>
+	)
+}

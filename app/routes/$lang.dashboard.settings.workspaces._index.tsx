@@ -1,0 +1,247 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { ApiError } from '#app/.server/api.ts'
+import { apiErrorReply } from '#app/.server/forms.ts'
+import { rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
+import { timezones } from '#app/.server/timezones.ts'
+import { redirectWithToast, type Toast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Pagination } from '#app/components/pagination.tsx'
+import { ToastMessage } from '#app/components/toaster.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { input } from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { pageTitle } from '#app/utils/meta.ts'
+import { safePath } from '#app/utils/redirect.ts'
+import * as styles from './dashboard.css.ts'
+
+type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
+
+const updateSchema = workspaceSchema.extend({ workspaceId: z.string() })
+const deleteSchema = z.object({ workspaceId: z.string(), confirmName: z.string({ required_error: 'forms.required' }) })
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const t = await serverT(locale)
+	const url = new URL(args.request.url)
+	const search = url.searchParams.get('search') ?? ''
+	let list: WorkspaceList = { workspaces: [], page: 1, limit: 10, total: 0 }
+	let failure: Toast | null = null
+	try {
+		list = await api.get<WorkspaceList>('/user/workspaces', { page: url.searchParams.get('page'), search })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 401) await rethrowApiError(error, locale, args.request)
+		const description = error instanceof ApiError ? error.message : t('error.unexpected')
+		failure = { id: `workspaces-${url.search}`, type: 'error', title: t('workspaces.loadFailed'), description }
+	}
+	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript.
+	const pick = async (id: string | null) => (id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null)
+	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
+	return { title: t('workspaces.title'), locale, user, list, search, failure, editing, deleting, timezones }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { locale, api } = await requireUser(args)
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	const t = await serverT(locale)
+	const signedIn = { locale, request }
+	const here = `/${locale}/dashboard/settings/workspaces`
+
+	if (intent === 'switch') {
+		const workspaceId = String(formData.get('workspaceId') ?? '')
+		try {
+			const user = await api.put<{ workspace: Workspace | null }>('/workspaces/switch', { workspaceId })
+			return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.switched', { name: user.workspace?.name ?? '' }) })
+		} catch (error) {
+			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
+			return redirectWithToast(safePath(formData.get('redirectTo')) ?? here, { type: 'error', title: t('workspaces.switchFailed'), description: error.message })
+		}
+	}
+
+	if (intent === 'delete') {
+		const submission = parseWithZod(formData, { schema: deleteSchema })
+		if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+		try {
+			await api.delete(`/workspaces/${submission.value.workspaceId}`, { confirmName: submission.value.confirmName })
+		} catch (error) {
+			const { result, status } = await apiErrorReply(submission, error, { signedIn })
+			return data({ intent, result }, { status })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('workspaces.deleted', { name: submission.value.confirmName }) })
+	}
+
+	const submission = parseWithZod(formData, { schema: updateSchema })
+	if (submission.status !== 'success') return data({ intent: 'update', result: submission.reply() }, { status: 400 })
+	const { workspaceId, ...changes } = submission.value
+	try {
+		await api.patch(`/workspaces/${workspaceId}`, changes)
+	} catch (error) {
+		const { result, status } = await apiErrorReply(submission, error, { signedIn })
+		return data({ intent: 'update', result }, { status })
+	}
+	return redirectWithToast(here, { type: 'success', title: t('workspaces.saved', { name: changes.name }) })
+}
+
+export default function Workspaces() {
+	const { title, locale, user, list, search, failure, editing, deleting, timezones } = useLoaderData<typeof loader>()
+	const actionData = useActionData<typeof action>()
+	const { t, i18n } = useTranslation()
+	const base = `/${locale}/dashboard/settings/workspaces`
+	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+	const mayEdit = (workspace: Workspace) => workspace.role === 'owner' || workspace.role === 'admin'
+	return (
+		<>
+			<ToastMessage toast={failure} />
+			<div className={table.toolbar}>
+				<div className={styles.pageHeader}>
+					<h1 className={styles.pageTitle}>{title}</h1>
+					<p className={styles.pageLead}>{t('workspaces.lead')}</p>
+				</div>
+				<Link to={`${base}/create`} className={button.primary}>
+					{t('workspaces.new')}
+				</Link>
+			</div>
+
+			{editing && mayEdit(editing) ? (
+				<section className={styles.section} aria-labelledby="edit-heading">
+					<h2 id="edit-heading" className={styles.sectionTitle}>
+						{t('workspaces.edit', { name: editing.name })}
+					</h2>
+					<WorkspaceForm
+						lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
+						locale={locale}
+						timezones={timezones}
+						submitLabel={t('workspaces.save')}
+						defaultValue={editing}
+					>
+						<input type="hidden" name="intent" value="update" />
+						<input type="hidden" name="workspaceId" value={editing.id} />
+					</WorkspaceForm>
+					<Link to={base} className={button.ghost}>
+						{t('actions.cancel')}
+					</Link>
+				</section>
+			) : null}
+
+			{deleting && deleting.role === 'owner' ? (
+				<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
+			) : null}
+
+			<Form method="get" className={table.search} role="search">
+				<label htmlFor="workspace-search" className="visually-hidden">
+					{t('workspaces.search')}
+				</label>
+				<input id="workspace-search" type="search" name="search" defaultValue={search} placeholder={t('workspaces.search')} className={input} />
+				<button type="submit" className={button.outline}>
+					{t('actions.search')}
+				</button>
+			</Form>
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('workspaces.name')}</th>
+							<th className={table.th}>{t('workspaces.yourRole')}</th>
+							<th className={table.th}>{t('workspaces.timezone')}</th>
+							<th className={table.th}>{t('workspaces.createdAt')}</th>
+							<th className={table.th}>
+								<span className="visually-hidden">{t('actions.label')}</span>
+							</th>
+						</tr>
+					</thead>
+					<tbody>
+						{list.workspaces.map((workspace) => {
+							const current = workspace.id === user.workspace.id
+							return (
+								<tr key={workspace.id}>
+									<td className={table.td}>
+										{workspace.name}
+										{current ? <span className={table.badge}>{t('workspaces.current')}</span> : null}
+									</td>
+									<td className={table.td}>{t(`roles.${workspace.role}`)}</td>
+									<td className={table.td}>{workspace.timezone}</td>
+									<td className={table.td}>{date.format(new Date(workspace.createdAt))}</td>
+									<td className={table.td}>
+										<div className={table.actions}>
+											{current ? null : (
+												<Form method="post">
+													<input type="hidden" name="intent" value="switch" />
+													<input type="hidden" name="workspaceId" value={workspace.id} />
+													<button type="submit" className={button.outline} aria-label={t('workspaces.switchTo', { name: workspace.name })}>
+														{t('workspaces.switch')}
+													</button>
+												</Form>
+											)}
+											{mayEdit(workspace) ? (
+												<Link to={`${base}?edit=${workspace.id}`} className={button.ghost} aria-label={t('workspaces.edit', { name: workspace.name })}>
+													{t('actions.edit')}
+												</Link>
+											) : null}
+											{workspace.role === 'owner' ? (
+												<Link to={`${base}?delete=${workspace.id}`} className={button.ghost} aria-label={t('workspaces.delete', { name: workspace.name })}>
+													{t('actions.delete')}
+												</Link>
+											) : null}
+										</div>
+									</td>
+								</tr>
+							)
+						})}
+					</tbody>
+				</table>
+				{list.workspaces.length === 0 && !failure ? <p className={table.empty}>{search ? t('workspaces.noMatch', { search }) : t('workspaces.none')}</p> : null}
+			</div>
+			<Pagination page={list.page} limit={list.limit} total={list.total} />
+		</>
+	)
+}
+
+/** Deleting is final: the owner types the workspace's name to confirm. */
+function DeleteWorkspace({ workspace, lastResult, cancel }: { workspace: Workspace; lastResult: SubmissionResult<string[]> | undefined; cancel: string }) {
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useForm({
+		id: 'delete-workspace',
+		lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteSchema }),
+	})
+	return (
+		<section className={styles.section} aria-labelledby="delete-heading">
+			<h2 id="delete-heading" className={styles.sectionTitle}>
+				{t('workspaces.delete', { name: workspace.name })}
+			</h2>
+			<p>{t('workspaces.deleteWarning')}</p>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				<input type="hidden" name="intent" value="delete" />
+				<input type="hidden" name="workspaceId" value={workspace.id} />
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field
+					label={t('workspaces.confirmName', { name: workspace.name })}
+					input={{ ...getInputProps(fields.confirmName, { type: 'text' }), required: true, autoComplete: 'off' }}
+					errors={fields.confirmName.errors}
+					errorId={fields.confirmName.errorId}
+				/>
+				<div className={table.actions}>
+					<Button type="submit" variant="destructive" disabled={pending}>
+						{t('workspaces.deleteForever')}
+					</Button>
+					<Link to={cancel} className={button.ghost}>
+						{t('actions.cancel')}
+					</Link>
+				</div>
+			</Form>
+		</section>
+	)
+}

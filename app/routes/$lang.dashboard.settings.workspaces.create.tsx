@@ -1,0 +1,51 @@
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireUser } from '#app/.server/session.ts'
+import { timezones } from '#app/.server/timezones.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './dashboard.css.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { locale } = await requireUser(args)
+	const t = await serverT(locale)
+	return { title: t('workspaces.create.title'), locale, timezones }
+}
+
+/** Creates a workspace; it becomes the current one. */
+export async function action(args: ActionFunctionArgs) {
+	const { locale, api } = await requireUser(args)
+	const submission = parseWithZod(await args.request.formData(), { schema: workspaceSchema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	try {
+		await api.post('/workspaces', submission.value)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
+	}
+	const t = await serverT(locale)
+	return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.created', { name: submission.value.name }) })
+}
+
+export default function CreateWorkspace() {
+	const { title, locale, timezones } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('workspaces.create.lead')}</p>
+			</div>
+			<section className={styles.section}>
+				<WorkspaceForm lastResult={lastResult} locale={locale} timezones={timezones} submitLabel={t('workspaces.create.submit')} />
+			</section>
+		</>
+	)
+}

@@ -1,0 +1,254 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { type Availability, type Role } from '#api/db/schema.ts'
+import { ApiError } from '#app/.server/api.ts'
+import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Pagination } from '#app/components/pagination.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { input } from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { useHydrated } from '#app/utils/hydration.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './dashboard.css.ts'
+
+type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; joinedAt: string }
+type MemberList = { members: Member[]; page: number; limit: number; total: number }
+
+const availabilities: Availability[] = ['online', 'busy', 'offline']
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const url = new URL(args.request.url)
+	const search = url.searchParams.get('search') ?? ''
+	const list = await api
+		.get<MemberList>(`/workspaces/${user.workspace.id}/members`, { page: url.searchParams.get('page'), search })
+		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const me = list.members.find((member) => member.userId === user.id)
+	// Destructive actions ask first, on the same page (?remove=, ?transfer=, ?leave), so they work without JavaScript.
+	const confirming = {
+		remove: list.members.find((member) => member.userId === url.searchParams.get('remove')) ?? null,
+		transfer: list.members.find((member) => member.userId === url.searchParams.get('transfer')) ?? null,
+		leave: url.searchParams.has('leave'),
+	}
+	const t = await serverT(locale)
+	return { title: t('team.title'), locale, user, list, search, availability: me?.availability ?? null, confirming }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const form = await request.formData()
+	const intent = String(form.get('intent') ?? '')
+	const userId = String(form.get('userId') ?? '')
+	const t = await serverT(locale)
+	const workspace = `/workspaces/${user.workspace.id}`
+	const here = `/${locale}/dashboard/team-members`
+	const calls: Record<string, () => Promise<unknown>> = {
+		role: () => api.patch(`${workspace}/members/${userId}`, { role: form.get('role') }),
+		remove: () => api.delete(`${workspace}/members/${userId}`),
+		transfer: () => api.post(`${workspace}/transfer-ownership`, { userId }),
+		leave: () => api.post(`${workspace}/leave`),
+		availability: () => api.patch(`${workspace}/members/me`, { availability: form.get('availability') }),
+	}
+	const call = calls[intent]
+	if (!call) return redirectWithToast(here, { type: 'error', title: t('forms.invalid') })
+	try {
+		await call()
+	} catch (error) {
+		// The API says why (the owner is protected, an agent may not…): shown as it is.
+		if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
+		return redirectWithToast(here, { type: 'error', title: t('team.failed'), description: error.message })
+	}
+	const next = intent === 'leave' ? `/${locale}/dashboard` : here
+	return redirectWithToast(next, { type: 'success', title: t(`team.done.${intent}`, { name: String(form.get('name') ?? '') }) })
+}
+
+export default function TeamMembers() {
+	const { title, locale, user, list, search, availability, confirming } = useLoaderData<typeof loader>()
+	const { t, i18n } = useTranslation()
+	const hydrated = useHydrated()
+	const base = `/${locale}/dashboard/team-members`
+	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+	const role = user.workspace.role
+	const manages = role === 'owner' || role === 'admin'
+	return (
+		<>
+			<div className={table.toolbar}>
+				<div className={styles.pageHeader}>
+					<h1 className={styles.pageTitle}>{title}</h1>
+					<p className={styles.pageLead}>{t('team.lead', { workspace: user.workspace.name })}</p>
+				</div>
+				{availability ? (
+					<Form method="post" className={table.search}>
+						<input type="hidden" name="intent" value="availability" />
+						<label htmlFor="my-availability">{t('team.myAvailability')}</label>
+						<select
+							id="my-availability"
+							name="availability"
+							defaultValue={availability}
+							key={availability}
+							className={input}
+							onChange={(event) => event.currentTarget.form?.requestSubmit()}
+						>
+							{availabilities.map((value) => (
+								<option key={value} value={value}>
+									{t(`availability.${value}`)}
+								</option>
+							))}
+						</select>
+						{hydrated ? null : (
+							<button type="submit" className={button.outline}>
+								{t('actions.save')}
+							</button>
+						)}
+					</Form>
+				) : null}
+			</div>
+
+			{confirming.remove ? (
+				<Confirm
+					title={t('team.removeTitle', { name: confirming.remove.name })}
+					text={t('team.removeText', { name: confirming.remove.name, workspace: user.workspace.name })}
+					intent="remove"
+					member={confirming.remove}
+					confirm={t('team.remove')}
+					cancel={base}
+				/>
+			) : null}
+			{confirming.transfer && role === 'owner' ? (
+				<Confirm
+					title={t('team.transferTitle', { name: confirming.transfer.name })}
+					text={t('team.transferText', { name: confirming.transfer.name })}
+					intent="transfer"
+					member={confirming.transfer}
+					confirm={t('team.transfer')}
+					cancel={base}
+				/>
+			) : null}
+			{confirming.leave && role !== 'owner' ? (
+				<Confirm
+					title={t('team.leaveTitle', { workspace: user.workspace.name })}
+					text={t('team.leaveText')}
+					intent="leave"
+					confirm={t('team.leave')}
+					cancel={base}
+				/>
+			) : null}
+
+			<Form method="get" className={table.search} role="search">
+				<label htmlFor="member-search" className="visually-hidden">
+					{t('team.search')}
+				</label>
+				<input id="member-search" type="search" name="search" defaultValue={search} placeholder={t('team.search')} className={input} />
+				<button type="submit" className={button.outline}>
+					{t('actions.search')}
+				</button>
+			</Form>
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('team.name')}</th>
+							<th className={table.th}>{t('auth.fields.email')}</th>
+							<th className={table.th}>{t('team.role')}</th>
+							<th className={table.th}>{t('team.availability')}</th>
+							<th className={table.th}>{t('team.joined')}</th>
+							<th className={table.th}>
+								<span className="visually-hidden">{t('actions.label')}</span>
+							</th>
+						</tr>
+					</thead>
+					<tbody>
+						{list.members.map((member) => {
+							const self = member.userId === user.id
+							const editable = manages && !self && member.role !== 'owner'
+							return (
+								<tr key={member.userId} data-member={member.email}>
+									<td className={table.td}>
+										{member.name}
+										{self ? <span className={table.badge}>{t('team.you')}</span> : null}
+									</td>
+									<td className={table.td}>{member.email}</td>
+									<td className={table.td}>
+										{editable ? (
+											<Form method="post" className={table.actions}>
+												<input type="hidden" name="intent" value="role" />
+												<input type="hidden" name="userId" value={member.userId} />
+												<input type="hidden" name="name" value={member.name} />
+												<label htmlFor={`role-${member.userId}`} className="visually-hidden">
+													{t('team.roleOf', { name: member.name })}
+												</label>
+												<select id={`role-${member.userId}`} name="role" defaultValue={member.role} key={member.role} className={input}>
+													<option value="admin">{t('roles.admin')}</option>
+													<option value="agent">{t('roles.agent')}</option>
+												</select>
+												<button type="submit" className={button.outline} aria-label={t('team.saveRoleOf', { name: member.name })}>
+													{t('actions.save')}
+												</button>
+											</Form>
+										) : (
+											t(`roles.${member.role}`)
+										)}
+									</td>
+									<td className={table.td}>{t(`availability.${member.availability}`)}</td>
+									<td className={table.td}>{date.format(new Date(member.joinedAt))}</td>
+									<td className={table.td}>
+										<div className={table.actions}>
+											{editable ? (
+												<Link to={`${base}?remove=${member.userId}`} className={button.ghost} aria-label={t('team.removeTitle', { name: member.name })}>
+													{t('team.remove')}
+												</Link>
+											) : null}
+											{role === 'owner' && !self ? (
+												<Link to={`${base}?transfer=${member.userId}`} className={button.ghost} aria-label={t('team.transferTitle', { name: member.name })}>
+													{t('team.transfer')}
+												</Link>
+											) : null}
+											{self && member.role !== 'owner' ? (
+												<Link to={`${base}?leave`} className={button.ghost}>
+													{t('team.leave')}
+												</Link>
+											) : null}
+										</div>
+									</td>
+								</tr>
+							)
+						})}
+					</tbody>
+				</table>
+				{list.members.length === 0 ? <p className={table.empty}>{t('team.noMatch', { search })}</p> : null}
+			</div>
+			<Pagination page={list.page} limit={list.limit} total={list.total} />
+		</>
+	)
+}
+
+/** Asks before a destructive action; the form carries what to do and to whom. */
+function Confirm({ title, text, intent, member, confirm, cancel }: { title: string; text: string; intent: string; member?: Member; confirm: string; cancel: string }) {
+	const { t } = useTranslation()
+	return (
+		<section className={styles.section} role="alertdialog" aria-labelledby="confirm-heading" aria-describedby="confirm-text">
+			<h2 id="confirm-heading" className={styles.sectionTitle}>
+				{title}
+			</h2>
+			<p id="confirm-text">{text}</p>
+			<Form method="post" className={table.actions}>
+				<input type="hidden" name="intent" value={intent} />
+				{member ? <input type="hidden" name="userId" value={member.userId} /> : null}
+				{member ? <input type="hidden" name="name" value={member.name} /> : null}
+				<button type="submit" className={button.destructive}>
+					{confirm}
+				</button>
+				<Link to={cancel} className={button.ghost}>
+					{t('actions.cancel')}
+				</Link>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,176 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type APIRequestContext, type Page } from '@playwright/test'
+import { createWorkspace, registerUser, signIn, strongPassword, uniqueEmail } from './accounts.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+/** An invite link made through the API by the holder of `token`. */
+async function inviteLink(request: APIRequestContext, token: string, workspaceId: string, role: 'agent' | 'admin' = 'agent') {
+	const response = await request.post(`/v1/workspaces/${workspaceId}/invitations`, {
+		data: { method: 'link', role },
+		headers: { Authorization: `Bearer ${token}` },
+	})
+	expect(response.status()).toBe(201)
+	return ((await response.json()) as { url: string }).url
+}
+
+test.describe('workspaces without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('a second workspace is created, listed and switched to with the top-bar switcher', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await createWorkspace(request, user.token, 'First shop')
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/en-us/dashboard/settings/workspaces/create')
+		await page.getByLabel('Workspace name').fill('X')
+		await page.getByRole('button', { name: 'Create the workspace' }).click()
+		await expect(page.getByText('The name must be 2 to 60 characters long.')).toBeVisible()
+		await page.getByLabel('Workspace name').fill('Second shop')
+		await page.getByRole('button', { name: 'Create the workspace' }).click()
+		await expect(page).toHaveURL('/en-us/dashboard')
+		await expect(page.getByRole('status').getByText('Workspace “Second shop” created')).toBeVisible()
+		await expect(page.getByLabel('Current workspace')).toHaveValue(/.+/)
+		await expect(page.getByLabel('Current workspace').locator('option:checked')).toHaveText('Second shop')
+
+		await page.getByLabel('Current workspace').selectOption({ label: 'First shop' })
+		await page.getByRole('button', { name: 'Switch', exact: true }).click()
+		await expect(page.getByText('You are now in First shop')).toBeVisible()
+		await expect(page.getByLabel('Current workspace').locator('option:checked')).toHaveText('First shop')
+
+		await page.goto('/en-us/dashboard/settings/workspaces?search=second')
+		await expect(page.getByRole('row')).toHaveCount(2)
+		await page.getByRole('button', { name: 'Switch to Second shop' }).click()
+		await expect(page.getByText('You are now in Second shop')).toBeVisible()
+	})
+
+	test('a new person opens an invite link, signs up, lands in the workspace as agent and cannot see settings', async ({ page, request }) => {
+		const owner = await registerUser(request, { name: 'Olivia Owner' })
+		const workspace = await createWorkspace(request, owner.token, 'Invited Co')
+		const link = await inviteLink(request, owner.token, workspace.id)
+		const path = new URL(link).pathname + new URL(link).search
+		expect(path).toMatch(/^\/en-us\/auth\/signup\?agent_invite_code=[\w-]+&agent_invite_method=link$/)
+
+		await page.goto(path)
+		await expect(page.getByText('You are invited to join Invited Co as Agent.')).toBeVisible()
+		await page.getByLabel('Full name').fill('Aziz Agent')
+		await page.getByLabel('E-mail address').fill(uniqueEmail('agent'))
+		await page.getByLabel('Password', { exact: true }).fill(strongPassword)
+		await page.getByRole('button', { name: 'Create account' }).click()
+		await expect(page).toHaveURL('/en-us/dashboard')
+		await expect(page.getByText('You joined Invited Co')).toBeVisible()
+		expect((await page.context().cookies()).find((cookie) => cookie.name === 'crm-agent-invitation')).toBeUndefined()
+
+		const sidebar = page.getByRole('complementary', { name: 'Main menu' })
+		await expect(sidebar.getByRole('link', { name: 'Team members' })).toBeVisible()
+		await expect(sidebar.getByRole('link', { name: 'Agents' })).toHaveCount(0)
+		await page.goto('/en-us/dashboard/team-members')
+		await expect(page.locator('tr', { hasText: 'Aziz Agent' })).toContainText('Agent')
+		await expect(page.getByRole('button', { name: /Save the role/ })).toHaveCount(0)
+		// The API refuses what the sidebar hides.
+		await page.goto('/en-us/dashboard/settings/agents')
+		await expect(page).toHaveURL('/en-us/dashboard')
+		await expect(page.getByText('Only owners and admins can invite agents.')).toBeVisible()
+	})
+
+	test('an invalid invitation says why', async ({ page }) => {
+		await page.goto('/en-us/auth/signup?agent_invite_code=not-a-real-code&agent_invite_method=link')
+		await expect(page.getByRole('alert')).toContainText('This invitation cannot be used')
+	})
+})
+
+test.describe('team and invitations with JavaScript', () => {
+	test('an owner invites by link, copies it, and the invitee signs in through the redirect', async ({ page, context, request, baseURL, browser }) => {
+		const owner = await registerUser(request)
+		await createWorkspace(request, owner.token, 'Link Ltd')
+		await signIn(context, baseURL!, owner.token)
+		await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+		await page.goto('/en-us/dashboard/settings/agents')
+		await waitForHydration(page)
+		await page.getByRole('button', { name: 'Create the invitation' }).click()
+		await expect(page.getByRole('heading', { name: 'Share this link' })).toBeVisible()
+		const link = await page.getByLabel('Invite link').inputValue()
+		expect(link).toContain('agent_invite_code=')
+		await page.getByRole('button', { name: 'Copy the link' }).click()
+		await expect(page.getByText('Link copied')).toBeVisible()
+		expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+
+		// An existing account: the invitation is kept through the sign-in page's redirect parameter.
+		const member = await registerUser(request, { name: 'Mia Member' })
+		await createWorkspace(request, member.token, 'Mia own')
+		const other = await browser.newContext()
+		const invitee = await other.newPage()
+		const invitePath = new URL(link).pathname + new URL(link).search
+		await invitee.goto(`/en-us/auth/login?redirect=${encodeURIComponent(invitePath)}`)
+		await expect(invitee.getByText('You are invited to join Link Ltd as Agent.')).toBeVisible()
+		await invitee.getByLabel('E-mail address').fill(member.email)
+		await invitee.getByLabel('Password', { exact: true }).fill(member.password)
+		await invitee.getByRole('button', { name: 'Sign in', exact: true }).click()
+		await expect(invitee).toHaveURL(/\/en-us\/dashboard$/)
+		await expect(invitee.getByText('You joined Link Ltd')).toBeVisible()
+		await other.close()
+
+		await page.goto('/en-us/dashboard/settings/agents')
+		await expect(page.locator('tbody tr').first()).toContainText('1')
+	})
+
+	test('an admin changes a role, and destructive actions ask first', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { name: 'Omar Owner' })
+		const workspace = await createWorkspace(request, owner.token, 'Roles Inc')
+		const admin = await registerUser(request, { name: 'Ada Admin' })
+		const agent = await registerUser(request, { name: 'Abe Agent' })
+		for (const [person, role] of [
+			[admin, 'admin'],
+			[agent, 'agent'],
+		] as const) {
+			const code = new URL(await inviteLink(request, owner.token, workspace.id, role)).searchParams.get('agent_invite_code')
+			const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${person.token}` } })
+			expect(accepted.status()).toBe(200)
+		}
+		await signIn(context, baseURL!, admin.token)
+		await page.goto('/fr-x/dashboard/team-members')
+		await waitForHydration(page)
+		// An admin cannot touch the owner.
+		await expect(page.locator('tr', { hasText: 'Omar Owner' }).getByRole('combobox')).toHaveCount(0)
+		const row = page.locator('tr', { hasText: 'Abe Agent' })
+		await row.getByRole('combobox').selectOption('admin')
+		await row.getByRole('button', { name: 'Enregistrer le rôle de Abe Agent' }).click()
+		await expect(page.getByText('Rôle de Abe Agent modifié')).toBeVisible()
+		await expect(page.locator('tr', { hasText: 'Abe Agent' }).getByRole('combobox')).toHaveValue('admin')
+
+		await page.locator('tr', { hasText: 'Abe Agent' }).getByRole('link', { name: 'Retirer Abe Agent ?' }).click()
+		const dialog = page.getByRole('alertdialog')
+		await expect(dialog).toContainText('Abe Agent n’aura plus accès à Roles Inc.')
+		await dialog.getByRole('link', { name: 'Annuler' }).click()
+		await expect(page.locator('tr', { hasText: 'Abe Agent' })).toHaveCount(1)
+		await page.locator('tr', { hasText: 'Abe Agent' }).getByRole('link', { name: 'Retirer Abe Agent ?' }).click()
+		await page.getByRole('alertdialog').getByRole('button', { name: 'Retirer' }).click()
+		await expect(page.getByText('Abe Agent a été retiré')).toBeVisible()
+		await expect(page.locator('tr', { hasText: 'Abe Agent' })).toHaveCount(0)
+	})
+
+	test('a failed workspace list shows the toast with the server detail', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request)
+		await createWorkspace(request, user.token)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/en-us/dashboard/settings/workspaces?page=0')
+		await expect(page.getByText('Failed to load workspaces.')).toBeVisible()
+	})
+
+	for (const locale of ['en-us', 'ar-eg'] as const) {
+		test(`workspace pages are accessible (${locale})`, async ({ page, context, request, baseURL }) => {
+			const user = await registerUser(request, { locale })
+			await createWorkspace(request, user.token)
+			await signIn(context, baseURL!, user.token)
+			for (const path of ['/team-members', '/settings/agents', '/settings/workspaces', '/settings/workspaces/create']) {
+				await page.goto(`/${locale}/dashboard${path}`)
+				await waitForHydration(page)
+				await expectAccessible(page)
+			}
+		})
+	}
+})
