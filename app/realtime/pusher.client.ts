@@ -1,6 +1,7 @@
 import type Pusher from 'pusher-js'
 import { type Options } from 'pusher-js'
 import { type RealtimeBrowserConfig, type RealtimeSession } from './config.ts'
+import { setConnectionState, type ConnectionState } from './connection-state.ts'
 
 /**
  * The browser's realtime connection (pusher-js). pusher-js itself does what section 4 of the
@@ -31,11 +32,6 @@ const retryDelaysMs = [2_000, 5_000, 15_000, 30_000, 60_000]
 // A page that leaves the dashboard keeps the connection this long, so navigating back reuses it.
 const idleCloseMs = 15_000
 
-/** The connection state on `<html data-realtime>`, for styles and tests. */
-function showState(state: string) {
-	if (typeof document !== 'undefined') document.documentElement.dataset.realtime = state
-}
-
 /** A connection with the given configuration; `options` override pusher-js's (tests authorise differently). */
 export async function createRealtimeClient(config: RealtimeBrowserConfig, options: Partial<Options> = {}): Promise<RealtimeClient | null> {
 	if (!config.key) {
@@ -58,7 +54,7 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 	let retry: ReturnType<typeof setTimeout> | undefined
 
 	pusher.connection.bind('state_change', ({ current }: { previous: string; current: string }) => {
-		showState(current)
+		setConnectionState(current as ConnectionState)
 		if (current === 'connected') retries = 0
 		if (current === 'unavailable' || current === 'failed') console.warn(`Realtime connection ${current}: retrying in the background.`)
 		if (current === 'disconnected' && !closed) {

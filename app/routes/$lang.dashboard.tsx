@@ -5,6 +5,7 @@ import { rethrowApiError, requireUser, type Workspace } from '#app/.server/sessi
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
+import { ConnectionIndicator } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import * as styles from './dashboard.css.ts'
@@ -64,6 +65,7 @@ export default function DashboardLayout() {
 				</a>
 				{user.workspace ? <WorkspaceSwitcher locale={locale} current={user.workspace} workspaces={workspaces} /> : null}
 				<div className={styles.spacer} />
+				<ConnectionIndicator />
 				<ThemeSwitcher />
 				<LanguageSwitcher />
 				<details className={styles.userMenu}>

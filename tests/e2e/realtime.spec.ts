@@ -14,6 +14,7 @@ test.describe('realtime', () => {
 		// Events sent before the page is subscribed would be missed: wait until the server counts it.
 		await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
 		await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected')
+		await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible()
 		await markDocument(page)
 
 		const member = await registerUser(request, { name: 'Mina Member' })
