@@ -14,6 +14,7 @@ import { createSession } from '#api/auth/sessions.ts'
 import { type Role } from '#api/db/schema.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 import { parseConfig } from '#server/config.ts'
+import { readOutbox, type ReadMail } from '../support/mail.ts'
 
 let db: DB | undefined
 
@@ -32,8 +33,8 @@ export type TestApi = {
 	url: string
 	/** This server's DATA_DIR (a fresh temp dir): mails land in its `outbox`. */
 	dataDir: string
-	/** The mails written so far, oldest first, as raw RFC 822 text. */
-	outbox: () => Promise<string[]>
+	/** The mails written so far, oldest first, decoded. */
+	outbox: () => Promise<ReadMail[]>
 	request: (method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown; headers: Headers }>
 	close: () => Promise<void>
 }
@@ -54,11 +55,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 	return {
 		url,
 		dataDir,
-		async outbox() {
-			const directory = path.join(dataDir, 'outbox')
-			const files = (await fs.readdir(directory).catch(() => [])).sort()
-			return Promise.all(files.map((file) => fs.readFile(path.join(directory, file), 'utf8')))
-		},
+		outbox: () => readOutbox(dataDir),
 		async request(method, path, init = {}) {
 			const headers: Record<string, string> = { ...init.headers }
 			let body: string | undefined = init.rawBody
