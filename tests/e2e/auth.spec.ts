@@ -251,6 +251,26 @@ test.describe('the session', () => {
 	})
 })
 
+test.describe('the protected layout on a phone', () => {
+	test.use({ viewport: { width: 390, height: 800 }, javaScriptEnabled: false })
+
+	test('the sidebar is a drawer that opens and closes without JavaScript', async ({ page, context, request, baseURL }) => {
+		const user = await registerUser(request, { locale: 'ar-eg' })
+		await createWorkspace(request, user.token)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/ar-eg/dashboard')
+		const sidebar = page.getByRole('complementary', { name: 'القائمة الرئيسية' })
+		await expect(sidebar).toBeHidden()
+		await page.getByRole('link', { name: 'القائمة', exact: true }).click()
+		await expect(sidebar).toBeVisible()
+		// Arabic mirrors the drawer: it opens from the right.
+		const box = (await sidebar.boundingBox())!
+		expect(box.x + box.width).toBeGreaterThan(380)
+		await sidebar.getByRole('link', { name: 'إغلاق القائمة' }).click()
+		await expect(sidebar).toBeHidden()
+	})
+})
+
 test.describe('accessibility of the account pages', () => {
 	for (const locale of ['en-us', 'ar-eg'] as const) {
 		test(`auth pages (${locale})`, async ({ page }) => {
