@@ -3,9 +3,11 @@ import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { authRouter } from './auth/router.ts'
+import { contactsRouter, isCsvImport } from './contacts/router.ts'
 import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
+import { labelsRouter } from './labels/router.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -30,13 +32,16 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	})
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-		if (hasBody && !req.is('application/json')) return next(new HttpError(415, 'errors.unsupportedMediaType'))
+		if (hasBody && !req.is('application/json') && !isCsvImport(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
 
 	// Feature routers are mounted here as they land, each with `context`.
 	router.use('/auth', authRouter(context))
+	// Before `/workspaces`, whose router would authenticate every request a second time on its way through.
+	router.use('/workspaces/:id/contacts', contactsRouter(context))
+	router.use('/workspaces/:id/labels', labelsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

@@ -3,6 +3,7 @@ import * as m0001 from './0001_users_workspaces.ts'
 import * as m0002 from './0002_sessions_tokens.ts'
 import * as m0003 from './0003_rate_limits.ts'
 import * as m0004 from './0004_invitations.ts'
+import * as m0005 from './0005_contacts_labels.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
 	'0002_sessions_tokens': m0002,
 	'0003_rate_limits': m0003,
 	'0004_invitations': m0004,
+	'0005_contacts_labels': m0005,
 }

@@ -1,0 +1,245 @@
+import express, { Router, type Request, type Response } from 'express'
+import { type ApiContext } from '#api/index.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { existingLabelIds, isUniqueViolation, labelsOfContacts } from '#api/labels/queries.ts'
+import { labelNotFound } from '#api/labels/router.ts'
+import { workspaceChannel } from '#api/realtime/channels.ts'
+import { handler } from '#api/workspaces/handler.ts'
+import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
+import { randomLogoColor } from '#api/workspaces/queries.ts'
+import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
+import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
+import { importContacts } from './import.ts'
+import { contactEmailConstraint, contactLabelConstraint, contactPage, countContacts, findContact, replaceLabels, withLabels } from './queries.ts'
+import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
+
+type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.bulk-changed' | 'contact.imported'
+
+/** `POST /v1/workspaces/{id}/contacts/import` with a CSV body: the one request the API takes in another type than JSON. */
+export function isCsvImport(req: Request): boolean {
+	return req.method === 'POST' && /^\/workspaces\/[^/]+\/contacts\/import\/?$/.test(req.path) && Boolean(req.is('text/csv'))
+}
+
+const csvBody = express.text({ type: 'text/csv', limit: '20mb' })
+
+// Read only once the caller is known to be a member: nobody else gets to upload 20 MB.
+function readCsvBody(req: Request, res: Response): Promise<string> {
+	return new Promise((resolve, reject) => {
+		csvBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(typeof req.body === 'string' ? req.body : '')))
+	})
+}
+
+function contactNotFound() {
+	return new HttpError(404, 'contacts:errors.notFound')
+}
+
+function fieldError(req: Request, status: number, field: string, messageKey: string, values: Record<string, string> = {}) {
+	const key = status === 400 ? 'errors.validation' : messageKey
+	return new HttpError(status, key, { values, details: { source: 'body', fields: { [field]: [req.t(messageKey, values)] } } })
+}
+
+/** A duplicate e-mail (409, beside the e-mail field) or a label deleted meanwhile (400), from the database's refusal. */
+function databaseRefusal(req: Request, email: string | null | undefined) {
+	return (error: unknown) => {
+		if (isUniqueViolation(error, contactEmailConstraint)) throw fieldError(req, 409, 'email', 'contacts:errors.emailTaken', { email: email ?? '' })
+		const constraint = typeof error === 'object' && error !== null && 'constraint' in error ? error.constraint : undefined
+		if (constraint === contactLabelConstraint) throw fieldError(req, 400, 'labelIds', 'contacts:validation.unknownLabels')
+		throw error
+	}
+}
+
+/** `/v1/workspaces/:id/contacts`: every member reads, creates, edits, imports and exports; owners and admins delete. */
+export function contactsRouter({ db, realtime }: ApiContext): Router {
+	const router = Router({ mergeParams: true })
+	router.use(requireUser(db))
+
+	function announce(workspaceId: string, event: ContactEvent, data: Record<string, unknown> = {}) {
+		void realtime.publish(workspaceChannel(workspaceId), event, { workspaceId, ...data })
+	}
+
+	async function requireLabels(req: Request, workspaceId: string, labelIds: readonly string[] | undefined) {
+		if (!labelIds?.length) return
+		const known = await existingLabelIds(db, workspaceId, labelIds)
+		if (known.size < labelIds.length) throw fieldError(req, 400, 'labelIds', 'contacts:validation.unknownLabels')
+	}
+
+	router.get(
+		'/',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const query = parseRequest(req, 'query', listContactsQuery)
+			const [page, total] = await Promise.all([contactPage(db, workspace.id, query), countContacts(db, workspace.id, query)])
+			res.json({ contacts: await withLabels(db, page.contacts), nextCursor: page.next ? encodeCursor(page.next) : null, total })
+		}),
+	)
+
+	router.post(
+		'/',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { labelIds, attributes, ...fields } = parseRequest(req, 'body', createContactBody)
+			await requireLabels(req, workspace.id, labelIds)
+			const contact = await db
+				.transaction()
+				.execute(async (trx) => {
+					const created = await trx
+						.insertInto('contacts')
+						.values({ ...fields, workspaceId: workspace.id, attributes: attributes ?? {}, avatarColor: randomLogoColor() })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+					if (labelIds?.length) await replaceLabels(trx, workspace.id, created.id, labelIds)
+					return created
+				})
+				.catch(databaseRefusal(req, fields.email))
+			announce(workspace.id, 'contact.created', { contactId: contact.id })
+			res.status(201).json(await findContact(db, workspace.id, contact.id))
+		}),
+	)
+
+	router.get(
+		'/export',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const query = parseRequest(req, 'query', exportContactsQuery)
+			const direction = query.direction ?? defaultDirection(query.sort)
+			res.setHeader('Content-Type', 'text/csv; charset=utf-8')
+			res.setHeader('Content-Disposition', `attachment; filename="contacts-${new Date().toISOString().slice(0, 10)}.csv"`)
+			let closed = false
+			res.on('close', () => (closed = true))
+			// A byte order mark, so that Excel reads the file as UTF-8.
+			res.write(`\uFEFF${csvLine([...exportColumns])}`)
+			try {
+				// Page by page on the list's keyset: memory stays flat however many contacts there are.
+				let after: Cursor | undefined
+				do {
+					const page = await contactPage(db, workspace.id, { ...query, direction, after, limit: 1000 })
+					const labels = await labelsOfContacts(db, page.contacts.map((contact) => contact.id))
+					const chunk = page.contacts
+						.map((contact) =>
+							csvLine([
+								contact.name,
+								contact.email,
+								contact.phone,
+								contact.company,
+								(labels.get(contact.id) ?? []).map((label) => label.title).join(labelSeparator),
+								contact.notes,
+								contact.createdAt.toISOString(),
+							]),
+						)
+						.join('')
+					if (!res.write(chunk)) await new Promise((resolve) => (closed ? resolve(undefined) : res.once('drain', resolve).once('close', resolve)))
+					after = page.next
+				} while (after && !closed)
+				res.end()
+			} catch (error) {
+				// Too late for an error answer: the client sees a cut-off download.
+				req.log.error({ err: error }, 'contacts export failed')
+				res.destroy()
+			}
+		}),
+	)
+
+	router.post(
+		'/import',
+		handler(async (req, res) => {
+			const { workspace, role } = await requireMember(db, req)
+			if (!req.is('text/csv')) throw new HttpError(415, 'contacts:errors.csvExpected')
+			const { country } = parseRequest(req, 'query', importContactsQuery)
+			const records = readContactsCsv(await readCsvBody(req, res))
+			const result = await importContacts(db, records, { workspaceId: workspace.id, t: req.t, country, createLabels: managers.includes(role) })
+			if (result.created + result.updated > 0) announce(workspace.id, 'contact.imported')
+			res.json(result)
+		}),
+	)
+
+	router.post(
+		'/bulk',
+		handler(async (req, res) => {
+			const { workspace, role } = await requireMember(db, req)
+			const { action, contactIds, labelId } = parseRequest(req, 'body', bulkBody)
+			if (action === 'delete' && !managers.includes(role)) throw new HttpError(403, 'errors.forbidden')
+			if (labelId && !(await existingLabelIds(db, workspace.id, [labelId])).size) throw labelNotFound()
+			const affected = await db.transaction().execute(async (trx) => {
+				const contacts = trx.selectFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds)
+				if (action === 'delete') {
+					const deleted = await trx.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds).executeTakeFirst()
+					return Number(deleted.numDeletedRows)
+				}
+				const { count } = await contacts.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
+				if (action === 'label' && labelId) {
+					await trx
+						.insertInto('contactLabels')
+						.columns(['workspaceId', 'contactId', 'labelId'])
+						.expression(contacts.select((eb) => ['contacts.workspaceId', 'contacts.id', eb.val(labelId).as('labelId')]))
+						.onConflict((oc) => oc.doNothing())
+						.execute()
+				}
+				if (action === 'unlabel' && labelId) {
+					await trx.deleteFrom('contactLabels').where('workspaceId', '=', workspace.id).where('labelId', '=', labelId).where('contactId', 'in', contactIds).execute()
+				}
+				return count
+			})
+			if (affected > 0) announce(workspace.id, 'contact.bulk-changed', { action })
+			res.json({ action, affected })
+		}),
+	)
+
+	router.get(
+		'/:contactId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const contact = await findContact(db, workspace.id, contactId)
+			if (!contact) throw contactNotFound()
+			res.json(contact)
+		}),
+	)
+
+	router.patch(
+		'/:contactId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const { labelIds, ...fields } = parseRequest(req, 'body', updateContactBody)
+			if (Object.keys(fields).length === 0 && !labelIds) {
+				const contact = await findContact(db, workspace.id, contactId)
+				if (!contact) throw contactNotFound()
+				return res.json(contact)
+			}
+			await requireLabels(req, workspace.id, labelIds)
+			const updated = await db
+				.transaction()
+				.execute(async (trx) => {
+					const row = await trx
+						.updateTable('contacts')
+						.set({ ...fields, updatedAt: new Date() })
+						.where('workspaceId', '=', workspace.id)
+						.where('id', '=', contactId)
+						.returning('id')
+						.executeTakeFirst()
+					if (row && labelIds) await replaceLabels(trx, workspace.id, row.id, labelIds)
+					return row
+				})
+				.catch(databaseRefusal(req, fields.email))
+			if (!updated) throw contactNotFound()
+			announce(workspace.id, 'contact.updated', { contactId })
+			res.json(await findContact(db, workspace.id, contactId))
+		}),
+	)
+
+	router.delete(
+		'/:contactId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const deleted = await db.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', '=', contactId).executeTakeFirst()
+			if (deleted.numDeletedRows === 0n) throw contactNotFound()
+			announce(workspace.id, 'contact.deleted', { contactId })
+			res.status(204).end()
+		}),
+	)
+
+	return router
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod'
+import { listQuery, paginationQuery } from '#api/http/pagination.ts'
+import { contactSorts, decodeCursor, defaultDirection, directions } from './cursor.ts'
+import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.ts'
+
+export const limits = { name: 120, email: 254, phone: 40, company: 120, notes: 5000, attributes: 50, attributeKey: 50, attributeValue: 500, labels: 100 }
+
+// Forms send an empty field for "none": it is stored as null. Left out, it stays left out (an edit keeps the value).
+const optionalText = (maximum: number) =>
+	z
+		.string()
+		.trim()
+		.max(maximum)
+		.nullable()
+		.transform((value) => value || null)
+		.optional()
+
+export const contactName = z.string().trim().min(1).max(limits.name)
+
+export const contactEmail = z.preprocess(
+	(value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+	z.string().trim().toLowerCase().max(limits.email).email().nullish(),
+)
+
+export const contactPhone = optionalText(limits.phone)
+
+export const country = z
+	.string()
+	.trim()
+	.toUpperCase()
+	.refine((code): code is CountryCode => isSupportedCountry(code), 'contacts:validation.country')
+	.transform((code) => code as CountryCode)
+
+const attributes = z
+	.record(z.string().trim().min(1).max(limits.attributeKey), z.string().trim().max(limits.attributeValue))
+	.refine((value) => Object.keys(value).length <= limits.attributes, 'contacts:validation.tooManyAttributes')
+
+const labelIds = z
+	.array(z.string().uuid())
+	.max(limits.labels)
+	.transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
+
+const contactFields = {
+	email: contactEmail,
+	phone: contactPhone,
+	country: country.optional(),
+	company: optionalText(limits.company),
+	notes: optionalText(limits.notes),
+	attributes: attributes.optional(),
+	labelIds: labelIds.optional(),
+}
+
+type WithPhone = { phone?: string | null; country?: CountryCode }
+
+// On the object, so that the country can tell how to read a number without its prefix.
+function checkPhone(body: WithPhone, context: z.RefinementCtx) {
+	if (body.phone && !normalizePhone(body.phone, body.country)) {
+		context.addIssue({ code: 'custom', path: ['phone'], message: body.country ? 'contacts:validation.phone' : 'contacts:validation.phoneInternational' })
+	}
+}
+
+function withNormalizedPhone<Body extends WithPhone>({ country, ...body }: Body): Omit<Body, 'country'> {
+	return body.phone ? { ...body, phone: normalizePhone(body.phone, country) ?? body.phone } : body
+}
+
+export const createContactBody = z
+	.object({ name: contactName, ...contactFields })
+	.superRefine(checkPhone)
+	.transform(withNormalizedPhone)
+
+/** Fields left out stay as they are; `null` or `''` empties one; `attributes` and `labelIds` replace the whole set. */
+export const updateContactBody = z
+	.object({ name: contactName.optional(), ...contactFields })
+	.superRefine(checkPhone)
+	.transform(withNormalizedPhone)
+
+export type ContactInput = z.output<typeof updateContactBody>
+
+export const contactParams = z.object({ id: z.string().uuid(), contactId: z.string().uuid() })
+
+// A query parameter left empty by a GET form is one not given.
+const optionalParameter = <Schema extends z.ZodTypeAny>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+/** `?cursor&limit&sort&direction&search&label`; the direction defaults to A→Z for names and newest first for dates. */
+export const listContactsQuery = z
+	.object({
+		cursor: optionalParameter(z.string().max(2000)),
+		limit: paginationQuery.shape.limit.innerType().transform((limit) => limit ?? 25),
+		sort: optionalParameter(z.enum(contactSorts)).transform((sort) => sort ?? 'name'),
+		direction: optionalParameter(z.enum(directions)),
+		search: listQuery.shape.search,
+		label: optionalParameter(z.string().uuid()),
+	})
+	.transform((query, context) => {
+		const direction = query.direction ?? defaultDirection(query.sort)
+		if (query.cursor === undefined) return { ...query, direction, after: undefined }
+		const after = decodeCursor(query.cursor)
+		// A cursor of another sort would start the page at a meaningless place.
+		if (!after || after.sort !== query.sort || after.direction !== direction) {
+			context.addIssue({ code: 'custom', path: ['cursor'], message: 'contacts:validation.cursor' })
+			return z.NEVER
+		}
+		return { ...query, direction, after }
+	})
+
+export type ListContactsQuery = z.output<typeof listContactsQuery>
+
+/** The same filter and order as the list, for an export. */
+export const exportContactsQuery = z.object({
+	sort: listContactsQuery.innerType().shape.sort,
+	direction: listContactsQuery.innerType().shape.direction,
+	search: listQuery.shape.search,
+	label: optionalParameter(z.string().uuid()),
+})
+
+export const importContactsQuery = z.object({ country: optionalParameter(country) })
+
+export const bulkActions = ['label', 'unlabel', 'delete'] as const
+
+export const bulkBody = z
+	.object({
+		action: z.enum(bulkActions),
+		contactIds: z.array(z.string().uuid()).min(1).max(1000),
+		labelId: z.string().uuid().optional(),
+	})
+	.superRefine((body, context) => {
+		if (body.action !== 'delete' && !body.labelId) context.addIssue({ code: 'custom', path: ['labelId'], message: 'validation.required' })
+	})

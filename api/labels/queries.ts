@@ -1,0 +1,89 @@
+import { type Kysely } from 'kysely'
+import { type Database, type Label } from '#api/db/schema.ts'
+
+type Executor = Kysely<Database>
+
+export type LabelJson = {
+	id: string
+	title: string
+	description: string | null
+	color: string
+	contactCount: number
+	createdAt: string
+	updatedAt: string
+}
+
+/** What a contact shows of each of its labels. */
+export type LabelSummary = { id: string; title: string; color: string }
+
+export function labelJson(label: Label, contactCount: number): LabelJson {
+	return {
+		id: label.id,
+		title: label.title,
+		description: label.description,
+		color: label.color,
+		contactCount,
+		createdAt: label.createdAt.toISOString(),
+		updatedAt: label.updatedAt.toISOString(),
+	}
+}
+
+/** Whether `error` is PostgreSQL refusing a duplicate on `constraint`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === constraint
+}
+
+export const labelTitleConstraint = 'labels_workspace_title_key'
+
+function labelsWithCounts(db: Executor, workspaceId: string) {
+	return db
+		.selectFrom('labels')
+		.selectAll('labels')
+		.select((eb) =>
+			eb
+				.selectFrom('contactLabels')
+				.select((inner) => inner.fn.countAll<number>().as('count'))
+				.whereRef('contactLabels.labelId', '=', 'labels.id')
+				.as('contactCount'),
+		)
+		.where('labels.workspaceId', '=', workspaceId)
+}
+
+/** Every label of a workspace by title (case-insensitive, citext), with how many contacts carry it. */
+export async function listLabels(db: Executor, workspaceId: string): Promise<LabelJson[]> {
+	const rows = await labelsWithCounts(db, workspaceId).orderBy('labels.title').orderBy('labels.id').execute()
+	return rows.map(({ contactCount, ...label }) => labelJson(label, contactCount ?? 0))
+}
+
+export async function findLabel(db: Executor, workspaceId: string, labelId: string): Promise<LabelJson | undefined> {
+	const row = await labelsWithCounts(db, workspaceId).where('labels.id', '=', labelId).executeTakeFirst()
+	if (!row) return undefined
+	const { contactCount, ...label } = row
+	return labelJson(label, contactCount ?? 0)
+}
+
+/** The ids among `labelIds` that are labels of the workspace. */
+export async function existingLabelIds(db: Executor, workspaceId: string, labelIds: readonly string[]): Promise<Set<string>> {
+	if (labelIds.length === 0) return new Set()
+	const rows = await db.selectFrom('labels').select('id').where('workspaceId', '=', workspaceId).where('id', 'in', [...labelIds]).execute()
+	return new Set(rows.map((row) => row.id))
+}
+
+/** The labels of each contact, by title. */
+export async function labelsOfContacts(db: Executor, contactIds: readonly string[]): Promise<Map<string, LabelSummary[]>> {
+	const byContact = new Map<string, LabelSummary[]>()
+	if (contactIds.length === 0) return byContact
+	const rows = await db
+		.selectFrom('contactLabels')
+		.innerJoin('labels', 'labels.id', 'contactLabels.labelId')
+		.select(['contactLabels.contactId', 'labels.id', 'labels.title', 'labels.color'])
+		.where('contactLabels.contactId', 'in', [...contactIds])
+		.orderBy('labels.title')
+		.execute()
+	for (const { contactId, ...label } of rows) {
+		const list = byContact.get(contactId) ?? []
+		list.push(label)
+		byContact.set(contactId, list)
+	}
+	return byContact
+}

@@ -1,0 +1,113 @@
+import { Router, type Request } from 'express'
+import { type ApiContext } from '#api/index.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { workspaceChannel } from '#api/realtime/channels.ts'
+import { handler } from '#api/workspaces/handler.ts'
+import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
+import { findLabel, isUniqueViolation, labelJson, labelTitleConstraint, listLabels } from './queries.ts'
+import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
+
+export function labelNotFound() {
+	return new HttpError(404, 'contacts:errors.labelNotFound')
+}
+
+/** The 409 of a title another label of the workspace has (in any case), shown beside the title field. */
+export function labelTitleTaken(req: Request, title: string) {
+	const values = { title }
+	return new HttpError(409, 'contacts:errors.labelTitleTaken', {
+		values,
+		details: { source: 'body', fields: { title: [req.t('contacts:errors.labelTitleTaken', values)] } },
+	})
+}
+
+/** `/v1/workspaces/:id/labels`: everyone reads, owners and admins write. */
+export function labelsRouter({ db, realtime }: ApiContext): Router {
+	const router = Router({ mergeParams: true })
+	router.use(requireUser(db))
+
+	async function requireLabel(req: Request, workspaceId: string) {
+		const { labelId } = parseParams(req, labelParams, labelNotFound)
+		const label = await findLabel(db, workspaceId, labelId)
+		if (!label) throw labelNotFound()
+		return label
+	}
+
+	function announce(workspaceId: string, event: 'label.created' | 'label.updated' | 'label.deleted', labelId: string) {
+		void realtime.publish(workspaceChannel(workspaceId), event, { workspaceId, labelId })
+	}
+
+	router.get(
+		'/',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json({ labels: await listLabels(db, workspace.id) })
+		}),
+	)
+
+	router.post(
+		'/',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const body = parseRequest(req, 'body', createLabelBody)
+			const label = await db
+				.insertInto('labels')
+				.values({ workspaceId: workspace.id, ...body })
+				.returningAll()
+				.executeTakeFirstOrThrow()
+				.catch((error: unknown) => {
+					throw isUniqueViolation(error, labelTitleConstraint) ? labelTitleTaken(req, body.title) : error
+				})
+			announce(workspace.id, 'label.created', label.id)
+			res.status(201).json(labelJson(label, 0))
+		}),
+	)
+
+	router.get(
+		'/:labelId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json(await requireLabel(req, workspace.id))
+		}),
+	)
+
+	router.patch(
+		'/:labelId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const label = await requireLabel(req, workspace.id)
+			const changes = parseRequest(req, 'body', updateLabelBody)
+			if (Object.keys(changes).length === 0) return res.json(label)
+			const updated = await db
+				.updateTable('labels')
+				.set({ ...changes, updatedAt: new Date() })
+				.where('workspaceId', '=', workspace.id)
+				.where('id', '=', label.id)
+				.returningAll()
+				.executeTakeFirst()
+				.catch((error: unknown) => {
+					throw isUniqueViolation(error, labelTitleConstraint) ? labelTitleTaken(req, changes.title ?? label.title) : error
+				})
+			// Deleted by someone else in between.
+			if (!updated) throw labelNotFound()
+			announce(workspace.id, 'label.updated', label.id)
+			res.json(labelJson(updated, label.contactCount))
+		}),
+	)
+
+	// Contacts (and, later, conversations) lose it through their foreign keys.
+	router.delete(
+		'/:labelId',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { labelId } = parseParams(req, labelParams, labelNotFound)
+			const deleted = await db.deleteFrom('labels').where('workspaceId', '=', workspace.id).where('id', '=', labelId).executeTakeFirst()
+			if (deleted.numDeletedRows === 0n) throw labelNotFound()
+			announce(workspace.id, 'label.deleted', labelId)
+			res.status(204).end()
+		}),
+	)
+
+	return router
+}
