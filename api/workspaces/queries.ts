@@ -137,7 +137,7 @@ export async function setCurrentWorkspace(db: Executor, userId: string, workspac
 
 /** Counts for the dashboard's getting-started checklist. */
 export async function workspaceOverview(db: DB, workspaceId: string) {
-	const [members, invitations] = await Promise.all([
+	const [members, invitations, contacts] = await Promise.all([
 		db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
 		db
 			.selectFrom('invitations')
@@ -147,7 +147,8 @@ export async function workspaceOverview(db: DB, workspaceId: string) {
 			.where('expiresAt', '>', new Date())
 			.where((eb) => eb.or([eb('maxUses', 'is', null), eb('uses', '<', eb.ref('maxUses'))]))
 			.executeTakeFirstOrThrow(),
+		db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
 	])
-	// Contacts and channels have no tables yet: their counts join here when they land.
-	return { members: members.count, pendingInvitations: invitations.count, contacts: 0, channels: 0 }
+	// Channels have no table yet: their count joins here when they land.
+	return { members: members.count, pendingInvitations: invitations.count, contacts: contacts.count, channels: 0 }
 }

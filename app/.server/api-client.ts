@@ -62,27 +62,40 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
  */
 export function createApiClient(options: ApiClientOptions) {
 	const doFetch = options.fetch ?? fetch
-	async function call<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
-		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(query)}`
+
+	/** One request; a non-OK answer becomes an ApiError. */
+	async function send(method: Method, path: string, init: { body?: string; contentType?: string; accept?: string; query?: Query } = {}): Promise<Response> {
+		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(init.query)}`
 		const headers: Record<string, string> = {
-			Accept: 'application/json',
+			Accept: init.accept ?? 'application/json',
 			'Accept-Language': options.locale || 'en',
 		}
-		if (body !== undefined) headers['Content-Type'] = 'application/json'
+		if (init.body !== undefined) headers['Content-Type'] = init.contentType ?? 'application/json'
 		if (options.token) headers.Authorization = `Bearer ${options.token}`
 		if (options.forwardedFor) headers['X-Forwarded-For'] = options.forwardedFor
 		if (options.requestId) headers['X-Request-Id'] = options.requestId
-		const response = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+		const response = await doFetch(url, { method, headers, body: init.body })
+		if (response.ok) return response
 		const parsed = parseBody(await response.text())
-		if (!response.ok) throw new ApiError(messageOf(parsed, response.statusText), url, response.status, parsed)
-		return parsed as T
+		throw new ApiError(messageOf(parsed, response.statusText), url, response.status, parsed)
 	}
+
+	async function call<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+		const response = await send(method, path, { body: body === undefined ? undefined : JSON.stringify(body), query })
+		return parseBody(await response.text()) as T
+	}
+
 	return {
 		get: <T>(path: string, query?: Query) => call<T>('GET', path, undefined, query),
 		post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
 		put: <T>(path: string, body?: unknown) => call<T>('PUT', path, body ?? {}),
 		patch: <T>(path: string, body?: unknown) => call<T>('PATCH', path, body ?? {}),
 		delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body),
+		/** Posts a body of another type than JSON (a CSV import); the answer is JSON. */
+		postText: async <T>(path: string, text: string, contentType: string, query?: Query) =>
+			parseBody(await (await send('POST', path, { body: text, contentType, query })).text()) as T,
+		/** The answer itself, to stream it on (a CSV export). */
+		stream: (path: string, query?: Query, accept = '*/*') => send('GET', path, { query, accept }),
 	}
 }
 

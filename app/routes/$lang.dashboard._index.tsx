@@ -27,7 +27,7 @@ export default function Overview() {
 	const { t } = useTranslation()
 	const steps = [
 		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: workspace.role === 'agent' ? null : '/dashboard/settings/agents' },
-		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: null },
+		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: '/dashboard/contacts' },
 		{ key: 'channel', done: counts.channels > 0, count: counts.channels, to: null },
 	] satisfies Array<{ key: string; done: boolean; count: number; to: string | null }>
 	const done = steps.filter((step) => step.done).length

@@ -11,8 +11,10 @@ const managers = ['owner', 'admin'] as const
  */
 export const navigation: readonly NavItem[] = [
 	{ path: '', label: 'nav.overview', roles: everyone, group: 'main' },
+	{ path: '/contacts', label: 'nav.contacts', roles: everyone, group: 'main' },
 	{ path: '/team-members', label: 'nav.teamMembers', roles: everyone, group: 'main' },
 	{ path: '/settings/agents', label: 'nav.agents', roles: managers, group: 'settings' },
+	{ path: '/settings/labels', label: 'nav.labels', roles: everyone, group: 'settings' },
 	{ path: '/settings/workspaces', label: 'nav.workspaces', roles: everyone, group: 'settings' },
 	{ path: '/profile', label: 'nav.profile', roles: everyone, group: 'settings' },
 ]

@@ -372,8 +372,11 @@ describe('GET /v1/workspaces/{id}/overview', () => {
 				invitation('used', { maxUses: 1, uses: 1 }),
 			])
 			.execute()
+		for (const name of ['Amal', 'Bruno']) {
+			expect((await api.request('POST', `/v1/workspaces/${team.workspace.id}/contacts`, { body: { name }, headers: team.agent.auth })).status).toBe(201)
+		}
 		const response = await api.request('GET', `/v1/workspaces/${team.workspace.id}/overview`, { headers: team.agent.auth })
 		expect(response.status).toBe(200)
-		expect(response.body).toEqual({ members: 4, pendingInvitations: 2, contacts: 0, channels: 0 })
+		expect(response.body).toEqual({ members: 4, pendingInvitations: 2, contacts: 2, channels: 0 })
 	})
 })

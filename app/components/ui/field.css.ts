@@ -27,3 +27,6 @@ export const formErrors = style({
 	fontSize: '0.875rem',
 })
 export const form = style({ display: 'grid', gap: '1rem' })
+export const textarea = style([input, { minBlockSize: '5rem', resize: 'vertical', fontFamily: 'inherit' }])
+export const choices = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1rem', border: 0, padding: 0, margin: 0 })
+export const choice = style({ display: 'inline-flex', alignItems: 'center', gap: '0.375rem', fontSize: '0.875rem' })

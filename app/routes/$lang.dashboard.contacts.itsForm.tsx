@@ -1,0 +1,180 @@
+import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
+import { formatAttributes, parseAttributes, type Contact } from '#app/utils/contacts.ts'
+import { text } from '#app/utils/forms.ts'
+import { type Label } from '#app/utils/labels.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { pageNotFound } from '#app/utils/http.ts'
+import * as styles from './dashboard.css.ts'
+
+const optional = (maximum: number) => z.string().trim().max(maximum, 'forms.tooLong').optional()
+
+const schema = z.object({
+	id: z.string().optional(),
+	name: text(120),
+	email: z.string().trim().email('forms.email').max(254, 'forms.tooLong').optional(),
+	phone: optional(40),
+	country: z
+		.string()
+		.trim()
+		.regex(/^[A-Za-z]{2}$/, 'contacts.countryRule')
+		.optional(),
+	company: optional(120),
+	notes: optional(5000),
+	attributes: z
+		.string()
+		.optional()
+		.transform((value, context) => {
+			const attributes = parseAttributes(value ?? '')
+			if (!attributes) context.addIssue({ code: 'custom', message: 'contacts.attributesRule' })
+			return attributes ?? {}
+		}),
+	labelIds: z.array(z.string()).optional(),
+})
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+/** One form for a new contact and, with `?id=`, for editing one. */
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const id = new URL(args.request.url).searchParams.get('id')
+	const base = `/workspaces/${user.workspace.id}`
+	const [{ labels }, contact] = await Promise.all([
+		api.get<{ labels: Label[] }>(`${base}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+		id ? api.get<Contact>(`${base}/contacts/${id}`).catch(() => null) : null,
+	])
+	if (id && !contact) pageNotFound(args.request)
+	const t = await serverT(locale)
+	return { title: contact ? t('contacts.form.editTitle', { name: contact.name }) : t('contacts.form.newTitle'), locale, labels, contact }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const submission = parseWithZod(await args.request.formData(), { schema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	const { id, ...fields } = submission.value
+	// An emptied field clears the value; no ticked label clears the labels.
+	const body = {
+		...fields,
+		email: fields.email ?? null,
+		phone: fields.phone ?? null,
+		company: fields.company ?? null,
+		notes: fields.notes ?? null,
+		labelIds: fields.labelIds ?? [],
+	}
+	const base = `/workspaces/${user.workspace.id}/contacts`
+	let saved: Contact
+	try {
+		saved = id ? await api.patch<Contact>(`${base}/${id}`, body) : await api.post<Contact>(base, body)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
+	}
+	const t = await serverT(locale)
+	return redirectWithToast(`/${locale}/dashboard/contacts?contact=${saved.id}`, { type: 'success', title: t(id ? 'contacts.form.saved' : 'contacts.form.created', { name: saved.name }) })
+}
+
+export default function ContactForm() {
+	const { title, locale, labels, contact } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useForm({
+		id: contact ? `contact-${contact.id}` : 'contact-new',
+		lastResult,
+		defaultValue: contact
+			? {
+					name: contact.name,
+					email: contact.email ?? '',
+					phone: contact.phone ?? '',
+					company: contact.company ?? '',
+					notes: contact.notes ?? '',
+					attributes: formatAttributes(contact.attributes),
+					labelIds: contact.labels.map((label) => label.id),
+				}
+			: undefined,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	const labelTitles = new Map(labels.map((label) => [label.id, label.title]))
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('contacts.form.lead')}</p>
+			</div>
+			<section className={styles.section}>
+				<Form method="post" {...getFormProps(form)} className={formClass}>
+					{contact ? <input type="hidden" name="id" value={contact.id} /> : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
+					<Field label={t('contacts.name')} input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }} errors={fields.name.errors} errorId={fields.name.errorId} />
+					<Field label={t('contacts.email')} input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.email.errors} errorId={fields.email.errorId} />
+					<Field
+						label={t('contacts.phone')}
+						help={t('contacts.phoneHelp')}
+						input={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'off', dir: 'ltr' }}
+						errors={fields.phone.errors}
+						errorId={fields.phone.errorId}
+					/>
+					<Field
+						label={t('contacts.country')}
+						help={t('contacts.countryHelp')}
+						input={{ ...getInputProps(fields.country, { type: 'text' }), maxLength: 2, autoComplete: 'off', dir: 'ltr' }}
+						errors={fields.country.errors}
+						errorId={fields.country.errorId}
+					/>
+					<Field label={t('contacts.company')} input={{ ...getInputProps(fields.company, { type: 'text' }), autoComplete: 'off' }} errors={fields.company.errors} errorId={fields.company.errorId} />
+					<div className={fieldStyles.field}>
+						<label htmlFor={fields.notes.id} className={fieldStyles.label}>
+							{t('contacts.notes')}
+						</label>
+						<textarea {...getTextareaProps(fields.notes)} className={fieldStyles.textarea} />
+						<ErrorList id={fields.notes.errorId} errors={fields.notes.errors} />
+					</div>
+					<div className={fieldStyles.field}>
+						<label htmlFor={fields.attributes.id} className={fieldStyles.label}>
+							{t('contacts.attributes')}
+						</label>
+						<textarea {...getTextareaProps(fields.attributes)} className={fieldStyles.textarea} placeholder={t('contacts.attributesPlaceholder')} />
+						<p className={fieldStyles.help}>{t('contacts.attributesHelp')}</p>
+						<ErrorList id={fields.attributes.errorId} errors={fields.attributes.errors} />
+					</div>
+					{labels.length ? (
+						<fieldset className={fieldStyles.field}>
+							<legend className={fieldStyles.label}>{t('contacts.labels')}</legend>
+							<div className={fieldStyles.choices}>
+								{getCollectionProps(fields.labelIds, { type: 'checkbox', options: labels.map((label) => label.id) }).map(({ key, ...props }) => (
+									<label key={key} className={fieldStyles.choice}>
+										<input {...props} />
+										{labelTitles.get(props.value)}
+									</label>
+								))}
+							</div>
+							<ErrorList id={fields.labelIds.errorId} errors={fields.labelIds.errors} />
+						</fieldset>
+					) : null}
+					<div className={styles.pageHeader}>
+						<Button type="submit" disabled={pending}>
+							{contact ? t('contacts.form.save') : t('contacts.form.create')}
+						</Button>
+						<Link to={`/${locale}/dashboard/contacts${contact ? `?contact=${contact.id}` : ''}`} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					</div>
+				</Form>
+			</section>
+		</>
+	)
+}

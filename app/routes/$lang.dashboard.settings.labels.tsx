@@ -1,0 +1,196 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { ApiError } from '#app/.server/api.ts'
+import { apiErrorReply } from '#app/.server/forms.ts'
+import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { LabelChip } from '#app/components/label-chip.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as table from '#app/components/ui/table.css.ts'
+import { labelSchema, type Label } from '#app/utils/labels.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import * as styles from './dashboard.css.ts'
+
+const saveSchema = labelSchema.extend({ labelId: z.string().optional() })
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const { labels } = await api.get<{ labels: Label[] }>(`/workspaces/${user.workspace.id}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const url = new URL(args.request.url)
+	const t = await serverT(locale)
+	return {
+		title: t('labels.title'),
+		locale,
+		labels,
+		manages: user.workspace.role !== 'agent',
+		editing: labels.find((label) => label.id === url.searchParams.get('edit')) ?? null,
+		deleting: labels.find((label) => label.id === url.searchParams.get('delete')) ?? null,
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const formData = await request.formData()
+	const t = await serverT(locale)
+	const base = `/workspaces/${user.workspace.id}/labels`
+	const here = `/${locale}/dashboard/settings/labels`
+
+	if (formData.get('intent') === 'delete') {
+		try {
+			await api.delete(`${base}/${String(formData.get('labelId') ?? '')}`)
+		} catch (error) {
+			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
+			return redirectWithToast(here, { type: 'error', title: t('labels.deleteFailed'), description: error.message })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('labels.deleted', { title: String(formData.get('title') ?? '') }) })
+	}
+
+	const submission = parseWithZod(formData, { schema: saveSchema })
+	if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+	const { labelId, ...label } = submission.value
+	try {
+		if (labelId) await api.patch(`${base}/${labelId}`, { ...label, description: label.description ?? null })
+		else await api.post(base, label)
+	} catch (error) {
+		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })
+		return data(result, { status })
+	}
+	return redirectWithToast(here, { type: 'success', title: t(labelId ? 'labels.saved' : 'labels.created', { title: label.title }) })
+}
+
+export default function Labels() {
+	const { title, locale, labels, manages, editing, deleting } = useLoaderData<typeof loader>()
+	const lastResult = useActionData<typeof action>()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const base = `/${locale}/dashboard/settings/labels`
+	const [form, fields] = useForm({
+		id: editing ? `label-${editing.id}` : 'label-new',
+		lastResult,
+		defaultValue: editing ? { title: editing.title, description: editing.description ?? '', color: editing.color } : { color: '#6366f1' },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: saveSchema }),
+	})
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('labels.lead')}</p>
+			</div>
+
+			{deleting && manages ? (
+				<section className={styles.section} role="alertdialog" aria-labelledby="delete-heading" aria-describedby="delete-text">
+					<h2 id="delete-heading" className={styles.sectionTitle}>
+						{t('labels.deleteTitle', { title: deleting.title })}
+					</h2>
+					<p id="delete-text">{t('labels.deleteText', { count: deleting.contactCount })}</p>
+					<Form method="post" className={table.actions}>
+						<input type="hidden" name="intent" value="delete" />
+						<input type="hidden" name="labelId" value={deleting.id} />
+						<input type="hidden" name="title" value={deleting.title} />
+						<button type="submit" className={button.destructive}>
+							{t('actions.delete')}
+						</button>
+						<Link to={base} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					</Form>
+				</section>
+			) : null}
+
+			{manages ? (
+				<section className={styles.section} aria-labelledby="label-form-heading">
+					<h2 id="label-form-heading" className={styles.sectionTitle}>
+						{editing ? t('labels.edit', { title: editing.title }) : t('labels.new')}
+					</h2>
+					<Form method="post" {...getFormProps(form)} className={formClass}>
+						{editing ? <input type="hidden" name="labelId" value={editing.id} /> : null}
+						<FormErrors id={form.errorId} errors={form.errors} />
+						<Field
+							label={t('labels.name')}
+							help={t('labels.titleRule')}
+							input={{ ...getInputProps(fields.title, { type: 'text' }), required: true, autoComplete: 'off' }}
+							errors={fields.title.errors}
+							errorId={fields.title.errorId}
+						/>
+						<Field
+							label={t('labels.description')}
+							input={{ ...getInputProps(fields.description, { type: 'text' }), autoComplete: 'off' }}
+							errors={fields.description.errors}
+							errorId={fields.description.errorId}
+						/>
+						<Field
+							label={t('labels.color')}
+							input={{ ...getInputProps(fields.color, { type: 'color' }), required: true }}
+							errors={fields.color.errors}
+							errorId={fields.color.errorId}
+						/>
+						<div className={table.actions}>
+							<Button type="submit" disabled={pending}>
+								{editing ? t('labels.save') : t('labels.create')}
+							</Button>
+							{editing ? (
+								<Link to={base} className={button.ghost}>
+									{t('actions.cancel')}
+								</Link>
+							) : null}
+						</div>
+					</Form>
+				</section>
+			) : null}
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{title}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('labels.name')}</th>
+							<th className={table.th}>{t('labels.description')}</th>
+							<th className={table.th}>{t('labels.contacts')}</th>
+							<th className={table.th}>
+								<span className="visually-hidden">{t('actions.label')}</span>
+							</th>
+						</tr>
+					</thead>
+					<tbody>
+						{labels.map((label) => (
+							<tr key={label.id}>
+								<td className={table.td}>
+									<LabelChip label={label} />
+								</td>
+								<td className={table.td}>{label.description}</td>
+								<td className={table.td}>
+									<Link to={`/${locale}/dashboard/contacts?label=${label.id}`}>{label.contactCount}</Link>
+								</td>
+								<td className={table.td}>
+									{manages ? (
+										<div className={table.actions}>
+											<Link to={`${base}?edit=${label.id}`} className={button.ghost} aria-label={t('labels.edit', { title: label.title })}>
+												{t('actions.edit')}
+											</Link>
+											<Link to={`${base}?delete=${label.id}`} className={button.ghost} aria-label={t('labels.deleteTitle', { title: label.title })}>
+												{t('actions.delete')}
+											</Link>
+										</div>
+									) : null}
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{labels.length === 0 ? <p className={table.empty}>{t('labels.none')}</p> : null}
+			</div>
+		</>
+	)
+}

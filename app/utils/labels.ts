@@ -1,0 +1,18 @@
+import { z } from 'zod'
+
+/** A label as the API answers it. */
+export type Label = { id: string; title: string; description: string | null; color: string; contactCount: number; createdAt: string; updatedAt: string }
+
+/** What a contact shows of each of its labels. */
+export type LabelSummary = { id: string; title: string; color: string }
+
+/** The label form's rules, as the API checks them (one word: letters of any script, digits, `-`, `_`). */
+export const labelSchema = z.object({
+	title: z
+		.string({ required_error: 'forms.required' })
+		.trim()
+		.max(50, 'forms.tooLong')
+		.regex(/^[\p{L}\p{M}\p{N}_-]+$/u, 'labels.titleRule'),
+	description: z.string().trim().max(200, 'forms.tooLong').optional(),
+	color: z.string({ required_error: 'forms.required' }).regex(/^#[0-9a-fA-F]{6}$/, 'labels.colorRule'),
+})

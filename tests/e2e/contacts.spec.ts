@@ -1,0 +1,142 @@
+import fs from 'node:fs/promises'
+import AxeBuilder from '@axe-core/playwright'
+import { type Page } from '@playwright/test'
+import { createWorkspace, registerUser, signIn } from './accounts.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+const rows = (page: Page) => page.locator('tbody tr')
+
+test('contacts: create, edit, import a CSV, search, label in bulk, filter and export back', async ({ page, context, request, baseURL }) => {
+	const owner = await registerUser(request)
+	await createWorkspace(request, owner.token, 'Contacts Co')
+	await signIn(context, baseURL!, owner.token)
+
+	await page.goto('/en-us/dashboard/settings/labels')
+	await waitForHydration(page)
+	await page.getByLabel('Title').fill('vip client')
+	await page.getByRole('button', { name: 'Create the label' }).click()
+	await expect(page.getByText('One word: letters, digits, - and _.', { exact: true }).last()).toBeVisible()
+	await page.getByLabel('Title').fill('vip')
+	await page.getByRole('button', { name: 'Create the label' }).click()
+	await expect(page.getByText('Label vip created')).toBeVisible()
+
+	await page.goto('/en-us/dashboard/contacts')
+	await expect(page.getByText('No contacts yet.')).toBeVisible()
+	await page.getByRole('link', { name: 'New contact' }).first().click()
+	await expect(page).toHaveURL('/en-us/dashboard/contacts/itsForm')
+	await waitForHydration(page)
+	await page.getByLabel('Name', { exact: true }).fill('Élodie Durand')
+	await page.getByLabel('E-mail', { exact: true }).fill('Elodie@Example.test')
+	await page.getByLabel('Phone', { exact: true }).fill('06 12 34 56 78')
+	await page.getByLabel('Country of a local number').fill('FR')
+	await page.getByLabel('Company').fill('Durand SARL')
+	await page.getByLabel('Custom attributes').fill('plan: Pro')
+	await page.getByLabel('vip').check()
+	await page.getByRole('button', { name: 'Add the contact' }).click()
+	await expect(page.getByText('Élodie Durand added')).toBeVisible()
+	const panel = page.getByRole('complementary', { name: 'Élodie Durand' })
+	await expect(panel).toContainText('elodie@example.test')
+	await expect(panel).toContainText('+33612345678')
+	await expect(panel).toContainText('plan')
+	await expect(panel).toContainText('vip')
+
+	await panel.getByRole('link', { name: 'Edit' }).click()
+	await expect(page.getByLabel('Company')).toHaveValue('Durand SARL')
+	await page.getByLabel('Company').fill('Durand & Fils')
+	await page.getByRole('button', { name: 'Save the contact' }).click()
+	await expect(page.getByRole('complementary', { name: 'Élodie Durand' })).toContainText('Durand & Fils')
+
+	const csv = ['\uFEFFname,email,phone,company,labels', 'Zoé Martin,zoe@example.test,+33 7 81 23 45 67,"Martin, Père & Fils",', 'محمد علي,mohamed@example.test,+20 10 1234 5678,شركة النيل,', 'Broken Row,not-an-email,,,'].join('\r\n')
+	await page.locator('#import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+	await page.getByRole('button', { name: 'Import', exact: true }).click()
+	const report = page.getByRole('status').filter({ hasText: 'created' })
+	await expect(report).toContainText('2 created, 0 updated, 1 refused.')
+	await expect(report).toContainText('Row 4:')
+	await expect(rows(page)).toHaveCount(3)
+
+	await page.getByRole('searchbox').fill('elodie')
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(rows(page)).toHaveCount(1)
+	await expect(rows(page).first()).toContainText('Élodie Durand')
+	await page.getByRole('searchbox').fill('محمد')
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(rows(page)).toHaveCount(1)
+	await expect(rows(page).first()).toContainText('شركة النيل')
+	await page.getByRole('link', { name: 'Clear the filters' }).click()
+	await expect(rows(page)).toHaveCount(3)
+
+	await page.getByRole('checkbox', { name: 'Select Zoé Martin' }).check()
+	await page.getByRole('checkbox', { name: 'Select محمد علي' }).check()
+	await page.getByLabel('With the ticked contacts:').selectOption('label')
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('Label added to 2 contacts')).toBeVisible()
+
+	await page.getByLabel('Label', { exact: true }).selectOption({ label: 'vip' })
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(rows(page)).toHaveCount(3)
+	// Sorted by name: Latin and Arabic names alike.
+	await page.getByRole('link', { name: 'Name' }).click()
+	await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'descending')
+
+	const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])
+	const exported = await fs.readFile((await download.path())!, 'utf8')
+	expect(exported.startsWith('\uFEFFname,email,phone,company,labels,notes,created_at')).toBe(true)
+	expect(exported).toContain('"Martin, Père & Fils"')
+	expect(exported).toContain('محمد علي,mohamed@example.test,+201012345678')
+	expect(exported.trim().split('\n')).toHaveLength(4)
+})
+
+test.describe('contacts without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('search, bulk actions with a confirmation, and the detail panel work with plain forms', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request)
+		const workspace = await createWorkspace(request, owner.token, 'Plain Forms')
+		const auth = { Authorization: `Bearer ${owner.token}` }
+		for (const name of ['Amira Saleh', 'Bruno Petit', 'Chen Wei']) {
+			expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name }, headers: auth })).status()).toBe(201)
+		}
+		await signIn(context, baseURL!, owner.token)
+		await page.goto('/ar-eg/dashboard/contacts')
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(rows(page)).toHaveCount(3)
+		await page.getByRole('searchbox').fill('bruno')
+		await page.getByRole('button', { name: 'بحث' }).click()
+		await expect(rows(page)).toHaveCount(1)
+
+		await page.goto('/ar-eg/dashboard/contacts')
+		await page.getByRole('link', { name: 'Chen Wei' }).click()
+		await expect(page.getByRole('complementary', { name: 'Chen Wei' })).toBeVisible()
+
+		await page.getByRole('checkbox', { name: 'تحديد Amira Saleh' }).check()
+		await page.getByRole('checkbox', { name: 'تحديد Bruno Petit' }).check()
+		await page.getByLabel('مع جهات الاتصال المحددة:').selectOption('delete')
+		await page.getByRole('button', { name: 'تطبيق' }).click()
+		const confirm = page.getByRole('alertdialog')
+		await expect(confirm).toContainText('حذف 2 جهة اتصال نهائيًا؟')
+		await confirm.getByRole('button', { name: 'حذف' }).click()
+		await expect(page.getByText('تم حذف 2 جهة اتصال')).toBeVisible()
+		await expect(rows(page)).toHaveCount(1)
+	})
+})
+
+for (const locale of ['en-us', 'ar-eg'] as const) {
+	test(`contact pages are accessible (${locale})`, async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request)
+		const workspace = await createWorkspace(request, owner.token)
+		const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'سارة', email: 'sara@example.test' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		const { id } = (await created.json()) as { id: string }
+		await signIn(context, baseURL!, owner.token)
+		for (const path of ['/contacts', `/contacts?contact=${id}`, '/contacts/itsForm', `/contacts/itsForm?id=${id}`, '/settings/labels']) {
+			await page.goto(`/${locale}/dashboard${path}`)
+			await waitForHydration(page)
+			await expectAccessible(page)
+		}
+	})
+}
