@@ -1,12 +1,14 @@
 /**
  * Load benchmark of the production server: builds it, starts `build/server.js` on loopback with a
  * throw-away DATA_DIR (embedded PostgreSQL), and drives each case with autocannon after a warm-up.
- * `/healthz` (no database, no rendering) is the baseline every other case is compared with.
+ * `/healthz` (no database, no rendering) is the baseline every other case is compared with. The
+ * contacts cases first seed 2 × 100 000 contacts into that database (bench/contacts.ts).
  *
  *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 10] [--only en-us]
  *
  * Environment: BENCH_SKIP_BUILD=1 (same as --no-build), BENCH_LOG_LEVEL (the server's, default
- * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one).
+ * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one; the contacts
+ * cases add 200 000 contacts to it).
  *
  * Prints a table to stdout, writes bench/results/latest.json (and the server's output to
  * bench/results/server.log), and exits non-zero when a case saw errors or unexpected statuses.
@@ -21,6 +23,8 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { createCookie } from '@remix-run/node'
+import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
@@ -39,16 +43,63 @@ export type BenchCase = BenchRequest & {
 	name: string
 	/** Statuses this case is meant to answer with; by default any 2xx. */
 	expectStatus?: number | number[]
-	setup?: (context: { baseUrl: string }) => Promise<Partial<BenchRequest> | void>
+	setup?: (context: SetupContext) => Promise<Partial<BenchRequest> | void>
 }
 
+/** What a case's setup may use: the server, and its database (to seed it). */
+export type SetupContext = { baseUrl: string; databaseUrl: string }
+
 const baselineCase: BenchCase = { name: 'healthz (baseline)', path: '/healthz' }
+
+// Seeded once, by the first contacts case that runs.
+let contactsDataset: Promise<ContactsDataset> | undefined
+function contacts(context: SetupContext) {
+	contactsDataset ??= seedContacts(context.databaseUrl, log)
+	return contactsDataset
+}
+
+/** A `/v1` request of the contacts bench member (an agent), with its bearer token. */
+function contactsCase(name: string, query: (dataset: ContactsDataset, context: SetupContext) => Promise<string> | string): BenchCase {
+	return {
+		name,
+		path: '/v1/workspaces/{id}/contacts',
+		setup: async (context) => {
+			const dataset = await contacts(context)
+			return {
+				path: `/v1/workspaces/${dataset.workspaceId}/contacts${await query(dataset, context)}`,
+				headers: { Authorization: `Bearer ${dataset.token}` },
+			}
+		},
+	}
+}
+
+const tokenCookie = createCookie('crm-token')
+
+/** The rendered page, signed in as the same member with the crm-token cookie, as a browser is. */
+function contactsPageCase(name: string, path: (dataset: ContactsDataset) => string): BenchCase {
+	return {
+		name,
+		path: '/{lang}/dashboard/contacts',
+		setup: async (context) => {
+			const dataset = await contacts(context)
+			return { path: path(dataset), headers: { Cookie: (await tokenCookie.serialize(dataset.token)).split(';')[0] ?? '' } }
+		},
+	}
+}
 
 const cases: BenchCase[] = [
 	{ name: 'home en-us', path: '/en-us' },
 	{ name: 'home ar-eg', path: '/ar-eg' },
 	{ name: 'home fr-x', path: '/fr-x' },
 	{ name: 'readyz (database)', path: '/readyz' },
+	contactsCase('contacts: first page', () => ''),
+	contactsCase(`contacts: page ${deepPageRows.toLocaleString('en-US')} rows deep`, async (dataset, { baseUrl }) => `?cursor=${await cursorAt(baseUrl, dataset, deepPageRows)}`),
+	contactsCase('contacts: search a Latin name', () => '?search=mohamed'),
+	contactsCase('contacts: search an Arabic name', () => `?search=${encodeURIComponent('محمد')}`),
+	contactsCase('contacts: search phone digits', () => '?search=1001234'),
+	contactsCase('contacts: filter by label, newest first', (dataset) => `?label=${dataset.labelId}&sort=created`),
+	contactsPageCase('contacts page en-us', () => '/en-us/dashboard/contacts'),
+	contactsPageCase('contacts page ar-eg, searched', () => `/ar-eg/dashboard/contacts?search=${encodeURIComponent('محمد')}`),
 ]
 
 // ---------------------------------------------------------------------------------------------
@@ -265,11 +316,14 @@ function findServerEntry(): string {
  * the port is chosen here (the kernel's pick, released just before); the line is still honoured
  * when it shows up.
  */
-async function startServer(entry: string): Promise<string> {
+async function startServer(entry: string): Promise<SetupContext> {
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
 	fs.chmodSync(dataDir, 0o755)
 	const port = await freePort()
+	// Chosen here so that the contacts case can seed the embedded database (its credentials are fixed, on loopback).
+	const databasePort = await freePort()
+	const databaseUrl = process.env.BENCH_DATABASE_URL || `postgres://postgres:postgres@127.0.0.1:${databasePort}/crm`
 	let baseUrl = `http://127.0.0.1:${port}`
 	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
 	const output: string[] = []
@@ -285,7 +339,7 @@ async function startServer(entry: string): Promise<string> {
 			DATA_DIR: dataDir,
 			// Empty rather than absent so that a DATABASE_URL in .env cannot win: always the embedded database.
 			DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-			EMBEDDED_PG_PORT: '',
+			EMBEDDED_PG_PORT: process.env.BENCH_DATABASE_URL ? '' : String(databasePort),
 			PUBLIC_URL: baseUrl,
 			LOG_LEVEL: logLevel,
 			SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
@@ -330,7 +384,7 @@ async function startServer(entry: string): Promise<string> {
 			await response.body?.cancel()
 			if (response.ok) {
 				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-				return baseUrl
+				return { baseUrl, databaseUrl }
 			}
 		} catch {
 			// Not listening yet.
@@ -359,7 +413,7 @@ type Measurement = {
 	/** Responses whose status the case did not expect (a 2xx is unexpected when `expectStatus` lists others). */
 	unexpectedStatus: number
 	statusCodes: Record<string, number>
-	vsBaseline?: { requestsPerSecond: number; p50: number }
+	vsBaseline?: { requestsPerSecond: number; p50: number; p99: number }
 }
 
 /** Nearest-rank percentile of sorted samples. */
@@ -403,8 +457,9 @@ function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, 
 	})
 }
 
-async function measure(benchCase: BenchCase, baseUrl: string, options: Options): Promise<Measurement> {
-	const overrides = (await benchCase.setup?.({ baseUrl })) ?? {}
+async function measure(benchCase: BenchCase, context: SetupContext, options: Options): Promise<Measurement> {
+	const { baseUrl } = context
+	const overrides = (await benchCase.setup?.(context)) ?? {}
 	const request = {
 		path: overrides.path ?? benchCase.path,
 		method: overrides.method ?? benchCase.method ?? 'GET',
@@ -467,10 +522,10 @@ const ms = (value: number) => value.toFixed(2)
 const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}×`)
 
 function report(measurements: Measurement[]): string {
-	const rows = [['case', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'req/s vs baseline', 'p50 vs baseline']]
+	const rows = [['case', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'req/s vs baseline', 'p50 vs baseline', 'p99 vs baseline']]
 	for (const m of measurements) {
 		rows.push([
-			`${m.method} ${m.path}  (${m.name})`,
+			`${m.method} ${m.path.length > 60 ? `${m.path.slice(0, 59)}…` : m.path}  (${m.name})`,
 			Math.round(m.requestsPerSecond).toLocaleString('en-US'),
 			ms(m.latencyMs.p50),
 			ms(m.latencyMs.p99),
@@ -478,6 +533,7 @@ function report(measurements: Measurement[]): string {
 			String(m.unexpectedStatus),
 			m.vsBaseline ? `${ratio(m.vsBaseline.requestsPerSecond)} baseline req/s` : 'baseline',
 			m.vsBaseline ? `${ratio(m.vsBaseline.p50)} baseline p50` : 'baseline',
+			m.vsBaseline ? `${ratio(m.vsBaseline.p99)} baseline p99` : 'baseline',
 		])
 	}
 	return table(rows)
@@ -490,21 +546,25 @@ async function main() {
 		await run('npm', ['run', 'build'])
 	}
 	const entry = findServerEntry()
-	const baseUrl = await startServer(entry)
+	const context = await startServer(entry)
 
 	const selected = options.only ? cases.filter((c) => `${c.name} ${c.path}`.includes(options.only ?? '')) : cases
 	if (selected.length === 0) throw new Error(`no case matches --only ${options.only}`)
-	const baseline = await measure(baselineCase, baseUrl, options)
+	const baseline = await measure(baselineCase, context, options)
 	const measurements = [baseline]
 	for (const benchCase of selected) {
 		if (interrupted) return
-		const m = await measure(benchCase, baseUrl, options)
+		const m = await measure(benchCase, context, options)
 		m.vsBaseline = {
 			requestsPerSecond: baseline.requestsPerSecond ? m.requestsPerSecond / baseline.requestsPerSecond : Number.NaN,
 			p50: baseline.latencyMs.p50 ? m.latencyMs.p50 / baseline.latencyMs.p50 : Number.NaN,
+			p99: baseline.latencyMs.p99 ? m.latencyMs.p99 / baseline.latencyMs.p99 : Number.NaN,
 		}
 		measurements.push(m)
 	}
+	const dataset = contactsDataset && (await contactsDataset)
+	// autocannon leaves its last requests unanswered: let the server finish them before it stops and closes the database.
+	await sleep(1000)
 	await cleanup()
 
 	const cpus = os.cpus()
@@ -520,6 +580,13 @@ async function main() {
 		},
 		options: { duration: options.duration, warmup: options.warmup, connections: options.connections, build: options.build },
 		results: measurements,
+		contacts: dataset && {
+			rows: dataset.rows,
+			rowsInWorkspace: dataset.rowsInWorkspace,
+			databaseBytes: dataset.databaseBytes,
+			seedSeconds: dataset.seedSeconds,
+			deepPageRows,
+		},
 		shutdown,
 	}
 	fs.mkdirSync(resultsDir, { recursive: true })
@@ -529,7 +596,12 @@ async function main() {
 	process.stdout.write(
 		`\n${output.machine.cpus} × ${output.machine.cpuModel}, ${output.machine.memoryGb} GB, ${output.machine.platform}, Node ${output.machine.node}\n` +
 			`${options.connections} connections, ${options.duration} s per case after ${options.warmup} s warm-up, loopback\n\n` +
-			`${report(measurements)}\n\nwritten to ${path.relative(process.cwd(), file)}\n`,
+			`${report(measurements)}\n\n` +
+			(dataset
+				? `contacts: ${dataset.rows.toLocaleString('en-US')} rows (${dataset.rowsInWorkspace.toLocaleString('en-US')} in the measured workspace), ` +
+					`database ${(dataset.databaseBytes / 2 ** 20).toFixed(0)} MB (pg_database_size), seeded in ${dataset.seedSeconds.toFixed(1)} s\n\n`
+				: '') +
+			`written to ${path.relative(process.cwd(), file)}\n`,
 	)
 	for (const m of measurements) {
 		if (m.unexpectedStatus > 0) process.stdout.write(`  ${m.name}: statuses ${JSON.stringify(m.statusCodes)}\n`)

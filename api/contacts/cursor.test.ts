@@ -5,9 +5,9 @@ const id = '0b6f2f5e-8a0e-4a53-9d1e-3f8e4a1b2c3d'
 
 describe('contact list cursors', () => {
 	test.each<Cursor>([
-		{ sort: 'name', direction: 'asc', key: 'محمد علي', id },
-		{ sort: 'created', direction: 'desc', key: '2026-01-02T03:04:05.123456Z', id },
-		{ sort: 'activity', direction: 'asc', key: '2026-01-02T03:04:05.000001Z', id },
+		{ sort: 'name', direction: 'asc', key: 'محمد علي', id, narrow: false },
+		{ sort: 'created', direction: 'desc', key: '2026-01-02T03:04:05.123456Z', id, narrow: true },
+		{ sort: 'activity', direction: 'asc', key: '2026-01-02T03:04:05.000001Z', id, narrow: false },
 	])('round trip: $sort $direction', (cursor) => {
 		const text = encodeCursor(cursor)
 		expect(text).toMatch(/^[\w-]+$/)

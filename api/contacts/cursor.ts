@@ -10,8 +10,8 @@ export function defaultDirection(sort: ContactSort): Direction {
 	return sort === 'name' ? 'asc' : 'desc'
 }
 
-/** Where a page ends: the sort it belongs to, the last row's sort key (as PostgreSQL wrote it) and id. */
-export type Cursor = { sort: ContactSort; direction: Direction; key: string; id: string }
+/** Where a page ends: the sort it belongs to, the last row's sort key (as PostgreSQL wrote it) and id, and how the list is read. */
+export type Cursor = { sort: ContactSort; direction: Direction; key: string; id: string; narrow: boolean }
 
 // Timestamps travel with their microseconds, as PostgreSQL keeps them: a millisecond Date would repeat or skip rows.
 const timestampKey = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
@@ -21,10 +21,12 @@ const encoded = z.object({
 	d: z.enum(directions),
 	k: z.string().max(1000),
 	i: z.string().uuid(),
+	n: z.literal(1).optional(),
 })
 
 export function encodeCursor(cursor: Cursor): string {
-	return Buffer.from(JSON.stringify({ s: cursor.sort, d: cursor.direction, k: cursor.key, i: cursor.id })).toString('base64url')
+	const narrow = cursor.narrow ? { n: 1 } : {}
+	return Buffer.from(JSON.stringify({ s: cursor.sort, d: cursor.direction, k: cursor.key, i: cursor.id, ...narrow })).toString('base64url')
 }
 
 /** The cursor behind an opaque `?cursor=`, or undefined when it is not one of ours. */
@@ -38,7 +40,7 @@ export function decodeCursor(text: string): Cursor | undefined {
 	}
 	const result = encoded.safeParse(value)
 	if (!result.success) return undefined
-	const { s: sort, d: direction, k: key, i: id } = result.data
+	const { s: sort, d: direction, k: key, i: id, n: narrow } = result.data
 	if (sort !== 'name' && !timestampKey.test(key)) return undefined
-	return { sort, direction, key, id: id.toLowerCase() }
+	return { sort, direction, key, id: id.toLowerCase(), narrow: narrow === 1 }
 }

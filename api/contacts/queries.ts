@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { type Contact, type Database } from '#api/db/schema.ts'
 import { containsPattern } from '#api/http/pagination.ts'
 import { labelsOfContacts, type LabelSummary } from '#api/labels/queries.ts'
@@ -103,30 +103,51 @@ const sortKeys = {
 	activity: { column: 'last_activity_at', text: sql<string>`to_char(contacts.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, type: sql`timestamptz` },
 } as const
 
-export type ContactPageQuery = ContactFilter & { sort: ContactSort; direction: Direction; after?: Cursor; limit: number }
+type PageRow = ContactRow & { sortKey: string; sortValue: unknown; total: number | null }
+
+export type ContactPageQuery = ContactFilter & { sort: ContactSort; direction: Direction; after?: Cursor; limit: number; narrow: boolean }
 
 /**
- * One page in keyset order: (sort key, id), both ascending or both descending, starting after
- * `after`. Reads `limit + 1` rows to know whether another page follows.
+ * One page in keyset order, (sort key, id) both ascending or both descending, starting after
+ * `after`, with the number of matches (unless `counted` is false). Reads `limit + 1` rows to know
+ * whether another page follows.
+ *
+ * `narrow` is for a search: all its matches are read through the trigram index, counted in the
+ * same pass, and sorted. Otherwise PostgreSQL walks the sort index and filters, which is quick
+ * when matches are spread out but slow when they sort late (every Arabic name comes after the
+ * Latin ones), and counts apart.
  */
-export async function contactPage(db: Executor, workspaceId: string, query: ContactPageQuery) {
+export async function contactPage(db: Executor, workspaceId: string, query: ContactPageQuery & { counted?: boolean }) {
 	const key = sortKeys[query.sort]
 	const column = sql.ref(`contacts.${key.column}`)
-	const descending = query.direction === 'desc'
-	let select = filtered(db.selectFrom('contacts'), workspaceId, query).select(contactColumns).select(key.text.as('sortKey'))
-	const after = query.after
-	if (after) {
-		select = select.where(sql<boolean>`(${column}, contacts.id) ${sql.raw(descending ? '<' : '>')} (cast(${after.key} as ${key.type}), cast(${after.id} as uuid))`)
+	const { direction, after } = query
+	const matches = filtered(db.selectFrom('contacts'), workspaceId, query)
+		.select(contactColumns)
+		.select([key.text.as('sortKey'), column.as('sortValue')])
+		.select(sql<number | null>`${sql.raw(query.narrow ? 'count(*) over ()' : 'null')}::int`.as('total'))
+	const keyset = (value: RawBuilder<unknown>, id: RawBuilder<unknown>, cursor: Cursor) =>
+		sql<boolean>`(${value}, ${id}) ${sql.raw(direction === 'desc' ? '<' : '>')} (cast(${cursor.key} as ${key.type}), cast(${cursor.id} as uuid))`
+
+	let rows: PageRow[]
+	let total: number | undefined
+	if (query.narrow) {
+		// The window function needs every match, so PostgreSQL reads them all (bitmap) rather than walking the sort index.
+		let page = db.selectFrom(matches.as('matches')).selectAll()
+		if (after) page = page.where(keyset(sql.ref('matches.sortValue'), sql.ref('matches.id'), after))
+		rows = await page.orderBy(sql.ref('matches.sortValue'), direction).orderBy('matches.id', direction).limit(query.limit + 1).execute()
+		// Past the last match there is no row to carry the count.
+		total = rows[0]?.total ?? (after ? await countContacts(db, workspaceId, query) : 0)
+	} else {
+		const page = after ? matches.where(keyset(column, sql.ref('contacts.id'), after)) : matches
+		;[rows, total] = await Promise.all([
+			page.orderBy(column, direction).orderBy('contacts.id', direction).limit(query.limit + 1).execute(),
+			query.counted === false ? undefined : countContacts(db, workspaceId, query),
+		])
 	}
-	const rows = await select
-		.orderBy(column, query.direction)
-		.orderBy('contacts.id', query.direction)
-		.limit(query.limit + 1)
-		.execute()
-	const page = rows.slice(0, query.limit)
-	const last = page[page.length - 1]
-	const next: Cursor | undefined = rows.length > query.limit && last ? { sort: query.sort, direction: query.direction, key: last.sortKey, id: last.id } : undefined
-	return { contacts: page.map(({ sortKey: _, ...contact }) => contact), next }
+	const contacts = rows.slice(0, query.limit).map(({ sortKey: _, sortValue: __, total: ___, ...contact }): ContactRow => contact)
+	const last = rows[query.limit - 1]
+	const next: Cursor | undefined = rows.length > query.limit && last ? { sort: query.sort, direction, key: last.sortKey, id: last.id, narrow: query.narrow } : undefined
+	return { contacts, next, total }
 }
 
 export async function countContacts(db: Executor, workspaceId: string, filter: ContactFilter): Promise<number> {
@@ -134,6 +155,22 @@ export async function countContacts(db: Executor, workspaceId: string, filter: C
 		.select((eb) => eb.fn.countAll<number>().as('total'))
 		.executeTakeFirstOrThrow()
 	return row.total
+}
+
+/** A search with more matches than this is read by walking the sort index (see `contactPage`). */
+const narrowMatches = 20_000
+
+/** How an export reads a filter's matches: all of them for a search with few. */
+export async function narrowFor(db: Executor, workspaceId: string, filter: ContactFilter): Promise<boolean> {
+	return Boolean(filter.search) && (await countContacts(db, workspaceId, filter)) <= narrowMatches
+}
+
+/** A page of the list with the number of matches. A search's first page decides how its next pages read it; the cursor carries the choice. */
+export async function listContacts(db: Executor, workspaceId: string, query: Omit<ContactPageQuery, 'narrow'>) {
+	const narrow = Boolean(query.search) && (query.after ? query.after.narrow : true)
+	const page = await contactPage(db, workspaceId, { ...query, narrow })
+	if (query.after || !page.next) return page
+	return { ...page, next: { ...page.next, narrow: narrow && (page.total ?? 0) <= narrowMatches } }
 }
 
 /** Sets a contact's labels to exactly `labelIds`. */

@@ -12,7 +12,7 @@ import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
-import { contactEmailConstraint, contactLabelConstraint, contactPage, countContacts, findContact, replaceLabels, withLabels } from './queries.ts'
+import { contactEmailConstraint, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, withLabels } from './queries.ts'
 import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
 
 type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.bulk-changed' | 'contact.imported'
@@ -70,8 +70,8 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const query = parseRequest(req, 'query', listContactsQuery)
-			const [page, total] = await Promise.all([contactPage(db, workspace.id, query), countContacts(db, workspace.id, query)])
-			res.json({ contacts: await withLabels(db, page.contacts), nextCursor: page.next ? encodeCursor(page.next) : null, total })
+			const page = await listContacts(db, workspace.id, query)
+			res.json({ contacts: await withLabels(db, page.contacts), nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total })
 		}),
 	)
 
@@ -104,6 +104,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const { workspace } = await requireMember(db, req)
 			const query = parseRequest(req, 'query', exportContactsQuery)
 			const direction = query.direction ?? defaultDirection(query.sort)
+			const narrow = await narrowFor(db, workspace.id, query)
 			res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 			res.setHeader('Content-Disposition', `attachment; filename="contacts-${new Date().toISOString().slice(0, 10)}.csv"`)
 			let closed = false
@@ -114,7 +115,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 				// Page by page on the list's keyset: memory stays flat however many contacts there are.
 				let after: Cursor | undefined
 				do {
-					const page = await contactPage(db, workspace.id, { ...query, direction, after, limit: 1000 })
+					const page = await contactPage(db, workspace.id, { ...query, direction, after, limit: 1000, narrow, counted: false })
 					const labels = await labelsOfContacts(db, page.contacts.map((contact) => contact.id))
 					const chunk = page.contacts
 						.map((contact) =>

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { decodeCursor, encodeCursor } from '#api/contacts/cursor.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { contactsPath, createContact, createLabel, insertContacts, type ContactJson } from './contacts-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
@@ -179,6 +180,33 @@ describe('search and label filter', () => {
 		expect(first.body.total).toBe(5)
 		const pages = await walk(team, '?search=e&limit=2&sort=created&direction=asc')
 		expect(pages.flatMap((page) => page.contacts.map((contact) => contact.name))).toEqual(['Élodie Durand', 'ELODIE MARTIN', 'Zoë Adams', 'Bob', 'Bobby'])
+	})
+
+	test('reading all matches and sorting them, or walking the sort index, gives the same pages', async () => {
+		for (const query of ['?search=e&limit=2', '?search=o&limit=1&sort=created', '?search=a&limit=3&sort=activity&direction=asc']) {
+			const first = await list(team, query)
+			const both = []
+			for (const narrow of [true, false]) {
+				const names = first.body.contacts.map((contact) => contact.name)
+				let cursor = first.body.nextCursor
+				while (cursor) {
+					const decoded = decodeCursor(cursor)
+					// The first page chose to read all (few) matches; the cursor carries the choice, here forced either way.
+					expect(decoded?.narrow).toBe(cursor === first.body.nextCursor ? true : narrow)
+					const { body } = await list(team, `${query}&cursor=${encodeCursor({ ...decoded!, narrow })}`)
+					expect(body.total).toBe(first.body.total)
+					names.push(...body.contacts.map((contact) => contact.name))
+					cursor = body.nextCursor
+				}
+				both.push(names)
+			}
+			expect(both[0]!.length).toBe(first.body.total)
+			expect(both[1]!.length).toBe(first.body.total)
+			expect(both[1]).toEqual(both[0])
+		}
+		// A cursor past the last match (its contacts deleted meanwhile) still answers the count.
+		const beyond = encodeCursor({ sort: 'name', direction: 'asc', key: '\uffff', id: '00000000-0000-4000-8000-000000000000', narrow: true })
+		expect((await list(team, `?search=e&cursor=${beyond}`)).body).toEqual({ contacts: [], nextCursor: null, total: 5 })
 	})
 
 	test('by label, alone or with a search', async () => {
