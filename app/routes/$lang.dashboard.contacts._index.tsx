@@ -133,14 +133,15 @@ export default function Contacts() {
 				</div>
 			</div>
 
-			<Form method="get" className={contacts.filters} role="search">
-				<label className={contacts.filter}>
-					{t('contacts.search')}
-					<input type="search" name="search" defaultValue={query.search} className={input} placeholder={t('contacts.searchHint')} />
-				</label>
-				<label className={contacts.filter}>
-					{t('contacts.label')}
-					<select name="label" defaultValue={query.label} className={input}>
+			{/* Keyed by the filter, so a link that changes it (clear, a label's count) also resets the fields. */}
+			<Form method="get" className={contacts.filters} role="search" key={`${query.search}|${query.label}`}>
+				<div className={contacts.filter}>
+					<label htmlFor="contact-search">{t('contacts.search')}</label>
+					<input id="contact-search" type="search" name="search" defaultValue={query.search} className={input} placeholder={t('contacts.searchHint')} />
+				</div>
+				<div className={contacts.filter}>
+					<label htmlFor="contact-label">{t('contacts.label')}</label>
+					<select id="contact-label" name="label" defaultValue={query.label} className={input}>
 						<option value="">{t('contacts.anyLabel')}</option>
 						{labels.map((label) => (
 							<option key={label.id} value={label.id}>
@@ -148,7 +149,7 @@ export default function Contacts() {
 							</option>
 						))}
 					</select>
-				</label>
+				</div>
 				<input type="hidden" name="sort" value={query.sort} />
 				<input type="hidden" name="direction" value={query.direction} />
 				<button type="submit" className={button.outline}>
@@ -205,7 +206,7 @@ export default function Contacts() {
 									{manages ? <option value="delete">{t('contacts.bulk.delete')}</option> : null}
 								</select>
 								<label htmlFor="bulk-label" className="visually-hidden">
-									{t('contacts.label')}
+									{t('contacts.bulk.which')}
 								</label>
 								<select id="bulk-label" name="labelId" className={input} defaultValue={labels[0]?.id ?? ''}>
 									{labels.map((label) => (

@@ -138,7 +138,7 @@ export default function Workspaces() {
 				<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
 			) : null}
 
-			<Form method="get" className={table.search} role="search">
+			<Form method="get" className={table.search} role="search" key={search}>
 				<label htmlFor="workspace-search" className="visually-hidden">
 					{t('workspaces.search')}
 				</label>

@@ -140,7 +140,7 @@ export default function TeamMembers() {
 				/>
 			) : null}
 
-			<Form method="get" className={table.search} role="search">
+			<Form method="get" className={table.search} role="search" key={search}>
 				<label htmlFor="member-search" className="visually-hidden">
 					{t('team.search')}
 				</label>
