@@ -1,9 +1,11 @@
-import { type Request, type RequestHandler, type Response, Router } from 'express'
+import { type Request, Router } from 'express'
 import { sql } from 'kysely'
 import { type ApiContext } from '#api/index.ts'
 import { type User } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { HttpError } from '#api/http/errors.ts'
+import { isUniqueViolation } from '#api/db/errors.ts'
+import { fieldError, HttpError } from '#api/http/errors.ts'
+import { handler } from '#api/http/handler.ts'
 import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { issueAccountToken, peekAccountToken, useAccountToken } from './account-tokens.ts'
@@ -36,13 +38,6 @@ export const authLimitRules = {
 	resendUser: { points: 5, seconds: hour },
 }
 
-// Express 4 does not catch rejected promises: hand them to the error handler.
-function handle(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
-	return (req, res, next) => {
-		handler(req, res).catch(next)
-	}
-}
-
 function clientIp(req: Request): string {
 	return req.ip ?? req.socket.remoteAddress ?? 'unknown'
 }
@@ -54,15 +49,6 @@ function addressKey(email: string): string {
 
 function device(req: Request) {
 	return { userAgent: req.get('user-agent') ?? null, ip: clientIp(req) }
-}
-
-/** A 400 whose message is also shown beside one field of the form. */
-function fieldError(req: Request, status: number, field: string, messageKey: string): HttpError {
-	return new HttpError(status, messageKey, { details: { source: 'body', fields: { [field]: [req.t(messageKey)] } } })
-}
-
-function isUniqueViolation(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505'
 }
 
 let dummyHash: Promise<string> | undefined
@@ -93,7 +79,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/register',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const input = parseRequest(req, 'body', registerSchema)
 			await limits.registerIp.consume(clientIp(req))
 			const taken = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
@@ -116,7 +102,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/login',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { email, password } = parseRequest(req, 'body', loginSchema)
 			const ip = clientIp(req)
 			const address = addressKey(email)
@@ -136,7 +122,7 @@ export function authRouter(context: ApiContext): Router {
 	router.post(
 		'/logout',
 		signedIn,
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			await revokeSession(db, req.session.id)
 			res.status(204).end()
 		}),
@@ -144,7 +130,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/forgot-password',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { email } = parseRequest(req, 'body', emailSchema)
 			await consumeAll([
 				[limits.forgotIp, clientIp(req)],
@@ -163,7 +149,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/validate-reset-token',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { token } = parseRequest(req, 'body', tokenSchema)
 			const ip = clientIp(req)
 			await limits.tokenIp.consume(ip)
@@ -175,7 +161,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/reset-password',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { token, password } = parseRequest(req, 'body', resetPasswordSchema)
 			const ip = clientIp(req)
 			await limits.tokenIp.consume(ip)
@@ -199,7 +185,7 @@ export function authRouter(context: ApiContext): Router {
 
 	router.post(
 		'/verify-email',
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { token } = parseRequest(req, 'body', tokenSchema)
 			const ip = clientIp(req)
 			await limits.tokenIp.consume(ip)
@@ -218,7 +204,7 @@ export function authRouter(context: ApiContext): Router {
 	router.post(
 		'/resend-verification',
 		signedIn,
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			// 409 rather than a silent 202: the page can say there is nothing left to do.
 			if (req.user.emailVerifiedAt) throw new HttpError(409, 'auth:errors.alreadyVerified')
 			await limits.resendUser.consume(req.user.id)
@@ -235,7 +221,7 @@ export function authRouter(context: ApiContext): Router {
 	router.get(
 		'/profile',
 		signedIn,
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			res.json(await profileOf(db, req.user))
 		}),
 	)
@@ -243,7 +229,7 @@ export function authRouter(context: ApiContext): Router {
 	router.patch(
 		'/profile',
 		signedIn,
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const changes = Object.fromEntries(Object.entries(parseRequest(req, 'body', profileUpdateSchema)).filter(([, value]) => value !== undefined))
 			const user = Object.keys(changes).length
 				? await db
@@ -260,7 +246,7 @@ export function authRouter(context: ApiContext): Router {
 	router.post(
 		'/change-password',
 		signedIn,
-		handle(async (req, res) => {
+		handler(async (req, res) => {
 			const { currentPassword, password } = parseRequest(req, 'body', changePasswordSchema)
 			// Guessing the current password from a stolen session counts as failed sign-ins.
 			const address = addressKey(req.user.email)

@@ -1,12 +1,13 @@
 import express, { Router, type Request, type Response } from 'express'
 import { type ApiContext } from '#api/index.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { HttpError } from '#api/http/errors.ts'
+import { isUniqueViolation } from '#api/db/errors.ts'
+import { fieldError, HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { existingLabelIds, isUniqueViolation, labelsOfContacts } from '#api/labels/queries.ts'
+import { existingLabelIds, labelsOfContacts } from '#api/labels/queries.ts'
 import { labelNotFound } from '#api/labels/router.ts'
 import { workspaceChannel } from '#api/realtime/channels.ts'
-import { handler } from '#api/workspaces/handler.ts'
+import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
@@ -33,11 +34,6 @@ function readCsvBody(req: Request, res: Response): Promise<string> {
 
 function contactNotFound() {
 	return new HttpError(404, 'contacts:errors.notFound')
-}
-
-function fieldError(req: Request, status: number, field: string, messageKey: string, values: Record<string, string> = {}) {
-	const key = status === 400 ? 'errors.validation' : messageKey
-	return new HttpError(status, key, { values, details: { source: 'body', fields: { [field]: [req.t(messageKey, values)] } } })
 }
 
 /** A duplicate e-mail (409, beside the e-mail field) or a label deleted meanwhile (400), from the database's refusal. */

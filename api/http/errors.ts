@@ -1,4 +1,4 @@
-import { type ErrorRequestHandler, type RequestHandler } from 'express'
+import { type ErrorRequestHandler, type Request, type RequestHandler } from 'express'
 import { type TFunction } from 'i18next'
 
 /** Values interpolated into a translated message. */
@@ -17,6 +17,11 @@ export class HttpError extends Error {
 		super(messageKey)
 		this.name = 'HttpError'
 	}
+}
+
+/** An error whose message is also shown beside one field of the form. */
+export function fieldError(req: Request, status: number, field: string, messageKey: string, values: MessageValues = {}): HttpError {
+	return new HttpError(status, messageKey, { values, details: { source: 'body', fields: { [field]: [req.t(messageKey, values)] } } })
 }
 
 export type ErrorBody = { message: string; statusCode: number; details: unknown }

@@ -28,11 +28,6 @@ export function labelJson(label: Label, contactCount: number): LabelJson {
 	}
 }
 
-/** Whether `error` is PostgreSQL refusing a duplicate on `constraint`. */
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === constraint
-}
-
 export const labelTitleConstraint = 'labels_workspace_title_key'
 
 function labelsWithCounts(db: Executor, workspaceId: string) {

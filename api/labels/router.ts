@@ -4,9 +4,10 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { workspaceChannel } from '#api/realtime/channels.ts'
-import { handler } from '#api/workspaces/handler.ts'
+import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { findLabel, isUniqueViolation, labelJson, labelTitleConstraint, listLabels } from './queries.ts'
+import { isUniqueViolation } from '#api/db/errors.ts'
+import { findLabel, labelJson, labelTitleConstraint, listLabels } from './queries.ts'
 import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
 
 export function labelNotFound() {

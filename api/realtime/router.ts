@@ -4,7 +4,7 @@ import { type ApiContext } from '#api/index.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { handler } from '#api/workspaces/handler.ts'
+import { handler } from '#api/http/handler.ts'
 import { findMembership } from '#api/workspaces/membership.ts'
 import { channelSubject } from './channels.ts'
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { type DB } from '#api/db/database.ts'
+import { isUniqueViolation } from '#api/db/errors.ts'
 import { type Database, type Workspace } from '#api/db/schema.ts'
 import { containsPattern, offsetOf, type Pagination } from '#api/http/pagination.ts'
 import { firstFreeSlug, randomSlugBase, randomSuffixed, slugBase } from './slug.ts'
@@ -40,10 +41,6 @@ export async function listUserWorkspaces(db: DB, userId: string, query: Paginati
 		base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
 	])
 	return { rows: rows.map(({ role, ...workspace }) => ({ workspace, role })), total: count.total }
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === constraint
 }
 
 async function freeSlug(db: DB, base: string): Promise<string> {

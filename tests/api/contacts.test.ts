@@ -81,11 +81,17 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 		['a non-text attribute', { name: 'A', attributes: { age: 42 } }, 'attributes.age', 'This value is not valid.'],
 		['too many attributes', { name: 'A', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'attributes', 'A contact can have at most 50 custom attributes.'],
 		['a malformed label id', { name: 'A', labelIds: ['nope'] }, 'labelIds.0', 'This value is not valid.'],
-		['an unknown label', { name: 'A', labelIds: ['00000000-0000-4000-8000-000000000000'] }, 'labelIds', 'One of these labels no longer exists. Reload the page and choose again.'],
 	])('refuses %s (400, beside the field)', async (_, body, field, message) => {
 		const response = await api.request('POST', contactsPath(team.workspace.id), { body, headers: team.agent.auth })
 		expect(response.status).toBe(400)
 		expect(response.body).toMatchObject({ message: 'Some fields are not valid.', details: { source: 'body', fields: { [field]: [message] } } })
+	})
+
+	test('refuses an unknown label (400, saying so, beside the field)', async () => {
+		const response = await api.request('POST', contactsPath(team.workspace.id), { body: { name: 'A', labelIds: ['00000000-0000-4000-8000-000000000000'] }, headers: team.agent.auth })
+		const message = 'One of these labels no longer exists. Reload the page and choose again.'
+		expect(response.status).toBe(400)
+		expect(response.body).toMatchObject({ message, details: { source: 'body', fields: { labelIds: [message] } } })
 	})
 
 	test('reports every field at once, in the caller’s language', async () => {
