@@ -123,6 +123,18 @@ test.describe('contacts without JavaScript', () => {
 		await confirm.getByRole('button', { name: 'حذف' }).click()
 		await expect(page.getByText('تم حذف 2 جهة اتصال')).toBeVisible()
 		await expect(rows(page)).toHaveCount(1)
+
+		// An import with a label the owner's file creates; the label is then deleted with a confirmation.
+		const csv = 'name,labels\nليلى حسن,عملاء_مميزون\n'
+		await page.locator('#import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+		await page.getByRole('button', { name: 'استيراد', exact: true }).click()
+		await expect(page.getByRole('status').filter({ hasText: 'تم إنشاء 1' })).toBeVisible()
+		await page.goto('/ar-eg/dashboard/settings/labels')
+		await expect(page.locator('tbody tr')).toContainText(['عملاء_مميزون'])
+		await page.getByRole('link', { name: 'حذف التصنيف عملاء_مميزون؟' }).click()
+		await page.getByRole('alertdialog').getByRole('button', { name: 'حذف' }).click()
+		await expect(page.getByText('تم حذف التصنيف عملاء_مميزون')).toBeVisible()
+		await expect(page.getByText('لا توجد تصنيفات بعد.')).toBeVisible()
 	})
 })
 
