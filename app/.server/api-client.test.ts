@@ -1,7 +1,7 @@
 import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ApiError, createApiClient, parseBody, toQueryString } from './api-client.ts'
+import { ApiError, createApiClient, errorDetail, parseBody, toQueryString } from './api-client.ts'
 
 type Seen = { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }
 let seen: Seen = { headers: {}, body: '' }
@@ -72,5 +72,13 @@ describe('API client', () => {
 		const client = createApiClient({ baseUrl })
 		await expect(client.get('/fail-plain')).rejects.toMatchObject({ message: 'Service Unavailable', statusCode: 503, details: null })
 		await expect(client.get('/fail-nothing')).rejects.toMatchObject({ message: 'Unknown error', statusCode: 599 })
+	})
+})
+
+describe('errorDetail', () => {
+	test('prefers the first field message, else the message', () => {
+		const validation = new ApiError('Some fields are not valid.', '/v1/x', 400, { message: 'Some fields are not valid.', details: { source: 'query', fields: { page: ['Must be at least 1.'] } } })
+		expect(errorDetail(validation)).toBe('Must be at least 1.')
+		expect(errorDetail(new ApiError('Not found', '/v1/x', 404, null))).toBe('Not found')
 	})
 })

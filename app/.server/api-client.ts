@@ -12,6 +12,13 @@ export class ApiError extends Error {
 	}
 }
 
+/** The most telling message of an API error: the first field's message when there is one. */
+export function errorDetail(error: ApiError): string {
+	const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields
+	const first = fields ? Object.values(fields).flat()[0] : undefined
+	return first ?? error.message
+}
+
 export type QueryValue = string | number | boolean | null | undefined
 export type Query = Record<string, QueryValue | QueryValue[]>
 

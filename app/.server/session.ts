@@ -3,11 +3,11 @@ import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
-import { api, ApiError, type ApiClient } from './api.ts'
+import { api, ApiError, errorDetail, type ApiClient } from './api.ts'
 import { newUserCookie, tokenCookie } from './cookies.ts'
 import { currentInvitation, joinInvitation } from './invitation.ts'
 import { requireLocale } from './locale.ts'
-import { redirectWithToast } from './toast.ts'
+import { redirectWithToast, type Toast } from './toast.ts'
 
 export type { UserJson as User, WorkspaceJson as Workspace } from '#api/auth/profile.ts'
 
@@ -70,6 +70,23 @@ export async function rethrowApiError(error: unknown, locale: Locale, request: R
 		throw await unauthorized(locale, request.method === 'GET' ? url.pathname + url.search : undefined)
 	}
 	throw error
+}
+
+/**
+ * A list for a page: what the API answers or, when it refuses (a bad page number) or fails, the
+ * empty list and an error toast saying why (section 8: 'Failed to load workspaces.' with the
+ * server's detail or 'An unexpected error occurred.'). A 401 still signs the user out.
+ */
+export async function listOrToast<T>(load: Promise<T>, empty: T, options: { locale: Locale; request: Request; title: string }): Promise<{ list: T; failure: Toast | null }> {
+	try {
+		return { list: await load, failure: null }
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 401) await rethrowApiError(error, options.locale, options.request)
+		const t = await serverT(options.locale)
+		const description = error instanceof ApiError ? errorDetail(error) : t('error.unexpected')
+		// The same id for the same page, so a revalidation does not raise it twice.
+		return { list: empty, failure: { id: `${options.title}${new URL(options.request.url).search}`, type: 'error', title: options.title, description } }
+	}
 }
 
 export type SignedIn<U extends UserJson = UserJson> = { user: U; token: string; locale: Locale; api: ApiClient }

@@ -2,8 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '#app/.server/api.ts'
-import { rethrowApiError, requireUser } from '#app/.server/session.ts'
-import { redirectWithToast, type Toast } from '#app/.server/toast.ts'
+import { listOrToast, rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { LabelChip } from '#app/components/label-chip.tsx'
 import { list as chips } from '#app/components/label-chip.css.ts'
@@ -28,15 +28,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}`
 	const t = await serverT(locale)
 	const selectedId = url.searchParams.get('contact')
-	const signedOut = (error: unknown) => rethrowApiError(error, locale, args.request)
-	let failure: Toast | null = null
-	const [page, { labels }, selected] = await Promise.all([
-		api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25 }).catch((error: unknown) => {
-			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return signedOut(error)
-			failure = { id: `contacts-${url.search}`, type: 'error', title: t('contacts.loadFailed'), description: error.message }
-			return { contacts: [], nextCursor: null, total: 0 } satisfies ContactPage
+	const [{ list: page, failure }, { labels }, selected] = await Promise.all([
+		listOrToast(api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25 }), { contacts: [], nextCursor: null, total: 0 } as ContactPage, {
+			locale,
+			request: args.request,
+			title: t('contacts.loadFailed'),
 		}),
-		api.get<{ labels: Label[] }>(`${base}/labels`).catch(signedOut),
+		api.get<{ labels: Label[] }>(`${base}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 		selectedId ? api.get<Contact>(`${base}/contacts/${selectedId}`).catch(() => null) : null,
 	])
 	return {
@@ -48,7 +46,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		selected,
 		confirmDelete: url.searchParams.has('delete'),
 		manages: user.workspace.role !== 'agent',
-		failure: failure as Toast | null,
+		failure,
 	}
 }
 

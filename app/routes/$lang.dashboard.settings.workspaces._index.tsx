@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ApiError } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
-import { rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
+import { listOrToast, rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
-import { redirectWithToast, type Toast } from '#app/.server/toast.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Pagination } from '#app/components/pagination.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
@@ -34,15 +34,11 @@ export async function loader(args: LoaderFunctionArgs) {
 	const t = await serverT(locale)
 	const url = new URL(args.request.url)
 	const search = url.searchParams.get('search') ?? ''
-	let list: WorkspaceList = { workspaces: [], page: 1, limit: 10, total: 0 }
-	let failure: Toast | null = null
-	try {
-		list = await api.get<WorkspaceList>('/user/workspaces', { page: url.searchParams.get('page'), search })
-	} catch (error) {
-		if (error instanceof ApiError && error.statusCode === 401) await rethrowApiError(error, locale, args.request)
-		const description = error instanceof ApiError ? error.message : t('error.unexpected')
-		failure = { id: `workspaces-${url.search}`, type: 'error', title: t('workspaces.loadFailed'), description }
-	}
+	const { list, failure } = await listOrToast(
+		api.get<WorkspaceList>('/user/workspaces', { page: url.searchParams.get('page'), search }),
+		{ workspaces: [], page: 1, limit: 10, total: 0 },
+		{ locale, request: args.request, title: t('workspaces.loadFailed') },
+	)
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript.
 	const pick = async (id: string | null) => (id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null)
 	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])

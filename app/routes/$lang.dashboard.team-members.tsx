@@ -3,10 +3,11 @@ import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type Availability, type Role } from '#api/db/schema.ts'
 import { ApiError } from '#app/.server/api.ts'
-import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { listOrToast, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Pagination } from '#app/components/pagination.tsx'
+import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
@@ -25,9 +26,12 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const url = new URL(args.request.url)
 	const search = url.searchParams.get('search') ?? ''
-	const list = await api
-		.get<MemberList>(`/workspaces/${user.workspace.id}/members`, { page: url.searchParams.get('page'), search })
-		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const t = await serverT(locale)
+	const { list, failure } = await listOrToast(
+		api.get<MemberList>(`/workspaces/${user.workspace.id}/members`, { page: url.searchParams.get('page'), search }),
+		{ members: [], page: 1, limit: 10, total: 0 },
+		{ locale, request: args.request, title: t('team.loadFailed') },
+	)
 	const me = list.members.find((member) => member.userId === user.id)
 	// Destructive actions ask first, on the same page (?remove=, ?transfer=, ?leave), so they work without JavaScript.
 	const confirming = {
@@ -35,8 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		transfer: list.members.find((member) => member.userId === url.searchParams.get('transfer')) ?? null,
 		leave: url.searchParams.has('leave'),
 	}
-	const t = await serverT(locale)
-	return { title: t('team.title'), locale, user, list, search, availability: me?.availability ?? null, confirming }
+	return { title: t('team.title'), locale, user, list, search, failure, availability: me?.availability ?? null, confirming }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -69,7 +72,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function TeamMembers() {
-	const { title, locale, user, list, search, availability, confirming } = useLoaderData<typeof loader>()
+	const { title, locale, user, list, search, failure, availability, confirming } = useLoaderData<typeof loader>()
 	const { t, i18n } = useTranslation()
 	const hydrated = useHydrated()
 	const base = `/${locale}/dashboard/team-members`
@@ -78,6 +81,7 @@ export default function TeamMembers() {
 	const manages = role === 'owner' || role === 'admin'
 	return (
 		<>
+			<ToastMessage toast={failure} />
 			<div className={table.toolbar}>
 				<div className={styles.pageHeader}>
 					<h1 className={styles.pageTitle}>{title}</h1>

@@ -153,12 +153,18 @@ test.describe('team and invitations with JavaScript', () => {
 		await expect(page.locator('tr', { hasText: 'Abe Agent' })).toHaveCount(0)
 	})
 
-	test('a failed workspace list shows the toast with the server detail', async ({ page, context, request, baseURL }) => {
+	test('a failed list shows its toast with the server detail', async ({ page, context, request, baseURL }) => {
 		const user = await registerUser(request)
 		await createWorkspace(request, user.token)
 		await signIn(context, baseURL!, user.token)
 		await page.goto('/en-us/dashboard/settings/workspaces?page=0')
 		await expect(page.getByText('Failed to load workspaces.')).toBeVisible()
+		await expect(page.getByText('Must be at least 1.')).toBeVisible()
+		// The same for the other lists: a refused page number is said, never a crash.
+		await page.goto('/en-us/dashboard/team-members?page=abc')
+		await expect(page.getByText('Failed to load the team.')).toBeVisible()
+		await page.goto('/en-us/dashboard/contacts?cursor=garbage')
+		await expect(page.getByText('Failed to load contacts.')).toBeVisible()
 	})
 
 	for (const locale of ['en-us', 'ar-eg'] as const) {
