@@ -89,6 +89,21 @@ export async function listOrToast<T>(load: Promise<T>, empty: T, options: { loca
 	}
 }
 
+/**
+ * An API refusal the user can act on (a 4xx but 401): returned to be shown. A 401 signs out;
+ * anything else is a bug and goes on to the error screen.
+ */
+export async function apiRefusal(error: unknown, locale: Locale, request: Request): Promise<ApiError> {
+	if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
+	return error
+}
+
+/** Redirects to `to` with an error toast that says why the API refused (see `apiRefusal`). */
+export async function refusalToast(error: unknown, options: { locale: Locale; request: Request; to: string; title: string }) {
+	const refused = await apiRefusal(error, options.locale, options.request)
+	return redirectWithToast(options.to, { type: 'error', title: options.title, description: errorDetail(refused) })
+}
+
 export type SignedIn<U extends UserJson = UserJson> = { user: U; token: string; locale: Locale; api: ApiClient }
 /** A user whose current workspace is known (what most dashboard pages need). */
 export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }

@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '#app/.server/api.ts'
-import { listOrToast, rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
 import { LabelChip } from '#app/components/label-chip.tsx'
 import { list as chips } from '#app/components/label-chip.css.ts'
 import { ToastMessage } from '#app/components/toaster.tsx'
@@ -58,10 +58,6 @@ export async function action(args: ActionFunctionArgs) {
 	const t = await serverT(locale)
 	const base = `/workspaces/${user.workspace.id}/contacts`
 	const back = `/${locale}/dashboard/contacts${String(formData.get('search') ?? '')}`
-	const refused = async (error: unknown, title: string) => {
-		if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-		return redirectWithToast(back, { type: 'error', title, description: error.message })
-	}
 
 	if (intent === 'import') {
 		const file = formData.get('file')
@@ -70,8 +66,8 @@ export async function action(args: ActionFunctionArgs) {
 			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8')
 			return data({ intent: 'import' as const, problem: null, result })
 		} catch (error) {
-			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-			return data({ intent: 'import' as const, problem: error.message, result: null }, { status: error.statusCode })
+			const refused = await apiRefusal(error, locale, request)
+			return data({ intent: 'import' as const, problem: refused.message, result: null }, { status: refused.statusCode })
 		}
 	}
 
@@ -79,7 +75,7 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.delete(`${base}/${String(formData.get('contactId') ?? '')}`)
 		} catch (error) {
-			return refused(error, t('contacts.deleteFailed'))
+			return refusalToast(error, { locale, request, to: back, title: t('contacts.deleteFailed') })
 		}
 		return redirectWithToast(back, { type: 'success', title: t('contacts.deleted', { name: String(formData.get('name') ?? '') }) })
 	}
@@ -93,7 +89,7 @@ export async function action(args: ActionFunctionArgs) {
 		const { affected } = await api.post<{ affected: number }>(`${base}/bulk`, { action: bulkAction, contactIds, labelId: formData.get('labelId') || undefined })
 		return redirectWithToast(back, { type: 'success', title: t(`contacts.bulk.done.${bulkAction === 'delete' ? 'delete' : bulkAction === 'unlabel' ? 'unlabel' : 'label'}`, { count: affected }) })
 	} catch (error) {
-		return refused(error, t('contacts.bulk.failed'))
+		return refusalToast(error, { locale, request, to: back, title: t('contacts.bulk.failed') })
 	}
 }
 
@@ -161,25 +157,12 @@ export default function Contacts() {
 			</Form>
 
 			{actionData?.intent === 'confirm-delete' ? (
-				<section className={styles.section} role="alertdialog" aria-labelledby="bulk-delete-heading">
-					<h2 id="bulk-delete-heading" className={styles.sectionTitle}>
-						{t('contacts.bulk.confirmDelete', { count: actionData.contactIds.length })}
-					</h2>
-					<Form method="post" className={table.actions}>
-						<input type="hidden" name="bulkAction" value="delete" />
-						<input type="hidden" name="confirmed" value="yes" />
-						<input type="hidden" name="search" value={location.search} />
-						{actionData.contactIds.map((id) => (
-							<input key={id} type="hidden" name="contactIds" value={id} />
-						))}
-						<button type="submit" className={button.destructive}>
-							{t('actions.delete')}
-						</button>
-						<Link to={withParams({})} className={button.ghost}>
-							{t('actions.cancel')}
-						</Link>
-					</Form>
-				</section>
+				<Confirm
+					title={t('contacts.bulk.confirmDelete', { count: actionData.contactIds.length })}
+					fields={{ bulkAction: 'delete', confirmed: 'yes', search: location.search, contactIds: actionData.contactIds }}
+					confirm={t('actions.delete')}
+					cancel={withParams({})}
+				/>
 			) : null}
 
 			<div className={contacts.layout}>

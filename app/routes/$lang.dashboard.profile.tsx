@@ -5,10 +5,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
-import { ApiError } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
-import { rethrowApiError, requireUser, type User } from '#app/.server/session.ts'
+import { refusalToast, requireUser, type User } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
@@ -57,9 +56,8 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.post('/auth/resend-verification')
 		} catch (error) {
-			// Already verified (409), too many requests (429), mail down (503): said in a toast.
-			if (!(error instanceof ApiError) || error.statusCode === 401) await rethrowApiError(error, locale, request)
-			return redirectWithToast(back, { type: 'error', title: (error as ApiError).message })
+			// Already verified (409), too many requests (429): said in a toast.
+			return refusalToast(error, { locale, request, to: back, title: t('profile.resendFailed') })
 		}
 		return redirectWithToast(back, { type: 'success', title: t('profile.resent') })
 	}

@@ -5,11 +5,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { type Role } from '#api/db/schema.ts'
-import { ApiError } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
-import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
 import { toastWhile } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
@@ -86,8 +86,7 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.delete(`${base}/${String(formData.get('invitationId') ?? '')}`)
 		} catch (error) {
-			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-			return redirectWithToast(here, { type: 'error', title: t('agents.revokeFailed'), description: error.message })
+			return refusalToast(error, { locale, request, to: here, title: t('agents.revokeFailed') })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('agents.revoked') })
 	}
@@ -145,22 +144,13 @@ export default function Agents() {
 			) : null}
 
 			{revoking ? (
-				<section className={styles.section} role="alertdialog" aria-labelledby="revoke-heading">
-					<h2 id="revoke-heading" className={styles.sectionTitle}>
-						{t('agents.revokeTitle')}
-					</h2>
-					<p>{t('agents.revokeText')}</p>
-					<Form method="post" className={table.actions}>
-						<input type="hidden" name="intent" value="revoke" />
-						<input type="hidden" name="invitationId" value={revoking.id} />
-						<button type="submit" className={button.destructive}>
-							{t('agents.revoke')}
-						</button>
-						<Link to={base} className={button.ghost}>
-							{t('actions.cancel')}
-						</Link>
-					</Form>
-				</section>
+				<Confirm
+					title={t('agents.revokeTitle')}
+					text={t('agents.revokeText')}
+					fields={{ intent: 'revoke', invitationId: revoking.id }}
+					confirm={t('agents.revoke')}
+					cancel={base}
+				/>
 			) : null}
 
 			<section className={styles.section} aria-labelledby="invite-heading">

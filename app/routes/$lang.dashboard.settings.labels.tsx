@@ -4,11 +4,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
-import { ApiError } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
-import { rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
 import { LabelChip } from '#app/components/label-chip.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
@@ -49,8 +49,7 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.delete(`${base}/${String(formData.get('labelId') ?? '')}`)
 		} catch (error) {
-			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-			return redirectWithToast(here, { type: 'error', title: t('labels.deleteFailed'), description: error.message })
+			return refusalToast(error, { locale, request, to: here, title: t('labels.deleteFailed') })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('labels.deleted', { title: String(formData.get('title') ?? '') }) })
 	}
@@ -90,23 +89,13 @@ export default function Labels() {
 			</div>
 
 			{deleting && manages ? (
-				<section className={styles.section} role="alertdialog" aria-labelledby="delete-heading" aria-describedby="delete-text">
-					<h2 id="delete-heading" className={styles.sectionTitle}>
-						{t('labels.deleteTitle', { title: deleting.title })}
-					</h2>
-					<p id="delete-text">{t('labels.deleteText', { count: deleting.contactCount })}</p>
-					<Form method="post" className={table.actions}>
-						<input type="hidden" name="intent" value="delete" />
-						<input type="hidden" name="labelId" value={deleting.id} />
-						<input type="hidden" name="title" value={deleting.title} />
-						<button type="submit" className={button.destructive}>
-							{t('actions.delete')}
-						</button>
-						<Link to={base} className={button.ghost}>
-							{t('actions.cancel')}
-						</Link>
-					</Form>
-				</section>
+				<Confirm
+					title={t('labels.deleteTitle', { title: deleting.title })}
+					text={t('labels.deleteText', { count: deleting.contactCount })}
+					fields={{ intent: 'delete', labelId: deleting.id, title: deleting.title }}
+					confirm={t('actions.delete')}
+					cancel={base}
+				/>
 			) : null}
 
 			{manages ? (

@@ -4,18 +4,17 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
-import { ApiError } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
-import { listOrToast, rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
+import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Pagination } from '#app/components/pagination.tsx'
+import { SearchForm } from '#app/components/search-form.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -60,8 +59,7 @@ export async function action(args: ActionFunctionArgs) {
 			const user = await api.put<{ workspace: Workspace | null }>('/workspaces/switch', { workspaceId })
 			return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.switched', { name: user.workspace?.name ?? '' }) })
 		} catch (error) {
-			if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-			return redirectWithToast(safePath(formData.get('redirectTo')) ?? here, { type: 'error', title: t('workspaces.switchFailed'), description: error.message })
+			return refusalToast(error, { locale, request, to: safePath(formData.get('redirectTo')) ?? here, title: t('workspaces.switchFailed') })
 		}
 	}
 
@@ -134,15 +132,7 @@ export default function Workspaces() {
 				<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
 			) : null}
 
-			<Form method="get" className={table.search} role="search" key={search}>
-				<label htmlFor="workspace-search" className="visually-hidden">
-					{t('workspaces.search')}
-				</label>
-				<input id="workspace-search" type="search" name="search" defaultValue={search} placeholder={t('workspaces.search')} className={input} />
-				<button type="submit" className={button.outline}>
-					{t('actions.search')}
-				</button>
-			</Form>
+			<SearchForm id="workspace-search" label={t('workspaces.search')} value={search} />
 
 			<div className={table.wrapper}>
 				<table className={table.table}>

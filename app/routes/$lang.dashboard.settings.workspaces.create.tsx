@@ -1,13 +1,11 @@
-import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
+import { createWorkspace } from '#app/.server/workspaces.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 
@@ -21,16 +19,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Creates a workspace; it becomes the current one. */
 export async function action(args: ActionFunctionArgs) {
-	const { locale, api } = await requireUser(args)
-	const submission = parseWithZod(await args.request.formData(), { schema: workspaceSchema })
-	if (submission.status !== 'success') return replyInvalid(submission)
-	try {
-		await api.post('/workspaces', submission.value)
-	} catch (error) {
-		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
-	}
-	const t = await serverT(locale)
-	return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.created', { name: submission.value.name }) })
+	return createWorkspace(args.request, await requireUser(args))
 }
 
 export default function CreateWorkspace() {

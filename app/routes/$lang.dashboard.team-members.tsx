@@ -2,11 +2,12 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type Availability, type Role } from '#api/db/schema.ts'
-import { ApiError } from '#app/.server/api.ts'
-import { listOrToast, rethrowApiError, requireUser } from '#app/.server/session.ts'
+import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
 import { Pagination } from '#app/components/pagination.tsx'
+import { SearchForm } from '#app/components/search-form.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
@@ -64,8 +65,7 @@ export async function action(args: ActionFunctionArgs) {
 		await call()
 	} catch (error) {
 		// The API says why (the owner is protected, an agent may not…): shown as it is.
-		if (!(error instanceof ApiError) || error.statusCode === 401 || error.statusCode >= 500) return rethrowApiError(error, locale, request)
-		return redirectWithToast(here, { type: 'error', title: t('team.failed'), description: error.message })
+		return refusalToast(error, { locale, request, to: here, title: t('team.failed') })
 	}
 	const next = intent === 'leave' ? `/${locale}/dashboard` : here
 	return redirectWithToast(next, { type: 'success', title: t(`team.done.${intent}`, { name: String(form.get('name') ?? '') }) })
@@ -118,8 +118,7 @@ export default function TeamMembers() {
 				<Confirm
 					title={t('team.removeTitle', { name: confirming.remove.name })}
 					text={t('team.removeText', { name: confirming.remove.name, workspace: user.workspace.name })}
-					intent="remove"
-					member={confirming.remove}
+					fields={{ intent: 'remove', userId: confirming.remove.userId, name: confirming.remove.name }}
 					confirm={t('team.remove')}
 					cancel={base}
 				/>
@@ -128,8 +127,7 @@ export default function TeamMembers() {
 				<Confirm
 					title={t('team.transferTitle', { name: confirming.transfer.name })}
 					text={t('team.transferText', { name: confirming.transfer.name })}
-					intent="transfer"
-					member={confirming.transfer}
+					fields={{ intent: 'transfer', userId: confirming.transfer.userId, name: confirming.transfer.name }}
 					confirm={t('team.transfer')}
 					cancel={base}
 				/>
@@ -138,21 +136,13 @@ export default function TeamMembers() {
 				<Confirm
 					title={t('team.leaveTitle', { workspace: user.workspace.name })}
 					text={t('team.leaveText')}
-					intent="leave"
+					fields={{ intent: 'leave' }}
 					confirm={t('team.leave')}
 					cancel={base}
 				/>
 			) : null}
 
-			<Form method="get" className={table.search} role="search" key={search}>
-				<label htmlFor="member-search" className="visually-hidden">
-					{t('team.search')}
-				</label>
-				<input id="member-search" type="search" name="search" defaultValue={search} placeholder={t('team.search')} className={input} />
-				<button type="submit" className={button.outline}>
-					{t('actions.search')}
-				</button>
-			</Form>
+			<SearchForm id="member-search" label={t('team.search')} value={search} />
 
 			<div className={table.wrapper}>
 				<table className={table.table}>
@@ -230,29 +220,5 @@ export default function TeamMembers() {
 			</div>
 			<Pagination page={list.page} limit={list.limit} total={list.total} />
 		</>
-	)
-}
-
-/** Asks before a destructive action; the form carries what to do and to whom. */
-function Confirm({ title, text, intent, member, confirm, cancel }: { title: string; text: string; intent: string; member?: Member; confirm: string; cancel: string }) {
-	const { t } = useTranslation()
-	return (
-		<section className={styles.section} role="alertdialog" aria-labelledby="confirm-heading" aria-describedby="confirm-text">
-			<h2 id="confirm-heading" className={styles.sectionTitle}>
-				{title}
-			</h2>
-			<p id="confirm-text">{text}</p>
-			<Form method="post" className={table.actions}>
-				<input type="hidden" name="intent" value={intent} />
-				{member ? <input type="hidden" name="userId" value={member.userId} /> : null}
-				{member ? <input type="hidden" name="name" value={member.name} /> : null}
-				<button type="submit" className={button.destructive}>
-					{confirm}
-				</button>
-				<Link to={cancel} className={button.ghost}>
-					{t('actions.cancel')}
-				</Link>
-			</Form>
-		</section>
 	)
 }

@@ -1,15 +1,13 @@
-import { parseWithZod } from '@conform-to/zod'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
+import { createWorkspace } from '#app/.server/workspaces.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { PreferenceControls } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
-import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './auth.css.ts'
 
@@ -24,16 +22,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-	const { locale, api } = await requireUser(args, { workspace: 'optional' })
-	const submission = parseWithZod(await args.request.formData(), { schema: workspaceSchema })
-	if (submission.status !== 'success') return replyInvalid(submission)
-	try {
-		await api.post('/workspaces', submission.value)
-	} catch (error) {
-		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
-	}
-	const t = await serverT(locale)
-	return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.created', { name: submission.value.name }) })
+	return createWorkspace(args.request, await requireUser(args, { workspace: 'optional' }))
 }
 
 export default function SetupWorkspace() {

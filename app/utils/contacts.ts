@@ -1,20 +1,7 @@
-import { type LabelSummary } from './labels.ts'
+import { type ContactJson } from '#api/contacts/queries.ts'
 
 /** A contact as the API answers it. */
-export type Contact = {
-	id: string
-	name: string
-	email: string | null
-	phone: string | null
-	company: string | null
-	notes: string | null
-	attributes: Record<string, string>
-	avatarColor: string
-	labels: LabelSummary[]
-	lastActivityAt: string
-	createdAt: string
-	updatedAt: string
-}
+export type Contact = ContactJson
 
 export type ContactPage = { contacts: Contact[]; nextCursor: string | null; total: number }
 

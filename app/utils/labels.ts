@@ -1,10 +1,7 @@
 import { z } from 'zod'
 
-/** A label as the API answers it. */
-export type Label = { id: string; title: string; description: string | null; color: string; contactCount: number; createdAt: string; updatedAt: string }
-
-/** What a contact shows of each of its labels. */
-export type LabelSummary = { id: string; title: string; color: string }
+/** A label as the API answers it, and what a contact shows of each of its labels. */
+export type { LabelJson as Label, LabelSummary } from '#api/labels/queries.ts'
 
 /** The label form's rules, as the API checks them (one word: letters of any script, digits, `-`, `_`). */
 export const labelSchema = z.object({
