@@ -15,7 +15,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { currentPassword, email } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import * as styles from './auth.css.ts'
+import * as styles from '#app/components/card-page.css.ts'
 
 const schema = z.object({ email, password: currentPassword, redirect: z.string().optional() })
 

@@ -14,7 +14,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { newPassword, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import * as styles from './auth.css.ts'
+import * as styles from '#app/components/card-page.css.ts'
 
 const schema = withConfirmation({ token: z.string({ required_error: 'forms.required' }), password: newPassword, confirmPassword: z.string({ required_error: 'forms.required' }) })
 

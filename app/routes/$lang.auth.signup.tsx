@@ -15,7 +15,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
 import { email, newPassword, text } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import * as styles from './auth.css.ts'
+import * as styles from '#app/components/card-page.css.ts'
 
 const schema = z.object({ name: text(80), email, password: newPassword, redirect: z.string().optional() })
 

@@ -1,9 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, Outlet, useParams } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { Outlet, useParams } from '@remix-run/react'
 import { requireLocale } from '#app/.server/locale.ts'
-import { PreferenceControls } from '#app/components/preferences.tsx'
-import * as styles from './auth.css.ts'
+import { CardPage } from '#app/components/card-page.tsx'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
 	await requireLocale(request, params)
@@ -12,21 +10,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The auth layout: a centred card for signing in, signing up and account recovery. */
 export default function AuthLayout() {
-	const { t } = useTranslation()
 	const { lang } = useParams()
 	return (
-		<div className={styles.page}>
-			<header className={styles.header}>
-				<Link to={`/${lang}`} className={styles.brand}>
-					{t('app.name')}
-				</Link>
-				<PreferenceControls />
-			</header>
-			<main className={styles.main}>
-				<div className={styles.card}>
-					<Outlet />
-				</div>
-			</main>
-		</div>
+		<CardPage locale={lang ?? ''}>
+			<Outlet />
+		</CardPage>
 	)
 }

@@ -9,7 +9,7 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
-import * as styles from './auth.css.ts'
+import * as styles from '#app/components/card-page.css.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 

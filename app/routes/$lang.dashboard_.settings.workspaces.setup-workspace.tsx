@@ -1,15 +1,15 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { requireUser } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
 import { createWorkspace } from '#app/.server/workspaces.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { PreferenceControls } from '#app/components/preferences.tsx'
+import { CardPage } from '#app/components/card-page.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
-import * as styles from './auth.css.ts'
+import * as styles from '#app/components/card-page.css.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -30,27 +30,17 @@ export default function SetupWorkspace() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	return (
-		<div className={styles.page}>
-			<header className={styles.header}>
-				<Link to={`/${locale}`} className={styles.brand}>
-					{t('app.name')}
-				</Link>
-				<PreferenceControls />
-			</header>
-			<main className={styles.main}>
-				<div className={styles.card}>
-					<div>
-						<h1 className={styles.title}>{title}</h1>
-						<p className={styles.lead}>{t('workspaces.setup.lead')}</p>
-					</div>
-					<WorkspaceForm lastResult={lastResult} locale={locale} timezones={timezones} submitLabel={t('workspaces.setup.submit')} />
-					<Form method="post" action={`/${locale}/auth/logout`} className={styles.links}>
-						<button type="submit" className={button.ghost}>
-							{t('auth.logout')}
-						</button>
-					</Form>
-				</div>
-			</main>
-		</div>
+		<CardPage locale={locale}>
+			<div>
+				<h1 className={styles.title}>{title}</h1>
+				<p className={styles.lead}>{t('workspaces.setup.lead')}</p>
+			</div>
+			<WorkspaceForm lastResult={lastResult} locale={locale} timezones={timezones} submitLabel={t('workspaces.setup.submit')} />
+			<Form method="post" action={`/${locale}/auth/logout`} className={styles.links}>
+				<button type="submit" className={button.ghost}>
+					{t('auth.logout')}
+				</button>
+			</Form>
+		</CardPage>
 	)
 }
