@@ -13,6 +13,7 @@ import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { contactQuery, type Contact, type ContactPage, type ContactQuery, type ContactSort } from '#app/utils/contacts.ts'
 import { type Label } from '#app/utils/labels.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
@@ -261,8 +262,8 @@ function SortHeader({ sort, query, to, children }: { sort: ContactSort; query: C
 }
 
 function ContactRow({ contact, to }: { contact: Contact; to: string }) {
-	const { t, i18n } = useTranslation()
-	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+	const { t } = useTranslation()
+	const date = useDateFormat()
 	return (
 		<tr>
 			<td className={table.td}>
@@ -288,8 +289,8 @@ function ContactRow({ contact, to }: { contact: Contact; to: string }) {
 					))}
 				</span>
 			</td>
-			<td className={table.td}>{date.format(new Date(contact.createdAt))}</td>
-			<td className={table.td}>{date.format(new Date(contact.lastActivityAt))}</td>
+			<td className={table.td}>{date(contact.createdAt)}</td>
+			<td className={table.td}>{date(contact.lastActivityAt)}</td>
 		</tr>
 	)
 }

@@ -18,6 +18,7 @@ import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { email } from '#app/utils/forms.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 
@@ -115,10 +116,10 @@ function statusOf(invitation: Invitation, now: number): Status {
 export default function Agents() {
 	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
 	const lastResult = useActionData<typeof action>()
-	const { t, i18n } = useTranslation()
+	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`
-	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const [form, fields] = useForm({
 		id: 'invite',
 		lastResult,
@@ -218,7 +219,7 @@ export default function Agents() {
 									</td>
 									<td className={table.td}>{t(`roles.${invitation.role}`)}</td>
 									<td className={table.td}>{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</td>
-									<td className={table.td}>{date.format(new Date(invitation.expiresAt))}</td>
+									<td className={table.td}>{date(invitation.expiresAt)}</td>
 									<td className={table.td}>{t(`agents.statuses.${status}`)}</td>
 									<td className={table.td}>
 										{status === 'active' ? (

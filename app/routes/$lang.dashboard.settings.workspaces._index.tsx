@@ -17,6 +17,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath } from '#app/utils/redirect.ts'
 import * as styles from './dashboard.css.ts'
@@ -90,9 +91,9 @@ export async function action(args: ActionFunctionArgs) {
 export default function Workspaces() {
 	const { title, locale, user, list, search, failure, editing, deleting, timezones } = useLoaderData<typeof loader>()
 	const actionData = useActionData<typeof action>()
-	const { t, i18n } = useTranslation()
+	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/settings/workspaces`
-	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+	const date = useDateFormat()
 	const mayEdit = (workspace: Workspace) => workspace.role === 'owner' || workspace.role === 'admin'
 	return (
 		<>
@@ -158,7 +159,7 @@ export default function Workspaces() {
 									</td>
 									<td className={table.td}>{t(`roles.${workspace.role}`)}</td>
 									<td className={table.td}>{workspace.timezone}</td>
-									<td className={table.td}>{date.format(new Date(workspace.createdAt))}</td>
+									<td className={table.td}>{date(workspace.createdAt)}</td>
 									<td className={table.td}>
 										<div className={table.actions}>
 											{current ? null : (

@@ -13,6 +13,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 
@@ -73,10 +74,10 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function TeamMembers() {
 	const { title, locale, user, list, search, failure, availability, confirming } = useLoaderData<typeof loader>()
-	const { t, i18n } = useTranslation()
+	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const base = `/${locale}/dashboard/team-members`
-	const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' })
+	const date = useDateFormat()
 	const role = user.workspace.role
 	const manages = role === 'owner' || role === 'admin'
 	return (
@@ -191,7 +192,7 @@ export default function TeamMembers() {
 										)}
 									</td>
 									<td className={table.td}>{t(`availability.${member.availability}`)}</td>
-									<td className={table.td}>{date.format(new Date(member.joinedAt))}</td>
+									<td className={table.td}>{date(member.joinedAt)}</td>
 									<td className={table.td}>
 										<div className={table.actions}>
 											{editable ? (

@@ -152,3 +152,23 @@ for (const locale of ['en-us', 'ar-eg'] as const) {
 		}
 	})
 }
+
+test('dates are shown in the workspace’s time zone, so browsers anywhere hydrate the same page', async ({ browser, request, baseURL }) => {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token)
+	expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'Kai' }, headers: { Authorization: `Bearer ${owner.token}` } })).status()).toBe(201)
+	// Between UTC+14 and UTC−12, one of the two is on another day than UTC at any hour.
+	for (const timezoneId of ['Etc/GMT-14', 'Etc/GMT+12']) {
+		const context = await browser.newContext({ timezoneId })
+		await signIn(context, baseURL!, owner.token)
+		const page = await context.newPage()
+		const errors: string[] = []
+		page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+		page.on('pageerror', (error) => errors.push(error.message))
+		await page.goto('/en-us/dashboard/contacts')
+		await waitForHydration(page)
+		await expect(rows(page)).toHaveCount(1)
+		expect(errors, timezoneId).toEqual([])
+		await context.close()
+	}
+})
