@@ -10,7 +10,7 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { issueAccountToken, peekAccountToken, useAccountToken } from './account-tokens.ts'
 import { accountMail, type AccountMailKind } from './mails.ts'
-import { hashPassword, verifyPassword } from './password.ts'
+import { checkPassword, hashPassword, verifyPassword } from './password.ts'
 import { profileOf } from './profile.ts'
 import {
 	changePasswordSchema,
@@ -22,7 +22,7 @@ import {
 	tokenSchema,
 } from './schemas.ts'
 import { createSession, revokeAllSessions, revokeOtherSessions, revokeSession } from './sessions.ts'
-import { hashToken, newToken } from './tokens.ts'
+import { hashToken } from './tokens.ts'
 
 const minute = 60
 const hour = 60 * minute
@@ -49,13 +49,6 @@ function addressKey(email: string): string {
 
 function device(req: Request) {
 	return { userAgent: req.get('user-agent') ?? null, ip: clientIp(req) }
-}
-
-let dummyHash: Promise<string> | undefined
-// Checked when the address has no account, so that answer takes as long as a wrong password.
-function dummyPasswordHash(): Promise<string> {
-	dummyHash ??= hashPassword(newToken())
-	return dummyHash
 }
 
 const verifiedNow = sql<Date>`coalesce(email_verified_at, now())`
@@ -112,8 +105,7 @@ export function authRouter(context: ApiContext): Router {
 				[limits.loginAddress, address],
 			])
 			const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
-			const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyPassword(await dummyPasswordHash(), password).then(() => false)
-			if (!user || !valid) throw new HttpError(401, 'auth:errors.invalidCredentials')
+			if (!(await checkPassword(user?.passwordHash, password)) || !user) throw new HttpError(401, 'auth:errors.invalidCredentials')
 			await Promise.all([limits.loginAddress.reset(address), limits.loginIp.reward(ip)])
 			res.json(await signedInAnswer(req, user))
 		}),

@@ -120,26 +120,6 @@ describe('POST /v1/auth/login', () => {
 		expect((arabic.body as ErrorAnswer).message).toBe('البريد الإلكتروني أو كلمة المرور غير صحيحة.')
 	})
 
-	test('an unknown address takes about as long as a wrong password (a password hash is checked either way)', async () => {
-		const { user } = await createUser()
-		async function timed(email: string) {
-			const started = performance.now()
-			const response = await visitor(api).post('/login', { email, password: 'Wrong-passw0rd' })
-			expect(response.status).toBe(401)
-			return performance.now() - started
-		}
-		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-		await timed(uniqueEmail())
-		const known: number[] = []
-		const unknown: number[] = []
-		for (let round = 0; round < 5; round++) {
-			known.push(await timed(user.email))
-			unknown.push(await timed(uniqueEmail()))
-		}
-		// Without the dummy check an unknown address answers in a small fraction of the time.
-		expect(median(unknown)).toBeGreaterThan(median(known) * 0.4)
-	})
-
 	test('missing fields are a 400, not a 401', async () => {
 		const response = await visitor(api).post('/login', { email: 'someone@example.test' })
 		expect(response.status).toBe(400)
