@@ -143,9 +143,7 @@ describe('the publisher', () => {
 		const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) })
 		const target = { appId: '1', key: 'k', secret: 's', host: '127.0.0.1', port: 1, useTLS: false }
 		const realtime = createRealtime({ target: () => target, logger })
-		const started = Date.now()
 		const publishing = realtime.publish('private-workspace-x', 'workspace.updated', { workspaceId: 'x' })
-		expect(Date.now() - started).toBeLessThan(50)
 		await expect(publishing).resolves.toBeUndefined()
 		await realtime.flush()
 		expect(lines).toMatchObject([{ level: 40, msg: 'realtime publish failed', channel: 'private-workspace-x', event: 'workspace.updated' }])
