@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -7,6 +6,7 @@ import { useBrowserValue } from '#app/utils/hydration.ts'
 import { languages, locales } from '#locales/languages.ts'
 import { Button } from './ui/button.tsx'
 import { Field, FormErrors, SelectField, formClass } from './ui/field.tsx'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 /** A new workspace (setup-workspace and create): the same form and rules. */
 export const workspaceSchema = z.object({
@@ -40,13 +40,10 @@ export function WorkspaceForm({
 	const pending = useNavigation().state === 'submitting'
 	// The browser knows its time zone; the server's HTML starts from UTC.
 	const zone = useBrowserValue(browserZone, 'UTC')
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(workspaceSchema, {
 		id: 'workspace',
 		lastResult,
 		defaultValue: defaultValue ?? { timezone: zone, defaultLocale: locale },
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: workspaceSchema }),
 	})
 	return (
 		<Form method="post" {...getFormProps(form)} className={formClass}>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
@@ -16,6 +16,7 @@ import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/
 import { currentPassword, email } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const schema = z.object({ email, password: currentPassword, redirect: z.string().optional() })
 
@@ -48,12 +49,9 @@ export default function Login() {
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(schema, {
 		id: 'login',
 		lastResult,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const redirect = searchParams.get('redirect') ?? ''
 	const keep = redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''

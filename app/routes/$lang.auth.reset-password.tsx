@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -15,6 +15,7 @@ import { FormErrors, PasswordField, formClass } from '#app/components/ui/field.t
 import { newPassword, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const schema = withConfirmation({ token: z.string({ required_error: 'forms.required' }), password: newPassword, confirmPassword: z.string({ required_error: 'forms.required' }) })
 
@@ -57,12 +58,9 @@ export default function ResetPassword() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(schema, {
 		id: 'reset-password',
 		lastResult,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	return (
 		<>

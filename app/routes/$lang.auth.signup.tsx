@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
@@ -16,6 +16,7 @@ import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/
 import { email, newPassword, text } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const schema = z.object({ name: text(80), email, password: newPassword, redirect: z.string().optional() })
 
@@ -48,12 +49,9 @@ export default function Signup() {
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(schema, {
 		id: 'signup',
 		lastResult,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const redirect = searchParams.get('redirect') ?? ''
 	return (

@@ -1,4 +1,4 @@
-import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getCollectionProps, getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -18,6 +18,7 @@ import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import * as styles from './dashboard.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const optional = (maximum: number) => z.string().trim().max(maximum, 'forms.tooLong').optional()
 
@@ -90,7 +91,7 @@ export default function ContactForm() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(schema, {
 		id: contact ? `contact-${contact.id}` : 'contact-new',
 		lastResult,
 		defaultValue: contact
@@ -104,9 +105,6 @@ export default function ContactForm() {
 					labelIds: contact.labels.map((label) => label.id),
 				}
 			: undefined,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const labelTitles = new Map(labels.map((label) => [label.id, label.title]))
 	return (

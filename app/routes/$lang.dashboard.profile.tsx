@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -19,6 +19,7 @@ import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { themeNames } from '#app/utils/theme.ts'
 import { languages, locales } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const profileSchema = z.object({
 	name: text(80),
@@ -99,21 +100,15 @@ export default function Profile() {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-	const [profileForm, profile] = useForm({
+	const [profileForm, profile] = useValidatedForm(profileSchema, {
 		id: 'profile',
 		lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
 		defaultValue: { name: user.name, locale: user.locale, theme: user.theme },
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
 	})
 	const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
-	const [passwordForm, password] = useForm({
+	const [passwordForm, password] = useValidatedForm(passwordSchema, {
 		id: 'password',
 		lastResult: passwordResult,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
 	})
 	return (
 		<>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -21,6 +21,7 @@ import { useHydrated } from '#app/utils/hydration.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 type Invitation = {
 	id: string
@@ -120,13 +121,10 @@ export default function Agents() {
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(inviteSchema, {
 		id: 'invite',
 		lastResult,
 		defaultValue: { method: 'link', role: 'agent', expiresInDays: '7' },
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
 	})
 	return (
 		<>

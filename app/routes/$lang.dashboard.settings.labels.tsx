@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -17,6 +17,7 @@ import * as table from '#app/components/ui/table.css.ts'
 import { labelSchema, type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
 const saveSchema = labelSchema.extend({ labelId: z.string().optional() })
 
@@ -73,13 +74,10 @@ export default function Labels() {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/labels`
-	const [form, fields] = useForm({
+	const [form, fields] = useValidatedForm(saveSchema, {
 		id: editing ? `label-${editing.id}` : 'label-new',
 		lastResult,
 		defaultValue: editing ? { title: editing.title, description: editing.description ?? '', color: editing.color } : { color: '#6366f1' },
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: saveSchema }),
 	})
 	return (
 		<>
