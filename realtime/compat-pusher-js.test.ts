@@ -4,7 +4,7 @@ import PusherServer from 'pusher'
 import PusherClient, { type Channel, type PresenceChannel } from 'pusher-js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createRealtimeServer } from './index.ts'
-import { APP, RawClient, startServer, type TestServer, withTimeout } from './test-support.ts'
+import { APP, next, RawClient, startServer, subscribed, type TestServer, withTimeout } from './test-support.ts'
 
 // Compatibility with the official SDKs beyond realtime/pusher-js.test.ts: every channel type on one
 // connection, end-to-end encryption, refused signatures as pusher-js sees them, presence across
@@ -59,30 +59,6 @@ function client({ port = server.port, userId = 'user-1', userInfo = {}, forgeCha
 	})
 	clients.push(pusher)
 	return pusher
-}
-
-interface Bindable {
-	bind(event: string, callback: (...args: never[]) => void): unknown
-	unbind(event: string, callback: (...args: never[]) => void): unknown
-}
-
-function next<T = unknown>(target: Bindable, event: string, timeoutMs = 3000): Promise<T> {
-	return withTimeout(
-		new Promise<T>((resolve) => {
-			const handler = (data: T): void => {
-				target.unbind(event, handler)
-				resolve(data)
-			}
-			target.bind(event, handler)
-		}),
-		timeoutMs,
-		event,
-	)
-}
-
-async function subscribed<C extends Channel>(channel: C): Promise<C> {
-	if (!channel.subscribed) await next(channel, 'pusher:subscription_succeeded')
-	return channel
 }
 
 async function signedIn(pusher: PusherClient): Promise<void> {

@@ -1,7 +1,7 @@
 import type PusherServer from 'pusher'
-import PusherClient, { type Channel, type PresenceChannel } from 'pusher-js'
+import PusherClient, { type PresenceChannel } from 'pusher-js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { APP, startServer, type TestServer, withTimeout } from './test-support.ts'
+import { APP, next, startServer, subscribed, type TestServer, withTimeout } from './test-support.ts'
 
 let server: TestServer
 let keepaliveServer: TestServer
@@ -41,25 +41,6 @@ function client({ userId = 'user-1', userInfo = {}, badAuth = false, port = serv
 	return pusher
 }
 
-interface Bindable {
-	bind(event: string, callback: (data: never) => void): unknown
-	unbind(event: string, callback: (data: never) => void): unknown
-}
-
-function next<T = unknown>(target: Bindable, event: string, timeoutMs = 3000): Promise<T> {
-	return withTimeout(
-		new Promise<T>((resolve) => {
-			const handler = (data: T): void => {
-				target.unbind(event, handler)
-				resolve(data)
-			}
-			target.bind(event, handler)
-		}),
-		timeoutMs,
-		event,
-	)
-}
-
 function connected(pusher: PusherClient): Promise<void> {
 	if (pusher.connection.state === 'connected') return Promise.resolve()
 	return withTimeout(
@@ -67,11 +48,6 @@ function connected(pusher: PusherClient): Promise<void> {
 		3000,
 		'pusher-js to connect',
 	)
-}
-
-async function subscribed<C extends Channel>(channel: C): Promise<C> {
-	if (!channel.subscribed) await next(channel, 'pusher:subscription_succeeded')
-	return channel
 }
 
 beforeAll(async () => {

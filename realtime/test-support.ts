@@ -84,6 +84,33 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
+/** Anything pusher-js lets us bind to: a client, a connection, a channel, the user. */
+export interface Bindable {
+	bind(event: string, callback: (...args: never[]) => void): unknown
+	unbind(event: string, callback: (...args: never[]) => void): unknown
+}
+
+/** The next `event` on `target`, or a clear failure after `timeoutMs`. */
+export function next<T = unknown>(target: Bindable, event: string, timeoutMs = 3000): Promise<T> {
+	return withTimeout(
+		new Promise<T>((resolve) => {
+			const handler = (data: T): void => {
+				target.unbind(event, handler)
+				resolve(data)
+			}
+			target.bind(event, handler)
+		}),
+		timeoutMs,
+		event,
+	)
+}
+
+/** A pusher-js channel once the server has confirmed its subscription. */
+export async function subscribed<C extends Bindable & { subscribed: boolean }>(channel: C): Promise<C> {
+	if (!channel.subscribed) await next(channel, 'pusher:subscription_succeeded')
+	return channel
+}
+
 // A bare WebSocket speaking the Pusher protocol, recording every frame for inspection.
 export class RawClient {
 	socketId = ''

@@ -1,25 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { ConfigError, parseConfig } from './config.ts'
-
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'crm-config-'))
-
-function problemsOf(env: Record<string, string>): string[] {
-	try {
-		parseConfig(env, tmp())
-	} catch (error) {
-		if (error instanceof ConfigError) return error.problems
-		throw error
-	}
-	return []
-}
+import { parseConfig } from './config.ts'
+import { problemsOf, tmpDataDir } from './config-test-support.ts'
 
 describe('configuration', () => {
 	test('defaults give a working development setup and a generated, persisted secret', () => {
-		const dir = tmp()
+		const dir = tmpDataDir()
 		const config = parseConfig({}, dir)
 		expect(config.PORT).toBe(3000)
 		expect(config.PUBLIC_URL).toBe('http://localhost:3000')
@@ -49,7 +36,7 @@ describe('configuration', () => {
 	})
 
 	test('lists allowed redirect hosts', () => {
-		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmp()).ALLOWED_REDIRECT_HOSTS).toEqual([
+		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmpDataDir()).ALLOWED_REDIRECT_HOSTS).toEqual([
 			'shop.example',
 			'help.example',
 		])
@@ -57,7 +44,7 @@ describe('configuration', () => {
 
 	test('the server refuses to start on a bad value, printing each problem', () => {
 		const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
-			env: { PATH: process.env.PATH, NODE_ENV: 'development', PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmp() },
+			env: { PATH: process.env.PATH, NODE_ENV: 'development', PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmpDataDir() },
 			encoding: 'utf8',
 			timeout: 30_000,
 		})

@@ -1,25 +1,13 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { ConfigError, parseConfig } from './config.ts'
+import { parseConfig } from './config.ts'
+import { problemsOf, tmpDataDir } from './config-test-support.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
-
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'crm-realtime-config-'))
-
-function problemsOf(env: Record<string, string>): string[] {
-	try {
-		parseConfig(env, tmp())
-	} catch (error) {
-		if (error instanceof ConfigError) return error.problems
-		throw error
-	}
-	return []
-}
 
 describe('realtime configuration', () => {
 	test('without PUSHER_HOST: the embedded server, with credentials generated once into DATA_DIR (0600)', () => {
-		const dir = tmp()
+		const dir = tmpDataDir()
 		const config = parseConfig({ PORT: '4100' }, dir)
 		const realtime = resolveRealtimeConfig(config)
 		expect(realtime).toMatchObject({ embedded: true, host: '127.0.0.1', port: 4100, useTLS: false })
@@ -36,13 +24,13 @@ describe('realtime configuration', () => {
 	})
 
 	test('embedded behind https: the browser uses TLS on the public port', () => {
-		const realtime = resolveRealtimeConfig(parseConfig({ PUBLIC_URL: 'https://crm.example.com', HOST: '10.0.0.5' }, tmp()))
+		const realtime = resolveRealtimeConfig(parseConfig({ PUBLIC_URL: 'https://crm.example.com', HOST: '10.0.0.5' }, tmpDataDir()))
 		expect(realtime.host).toBe('10.0.0.5')
 		expect(realtime.browser).toMatchObject({ wsHost: 'crm.example.com', wsPort: 443, forceTLS: true })
 	})
 
 	test('damaged credentials are replaced', () => {
-		const dir = tmp()
+		const dir = tmpDataDir()
 		fs.mkdirSync(path.join(dir, '.data'))
 		fs.writeFileSync(path.join(dir, '.data', 'realtime-app.json'), '{"id": 1', { mode: 0o644 })
 		const realtime = resolveRealtimeConfig(parseConfig({}, dir))
@@ -52,16 +40,16 @@ describe('realtime configuration', () => {
 
 	test('Soketi: publish and connect to PUSHER_HOST, over TLS unless told otherwise', () => {
 		const credentials = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' }
-		const tls = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi.example.com' }, tmp()))
+		const tls = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi.example.com' }, tmpDataDir()))
 		expect(tls).toMatchObject({ embedded: false, host: 'soketi.example.com', port: 443, useTLS: true, app: { id: 'app', key: 'key', secret: 'secret' } })
 		expect(tls.browser).toEqual({ key: 'key', cluster: 'mt1', wsHost: 'soketi.example.com', wsPort: 443, forceTLS: true })
-		const plain = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi', PUSHER_PORT: '6001', PUSHER_FORCE_TLS: 'false' }, tmp()))
+		const plain = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_HOST: 'soketi', PUSHER_PORT: '6001', PUSHER_FORCE_TLS: 'false' }, tmpDataDir()))
 		expect(plain).toMatchObject({ port: 6001, useTLS: false, browser: { wsHost: 'soketi', wsPort: 6001, forceTLS: false } })
 	})
 
 	test('Pusher Channels: browsers connect through the cluster', () => {
 		const realtime = resolveRealtimeConfig(
-			parseConfig({ PUSHER_APP_ID: '1', PUSHER_KEY: 'key', PUSHER_SECRET: 's', PUSHER_HOST: 'api-eu.pusher.com', PUSHER_CLUSTER: 'eu' }, tmp()),
+			parseConfig({ PUSHER_APP_ID: '1', PUSHER_KEY: 'key', PUSHER_SECRET: 's', PUSHER_HOST: 'api-eu.pusher.com', PUSHER_CLUSTER: 'eu' }, tmpDataDir()),
 		)
 		expect(realtime).toMatchObject({ host: 'api-eu.pusher.com', port: 443, useTLS: true })
 		expect(realtime.browser).toEqual({ key: 'key', cluster: 'eu', wsHost: null, wsPort: null, forceTLS: true })
