@@ -14,6 +14,19 @@ export async function createServerI18n(locale: Locale): Promise<i18n> {
 	return instance
 }
 
-export function serverT(locale: Locale) {
+// Loaders and actions only translate: one instance per locale serves every request.
+const translators = new Map<Locale, ReturnType<typeof translatorOf>>()
+
+function translatorOf(locale: Locale) {
 	return createServerI18n(locale).then((instance) => instance.getFixedT(languageOf(locale).tag, 'common'))
+}
+
+/** Translates for a loader or an action (toasts, page titles). */
+export function serverT(locale: Locale) {
+	let translator = translators.get(locale)
+	if (!translator) {
+		translator = translatorOf(locale)
+		translators.set(locale, translator)
+	}
+	return translator
 }
