@@ -17,7 +17,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
-import { type Logger } from './logger.ts'
+import { requestMessages, type Logger } from './logger.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
 declare module '@remix-run/node' {
@@ -79,6 +79,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 				return id
 			},
 			autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
+			...requestMessages,
 			customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
 			serializers: {
 				req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
