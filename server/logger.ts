@@ -1,3 +1,4 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http'
 import { pino, type Logger } from 'pino'
 
 export type { Logger }
@@ -21,11 +22,9 @@ export function createLogger(level: string, pretty = Boolean(process.stdout.isTT
 	})
 }
 
-type RequestLine = { method?: string; url?: string }
-
 /** What pino-http says of a finished request: `GET /en-us 200 12 ms`. */
 export const requestMessages = {
-	customSuccessMessage: (req: RequestLine, res: { statusCode: number }, responseTime: number) =>
+	customSuccessMessage: (req: IncomingMessage, res: ServerResponse, responseTime: number) =>
 		`${req.method ?? ''} ${req.url ?? ''} ${res.statusCode} ${Math.round(responseTime)} ms`,
-	customErrorMessage: (req: RequestLine, res: { statusCode: number }, error: Error) => `${req.method ?? ''} ${req.url ?? ''} ${res.statusCode} ${error.message}`,
+	customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) => `${req.method ?? ''} ${req.url ?? ''} ${res.statusCode} ${error.message}`,
 }
