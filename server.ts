@@ -1,7 +1,8 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
+import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
 import { createAppServer } from '#server/app.ts'
-import { ConfigError, parseConfig } from '#server/config.ts'
+import { ConfigError, generatedSecretWarning, parseConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
 
 async function main() {
@@ -17,6 +18,7 @@ async function main() {
 	process.env.SESSION_SECRET = config.SESSION_SECRET
 	process.env.PUBLIC_URL = config.PUBLIC_URL
 	const logger = createLogger(config.LOG_LEVEL)
+	for (const name of config.generatedSecrets) logger.warn(generatedSecretWarning(name, config.dataDir))
 	const database = await openDatabase({
 		databaseUrl: config.DATABASE_URL,
 		dataDir: config.dataDir,
@@ -27,6 +29,10 @@ async function main() {
 			error: (message) => logger.error(message),
 		},
 	})
+	if ((config.DEMO || process.argv.includes('--demo')) && (await isEmpty(database.db))) {
+		await seedDemo(database.db, (message) => logger.info(message))
+		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
+	}
 	const app = await createAppServer({ config, logger, database })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
