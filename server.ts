@@ -1,6 +1,8 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
 import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner } from '#api/jobs/queue.ts'
 import { createAppServer } from '#server/app.ts'
 import { ConfigError, generatedSecretWarning, parseConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
@@ -33,7 +35,14 @@ async function main() {
 		await seedDemo(database.db, (message) => logger.info(message))
 		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
 	}
-	const app = await createAppServer({ config, logger, database })
+	const jobLogger = logger.child({ module: 'jobs' })
+	const jobs = await startJobRunner({
+		db: database.db,
+		databaseUrl: database.url,
+		handlers: jobHandlers,
+		log: { info: (message) => jobLogger.info(message), debug: (message) => jobLogger.debug(message), error: (message) => jobLogger.error(message) },
+	})
+	const app = await createAppServer({ config, logger, database, jobs })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
 

@@ -10,6 +10,7 @@ import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
+import { type JobRunner } from '#api/jobs/queue.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#app/realtime/config.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
@@ -44,7 +45,7 @@ export type AppServer = {
 	close: () => Promise<void>
 }
 
-export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle }): Promise<AppServer> {
+export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle; jobs?: JobRunner }): Promise<AppServer> {
 	const { config, logger, database } = options
 	const app = express()
 	app.disable('x-powered-by')
@@ -175,6 +176,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			await realtimeServer?.close()
 			await closed
 			await remix.close()
+			await options.jobs?.stop()
 			await database.close()
 		},
 	}

@@ -43,7 +43,8 @@ function isAlive(pid: number) {
 const postmasterPid = (directory: string) => Number(fs.readFileSync(path.join(directory, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0])
 
 describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', () => {
-	test('the demo seed runs beside a running server, uses its database, leaves it running, and is idempotent', async () => {
+	// Two seeding processes in a row: each starts Node, hashes the demo password and imports 300 contacts.
+	test('the demo seed runs beside a running server, uses its database, leaves it running, and is idempotent', { timeout: 90_000 }, async () => {
 		const directory = dataDir()
 		const server = await openDatabase({ dataDir: directory, log })
 		try {
@@ -83,7 +84,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 		expect(fs.existsSync(path.join(directory, 'postgres', 'postmaster.pid'))).toBe(false)
 	})
 
-	test('a cluster left running by a process that was killed is adopted by the next one, which stops it', async () => {
+	test('a cluster left running by a process that was killed is adopted by the next one, which stops it', { timeout: 60_000 }, async () => {
 		const directory = dataDir()
 		// The first process starts the cluster, then dies without a word (kill -9).
 		const crashed = await run(
@@ -104,7 +105,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 		expect(fs.existsSync(path.join(directory, 'postgres.owner'))).toBe(false)
 	})
 
-	test('a postmaster.pid left by a crash of both processes is cleaned, and the cluster starts again', async () => {
+	test('a postmaster.pid left by a crash of both processes is cleaned, and the cluster starts again', { timeout: 60_000 }, async () => {
 		const directory = dataDir()
 		const first = await openDatabase({ dataDir: directory, log })
 		await first.db.schema.createTable('kept').addColumn('id', 'integer').execute()
