@@ -60,6 +60,8 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			expect(await count()).toBe(demoContactCount)
 			const roles = await server.db.selectFrom('members').select('role').where('workspaceId', '=', workspace.id).execute()
 			expect(roles.map((member) => member.role).sort()).toEqual(['admin', 'agent', 'owner'])
+			const canned = await server.db.selectFrom('cannedResponses').select('shortCode').where('workspaceId', '=', workspace.id).execute()
+			expect(canned.map((row) => row.shortCode)).toContain('مرحبا')
 
 			const scripts = await sql<{ arabic: number; latin: number; labelled: number; phones: number; companies: number }>`
 				select count(*) filter (where name ~ '[\u0600-\u06FF]')::int as arabic,

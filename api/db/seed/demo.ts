@@ -24,8 +24,8 @@ export async function isEmpty(db: DB): Promise<boolean> {
 }
 
 /**
- * The demo workspace: an owner, an admin and an agent, labels, and 300 contacts with Arabic,
- * French and English names. Idempotent: a second run changes nothing (contacts are matched by
+ * The demo workspace: an owner, an admin and an agent, labels, canned responses, and 300
+ * contacts with Arabic, French and English names. Idempotent: a second run changes nothing (contacts are matched by
  * e-mail, as an import does).
  */
 export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string }> {
@@ -47,6 +47,11 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 				.onConflict((oc) => oc.columns(['workspaceId', 'userId']).doNothing())
 				.execute()
 		}
+		await trx
+			.insertInto('cannedResponses')
+			.values(people.demoCannedResponses.map((canned) => ({ workspaceId: workspace.id, ...canned })))
+			.onConflict((oc) => oc.columns(['workspaceId', 'shortCode']).doNothing())
+			.execute()
 		await trx
 			.insertInto('labels')
 			.values(people.demoLabels.map((label) => ({ workspaceId: workspace.id, ...label })))

@@ -92,3 +92,14 @@ export const demoNotes = [
 	'عميل منذ ٢٠١٩، يطلب شهرياً.',
 	'Intéressé par l’offre de fin d’année.',
 ]
+
+/** Replies the demo team keeps ready, in the three languages it answers in. */
+export const demoCannedResponses = [
+	{ shortCode: 'hello', content: 'Hello! Thanks for writing to us. How can we help you today?' },
+	{ shortCode: 'hours', content: 'We are open Sunday to Thursday, 9:00 to 18:00 (Cairo time). We answer every message the same day.' },
+	{ shortCode: 'refund', content: 'Your refund has been issued. It usually reaches your account within 5 working days.' },
+	{ shortCode: 'مرحبا', content: 'أهلاً بك! شكراً لتواصلك معنا. كيف يمكننا مساعدتك اليوم؟' },
+	{ shortCode: 'توصيل', content: 'يصل الطلب خلال يومين إلى ثلاثة أيام عمل داخل القاهرة والجيزة.' },
+	{ shortCode: 'bonjour', content: 'Bonjour ! Merci pour votre message. Comment pouvons-nous vous aider ?' },
+	{ shortCode: 'merci', content: 'Merci pour votre patience. N’hésitez pas à nous écrire si vous avez d’autres questions.' },
+]
