@@ -28,6 +28,8 @@ export interface WorkspacesTable {
 	timezone: Generated<string>
 	defaultLocale: Generated<string>
 	logoColor: Generated<string>
+	/** Kept up to date by triggers (migration 0007): never written by the application. */
+	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -121,6 +123,8 @@ export interface LabelsTable {
 	title: string
 	description: string | null
 	color: string
+	/** Kept up to date by triggers (migration 0007): never written by the application. */
+	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
