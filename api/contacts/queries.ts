@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { type Contact, type Database } from '#api/db/schema.ts'
 import { containsPattern } from '#api/http/pagination.ts'
 import { labelsOfContacts, type LabelSummary } from '#api/labels/queries.ts'
@@ -81,19 +81,25 @@ export function searchTerms(search: string): string[] {
 
 export type ContactFilter = { search?: string; label?: string }
 
-/** Both sides folded by the same function as the trigram-indexed column (case, accents, Arabic marks). */
+/**
+ * The filter's conditions on a table with a contact's id and folded search text: every search
+ * word (both sides folded by the same function: case, accents, Arabic marks), the label.
+ */
+function conditions(id: RawBuilder<unknown>, searchText: RawBuilder<unknown>, filter: ContactFilter): Array<RawBuilder<boolean>> {
+	const words = (filter.search ? searchTerms(filter.search) : []).map((term) => sql<boolean>`${searchText} like crm_fold(${containsPattern(term)})`)
+	const label = filter.label ? [sql<boolean>`exists (select 1 from contact_labels where contact_labels.contact_id = ${id} and contact_labels.label_id = ${filter.label})`] : []
+	return [...words, ...label]
+}
+
+/** The workspace's contacts that match, read from `contacts` (to walk a sort index). */
 function filtered<Output>(query: SelectQueryBuilder<Database, 'contacts', Output>, workspaceId: string, filter: ContactFilter) {
-	let result = query.where('contacts.workspaceId', '=', workspaceId)
-	for (const term of filter.search ? searchTerms(filter.search) : []) {
-		result = result.where(sql<boolean>`contacts.search_text like crm_fold(${containsPattern(term)})`)
-	}
-	const label = filter.label
-	if (label) {
-		result = result.where((eb: ExpressionBuilder<Database, 'contacts'>) =>
-			eb.exists(eb.selectFrom('contactLabels').select(sql`1`.as('one')).whereRef('contactLabels.contactId', '=', 'contacts.id').where('contactLabels.labelId', '=', label)),
-		)
-	}
-	return result
+	return conditions(sql.ref('contacts.id'), sql.ref('contacts.search_text'), filter).reduce((result, condition) => result.where(condition), query.where('contacts.workspaceId', '=', workspaceId))
+}
+
+/** The workspace's contacts that match a search, read through the trigram index of `contact_search` (migration 0008). */
+function searched(db: Executor, workspaceId: string, filter: ContactFilter) {
+	const query = db.selectFrom('contactSearch').where('contactSearch.workspaceId', '=', workspaceId)
+	return conditions(sql.ref('contact_search.contact_id'), sql.ref('contact_search.search_text'), filter).reduce((result, condition) => result.where(condition), query)
 }
 
 // The sort key also travels in the cursor, written by PostgreSQL so that it compares exactly.
@@ -126,7 +132,7 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 	if (query.narrow) {
 		// The window function needs every match, so PostgreSQL reads them all (bitmap) rather than walking the sort index;
 		// it sorts and counts only (id, sort key), and the page's rows are read afterwards by id.
-		const found = filtered(db.selectFrom('contacts'), workspaceId, query).select(['contacts.id', column.as('sortValue'), sql<number>`count(*) over ()`.as('total')])
+		const found = searched(db, workspaceId, query).select(['contactSearch.contactId as id', sql.ref(`contact_search.${key.column}`).as('sortValue'), sql<number>`count(*) over ()`.as('total')])
 		let page = db.selectFrom(found.as('found')).selectAll()
 		if (after) page = page.where(keyset(sql.ref('found.sortValue'), sql.ref('found.id'), after))
 		const ordered = page.orderBy(sql.ref('found.sortValue'), direction).orderBy('found.id', direction).limit(query.limit + 1)
@@ -152,10 +158,12 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 	return { contacts, next, matches }
 }
 
+/** The exact number of matches: a search's through its trigram index, a label's by walking its contacts. */
 export async function countContacts(db: Executor, workspaceId: string, filter: ContactFilter): Promise<number> {
-	const row = await filtered(db.selectFrom('contacts'), workspaceId, filter)
-		.select((eb) => eb.fn.countAll<number>().as('total'))
-		.executeTakeFirstOrThrow()
+	const total = sql<number>`count(*)::int`.as('total')
+	const row = filter.search
+		? await searched(db, workspaceId, filter).select(total).executeTakeFirstOrThrow()
+		: await filtered(db.selectFrom('contacts'), workspaceId, filter).select(total).executeTakeFirstOrThrow()
 	return row.total
 }
 
@@ -189,10 +197,10 @@ export async function countFor(db: Executor, workspace: { id: string; contactCou
 	return countMatches(db, workspace.id, filter, exact)
 }
 
-/** A filter's matches, counted up to `countCap + 1` unless `exact`. */
+/** A search's matches, counted up to `countCap + 1` unless `exact`. */
 async function countMatches(db: Executor, workspaceId: string, filter: ContactFilter, exact = false): Promise<ContactTotal> {
 	if (exact) return { total: await countContacts(db, workspaceId, filter), capped: false }
-	const matches = filtered(db.selectFrom('contacts'), workspaceId, filter).select(sql`1`.as('one')).limit(countCap + 1)
+	const matches = searched(db, workspaceId, filter).select(sql`1`.as('one')).limit(countCap + 1)
 	const { total } = await db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
 	return capped(total)
 }

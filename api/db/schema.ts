@@ -85,6 +85,7 @@ export interface Database {
 	labels: LabelsTable
 	contacts: ContactsTable
 	contactLabels: ContactLabelsTable
+	contactSearch: ContactSearchTable
 }
 
 export type User = Selectable<UsersTable>
@@ -150,6 +151,16 @@ export interface ContactsTable {
 }
 
 export type Contact = Selectable<ContactsTable>
+
+/** What a search reads of each contact, kept by triggers on `contacts` (migration 0008). */
+export interface ContactSearchTable {
+	contactId: ColumnType<string, never, never>
+	workspaceId: ColumnType<string, never, never>
+	nameKey: ColumnType<string, never, never>
+	createdAt: ColumnType<Date, never, never>
+	lastActivityAt: ColumnType<Date, never, never>
+	searchText: ColumnType<string, never, never>
+}
 
 export interface ContactLabelsTable {
 	workspaceId: string

@@ -42,6 +42,15 @@ async function expectCountsRecounted(team: Team) {
 		.execute()
 	const kept = await db.selectFrom('labels').select(['id', 'contactCount']).where('workspaceId', 'in', [team.workspace.id, team.elsewhere.id]).execute()
 	expect(Object.fromEntries(kept.map((label) => [label.id, label.contactCount]))).toEqual(Object.fromEntries(recounted.map((label) => [label.id, label.n])))
+	// The search table (migration 0008) holds exactly the contacts, as they are now.
+	const unsynced = await sql<{ n: number }>`
+		select count(*)::int as n from contacts full join contact_search on contact_search.contact_id = contacts.id
+		where coalesce(contacts.workspace_id, contact_search.workspace_id) in (${team.workspace.id}, ${team.elsewhere.id})
+			and (contacts.id is null or contact_search.contact_id is null or contact_search.workspace_id <> contacts.workspace_id
+				or contact_search.name_key <> contacts.name_key or contact_search.search_text <> contacts.search_text
+				or contact_search.created_at <> contacts.created_at or contact_search.last_activity_at <> contacts.last_activity_at)
+	`.execute(db)
+	expect(unsynced.rows[0]?.n).toBe(0)
 	// And the API answers them.
 	const total = (await list(team)).total
 	expect(total).toBe((await db.selectFrom('workspaces').select('contactCount').where('id', '=', team.workspace.id).executeTakeFirstOrThrow()).contactCount)
@@ -53,7 +62,7 @@ async function expectCountsRecounted(team: Team) {
 }
 
 describe('contact counts', () => {
-	test('the list total and every label count stay equal to a recount through creates, edits, bulk actions, deletes, imports and label deletion', async () => {
+	test('the list total, every label count and the search table stay equal to a recount through creates, edits, bulk actions, deletes, imports and label deletion', async () => {
 		const team = await createTeam()
 		const auth = team.owner.auth
 		const id = team.workspace.id
@@ -72,6 +81,11 @@ describe('contact counts', () => {
 		expect((await api.request('PATCH', contactsPath(id, `/${first}`), { body: { labelIds: [lead.id] }, headers: auth })).status).toBe(200)
 		expect((await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'label', contactIds: rest, labelId: lead.id }, headers: auth })).status).toBe(200)
 		expect((await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'unlabel', contactIds: [second, third], labelId: vip.id }, headers: auth })).status).toBe(200)
+		expect(await expectCountsRecounted(team)).toBe(12)
+
+		// An edit is searched by its new name at once.
+		expect((await api.request('PATCH', contactsPath(id, `/${third}`), { body: { name: 'Zacharie Renamed' }, headers: auth })).status).toBe(200)
+		expect((await list(team, '?search=zacharie')).contacts.map((contact) => contact.id)).toEqual([third])
 		expect(await expectCountsRecounted(team)).toBe(12)
 
 		expect((await api.request('DELETE', contactsPath(id, `/${first}`), { headers: auth })).status).toBe(204)

@@ -6,6 +6,7 @@ import * as m0004 from './0004_invitations.ts'
 import * as m0005 from './0005_contacts_labels.ts'
 import * as m0006 from './0006_contacts_search_per_workspace.ts'
 import * as m0007 from './0007_contact_counts.ts'
+import * as m0008 from './0008_contact_search.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
 	'0005_contacts_labels': m0005,
 	'0006_contacts_search_per_workspace': m0006,
 	'0007_contact_counts': m0007,
+	'0008_contact_search': m0008,
 }
