@@ -15,7 +15,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, type CompiledQuery } from 'ky
 import pg from 'pg'
 import { findSession } from '#api/auth/sessions.ts'
 import { encodeCursor, type Cursor } from '#api/contacts/cursor.ts'
-import { contactPage, listContacts, withLabels } from '#api/contacts/queries.ts'
+import { contactPage, listContacts } from '#api/contacts/queries.ts'
 import { listContactsQuery } from '#api/contacts/schemas.ts'
 import { ensureDatabase, migrateToLatest } from '#api/db/database.ts'
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
@@ -81,11 +81,11 @@ async function explainCases(dataset: ContactsDataset) {
 	for (const [name, query] of cases) {
 		if (options.only && !name.includes(options.only)) continue
 		recorded = []
-		// What one request runs: authentication with the membership, the page, its labels (or the label list).
+		// What one request runs: authentication with the membership, the page with its labels (or the label list).
 		const membership = (await findSession(db, dataset.token, dataset.workspaceId))?.membership
 		if (!membership) throw new Error('the bench member is not a member')
 		if (name === 'label list') await listLabels(db, dataset.workspaceId)
-		else await withLabels(db, (await listContacts(db, membership.workspace, listContactsQuery.parse(query))).contacts)
+		else await listContacts(db, membership.workspace, listContactsQuery.parse(query))
 		process.stdout.write(`\n## ${name}\n`)
 		for (const statement of recorded.splice(0)) await explain(statement)
 	}

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { type Contact, type Database } from '#api/db/schema.ts'
 import { containsPattern } from '#api/http/pagination.ts'
-import { labelsOfContacts, type LabelSummary } from '#api/labels/queries.ts'
+import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ContactSort, type Cursor, type Direction } from './cursor.ts'
 
 type Executor = Kysely<Database>
@@ -58,15 +58,23 @@ const contactColumns = [
 	'contacts.updatedAt',
 ] as const
 
-/** Contacts as the API answers them, each with its labels. */
-export async function withLabels(db: Executor, contacts: ContactRow[]): Promise<ContactJson[]> {
-	const labels = await labelsOfContacts(db, contacts.map((contact) => contact.id))
-	return contacts.map((contact) => contactJson(contact, labels.get(contact.id) ?? []))
-}
+/** A contact's labels by title, as JSON, read with the contact instead of in a query of their own. */
+const labelsOfContact = sql<LabelSummary[]>`(
+	select coalesce(json_agg(json_build_object('id', labels.id, 'title', labels.title, 'color', labels.color) order by labels.title), '[]'::json)
+	from contact_labels join labels on labels.id = contact_labels.label_id where contact_labels.contact_id = contacts.id
+)`
+
+export type ContactWithLabels = ContactRow & { labels: LabelSummary[] }
 
 export async function findContact(db: Executor, workspaceId: string, contactId: string): Promise<ContactJson | undefined> {
-	const contact = await db.selectFrom('contacts').select(contactColumns).where('workspaceId', '=', workspaceId).where('id', '=', contactId).executeTakeFirst()
-	return contact && (await withLabels(db, [contact]))[0]
+	const contact = await db
+		.selectFrom('contacts')
+		.select(contactColumns)
+		.select(labelsOfContact.as('labels'))
+		.where('workspaceId', '=', workspaceId)
+		.where('id', '=', contactId)
+		.executeTakeFirst()
+	return contact && contactJson(contact, contact.labels)
 }
 
 /**
@@ -113,21 +121,21 @@ export type ContactPageQuery = ContactFilter & { sort: ContactSort; direction: D
 
 /**
  * One page in keyset order, (sort key, id) both ascending or both descending, starting after
- * `after`. Reads `limit + 1` rows to know whether another page follows.
+ * `after`, each contact with its labels. Reads `limit + 1` rows to know whether another page follows.
  *
  * `narrow` is for a search: all its matches are read through the trigram index and sorted, and
  * counted in the same pass (`matches`). Otherwise PostgreSQL walks the sort index and filters,
  * which is quick when matches are spread out but slow when they sort late (every Arabic name
  * comes after the Latin ones).
  */
-export async function contactPage(db: Executor, workspaceId: string, query: ContactPageQuery): Promise<{ contacts: ContactRow[]; next?: Cursor; matches?: number }> {
+export async function contactPage(db: Executor, workspaceId: string, query: ContactPageQuery): Promise<{ contacts: ContactWithLabels[]; next?: Cursor; matches?: number }> {
 	const key = sortKeys[query.sort]
 	const column = sql.ref(`contacts.${key.column}`)
 	const { direction, after } = query
 	const keyset = (value: RawBuilder<unknown>, id: RawBuilder<unknown>, cursor: Cursor) =>
 		sql<boolean>`(${value}, ${id}) ${sql.raw(direction === 'desc' ? '<' : '>')} (cast(${cursor.key} as ${key.type}), cast(${cursor.id} as uuid))`
 
-	let rows: Array<ContactRow & { sortKey: string }>
+	let rows: Array<ContactWithLabels & { sortKey: string }>
 	let matches: number | undefined
 	if (query.narrow) {
 		// The window function needs every match, so PostgreSQL reads them all (bitmap) rather than walking the sort index;
@@ -140,7 +148,7 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 			.selectFrom(ordered.as('page'))
 			.innerJoin('contacts', 'contacts.id', 'page.id')
 			.select(contactColumns)
-			.select([key.text.as('sortKey'), 'page.total'])
+			.select([key.text.as('sortKey'), 'page.total', labelsOfContact.as('labels')])
 			.orderBy(sql.ref('page.sortValue'), direction)
 			.orderBy('page.id', direction)
 			.execute()
@@ -148,11 +156,11 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 		// Past the last match there is no row to carry the count.
 		matches = joined[0]?.total ?? (after ? undefined : 0)
 	} else {
-		let page = filtered(db.selectFrom('contacts'), workspaceId, query).select(contactColumns).select(key.text.as('sortKey'))
+		let page = filtered(db.selectFrom('contacts'), workspaceId, query).select(contactColumns).select([key.text.as('sortKey'), labelsOfContact.as('labels')])
 		if (after) page = page.where(keyset(column, sql.ref('contacts.id'), after))
 		rows = await page.orderBy(column, direction).orderBy('contacts.id', direction).limit(query.limit + 1).execute()
 	}
-	const contacts = rows.slice(0, query.limit).map(({ sortKey: _, ...contact }): ContactRow => contact)
+	const contacts = rows.slice(0, query.limit).map(({ sortKey: _, ...contact }): ContactWithLabels => contact)
 	const last = rows[query.limit - 1]
 	const next: Cursor | undefined = rows.length > query.limit && last ? { sort: query.sort, direction, key: last.sortKey, id: last.id, narrow: query.narrow } : undefined
 	return { contacts, next, matches }

@@ -47,22 +47,3 @@ export async function existingLabelIds(db: Executor, workspaceId: string, labelI
 	const rows = await db.selectFrom('labels').select('id').where('workspaceId', '=', workspaceId).where('id', 'in', [...labelIds]).execute()
 	return new Set(rows.map((row) => row.id))
 }
-
-/** The labels of each contact, by title. */
-export async function labelsOfContacts(db: Executor, contactIds: readonly string[]): Promise<Map<string, LabelSummary[]>> {
-	const byContact = new Map<string, LabelSummary[]>()
-	if (contactIds.length === 0) return byContact
-	const rows = await db
-		.selectFrom('contactLabels')
-		.innerJoin('labels', 'labels.id', 'contactLabels.labelId')
-		.select(['contactLabels.contactId', 'labels.id', 'labels.title', 'labels.color'])
-		.where('contactLabels.contactId', 'in', [...contactIds])
-		.orderBy('labels.title')
-		.execute()
-	for (const { contactId, ...label } of rows) {
-		const list = byContact.get(contactId) ?? []
-		list.push(label)
-		byContact.set(contactId, list)
-	}
-	return byContact
-}
