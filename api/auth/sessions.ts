@@ -1,5 +1,6 @@
 import { type DB } from '#api/db/database.ts'
 import { type Session, type User } from '#api/db/schema.ts'
+import { type Membership } from '#api/workspaces/membership.ts'
 import { hashToken, newToken } from './tokens.ts'
 
 const day = 24 * 60 * 60 * 1000
@@ -30,11 +31,25 @@ export async function createSession(
 	return token
 }
 
-/** The live session and user behind an access token, or undefined when it is unknown or expired. */
-export async function findSession(db: DB, token: string): Promise<{ session: Session; user: User } | undefined> {
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The live session and user behind an access token, or undefined when it is unknown or expired.
+ * Given a workspace id, the same query reads the user's membership there (`null`: not a member),
+ * so that a workspace request authenticates in one round trip.
+ */
+export async function findSession(
+	db: DB,
+	token: string,
+	workspaceId?: string,
+): Promise<{ session: Session; user: User; membership?: Membership | null } | undefined> {
+	// A malformed id matches no workspace; it must not reach PostgreSQL as a uuid.
+	const memberOf = workspaceId !== undefined && uuid.test(workspaceId) ? workspaceId : undefined
 	const row = await db
 		.selectFrom('sessions')
 		.innerJoin('users', 'users.id', 'sessions.userId')
+		.leftJoin('members', (join) => join.onRef('members.userId', '=', 'users.id').on('members.workspaceId', '=', memberOf ?? null))
+		.leftJoin('workspaces', 'workspaces.id', 'members.workspaceId')
 		.selectAll('users')
 		.select([
 			'sessions.id as sessionId',
@@ -44,6 +59,16 @@ export async function findSession(db: DB, token: string): Promise<{ session: Ses
 			'sessions.createdAt as sessionCreatedAt',
 			'sessions.lastUsedAt',
 			'sessions.expiresAt',
+			'members.role',
+			'workspaces.id as wId',
+			'workspaces.name as wName',
+			'workspaces.slug as wSlug',
+			'workspaces.timezone as wTimezone',
+			'workspaces.defaultLocale as wDefaultLocale',
+			'workspaces.logoColor as wLogoColor',
+			'workspaces.contactCount as wContactCount',
+			'workspaces.createdAt as wCreatedAt',
+			'workspaces.updatedAt as wUpdatedAt',
 		])
 		.where('sessions.tokenHash', '=', hashToken(token))
 		.executeTakeFirst()
@@ -56,11 +81,28 @@ export async function findSession(db: DB, token: string): Promise<{ session: Ses
 	if (now - row.lastUsedAt.getTime() > touchInterval) {
 		await db.updateTable('sessions').set({ lastUsedAt: new Date(now) }).where('id', '=', row.sessionId).execute()
 	}
-	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, ...user } = row
-	return {
-		session: { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt },
-		user,
-	}
+	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, role, ...rest } = row
+	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
+	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt }
+	if (memberOf === undefined) return { session, user }
+	const membership =
+		role && wId && wName && wSlug && wTimezone && wDefaultLocale && wLogoColor && wContactCount !== null && wCreatedAt && wUpdatedAt
+			? {
+					role,
+					workspace: {
+						id: wId,
+						name: wName,
+						slug: wSlug,
+						timezone: wTimezone,
+						defaultLocale: wDefaultLocale,
+						logoColor: wLogoColor,
+						contactCount: wContactCount,
+						createdAt: wCreatedAt,
+						updatedAt: wUpdatedAt,
+					},
+				}
+			: null
+	return { session, user, membership }
 }
 
 export async function revokeSession(db: DB, sessionId: string) {

@@ -4,7 +4,7 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { existingLabelIds, labelsOfContacts } from '#api/labels/queries.ts'
+import { existingLabelIds } from '#api/labels/queries.ts'
 import { labelNotFound } from '#api/labels/router.ts'
 import { workspaceChannel } from '#api/realtime/channels.ts'
 import { handler } from '#api/http/handler.ts'
@@ -13,7 +13,7 @@ import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
-import { contactEmailConstraint, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, withLabels } from './queries.ts'
+import { contactEmailConstraint, contactJson, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, type ContactPageJson } from './queries.ts'
 import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
 
 type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.bulk-changed' | 'contact.imported'
@@ -66,8 +66,14 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const query = parseRequest(req, 'query', listContactsQuery)
-			const page = await listContacts(db, workspace.id, query)
-			res.json({ contacts: await withLabels(db, page.contacts), nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total })
+			const page = await listContacts(db, workspace, query)
+			const body: ContactPageJson = {
+				contacts: page.contacts.map((contact) => contactJson(contact, contact.labels)),
+				nextCursor: page.next ? encodeCursor(page.next) : null,
+				total: page.total.total,
+				totalCapped: page.total.capped,
+			}
+			res.json(body)
 		}),
 	)
 
@@ -111,8 +117,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 				// Page by page on the list's keyset: memory stays flat however many contacts there are.
 				let after: Cursor | undefined
 				do {
-					const page = await contactPage(db, workspace.id, { ...query, direction, after, limit: 1000, narrow, counted: false })
-					const labels = await labelsOfContacts(db, page.contacts.map((contact) => contact.id))
+					const page = await contactPage(db, workspace.id, { ...query, direction, after, limit: 1000, narrow })
 					const chunk = page.contacts
 						.map((contact) =>
 							csvLine([
@@ -120,7 +125,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 								contact.email,
 								contact.phone,
 								contact.company,
-								(labels.get(contact.id) ?? []).map((label) => label.title).join(labelSeparator),
+								contact.labels.map((label) => label.title).join(labelSeparator),
 								contact.notes,
 								contact.createdAt.toISOString(),
 							]),

@@ -81,7 +81,7 @@ export const contactParams = z.object({ id: z.string().uuid(), contactId: z.stri
 // A query parameter left empty by a GET form is one not given.
 const optionalParameter = <Schema extends z.ZodTypeAny>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 
-/** `?cursor&limit&sort&direction&search&label`; the direction defaults to A→Z for names and newest first for dates. */
+/** `?cursor&limit&sort&direction&search&label&count=exact`; the direction defaults to A→Z for names and newest first for dates. */
 export const listContactsQuery = z
 	.object({
 		cursor: optionalParameter(z.string().max(2000)),
@@ -90,6 +90,8 @@ export const listContactsQuery = z
 		direction: optionalParameter(z.enum(directions)),
 		search: listQuery.shape.search,
 		label: optionalParameter(z.string().uuid()),
+		// A search counts its matches up to `countCap` unless asked for all of them.
+		count: optionalParameter(z.enum(['exact'])),
 	})
 	.transform((query, context) => {
 		const direction = query.direction ?? defaultDirection(query.sort)

@@ -17,7 +17,15 @@ type Log = {
 // Dates come back as Date (timestamptz), bigint counts as numbers: ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
-export function createDb(connectionString: string, poolSize = 10, onIdleError: (error: Error) => void = () => {}): DB {
+/**
+ * Connections per server process. At 50 concurrent requests a pool of 10 kept about 30 of them
+ * waiting for a connection (decision 005); a request holds one across its round trips while Node
+ * works, so more than the cores can be useful. 20 leaves most of the embedded PostgreSQL's 200
+ * for other processes (migrations, tests, psql, a second server).
+ */
+export const defaultPoolSize = 20
+
+export function createDb(connectionString: string, poolSize = defaultPoolSize, onIdleError: (error: Error) => void = () => {}): DB {
 	const pool = new pg.Pool({ connectionString, max: poolSize })
 	// An idle connection dropped by the server (restart, shutdown) must not crash the process.
 	pool.on('error', onIdleError)
@@ -37,6 +45,7 @@ export async function openDatabase(options: {
 	databaseUrl?: string
 	dataDir: string
 	embeddedPort?: number
+	poolSize?: number
 	log: Log
 }): Promise<DatabaseHandle> {
 	let url = options.databaseUrl
@@ -51,7 +60,7 @@ export async function openDatabase(options: {
 		url = cluster.url('crm')
 		await ensureDatabase(cluster.url('postgres'), 'crm')
 	}
-	const db = createDb(url, 10, (error) => options.log.error(`idle database connection lost: ${error.message}`))
+	const db = createDb(url, options.poolSize, (error) => options.log.error(`idle database connection lost: ${error.message}`))
 	try {
 		await migrateToLatest(db, options.log)
 		await installJobQueue(url)

@@ -28,6 +28,8 @@ export interface WorkspacesTable {
 	timezone: Generated<string>
 	defaultLocale: Generated<string>
 	logoColor: Generated<string>
+	/** Kept up to date by triggers (migration 0007): never written by the application. */
+	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -83,6 +85,7 @@ export interface Database {
 	labels: LabelsTable
 	contacts: ContactsTable
 	contactLabels: ContactLabelsTable
+	contactSearch: ContactSearchTable
 	cannedResponses: CannedResponsesTable
 }
 
@@ -122,6 +125,8 @@ export interface LabelsTable {
 	title: string
 	description: string | null
 	color: string
+	/** Kept up to date by triggers (migration 0007): never written by the application. */
+	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -147,6 +152,16 @@ export interface ContactsTable {
 }
 
 export type Contact = Selectable<ContactsTable>
+
+/** What a search reads of each contact, kept by triggers on `contacts` (migration 0008). */
+export interface ContactSearchTable {
+	contactId: ColumnType<string, never, never>
+	workspaceId: ColumnType<string, never, never>
+	nameKey: ColumnType<string, never, never>
+	createdAt: ColumnType<Date, never, never>
+	lastActivityAt: ColumnType<Date, never, never>
+	searchText: ColumnType<string, never, never>
+}
 
 export interface ContactLabelsTable {
 	workspaceId: string

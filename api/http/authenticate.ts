@@ -1,6 +1,7 @@
 import { type RequestHandler } from 'express'
 import { type DB } from '#api/db/database.ts'
 import { findSession } from '#api/auth/sessions.ts'
+import { rememberMembership } from '#api/workspaces/membership.ts'
 import { HttpError } from './errors.ts'
 
 /** The bearer token of a request, if it carries one. */
@@ -17,10 +18,13 @@ export function requireUser(db: DB): RequestHandler {
 	return async (req, _res, next) => {
 		try {
 			const token = bearerToken(req.headers.authorization)
-			const found = token ? await findSession(db, token) : undefined
+			// Under /workspaces/:id/…, the membership comes with the session (see requireMember).
+			const workspaceId = req.params.id
+			const found = token ? await findSession(db, token, workspaceId) : undefined
 			if (!found) return next(new HttpError(401, 'errors.unauthorized', { headers: { 'WWW-Authenticate': 'Bearer' } }))
 			req.user = found.user
 			req.session = found.session
+			if (workspaceId !== undefined && found.membership !== undefined) rememberMembership(req, workspaceId, found.membership)
 			next()
 		} catch (error) {
 			next(error)

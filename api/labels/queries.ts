@@ -16,13 +16,13 @@ export type LabelJson = {
 /** What a contact shows of each of its labels. */
 export type LabelSummary = { id: string; title: string; color: string }
 
-export function labelJson(label: Label, contactCount: number): LabelJson {
+export function labelJson(label: Label): LabelJson {
 	return {
 		id: label.id,
 		title: label.title,
 		description: label.description,
 		color: label.color,
-		contactCount,
+		contactCount: label.contactCount,
 		createdAt: label.createdAt.toISOString(),
 		updatedAt: label.updatedAt.toISOString(),
 	}
@@ -30,31 +30,15 @@ export function labelJson(label: Label, contactCount: number): LabelJson {
 
 export const labelTitleConstraint = 'labels_workspace_title_key'
 
-function labelsWithCounts(db: Executor, workspaceId: string) {
-	return db
-		.selectFrom('labels')
-		.selectAll('labels')
-		.select((eb) =>
-			eb
-				.selectFrom('contactLabels')
-				.select((inner) => inner.fn.countAll<number>().as('count'))
-				.whereRef('contactLabels.labelId', '=', 'labels.id')
-				.as('contactCount'),
-		)
-		.where('labels.workspaceId', '=', workspaceId)
-}
-
-/** Every label of a workspace by title (case-insensitive, citext), with how many contacts carry it. */
+/** Every label of a workspace by title (case-insensitive, citext), with how many contacts carry it (kept by triggers). */
 export async function listLabels(db: Executor, workspaceId: string): Promise<LabelJson[]> {
-	const rows = await labelsWithCounts(db, workspaceId).orderBy('labels.title').orderBy('labels.id').execute()
-	return rows.map(({ contactCount, ...label }) => labelJson(label, contactCount ?? 0))
+	const rows = await db.selectFrom('labels').selectAll().where('workspaceId', '=', workspaceId).orderBy('title').orderBy('id').execute()
+	return rows.map(labelJson)
 }
 
 export async function findLabel(db: Executor, workspaceId: string, labelId: string): Promise<LabelJson | undefined> {
-	const row = await labelsWithCounts(db, workspaceId).where('labels.id', '=', labelId).executeTakeFirst()
-	if (!row) return undefined
-	const { contactCount, ...label } = row
-	return labelJson(label, contactCount ?? 0)
+	const row = await db.selectFrom('labels').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', labelId).executeTakeFirst()
+	return row && labelJson(row)
 }
 
 /** The ids among `labelIds` that are labels of the workspace. */
@@ -62,23 +46,4 @@ export async function existingLabelIds(db: Executor, workspaceId: string, labelI
 	if (labelIds.length === 0) return new Set()
 	const rows = await db.selectFrom('labels').select('id').where('workspaceId', '=', workspaceId).where('id', 'in', [...labelIds]).execute()
 	return new Set(rows.map((row) => row.id))
-}
-
-/** The labels of each contact, by title. */
-export async function labelsOfContacts(db: Executor, contactIds: readonly string[]): Promise<Map<string, LabelSummary[]>> {
-	const byContact = new Map<string, LabelSummary[]>()
-	if (contactIds.length === 0) return byContact
-	const rows = await db
-		.selectFrom('contactLabels')
-		.innerJoin('labels', 'labels.id', 'contactLabels.labelId')
-		.select(['contactLabels.contactId', 'labels.id', 'labels.title', 'labels.color'])
-		.where('contactLabels.contactId', 'in', [...contactIds])
-		.orderBy('labels.title')
-		.execute()
-	for (const { contactId, ...label } of rows) {
-		const list = byContact.get(contactId) ?? []
-		list.push(label)
-		byContact.set(contactId, list)
-	}
-	return byContact
 }

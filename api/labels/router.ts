@@ -61,7 +61,7 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 					throw isUniqueViolation(error, labelTitleConstraint) ? labelTitleTaken(req, body.title) : error
 				})
 			announce(workspace.id, 'label.created', label.id)
-			res.status(201).json(labelJson(label, 0))
+			res.status(201).json(labelJson(label))
 		}),
 	)
 
@@ -93,7 +93,7 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 			// Deleted by someone else in between.
 			if (!updated) throw labelNotFound()
 			announce(workspace.id, 'label.updated', label.id)
-			res.json(labelJson(updated, label.contactCount))
+			res.json(labelJson(updated))
 		}),
 	)
 

@@ -29,8 +29,10 @@ export async function loader(args: LoaderFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}`
 	const t = await serverT(locale)
 	const selectedId = url.searchParams.get('contact')
+	// A search with very many matches says "more than 20000" unless the user asks for the exact number.
+	const countAll = url.searchParams.get('count') === 'exact'
 	const [{ list: page, failure }, { labels }, selected] = await Promise.all([
-		listOrToast(api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25 }), { contacts: [], nextCursor: null, total: 0 } as ContactPage, {
+		listOrToast(api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25, count: countAll ? 'exact' : undefined }), { contacts: [], nextCursor: null, total: 0, totalCapped: false } as ContactPage, {
 			locale,
 			request: args.request,
 			title: t('contacts.loadFailed'),
@@ -116,7 +118,15 @@ export default function Contacts() {
 			<div className={table.toolbar}>
 				<div className={styles.pageHeader}>
 					<h1 className={styles.pageTitle}>{title}</h1>
-					<p className={styles.pageLead}>{t('contacts.total', { count: page.total })}</p>
+					<p className={styles.pageLead}>
+						{page.totalCapped ? (
+							<>
+								{t('contacts.totalCapped', { count: page.total })} <Link to={withParams({ count: 'exact' })}>{t('contacts.countAll')}</Link>
+							</>
+						) : (
+							t('contacts.total', { count: page.total })
+						)}
+					</p>
 				</div>
 				<div className={table.actions}>
 					<Link to={`${base}/export${location.search}`} reloadDocument className={button.outline}>

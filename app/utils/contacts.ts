@@ -1,9 +1,9 @@
-import { type ContactJson } from '#api/contacts/queries.ts'
+import { type ContactJson, type ContactPageJson } from '#api/contacts/queries.ts'
 
 /** A contact as the API answers it. */
 export type Contact = ContactJson
 
-export type ContactPage = { contacts: Contact[]; nextCursor: string | null; total: number }
+export type ContactPage = ContactPageJson
 
 export const contactSorts = ['name', 'created', 'activity'] as const
 export type ContactSort = (typeof contactSorts)[number]

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:explain`: the query plans of the contacts list over the bench dataset. Starts an
+ * embedded PostgreSQL in --dir (kept, so a second run skips the 2 × 100 000-row seed), runs each
+ * list case through the API's own query code while recording its SQL, and prints
+ * EXPLAIN (ANALYZE, BUFFERS) of every statement with its execution time.
+ *
+ *   npm run bench:explain -- [--dir /tmp/crm-explain] [--only Arabic] [--serve]
+ *
+ * --serve leaves the database running and prints its URL (for psql), until Ctrl-C.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { CamelCasePlugin, Kysely, PostgresDialect, type CompiledQuery } from 'kysely'
+import pg from 'pg'
+import { findSession } from '#api/auth/sessions.ts'
+import { encodeCursor, type Cursor } from '#api/contacts/cursor.ts'
+import { contactPage, listContacts } from '#api/contacts/queries.ts'
+import { listContactsQuery } from '#api/contacts/schemas.ts'
+import { ensureDatabase, migrateToLatest } from '#api/db/database.ts'
+import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
+import { type Database } from '#api/db/schema.ts'
+import { listLabels } from '#api/labels/queries.ts'
+import { deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
+
+const { values: options } = parseArgs({
+	options: { dir: { type: 'string', default: '/tmp/crm-explain' }, only: { type: 'string' }, serve: { type: 'boolean', default: false } },
+})
+const log = (message: string) => process.stderr.write(`[explain] ${message}\n`)
+const quiet = { info: log, debug: () => {}, error: log }
+
+const cluster = await startEmbeddedPostgres({ directory: path.join(options.dir, 'postgres'), log: quiet })
+const url = cluster.url('crm')
+await ensureDatabase(cluster.url('postgres'), 'crm')
+
+// Every statement the API code sends, to be explained afterwards.
+let recorded: CompiledQuery[] = []
+const pool = new pg.Pool({ connectionString: url, max: 4 })
+const db = new Kysely<Database>({
+	dialect: new PostgresDialect({ pool }),
+	plugins: [new CamelCasePlugin()],
+	log: (event) => void recorded.push(event.query),
+})
+
+try {
+	await migrateToLatest(db, quiet)
+	const datasetFile = path.join(options.dir, 'dataset.json')
+	const dataset: ContactsDataset = fs.existsSync(datasetFile) ? JSON.parse(fs.readFileSync(datasetFile, 'utf8')) : await seedContacts(url, log)
+	fs.writeFileSync(datasetFile, JSON.stringify(dataset))
+	if (options.serve) {
+		process.stdout.write(`${url}\nworkspace ${dataset.workspaceId}, label ${dataset.labelId}, token ${dataset.token}\n`)
+		await new Promise((resolve) => process.once('SIGINT', resolve))
+	} else {
+		await explainCases(dataset)
+	}
+} finally {
+	await db.destroy()
+	await cluster.stop()
+}
+
+/** A cursor `rows` deep into the default order, followed as a browser would. */
+async function deepCursor(dataset: ContactsDataset, rows: number): Promise<string> {
+	let after: Cursor | undefined
+	for (let seen = 0; seen < rows; seen += 100) {
+		const page = await contactPage(db, dataset.workspaceId, { ...listContactsQuery.parse({ limit: '100' }), after, narrow: false })
+		after = page.next
+	}
+	return after ? encodeCursor(after) : ''
+}
+
+async function explainCases(dataset: ContactsDataset) {
+	const cases: Array<[string, Record<string, string>]> = [
+		['first page', {}],
+		[`page ${deepPageRows} rows deep`, { cursor: await deepCursor(dataset, deepPageRows) }],
+		['search Latin `mohamed`', { search: 'mohamed' }],
+		['search Arabic `محمد`', { search: 'محمد' }],
+		['search phone digits', { search: '1001234' }],
+		['label filter, newest first', { label: dataset.labelId, sort: 'created' }],
+		['label list', {}],
+	]
+	for (const [name, query] of cases) {
+		if (options.only && !name.includes(options.only)) continue
+		recorded = []
+		// What one request runs: authentication with the membership, the page with its labels (or the label list).
+		const membership = (await findSession(db, dataset.token, dataset.workspaceId))?.membership
+		if (!membership) throw new Error('the bench member is not a member')
+		if (name === 'label list') await listLabels(db, dataset.workspaceId)
+		else await listContacts(db, membership.workspace, listContactsQuery.parse(query))
+		process.stdout.write(`\n## ${name}\n`)
+		for (const statement of recorded.splice(0)) await explain(statement)
+	}
+}
+
+async function explain(statement: CompiledQuery) {
+	// Warm first, as the server would be.
+	await pool.query(statement.sql, [...statement.parameters])
+	const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers, costs off, summary on) ${statement.sql}`, [...statement.parameters])
+	const plan = rows.map((row) => row['QUERY PLAN'])
+	const execution = plan.find((line) => line.startsWith('Execution Time')) ?? ''
+	process.stdout.write(`\n${statement.sql.replace(/\s+/g, ' ').slice(0, 300)}\n  ${execution}\n${plan.filter((line) => !/^(Planning|Execution)/.test(line)).map((line) => `    ${line}`).join('\n')}\n`)
+}
