@@ -1,6 +1,6 @@
 import { RemixI18Next } from 'remix-i18next/server'
 import { defaultLocale, isLocale, localeFromAcceptLanguage, locales, type Locale } from '#locales/languages.ts'
-import { toThemePreference, type ThemePreference } from '#app/utils/theme.ts'
+import { toThemePreference, type ThemePreference } from '#common/theme.ts'
 import { localeCookie, themeCookie } from './cookies.ts'
 
 /**
