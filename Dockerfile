@@ -26,7 +26,9 @@ RUN npm run build
 # ---- runtime: production dependencies and the build only -------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# REQUIRE_SECRETS: a container must be given SESSION_SECRET (replicas share it); a missing one stops
+# the container with a one-line message instead of generating one into the volume.
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data REQUIRE_SECRETS=true
 COPY package.json package-lock.json ./
 # Installed as root and left owned by root: the app (running as `node`) cannot rewrite its code.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

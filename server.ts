@@ -1,7 +1,10 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
+import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner } from '#api/jobs/queue.ts'
 import { createAppServer } from '#server/app.ts'
-import { ConfigError, parseConfig } from '#server/config.ts'
+import { ConfigError, generatedSecretWarning, parseConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
 
 async function main() {
@@ -17,6 +20,7 @@ async function main() {
 	process.env.SESSION_SECRET = config.SESSION_SECRET
 	process.env.PUBLIC_URL = config.PUBLIC_URL
 	const logger = createLogger(config.LOG_LEVEL)
+	for (const name of config.generatedSecrets) logger.warn(generatedSecretWarning(name, config.dataDir))
 	const database = await openDatabase({
 		databaseUrl: config.DATABASE_URL,
 		dataDir: config.dataDir,
@@ -27,7 +31,18 @@ async function main() {
 			error: (message) => logger.error(message),
 		},
 	})
-	const app = await createAppServer({ config, logger, database })
+	if ((config.DEMO || process.argv.includes('--demo')) && (await isEmpty(database.db))) {
+		await seedDemo(database.db, (message) => logger.info(message))
+		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
+	}
+	const jobLogger = logger.child({ module: 'jobs' })
+	const jobs = await startJobRunner({
+		db: database.db,
+		databaseUrl: database.url,
+		handlers: jobHandlers,
+		log: { info: (message) => jobLogger.info(message), debug: (message) => jobLogger.debug(message), error: (message) => jobLogger.error(message) },
+	})
+	const app = await createAppServer({ config, logger, database, jobs })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
 

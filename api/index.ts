@@ -3,6 +3,7 @@ import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { authRouter } from './auth/router.ts'
+import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
@@ -42,6 +43,7 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	// Before `/workspaces`, whose router would authenticate every request a second time on its way through.
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
+	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

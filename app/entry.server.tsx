@@ -18,8 +18,9 @@ export default async function handleRequest(
 	loadContext: AppLoadContext,
 ) {
 	const bot = isbot(request.headers.get('user-agent'))
-	// Crawlers get the status and a plain body, never the error page.
-	if (bot && responseStatusCode >= 400) {
+	// Crawlers get the status and a plain body instead of the error screen (an unmatched route or an
+	// error boundary); a page answered with a status of its own, like a form with its errors, is the page.
+	if (bot && responseStatusCode >= 400 && remixContext.staticHandlerContext.errors) {
 		return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 	}
 	const rootData = remixContext.staticHandlerContext.loaderData.root as { locale?: string } | undefined

@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => [{ title: 'CRM' }]
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
 	// Pages outside /:lang (the error screen for /de-de/…) still speak the visitor's language.
-	const locale = isLocale(params.lang) ? params.lang : await preferredLocale(request)
+	const locale = isLocale(params.lang) ? params.lang : preferredLocale(request)
 	const [theme, { toast, headers }] = await Promise.all([getThemePreference(request), getToast(request)])
 	return data({ locale, theme, toast, referrer: sameOriginReferrer(request) }, { headers: headers ?? undefined })
 }

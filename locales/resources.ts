@@ -2,18 +2,21 @@ import arApi from './ar-eg/api.json'
 import arAuth from './ar-eg/auth.json'
 import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
+import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAuth from './en-us/auth.json'
 import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
+import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAuth from './fr-x/auth.json'
 import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
+import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
 import frWorkspaces from './fr-x/workspaces.json'
 import { type Locale } from './languages.ts'
@@ -22,15 +25,15 @@ import { type Locale } from './languages.ts'
  * Every translation, by locale and namespace. `common` is what the web app shows (and what the
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
- * `contacts:…` with labels) and `mail` (the mails it sends).
+ * `contacts:…` with labels, `inbox:…`) and `mail` (the mails it sends).
  */
 export const resources = {
-	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, mail: enMail },
-	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, mail: arMail },
-	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, mail: frMail },
+	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, mail: enMail },
+	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, mail: arMail },
+	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, mail: frMail },
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
-export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'mail'] as const satisfies readonly Namespace[]
+export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'mail'] as const satisfies readonly Namespace[]

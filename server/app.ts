@@ -10,6 +10,7 @@ import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
+import { type JobRunner } from '#api/jobs/queue.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
@@ -17,7 +18,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
-import { type Logger } from './logger.ts'
+import { requestMessages, type Logger } from './logger.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
 declare module '@remix-run/node' {
@@ -44,7 +45,7 @@ export type AppServer = {
 	close: () => Promise<void>
 }
 
-export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle }): Promise<AppServer> {
+export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle; jobs?: JobRunner }): Promise<AppServer> {
 	const { config, logger, database } = options
 	const app = express()
 	app.disable('x-powered-by')
@@ -79,6 +80,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 				return id
 			},
 			autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
+			...requestMessages,
 			customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
 			serializers: {
 				req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
@@ -174,6 +176,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			await realtimeServer?.close()
 			await closed
 			await remix.close()
+			await options.jobs?.stop()
 			await database.close()
 		},
 	}

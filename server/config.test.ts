@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { parseConfig } from './config.ts'
+import { generatedSecretWarning, parseConfig } from './config.ts'
 import { problemsOf, tmpDataDir } from './config-test-support.ts'
 
 describe('configuration', () => {
@@ -24,9 +25,25 @@ describe('configuration', () => {
 		expect(problems.find((line) => line.startsWith('PORT'))).toBeDefined()
 	})
 
-	test('production requires a session secret', () => {
-		expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['SESSION_SECRET is required in production'])
+	test('production without a session secret generates one into DATA_DIR, kept across restarts, and says so', () => {
+		const dir = tmpDataDir()
+		const config = parseConfig({ NODE_ENV: 'production' }, dir)
+		expect(config.SESSION_SECRET).toMatch(/^[0-9a-f]{64}$/)
+		expect(config.generatedSecrets).toEqual(['SESSION_SECRET'])
+		expect(fs.readFileSync(path.join(dir, '.data', 'session-secret'), 'utf8')).toBe(config.SESSION_SECRET)
+		expect(parseConfig({ NODE_ENV: 'production' }, dir).SESSION_SECRET).toBe(config.SESSION_SECRET)
+		expect(generatedSecretWarning('SESSION_SECRET', config.dataDir)).toContain('Several app processes must share one SESSION_SECRET')
+		const configured = parseConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }, dir)
+		expect(configured.SESSION_SECRET).toBe('x'.repeat(32))
+		expect(configured.generatedSecrets).toEqual([])
+	})
+
+	test('a short secret is refused, and the container image (REQUIRE_SECRETS) requires one', () => {
 		expect(problemsOf({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters'])
+		const [problem, ...others] = problemsOf({ NODE_ENV: 'production', REQUIRE_SECRETS: 'true' })
+		expect(others).toEqual([])
+		expect(problem).toMatch(/^SESSION_SECRET is required \(REQUIRE_SECRETS is set\)/)
+		expect(problemsOf({ REQUIRE_SECRETS: 'true', SESSION_SECRET: 'y'.repeat(40) })).toEqual([])
 	})
 
 	test('an external realtime host needs its credentials', () => {

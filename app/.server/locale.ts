@@ -22,7 +22,7 @@ export async function withoutLocale(request: Request): Promise<Response> {
 	const [first = ''] = url.pathname.split('/').filter(Boolean)
 	const prefixable = !localeShaped.test(first) && !first.startsWith('_') && !first.includes('.')
 	if (prefixable && (request.method === 'GET' || request.method === 'HEAD')) {
-		return redirect(`/${await preferredLocale(request)}${url.pathname}${url.search}`)
+		return redirect(`/${preferredLocale(request)}${url.pathname}${url.search}`)
 	}
 	pageNotFound(request)
 }

@@ -1,5 +1,6 @@
-import { redirect, type AppLoadContext } from '@remix-run/node'
+import { data, redirect, type AppLoadContext } from '@remix-run/node'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { profileUnavailable } from '#app/utils/profile-outage.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
 import { api, ApiError, errorDetail, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
@@ -108,23 +109,50 @@ export type SignedIn<U extends UserJson = UserJson> = { user: U; token: string; 
 export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }
 
 /**
- * Every protected loader and action starts here. A visitor goes to the login page (which brings
- * them back); a user without a workspace goes to setup-workspace unless `workspace: 'optional'`.
+ * The profile, or null when the API could not answer it (a 5xx or no answer at all): the
+ * specification only logs that failure. A 401 signs the user out.
  */
-export async function requireUser(args: Args, options?: { workspace?: 'required' }): Promise<SignedIn<WorkspaceUser>>
-export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
-export async function requireUser(
-	{ request, params, context }: Args,
-	options: { workspace?: 'required' | 'optional' } = {},
-): Promise<SignedIn> {
+async function profileOrOutage(request: Request, client: ApiClient, locale: Locale): Promise<UserJson | null> {
+	try {
+		return await fetchProfile(request, client)
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode < 500) return rethrowApiError(error, locale, request)
+		console.error('Profile fetch failed:', error instanceof Error ? error.message : error)
+		return null
+	}
+}
+
+/** The visitor's locale, token and API client; a visitor without a session goes to the login page, which brings them back. */
+async function signedInClient({ request, params, context }: Args) {
 	const locale = await requireLocale(request, params)
 	const token = await readToken(request)
 	const url = new URL(request.url)
 	if (!token) throw redirect(loginPath(locale, url.pathname + url.search))
-	const client = api(request, context, params, token)
-	const user = await fetchProfile(request, client).catch((error: unknown) => rethrowApiError(error, locale, request))
+	return { locale, token, client: api(request, context, params, token) }
+}
+
+/**
+ * Every protected loader and action starts here. A visitor goes to the login page (which brings
+ * them back); a user without a workspace goes to setup-workspace unless `workspace: 'optional'`.
+ * When the profile cannot be had, the page answers 503 inside the shell (`profileUnavailable`).
+ */
+export async function requireUser(args: Args, options?: { workspace?: 'required' }): Promise<SignedIn<WorkspaceUser>>
+export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
+export async function requireUser(args: Args, options: { workspace?: 'required' | 'optional' } = {}): Promise<SignedIn> {
+	const { locale, token, client } = await signedInClient(args)
+	const user = await profileOrOutage(args.request, client, locale)
+	if (!user) throw data(profileUnavailable, { status: 503 })
 	if ((options.workspace ?? 'required') === 'required' && !user.workspace) throw redirect(setupWorkspacePath(locale))
 	return { user, token, locale, api: client }
+}
+
+/**
+ * The protected layout's user. Unlike `requireUser`, a profile that cannot be had is no error: the
+ * shell renders with what it has (no name, no workspace) and the page inside says why.
+ */
+export async function userForShell(args: Args): Promise<{ user: UserJson | null; locale: Locale; api: ApiClient }> {
+	const { locale, client } = await signedInClient(args)
+	return { user: await profileOrOutage(args.request, client, locale), locale, api: client }
 }
 
 /** Where a signed-in user goes instead of an auth page, or after signing in (section 2). */

@@ -8,7 +8,8 @@ import { readToken } from '#app/.server/session.ts'
  * what it said: the signature as JSON, or its 4xx error (401 without a session, 403 refused).
  */
 export async function forwardToApi({ request, context }: ActionFunctionArgs, path: string, fields: readonly string[]): Promise<Response> {
-	const [locale, token] = await Promise.all([preferredLocale(request), readToken(request)])
+	const locale = preferredLocale(request)
+	const token = await readToken(request)
 	// pusher-js posts application/x-www-form-urlencoded; anything unreadable reaches the API empty and is refused there.
 	const form = await request.formData().catch(() => new FormData())
 	const body: Record<string, string> = {}

@@ -78,7 +78,7 @@ export async function action(args: ActionFunctionArgs) {
 	const theme = { ...(await getThemePreference(request)), theme: user.theme }
 	const headers = combineHeaders(
 		{ 'Set-Cookie': await themeCookie.serialize(theme) },
-		{ 'Set-Cookie': await localeCookie.serialize(user.locale) },
+		{ 'Set-Cookie': localeCookie.serialize(submission.value.locale) },
 	)
 	const saved = await serverT(submission.value.locale)
 	return redirectWithToast(withLocale(here, submission.value.locale), { type: 'success', title: saved('profile.saved') }, { headers })

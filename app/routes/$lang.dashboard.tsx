@@ -1,19 +1,22 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react'
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { rethrowApiError, requireUser, type Workspace } from '#app/.server/session.ts'
+import { rethrowApiError, userForShell, type Workspace } from '#app/.server/session.ts'
+import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
 import { ConnectionIndicator } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
+import { isProfileUnavailable } from '#app/utils/profile-outage.ts'
+import { type RootLoader } from '#app/root.tsx'
 import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
-	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
+	const { user, locale, api } = await userForShell(args)
 	// The switcher offers the first hundred; the workspaces page lists them all.
-	const workspaces = user.workspace
+	const workspaces = user?.workspace
 		? await api
 				.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
 				.then((list) => list.workspaces)
@@ -26,11 +29,44 @@ export type DashboardLoader = typeof loader
 
 /** The protected layout: sidebar (a drawer on small screens), top bar, then the page. */
 export default function DashboardLayout() {
-	const { user, locale, workspaces, realtime } = useLoaderData<typeof loader>()
-	useWorkspaceEvents(user.workspace?.id, { config: realtime, userId: user.id })
+	return (
+		<Shell {...useLoaderData<typeof loader>()}>
+			<Outlet />
+		</Shell>
+	)
+}
+
+/**
+ * A page that could not have the user's profile (the API failed) says so inside the shell, which
+ * renders with what it has (section 8: that failure is only logged); other errors are the error screen.
+ */
+export function ErrorBoundary() {
+	const error = useRouteError()
+	const shell = useRouteLoaderData<typeof loader>('routes/$lang.dashboard')
+	const referrer = useRouteLoaderData<RootLoader>('root')?.referrer
 	const { t } = useTranslation()
 	const location = useLocation()
-	const items = navigationFor(user.workspace?.role)
+	if (!shell || !isProfileUnavailable(error)) return <ErrorScreen referrer={referrer} />
+	return (
+		<Shell {...shell}>
+			<section className={styles.outage} role="status">
+				<h1>{t('profile.unavailable')}</h1>
+				<p>{t('profile.unavailableHint')}</p>
+				<a href={location.pathname + location.search} className={button.primary}>
+					{t('profile.tryAgain')}
+				</a>
+			</section>
+		</Shell>
+	)
+}
+
+type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
+
+function Shell({ user, locale, workspaces, realtime, children }: ShellData & { children: React.ReactNode }) {
+	useWorkspaceEvents(user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
+	const { t } = useTranslation()
+	const location = useLocation()
+	const items = navigationFor(user?.workspace?.role)
 	const base = `/${locale}/dashboard`
 	const here = location.pathname + location.search
 	return (
@@ -40,7 +76,7 @@ export default function DashboardLayout() {
 					{t('nav.close')}
 				</a>
 				<Link to={base} className={styles.brand}>
-					{user.workspace?.name ?? t('app.name')}
+					{user?.workspace?.name ?? t('app.name')}
 				</Link>
 				<nav className={styles.nav}>
 					{(['main', 'settings'] as const).map((group) => {
@@ -63,15 +99,15 @@ export default function DashboardLayout() {
 				<a href="#sidebar" className={`${button.outline} ${styles.menuButton}`}>
 					{t('nav.menu')}
 				</a>
-				{user.workspace ? <WorkspaceSwitcher locale={locale} current={user.workspace} workspaces={workspaces} /> : null}
+				{user?.workspace ? <WorkspaceSwitcher locale={locale} current={user.workspace} workspaces={workspaces} /> : null}
 				<div className={styles.spacer} />
 				<ConnectionIndicator />
 				<ThemeSwitcher />
 				<LanguageSwitcher />
 				<details className={styles.userMenu}>
-					<summary className={button.ghost}>{user.name}</summary>
+					<summary className={button.ghost}>{user?.name ?? t('nav.account')}</summary>
 					<div className={styles.userPanel}>
-						<p className={styles.userSummary}>{user.email}</p>
+						{user ? <p className={styles.userSummary}>{user.email}</p> : null}
 						<Link to={`${base}/profile`} className={styles.menuItem}>
 							{t('nav.profile')}
 						</Link>
@@ -85,7 +121,7 @@ export default function DashboardLayout() {
 				</details>
 			</header>
 			<main id="main" className={styles.main}>
-				{user.emailVerified ? null : (
+				{!user || user.emailVerified ? null : (
 					<Form method="post" action={`${base}/profile`} className={styles.banner}>
 						<span>{t('profile.unverified', { email: user.email })}</span>
 						<input type="hidden" name="intent" value="resend-verification" />
@@ -95,7 +131,7 @@ export default function DashboardLayout() {
 						</button>
 					</Form>
 				)}
-				<Outlet />
+				{children}
 			</main>
 		</div>
 	)

@@ -17,5 +17,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 	const chosen = form.get('locale')
 	const next = isLocale(chosen) ? chosen : current
 	const back = safePath(form.get('redirectTo')) ?? `/${current}`
-	return redirect(withLocale(back, next), { headers: { 'Set-Cookie': await localeCookie.serialize(next) } })
+	return redirect(withLocale(back, next), { headers: { 'Set-Cookie': localeCookie.serialize(next) } })
 }

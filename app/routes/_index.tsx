@@ -4,5 +4,5 @@ import { preferredLocale } from '#app/.server/preferences.ts'
 /** `/` goes to the home page of the visitor's locale. */
 export async function loader({ request }: LoaderFunctionArgs) {
 	const url = new URL(request.url)
-	return redirect(`/${await preferredLocale(request)}${url.search}`)
+	return redirect(`/${preferredLocale(request)}${url.search}`)
 }

@@ -123,3 +123,14 @@ export const section = style({
 export const sectionTitle = style({ fontSize: '1.0625rem', fontWeight: 600 })
 globalStyle(`${userMenu} > summary`, { listStyle: 'none' })
 globalStyle(`${userMenu} > summary::-webkit-details-marker`, { display: 'none' })
+
+// Inside the shell, when the page could not have the user's profile.
+export const outage = style({
+	display: 'grid',
+	justifyItems: 'start',
+	gap: '0.75rem',
+	maxInlineSize: '40rem',
+	padding: '1.5rem',
+	borderRadius: vars.radius,
+	border: `1px solid ${vars.color.warning}`,
+})

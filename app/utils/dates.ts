@@ -9,7 +9,7 @@ import type { DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
  */
 export function useDateFormat(options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) {
 	const { i18n } = useTranslation()
-	const timeZone = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.user.workspace?.timezone ?? 'UTC'
+	const timeZone = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.user?.workspace?.timezone ?? 'UTC'
 	const { dateStyle, timeStyle } = options
 	return useMemo(() => {
 		const format = new Intl.DateTimeFormat(i18n.language, { dateStyle, timeStyle, timeZone })

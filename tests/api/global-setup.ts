@@ -4,6 +4,7 @@ import path from 'node:path'
 import { type TestProject } from 'vitest/node'
 import { createDb, dropDatabase, ensureDatabase, migrateToLatest } from '#api/db/database.ts'
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
+import { installJobQueue } from '#api/jobs/queue.ts'
 
 declare module 'vitest' {
 	export interface ProvidedContext {
@@ -38,6 +39,7 @@ export default async function setup(project: TestProject) {
 	const db = createDb(databaseUrl.toString(), 2)
 	await migrateToLatest(db, quiet)
 	await db.destroy()
+	await installJobQueue(databaseUrl.toString())
 	project.provide('databaseUrl', databaseUrl.toString())
 
 	return async () => {

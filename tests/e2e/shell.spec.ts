@@ -39,6 +39,7 @@ test.describe('locale redirects', () => {
 		await page.getByRole('button', { name: 'العربية' }).click()
 		await expect(page).toHaveURL(/\/ar-eg$/)
 		const cookie = (await context.cookies(baseURL)).find((c) => c.name === 'i18n_redirected')
+		expect(cookie?.value).toBe('ar-eg')
 		expect(cookie?.sameSite).toBe('Lax')
 		// 365 days, give or take the seconds the test takes.
 		expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600)

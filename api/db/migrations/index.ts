@@ -5,6 +5,7 @@ import * as m0003 from './0003_rate_limits.ts'
 import * as m0004 from './0004_invitations.ts'
 import * as m0005 from './0005_contacts_labels.ts'
 import * as m0006 from './0006_contacts_search_per_workspace.ts'
+import * as m0009 from './0009_canned_responses.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
 	'0004_invitations': m0004,
 	'0005_contacts_labels': m0005,
 	'0006_contacts_search_per_workspace': m0006,
+	'0009_canned_responses': m0009,
 }

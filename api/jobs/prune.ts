@@ -1,0 +1,22 @@
+import { sql } from 'kysely'
+import { sessionIdleTimeout } from '#api/auth/sessions.ts'
+import { type DB } from '#api/db/database.ts'
+
+// Spent links stay a while so that opening an old one says why it no longer works.
+const keepSpentTokens = '7 days'
+const keepDeadInvitations = '30 days'
+
+/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again. */
+export async function prune(db: DB): Promise<{ sessions: number; tokens: number; invitations: number }> {
+	const idleSince = new Date(Date.now() - sessionIdleTimeout)
+	const sessions = await db.deleteFrom('sessions').where((eb) => eb.or([eb('expiresAt', '<=', sql<Date>`now()`), eb('lastUsedAt', '<=', idleSince)])).executeTakeFirst()
+	const tokens = await db
+		.deleteFrom('accountTokens')
+		.where((eb) => eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`), eb('usedAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`)]))
+		.executeTakeFirst()
+	const invitations = await db
+		.deleteFrom('invitations')
+		.where((eb) => eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`), eb('revokedAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`)]))
+		.executeTakeFirst()
+	return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows), invitations: Number(invitations.numDeletedRows) }
+}

@@ -1,0 +1,106 @@
+import { run, runMigrations, type Logger as WorkerLogger, type Runner, type Task, type TaskList } from 'graphile-worker'
+import { Logger as GraphileLogger } from 'graphile-worker'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { type DB } from '#api/db/database.ts'
+
+/**
+ * The durable job queue: graphile-worker on the same PostgreSQL (its own `graphile_worker`
+ * schema). A job is a row, added in the same transaction as the change that calls for it, so it
+ * is never lost nor added for a change that was rolled back; it runs once across every process
+ * (workers take jobs with SKIP LOCKED), is retried with backoff when it throws, and survives
+ * restarts. See docs/decisions/008-jobs.md.
+ */
+
+type Log = { info: (message: string) => void; error: (message: string) => void; debug: (message: string) => void }
+
+/** The task names and what each is given. A task's handler lives beside its domain. */
+export type JobPayloads = {
+	prune: Record<string, never>
+}
+
+export type JobName = keyof JobPayloads
+
+export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: { db: DB }) => Promise<void> }
+
+/** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key. */
+export async function addJob<Name extends JobName>(
+	db: DB,
+	name: Name,
+	payload: JobPayloads[Name],
+	options: { runAt?: Date; key?: string; maxAttempts?: number } = {},
+) {
+	await sql`select graphile_worker.add_job(
+		${name}::text,
+		${JSON.stringify(payload)}::json,
+		run_at => ${options.runAt ?? null}::timestamptz,
+		job_key => ${options.key ?? null}::text,
+		max_attempts => ${options.maxAttempts ?? null}::int
+	)`.execute(db)
+}
+
+/** Removes a pending job by its key (a snooze cancelled before it fires). */
+export async function removeJob(db: DB, key: string) {
+	await sql`select graphile_worker.remove_job(${key}::text)`.execute(db)
+}
+
+/** Installs or updates the queue's own schema; the server does it at start, after our migrations. */
+export async function installJobQueue(databaseUrl: string) {
+	const pool = queuePool(databaseUrl, 1, () => {})
+	try {
+		await runMigrations({ pgPool: pool, logger: quietLogger })
+	} finally {
+		await pool.end()
+	}
+}
+
+export type JobRunner = { stop: () => Promise<void> }
+
+// Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night.
+const crontab = '17 3 * * * prune\n'
+
+/**
+ * Starts this process's workers. Several processes may each run one: a job still runs once.
+ * `concurrency` jobs at a time; new jobs are picked up at once through LISTEN/NOTIFY.
+ */
+export async function startJobRunner(options: { db: DB; databaseUrl: string; handlers: JobHandlers; log: Log; concurrency?: number; pollInterval?: number }): Promise<JobRunner> {
+	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`))
+	const taskList: TaskList = {}
+	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
+		const task: Task = async (payload) => handler((payload ?? {}) as never, { db: options.db })
+		taskList[name] = task
+	}
+	const runner: Runner = await run({
+		pgPool: pool,
+		taskList,
+		crontab,
+		concurrency: options.concurrency ?? 2,
+		pollInterval: options.pollInterval ?? 2000,
+		noHandleSignals: true,
+		logger: loggerFor(options.log),
+	})
+	return {
+		stop: async () => {
+			await runner.stop()
+			await pool.end()
+		},
+	}
+}
+
+/** The queue's own connections: a lost one (a database restart) is logged, never a crash. */
+function queuePool(databaseUrl: string, max: number, onError: (error: Error) => void): pg.Pool {
+	const pool = new pg.Pool({ connectionString: databaseUrl, max })
+	pool.on('error', onError)
+	pool.on('connect', (client) => client.on('error', onError))
+	return pool
+}
+
+function loggerFor(log: Log): WorkerLogger {
+	return new GraphileLogger(() => (level, message) => {
+		if (level === 'error') log.error(`jobs: ${message}`)
+		else if (level === 'warning') log.info(`jobs: ${message}`)
+		else log.debug(`jobs: ${message}`)
+	})
+}
+
+const quietLogger = new GraphileLogger(() => () => {})

@@ -1,0 +1,62 @@
+import http from 'node:http'
+import { type AddressInfo } from 'node:net'
+import { type AppLoadContext } from '@remix-run/node'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { tokenCookie } from './cookies.ts'
+import { requireUser, userForShell } from './session.ts'
+
+// A stand-in for the /v1 API whose profile answers what each test asks.
+let profileStatus = 503
+let apiUrl: string
+const api = http.createServer((req, res) => {
+	res.writeHead(profileStatus, { 'Content-Type': 'application/json' })
+	res.end(JSON.stringify({ message: 'down', statusCode: profileStatus, details: null }))
+})
+beforeAll(() => new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve)))
+beforeAll(() => {
+	apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`
+})
+afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())))
+
+async function args(apiBaseUrl = apiUrl) {
+	const cookie = (await tokenCookie.serialize('a-token')).split(';')[0] ?? ''
+	const request = new Request('http://localhost/en-us/dashboard/contacts', { headers: { Cookie: cookie } })
+	return { request, params: { lang: 'en-us' }, context: { apiBaseUrl, clientIp: '' } as unknown as AppLoadContext }
+}
+
+describe('a profile the API cannot give (specification, section 8: only logged)', () => {
+	test('the shell renders without the user, and the failure is logged', async () => {
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+		for (const status of [500, 502, 503]) {
+			profileStatus = status
+			expect((await userForShell(await args())).user).toBeNull()
+		}
+		// No answer at all: nothing listens there.
+		const closed = http.createServer()
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+		const port = (closed.address() as AddressInfo).port
+		await new Promise<void>((resolve) => closed.close(() => resolve()))
+		expect((await userForShell(await args(`http://127.0.0.1:${port}/v1`))).user).toBeNull()
+		expect(logged).toHaveBeenCalledTimes(4)
+		expect(String(logged.mock.calls[0]?.[0])).toContain('Profile fetch failed')
+		logged.mockRestore()
+	})
+
+	test('a page inside answers 503, which its error boundary shows within the shell', async () => {
+		vi.spyOn(console, 'error').mockImplementation(() => {})
+		profileStatus = 503
+		const thrown: unknown = await requireUser(await args()).catch((error: unknown) => error)
+		expect(thrown).toMatchObject({ data: { profileUnavailable: true }, init: { status: 503 } })
+		vi.restoreAllMocks()
+	})
+
+	test('a 401 still signs the user out, to the login page that brings them back', async () => {
+		profileStatus = 401
+		for (const load of [userForShell, requireUser]) {
+			const thrown: unknown = await load(await args()).catch((error: unknown) => error)
+			expect(thrown).toBeInstanceOf(Response)
+			expect((thrown as Response).headers.get('Location')).toBe('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fcontacts')
+			expect((thrown as Response).headers.get('Set-Cookie')).toContain('crm-token=;')
+		}
+	})
+})

@@ -1,0 +1,93 @@
+import { sql } from 'kysely'
+import { inject } from 'vitest'
+import { describe, expect, test } from 'vitest'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { prune } from '#api/jobs/prune.ts'
+import { addJob, startJobRunner } from '#api/jobs/queue.ts'
+import { createUser, createWorkspace, testDb } from './harness.ts'
+
+const day = 24 * 60 * 60 * 1000
+const ago = (days: number) => new Date(Date.now() - days * day)
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+
+async function sessionsOf(userId: string) {
+	return (await testDb().selectFrom('sessions').select('id').where('userId', '=', userId).execute()).length
+}
+
+describe('pruning', () => {
+	test('removes sessions that can never be used again and mailed links long spent, keeps the rest', async () => {
+		const db = testDb()
+		const { user } = await createUser()
+		await db
+			.insertInto('sessions')
+			.values([
+				{ userId: user.id, tokenHash: `expired-${user.id}`, expiresAt: ago(1) },
+				{ userId: user.id, tokenHash: `idle-${user.id}`, expiresAt: ago(-10), lastUsedAt: ago(15) },
+			])
+			.execute()
+		expect(await sessionsOf(user.id)).toBe(3)
+		const purpose = 'reset_password' as const
+		await db
+			.insertInto('accountTokens')
+			.values([
+				{ userId: user.id, purpose, tokenHash: `old-${user.id}`, expiresAt: ago(8) },
+				{ userId: user.id, purpose, tokenHash: `recent-${user.id}`, expiresAt: ago(1) },
+				{ userId: user.id, purpose, tokenHash: `used-${user.id}`, expiresAt: ago(-1), usedAt: ago(8) },
+			])
+			.execute()
+		const workspace = await createWorkspace()
+		await db
+			.insertInto('invitations')
+			.values([
+				{ workspaceId: workspace.id, code: `dead-${workspace.id}`, method: 'link', role: 'agent', expiresAt: ago(31) },
+				{ workspaceId: workspace.id, code: `recent-${workspace.id}`, method: 'link', role: 'agent', expiresAt: ago(2) },
+			])
+			.execute()
+
+		const removed = await prune(db)
+		expect(removed.sessions).toBeGreaterThanOrEqual(2)
+		expect(await sessionsOf(user.id)).toBe(1)
+		const tokens = await db.selectFrom('accountTokens').select('tokenHash').where('userId', '=', user.id).execute()
+		expect(tokens.map((token) => token.tokenHash)).toEqual([`recent-${user.id}`])
+		const invitations = await db.selectFrom('invitations').select('code').where('workspaceId', '=', workspace.id).execute()
+		expect(invitations.map((invitation) => invitation.code)).toEqual([`recent-${workspace.id}`])
+	})
+})
+
+describe('the job queue', () => {
+	test('a job due later is not lost when its process stops first: the next process runs it', async () => {
+		const db = testDb()
+		const { user } = await createUser()
+		await db.insertInto('sessions').values({ userId: user.id, tokenHash: `due-${user.id}`, expiresAt: ago(1) }).execute()
+		await db.transaction().execute((trx) => addJob(trx, 'prune', {}, { runAt: new Date(Date.now() + 1500), key: `test-prune-${user.id}` }))
+
+		const databaseUrl = inject('databaseUrl')
+		const first = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, pollInterval: 200 })
+		await first.stop()
+		expect(await sessionsOf(user.id)).toBe(2)
+
+		const second = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, pollInterval: 200 })
+		try {
+			for (let waited = 0; waited < 15_000 && (await sessionsOf(user.id)) > 1; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+			expect(await sessionsOf(user.id)).toBe(1)
+			const left = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`test-prune-${user.id}`}`.execute(db)
+			expect(left.rows[0]?.n).toBe(0)
+		} finally {
+			await second.stop()
+		}
+	})
+
+	test('a job added in a transaction that rolls back is never added', async () => {
+		const db = testDb()
+		const key = `rolled-back-${Date.now()}`
+		await db
+			.transaction()
+			.execute(async (trx) => {
+				await addJob(trx, 'prune', {}, { key, runAt: new Date(Date.now() + 60_000) })
+				throw new Error('changed my mind')
+			})
+			.catch(() => {})
+		const found = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${key}`.execute(db)
+		expect(found.rows[0]?.n).toBe(0)
+	})
+})

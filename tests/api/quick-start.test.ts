@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { sql } from 'kysely'
+import { afterAll, describe, expect, test } from 'vitest'
+import { openDatabase } from '#api/db/database.ts'
+import { demoContactCount } from '#api/db/seed/demo.ts'
+
+// Each test has a DATA_DIR of its own with its own embedded PostgreSQL, as `npm start` would.
+const directories: string[] = []
+function dataDir() {
+	const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-quick-start-'))
+	directories.push(directory)
+	return directory
+}
+afterAll(() => {
+	for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true })
+})
+
+const lines: string[] = []
+const log = { info: (message: string) => lines.push(message), debug: () => {}, error: (message: string) => lines.push(message) }
+
+/** Runs a TypeScript entry point in another process, as `npm run …` does, on `directory`. */
+function run(args: string[], directory: string): Promise<{ code: number | null; output: string; pid: number }> {
+	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: directory, NODE_ENV: 'development' }
+	const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+	let output = ''
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+	return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, pid: child.pid ?? 0 })))
+}
+
+function isAlive(pid: number) {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch {
+		return false
+	}
+}
+
+const postmasterPid = (directory: string) => Number(fs.readFileSync(path.join(directory, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0])
+
+describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', () => {
+	// Two seeding processes in a row: each starts Node, hashes the demo password and imports 300 contacts.
+	test('the demo seed runs beside a running server, uses its database, leaves it running, and is idempotent', { timeout: 90_000 }, async () => {
+		const directory = dataDir()
+		const server = await openDatabase({ dataDir: directory, log })
+		try {
+			const first = await run(['api/db/seed.ts'], directory)
+			expect(first.output).toContain('using the embedded PostgreSQL already running')
+			expect(first.output).toContain('sign in as demo@example.com')
+			expect(first.code).toBe(0)
+
+			// The server's connection still works: the seed did not stop the cluster it did not start.
+			const workspace = await server.db.selectFrom('workspaces').select('id').where('slug', '=', 'demo').executeTakeFirstOrThrow()
+			const count = async () =>
+				Number((await server.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('workspaceId', '=', workspace.id).executeTakeFirstOrThrow()).n)
+			expect(await count()).toBe(demoContactCount)
+			const roles = await server.db.selectFrom('members').select('role').where('workspaceId', '=', workspace.id).execute()
+			expect(roles.map((member) => member.role).sort()).toEqual(['admin', 'agent', 'owner'])
+			const canned = await server.db.selectFrom('cannedResponses').select('shortCode').where('workspaceId', '=', workspace.id).execute()
+			expect(canned.map((row) => row.shortCode)).toContain('مرحبا')
+
+			const scripts = await sql<{ arabic: number; latin: number; labelled: number; phones: number; companies: number }>`
+				select count(*) filter (where name ~ '[\u0600-\u06FF]')::int as arabic,
+				       count(*) filter (where name ~ '[A-Za-zÀ-ÿ]')::int as latin,
+				       count(*) filter (where exists (select 1 from contact_labels cl where cl.contact_id = contacts.id))::int as labelled,
+				       count(phone)::int as phones, count(company)::int as companies
+				from contacts where workspace_id = ${workspace.id}`.execute(server.db)
+			const figures = scripts.rows[0]
+			expect(figures?.arabic).toBeGreaterThanOrEqual(90)
+			expect(figures?.latin).toBeGreaterThanOrEqual(180)
+			expect(figures?.labelled).toBeGreaterThan(100)
+			expect(figures?.phones).toBeGreaterThan(200)
+			expect(figures?.companies).toBeGreaterThan(100)
+
+			const again = await run(['api/db/seed.ts'], directory)
+			expect(again.code).toBe(0)
+			expect(again.output).toContain(`0 contacts created, ${demoContactCount} already there`)
+			expect(await count()).toBe(demoContactCount)
+		} finally {
+			await server.close()
+		}
+		expect(fs.existsSync(path.join(directory, 'postgres', 'postmaster.pid'))).toBe(false)
+	})
+
+	test('a cluster left running by a process that was killed is adopted by the next one, which stops it', { timeout: 60_000 }, async () => {
+		const directory = dataDir()
+		// The first process starts the cluster, then dies without a word (kill -9).
+		const crashed = await run(
+			['--input-type=module', '-e', "import { openDatabase } from '#api/db/database.ts'; await openDatabase({ dataDir: process.env.DATA_DIR, log: { info() {}, debug() {}, error() {} } }); process.kill(process.pid, 'SIGKILL')"],
+			directory,
+		)
+		expect(crashed.code).toBe(null)
+		const orphan = postmasterPid(directory)
+		expect(isAlive(orphan)).toBe(true)
+		expect(fs.readFileSync(path.join(directory, 'postgres.owner'), 'utf8')).toBe(String(crashed.pid))
+
+		lines.length = 0
+		const next = await openDatabase({ dataDir: directory, log })
+		expect(lines.join('\n')).toContain('adopting the embedded PostgreSQL left running')
+		expect(await sql<{ one: number }>`select 1 as one`.execute(next.db).then((result) => result.rows[0]?.one)).toBe(1)
+		await next.close()
+		expect(isAlive(orphan)).toBe(false)
+		expect(fs.existsSync(path.join(directory, 'postgres.owner'))).toBe(false)
+	})
+
+	test('a postmaster.pid left by a crash of both processes is cleaned, and the cluster starts again', { timeout: 60_000 }, async () => {
+		const directory = dataDir()
+		const first = await openDatabase({ dataDir: directory, log })
+		await first.db.schema.createTable('kept').addColumn('id', 'integer').execute()
+		const pid = postmasterPid(directory)
+		await first.db.destroy()
+		// PostgreSQL killed outright leaves its postmaster.pid behind.
+		process.kill(pid, 'SIGKILL')
+		while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50))
+		expect(fs.existsSync(path.join(directory, 'postgres', 'postmaster.pid'))).toBe(true)
+
+		const second = await openDatabase({ dataDir: directory, log })
+		try {
+			expect(await second.db.selectFrom('kept' as never).selectAll().execute()).toEqual([])
+		} finally {
+			await second.close()
+		}
+	})
+})
