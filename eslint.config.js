@@ -1,7 +1,20 @@
 import js from '@eslint/js'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+
+// The rooms and which way their imports go (README, "Folders"): checked on resolved files, so
+// `#app/…`, `../app/…` and any other spelling are all caught.
+const crm = ['./app', './api', './server', './common', './locales']
+const rooms = [
+	{ target: ['./api', './realtime', './server', './common'], from: './app', message: 'Only the web app imports app/.' },
+	{ target: './realtime', from: crm, message: 'realtime/ is a Pusher-protocol server that knows nothing of the CRM.' },
+	{ target: './common', from: ['./api', './server', './realtime'], message: 'common/ is the neutral room: it imports no other room.' },
+	{ target: './api', from: './api/index.ts', message: 'api/index.ts composes the routers; import the context from api/context.ts.' },
+]
+// The web app reaches the API through its one client module.
+const appReachesApi = { target: './app', from: './api', message: 'app/ reaches api/ only through app/.server/api.ts.' }
 
 export default tseslint.config(
 	{
@@ -19,5 +32,23 @@ export default tseslint.config(
 			'@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
 			'no-console': ['error', { allow: ['warn', 'error'] }],
 		},
+	},
+	{
+		files: ['**/*.{ts,tsx}'],
+		plugins: { 'import-x': importX },
+		settings: {
+			'import-x/resolver-next': [createNodeResolver()],
+			'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+			'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+		},
+		rules: {
+			// Type-only imports do not count here (they vanish at run time); the zones above keep those directions.
+			'import-x/no-cycle': ['error', { ignoreExternal: true }],
+			'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...rooms, appReachesApi] }],
+		},
+	},
+	{
+		files: ['app/.server/api.ts'],
+		rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: rooms }] },
 	},
 )

@@ -4,8 +4,8 @@ import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { authRouter } from './auth/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
+import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
-import { type DB } from './db/database.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { labelsRouter } from './labels/router.ts'
@@ -14,7 +14,7 @@ import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { userRouter, workspacesRouter } from './workspaces/router.ts'
 
-export type ApiContext = { db: DB; config: Config; logger: Logger; mailer: Mailer; realtime: Realtime }
+export type { ApiContext }
 
 /** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
 export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { mailer?: Mailer; realtime?: Realtime }): Router {

@@ -1,10 +1,10 @@
 import { RemixBrowser } from '@remix-run/react'
 import i18next from 'i18next'
-import HttpBackend from 'i18next-http-backend'
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { defaultLocale, isLocale, languages } from '#locales/languages.ts'
+import { fetchBackend } from './i18n/fetch-backend.ts'
 import { i18nOptions } from './i18n/i18n.ts'
 
 const htmlLang = document.documentElement.dataset.locale
@@ -15,13 +15,8 @@ async function hydrate() {
 	try {
 		await i18next
 			.use(initReactI18next)
-			.use(HttpBackend)
-			.init({
-				...i18nOptions(locale),
-				backend: {
-					loadPath: (lngs: string[]) => `/_i18n/${codeOfTag(lngs[0] ?? '')}/messages.json?v=${__BUILD_VERSION__}`,
-				},
-			})
+			.use(fetchBackend((tag) => `/_i18n/${codeOfTag(tag)}/messages.json?v=${__BUILD_VERSION__}`))
+			.init(i18nOptions(locale))
 	} catch (error) {
 		console.warn('Could not load translations', error)
 	}

@@ -2,6 +2,7 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useChangeLanguage } from 'remix-i18next/react'
+import { defaultTheme } from '#common/theme.ts'
 import { isLocale, languageOf, defaultLocale } from '#locales/languages.ts'
 import { ErrorScreen } from './components/error-screen.tsx'
 import { ProgressBar } from './components/progress-bar.tsx'
@@ -9,7 +10,6 @@ import { Toaster } from './components/toaster.tsx'
 import { getThemePreference, preferredLocale } from './.server/preferences.ts'
 import { getToast } from './.server/toast.ts'
 import { useNonce } from './utils/nonce.tsx'
-import { defaultTheme } from './utils/theme.ts'
 import './styles/theme.css.ts'
 import './styles/global.css.ts'
 
@@ -78,5 +78,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-	return <ErrorScreen />
+	return <ErrorScreen referrer={useRouteLoaderData<RootLoader>('root')?.referrer} />
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { collectAssets, formatReport, measureManifest, moduleKind, sourcePath, type Manifest } from './size.ts'
+import { collectAssets, formatReport, layoutsOf, measureManifest, moduleKind, sourcePath, type Manifest } from './size.ts'
 
 // A small client build: two routes sharing a chunk, a cycle, a dynamic import and CSS on the way.
 const manifest: Manifest = {
@@ -95,6 +95,7 @@ describe('moduleKind', () => {
 		expect(moduleKind('app/entry.client.tsx', { file: 'a.js', isEntry: true })).toBe('entry')
 		expect(moduleKind('_react-B.js', { file: 'a.js' })).toBeUndefined()
 		expect(moduleKind('app/styles/theme.css.ts', { file: 'a.css' })).toBeUndefined()
+		expect(moduleKind('app/routes/$lang.auth.login.schema.ts', { file: 'a.js', isDynamicEntry: true })).toBeUndefined()
 	})
 })
 
@@ -135,6 +136,53 @@ describe('measureManifest', () => {
 		const lines = formatReport(report).split('\n')
 		expect(lines[0]).toMatch(/^route\s+JS gzip KB\s+CSS gzip KB/)
 		expect(lines.some((line) => /^_index\.tsx\s+44\.04\s+0\.39\s/.test(line))).toBe(true)
-		expect(lines.at(-1)).toMatch(/^shared: entry \+ root \(every page\)\s+46\.88\s+0\.98/)
+		expect(lines.some((line) => /^shared: entry \+ root \(every page\)\s+46\.88\s+0\.98/.test(line))).toBe(true)
+	})
+})
+
+describe('layouts and the login goal', () => {
+	const route = (file: string, imports: string[] = []) => ({ file, isEntry: true, imports })
+	const auth: Manifest = {
+		'app/entry.client.tsx': route('assets/entry.js', ['_react.js']),
+		'app/root.tsx?__remix-build-client-route': route('assets/root.js', ['_react.js']),
+		'app/routes/$lang.auth.tsx?__remix-build-client-route': route('assets/auth.js', ['_card.js']),
+		'app/routes/$lang.auth.login.tsx?__remix-build-client-route': route('assets/login.js', ['_form.js']),
+		'app/routes/$lang.authors.tsx?__remix-build-client-route': route('assets/authors.js'),
+		'app/routes/$lang.auth_.setup.tsx?__remix-build-client-route': route('assets/setup.js'),
+		'_react.js': { file: 'assets/react.js' },
+		'_card.js': { file: 'assets/card.js' },
+		'_form.js': { file: 'assets/form.js' },
+	}
+	const authSizes: Record<string, number> = {
+		'assets/entry.js': 10_000,
+		'assets/root.js': 2_000,
+		'assets/react.js': 60_000,
+		'assets/auth.js': 1_000,
+		'assets/card.js': 500,
+		'assets/login.js': 1_500,
+		'assets/form.js': 30_000,
+		'assets/authors.js': 100,
+		'assets/setup.js': 100,
+	}
+	const routeKeys = Object.keys(auth).filter((key) => key.startsWith('app/routes/'))
+
+	it('finds the layouts a flat route sits in, segment by segment', () => {
+		expect(layoutsOf('app/routes/$lang.auth.login.tsx?__remix-build-client-route', routeKeys)).toEqual(['app/routes/$lang.auth.tsx?__remix-build-client-route'])
+		expect(layoutsOf('app/routes/$lang.auth_.setup.tsx?__remix-build-client-route', routeKeys)).toEqual([])
+		expect(layoutsOf('app/routes/$lang.authors.tsx?__remix-build-client-route', routeKeys)).toEqual([])
+	})
+
+	it("counts the layout in the login page's first load and checks it against 100 KB", () => {
+		const report = measureManifest(auth, (file) => authSizes[file] ?? Number.NaN)
+		const login = report.modules.find((m) => sourcePath(m.key) === 'app/routes/$lang.auth.login.tsx')
+		const expected = 10_000 + 2_000 + 60_000 + 1_000 + 500 + 1_500 + 30_000
+		expect(login?.firstLoad.js).toEqual({ files: 7, gzipBytes: expected })
+		expect(report.goals).toEqual([
+			{ key: 'app/routes/$lang.auth.login.tsx?__remix-build-client-route', label: 'login page first load JS', maxGzipBytes: 102_400, gzipBytes: expected, met: false },
+		])
+		expect(formatReport(report).split('\n').at(-1)).toBe('login page first load JS: 102.54 KB gzip, goal 100.00 KB: not met')
+		const smaller = measureManifest(auth, (file) => (file === 'assets/form.js' ? 20_000 : (authSizes[file] ?? Number.NaN)))
+		expect(smaller.goals[0]?.met).toBe(true)
+		expect(formatReport(smaller).split('\n').at(-1)).toMatch(/: met$/)
 	})
 })

@@ -1,7 +1,8 @@
 /**
  * What each page ships to the browser: for every route module of the client build (plus the root
  * and the client entry), the gzip size of its JavaScript (the module and its static imports,
- * recursively, each file once) and of its CSS.
+ * recursively, each file once) and of its CSS; its first load adds the entry, the root and the
+ * layouts it sits in. The login page's first load is checked against its goal (issue 13).
  *
  *   npm run size            a table
  *   npm run size -- --json  the same as JSON
@@ -45,15 +46,21 @@ export type ModuleSize = {
 	kind: ModuleKind
 	js: Size
 	css: Size
-	/** With the client entry and the root, which every page loads: what a first visit downloads. */
+	/** With the client entry, the root and its layouts, which the page loads too: what a first visit downloads. */
 	firstLoad: { js: Size; css: Size }
 }
+
+export type Goal = { key: string; label: string; maxGzipBytes: number; gzipBytes: number; met: boolean }
 
 export type SizeReport = {
 	modules: ModuleSize[]
 	/** The client entry and the root together. */
 	shared: { js: Size; css: Size }
+	goals: Goal[]
 }
+
+/** First-load JavaScript budgets (issue 13: React Router 7's minimal app ships about 101 KB). */
+export const goals = [{ route: 'app/routes/$lang.auth.login.tsx', label: 'login page first load JS', maxGzipBytes: 100 * 1024 }]
 
 const entryPattern = /(^|\/)entry\.client\.[cm]?[jt]sx?$/
 const rootPattern = /^app\/root\.[cm]?[jt]sx?$/
@@ -66,9 +73,27 @@ export function sourcePath(key: string): string {
 export function moduleKind(key: string, chunk: ManifestChunk): ModuleKind | undefined {
 	const source = sourcePath(key)
 	if (rootPattern.test(source)) return 'root'
-	if (source.startsWith('app/routes/')) return 'route'
+	// A module beside the routes that a page imports later (a form's schema) is not a route.
+	if (source.startsWith('app/routes/') && !(chunk.isDynamicEntry && !chunk.isEntry)) return 'route'
 	if (chunk.isEntry && entryPattern.test(source)) return 'entry'
 	return undefined
+}
+
+/**
+ * The layouts a flat route sits in: the route modules whose dot-separated name is a prefix of its
+ * own (`$lang.auth` for `$lang.auth.login`; `$lang.dashboard_.x` escapes `$lang.dashboard`).
+ */
+export function layoutsOf(routeKey: string, routeKeys: string[]): string[] {
+	const segments = (key: string) =>
+		sourcePath(key)
+			.replace(/^app\/routes\//, '')
+			.replace(/\.[cm]?[jt]sx?$/, '')
+			.split('.')
+	const own = segments(routeKey)
+	return routeKeys.filter((key) => {
+		const theirs = segments(key)
+		return theirs.length < own.length && theirs.every((segment, index) => segment === own[index])
+	})
 }
 
 /**
@@ -103,20 +128,29 @@ export function measureManifest(manifest: Manifest, gzipSize: (file: string) => 
 		})
 		.sort((a, b) => kindOrder[a.kind] - kindOrder[b.kind] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 	const sharedKeys = modules.filter((m) => m.kind !== 'route').map((m) => m.key)
+	const routeKeys = modules.filter((m) => m.kind === 'route').map((m) => m.key)
 	const shared = collectAssets(manifest, sharedKeys)
+	const measured = modules.map(({ key, kind }) => {
+		const own = collectAssets(manifest, [key])
+		const layouts = kind === 'route' ? layoutsOf(key, routeKeys) : []
+		const firstLoad = collectAssets(manifest, [...sharedKeys, ...layouts, key])
+		return {
+			key,
+			kind,
+			js: total(own.js),
+			css: total(own.css),
+			firstLoad: { js: total(firstLoad.js), css: total(firstLoad.css) },
+		}
+	})
 	return {
-		modules: modules.map(({ key, kind }) => {
-			const own = collectAssets(manifest, [key])
-			const firstLoad = collectAssets(manifest, [...sharedKeys, key])
-			return {
-				key,
-				kind,
-				js: total(own.js),
-				css: total(own.css),
-				firstLoad: { js: total(firstLoad.js), css: total(firstLoad.css) },
-			}
-		}),
+		modules: measured,
 		shared: { js: total(shared.js), css: total(shared.css) },
+		goals: goals.flatMap(({ route, label, maxGzipBytes }) => {
+			const measuredRoute = measured.find((m) => sourcePath(m.key) === route)
+			if (!measuredRoute) return []
+			const gzipBytes = measuredRoute.firstLoad.js.gzipBytes
+			return [{ key: measuredRoute.key, label, maxGzipBytes, gzipBytes, met: gzipBytes <= maxGzipBytes }]
+		}),
 	}
 }
 
@@ -138,7 +172,10 @@ export function formatReport(report: SizeReport): string {
 	const body = rows.slice(1).map(line)
 	// The shared total sits under a rule of its own.
 	body.splice(body.length - 1, 0, rule)
-	return [line(rows[0] ?? []), rule, ...body].join('\n')
+	const goalLines = report.goals.map(
+		(goal) => `${goal.label}: ${kb({ files: 0, gzipBytes: goal.gzipBytes })} KB gzip, goal ${kb({ files: 0, gzipBytes: goal.maxGzipBytes })} KB: ${goal.met ? 'met' : 'not met'}`,
+	)
+	return [line(rows[0] ?? []), rule, ...body, rule, ...goalLines].join('\n')
 }
 
 function main() {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { type RealtimeTarget } from '#api/realtime/publisher.ts'
-import { type RealtimeBrowserConfig } from '#app/realtime/config.ts'
+import { type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { type Config } from './config.ts'
 
 /** One Pusher app: what the SDK signs and publishes with, and what the embedded server accepts. */

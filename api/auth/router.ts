@@ -1,6 +1,6 @@
 import { type Request, Router } from 'express'
 import { sql } from 'kysely'
-import { type ApiContext } from '#api/index.ts'
+import { type ApiContext } from '#api/context.ts'
 import { type User } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'

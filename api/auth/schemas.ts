@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { passwordSchema } from '#app/utils/password.ts'
-import { themeNames } from '#app/utils/theme.ts'
+import { passwordSchema } from '#common/password.ts'
+import { themeNames } from '#common/theme.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
 // `min(1)` would read "at least 1 characters"; an empty name is simply missing.

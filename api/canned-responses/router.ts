@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express'
-import { type ApiContext } from '#api/index.ts'
+import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
 import { HttpError } from '#api/http/errors.ts'

@@ -1,12 +1,12 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import { type ApiContext } from '#api/index.ts'
+import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { findMembership } from '#api/workspaces/membership.ts'
-import { channelSubject } from './channels.ts'
+import { channelSubject } from '#common/realtime.ts'
 
 // Pusher's socket ids: two integers joined by a dot.
 const socketId = z.string().max(64).regex(/^\d+\.\d+$/)

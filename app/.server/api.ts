@@ -4,6 +4,12 @@ import { createApiClient } from './api-client.ts'
 
 export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 
+// The API's answers as the web app reads them: app/ reaches api/ through this module only.
+export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
+export type { ContactJson, ContactPageJson } from '#api/contacts/queries.ts'
+export type { Availability, Role } from '#api/db/schema.ts'
+export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
+
 /** The API as the current visitor: their token (crm-token cookie) and the locale of the URL. */
 export function api(request: Request, context: AppLoadContext, params: { lang?: string } = {}, token?: string | null) {
 	return createApiClient({

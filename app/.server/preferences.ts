@@ -1,5 +1,5 @@
 import { defaultLocale, localeFromAcceptLanguage, type Locale } from '#locales/languages.ts'
-import { toThemePreference, type ThemePreference } from '#app/utils/theme.ts'
+import { toThemePreference, type ThemePreference } from '#common/theme.ts'
 import { localeCookie, themeCookie } from './cookies.ts'
 
 /**

@@ -1,16 +1,15 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/node'
-import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { profileUnavailable } from '#app/utils/profile-outage.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
-import { api, ApiError, errorDetail, type ApiClient } from './api.ts'
+import { api, ApiError, errorDetail, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
 import { newUserCookie, tokenCookie } from './cookies.ts'
 import { currentInvitation, joinInvitation } from './invitation.ts'
 import { requireLocale } from './locale.ts'
 import { redirectWithToast, type Toast } from './toast.ts'
 
-export type { UserJson as User, WorkspaceJson as Workspace } from '#api/auth/profile.ts'
+export type { UserJson as User, WorkspaceJson as Workspace } from './api.ts'
 
 type Args = { request: Request; params: { lang?: string }; context: AppLoadContext }
 

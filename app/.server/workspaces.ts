@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod'
-import { workspaceSchema } from '#app/components/workspace-form.tsx'
+import { workspaceSchema } from '#app/components/workspace-form.schema.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { replyInvalid, replyWithApiError } from './forms.ts'
 import { type SignedIn } from './session.ts'

@@ -1,16 +1,17 @@
-import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { isRouteErrorResponse, useRouteError } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type RootLoader } from '#app/root.tsx'
 import { button } from './ui/button.css.ts'
 import * as styles from './error-screen.css.ts'
 
 type ErrorData = { message?: string; path?: string }
 
-/** The one error screen: 404s, route validation failures and anything unhandled. */
-export function ErrorScreen() {
+/**
+ * The one error screen: 404s, route validation failures and anything unhandled. `referrer` (the
+ * root loader's) is where 'Go Back' leads without JavaScript; a prop, since root.tsx renders this.
+ */
+export function ErrorScreen({ referrer }: { referrer: string | null | undefined }) {
 	const error = useRouteError()
 	const { t } = useTranslation()
-	const rootData = useRouteLoaderData<RootLoader>('root')
 	const status = isRouteErrorResponse(error) ? error.status : 500
 	const errorData: ErrorData = isRouteErrorResponse(error) && error.data && typeof error.data === 'object' ? (error.data as ErrorData) : {}
 	const message =
@@ -31,7 +32,7 @@ export function ErrorScreen() {
 				<div className={styles.actions}>
 					<a
 						className={button.outline}
-						href={rootData?.referrer ?? '/'}
+						href={referrer ?? '/'}
 						onClick={(event) => {
 							if (window.history.length > 1) {
 								event.preventDefault()

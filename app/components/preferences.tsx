@@ -1,7 +1,7 @@
 import { Form, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type RootLoader } from '#app/root.tsx'
-import { defaultTheme, modes, radii, themeNames } from '#app/utils/theme.ts'
+import { defaultTheme, modes, radii, themeNames } from '#common/theme.ts'
 import { defaultLocale, languages } from '#locales/languages.ts'
 import { button } from './ui/button.css.ts'
 import * as styles from './preferences.css.ts'

@@ -1,5 +1,4 @@
-import { useEffect } from 'react'
-import { Toaster as Sonner, toast as showToast } from 'sonner'
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react'
 import type { Toast } from '#app/.server/toast.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
 import * as styles from './toaster.css.ts'
@@ -8,20 +7,55 @@ import * as styles from './toaster.css.ts'
 // 45 px swipe threshold), bottom-right, errors at the top, above everything.
 const TOASTER = { visibleToasts: 3, duration: 4000, gap: 14, position: 'bottom-right', zIndex: 99999 } as const
 
+// sonner (10 KB of gzip) loads with the page's first toast, not with every page.
+const loadSonner = () => import('sonner')
+const Sonner = lazy(() => loadSonner().then((sonner) => ({ default: sonner.Toaster })))
+
+let wanted = false
+const listeners = new Set<() => void>()
+const subscribe = (listener: () => void) => {
+	listeners.add(listener)
+	return () => listeners.delete(listener)
+}
+let announceMounted = () => {}
+const mounted = new Promise<void>((resolve) => (announceMounted = resolve))
+
+/** sonner's `toast`, once the Toaster is on the page: sonner drops a toast sent before that. */
+async function sonnerToast() {
+	if (!wanted) {
+		wanted = true
+		for (const listener of listeners) listener()
+	}
+	await mounted
+	return (await loadSonner()).toast
+}
+
+function Mounted() {
+	useEffect(() => announceMounted(), [])
+	return null
+}
+
 /** The one toaster of the page, and the flash toast a server action raised for it. */
 export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl' }) {
+	const shown = useSyncExternalStore(subscribe, () => wanted, () => false)
 	return (
 		<>
-			<Sonner
-				visibleToasts={TOASTER.visibleToasts}
-				duration={TOASTER.duration}
-				gap={TOASTER.gap}
-				position={TOASTER.position}
-				dir={dir}
-				closeButton
-				richColors
-				style={{ zIndex: TOASTER.zIndex }}
-			/>
+			{shown ? (
+				<Suspense fallback={null}>
+					<Sonner
+						visibleToasts={TOASTER.visibleToasts}
+						duration={TOASTER.duration}
+						gap={TOASTER.gap}
+						position={TOASTER.position}
+						dir={dir}
+						closeButton
+						richColors
+						style={{ zIndex: TOASTER.zIndex }}
+					/>
+					{/* After the Toaster in the tree, so its effect runs once sonner listens. */}
+					<Mounted />
+				</Suspense>
+			) : null}
 			<ToastMessage toast={toast} />
 		</>
 	)
@@ -35,8 +69,8 @@ export function ToastMessage({ toast }: { toast: Toast | null }) {
 	const hydrated = useHydrated()
 	useEffect(() => {
 		if (!toast) return
-		// Deferred a tick so the Toaster is mounted before the first toast arrives.
-		const timer = setTimeout(() => {
+		// Not cancelled when the toast prop changes: a page's data may be reloaded before sonner is.
+		void sonnerToast().then((showToast) => {
 			const options = {
 				id: toast.id,
 				description: toast.description,
@@ -44,8 +78,7 @@ export function ToastMessage({ toast }: { toast: Toast | null }) {
 			}
 			if (toast.type === 'default') showToast(toast.title, options)
 			else showToast[toast.type](toast.title, options)
-		}, 0)
-		return () => clearTimeout(timer)
+		})
 	}, [toast])
 	if (!toast || hydrated) return null
 	return (
@@ -58,6 +91,6 @@ export function ToastMessage({ toast }: { toast: Toast | null }) {
 
 /** A loading toast that stays until `promise` settles, then turns into its outcome. */
 export function toastWhile<T>(promise: Promise<T>, messages: { loading: string; success: string; error: string }) {
-	showToast.promise(promise, messages)
+	void sonnerToast().then((showToast) => showToast.promise(promise, messages))
 	return promise
 }

@@ -1,20 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { useBrowserValue } from '#app/utils/hydration.ts'
-import { languages, locales } from '#locales/languages.ts'
+import { languages } from '#locales/languages.ts'
 import { Button } from './ui/button.tsx'
 import { Field, FormErrors, SelectField, formClass } from './ui/field.tsx'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 
-/** A new workspace (setup-workspace and create): the same form and rules. */
-export const workspaceSchema = z.object({
-	name: z.string({ required_error: 'forms.required' }).trim().min(2, 'workspaces.nameLength').max(60, 'workspaces.nameLength'),
-	// The API checks the zone against its own list; browsers' lists differ slightly.
-	timezone: z.string({ required_error: 'forms.required' }).trim().min(1, 'forms.required').max(64, 'forms.tooLong'),
-	defaultLocale: z.enum(locales, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
-})
+const loadWorkspaceSchema = () => import('./workspace-form.schema.ts').then((module) => module.workspaceSchema)
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone
 
@@ -40,7 +33,7 @@ export function WorkspaceForm({
 	const pending = useNavigation().state === 'submitting'
 	// The browser knows its time zone; the server's HTML starts from UTC.
 	const zone = useBrowserValue(browserZone, 'UTC')
-	const [form, fields] = useValidatedForm(workspaceSchema, {
+	const [form, fields] = useValidatedForm(loadWorkspaceSchema, {
 		id: 'workspace',
 		lastResult,
 		defaultValue: defaultValue ?? { timezone: zone, defaultLocale: locale },

@@ -1,6 +1,7 @@
 import type Pusher from 'pusher-js'
 import { type Options } from 'pusher-js'
-import { type RealtimeBrowserConfig, type RealtimeSession } from './config.ts'
+import { type RealtimeBrowserConfig } from '#common/realtime.ts'
+import { type RealtimeSession } from './config.ts'
 import { setConnectionState, type ConnectionState } from './connection-state.ts'
 
 /**

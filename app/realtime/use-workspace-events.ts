@@ -1,6 +1,6 @@
 import { useRevalidator } from '@remix-run/react'
 import { useEffect } from 'react'
-import { workspaceChannel, workspacePresenceChannel } from '#api/realtime/channels.ts'
+import { workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
 import { type RealtimeSession } from './config.ts'
 import { listen } from './pusher.client.ts'
 import { throttle } from './throttle.ts'

@@ -1,6 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { useRouteLoaderData } from '@remix-run/react'
 import { requireLocale } from '#app/.server/locale.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
+import { type RootLoader } from '#app/root.tsx'
 import { pageNotFound } from '#app/utils/http.ts'
 
 /** Any unknown path under a locale, GET or POST. */
@@ -19,5 +21,5 @@ export default function NotFound() {
 }
 
 export function ErrorBoundary() {
-	return <ErrorScreen />
+	return <ErrorScreen referrer={useRouteLoaderData<RootLoader>('root')?.referrer} />
 }

@@ -1,9 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { api } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
@@ -12,11 +11,12 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import { email } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { schema } from './$lang.auth.forgot-password.schema.ts'
 
-const schema = z.object({ email })
+const loadSchema = () => import('./$lang.auth.forgot-password.schema.ts').then((module) => module.schema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -45,13 +45,7 @@ export default function ForgotPassword() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
-		id: 'forgot-password',
-		lastResult,
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-	})
+	const [form, fields] = useValidatedForm(loadSchema, { id: 'forgot-password', lastResult })
 	return (
 		<>
 			<div>

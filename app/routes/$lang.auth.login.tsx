@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { api } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { invitationNotice } from '#app/.server/invitation.ts'
@@ -13,12 +12,12 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { InvitationNotice } from '#app/components/invitation-notice.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
-import { currentPassword, email } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { schema } from './$lang.auth.login.schema.ts'
 
-const schema = z.object({ email, password: currentPassword, redirect: z.string().optional() })
+const loadSchema = () => import('./$lang.auth.login.schema.ts').then((module) => module.schema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -49,7 +48,7 @@ export default function Login() {
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useValidatedForm(schema, {
+	const [form, fields] = useValidatedForm(loadSchema, {
 		id: 'login',
 		lastResult,
 	})

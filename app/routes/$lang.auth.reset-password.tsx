@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { api, ApiError } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
@@ -12,12 +11,12 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { FormErrors, PasswordField, formClass } from '#app/components/ui/field.tsx'
-import { newPassword, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { schema } from './$lang.auth.reset-password.schema.ts'
 
-const schema = withConfirmation({ token: z.string({ required_error: 'forms.required' }), password: newPassword, confirmPassword: z.string({ required_error: 'forms.required' }) })
+const loadSchema = () => import('./$lang.auth.reset-password.schema.ts').then((module) => module.schema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -58,7 +57,7 @@ export default function ResetPassword() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useValidatedForm(schema, {
+	const [form, fields] = useValidatedForm(loadSchema, {
 		id: 'reset-password',
 		lastResult,
 	})

@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -12,38 +11,15 @@ import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
-import { formatAttributes, parseAttributes, type Contact } from '#app/utils/contacts.ts'
-import { text } from '#app/utils/forms.ts'
+import { formatAttributes, type Contact } from '#app/utils/contacts.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { schema } from './$lang.dashboard.contacts.itsForm.schema.ts'
 
-const optional = (maximum: number) => z.string().trim().max(maximum, 'forms.tooLong').optional()
-
-const schema = z.object({
-	id: z.string().optional(),
-	name: text(120),
-	email: z.string().trim().email('forms.email').max(254, 'forms.tooLong').optional(),
-	phone: optional(40),
-	country: z
-		.string()
-		.trim()
-		.regex(/^[A-Za-z]{2}$/, 'contacts.countryRule')
-		.optional(),
-	company: optional(120),
-	notes: optional(5000),
-	attributes: z
-		.string()
-		.optional()
-		.transform((value, context) => {
-			const attributes = parseAttributes(value ?? '')
-			if (!attributes) context.addIssue({ code: 'custom', message: 'contacts.attributesRule' })
-			return attributes ?? {}
-		}),
-	labelIds: z.array(z.string()).optional(),
-})
+const loadSchema = () => import('./$lang.dashboard.contacts.itsForm.schema.ts').then((module) => module.schema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -91,7 +67,7 @@ export default function ContactForm() {
 	const lastResult = useActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useValidatedForm(schema, {
+	const [form, fields] = useValidatedForm(loadSchema, {
 		id: contact ? `contact-${contact.id}` : 'contact-new',
 		lastResult,
 		defaultValue: contact

@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
@@ -13,25 +12,16 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { combineHeaders } from '#app/utils/http.ts'
-import { currentPassword, newPassword, text, withConfirmation } from '#app/utils/forms.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
-import { themeNames } from '#app/utils/theme.ts'
-import { languages, locales } from '#locales/languages.ts'
+import { themeNames } from '#common/theme.ts'
+import { languages } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { profileSchema, passwordSchema } from './$lang.dashboard.profile.schema.ts'
 
-const profileSchema = z.object({
-	name: text(80),
-	locale: z.enum(locales, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
-	theme: z.enum(themeNames, { required_error: 'forms.required', invalid_type_error: 'forms.invalid' }),
-})
-
-const passwordSchema = withConfirmation({
-	currentPassword,
-	password: newPassword,
-	confirmPassword: z.string({ required_error: 'forms.required' }),
-})
+const loadProfileSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.profileSchema)
+const loadPasswordSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.passwordSchema)
 
 const passwordFields = ['currentPassword', 'password', 'confirmPassword']
 
@@ -100,13 +90,13 @@ export default function Profile() {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-	const [profileForm, profile] = useValidatedForm(profileSchema, {
+	const [profileForm, profile] = useValidatedForm(loadProfileSchema, {
 		id: 'profile',
 		lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
 		defaultValue: { name: user.name, locale: user.locale, theme: user.theme },
 	})
 	const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
-	const [passwordForm, password] = useValidatedForm(passwordSchema, {
+	const [passwordForm, password] = useValidatedForm(loadPasswordSchema, {
 		id: 'password',
 		lastResult: passwordResult,
 	})

@@ -3,8 +3,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
-import { type Role } from '#api/db/schema.ts'
+import { type Role } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -16,12 +15,14 @@ import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
-import { email } from '#app/utils/forms.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { inviteSchema } from './$lang.dashboard.settings.agents.schema.ts'
+
+const loadInviteSchema = () => import('./$lang.dashboard.settings.agents.schema.ts').then((module) => module.inviteSchema)
 
 type Invitation = {
 	id: string
@@ -37,14 +38,6 @@ type Invitation = {
 	createdByName: string | null
 	url: string
 }
-
-const number = (minimum: number, maximum: number) =>
-	z.number({ required_error: 'forms.required', invalid_type_error: 'forms.number' }).int('forms.number').min(minimum, 'forms.range').max(maximum, 'forms.range')
-
-const inviteSchema = z.discriminatedUnion('method', [
-	z.object({ method: z.literal('link'), role: z.enum(['agent', 'admin']), expiresInDays: number(1, 30), maxUses: number(1, 1000).optional() }),
-	z.object({ method: z.literal('email'), role: z.enum(['agent', 'admin']), expiresInDays: number(1, 30), email }),
-])
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -121,7 +114,7 @@ export default function Agents() {
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
-	const [form, fields] = useValidatedForm(inviteSchema, {
+	const [form, fields] = useValidatedForm(loadInviteSchema, {
 		id: 'invite',
 		lastResult,
 		defaultValue: { method: 'link', role: 'agent', expiresInDays: '7' },

@@ -3,7 +3,6 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -14,12 +13,13 @@ import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as table from '#app/components/ui/table.css.ts'
-import { labelSchema, type Label } from '#app/utils/labels.ts'
+import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { saveSchema } from './$lang.dashboard.settings.labels.schema.ts'
 
-const saveSchema = labelSchema.extend({ labelId: z.string().optional() })
+const loadSaveSchema = () => import('./$lang.dashboard.settings.labels.schema.ts').then((module) => module.saveSchema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -74,7 +74,7 @@ export default function Labels() {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/labels`
-	const [form, fields] = useValidatedForm(saveSchema, {
+	const [form, fields] = useValidatedForm(loadSaveSchema, {
 		id: editing ? `label-${editing.id}` : 'label-new',
 		lastResult,
 		defaultValue: editing ? { title: editing.title, description: editing.description ?? '', color: editing.color } : { color: '#6366f1' },

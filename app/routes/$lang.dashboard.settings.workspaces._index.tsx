@@ -1,9 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
@@ -16,16 +15,17 @@ import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as table from '#app/components/ui/table.css.ts'
-import { WorkspaceForm, workspaceSchema } from '#app/components/workspace-form.tsx'
+import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath } from '#app/utils/redirect.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from './dashboard.css.ts'
+import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
 
 type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
 
-const updateSchema = workspaceSchema.extend({ workspaceId: z.string() })
-const deleteSchema = z.object({ workspaceId: z.string(), confirmName: z.string({ required_error: 'forms.required' }) })
+const loadDeleteSchema = () => import('./$lang.dashboard.settings.workspaces._index.schema.ts').then((module) => module.deleteSchema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -199,11 +199,7 @@ export default function Workspaces() {
 function DeleteWorkspace({ workspace, lastResult, cancel }: { workspace: Workspace; lastResult: SubmissionResult<string[]> | undefined; cancel: string }) {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useForm({
-		id: 'delete-workspace',
-		lastResult,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteSchema }),
-	})
+	const [form, fields] = useValidatedForm(loadDeleteSchema, { id: 'delete-workspace', lastResult, shouldValidate: 'onSubmit' })
 	return (
 		<section className={styles.section} aria-labelledby="delete-heading">
 			<h2 id="delete-heading" className={styles.sectionTitle}>

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type Availability, type Role } from '#api/db/schema.ts'
+import { type Availability, type Role } from '#app/.server/api.ts'
 import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'

@@ -10,6 +10,7 @@ import { ConnectionIndicator } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import { isProfileUnavailable } from '#app/utils/profile-outage.ts'
+import { type RootLoader } from '#app/root.tsx'
 import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -42,9 +43,10 @@ export default function DashboardLayout() {
 export function ErrorBoundary() {
 	const error = useRouteError()
 	const shell = useRouteLoaderData<typeof loader>('routes/$lang.dashboard')
+	const referrer = useRouteLoaderData<RootLoader>('root')?.referrer
 	const { t } = useTranslation()
 	const location = useLocation()
-	if (!shell || !isProfileUnavailable(error)) return <ErrorScreen />
+	if (!shell || !isProfileUnavailable(error)) return <ErrorScreen referrer={referrer} />
 	return (
 		<Shell {...shell}>
 			<section className={styles.outage} role="status">

@@ -5,7 +5,7 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import { safePath } from '#app/utils/redirect.ts'
-import { toThemePreference } from '#app/utils/theme.ts'
+import { toThemePreference } from '#common/theme.ts'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
 	await requireLocale(request, params)

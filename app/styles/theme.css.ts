@@ -1,5 +1,5 @@
 import { createGlobalThemeContract, globalStyle } from '@vanilla-extract/css'
-import { radii, themeNames, type ThemeName } from '#app/utils/theme.ts'
+import { radii, themeNames, type ThemeName } from '#common/theme.ts'
 
 const colorNames = [
 	'background',

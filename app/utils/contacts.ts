@@ -1,4 +1,4 @@
-import { type ContactJson, type ContactPageJson } from '#api/contacts/queries.ts'
+import { type ContactJson, type ContactPageJson } from '#app/.server/api.ts'
 
 /** A contact as the API answers it. */
 export type Contact = ContactJson

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { passwordSchema } from './password.ts'
+import { passwordSchema } from '#common/password.ts'
 
 // Messages are translation keys (common namespace); the same schema runs in the browser and the action.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** A label as the API answers it, and what a contact shows of each of its labels. */
-export type { LabelJson as Label, LabelSummary } from '#api/labels/queries.ts'
+export type { LabelJson as Label, LabelSummary } from '#app/.server/api.ts'
 
 /** The label form's rules, as the API checks them (one word: letters of any script, digits, `-`, `_`). */
 export const labelSchema = z.object({

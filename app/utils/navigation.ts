@@ -1,4 +1,4 @@
-import { type Role } from '#api/db/schema.ts'
+import { type Role } from '#app/.server/api.ts'
 
 export type NavItem = { path: string; label: string; roles: readonly Role[]; group: 'main' | 'settings' }
 

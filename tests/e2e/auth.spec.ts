@@ -271,6 +271,26 @@ test.describe('the protected layout on a phone', () => {
 	})
 })
 
+test('with JavaScript, the sign-up form checks the password in the browser once its schema has loaded, without a request', async ({ page }) => {
+	const posts: string[] = []
+	page.on('request', (request) => {
+		if (request.method() === 'POST') posts.push(request.url())
+	})
+	await page.goto('/en-us/auth/signup')
+	await waitForHydration(page)
+	const password = page.getByLabel(words['en-us'].password, { exact: true })
+	// The schema loads after the page: until then leaving the field checks nothing.
+	await expect(async () => {
+		await password.fill('short')
+		await password.blur()
+		await expect(page.getByText('Password must be at least 8 characters')).toBeVisible({ timeout: 1_000 })
+	}).toPass()
+	await expect(page.getByText('Password must include an uppercase letter')).toBeVisible()
+	await password.fill(strongPassword)
+	await expect(page.getByText('Password must be at least 8 characters')).toBeHidden()
+	expect(posts).toEqual([])
+})
+
 test.describe('accessibility of the account pages', () => {
 	for (const locale of ['en-us', 'ar-eg'] as const) {
 		test(`auth pages (${locale})`, async ({ page }) => {

@@ -1,7 +1,23 @@
 /**
- * The product's realtime channels (PRODUCT.md, Realtime channels). Shared by the API, which
- * publishes and signs, and the browser, which subscribes: no dependencies.
+ * What the API, the server and the browser agree on about realtime: the product's channels
+ * (PRODUCT.md, Realtime channels), which the API publishes and signs and the browser subscribes
+ * to, and the connection settings the server hands the browser. No dependencies.
  */
+
+/**
+ * What the browser needs to open the realtime connection (pusher-js options), decided by the
+ * server from its configuration and handed over by the dashboard layout's loader. Public values only.
+ */
+export type RealtimeBrowserConfig = {
+	/** The app key; null when none is configured (the app then works without realtime). */
+	key: string | null
+	cluster: string
+	/** Host and port of a Pusher-protocol server; null for Pusher Channels, which pusher-js finds from the cluster. */
+	wsHost: string | null
+	wsPort: number | null
+	forceTLS: boolean
+}
+
 export const workspaceChannel = (workspaceId: string) => `private-workspace-${workspaceId}`
 export const workspacePresenceChannel = (workspaceId: string) => `presence-workspace-${workspaceId}`
 export const conversationChannel = (conversationId: string) => `private-conversation-${conversationId}`

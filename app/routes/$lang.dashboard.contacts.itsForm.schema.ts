@@ -1,0 +1,28 @@
+import { z } from 'zod'
+import { parseAttributes } from '#app/utils/contacts.ts'
+import { text } from '#app/utils/forms.ts'
+
+const optional = (maximum: number) => z.string().trim().max(maximum, 'forms.tooLong').optional()
+
+export const schema = z.object({
+	id: z.string().optional(),
+	name: text(120),
+	email: z.string().trim().email('forms.email').max(254, 'forms.tooLong').optional(),
+	phone: optional(40),
+	country: z
+		.string()
+		.trim()
+		.regex(/^[A-Za-z]{2}$/, 'contacts.countryRule')
+		.optional(),
+	company: optional(120),
+	notes: optional(5000),
+	attributes: z
+		.string()
+		.optional()
+		.transform((value, context) => {
+			const attributes = parseAttributes(value ?? '')
+			if (!attributes) context.addIssue({ code: 'custom', message: 'contacts.attributesRule' })
+			return attributes ?? {}
+		}),
+	labelIds: z.array(z.string()).optional(),
+})
