@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -196,7 +197,10 @@ async function developmentBuild(app: express.Express): Promise<RemixBuild> {
 async function productionBuild(app: express.Express): Promise<RemixBuild> {
 	const clientDir = path.resolve('build/client')
 	app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
-	app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+	// The other public files are known once built: a page request is not looked up on disk first.
+	const publicFiles = new Set(fs.readdirSync(clientDir).map((name) => `/${name}`))
+	const serveFile = express.static(clientDir, { maxAge: '1h', index: false })
+	app.use((req, res, next) => (publicFiles.has(req.path) ? serveFile(req, res, next) : next()))
 	const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
 	return { build, close: async () => {} }
 }
