@@ -31,8 +31,6 @@ export default async function handleRequest(
 
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
-		// Cleared when the body is done: a pending timer would keep the whole render in memory for 6 s.
-		let abortTimer: NodeJS.Timeout | undefined
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
 				<I18nextProvider i18n={i18n}>
@@ -60,6 +58,7 @@ export default async function handleRequest(
 				},
 			},
 		)
-		abortTimer = setTimeout(abort, ABORT_DELAY + 1_000)
+		// Cleared once the body is done: a pending timer would keep the whole render in memory for 6 s.
+		const abortTimer = setTimeout(abort, ABORT_DELAY + 1_000)
 	})
 }

@@ -9,6 +9,10 @@ async function createServerI18n(locale: Locale): Promise<i18n> {
 	await instance.use(initReactI18next).init({
 		...i18nOptions(locale),
 		resources: { [languageOf(locale).tag]: { common: resources[locale].common } },
+		// It holds this locale's messages only: looking a key up elsewhere (`ar`, then en-US) finds
+		// nothing and cost a share of every render.
+		load: 'currentOnly',
+		fallbackLng: false,
 	})
 	return instance
 }
