@@ -38,14 +38,17 @@ export async function signOutHeaders(): Promise<Headers> {
 
 export const setupWorkspacePath = (locale: string) => `/${locale}/dashboard/settings/workspaces/setup-workspace`
 
-// Remix runs a page's loaders in parallel with the same request: one profile call serves them all.
-const profiles = new WeakMap<Request, Promise<UserJson>>()
+// One profile call serves all of a page's loaders. They share the request's load context (each
+// gets its own copy of the Request); an action reads afresh, since it runs before them and may
+// change the user.
+const profiles = new WeakMap<AppLoadContext, Promise<UserJson>>()
 
-function fetchProfile(request: Request, client: ApiClient): Promise<UserJson> {
-	let profile = profiles.get(request)
+function fetchProfile(request: Request, context: AppLoadContext, client: ApiClient): Promise<UserJson> {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return client.get<UserJson>('/auth/profile')
+	let profile = profiles.get(context)
 	if (!profile) {
 		profile = client.get<UserJson>('/auth/profile')
-		profiles.set(request, profile)
+		profiles.set(context, profile)
 	}
 	return profile
 }
@@ -123,7 +126,7 @@ export async function requireUser(
 	const url = new URL(request.url)
 	if (!token) throw redirect(loginPath(locale, url.pathname + url.search))
 	const client = api(request, context, params, token)
-	const user = await fetchProfile(request, client).catch((error: unknown) => rethrowApiError(error, locale, request))
+	const user = await fetchProfile(request, context, client).catch((error: unknown) => rethrowApiError(error, locale, request))
 	if ((options.workspace ?? 'required') === 'required' && !user.workspace) throw redirect(setupWorkspacePath(locale))
 	return { user, token, locale, api: client }
 }
@@ -145,7 +148,7 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 	const url = new URL(request.url)
 	try {
 		const client = api(request, context, params, token)
-		const user = await fetchProfile(request, client)
+		const user = await fetchProfile(request, context, client)
 		const home = homeOf(user, url.searchParams.get('redirect'), locale, context)
 		// An invitation opened while signed in is accepted at once.
 		const { invitation } = await currentInvitation(request)
