@@ -10,6 +10,7 @@ import express from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
+import { readingOncePerPage } from '#api/http/authenticate.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#app/realtime/config.ts'
@@ -18,6 +19,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
+import { inProcessFetch, type InProcessFetch } from './in-process-api.ts'
 import { type Logger } from './logger.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
@@ -29,6 +31,8 @@ declare module '@remix-run/node' {
 		clientIp: string
 		/** Where the backend-for-frontend reaches the `/v1` API. */
 		apiBaseUrl: string
+		/** How: in-process when this process mounts the API, else over HTTP. */
+		apiFetch: InProcessFetch
 		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction'>
 		/** What pusher-js needs to connect (public values only). */
 		realtime: RealtimeBrowserConfig
@@ -70,23 +74,22 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	}
 	logger.info(realtimeServer ? 'realtime: embedded Pusher-protocol server' : `realtime: ${realtimeConfig.host}:${realtimeConfig.port}`)
 
-	app.use(
-		pinoHttp({
-			logger,
-			genReqId: (req, res) => {
-				const incoming = req.headers['x-request-id']
-				const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
-				res.setHeader('X-Request-Id', id)
-				return id
-			},
-			autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
-			customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-			serializers: {
-				req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
-				res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-			},
-		}),
-	)
+	const requestLog = pinoHttp({
+		logger,
+		genReqId: (req, res) => {
+			const incoming = req.headers['x-request-id']
+			const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+			res.setHeader('X-Request-Id', id)
+			return id
+		},
+		autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
+		customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+		serializers: {
+			req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
+			res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+		},
+	})
+	app.use(requestLog)
 
 	app.use(healthRoutes({ isReady: () => isReachable(database.db), isStopping: () => shuttingDown }))
 
@@ -125,30 +128,33 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	)
 	app.use(compression())
 
-	if (!config.API_BASE_URL) app.use('/v1', createApi({ db: database.db, config, logger, realtime }))
+	const api = config.API_BASE_URL ? undefined : createApi({ db: database.db, config, logger, realtime })
+	if (api) app.use('/v1', api)
+	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
+	const apiFetch = api ? inProcessFetch({ api, requestLog }) : fetch
 	app.get('/_i18n/:locale/messages.json', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
 	app.use(refuseForeignOrigin(config.PUBLIC_URL))
-	app.all(
-		'*',
-		createRequestHandler({
-			build: remix.build,
-			mode: config.NODE_ENV,
-			getLoadContext: (req, res) => ({
-				cspNonce: res.locals.cspNonce as string,
-				clientIp: req.ip ?? '',
-				apiBaseUrl,
-				config: {
-					PUBLIC_URL: config.PUBLIC_URL,
-					HOME_REDIRECT: config.HOME_REDIRECT,
-					ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
-					isProduction: config.isProduction,
-				},
-				realtime: realtimeConfig.browser,
-			}),
+	const pages = createRequestHandler({
+		build: remix.build,
+		mode: config.NODE_ENV,
+		getLoadContext: (req, res) => ({
+			cspNonce: res.locals.cspNonce as string,
+			clientIp: req.ip ?? '',
+			apiBaseUrl,
+			apiFetch,
+			config: {
+				PUBLIC_URL: config.PUBLIC_URL,
+				HOME_REDIRECT: config.HOME_REDIRECT,
+				ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
+				isProduction: config.isProduction,
+			},
+			realtime: realtimeConfig.browser,
 		}),
-	)
+	})
+	// A page's in-process API calls authenticate its token once (api/http/authenticate.ts).
+	app.all('*', (req, res, next) => readingOncePerPage(() => pages(req, res, next)))
 
 	return {
 		server,

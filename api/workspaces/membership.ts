@@ -2,6 +2,7 @@ import { type Request } from 'express'
 import { type z } from 'zod'
 import { type DB } from '#api/db/database.ts'
 import { type Role, type Workspace } from '#api/db/schema.ts'
+import { readOncePerPage } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { workspaceParams } from './schemas.ts'
 
@@ -43,7 +44,7 @@ export async function findMembership(db: DB, userId: string, workspaceId: string
  */
 export async function requireMember(db: DB, req: Request, roles?: readonly Role[]): Promise<Membership> {
 	const { id } = parseParams(req, workspaceParams, workspaceNotFound)
-	const membership = await findMembership(db, req.user.id, id)
+	const membership = await readOncePerPage(req, `membership ${req.user.id} ${id}`, () => findMembership(db, req.user.id, id))
 	if (!membership) throw workspaceNotFound()
 	if (roles && !roles.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 	return membership
