@@ -19,7 +19,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
-import { inProcessFetch, type InProcessFetch } from './in-process-api.ts'
+import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { type Logger } from './logger.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
@@ -131,7 +131,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const api = config.API_BASE_URL ? undefined : createApi({ db: database.db, config, logger, realtime })
 	if (api) app.use('/v1', api)
 	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
-	const apiFetch = api ? inProcessFetch({ api, requestLog }) : fetch
+	const inProcess = api ? inProcessApi({ api, requestLog }) : undefined
+	const apiFetch = inProcess?.fetch ?? fetch
 	app.get('/_i18n/:locale/messages.json', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
@@ -180,6 +181,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			// Open WebSockets would hold server.close() for ever: they are told to reconnect, then closed.
 			await realtimeServer?.close()
 			await closed
+			await inProcess?.idle()
 			await remix.close()
 			await database.close()
 		},

@@ -2,7 +2,7 @@ import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 import express, { Router } from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { inProcessFetch } from './in-process-api.ts'
+import { inProcessApi } from './in-process-api.ts'
 
 // A toy API: what each route answers tells what the handler saw.
 const api = Router()
@@ -21,7 +21,12 @@ api.get('/export.csv', (_req, res) => {
 	res.write('name\n')
 	res.end('Nour\n')
 })
-const fetchInProcess = inProcessFetch({ api, requestLog: (_req, _res, next) => next() })
+let release = () => {}
+api.get('/held', (_req, res) => {
+	release = () => res.json({ released: true })
+})
+const inProcess = inProcessApi({ api, requestLog: (_req, _res, next) => next() })
+const fetchInProcess = inProcess.fetch
 const base = 'http://crm.test/v1'
 
 describe('the API in-process', () => {
@@ -52,6 +57,17 @@ describe('the API in-process', () => {
 		expect(response.headers.get('content-type')).toMatch(/^text\/csv/)
 		expect(response.body).toBeInstanceOf(ReadableStream)
 		expect(await response.text()).toBe('name\nNour\n')
+	})
+
+	test('tells when no call is running any more (shutdown waits for that before closing the database)', async () => {
+		const held = fetchInProcess(`${base}/held`, { method: 'GET', headers: { Accept: 'application/json' } })
+		let idle = false
+		const waiting = inProcess.idle().then(() => (idle = true))
+		await new Promise((resolve) => setImmediate(resolve))
+		expect(idle).toBe(false)
+		release()
+		await waiting
+		expect(await (await held).json()).toEqual({ released: true })
 	})
 
 	describe('beside a real server in the same process', () => {

@@ -13,7 +13,7 @@ export type InProcessFetch = (url: string, init: { method: Method; headers: Reco
  * requests go through the same Express handlers (request log, locale, authentication, errors) and
  * come back as a fetch `Response`, so the API client and its `ApiError` contract stay the same.
  */
-export function inProcessFetch(options: { api: RequestHandler; requestLog: RequestHandler }): InProcessFetch {
+export function inProcessApi(options: { api: RequestHandler; requestLog: RequestHandler }): { fetch: InProcessFetch; idle: () => Promise<void> } {
 	const app = injectableApp()
 	app.disable('x-powered-by')
 	// As over loopback HTTP: the API believes X-Forwarded-For (the visitor's address) from this caller.
@@ -21,10 +21,13 @@ export function inProcessFetch(options: { api: RequestHandler; requestLog: Reque
 	app.use(options.requestLog)
 	app.use('/v1', options.api)
 
-	return async (url, init) => {
+	// No socket holds the server open while they run: shutdown waits for them before closing the database.
+	const pending = new Set<Promise<unknown>>()
+
+	const call: InProcessFetch = async (url, init) => {
 		// JSON answers are read whole; anything else (a CSV export) streams on.
 		const streamed = !init.headers.Accept?.includes('application/json')
-		const answer = await inject(app, {
+		const injected = inject(app, {
 			method: init.method,
 			url,
 			headers: init.headers,
@@ -34,6 +37,8 @@ export function inProcessFetch(options: { api: RequestHandler; requestLog: Reque
 			// Built right here: checking the options against their JSON schema on every call is waste.
 			validate: false,
 		})
+		pending.add(injected)
+		const answer = await injected.finally(() => pending.delete(injected))
 		const headers = new Headers()
 		for (const [name, value] of Object.entries(answer.headers)) {
 			for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) headers.append(name, String(item))
@@ -41,6 +46,13 @@ export function inProcessFetch(options: { api: RequestHandler; requestLog: Reque
 		const empty = init.method === 'HEAD' || [204, 205, 304].includes(answer.statusCode)
 		const body = empty ? null : streamed ? (Readable.toWeb(answer.stream()) as ReadableStream<Uint8Array>) : new Uint8Array(answer.rawPayload)
 		return new Response(body, { status: answer.statusCode, statusText: answer.statusMessage, headers })
+	}
+
+	return {
+		fetch: call,
+		idle: async () => {
+			while (pending.size > 0) await Promise.allSettled([...pending])
+		},
 	}
 }
 

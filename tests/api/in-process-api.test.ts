@@ -8,19 +8,19 @@ import { createApi } from '#api/index.ts'
 import { readingOncePerPage } from '#api/http/authenticate.ts'
 import { ApiError, createApiClient, errorDetail } from '#app/.server/api-client.ts'
 import { parseConfig } from '#server/config.ts'
-import { inProcessFetch } from '#server/in-process-api.ts'
+import { inProcessApi } from '#server/in-process-api.ts'
 import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
 
 // The same API twice, on the same database: over loopback HTTP, and called in-process as the pages call it.
 let overHttp: TestApi
 let dataDir = ''
-let fetchInProcess: ReturnType<typeof inProcessFetch>
+let fetchInProcess: ReturnType<typeof inProcessApi>['fetch']
 beforeAll(async () => {
 	overHttp = await startApi()
 	dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-in-process-'))
 	const logger = pino({ level: 'silent' })
 	const api = createApi({ db: testDb(), config: parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test' }), logger })
-	fetchInProcess = inProcessFetch({ api, requestLog: pinoHttp({ logger }) })
+	fetchInProcess = inProcessApi({ api, requestLog: pinoHttp({ logger }) }).fetch
 })
 afterAll(async () => {
 	await overHttp.close()
