@@ -10,7 +10,9 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 # ---- deps: every dependency, for the build --------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
+# patches/: patch-package applies them after the install (postinstall).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # npm 11 runs only the install scripts listed under "allowScripts" in package.json (esbuild and
 # the embedded PostgreSQL binaries); npm 10, which the image may ship, runs them all.
 RUN npm ci --no-audit --no-fund
@@ -30,6 +32,7 @@ WORKDIR /app
 # the container with a one-line message instead of generating one into the volume.
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data REQUIRE_SECRETS=true
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # Installed as root and left owned by root: the app (running as `node`) cannot rewrite its code.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build

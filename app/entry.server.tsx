@@ -6,7 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { isLocale, localeFromAcceptLanguage, defaultLocale } from '#locales/languages.ts'
 import { NonceProvider } from './utils/nonce.tsx'
-import { createServerI18n } from './i18n/i18n.server.ts'
+import { serverI18n } from './i18n/i18n.server.ts'
 
 const ABORT_DELAY = 5_000
 
@@ -27,7 +27,7 @@ export default async function handleRequest(
 	const locale = isLocale(rootData?.locale)
 		? rootData.locale
 		: (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
-	const i18n = await createServerI18n(locale)
+	const i18n = await serverI18n(locale)
 	const nonce = loadContext.cspNonce
 
 	return new Promise<Response>((resolve, reject) => {
@@ -43,11 +43,13 @@ export default async function handleRequest(
 				[bot ? 'onAllReady' : 'onShellReady']() {
 					shellRendered = true
 					const body = new PassThrough()
+					body.once('close', () => clearTimeout(abortTimer))
 					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
 					pipe(body)
 				},
 				onShellError(error: unknown) {
+					clearTimeout(abortTimer)
 					reject(error)
 				},
 				onError(error: unknown) {
@@ -57,6 +59,7 @@ export default async function handleRequest(
 				},
 			},
 		)
-		setTimeout(abort, ABORT_DELAY + 1_000)
+		// Cleared once the body is done: a pending timer would keep the whole render in memory for 6 s.
+		const abortTimer = setTimeout(abort, ABORT_DELAY + 1_000)
 	})
 }

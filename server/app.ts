@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -9,6 +10,7 @@ import express from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi } from '#api/index.ts'
+import { readingOncePerPage } from '#api/http/page-reads.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
 import { type JobRunner } from '#api/jobs/queue.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
@@ -18,6 +20,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { i18nMessages } from './i18n-messages.ts'
+import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { requestMessages, type Logger } from './logger.ts'
 import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
 
@@ -29,6 +32,8 @@ declare module '@remix-run/node' {
 		clientIp: string
 		/** Where the backend-for-frontend reaches the `/v1` API. */
 		apiBaseUrl: string
+		/** How: in-process when this process mounts the API, else over HTTP. */
+		apiFetch: InProcessFetch
 		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction'>
 		/** What pusher-js needs to connect (public values only). */
 		realtime: RealtimeBrowserConfig
@@ -70,24 +75,23 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	}
 	logger.info(realtimeServer ? 'realtime: embedded Pusher-protocol server' : `realtime: ${realtimeConfig.host}:${realtimeConfig.port}`)
 
-	app.use(
-		pinoHttp({
-			logger,
-			genReqId: (req, res) => {
-				const incoming = req.headers['x-request-id']
-				const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
-				res.setHeader('X-Request-Id', id)
-				return id
-			},
-			autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
-			...requestMessages,
-			customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-			serializers: {
-				req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
-				res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-			},
-		}),
-	)
+	const requestLog = pinoHttp({
+		logger,
+		genReqId: (req, res) => {
+			const incoming = req.headers['x-request-id']
+			const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+			res.setHeader('X-Request-Id', id)
+			return id
+		},
+		autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
+		...requestMessages,
+		customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+		serializers: {
+			req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
+			res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+		},
+	})
+	app.use(requestLog)
 
 	app.use(healthRoutes({ isReady: () => isReachable(database.db), isStopping: () => shuttingDown }))
 
@@ -126,30 +130,34 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	)
 	app.use(compression())
 
-	if (!config.API_BASE_URL) app.use('/v1', createApi({ db: database.db, config, logger, realtime }))
+	const api = config.API_BASE_URL ? undefined : createApi({ db: database.db, config, logger, realtime })
+	if (api) app.use('/v1', api)
+	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
+	const inProcess = api ? inProcessApi({ api, requestLog }) : undefined
+	const apiFetch = inProcess?.fetch ?? fetch
 	app.get('/_i18n/:locale/messages.json', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
 	app.use(refuseForeignOrigin(config.PUBLIC_URL))
-	app.all(
-		'*',
-		createRequestHandler({
-			build: remix.build,
-			mode: config.NODE_ENV,
-			getLoadContext: (req, res) => ({
-				cspNonce: res.locals.cspNonce as string,
-				clientIp: req.ip ?? '',
-				apiBaseUrl,
-				config: {
-					PUBLIC_URL: config.PUBLIC_URL,
-					HOME_REDIRECT: config.HOME_REDIRECT,
-					ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
-					isProduction: config.isProduction,
-				},
-				realtime: realtimeConfig.browser,
-			}),
+	const pages = createRequestHandler({
+		build: remix.build,
+		mode: config.NODE_ENV,
+		getLoadContext: (req, res) => ({
+			cspNonce: res.locals.cspNonce as string,
+			clientIp: req.ip ?? '',
+			apiBaseUrl,
+			apiFetch,
+			config: {
+				PUBLIC_URL: config.PUBLIC_URL,
+				HOME_REDIRECT: config.HOME_REDIRECT,
+				ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
+				isProduction: config.isProduction,
+			},
+			realtime: realtimeConfig.browser,
 		}),
-	)
+	})
+	// A page's in-process API calls authenticate its token once (api/http/authenticate.ts).
+	app.all('*', (req, res, next) => readingOncePerPage(() => pages(req, res, next)))
 
 	return {
 		server,
@@ -175,6 +183,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			// Open WebSockets would hold server.close() for ever: they are told to reconnect, then closed.
 			await realtimeServer?.close()
 			await closed
+			await inProcess?.idle()
 			await remix.close()
 			await options.jobs?.stop()
 			await database.close()
@@ -199,7 +208,10 @@ async function developmentBuild(app: express.Express): Promise<RemixBuild> {
 async function productionBuild(app: express.Express): Promise<RemixBuild> {
 	const clientDir = path.resolve('build/client')
 	app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
-	app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+	// The other public files are known once built: a page request is not looked up on disk first.
+	const publicFiles = new Set(fs.readdirSync(clientDir).map((name) => `/${name}`))
+	const serveFile = express.static(clientDir, { maxAge: '1h', index: false })
+	app.use((req, res, next) => (publicFiles.has(req.path) ? serveFile(req, res, next) : next()))
 	const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
 	return { build, close: async () => {} }
 }

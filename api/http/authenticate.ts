@@ -3,6 +3,7 @@ import { type DB } from '#api/db/database.ts'
 import { findSession } from '#api/auth/sessions.ts'
 import { rememberMembership } from '#api/workspaces/membership.ts'
 import { HttpError } from './errors.ts'
+import { readOncePerPage } from './page-reads.ts'
 
 /** The bearer token of a request, if it carries one. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -20,7 +21,7 @@ export function requireUser(db: DB): RequestHandler {
 			const token = bearerToken(req.headers.authorization)
 			// Under /workspaces/:id/…, the membership comes with the session (see requireMember).
 			const workspaceId = req.params.id
-			const found = token ? await findSession(db, token, workspaceId) : undefined
+			const found = token ? await readOncePerPage(req, `session ${token} ${workspaceId ?? ''}`, () => findSession(db, token, workspaceId)) : undefined
 			if (!found) return next(new HttpError(401, 'errors.unauthorized', { headers: { 'WWW-Authenticate': 'Bearer' } }))
 			req.user = found.user
 			req.session = found.session

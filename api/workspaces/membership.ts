@@ -2,6 +2,7 @@ import { type Request } from 'express'
 import { type z } from 'zod'
 import { type DB } from '#api/db/database.ts'
 import { type Role, type Workspace } from '#api/db/schema.ts'
+import { readOncePerPage } from '#api/http/page-reads.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { workspaceParams } from './schemas.ts'
 
@@ -52,7 +53,8 @@ export function rememberMembership(req: Request, workspaceId: string, membership
 export async function requireMember(db: DB, req: Request, roles?: readonly Role[]): Promise<Membership> {
 	const { id } = parseParams(req, workspaceParams, workspaceNotFound)
 	const known = preloaded.get(req)
-	const membership = known?.workspaceId === id ? known.membership : await findMembership(db, req.user.id, id)
+	const membership =
+		known?.workspaceId === id ? known.membership : await readOncePerPage(req, `membership ${req.user.id} ${id}`, () => findMembership(db, req.user.id, id))
 	if (!membership) throw workspaceNotFound()
 	if (roles && !roles.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 	return membership

@@ -50,18 +50,21 @@ function messageOf(body: unknown, statusText: string): string {
 	return statusText || 'Unknown error'
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** What the client needs of `fetch`: the global one, or the API called in-process (server/in-process-api.ts). */
+export type ApiFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string }) => Promise<Response>
+
 export type ApiClientOptions = {
 	baseUrl: string
 	token?: string | null
 	/** The current locale, sent as Accept-Language (default en). */
 	locale?: string
-	fetch?: typeof fetch
+	fetch?: ApiFetch
 	/** Forwarded so the API can log and rate-limit by the real client. */
 	forwardedFor?: string | null
 	requestId?: string | null
 }
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * The backend-for-frontend's client of the /v1 API (specification, section 7): JSON in and out,

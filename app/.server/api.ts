@@ -14,6 +14,7 @@ export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
 export function api(request: Request, context: AppLoadContext, params: { lang?: string } = {}, token?: string | null) {
 	return createApiClient({
 		baseUrl: context.apiBaseUrl,
+		fetch: context.apiFetch,
 		token,
 		locale: isLocale(params.lang) ? params.lang : undefined,
 		// The API rate-limits by this address; it believes it from loopback only.

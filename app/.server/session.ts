@@ -38,14 +38,17 @@ export async function signOutHeaders(): Promise<Headers> {
 
 export const setupWorkspacePath = (locale: string) => `/${locale}/dashboard/settings/workspaces/setup-workspace`
 
-// Remix runs a page's loaders in parallel with the same request: one profile call serves them all.
-const profiles = new WeakMap<Request, Promise<UserJson>>()
+// One profile call serves all of a page's loaders. They share the request's load context (each
+// gets its own copy of the Request); an action reads afresh, since it runs before them and may
+// change the user.
+const profiles = new WeakMap<AppLoadContext, Promise<UserJson>>()
 
-function fetchProfile(request: Request, client: ApiClient): Promise<UserJson> {
-	let profile = profiles.get(request)
+function fetchProfile(request: Request, context: AppLoadContext, client: ApiClient): Promise<UserJson> {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return client.get<UserJson>('/auth/profile')
+	let profile = profiles.get(context)
 	if (!profile) {
 		profile = client.get<UserJson>('/auth/profile')
-		profiles.set(request, profile)
+		profiles.set(context, profile)
 	}
 	return profile
 }
@@ -112,9 +115,9 @@ export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }
  * The profile, or null when the API could not answer it (a 5xx or no answer at all): the
  * specification only logs that failure. A 401 signs the user out.
  */
-async function profileOrOutage(request: Request, client: ApiClient, locale: Locale): Promise<UserJson | null> {
+async function profileOrOutage({ request, context }: Args, client: ApiClient, locale: Locale): Promise<UserJson | null> {
 	try {
-		return await fetchProfile(request, client)
+		return await fetchProfile(request, context, client)
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode < 500) return rethrowApiError(error, locale, request)
 		console.error('Profile fetch failed:', error instanceof Error ? error.message : error)
@@ -140,7 +143,7 @@ export async function requireUser(args: Args, options?: { workspace?: 'required'
 export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
 export async function requireUser(args: Args, options: { workspace?: 'required' | 'optional' } = {}): Promise<SignedIn> {
 	const { locale, token, client } = await signedInClient(args)
-	const user = await profileOrOutage(args.request, client, locale)
+	const user = await profileOrOutage(args, client, locale)
 	if (!user) throw data(profileUnavailable, { status: 503 })
 	if ((options.workspace ?? 'required') === 'required' && !user.workspace) throw redirect(setupWorkspacePath(locale))
 	return { user, token, locale, api: client }
@@ -152,7 +155,7 @@ export async function requireUser(args: Args, options: { workspace?: 'required' 
  */
 export async function userForShell(args: Args): Promise<{ user: UserJson | null; locale: Locale; api: ApiClient }> {
 	const { locale, client } = await signedInClient(args)
-	return { user: await profileOrOutage(args.request, client, locale), locale, api: client }
+	return { user: await profileOrOutage(args, client, locale), locale, api: client }
 }
 
 /** Where a signed-in user goes instead of an auth page, or after signing in (section 2). */
@@ -172,7 +175,7 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 	const url = new URL(request.url)
 	try {
 		const client = api(request, context, params, token)
-		const user = await fetchProfile(request, client)
+		const user = await fetchProfile(request, context, client)
 		const home = homeOf(user, url.searchParams.get('redirect'), locale, context)
 		// An invitation opened while signed in is accepted at once.
 		const { invitation } = await currentInvitation(request)

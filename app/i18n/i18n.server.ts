@@ -1,32 +1,38 @@
-import { createInstance, type i18n } from 'i18next'
+import { createInstance, type i18n, type TFunction } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { languageOf, type Locale } from '#locales/languages.ts'
 import { resources } from '#locales/resources.ts'
 import { i18nOptions } from './i18n.ts'
 
-/** A fresh i18next instance for one server render, with the locale's messages already in memory. */
-export async function createServerI18n(locale: Locale): Promise<i18n> {
+async function createServerI18n(locale: Locale): Promise<i18n> {
 	const instance = createInstance()
 	await instance.use(initReactI18next).init({
 		...i18nOptions(locale),
 		resources: { [languageOf(locale).tag]: { common: resources[locale].common } },
+		// It holds this locale's messages only: looking a key up elsewhere (`ar`, then en-US) finds
+		// nothing and cost a share of every render.
+		load: 'currentOnly',
+		fallbackLng: false,
 	})
 	return instance
 }
 
-// Loaders and actions only translate: one instance per locale serves every request.
-const translators = new Map<Locale, ReturnType<typeof translatorOf>>()
-
-function translatorOf(locale: Locale) {
-	return createServerI18n(locale).then((instance) => instance.getFixedT(languageOf(locale).tag, 'common'))
+/** `make(locale)` once per locale, remembered for the life of the process. */
+function oncePerLocale<T>(make: (locale: Locale) => T): (locale: Locale) => T {
+	const made = new Map<Locale, T>()
+	return (locale) => {
+		if (!made.has(locale)) made.set(locale, make(locale))
+		return made.get(locale) as T
+	}
 }
+
+/**
+ * The locale's i18next instance for server renders. Renders only read from it (its language never
+ * changes on the server), so one per locale serves every request instead of one per render.
+ */
+export const serverI18n = oncePerLocale(createServerI18n)
 
 /** Translates for a loader or an action (toasts, page titles). */
-export function serverT(locale: Locale) {
-	let translator = translators.get(locale)
-	if (!translator) {
-		translator = translatorOf(locale)
-		translators.set(locale, translator)
-	}
-	return translator
-}
+export const serverT: (locale: Locale) => Promise<TFunction> = oncePerLocale((locale) =>
+	serverI18n(locale).then((instance) => instance.getFixedT(languageOf(locale).tag, 'common')),
+)
