@@ -336,9 +336,12 @@ async function startServer(entry: string): Promise<SetupContext> {
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
 	fs.chmodSync(dataDir, 0o755)
 	const port = await freePort()
-	// Chosen here so that the contacts case can seed the embedded database (its credentials are fixed, on loopback).
+	// Chosen here so that the contacts case can seed the embedded database (on loopback; the server
+	// generates its password into DATA_DIR/postgres-password, read once it is up).
 	const databasePort = await freePort()
-	const databaseUrl = process.env.BENCH_DATABASE_URL || `postgres://postgres:postgres@127.0.0.1:${databasePort}/crm`
+	const databaseUrl = () =>
+		process.env.BENCH_DATABASE_URL ||
+		`postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir!, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
 	let baseUrl = `http://127.0.0.1:${port}`
 	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
 	const output: string[] = []
@@ -399,7 +402,7 @@ async function startServer(entry: string): Promise<SetupContext> {
 			await response.body?.cancel()
 			if (response.ok) {
 				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-				return { baseUrl, databaseUrl }
+				return { baseUrl, databaseUrl: databaseUrl() }
 			}
 		} catch {
 			// Not listening yet.
