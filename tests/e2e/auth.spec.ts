@@ -292,6 +292,8 @@ test('with JavaScript, the sign-up form checks the password in the browser once 
 })
 
 test.describe('accessibility of the account pages', () => {
+	// axe walks every element of five pages per test: slow beside another worker.
+	test.slow()
 	for (const locale of ['en-us', 'ar-eg'] as const) {
 		test(`auth pages (${locale})`, async ({ page }) => {
 			for (const path of ['login', 'signup', 'forgot-password', 'reset-password', 'verify-email']) {

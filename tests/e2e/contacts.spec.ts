@@ -140,6 +140,8 @@ test.describe('contacts without JavaScript', () => {
 
 for (const locale of ['en-us', 'ar-eg'] as const) {
 	test(`contact pages are accessible (${locale})`, async ({ page, context, request, baseURL }) => {
+		// axe walks every element of several pages: about 13 s alone, more beside another worker.
+		test.slow()
 		const owner = await registerUser(request)
 		const workspace = await createWorkspace(request, owner.token)
 		const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'سارة', email: 'sara@example.test' }, headers: { Authorization: `Bearer ${owner.token}` } })

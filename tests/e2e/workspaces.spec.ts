@@ -169,6 +169,8 @@ test.describe('team and invitations with JavaScript', () => {
 
 	for (const locale of ['en-us', 'ar-eg'] as const) {
 		test(`workspace pages are accessible (${locale})`, async ({ page, context, request, baseURL }) => {
+			// axe walks every element of four pages: slow beside another worker.
+			test.slow()
 			const user = await registerUser(request, { locale })
 			await createWorkspace(request, user.token)
 			await signIn(context, baseURL!, user.token)
