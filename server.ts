@@ -5,7 +5,7 @@ import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner } from '#api/jobs/queue.ts'
 import { createAppServer } from '#server/app.ts'
 import { ConfigError, generatedSecretWarning, parseConfig } from '#server/config.ts'
-import { createLogger } from '#server/logger.ts'
+import { createLogger, type Logger } from '#server/logger.ts'
 
 async function main() {
 	let config
@@ -25,23 +25,13 @@ async function main() {
 		databaseUrl: config.DATABASE_URL,
 		dataDir: config.dataDir,
 		embeddedPort: config.EMBEDDED_PG_PORT,
-		log: {
-			info: (message) => logger.info(message),
-			debug: (message) => logger.debug(message),
-			error: (message) => logger.error(message),
-		},
+		log: plainLog(logger),
 	})
 	if ((config.DEMO || process.argv.includes('--demo')) && (await isEmpty(database.db))) {
 		await seedDemo(database.db, (message) => logger.info(message))
 		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
 	}
-	const jobLogger = logger.child({ module: 'jobs' })
-	const jobs = await startJobRunner({
-		db: database.db,
-		databaseUrl: database.url,
-		handlers: jobHandlers,
-		log: { info: (message) => jobLogger.info(message), debug: (message) => jobLogger.debug(message), error: (message) => jobLogger.error(message) },
-	})
+	const jobs = await startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })) })
 	const app = await createAppServer({ config, logger, database, jobs })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
@@ -68,6 +58,11 @@ async function main() {
 	}
 	process.on('SIGTERM', stop)
 	process.on('SIGINT', stop)
+}
+
+/** The logger as the database and the job queue take it: one message, three levels. */
+function plainLog(logger: Logger) {
+	return { info: (message: string) => logger.info(message), debug: (message: string) => logger.debug(message), error: (message: string) => logger.error(message) }
 }
 
 main().catch((error: unknown) => {

@@ -2,17 +2,11 @@ import path from 'node:path'
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely'
 import pg from 'pg'
 import { installJobQueue } from '#api/jobs/queue.ts'
-import { startEmbeddedPostgres } from './embedded-postgres.ts'
+import { startEmbeddedPostgres, type Log } from './embedded-postgres.ts'
 import { migrations } from './migrations/index.ts'
 import { type Database } from './schema.ts'
 
 export type DB = Kysely<Database>
-
-type Log = {
-	info: (message: string) => void
-	debug: (message: string) => void
-	error: (message: string) => void
-}
 
 // Dates come back as Date (timestamptz), bigint counts as numbers: ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))

@@ -6,7 +6,8 @@ import path from 'node:path'
 
 export type EmbeddedCluster = { url: (database: string) => string; stop: () => Promise<void> }
 
-type Log = { info: (message: string) => void; debug: (message: string) => void; error: (message: string) => void }
+/** Where the database and the job queue say what they do: the server's logger, or a CLI's stdout. */
+export type Log = { info: (message: string) => void; debug: (message: string) => void; error: (message: string) => void }
 
 /** Finds a port nobody listens on right now (the kernel picks it). */
 export function freePort(): Promise<number> {

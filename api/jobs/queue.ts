@@ -1,8 +1,8 @@
-import { run, runMigrations, type Logger as WorkerLogger, type Runner, type Task, type TaskList } from 'graphile-worker'
-import { Logger as GraphileLogger } from 'graphile-worker'
+import { Logger as GraphileLogger, run, runMigrations, type Runner, type Task, type TaskList } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { type DB } from '#api/db/database.ts'
+import { type Log } from '#api/db/embedded-postgres.ts'
 
 /**
  * The durable job queue: graphile-worker on the same PostgreSQL (its own `graphile_worker`
@@ -11,8 +11,6 @@ import { type DB } from '#api/db/database.ts'
  * (workers take jobs with SKIP LOCKED), is retried with backoff when it throws, and survives
  * restarts. See docs/decisions/008-jobs.md.
  */
-
-type Log = { info: (message: string) => void; error: (message: string) => void; debug: (message: string) => void }
 
 /** The task names and what each is given. A task's handler lives beside its domain. */
 export type JobPayloads = {
@@ -37,11 +35,6 @@ export async function addJob<Name extends JobName>(
 		job_key => ${options.key ?? null}::text,
 		max_attempts => ${options.maxAttempts ?? null}::int
 	)`.execute(db)
-}
-
-/** Removes a pending job by its key (a snooze cancelled before it fires). */
-export async function removeJob(db: DB, key: string) {
-	await sql`select graphile_worker.remove_job(${key}::text)`.execute(db)
 }
 
 /** Installs or updates the queue's own schema; the server does it at start, after our migrations. */
@@ -95,7 +88,7 @@ function queuePool(databaseUrl: string, max: number, onError: (error: Error) => 
 	return pool
 }
 
-function loggerFor(log: Log): WorkerLogger {
+function loggerFor(log: Log): GraphileLogger {
 	return new GraphileLogger(() => (level, message) => {
 		if (level === 'error') log.error(`jobs: ${message}`)
 		else if (level === 'warning') log.info(`jobs: ${message}`)

@@ -97,7 +97,7 @@ function mailbox(...parts: string[]): string {
 }
 
 /** The demo's contacts as rows of a CSV import, a third each with Arabic, French and English names. */
-export function demoContacts(): CsvRecord[] {
+function demoContacts(): CsvRecord[] {
 	const { next, pick, chance } = random(20261123)
 	const phone = (region: people.Region) => {
 		const [prefix, digits] = pick(people.mobilePlans[region])
