@@ -87,6 +87,13 @@ export interface Database {
 	contactLabels: ContactLabelsTable
 	contactSearch: ContactSearchTable
 	cannedResponses: CannedResponsesTable
+	channels: ChannelsTable
+	conversationNumbers: ConversationNumbersTable
+	contactIdentities: ContactIdentitiesTable
+	conversations: ConversationsTable
+	conversationLabels: ConversationLabelsTable
+	conversationReads: ConversationReadsTable
+	messages: MessagesTable
 }
 
 export type User = Selectable<UsersTable>
@@ -181,3 +188,121 @@ export interface CannedResponsesTable {
 }
 
 export type CannedResponse = Selectable<CannedResponsesTable>
+
+/** The six kinds of the specification; `link` is the public chat page `/{lang}/c/{slug}`. */
+export const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link'] as const
+export type ChannelKind = (typeof channelKinds)[number]
+export const channelStatuses = ['active', 'error', 'disabled'] as const
+export type ChannelStatus = (typeof channelStatuses)[number]
+
+/** A channel. `credentials` (encrypted) and `webhookSecret` never leave the API; `settings` is the kind's own public options. */
+export interface ChannelsTable {
+	id: Generated<string>
+	workspaceId: string
+	kind: ChannelKind
+	name: string
+	slug: string | null
+	enabled: Generated<boolean>
+	status: Generated<ChannelStatus>
+	statusDetail: string | null
+	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
+	credentials: string | null
+	webhookSecret: string | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type Channel = Selectable<ChannelsTable>
+
+/** Who a contact is on a channel: a WhatsApp wa_id, a Telegram chat id, a link visitor's token hash. */
+export interface ContactIdentitiesTable {
+	id: Generated<string>
+	workspaceId: string
+	channelId: string
+	contactId: string
+	externalId: string
+	createdAt: CreatedAt
+}
+
+export type ContactIdentity = Selectable<ContactIdentitiesTable>
+
+export const conversationStatuses = ['open', 'pending', 'resolved', 'snoozed'] as const
+export type ConversationStatus = (typeof conversationStatuses)[number]
+/** Stored as their index (0 to 4), so that they sort. */
+export const priorities = ['none', 'low', 'medium', 'high', 'urgent'] as const
+export type Priority = (typeof priorities)[number]
+
+export interface ConversationsTable {
+	id: Generated<string>
+	workspaceId: string
+	number: number
+	contactId: string
+	channelId: string
+	identityId: string | null
+	status: Generated<ConversationStatus>
+	snoozedUntil: Date | null
+	assigneeId: string | null
+	/** 0 none … 4 urgent: the index in `priorities`. */
+	priority: Generated<number>
+	/** Incoming messages so far; a member's unread count is this minus their `conversationReads.seenCount`. */
+	incomingCount: Generated<number>
+	lastMessageId: string | null
+	lastMessageExcerpt: string | null
+	lastMessageDirection: MessageDirection | null
+	lastActivityAt: ColumnType<Date, Date | string | undefined, Date | string>
+	firstResponseAt: Date | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type Conversation = Selectable<ConversationsTable>
+
+/** The last number given to a conversation of the workspace. */
+export interface ConversationNumbersTable {
+	workspaceId: string
+	lastNumber: number
+}
+
+export interface ConversationLabelsTable {
+	workspaceId: string
+	conversationId: string
+	labelId: string
+	createdAt: CreatedAt
+}
+
+export interface ConversationReadsTable {
+	conversationId: string
+	userId: string
+	seenCount: number
+	seenAt: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export const messageDirections = ['incoming', 'outgoing'] as const
+export type MessageDirection = (typeof messageDirections)[number]
+/** `note`: private, members only, never sent to the customer; `activity`: a translated line of what happened. */
+export const messageKinds = ['text', 'note', 'activity'] as const
+export type MessageKind = (typeof messageKinds)[number]
+export const deliveryStatuses = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
+export type DeliveryStatus = (typeof deliveryStatuses)[number]
+/** An activity line: a key of the `inbox` namespace and its values, translated when read. */
+export type Activity = { key: string; values: Record<string, string> }
+
+export interface MessagesTable {
+	/** bigint in creation order, as a string: the thread pages by it. */
+	id: ColumnType<string, never, never>
+	workspaceId: string
+	conversationId: string
+	channelId: string
+	direction: MessageDirection
+	kind: MessageKind
+	body: Generated<string>
+	activity: ColumnType<Activity | null, Activity | null | undefined, Activity | null>
+	senderId: string | null
+	status: DeliveryStatus | null
+	error: string | null
+	externalId: string | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type Message = Selectable<MessagesTable>

@@ -8,6 +8,7 @@ import * as m0006 from './0006_contacts_search_per_workspace.ts'
 import * as m0007 from './0007_contact_counts.ts'
 import * as m0008 from './0008_contact_search.ts'
 import * as m0009 from './0009_canned_responses.ts'
+import * as m0010 from './0010_inbox.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
 	'0007_contact_counts': m0007,
 	'0008_contact_search': m0008,
 	'0009_canned_responses': m0009,
+	'0010_inbox': m0010,
 }

@@ -1,0 +1,158 @@
+import { sql } from 'kysely'
+import { workspaceChannel } from '#common/realtime.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Activity, type Channel, type Conversation, type Message } from '#api/db/schema.ts'
+import { type Realtime } from '#api/realtime/publisher.ts'
+import { randomLogoColor } from '#api/workspaces/queries.ts'
+
+/** A message from a customer, as any channel hands it over once it has verified and parsed it. */
+export type InboundMessage = {
+	channel: Channel
+	/** The customer as the channel knows them: `externalId` is their id there (a wa_id, a chat id, a visitor token's hash). */
+	from: { externalId: string; name: string; email?: string | null; phone?: string | null }
+	/** The provider's id of the message: a retried delivery with the same id is recorded once. */
+	externalId?: string | null
+	body: string
+}
+
+export type Received = { conversation: Conversation; message: Message; duplicate: boolean }
+
+// How much of the last message the list shows.
+const excerptLength = 140
+
+export function excerptOf(body: string): string {
+	const line = body.replace(/\s+/g, ' ').trim()
+	return line.length > excerptLength ? `${line.slice(0, excerptLength - 1)}…` : line
+}
+
+/**
+ * Records a customer's message: their contact and identity on the channel (matched by e-mail when
+ * given), their conversation (the latest one on this channel, reopened when resolved or snoozed, a
+ * new numbered one otherwise), the message itself, once per provider id. Members hear of it by
+ * `conversation.created` or `conversation.updated` and `message.created` on the workspace channel.
+ */
+export async function receiveMessage(db: DB, realtime: Realtime, inbound: InboundMessage): Promise<Received> {
+	const received = await db.transaction().execute(async (trx) => {
+		const { channel } = inbound
+		const identity = await findOrCreateIdentity(trx, inbound)
+		if (inbound.externalId) {
+			const known = await trx.selectFrom('messages').selectAll().where('channelId', '=', channel.id).where('externalId', '=', inbound.externalId).executeTakeFirst()
+			if (known) {
+				const conversation = await trx.selectFrom('conversations').selectAll().where('id', '=', known.conversationId).executeTakeFirstOrThrow()
+				return { conversation, message: known, duplicate: true, created: false }
+			}
+		}
+
+		let conversation = await trx
+			.selectFrom('conversations')
+			.selectAll()
+			.where('workspaceId', '=', channel.workspaceId)
+			.where('channelId', '=', channel.id)
+			.where('contactId', '=', identity.contactId)
+			.orderBy('createdAt', 'desc')
+			.limit(1)
+			.forUpdate()
+			.executeTakeFirst()
+		const created = !conversation
+		conversation ??= await startConversation(trx, channel, identity)
+
+		const reopens = conversation.status === 'resolved' || conversation.status === 'snoozed'
+		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
+
+		const message = await trx
+			.insertInto('messages')
+			.values({
+				workspaceId: channel.workspaceId,
+				conversationId: conversation.id,
+				channelId: channel.id,
+				direction: 'incoming',
+				kind: 'text',
+				body: inbound.body,
+				externalId: inbound.externalId ?? null,
+			})
+			.returningAll()
+			.executeTakeFirstOrThrow()
+
+		conversation = await trx
+			.updateTable('conversations')
+			.set((eb) => ({
+				incomingCount: eb('incomingCount', '+', 1),
+				lastMessageId: message.id,
+				lastMessageExcerpt: excerptOf(message.body),
+				lastMessageDirection: 'incoming',
+				lastActivityAt: message.createdAt,
+				updatedAt: message.createdAt,
+				...(reopens ? { status: 'open' as const, snoozedUntil: null } : {}),
+			}))
+			.where('id', '=', conversation.id)
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
+		return { conversation, message, duplicate: false, created }
+	})
+
+	if (!received.duplicate) {
+		const { conversation, message } = received
+		const ids = { workspaceId: conversation.workspaceId, conversationId: conversation.id, number: conversation.number }
+		void realtime.publish(workspaceChannel(conversation.workspaceId), received.created ? 'conversation.created' : 'conversation.updated', ids)
+		void realtime.publish(workspaceChannel(conversation.workspaceId), 'message.created', { ...ids, messageId: message.id })
+	}
+	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }
+}
+
+/** The customer's identity on the channel; a new one finds their contact by e-mail or creates it. */
+async function findOrCreateIdentity(trx: DB, { channel, from }: InboundMessage) {
+	const existing = () =>
+		trx.selectFrom('contactIdentities').selectAll().where('channelId', '=', channel.id).where('externalId', '=', from.externalId).executeTakeFirst()
+	const known = await existing()
+	if (known) return known
+
+	const email = from.email?.trim().toLowerCase() || null
+	const contact =
+		(email && (await trx.selectFrom('contacts').select('id').where('workspaceId', '=', channel.workspaceId).where('email', '=', email).executeTakeFirst())) ||
+		(await trx
+			.insertInto('contacts')
+			.values({ workspaceId: channel.workspaceId, name: from.name, email, phone: from.phone ?? null, avatarColor: randomLogoColor() })
+			.returning('id')
+			.executeTakeFirstOrThrow())
+	// Two first messages at once: the second finds the first's identity.
+	const inserted = await trx
+		.insertInto('contactIdentities')
+		.values({ workspaceId: channel.workspaceId, channelId: channel.id, contactId: contact.id, externalId: from.externalId })
+		.onConflict((oc) => oc.columns(['channelId', 'externalId']).doNothing())
+		.returningAll()
+		.executeTakeFirst()
+	return inserted ?? (await existing())!
+}
+
+/** A new conversation, numbered after the workspace's last one. */
+async function startConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }): Promise<Conversation> {
+	const { lastNumber } = await trx
+		.insertInto('conversationNumbers')
+		.values({ workspaceId: channel.workspaceId, lastNumber: 1 })
+		.onConflict((oc) => oc.column('workspaceId').doUpdateSet({ lastNumber: sql`conversation_numbers.last_number + 1` }))
+		.returning('lastNumber')
+		.executeTakeFirstOrThrow()
+	return trx
+		.insertInto('conversations')
+		.values({ workspaceId: channel.workspaceId, number: lastNumber, contactId: identity.contactId, channelId: channel.id, identityId: identity.id })
+		.returningAll()
+		.executeTakeFirstOrThrow()
+}
+
+/** A line of what happened in the thread, translated when read (`inbox:activity.*`). */
+export async function addActivity(trx: DB, conversation: Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>, activity: Activity, senderId: string | null = null) {
+	return trx
+		.insertInto('messages')
+		.values({
+			workspaceId: conversation.workspaceId,
+			conversationId: conversation.id,
+			channelId: conversation.channelId,
+			direction: 'outgoing',
+			kind: 'activity',
+			activity,
+			senderId,
+		})
+		.returningAll()
+		.executeTakeFirstOrThrow()
+}
