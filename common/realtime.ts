@@ -21,8 +21,10 @@ export type RealtimeBrowserConfig = {
 export const workspaceChannel = (workspaceId: string) => `private-workspace-${workspaceId}`
 export const workspacePresenceChannel = (workspaceId: string) => `presence-workspace-${workspaceId}`
 export const conversationChannel = (conversationId: string) => `private-conversation-${conversationId}`
+/** What a link-page visitor hears of their conversation (replies, agents typing); never notes. Members of the workspace may listen too. */
+export const visitorChannel = (conversationId: string) => `private-visitor-${conversationId}`
 
-export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation'; id: string }
+export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation' | 'visitor'; id: string }
 
 // Lower case only, as PostgreSQL writes them: one channel per workspace, not one per spelling.
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -30,6 +32,7 @@ const kinds = [
 	['private-workspace-', 'workspace'],
 	['presence-workspace-', 'workspace-presence'],
 	['private-conversation-', 'conversation'],
+	['private-visitor-', 'visitor'],
 ] as const
 
 /** What a channel name is about, or undefined for any name that is not one of ours. */

@@ -27,7 +27,7 @@ export function realtimeRouter({ db, realtime }: ApiContext): Router {
 			const body = parseRequest(req, 'body', channelAuthBody)
 			const subject = channelSubject(body.channel_name)
 			// Conversations have no table yet: nobody may listen to one until membership can be checked.
-			if (!subject || subject.kind === 'conversation') throw new HttpError(403, 'realtime.channelForbidden')
+			if (!subject || subject.kind === 'conversation' || subject.kind === 'visitor') throw new HttpError(403, 'realtime.channelForbidden')
 			const membership = await findMembership(db, req.user.id, subject.id)
 			if (!membership) throw new HttpError(403, 'realtime.channelForbidden')
 			const presence =

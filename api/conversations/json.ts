@@ -1,0 +1,38 @@
+import { type LabelSummary } from '#api/labels/queries.ts'
+import { type Activity, type ChannelKind, type ConversationStatus, type DeliveryStatus, type MessageDirection, type MessageKind, type Priority } from '#api/db/schema.ts'
+
+/** A conversation as the list and the thread's header read it. */
+export type ConversationJson = {
+	id: string
+	/** Per workspace: `#1024`. The API's paths and the inbox's `?conversation=` use it. */
+	number: number
+	status: ConversationStatus
+	snoozedUntil: string | null
+	priority: Priority
+	contact: { id: string; name: string; email: string | null; phone: string | null; avatarColor: string }
+	channel: { id: string; kind: ChannelKind; name: string }
+	assignee: { id: string; name: string } | null
+	labels: LabelSummary[]
+	/** Incoming messages the reading member has not seen. */
+	unreadCount: number
+	lastMessage: { excerpt: string; direction: MessageDirection } | null
+	lastActivityAt: string
+	firstResponseAt: string | null
+	createdAt: string
+}
+
+/** A message of a thread. `sender` is the member who wrote an outgoing message or note; null for the customer's. */
+export type MessageJson = {
+	id: string
+	conversationId: string
+	direction: MessageDirection
+	kind: MessageKind
+	body: string
+	/** For `activity` messages: a key of the `inbox` namespace and its values, translated by the reader. */
+	activity: Activity | null
+	sender: { id: string; name: string } | null
+	/** Delivery of an outgoing text message; null otherwise. */
+	status: DeliveryStatus | null
+	error: string | null
+	createdAt: string
+}
