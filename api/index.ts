@@ -4,11 +4,13 @@ import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { authRouter } from './auth/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
+import { channelsRouter } from './channels/router.ts'
 import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { labelsRouter } from './labels/router.ts'
+import { linkRouter } from './link/router.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -44,9 +46,11 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
+	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))
+	router.use('/link', linkRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)

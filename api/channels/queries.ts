@@ -1,0 +1,69 @@
+import { type Kysely } from 'kysely'
+import { type Channel, type ChannelKind, type ChannelStatus, type Database } from '#api/db/schema.ts'
+import { firstFreeSlug, randomSuffixed, slugBase } from '#api/workspaces/slug.ts'
+import { defaultLinkSettings, linkSettingsSchema, type LinkSettings } from './schemas.ts'
+
+type Executor = Kysely<Database>
+
+/** A channel as the API answers it: never its credentials nor its webhook secret. */
+export type ChannelJson = {
+	id: string
+	kind: ChannelKind
+	name: string
+	slug: string | null
+	enabled: boolean
+	status: ChannelStatus
+	statusDetail: string | null
+	settings: Record<string, unknown>
+	createdAt: string
+	updatedAt: string
+}
+
+export const channelSlugConstraint = 'channels_slug_key'
+
+// The public columns only, so that a secret cannot reach an answer by a `selectAll`.
+export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'settings', 'createdAt', 'updatedAt'] as const
+
+export type PublicChannel = Pick<Channel, (typeof publicChannelColumns)[number]>
+
+export function channelJson(row: PublicChannel): ChannelJson {
+	return {
+		id: row.id,
+		kind: row.kind,
+		name: row.name,
+		slug: row.slug,
+		enabled: row.enabled,
+		status: row.status,
+		statusDetail: row.statusDetail,
+		settings: row.kind === 'link' ? linkSettingsOf(row) : row.settings,
+		createdAt: row.createdAt.toISOString(),
+		updatedAt: row.updatedAt.toISOString(),
+	}
+}
+
+/** A link channel's settings, with defaults for what an older row does not have. */
+export function linkSettingsOf(row: Pick<Channel, 'settings'>): LinkSettings {
+	const parsed = linkSettingsSchema.partial().safeParse(row.settings)
+	return { ...defaultLinkSettings, ...(parsed.success ? parsed.data : {}) }
+}
+
+export async function listChannels(db: Executor, workspaceId: string): Promise<ChannelJson[]> {
+	const rows = await db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).orderBy('createdAt').orderBy('id').execute()
+	return rows.map(channelJson)
+}
+
+export function findChannel(db: Executor, workspaceId: string, channelId: string): Promise<PublicChannel | undefined> {
+	return db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).where('id', '=', channelId).executeTakeFirst()
+}
+
+/** A free slug for a channel named `name` (`Café Lumière` → `cafe-lumiere`, then `cafe-lumiere-2`…); `chat-…` for other scripts. */
+export async function suggestSlug(db: Executor, name: string): Promise<string> {
+	const fromName = slugBase(name)
+	const base = fromName && fromName.length >= 3 ? fromName : randomSuffixed('chat')
+	const rows = await db
+		.selectFrom('channels')
+		.select('slug')
+		.where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+		.execute()
+	return firstFreeSlug(base, new Set(rows.map((row) => String(row.slug))))
+}

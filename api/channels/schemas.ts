@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { channelKinds } from '#api/db/schema.ts'
+
+export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500 }
+
+/** A link page's address `/{lang}/c/{slug}`: lower-case letters, digits and single hyphens between them. */
+export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+const name = z.string().trim().min(1).max(limits.name)
+const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugPattern, 'channels:validation.slug')
+
+/** What a link channel's page shows and asks, kept in the channel's `settings`. */
+export const linkSettingsSchema = z
+	.object({
+		greeting: z.string().trim().max(limits.greeting),
+		askName: z.boolean(),
+		askEmail: z.boolean(),
+		/** Said beside the chat, e.g. business hours or when the team usually answers. */
+		awayMessage: z.string().trim().max(limits.awayMessage),
+	})
+	.strict()
+
+export type LinkSettings = z.output<typeof linkSettingsSchema>
+
+export const defaultLinkSettings: LinkSettings = { greeting: '', askName: false, askEmail: false, awayMessage: '' }
+
+/** Only the kind, read first: a kind of a later issue is refused (422) before its other fields are looked at. */
+export const channelKindBody = z.object({ kind: z.enum(channelKinds) })
+
+export const createLinkChannelBody = z
+	.object({
+		kind: z.literal('link'),
+		name,
+		slug: slug.optional(),
+		enabled: z.boolean().optional(),
+		settings: linkSettingsSchema.partial().optional(),
+	})
+	.strict()
+
+export const updateLinkChannelBody = z
+	.object({
+		name: name.optional(),
+		slug: slug.optional(),
+		enabled: z.boolean().optional(),
+		settings: linkSettingsSchema.partial().optional(),
+	})
+	.strict()
+
+export const channelParams = z.object({ id: z.string().uuid(), channelId: z.string().uuid() })

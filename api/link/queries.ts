@@ -1,0 +1,95 @@
+import { type Kysely } from 'kysely'
+import { linkSettingsOf } from '#api/channels/queries.ts'
+import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
+
+type Executor = Kysely<Database>
+
+/** What anyone may see of a link channel: its page, before a word is written. */
+export type LinkPageJson = {
+	slug: string
+	name: string
+	businessName: string
+	logoColor: string
+	greeting: string
+	awayMessage: string
+	askName: boolean
+	askEmail: boolean
+}
+
+/** A message of the visitor's own thread: what they wrote and the team's replies, never notes nor activity. */
+export type VisitorMessageJson = { id: string; direction: MessageDirection; body: string; senderName: string | null; createdAt: string }
+
+export type VisitorThreadJson = {
+	/** Null until the visitor's first message; their realtime channel is `private-visitor-{conversationId}`. */
+	conversationId: string | null
+	/** Oldest first. */
+	messages: VisitorMessageJson[]
+	/** Give it as `before` for the page of older messages; null at the start of the thread. */
+	olderCursor: string | null
+}
+
+export type LinkChannel = { channel: Channel; page: LinkPageJson }
+
+/** The enabled link channel of `slug` with its workspace's name, or undefined (unknown and switched off alike). */
+export async function findLinkChannel(db: Executor, slug: string): Promise<LinkChannel | undefined> {
+	const row = await db
+		.selectFrom('channels')
+		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
+		.selectAll('channels')
+		.select(['workspaces.name as businessName', 'workspaces.logoColor'])
+		.where('channels.slug', '=', slug)
+		.where('channels.kind', '=', 'link')
+		.where('channels.enabled', '=', true)
+		.executeTakeFirst()
+	if (!row) return undefined
+	const { businessName, logoColor, ...channel } = row
+	const settings = linkSettingsOf(channel)
+	return {
+		channel,
+		page: { slug: channel.slug ?? slug, name: channel.name, businessName, logoColor, greeting: settings.greeting, awayMessage: settings.awayMessage, askName: settings.askName, askEmail: settings.askEmail },
+	}
+}
+
+/** Whether this visitor has written on the channel before (they then skip the pre-chat form). */
+export async function hasIdentity(db: Executor, channelId: string, externalId: string): Promise<boolean> {
+	const row = await db.selectFrom('contactIdentities').select('id').where('channelId', '=', channelId).where('externalId', '=', externalId).executeTakeFirst()
+	return row !== undefined
+}
+
+/**
+ * The visitor's conversation: the latest one started by their own identity on the channel. Only
+ * theirs: a contact matched by e-mail may have others, which this visitor never sees.
+ */
+export async function visitorConversationId(db: Executor, channelId: string, externalId: string): Promise<string | null> {
+	const row = await db
+		.selectFrom('contactIdentities')
+		.innerJoin('conversations', 'conversations.identityId', 'contactIdentities.id')
+		.select('conversations.id')
+		.where('contactIdentities.channelId', '=', channelId)
+		.where('contactIdentities.externalId', '=', externalId)
+		.orderBy('conversations.createdAt', 'desc')
+		.limit(1)
+		.executeTakeFirst()
+	return row?.id ?? null
+}
+
+/** A page of the thread's text messages from the newest (or from before `before`), oldest first. */
+export async function visitorThread(db: Executor, conversationId: string, page: { before?: string; limit: number }): Promise<Omit<VisitorThreadJson, 'conversationId'>> {
+	let query = db
+		.selectFrom('messages')
+		.leftJoin('users', 'users.id', 'messages.senderId')
+		.select(['messages.id', 'messages.direction', 'messages.body', 'messages.createdAt', 'users.name as senderName'])
+		.where('messages.conversationId', '=', conversationId)
+		.where('messages.kind', '=', 'text')
+	if (page.before) query = query.where('messages.id', '<', page.before)
+	const rows = await query
+		.orderBy('messages.id', 'desc')
+		.limit(page.limit + 1)
+		.execute()
+	const more = rows.length > page.limit
+	const shown = rows.slice(0, page.limit).reverse()
+	return {
+		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, createdAt: row.createdAt.toISOString() })),
+		olderCursor: more && shown[0] ? String(shown[0].id) : null,
+	}
+}

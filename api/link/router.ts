@@ -1,0 +1,115 @@
+import { Router, type Request } from 'express'
+import { hashToken } from '#api/auth/tokens.ts'
+import { type ApiContext } from '#api/context.ts'
+import { receiveMessage } from '#api/conversations/inbound.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { handler } from '#api/http/handler.ts'
+import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { parseParams } from '#api/workspaces/membership.ts'
+import { channelSubject } from '#common/realtime.ts'
+import { findLinkChannel, hasIdentity, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
+
+const minute = 60
+
+/** Messages a visitor may send: per visitor (their token) and per address, which catches a script that changes tokens. */
+export const linkLimitRules = {
+	linkVisitor: { points: 20, seconds: minute },
+	linkIp: { points: 60, seconds: minute },
+}
+
+function linkNotFound() {
+	return new HttpError(404, 'channels:errors.linkNotFound')
+}
+
+/** The visitor's identity on a link channel: the SHA-256 of their token, so the database never holds the token itself. */
+function visitorId(req: Request): string {
+	const token = visitorTokenSchema.safeParse(req.get(visitorTokenHeader))
+	if (!token.success) throw new HttpError(400, 'channels:errors.visitorToken')
+	return hashToken(token.data)
+}
+
+function clientIp(req: Request): string {
+	return req.ip ?? req.socket.remoteAddress ?? 'unknown'
+}
+
+/**
+ * `/v1/link/{slug}`: the public side of a link channel, no account. Anyone reads the page (`GET`);
+ * a visitor, named by the `X-Visitor-Token` header, writes, reads their own thread and signs their
+ * own realtime channel. An unknown or switched-off slug answers 404 everywhere.
+ */
+export function linkRouter({ db, realtime }: ApiContext): Router {
+	const router = Router()
+	const limits = createRateLimits(db, linkLimitRules)
+
+	async function requireLink(req: Request) {
+		const { slug } = parseParams(req, linkParams, linkNotFound)
+		const link = await findLinkChannel(db, slug)
+		if (!link) throw linkNotFound()
+		return link
+	}
+
+	router.get(
+		'/:slug',
+		handler(async (req, res) => {
+			const { page } = await requireLink(req)
+			res.json(page)
+		}),
+	)
+
+	router.get(
+		'/:slug/messages',
+		handler(async (req, res) => {
+			const { channel } = await requireLink(req)
+			const externalId = visitorId(req)
+			const query = parseRequest(req, 'query', visitorThreadQuery)
+			const conversationId = await visitorConversationId(db, channel.id, externalId)
+			if (!conversationId) return res.json({ conversationId, messages: [], olderCursor: null })
+			res.json({ conversationId, ...(await visitorThread(db, conversationId, query)) })
+		}),
+	)
+
+	router.post(
+		'/:slug/messages',
+		handler(async (req, res) => {
+			const { channel, page } = await requireLink(req)
+			const externalId = visitorId(req)
+			await consumeAll([
+				[limits.linkVisitor, externalId],
+				[limits.linkIp, clientIp(req)],
+			])
+			const body = parseRequest(req, 'body', postVisitorMessageBody)
+			// The pre-chat form asks once: before the visitor's first message.
+			const missing: Record<string, string[]> = {}
+			if ((page.askName && !body.name) || (page.askEmail && !body.email)) {
+				if (!(await hasIdentity(db, channel.id, externalId))) {
+					if (page.askName && !body.name) missing.name = [req.t('channels:validation.nameRequired')]
+					if (page.askEmail && !body.email) missing.email = [req.t('channels:validation.emailRequired')]
+				}
+			}
+			if (Object.keys(missing).length > 0) throw new HttpError(400, 'errors.validation', { details: { source: 'body', fields: missing } })
+
+			const name = body.name ?? req.t('channels:link.visitorName', { code: externalId.slice(0, 6) })
+			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email: body.email }, body: body.body })
+			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, createdAt: message.createdAt.toISOString() }
+			// Read again rather than taken from receiveMessage: a contact matched by e-mail may be talking in a conversation that is not this visitor's.
+			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
+		}),
+	)
+
+	router.post(
+		'/:slug/realtime/auth',
+		handler(async (req, res) => {
+			const { channel } = await requireLink(req)
+			const externalId = visitorId(req)
+			const body = parseRequest(req, 'body', visitorRealtimeAuthBody)
+			const subject = channelSubject(body.channel_name)
+			const conversationId = subject?.kind === 'visitor' ? await visitorConversationId(db, channel.id, externalId) : null
+			if (!subject || subject.id !== conversationId) throw new HttpError(403, 'channels:errors.channelForbidden')
+			res.json(realtime.authorizeChannel(body.socket_id, body.channel_name))
+		}),
+	)
+
+	return router
+}
