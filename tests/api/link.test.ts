@@ -1,0 +1,211 @@
+import crypto from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { addActivity } from '#api/conversations/inbound.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+type Thread = { conversationId: string | null; messages: Array<{ id: string; direction: string; body: string; senderName: string | null; createdAt: string }>; olderCursor: string | null }
+
+let api: TestApi
+let team: Team
+let slug: string
+let channelId: string
+beforeAll(async () => {
+	api = await startApi()
+	team = await createTeam('Link visitors')
+	slug = `visit-${crypto.randomBytes(4).toString('hex')}`
+	const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+		body: { kind: 'link', name: 'Website', slug, settings: { greeting: 'Welcome!', awayMessage: 'We reply within a day.' } },
+		headers: team.owner.auth,
+	})
+	channelId = (created.body as { id: string }).id
+})
+afterAll(() => api.close())
+
+const newToken = () => crypto.randomBytes(32).toString('base64url')
+// Each test its own address (believed from loopback, as from the web app), so address limits do not carry over.
+const newIp = () => `10.${crypto.randomInt(255)}.${crypto.randomInt(255)}.${crypto.randomInt(255)}`
+const as = (token: string, extra: Record<string, string> = {}) => ({ 'X-Visitor-Token': token, 'X-Forwarded-For': newIp(), ...extra })
+
+function post(token: string, body: Record<string, unknown>, headers: Record<string, string> = {}, to = slug) {
+	return api.request('POST', `/v1/link/${to}/messages`, { body, headers: { ...as(token), ...headers } })
+}
+
+async function thread(token: string, query = '', to = slug): Promise<Thread> {
+	const response = await api.request('GET', `/v1/link/${to}/messages${query}`, { headers: as(token) })
+	expect(response.status).toBe(200)
+	return response.body as Thread
+}
+
+const gone = { message: 'This chat link does not exist or is switched off.', statusCode: 404, details: null }
+
+describe('the link channel’s public face', () => {
+	test('anyone reads the page of an enabled link: business name, greeting, away message and what the pre-chat form asks', async () => {
+		const response = await api.request('GET', `/v1/link/${slug.toUpperCase()}`)
+		expect(response.status).toBe(200)
+		expect(response.body).toEqual({
+			slug,
+			name: 'Website',
+			businessName: 'Link visitors',
+			logoColor: expect.any(String),
+			greeting: 'Welcome!',
+			awayMessage: 'We reply within a day.',
+			askName: false,
+			askEmail: false,
+		})
+	})
+
+	test('an unknown or switched-off slug answers 404 on every route, translated', async () => {
+		const off = `off-${crypto.randomBytes(4).toString('hex')}`
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Off', slug: off, enabled: false }, headers: team.owner.auth })
+		for (const target of ['no-such-link', off]) {
+			expect((await api.request('GET', `/v1/link/${target}`)).body).toEqual(gone)
+			expect((await api.request('GET', `/v1/link/${target}/messages`, { headers: as(newToken()) })).body).toEqual(gone)
+			expect((await post(newToken(), { body: 'Hello?' }, {}, target)).body).toEqual(gone)
+		}
+		const arabic = await api.request('GET', '/v1/link/no-such-link', { headers: { 'Accept-Language': 'ar-EG' } })
+		expect(arabic.body).toMatchObject({ statusCode: 404, message: 'رابط الدردشة هذا غير موجود أو متوقف.' })
+	})
+})
+
+describe('a visitor', () => {
+	test('writes without an account: a contact, its identity (the token’s SHA-256), a numbered conversation in the inbox', async () => {
+		const token = newToken()
+		expect(await thread(token)).toEqual({ conversationId: null, messages: [], olderCursor: null })
+		const response = await post(token, { body: '  Hello, are you open on Friday?  ' })
+		expect(response.status).toBe(201)
+		const answer = response.body as { conversationId: string; message: { id: string; body: string; direction: string } }
+		expect(answer.message).toMatchObject({ body: 'Hello, are you open on Friday?', direction: 'incoming', senderName: null })
+		const hash = crypto.createHash('sha256').update(token).digest('hex')
+		const identity = await testDb().selectFrom('contactIdentities').selectAll().where('channelId', '=', channelId).where('externalId', '=', hash).executeTakeFirstOrThrow()
+		const conversation = await testDb().selectFrom('conversations').selectAll().where('id', '=', answer.conversationId).executeTakeFirstOrThrow()
+		expect(conversation).toMatchObject({ workspaceId: team.workspace.id, channelId, identityId: identity.id, status: 'open', incomingCount: 1 })
+		const contact = await testDb().selectFrom('contacts').selectAll().where('id', '=', identity.contactId).executeTakeFirstOrThrow()
+		expect(contact.name).toBe(`Visitor ${hash.slice(0, 6)}`)
+		// Nothing stores the token itself.
+		const stored = JSON.stringify(await testDb().selectFrom('contactIdentities').selectAll().where('channelId', '=', channelId).execute())
+		expect(stored).not.toContain(token)
+
+		const again = await post(token, { body: 'Second question' })
+		expect((again.body as { conversationId: string }).conversationId).toBe(answer.conversationId)
+	})
+
+	test('reads their own thread: their messages and the team’s replies, never notes nor activity, paged from the newest', async () => {
+		const token = newToken()
+		const first = (await post(token, { body: 'm1' })).body as { conversationId: string }
+		const conversation = await testDb().selectFrom('conversations').selectAll().where('id', '=', first.conversationId).executeTakeFirstOrThrow()
+		const insert = (direction: 'incoming' | 'outgoing', kind: 'text' | 'note', body: string, senderId: string | null = null) =>
+			testDb().insertInto('messages').values({ workspaceId: team.workspace.id, conversationId: conversation.id, channelId, direction, kind, body, senderId }).execute()
+		await insert('outgoing', 'text', 'Hi! Yes, we are.', team.agent.user.id)
+		await insert('outgoing', 'note', 'Private: VIP customer', team.agent.user.id)
+		await addActivity(testDb(), conversation, { key: 'activity.reopenedByCustomer', values: {} })
+		for (let n = 2; n <= 5; n++) await post(token, { body: `m${n}` })
+
+		const all = await thread(token)
+		expect(all.conversationId).toBe(conversation.id)
+		expect(all.messages.map((message) => [message.direction, message.body, message.senderName])).toEqual([
+			['incoming', 'm1', null],
+			['outgoing', 'Hi! Yes, we are.', team.agent.user.name],
+			['incoming', 'm2', null],
+			['incoming', 'm3', null],
+			['incoming', 'm4', null],
+			['incoming', 'm5', null],
+		])
+		expect(all.olderCursor).toBeNull()
+
+		const newest = await thread(token, '?limit=4')
+		expect(newest.messages.map((message) => message.body)).toEqual(['m2', 'm3', 'm4', 'm5'])
+		const older = await thread(token, `?limit=4&before=${newest.olderCursor}`)
+		expect(older).toMatchObject({ olderCursor: null })
+		expect(older.messages.map((message) => message.body)).toEqual(['m1', 'Hi! Yes, we are.'])
+
+		// Another visitor of the same channel sees nothing of it.
+		const stranger = newToken()
+		await post(stranger, { body: 'Mine' })
+		expect((await thread(stranger)).messages.map((message) => message.body)).toEqual(['Mine'])
+		expect((await api.request('GET', `/v1/link/${slug}/messages?before=abc`, { headers: as(token) })).status).toBe(400)
+	})
+
+	test('a visitor who gives the e-mail of another visitor’s contact never reads that visitor’s thread', async () => {
+		const email = `shared-${crypto.randomBytes(3).toString('hex')}@example.com`
+		const first = newToken()
+		await post(first, { body: 'My secret order number is 42', email })
+		const second = newToken()
+		await post(second, { body: 'Hello', email })
+		expect((await thread(second)).messages.map((message) => message.body)).not.toContain('My secret order number is 42')
+	})
+
+	test('the pre-chat form asks name and e-mail before the first message only, with translated messages; the contact is matched by e-mail', async () => {
+		const asking = `ask-${crypto.randomBytes(4).toString('hex')}`
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Asks', slug: asking, settings: { askName: true, askEmail: true } }, headers: team.owner.auth })
+		const known = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Nadia Known', email: 'nadia.known@example.com', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const token = newToken()
+		const refused = await post(token, { body: 'Hi' }, {}, asking)
+		expect(refused.status).toBe(400)
+		expect(refused.body).toMatchObject({ details: { fields: { name: ['Please tell us your name.'], email: ['Please give your e-mail address.'] } } })
+		const french = await post(token, { body: 'Salut', name: 'Nadia', email: 'pas-un-email' }, { 'Accept-Language': 'fr' }, asking)
+		expect(french.body).toMatchObject({ details: { fields: { email: ['Saisissez une adresse e-mail valide.'] } } })
+		const arabic = await post(token, { body: 'مرحبا' }, { 'Accept-Language': 'ar-EG' }, asking)
+		expect(arabic.body).toMatchObject({ details: { fields: { name: ['يُرجى كتابة اسمك.'] } } })
+
+		expect((await post(token, { body: 'Hi', name: 'Nadia', email: ' Nadia.Known@example.com ' }, {}, asking)).status).toBe(201)
+		const identity = await testDb().selectFrom('contactIdentities').select('contactId').where('externalId', '=', crypto.createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow()
+		expect(identity.contactId).toBe(known.id)
+		expect((await post(token, { body: 'No form the second time' }, {}, asking)).status).toBe(201)
+	})
+
+	test.each([
+		['no token', {}, { body: 'x' }, 'This chat needs a visitor token (the X-Visitor-Token header, 32 to 256 letters, digits, - or _).'],
+		['a short token', { 'X-Visitor-Token': 'short' }, { body: 'x' }, 'This chat needs a visitor token (the X-Visitor-Token header, 32 to 256 letters, digits, - or _).'],
+		['an empty message', null, { body: '   ' }, 'Some fields are not valid.'],
+		['a message over 4 096 characters', null, { body: 'x'.repeat(4097) }, 'Some fields are not valid.'],
+		['an unknown field', null, { body: 'x', html: '<b>' }, 'Some fields are not valid.'],
+	])('is refused with a 400 for %s', async (_, headers, body, message) => {
+		const response = await api.request('POST', `/v1/link/${slug}/messages`, { body, headers: headers ?? as(newToken()) })
+		expect(response.status).toBe(400)
+		expect(response.body).toMatchObject({ message })
+	})
+
+	test('HTML is kept as text: the API stores what was typed, the page never renders it', async () => {
+		const token = newToken()
+		await post(token, { body: '<img src=x onerror=alert(1)>' })
+		expect((await thread(token)).messages[0]?.body).toBe('<img src=x onerror=alert(1)>')
+	})
+
+	test('signs only their own conversation’s realtime channel', async () => {
+		const token = newToken()
+		const sign = (channelName: string, visitor = token) =>
+			api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '123.456', channel_name: channelName }, headers: as(visitor) })
+		const before = await sign(`private-visitor-${crypto.randomUUID()}`)
+		expect(before.status).toBe(403)
+		const { conversationId } = (await post(token, { body: 'Hello' })).body as { conversationId: string }
+		const own = await sign(`private-visitor-${conversationId}`)
+		expect(own.status).toBe(200)
+		expect(own.body).toEqual({ auth: expect.stringMatching(/^[^:]+:[0-9a-f]{64}$/) })
+
+		const other = newToken()
+		const theirs = (await post(other, { body: 'Me too' })).body as { conversationId: string }
+		const refused = await sign(`private-visitor-${theirs.conversationId}`)
+		expect(refused.body).toEqual({ message: 'You may only listen to your own conversation.', statusCode: 403, details: null })
+		for (const name of [`private-workspace-${team.workspace.id}`, `private-conversation-${conversationId}`, `presence-workspace-${team.workspace.id}`]) {
+			expect((await sign(name)).status).toBe(403)
+		}
+		expect((await api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '1.2', channel_name: `private-visitor-${conversationId}` } })).status).toBe(400)
+	})
+
+	test('is rate-limited per visitor and per address, with a translated 429', async () => {
+		const token = newToken()
+		const ip = newIp()
+		for (let n = 0; n < 20; n++) expect((await post(token, { body: `burst ${n}` }, { 'X-Forwarded-For': newIp() })).status).toBe(201)
+		const limited = await post(token, { body: 'one too many' }, { 'Accept-Language': 'ar-EG' })
+		expect(limited.status).toBe(429)
+		expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
+		expect(limited.body).toMatchObject({ statusCode: 429, message: expect.stringContaining('محاولات كثيرة') })
+
+		// Many tokens from one address.
+		for (let n = 0; n < 60; n++) expect((await post(newToken(), { body: `from one address ${n}` }, { 'X-Forwarded-For': ip })).status).toBe(201)
+		const fromAddress = await post(newToken(), { body: 'again' }, { 'X-Forwarded-For': ip })
+		expect(fromAddress.status).toBe(429)
+		expect(fromAddress.body).toMatchObject({ message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/) })
+	})
+})
