@@ -64,6 +64,8 @@ export type ApiClientOptions = {
 	/** Forwarded so the API can log and rate-limit by the real client. */
 	forwardedFor?: string | null
 	requestId?: string | null
+	/** Sent with every request (a link-page visitor's `X-Visitor-Token`). */
+	headers?: Record<string, string>
 }
 
 /**
@@ -77,6 +79,7 @@ export function createApiClient(options: ApiClientOptions) {
 	async function send(method: Method, path: string, init: { body?: string; contentType?: string; accept?: string; query?: Query } = {}): Promise<Response> {
 		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(init.query)}`
 		const headers: Record<string, string> = {
+			...options.headers,
 			Accept: init.accept ?? 'application/json',
 			'Accept-Language': options.locale || 'en',
 		}

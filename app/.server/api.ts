@@ -6,13 +6,16 @@ export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
+export type { ChannelJson } from '#api/channels/queries.ts'
+export type { LinkSettings } from '#api/channels/schemas.ts'
 export type { ContactJson, ContactPageJson } from '#api/contacts/queries.ts'
 export type { ConversationJson, MessageJson } from '#api/conversations/json.ts'
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
+export type { LinkPageJson, VisitorMessageJson, VisitorThreadJson } from '#api/link/queries.ts'
 
 /** The API as the current visitor: their token (crm-token cookie) and the locale of the URL. */
-export function api(request: Request, context: AppLoadContext, params: { lang?: string } = {}, token?: string | null) {
+export function api(request: Request, context: AppLoadContext, params: { lang?: string } = {}, token?: string | null, headers?: Record<string, string>) {
 	return createApiClient({
 		baseUrl: context.apiBaseUrl,
 		fetch: context.apiFetch,
@@ -21,5 +24,6 @@ export function api(request: Request, context: AppLoadContext, params: { lang?: 
 		// The API rate-limits by this address; it believes it from loopback only.
 		forwardedFor: context.clientIp || null,
 		requestId: request.headers.get('X-Request-Id'),
+		headers,
 	})
 }

@@ -1,0 +1,73 @@
+import { useRevalidator } from '@remix-run/react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { throttle, type Throttled } from '#app/realtime/throttle.ts'
+import { visitorChannel, type RealtimeBrowserConfig } from '#common/realtime.ts'
+
+// An agent who stopped typing without saying so (closed the tab) is no longer shown after this.
+const typingShownMs = 5_000
+const typingEveryMs = 2_000
+
+/**
+ * The visitor's live thread on `private-visitor-{conversationId}`, signed by the page's own
+ * `realtime-auth` route with the visitor's cookie: the page revalidates on `message.created` and
+ * `message.updated` (and after a dropped connection), shows the team's `client-typing`, and sends
+ * its own. pusher-js loads after the page, and only once there is a conversation to listen to.
+ */
+export function useVisitorChannel(options: { config: RealtimeBrowserConfig; authEndpoint: string; conversationId: string | null }) {
+	const { config, authEndpoint, conversationId } = options
+	const { revalidate } = useRevalidator()
+	const sendTypingRef = useRef<Throttled | null>(null)
+	const [teamTyping, setTeamTyping] = useState(false)
+
+	useEffect(() => {
+		if (!config.key || !conversationId) return
+		const key = config.key
+		let stopped = false
+		let disconnect = () => {}
+		let typingTimer: ReturnType<typeof setTimeout> | undefined
+		void import('pusher-js').then(({ default: Pusher }) => {
+			if (stopped) return
+			const pusher = new Pusher(key, {
+				cluster: config.cluster,
+				forceTLS: config.forceTLS,
+				...(config.wsHost === null ? {} : { wsHost: config.wsHost, wsPort: config.wsPort ?? undefined, wssPort: config.wsPort ?? undefined }),
+				enabledTransports: ['ws', 'wss'],
+				enableStats: false,
+				channelAuthorization: { endpoint: authEndpoint, transport: 'ajax' },
+			})
+			disconnect = () => pusher.disconnect()
+			const channel = pusher.subscribe(visitorChannel(conversationId))
+			let subscribedBefore = false
+			channel.bind('pusher:subscription_succeeded', () => {
+				// Subscribed again after a dropped connection: replies may have come meanwhile.
+				if (subscribedBefore) void revalidate()
+				subscribedBefore = true
+				sendTypingRef.current ??= throttle(() => channel.trigger('client-typing', { typing: true, from: 'visitor' }), typingEveryMs)
+			})
+			const changed = () => {
+				setTeamTyping(false)
+				void revalidate()
+			}
+			channel.bind('message.created', changed)
+			channel.bind('message.updated', changed)
+			channel.bind('client-typing', (data: { typing?: boolean } | undefined) => {
+				clearTimeout(typingTimer)
+				const typing = data?.typing !== false
+				setTeamTyping(typing)
+				if (typing) typingTimer = setTimeout(() => setTeamTyping(false), typingShownMs)
+			})
+		})
+		return () => {
+			stopped = true
+			clearTimeout(typingTimer)
+			sendTypingRef.current?.cancel()
+			sendTypingRef.current = null
+			setTeamTyping(false)
+			disconnect()
+		}
+	}, [config.key, config.cluster, config.forceTLS, config.wsHost, config.wsPort, authEndpoint, conversationId, revalidate])
+
+	const typing = useCallback(() => sendTypingRef.current?.(), [])
+
+	return { teamTyping, typing }
+}
