@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css'
+import { globalStyle, style } from '@vanilla-extract/css'
 import { vars } from '#app/styles/theme.css.ts'
 
 // The public chat page: one column, the composer always at hand, logical properties so Arabic mirrors itself.
@@ -69,7 +69,8 @@ const bubble = style({
 export const mine = style([bubble, { alignSelf: 'flex-end', background: vars.color.primary, color: vars.color.primaryForeground, borderEndEndRadius: '0.25rem' }])
 export const theirs = style([bubble, { alignSelf: 'flex-start', background: vars.color.secondary, color: vars.color.secondaryForeground, borderEndStartRadius: '0.25rem' }])
 export const author = style({ fontSize: '0.75rem', fontWeight: 600, opacity: 0.85 })
-export const body = style({ margin: 0, whiteSpace: 'pre-wrap', selectors: { '& a': { color: 'inherit', textDecoration: 'underline' } } })
+export const body = style({ margin: 0, whiteSpace: 'pre-wrap' })
+globalStyle(`${body} a`, { color: 'inherit', textDecoration: 'underline' })
 export const time = style({ fontSize: '0.6875rem', opacity: 0.8, justifySelf: 'end' })
 export const typing = style({ margin: 0, minBlockSize: '1.25rem', fontSize: '0.8125rem', fontStyle: 'italic', color: vars.color.mutedForeground })
 

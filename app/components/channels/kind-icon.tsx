@@ -1,0 +1,24 @@
+import * as styles from './channels.css.ts'
+
+export const channelKinds = ['link', 'whatsapp', 'telegram', 'instagram', 'facebook', 'messenger'] as const
+export type Kind = (typeof channelKinds)[number]
+
+// Each kind's colour and a two-letter mark: no icon font nor image to download on these pages.
+const marks: Record<Kind, { color: string; mark: string }> = {
+	link: { color: '#4f46e5', mark: '💬' },
+	whatsapp: { color: '#128c4a', mark: 'WA' },
+	telegram: { color: '#1f7fb8', mark: 'TG' },
+	instagram: { color: '#c1246b', mark: 'IG' },
+	facebook: { color: '#1559c4', mark: 'FB' },
+	messenger: { color: '#6d28d9', mark: 'MS' },
+}
+
+/** A channel kind's badge; decorative, the kind's name is always written beside it. */
+export function KindIcon({ kind }: { kind: Kind }) {
+	const { color, mark } = marks[kind]
+	return (
+		<span className={styles.icon} style={{ background: color }} aria-hidden="true">
+			{mark}
+		</span>
+	)
+}

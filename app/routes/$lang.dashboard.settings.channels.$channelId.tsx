@@ -1,0 +1,101 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
+import { useNamespace } from '#app/i18n/use-namespace.ts'
+import * as channelStyles from '#app/components/channels/channels.css.ts'
+import { CopyButton } from '#app/components/channels/copy-button.tsx'
+import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { pageNotFound } from '#app/utils/http.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { channelFormReply, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
+import * as styles from './dashboard.css.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+const channelPath = (workspaceId: string, channelId: string | undefined) => `/workspaces/${workspaceId}/channels/${encodeURIComponent(channelId ?? '')}`
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
+	const channel = await api.get<ChannelJson>(channelPath(user.workspace.id, args.params.channelId)).catch((error: unknown) => {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return rethrowApiError(error, locale, args.request)
+	})
+	const t = await namespaceT(locale, 'channels')
+	return {
+		title: t('ui.editTitle', { name: channel.name }),
+		locale,
+		words: namespacePart(locale, 'channels', 'ui'),
+		channel,
+		// A link channel's settings, as the API answers them (defaults filled in).
+		settings: channel.settings as LinkSettings,
+		publicUrl: publicUrlOf(args, locale, channel),
+		prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/`,
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const body = linkChannelBody(await args.request.formData())
+	try {
+		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
+		const t = await namespaceT(locale, 'channels')
+		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return channelFormReply(error, body, locale, args.request)
+	}
+}
+
+export default function EditChannel() {
+	const { title, locale, words, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
+	const reply = useActionData<typeof action>()
+	const t = useNamespace(locale, words)
+	const pending = useNavigation().state === 'submitting'
+	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>
+					<Link to={`/${locale}/dashboard/settings/channels`}>{t('ui.back')}</Link>
+				</p>
+			</div>
+			{publicUrl ? (
+				<p className={channelStyles.address}>
+					<a href={publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
+						{publicUrl}
+					</a>
+					<CopyButton text={publicUrl} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: channel.name })} />
+				</p>
+			) : null}
+			<section className={styles.section} aria-labelledby="edit-heading">
+				<h2 id="edit-heading" className={styles.sectionTitle}>
+					{t('ui.linkForm')}
+				</h2>
+				<LinkChannelForm
+					t={t}
+					values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
+					reply={reply}
+					prefix={prefix}
+					submit={t('ui.save')}
+					pending={pending}
+				/>
+			</section>
+			{snippet ? (
+				<section className={styles.section} aria-labelledby="snippet-heading">
+					<h2 id="snippet-heading" className={styles.sectionTitle}>
+						{t('ui.snippet')}
+					</h2>
+					<p id="snippet-help" className={styles.pageLead}>
+						{t('ui.snippetHelp')}
+					</p>
+					<textarea readOnly value={snippet} aria-labelledby="snippet-heading" aria-describedby="snippet-help" className={channelStyles.snippet} />
+				</section>
+			) : null}
+		</>
+	)
+}

@@ -1,0 +1,140 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { type ChannelJson } from '#app/.server/api.ts'
+import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
+import { useNamespace } from '#app/i18n/use-namespace.ts'
+import { CopyButton } from '#app/components/channels/copy-button.tsx'
+import * as channelStyles from '#app/components/channels/channels.css.ts'
+import { KindIcon } from '#app/components/channels/kind-icon.tsx'
+import { Confirm } from '#app/components/confirm.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
+import * as styles from './dashboard.css.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const { channels } = await api.get<{ channels: ChannelJson[] }>(`/workspaces/${user.workspace.id}/channels`).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const t = await namespaceT(locale, 'channels')
+	const deleting = new URL(args.request.url).searchParams.get('delete')
+	return {
+		title: t('ui.title'),
+		locale,
+		words: namespacePart(locale, 'channels', 'ui'),
+		channels: channels.map((channel) => ({ ...channel, publicUrl: publicUrlOf(args, locale, channel) })),
+		manages: user.workspace.role !== 'agent',
+		deleting: channels.find((channel) => channel.id === deleting) ?? null,
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const form = await request.formData()
+	const t = await namespaceT(locale, 'channels')
+	const here = `/${locale}/dashboard/settings/channels`
+	const name = String(form.get('name') ?? '')
+	try {
+		await api.delete(`/workspaces/${user.workspace.id}/channels/${encodeURIComponent(String(form.get('channelId') ?? ''))}`)
+	} catch (error) {
+		return refusalToast(error, { locale, request, to: here, title: t('ui.deleteFailed') })
+	}
+	return redirectWithToast(here, { type: 'success', title: t('ui.deleted', { name }) })
+}
+
+export default function Channels() {
+	const { title, locale, words, channels, manages, deleting } = useLoaderData<typeof loader>()
+	const t = useNamespace(locale, words)
+	const common = useTranslation().t
+	const base = `/${locale}/dashboard/settings/channels`
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('ui.lead')}</p>
+			</div>
+
+			{deleting && manages ? (
+				<Confirm
+					title={t('ui.deleteTitle', { name: deleting.name })}
+					text={t('ui.deleteText')}
+					fields={{ channelId: deleting.id, name: deleting.name }}
+					confirm={common('actions.delete')}
+					cancel={base}
+				/>
+			) : null}
+
+			<div className={table.toolbar}>
+				{manages ? (
+					<Link to={`${base}/create`} className={button.primary}>
+						{t('ui.new')}
+					</Link>
+				) : (
+					<p className={styles.pageLead}>{t('ui.readOnly')}</p>
+				)}
+			</div>
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{title}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('ui.kind')}</th>
+							<th className={table.th}>{t('ui.name')}</th>
+							<th className={table.th}>{t('ui.status')}</th>
+							<th className={table.th}>{t('ui.address')}</th>
+							<th className={table.th}>
+								<span className="visually-hidden">{common('actions.label')}</span>
+							</th>
+						</tr>
+					</thead>
+					<tbody>
+						{channels.map((channel) => (
+							<tr key={channel.id}>
+								<td className={table.td}>
+									<span className={channelStyles.kindCell}>
+										<KindIcon kind={channel.kind} />
+										{t(`ui.kinds.${channel.kind}`)}
+									</span>
+								</td>
+								<td className={table.td}>{channel.name}</td>
+								<td className={table.td}>
+									<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
+								</td>
+								<td className={table.td}>
+									{channel.publicUrl ? (
+										<span className={channelStyles.address}>
+											<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
+												{channel.publicUrl}
+											</a>
+											<CopyButton text={channel.publicUrl} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: channel.name })} />
+										</span>
+									) : null}
+								</td>
+								<td className={table.td}>
+									{manages ? (
+										<div className={table.actions}>
+											<Link to={`${base}/${channel.id}`} className={button.ghost} aria-label={t('ui.edit', { name: channel.name })}>
+												{common('actions.edit')}
+											</Link>
+											<Link to={`${base}?delete=${channel.id}`} className={button.ghost} aria-label={t('ui.deleteTitle', { name: channel.name })}>
+												{common('actions.delete')}
+											</Link>
+										</div>
+									) : null}
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{channels.length === 0 ? <p className={table.empty}>{t('ui.none')}</p> : null}
+			</div>
+		</>
+	)
+}

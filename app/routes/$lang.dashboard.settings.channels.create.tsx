@@ -1,0 +1,88 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { type ChannelJson } from '#app/.server/api.ts'
+import { requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
+import { useNamespace } from '#app/i18n/use-namespace.ts'
+import * as channelStyles from '#app/components/channels/channels.css.ts'
+import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
+import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { pageTitle } from '#app/utils/meta.ts'
+import { channelFormReply, linkChannelBody } from './$lang.dashboard.settings.channels.server.ts'
+import * as styles from './dashboard.css.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale } = await requireUser(args)
+	// Agents see the list; the API would refuse what they post here anyway.
+	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
+	const t = await namespaceT(locale, 'channels')
+	return { title: t('ui.createTitle'), locale, words: namespacePart(locale, 'channels', 'ui'), prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/` }
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const body = linkChannelBody(await args.request.formData())
+	try {
+		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, { kind: 'link', ...body })
+		const t = await namespaceT(locale, 'channels')
+		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.created', { name: created.name }) })
+	} catch (error) {
+		return channelFormReply(error, body, locale, args.request)
+	}
+}
+
+const emptyLink = { name: '', slug: '', enabled: true, greeting: '', awayMessage: '', askName: false, askEmail: false }
+
+export default function CreateChannel() {
+	const { title, locale, words, prefix } = useLoaderData<typeof loader>()
+	const reply = useActionData<typeof action>()
+	const t = useNamespace(locale, words)
+	const pending = useNavigation().state === 'submitting'
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>
+					<Link to={`/${locale}/dashboard/settings/channels`}>{t('ui.back')}</Link>
+				</p>
+			</div>
+
+			<section className={styles.section} aria-labelledby="kinds-heading">
+				<h2 id="kinds-heading" className={styles.sectionTitle}>
+					{t('ui.chooseKind')}
+				</h2>
+				<ul className={channelStyles.kinds}>
+					{channelKinds.map((kind) =>
+						kind === 'link' ? (
+							<li key={kind}>
+								<a href="#link-form" className={channelStyles.kindAvailable}>
+									<KindIcon kind={kind} />
+									<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
+									<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
+									<span className={channelStyles.kindBadge}>{t('ui.available')}</span>
+								</a>
+							</li>
+						) : (
+							<li key={kind} aria-disabled="true" className={channelStyles.kindLater}>
+								<KindIcon kind={kind} />
+								<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
+								<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
+								<span className={channelStyles.kindBadge}>{t('ui.comingSoon')}</span>
+							</li>
+						),
+					)}
+				</ul>
+			</section>
+
+			<section id="link-form" className={styles.section} aria-labelledby="link-form-heading">
+				<h2 id="link-form-heading" className={styles.sectionTitle}>
+					{t('ui.linkForm')}
+				</h2>
+				<LinkChannelForm t={t} values={emptyLink} reply={reply} prefix={prefix} submit={t('ui.create')} pending={pending} />
+			</section>
+		</>
+	)
+}

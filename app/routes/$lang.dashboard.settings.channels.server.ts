@@ -1,0 +1,36 @@
+import { data, type LoaderFunctionArgs } from '@remix-run/node'
+import { ApiError, type ChannelJson } from '#app/.server/api.ts'
+import { rethrowApiError } from '#app/.server/session.ts'
+import { type Locale } from '#locales/languages.ts'
+
+/** What the channel form posts, as the API takes it: unticked boxes are absent, so each is read as a boolean. */
+export function linkChannelBody(form: FormData) {
+	const text = (name: string) => String(form.get(name) ?? '').trim()
+	return {
+		name: text('name'),
+		...(text('slug') ? { slug: text('slug') } : {}),
+		enabled: form.get('enabled') === 'on',
+		settings: { greeting: text('greeting'), awayMessage: text('awayMessage'), askName: form.get('askName') === 'on', askEmail: form.get('askEmail') === 'on' },
+	}
+}
+
+export type ChannelFormReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> }
+
+/** The form again with the API's messages beside their fields (`settings.greeting` → `greeting`), and what was typed. */
+export async function channelFormReply(error: unknown, body: ReturnType<typeof linkChannelBody>, locale: Locale, request: Request) {
+	if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
+	if (error.statusCode === 401) await rethrowApiError(error, locale, request)
+	const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
+	const fieldErrors = Object.fromEntries(Object.entries(fields).map(([path, messages]) => [path.replace(/^settings\./, ''), messages]))
+	const reply: ChannelFormReply = {
+		fieldErrors,
+		formError: Object.keys(fieldErrors).length ? null : error.message,
+		values: { name: body.name, slug: body.slug ?? '', enabled: body.enabled, ...body.settings },
+	}
+	return data(reply, { status: error.statusCode })
+}
+
+/** Where a link channel's page is, in the reader's language. */
+export function publicUrlOf(args: Pick<LoaderFunctionArgs, 'context'>, locale: Locale, channel: Pick<ChannelJson, 'slug'>): string | null {
+	return channel.slug ? `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/${channel.slug}` : null
+}
