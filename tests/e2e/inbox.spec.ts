@@ -75,7 +75,7 @@ test.describe('the inbox', () => {
 		await expect(page.getByRole('radio', { name: 'Private note' })).toBeChecked()
 		await expect(composer(page)).toBeFocused()
 		await composer(page).pressSequentially('Ask @Olg')
-		await page.getByRole('option', { name: /Olga Owner/ }).click()
+		await page.getByRole('listbox', { name: 'Members' }).getByRole('option', { name: /Olga Owner/ }).click()
 		await composer(page).pressSequentially('to check the warehouse')
 		await composer(page).press('Enter')
 		const note = page.getByRole('article', { name: 'Private note by Olga Owner' })
@@ -164,6 +164,7 @@ test.describe('the inbox without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
 	test('in Arabic: open, assign, reply, note, snooze, resolve and bulk actions are plain forms', async ({ page, context, request, baseURL }) => {
+		test.slow()
 		const { inbound, owner, channel } = await inboxWithCustomer(request, baseURL!, { owner: 'أمينة', locale: 'ar-eg' })
 		await customerWrites(inbound, channel, 'كريم', 'عندي سؤال عن الطلب')
 		await signIn(context, baseURL!, owner.token)
@@ -185,6 +186,7 @@ test.describe('the inbox without JavaScript', () => {
 		await page.getByRole('button', { name: 'ابعت' }).click()
 		await expect(page.getByRole('article', { name: 'رد من أمينة' })).toContainText('هنشحنه النهارده')
 
+		// The kind is a radio button: without JavaScript the form says which one it sends by CSS alone.
 		await page.getByRole('radio', { name: 'ملاحظة خاصة' }).check()
 		await composer(page).fill('العميل مستعجل')
 		await page.getByRole('button', { name: 'ضيف الملاحظة' }).click()

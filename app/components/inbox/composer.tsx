@@ -130,7 +130,7 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 
 	const listId = `${id}-suggestions`
 	return (
-		<fetcher.Form method="post" className={`${styles.composer} ${kind === 'note' ? styles.composerNote : ''}`} aria-label={t('composer.label')}>
+		<fetcher.Form method="post" className={styles.composer} aria-label={t('composer.label')}>
 			<input type="hidden" name="intent" value="reply" />
 			<input type="hidden" name="number" value={conversation.number} />
 			<fieldset className={styles.kinds}>
@@ -190,9 +190,14 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 				</p>
 			) : null}
 			<div className={styles.composerRow}>
-				<span id="composer-hint">{kind === 'note' ? t('composer.noteHint') : t('composer.hint')}</span>
+				<span id="composer-hint">
+					<span data-kind="text">{t('composer.hint')}</span>
+					<span data-kind="note">{t('composer.noteHint')}</span>
+				</span>
+				{/* Which kind is ticked decides the words, by CSS, so that they are right without JavaScript too. */}
 				<button type="submit" className={button.primary} disabled={sending}>
-					{kind === 'note' ? t('composer.addNote') : t('composer.send')}
+					<span data-kind="text">{t('composer.send')}</span>
+					<span data-kind="note">{t('composer.addNote')}</span>
 				</button>
 			</div>
 		</fetcher.Form>

@@ -134,7 +134,9 @@ export const activity = style({ alignSelf: 'center', fontSize: '0.75rem', color:
 export const typing = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, paddingInline: '0.75rem', minBlockSize: '1.125rem' })
 
 export const composer = style({ display: 'grid', gap: '0.5rem', padding: '0.75rem', borderBlockStart: `1px solid ${vars.color.border}`, position: 'relative' })
-export const composerNote = style({ background: 'hsl(48 96% 95%)' })
+// The ticked kind (Reply or Private note) colours the composer and picks its words, without JavaScript.
+globalStyle(`${composer}:has(input[value="note"]:checked)`, { background: 'hsl(48 96% 95%)', color: 'hsl(26 83% 14%)' })
+globalStyle(`${composer}:has(input[value="note"]:checked) [data-kind="text"], ${composer}:not(:has(input[value="note"]:checked)) [data-kind="note"]`, { display: 'none' })
 export const kinds = style({ display: 'flex', gap: '0.25rem', border: 0, margin: 0, padding: 0 })
 export const kind = style({ position: 'relative', display: 'inline-flex' })
 globalStyle(`${kind} > input`, { position: 'absolute', opacity: 0, inlineSize: 1, blockSize: 1 })

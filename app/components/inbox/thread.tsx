@@ -98,8 +98,11 @@ function MessageItem({ message, contactName }: { message: Message; contactName: 
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { t: tInbox } = useTranslation('inbox')
 	const time = useDateFormat({ timeStyle: 'short' })
+	const moment = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	if (message.kind === 'activity') {
-		const line = message.activity ? tInbox(message.activity.key, message.activity.values) : message.body
+		// Values are stored as written; a moment (a snooze's end) is shown in the reader's language and the workspace's zone.
+		const values = message.activity ? Object.fromEntries(Object.entries(message.activity.values).map(([name, value]) => [name, name === 'until' ? moment(value) : value])) : {}
+		const line = message.activity ? tInbox(message.activity.key, values) : message.body
 		return (
 			<p className={styles.activity} data-kind="activity">
 				{line} · <time dateTime={message.createdAt}>{time(message.createdAt)}</time>
