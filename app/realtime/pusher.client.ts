@@ -140,6 +140,18 @@ function closeShared(entry: Shared) {
 }
 
 /**
+ * Sends a client event (`client-…`) on a channel this page listens to; false when it is not
+ * subscribed (yet), as pusher-js answers. Other members of the channel receive it, never the sender.
+ */
+export function sendClientEvent(channelName: string, event: `client-${string}`, data: Record<string, unknown>): Promise<boolean> {
+	if (!shared) return Promise.resolve(false)
+	return shared.client.then((client) => {
+		const channel = client?.pusher.channel(channelName)
+		return channel?.subscribed ? channel.trigger(event, data) : false
+	})
+}
+
+/**
  * Listens to `channelName` on the page's one connection for this user, created on first use and
  * closed a while after the last listener left. Returns the function that stops listening.
  */
