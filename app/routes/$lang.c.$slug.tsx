@@ -1,17 +1,20 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
 import { useEffect, useRef } from 'react'
 import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
-import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
-import { useNamespace } from '#app/i18n/use-namespace.ts'
+import { channelsT } from '#app/i18n/channels.server.ts'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
+
+// The channels namespace loads with the page (before it hydrates), besides `common`.
+export const handle = { i18n: ['channels'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? 'CRM' }, { name: 'robots', content: 'noindex' }]
 
@@ -39,8 +42,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 		linkOr404(request, client.get<LinkPageJson>(`/link/${slug}`)),
 		token ? linkOr404(request, client.get<VisitorThreadJson>(`/link/${slug}/messages`, { before: before && /^\d{1,18}$/.test(before) ? before : undefined })) : empty,
 	])
-	const title = (await namespaceT(locale, 'channels'))('link.title', { business: page.businessName })
-	return data({ locale, page, thread, words: namespacePart(locale, 'channels', 'link'), title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
+	const title = (await channelsT(locale))('link.title', { business: page.businessName })
+	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
 type ActionReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string> }
@@ -73,9 +76,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function LinkChat() {
-	const { locale, page, thread, words, realtime, showingOlder } = useLoaderData<typeof loader>()
+	const { locale, page, thread, realtime, showingOlder } = useLoaderData<typeof loader>()
 	const reply = useActionData<typeof action>()
-	const t = useNamespace(locale, words)
+	const { t } = useTranslation('channels')
 	const navigation = useNavigation()
 	const sending = navigation.state === 'submitting' || (navigation.state === 'loading' && navigation.formMethod === 'POST')
 	const formRef = useRef<HTMLFormElement>(null)

@@ -1,10 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
-import { useNamespace } from '#app/i18n/use-namespace.ts'
+import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
@@ -12,6 +12,9 @@ import { pageNotFound } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
+
+// The channels namespace loads with the page (before it hydrates), besides `common`.
+export const handle = { i18n: ['channels'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -24,11 +27,10 @@ export async function loader(args: LoaderFunctionArgs) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return rethrowApiError(error, locale, args.request)
 	})
-	const t = await namespaceT(locale, 'channels')
+	const t = await channelsT(locale)
 	return {
 		title: t('ui.editTitle', { name: channel.name }),
 		locale,
-		words: namespacePart(locale, 'channels', 'ui'),
 		channel,
 		// A link channel's settings, as the API answers them (defaults filled in).
 		settings: channel.settings as LinkSettings,
@@ -42,7 +44,7 @@ export async function action(args: ActionFunctionArgs) {
 	const body = linkChannelBody(await args.request.formData())
 	try {
 		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
-		const t = await namespaceT(locale, 'channels')
+		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
@@ -51,9 +53,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function EditChannel() {
-	const { title, locale, words, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
+	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useActionData<typeof action>()
-	const t = useNamespace(locale, words)
+	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
 	return (
@@ -77,7 +79,6 @@ export default function EditChannel() {
 					{t('ui.linkForm')}
 				</h2>
 				<LinkChannelForm
-					t={t}
 					values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
 					reply={reply}
 					prefix={prefix}

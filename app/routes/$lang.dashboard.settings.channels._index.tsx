@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { type ChannelJson } from '#app/.server/api.ts'
 import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
-import { useNamespace } from '#app/i18n/use-namespace.ts'
+import { channelsT } from '#app/i18n/channels.server.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { KindIcon } from '#app/components/channels/kind-icon.tsx'
@@ -16,17 +15,19 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 
+// The channels namespace loads with the page (before it hydrates), besides `common`.
+export const handle = { i18n: ['channels'] }
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const { channels } = await api.get<{ channels: ChannelJson[] }>(`/workspaces/${user.workspace.id}/channels`).catch((error: unknown) => rethrowApiError(error, locale, args.request))
-	const t = await namespaceT(locale, 'channels')
+	const t = await channelsT(locale)
 	const deleting = new URL(args.request.url).searchParams.get('delete')
 	return {
 		title: t('ui.title'),
 		locale,
-		words: namespacePart(locale, 'channels', 'ui'),
 		channels: channels.map((channel) => ({ ...channel, publicUrl: publicUrlOf(args, locale, channel) })),
 		manages: user.workspace.role !== 'agent',
 		deleting: channels.find((channel) => channel.id === deleting) ?? null,
@@ -37,7 +38,7 @@ export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
 	const form = await request.formData()
-	const t = await namespaceT(locale, 'channels')
+	const t = await channelsT(locale)
 	const here = `/${locale}/dashboard/settings/channels`
 	const name = String(form.get('name') ?? '')
 	try {
@@ -49,8 +50,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Channels() {
-	const { title, locale, words, channels, manages, deleting } = useLoaderData<typeof loader>()
-	const t = useNamespace(locale, words)
+	const { title, locale, channels, manages, deleting } = useLoaderData<typeof loader>()
+	const { t } = useTranslation('channels')
 	const common = useTranslation().t
 	const base = `/${locale}/dashboard/settings/channels`
 	return (

@@ -1,10 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
 import { type ChannelJson } from '#app/.server/api.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { namespacePart, namespaceT } from '#app/i18n/namespace.server.ts'
-import { useNamespace } from '#app/i18n/use-namespace.ts'
+import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
@@ -12,14 +12,17 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 
+// The channels namespace loads with the page (before it hydrates), besides `common`.
+export const handle = { i18n: ['channels'] }
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale } = await requireUser(args)
 	// Agents see the list; the API would refuse what they post here anyway.
 	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
-	const t = await namespaceT(locale, 'channels')
-	return { title: t('ui.createTitle'), locale, words: namespacePart(locale, 'channels', 'ui'), prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/` }
+	const t = await channelsT(locale)
+	return { title: t('ui.createTitle'), locale, prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/` }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -27,7 +30,7 @@ export async function action(args: ActionFunctionArgs) {
 	const body = linkChannelBody(await args.request.formData())
 	try {
 		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, { kind: 'link', ...body })
-		const t = await namespaceT(locale, 'channels')
+		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.created', { name: created.name }) })
 	} catch (error) {
 		return channelFormReply(error, body, locale, args.request)
@@ -37,9 +40,9 @@ export async function action(args: ActionFunctionArgs) {
 const emptyLink = { name: '', slug: '', enabled: true, greeting: '', awayMessage: '', askName: false, askEmail: false }
 
 export default function CreateChannel() {
-	const { title, locale, words, prefix } = useLoaderData<typeof loader>()
+	const { title, locale, prefix } = useLoaderData<typeof loader>()
 	const reply = useActionData<typeof action>()
-	const t = useNamespace(locale, words)
+	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	return (
 		<>
@@ -81,7 +84,7 @@ export default function CreateChannel() {
 				<h2 id="link-form-heading" className={styles.sectionTitle}>
 					{t('ui.linkForm')}
 				</h2>
-				<LinkChannelForm t={t} values={emptyLink} reply={reply} prefix={prefix} submit={t('ui.create')} pending={pending} />
+				<LinkChannelForm values={emptyLink} reply={reply} prefix={prefix} submit={t('ui.create')} pending={pending} />
 			</section>
 		</>
 	)

@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react'
-import { type TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import { Button } from '#app/components/ui/button.tsx'
 import * as field from '#app/components/ui/field.css.ts'
 import * as styles from './channels.css.ts'
@@ -12,7 +12,8 @@ type Reply = { fieldErrors: Record<string, string[]>; formError: string | null; 
  * A link channel's settings: a plain form (it works without JavaScript); the API checks it and
  * words its messages, shown beside their fields, and what was typed stays.
  */
-export function LinkChannelForm({ t, values, reply, prefix, submit, pending }: { t: TFunction; values: LinkChannelValues; reply: Reply; prefix: string; submit: string; pending: boolean }) {
+export function LinkChannelForm({ values, reply, prefix, submit, pending }: { values: LinkChannelValues; reply: Reply; prefix: string; submit: string; pending: boolean }) {
+	const { t } = useTranslation('channels')
 	const current = { ...values, ...reply?.values } as LinkChannelValues
 	const errorsOf = (name: string) => reply?.fieldErrors[name]
 	const described = (name: string, help?: boolean) => [help ? `${name}-help` : '', errorsOf(name) ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
