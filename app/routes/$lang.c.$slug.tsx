@@ -255,7 +255,7 @@ function formatOf(tag: string, timeZone: string | undefined) {
 	const key = `${tag} ${timeZone ?? ''}`
 	let format = timeFormats.get(key)
 	if (!format) {
-		format = new Intl.DateTimeFormat(tag, { dateStyle: 'short', timeStyle: 'short', timeZone, timeZoneName: timeZone ? 'short' : undefined })
+		format = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: timeZone ? 'short' : undefined })
 		timeFormats.set(key, format)
 	}
 	return format

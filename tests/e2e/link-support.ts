@@ -1,0 +1,57 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { type APIRequestContext } from '@playwright/test'
+import PusherClient, { type Channel } from 'pusher-js'
+import { createWorkspace, registerUser } from './accounts.ts'
+import { realtimeSdk } from './realtime-support.ts'
+
+type Conversation = { id: string; number: number; contact: { name: string }; lastMessage: { excerpt: string } | null }
+
+/** An owner with a workspace and a link channel, all through the API. */
+export async function linkChannelOf(request: APIRequestContext, options: { business?: string; settings?: Record<string, unknown> } = {}) {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, options.business ?? 'Acme Support')
+	const slug = `acme-${Math.random().toString(36).slice(2, 10)}`
+	const headers = { Authorization: `Bearer ${owner.token}` }
+	const created = await request.post(`/v1/workspaces/${workspace.id}/channels`, { data: { kind: 'link', name: 'Website', slug, settings: options.settings ?? {} }, headers })
+	if (!created.ok()) throw new Error(`channel failed: ${created.status()} ${await created.text()}`)
+
+	const conversationsPath = `/v1/workspaces/${workspace.id}/conversations`
+	return {
+		owner,
+		workspace,
+		slug,
+		/** The workspace's conversations, as the inbox reads them (helper A's API). */
+		async conversations(): Promise<Conversation[]> {
+			const response = await request.get(`${conversationsPath}?status=all`, { headers })
+			if (!response.ok()) throw new Error(`list failed: ${response.status()} ${await response.text()}`)
+			return ((await response.json()) as { conversations: Conversation[] }).conversations
+		},
+		/** What an agent writes in the inbox: a reply (`text`) or a private note. */
+		async write(number: number, kind: 'text' | 'note', body: string) {
+			const response = await request.post(`${conversationsPath}/${number}/messages`, { data: { kind, body }, headers })
+			if (!response.ok()) throw new Error(`${kind} failed: ${response.status()} ${await response.text()}`)
+		},
+	}
+}
+
+/** A member's socket on the visitor's channel, signed with the app's own credentials as the API would sign it for a member. */
+export async function agentOnVisitorChannel(baseURL: string, conversationId: string): Promise<{ channel: Channel; close: () => void }> {
+	const sdk = realtimeSdk(baseURL)
+	const url = new URL(baseURL)
+	const { key } = JSON.parse(fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'realtime-app.json'), 'utf8')) as { key: string }
+	const pusher = new PusherClient(key, {
+		cluster: 'local',
+		wsHost: url.hostname,
+		wsPort: Number(url.port),
+		forceTLS: false,
+		enabledTransports: ['ws'],
+		channelAuthorization: { endpoint: '', transport: 'ajax', customHandler: ({ socketId, channelName }, callback) => callback(null, sdk.authorizeChannel(socketId, channelName)) },
+	})
+	const channel = pusher.subscribe(`private-visitor-${conversationId}`)
+	await new Promise<void>((resolve, reject) => {
+		channel.bind('pusher:subscription_succeeded', () => resolve())
+		channel.bind('pusher:subscription_error', (error: unknown) => reject(new Error(`subscription refused: ${JSON.stringify(error)}`)))
+	})
+	return { channel, close: () => pusher.disconnect() }
+}

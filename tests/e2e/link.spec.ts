@@ -1,0 +1,126 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type Page } from '@playwright/test'
+import { expect, test, waitForHydration } from './fixtures.ts'
+import { agentOnVisitorChannel, linkChannelOf } from './link-support.ts'
+import { isSameDocument, markDocument } from './realtime-support.ts'
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+const thread = (page: Page) => page.locator('ol li')
+
+test.describe('the link page with JavaScript', () => {
+	test.slow()
+
+	test('a visitor writes, the inbox has it, a reply arrives live, a note never does, typing shows both ways', async ({ browser, request, baseURL }) => {
+		const link = await linkChannelOf(request, { settings: { greeting: 'Hello! Ask us anything.', askName: true, awayMessage: 'We answer within the hour.' } })
+		// The visitor has no account: a browser of their own.
+		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.1' } })
+		const page = await visitor.newPage()
+		await page.goto(`/en-us/c/${link.slug}`)
+		await waitForHydration(page)
+		await expect(page.getByRole('heading', { level: 1, name: 'Acme Support' })).toBeVisible()
+		await expect(page.getByText('Hello! Ask us anything.')).toBeVisible()
+		await expect(page.getByText('We answer within the hour.')).toBeVisible()
+		await expect(page.getByText('No messages yet: say hello!')).toBeVisible()
+		await expectAccessible(page)
+
+		await page.getByLabel('Your name').fill('Nadia Visitor')
+		await page.getByLabel('Your message').fill('Hello! <b>not bold</b> see https://example.com/order/42.')
+		await page.getByRole('button', { name: 'Send' }).click()
+		await expect(thread(page)).toHaveCount(1)
+		await expect(thread(page).first()).toContainText('Hello! <b>not bold</b> see https://example.com/order/42.')
+		const link42 = thread(page).first().getByRole('link', { name: 'https://example.com/order/42' })
+		await expect(link42).toHaveAttribute('href', 'https://example.com/order/42')
+		await expect(link42).toHaveAttribute('rel', 'noopener noreferrer nofollow')
+		await expect(link42).toHaveAttribute('target', '_blank')
+		await expect(page.getByLabel('Your message')).toHaveValue('')
+		// The pre-chat form asks once.
+		await expect(page.getByLabel('Your name')).toHaveCount(0)
+
+		const cookie = (await visitor.cookies()).find((entry) => entry.name === 'crm-visitor')
+		expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false })
+		expect(cookie?.value.length).toBeGreaterThanOrEqual(43)
+
+		const [conversation] = await link.conversations()
+		expect(conversation).toMatchObject({ contact: { name: 'Nadia Visitor' }, lastMessage: { excerpt: 'Hello! <b>not bold</b> see https://example.com/order/42.' } })
+
+		await markDocument(page)
+		const agent = await agentOnVisitorChannel(baseURL!, conversation!.id)
+		try {
+			await link.write(conversation!.number, 'note', 'Private: a VIP, be quick')
+			await link.write(conversation!.number, 'text', 'Hi Nadia, your order ships today.')
+			await expect(thread(page).last()).toContainText('Hi Nadia, your order ships today.')
+			await expect(page.getByText('Private: a VIP, be quick')).toHaveCount(0)
+			expect(await isSameDocument(page)).toBe(true)
+
+			// The agent types: the visitor sees it; the visitor types: the agent hears it.
+			agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
+			await expect(page.getByRole('status').filter({ hasText: 'Acme Support is typing…' })).toBeVisible()
+			const heard = new Promise<unknown>((resolve) => agent.channel.bind('client-typing', resolve))
+			await page.getByLabel('Your message').pressSequentially('Thanks')
+			expect(await heard).toMatchObject({ typing: true, from: 'visitor' })
+
+			await page.getByLabel('Your message').press('Enter')
+			await expect(thread(page)).toHaveCount(3)
+			await expect(thread(page).last()).toContainText('Thanks')
+		} finally {
+			agent.close()
+			await visitor.close()
+		}
+	})
+
+	test('in Arabic, the page is mirrored and translated; an unknown link is a 404', async ({ page, request }) => {
+		const link = await linkChannelOf(request, { business: 'متجر النيل' })
+		await page.goto(`/ar-eg/c/${link.slug}`)
+		await waitForHydration(page)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByRole('heading', { level: 1, name: 'متجر النيل' })).toBeVisible()
+		await expect(page).toHaveTitle('تحدث مع متجر النيل')
+		await page.getByLabel('رسالتك').fill('مرحبا، هل التوصيل متاح؟')
+		await page.getByRole('button', { name: 'إرسال' }).click()
+		await expect(thread(page).first()).toContainText('مرحبا، هل التوصيل متاح؟')
+		await expect(thread(page).first()).toContainText('أنت')
+		await expectAccessible(page)
+
+		const missing = await page.goto('/ar-eg/c/no-such-link-here')
+		expect(missing?.status()).toBe(404)
+	})
+})
+
+test.describe('the link page without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('a visitor writes by form posts, the page reloads with the thread and the replies', async ({ page, request }) => {
+		const link = await linkChannelOf(request, { settings: { askEmail: true } })
+		await page.goto(`/ar-eg/c/${link.slug}`)
+		await expect(page.getByText('قبل أن نبدأ')).toBeVisible()
+		await page.getByLabel('بريدك الإلكتروني').fill('layla@example')
+		await page.getByLabel('رسالتك').fill('سؤال عن طلبي')
+		await page.getByRole('button', { name: 'إرسال' }).click()
+		await expect(page.getByText('أدخل عنوان بريد إلكتروني صالحًا.')).toBeVisible()
+		// What the visitor typed stays (an address the browser lets through, which the API refuses).
+		await expect(page.getByLabel('رسالتك')).toHaveValue('سؤال عن طلبي')
+
+		await page.getByLabel('بريدك الإلكتروني').fill('layla@example.com')
+		await page.getByRole('button', { name: 'إرسال' }).click()
+		await expect(page).toHaveURL(new RegExp(`/ar-eg/c/${link.slug}#latest$`))
+		await expect(thread(page)).toHaveCount(1)
+		await expect(thread(page).first()).toContainText('سؤال عن طلبي')
+
+		const [conversation] = await link.conversations()
+		expect(conversation).toMatchObject({ lastMessage: { excerpt: 'سؤال عن طلبي' } })
+		await link.write(conversation!.number, 'text', 'Your order is on its way.')
+		await link.write(conversation!.number, 'note', 'Never shown to the customer')
+
+		await page.getByLabel('رسالتك').fill('Second message, in English')
+		await page.getByRole('button', { name: 'إرسال' }).click()
+		await expect(thread(page)).toHaveCount(3)
+		await expect(thread(page).nth(1)).toContainText('Your order is on its way.')
+		await expect(thread(page).nth(2)).toContainText('Second message, in English')
+		await expect(page.getByText('Never shown to the customer')).toHaveCount(0)
+	})
+})
