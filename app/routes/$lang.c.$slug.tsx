@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useEffect, useRef } from 'react'
@@ -9,7 +9,7 @@ import { channelsT } from '#app/i18n/channels.server.ts'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
-import { pageNotFound } from '#app/utils/http.ts'
+import { combineHeaders, pageNotFound } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
 
@@ -17,6 +17,9 @@ import * as styles from './link-chat.css.ts'
 export const handle = { i18n: ['channels'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? 'CRM' }, { name: 'robots', content: 'noindex' }]
+
+/** The document gets the loader's no-store and, after a refused post, the action's first visitor cookie (Remix passes neither on by itself). */
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => combineHeaders(loaderHeaders, actionHeaders)
 
 /** A slug the API could not have (it answers 404 alike; this spares it the call). */
 const slugShape = /^[a-z0-9-]{1,100}$/i

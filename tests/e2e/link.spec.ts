@@ -104,12 +104,17 @@ test.describe('the link page without JavaScript', () => {
 		await expect(page.getByText('أدخل عنوان بريد إلكتروني صالحًا.')).toBeVisible()
 		// What the visitor typed stays (an address the browser lets through, which the API refuses).
 		await expect(page.getByLabel('رسالتك')).toHaveValue('سؤال عن طلبي')
+		// The visitor's cookie comes with the first post, refused or not, and stays theirs.
+		const visitorCookie = async () => (await page.context().cookies()).find((cookie) => cookie.name === 'crm-visitor')?.value
+		const first = await visitorCookie()
+		expect(first).toBeTruthy()
 
 		await page.getByLabel('بريدك الإلكتروني').fill('layla@example.com')
 		await page.getByRole('button', { name: 'إرسال' }).click()
 		await expect(page).toHaveURL(new RegExp(`/ar-eg/c/${link.slug}#latest$`))
 		await expect(thread(page)).toHaveCount(1)
 		await expect(thread(page).first()).toContainText('سؤال عن طلبي')
+		expect(await visitorCookie()).toBe(first)
 
 		const [conversation] = await link.conversations()
 		expect(conversation).toMatchObject({ lastMessage: { excerpt: 'سؤال عن طلبي' } })
