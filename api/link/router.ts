@@ -8,7 +8,7 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
-import { findLinkChannel, hasIdentity, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { emailTalksHere, findLinkChannel, hasIdentity, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
 import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
 
 const minute = 60
@@ -80,20 +80,19 @@ export function linkRouter({ db, realtime }: ApiContext): Router {
 				[limits.linkIp, clientIp(req)],
 			])
 			const body = parseRequest(req, 'body', postVisitorMessageBody)
+			const known = await hasIdentity(db, channel.id, externalId)
 			// The pre-chat form asks once: before the visitor's first message.
 			const missing: Record<string, string[]> = {}
-			if ((page.askName && !body.name) || (page.askEmail && !body.email)) {
-				if (!(await hasIdentity(db, channel.id, externalId))) {
-					if (page.askName && !body.name) missing.name = [req.t('channels:validation.nameRequired')]
-					if (page.askEmail && !body.email) missing.email = [req.t('channels:validation.emailRequired')]
-				}
-			}
+			if (!known && page.askName && !body.name) missing.name = [req.t('channels:validation.nameRequired')]
+			if (!known && page.askEmail && !body.email) missing.email = [req.t('channels:validation.emailRequired')]
 			if (Object.keys(missing).length > 0) throw new HttpError(400, 'errors.validation', { details: { source: 'body', fields: missing } })
 
 			const name = body.name ?? req.t('channels:link.visitorName', { code: externalId.slice(0, 6) })
-			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email: body.email }, body: body.body })
+			// A contact known by e-mail is matched, unless it already talks here: its conversation on this channel would take this
+			// visitor's messages, which they could then not read (only their own identity's thread is theirs). They become a contact of their own.
+			const email = !known && body.email && !(await emailTalksHere(db, channel, body.email)) ? body.email : null
+			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body })
 			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, createdAt: message.createdAt.toISOString() }
-			// Read again rather than taken from receiveMessage: a contact matched by e-mail may be talking in a conversation that is not this visitor's.
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
 		}),
 	)

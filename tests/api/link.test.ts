@@ -126,13 +126,17 @@ describe('a visitor', () => {
 		expect((await api.request('GET', `/v1/link/${slug}/messages?before=abc`, { headers: as(token) })).status).toBe(400)
 	})
 
-	test('a visitor who gives the e-mail of another visitor’s contact never reads that visitor’s thread', async () => {
+	test('a visitor who gives the e-mail of another visitor’s contact never reads nor writes in that visitor’s thread', async () => {
 		const email = `shared-${crypto.randomBytes(3).toString('hex')}@example.com`
 		const first = newToken()
 		await post(first, { body: 'My secret order number is 42', email })
 		const second = newToken()
-		await post(second, { body: 'Hello', email })
-		expect((await thread(second)).messages.map((message) => message.body)).not.toContain('My secret order number is 42')
+		const answer = (await post(second, { body: 'Hello', email })).body as { conversationId: string }
+		// Their own conversation, with a contact of their own: the first visitor's is not theirs to read, nor to write in.
+		expect(await thread(second)).toMatchObject({ conversationId: answer.conversationId, messages: [{ body: 'Hello' }] })
+		const conversations = await testDb().selectFrom('conversations').innerJoin('contacts', 'contacts.id', 'conversations.contactId').select(['conversations.id', 'contacts.email']).where('conversations.channelId', '=', channelId).where('conversations.id', '=', answer.conversationId).execute()
+		expect(conversations).toEqual([{ id: answer.conversationId, email: null }])
+		expect((await thread(first)).messages.map((message) => message.body)).toEqual(['My secret order number is 42'])
 	})
 
 	test('the pre-chat form asks name and e-mail before the first message only, with translated messages; the contact is matched by e-mail', async () => {
