@@ -18,6 +18,8 @@ export type ChannelListener = {
 	onEvent?: (event: string, data: unknown) => void
 	/** The channel was subscribed again after the connection dropped: events may have been missed. */
 	onResubscribed?: () => void
+	/** The channel is subscribed (at once when it already was): client events may be sent on it from now. */
+	onSubscribed?: () => void
 }
 
 export type RealtimeClient = {
@@ -84,10 +86,12 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 				channel.bind('pusher:subscription_error', logger)
 			}
 			let subscribedBefore = channel.subscribed
+			if (subscribedBefore) listener.onSubscribed?.()
 			const handle = (event: string, data: unknown) => {
 				if (event === 'pusher:subscription_succeeded') {
 					if (subscribedBefore) listener.onResubscribed?.()
 					subscribedBefore = true
+					listener.onSubscribed?.()
 				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:')) {
 					listener.onEvent?.(event, data)
 				}
