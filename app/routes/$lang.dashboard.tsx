@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { ApiError, type ApiClient } from '#app/.server/api.ts'
 import { rethrowApiError, userForShell, type Workspace } from '#app/.server/session.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
+import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
@@ -137,6 +138,7 @@ function Shell({ user, locale, workspaces, inbox, realtime, children }: ShellDat
 					</div>
 				</details>
 			</header>
+			<InboxNotifications session={user?.workspace ? { config: realtime, userId: user.id } : null} />
 			<main id="main" className={styles.main}>
 				{!user || user.emailVerified ? null : (
 					<Form method="post" action={`${base}/profile`} className={styles.banner}>

@@ -110,6 +110,7 @@ test.describe('the inbox', () => {
 	})
 
 	test('two agents on one conversation see each other viewing and typing', async ({ page, context, browser, request, baseURL }) => {
+		test.slow()
 		const { inbound, owner, workspace } = await inboxWithCustomer(request, baseURL!)
 		const member = await registerUser(request, { name: 'Mina Member' })
 		await inviteAndAccept(request, workspace.id, owner.token, member.token)
@@ -125,6 +126,14 @@ test.describe('the inbox', () => {
 		await expect(page.getByText('Also viewing: Mina Member')).toBeVisible()
 		await composer(page).pressSequentially('Looking into it')
 		await expect(memberPage.getByText('Typing: Olga Owner…')).toBeVisible()
+
+		// Assigned to a teammate: they hear of it wherever they are in the dashboard.
+		await memberPage.goto('/en-us/dashboard/contacts')
+		await waitForHydration(memberPage)
+		await page.getByLabel('Assignee', { exact: true }).last().selectOption({ label: 'Mina Member' })
+		await page.getByRole('button', { name: 'Assign', exact: true }).click()
+		await expect(page.locator('header').getByText('Assigned to Mina Member')).toBeVisible()
+		await expect(memberPage.getByText('Conversation #1 was assigned to you')).toBeVisible()
 		await memberContext.close()
 		expect(memberProblems, 'console errors of the second browser').toEqual([])
 		await inbound.close()

@@ -26,7 +26,8 @@ export function ConversationList({ locale, query, page, labels, members, channel
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const to = (changes: Record<string, string | number | null>) => withParams(pathname, search, changes)
-	const filtered = Boolean(query.search || query.channelId || query.labelId || query.priority || query.assignee !== 'all' || query.sort !== 'activity')
+	const narrowed = Boolean(query.channelId || query.labelId || query.priority || query.assignee !== 'all' || query.sort !== 'activity')
+	const filtered = narrowed || Boolean(query.search)
 	return (
 		<section className={styles.pane} data-pane="list" aria-labelledby="inbox-list-title">
 			<div className={styles.paneHeader}>
@@ -47,48 +48,53 @@ export function ConversationList({ locale, query, page, labels, members, channel
 						<label htmlFor="inbox-search">{t('filters.search')}</label>
 						<input id="inbox-search" type="search" name="search" defaultValue={query.search} className={`${input} ${styles.compactInput}`} placeholder={t('filters.searchHint')} />
 					</div>
-					<Select id="inbox-assignee" label={t('filters.assignee')} name="assignee" value={query.assignee}>
-						<option value="all">{t('filters.everyone')}</option>
-						<option value="me">{t('filters.mine')}</option>
-						<option value="unassigned">{t('filters.unassigned')}</option>
-						{members.map((member) => (
-							<option key={member.userId} value={member.userId}>
-								{member.name}
-							</option>
-						))}
-					</Select>
-					<Select id="inbox-channel" label={t('filters.channel')} name="channelId" value={query.channelId}>
-						<option value="">{t('filters.anyChannel')}</option>
-						{channels.map((channel) => (
-							<option key={channel.id} value={channel.id}>
-								{channel.name}
-							</option>
-						))}
-					</Select>
-					<Select id="inbox-label" label={t('filters.label')} name="labelId" value={query.labelId}>
-						<option value="">{t('filters.anyLabel')}</option>
-						{labels.map((label) => (
-							<option key={label.id} value={label.id}>
-								{label.title}
-							</option>
-						))}
-					</Select>
-					<Select id="inbox-priority" label={t('filters.priority')} name="priority" value={query.priority}>
-						<option value="">{t('filters.anyPriority')}</option>
-						{priorities.map((priority) => (
-							<option key={priority} value={priority}>
-								{t(`priority.${priority}`)}
-							</option>
-						))}
-					</Select>
-					<Select id="inbox-sort" label={t('filters.sort')} name="sort" value={query.sort}>
-						{sorts.map((sort) => (
-							<option key={sort} value={sort}>
-								{t(`sort.${sort}`)}
-							</option>
-						))}
-					</Select>
-					<div className={styles.actions} style={{ alignSelf: 'end' }}>
+					<details className={styles.filterMenu} style={{ gridColumn: '1 / -1' }} open={narrowed || undefined}>
+						<summary>{t('filters.more')}</summary>
+						<div className={styles.filters}>
+							<Select id="inbox-assignee" label={t('filters.assignee')} name="assignee" value={query.assignee}>
+								<option value="all">{t('filters.everyone')}</option>
+								<option value="me">{t('filters.mine')}</option>
+								<option value="unassigned">{t('filters.unassigned')}</option>
+								{members.map((member) => (
+									<option key={member.userId} value={member.userId}>
+										{member.name}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-channel" label={t('filters.channel')} name="channelId" value={query.channelId}>
+								<option value="">{t('filters.anyChannel')}</option>
+								{channels.map((channel) => (
+									<option key={channel.id} value={channel.id}>
+										{channel.name}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-label" label={t('filters.label')} name="labelId" value={query.labelId}>
+								<option value="">{t('filters.anyLabel')}</option>
+								{labels.map((label) => (
+									<option key={label.id} value={label.id}>
+										{label.title}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-priority" label={t('filters.priority')} name="priority" value={query.priority}>
+								<option value="">{t('filters.anyPriority')}</option>
+								{priorities.map((priority) => (
+									<option key={priority} value={priority}>
+										{t(`priority.${priority}`)}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-sort" label={t('filters.sort')} name="sort" value={query.sort}>
+								{sorts.map((sort) => (
+									<option key={sort} value={sort}>
+										{t(`sort.${sort}`)}
+									</option>
+								))}
+							</Select>
+						</div>
+					</details>
+					<div className={styles.actions} style={{ gridColumn: '1 / -1' }}>
 						<button type="submit" className={`${button.outline} ${styles.compactInput}`}>
 							{t('filters.apply')}
 						</button>
@@ -197,7 +203,7 @@ function Row({ conversation, to, current }: { conversation: Conversation; to: st
 						</span>
 					) : null}
 				</span>
-				<span className={styles.excerpt}>
+				<span className={styles.excerpt} dir="auto">
 					{lastMessage ? (lastMessage.direction === 'outgoing' ? t('you', { text: lastMessage.excerpt }) : lastMessage.excerpt) : t('noMessages')}
 				</span>
 				<span className={styles.meta}>

@@ -9,9 +9,9 @@ export const inbox = style({
 	display: 'grid',
 	gridTemplateColumns: 'minmax(0, 1fr)',
 	gap: '1rem',
-	minBlockSize: 'calc(100vh - 8rem)',
 	'@media': {
-		[tablet]: { gridTemplateColumns: 'minmax(18rem, 24rem) minmax(0, 1fr)' },
+		// Beside each other the panes share the window's height and scroll inside.
+		[tablet]: { gridTemplateColumns: 'minmax(18rem, 24rem) minmax(0, 1fr)', blockSize: 'max(32rem, calc(100dvh - 6rem))' },
 		[wide]: { gridTemplateColumns: 'minmax(18rem, 24rem) minmax(0, 1fr) 18rem' },
 	},
 })
@@ -21,6 +21,8 @@ export const pane = style({
 	display: 'none',
 	flexDirection: 'column',
 	minInlineSize: 0,
+	minBlockSize: 0,
+	overflow: 'hidden',
 	border: `1px solid ${vars.color.border}`,
 	borderRadius: vars.radius,
 	background: vars.color.card,
@@ -50,7 +52,9 @@ export const tab = style({
 export const count = style({ fontSize: '0.75rem', color: vars.color.mutedForeground })
 export const filters = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7rem, 1fr))', gap: '0.375rem', fontSize: '0.8125rem' })
 export const filter = style({ display: 'grid', gap: '0.125rem' })
-export const compactInput = style({ minBlockSize: '2rem', paddingBlock: '0.25rem', paddingInline: '0.5rem', fontSize: '0.8125rem' })
+export const compactInput = style({ minBlockSize: '2rem', paddingBlock: '0.25rem', paddingInline: '0.5rem', fontSize: '0.8125rem', inlineSize: 'auto' })
+export const filterMenu = style({ fontSize: '0.8125rem' })
+globalStyle(`${filterMenu} > summary`, { cursor: 'pointer', color: vars.color.mutedForeground, paddingBlock: '0.25rem' })
 export const bulk = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center', fontSize: '0.8125rem' })
 
 export const list = style({ listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto', flex: 1 })
@@ -96,6 +100,8 @@ export const pager = style({ display: 'flex', justifyContent: 'space-between', g
 export const empty = style({ padding: '2rem 1rem', textAlign: 'center', color: vars.color.mutedForeground })
 
 export const threadHeader = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+// The header's many small forms: compact buttons, so the thread keeps the room.
+globalStyle(`${threadHeader} button, ${threadHeader} summary, ${threadHeader} select, ${threadHeader} a`, { minBlockSize: '2rem', paddingInline: '0.625rem', fontSize: '0.8125rem' })
 export const threadTitle = style({ display: 'grid', gap: '0.125rem', flex: 1, minInlineSize: '10rem' })
 export const presence = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, minBlockSize: '1.125rem' })
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center' })

@@ -114,7 +114,7 @@ function MessageItem({ message, contactName }: { message: Message; contactName: 
 	return (
 		<article className={styles.message[variant]} data-kind={variant} aria-label={t(`from.${variant}`, { name: author })}>
 			{message.kind === 'note' ? <span className={styles.noteMarker}>{t('privateNote')}</span> : null}
-			<span>{message.body}</span>
+			<span dir="auto">{message.body}</span>
 			<span className={styles.messageMeta}>
 				{message.direction === 'outgoing' ? <span>{author}</span> : null}
 				<time dateTime={message.createdAt}>{time(message.createdAt)}</time>

@@ -64,7 +64,8 @@ export function useConversationLive(session: RealtimeSession | null, conversatio
 					// A newcomer learns at once who is already here.
 					if (data.hello) announce()
 				},
-				onResubscribed: () => announce({ hello: true }),
+				// Subscribed (again, after a dropped connection): say hello, and whoever is here answers.
+				onSubscribed: () => announce({ hello: true }),
 			}),
 			listen(session, visitor, {
 				onEvent(event, data) {
@@ -78,11 +79,8 @@ export function useConversationLive(session: RealtimeSession | null, conversatio
 				},
 			}),
 		]
-		// The first announcement waits for the subscription, which the realtime client makes in the background.
-		const hello = setTimeout(() => announce({ hello: true }), 1_000)
 		const again = setInterval(() => announce(), viewingEveryMs)
 		return () => {
-			clearTimeout(hello)
 			clearInterval(again)
 			clearTimeout(customerTimer)
 			announce({ leaving: true })
