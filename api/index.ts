@@ -6,6 +6,7 @@ import { authRouter } from './auth/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
+import { conversationsRouter } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { labelsRouter } from './labels/router.ts'
@@ -44,6 +45,7 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
+	router.use('/workspaces/:id/conversations', conversationsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))
@@ -53,8 +55,8 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	return router
 }
 
-/** Publishing as configured; the embedded server is then this process's own, on PORT. */
-function defaultRealtime(config: Config, logger: Logger): Realtime {
+/** Publishing as configured; the embedded server is then this process's own, on PORT (the job runner publishes so too). */
+export function defaultRealtime(config: Config, logger: Logger): Realtime {
 	const target = publishTarget(resolveRealtimeConfig(config))
 	return createRealtime({ target: () => target, logger })
 }

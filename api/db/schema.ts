@@ -94,6 +94,7 @@ export interface Database {
 	conversationLabels: ConversationLabelsTable
 	conversationReads: ConversationReadsTable
 	messages: MessagesTable
+	conversationCounts: ConversationCountsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -306,3 +307,11 @@ export interface MessagesTable {
 }
 
 export type Message = Selectable<MessagesTable>
+
+/** How many conversations of a workspace each assignee (the nil uuid: nobody) has per status, kept by triggers (migration 0011). */
+export interface ConversationCountsTable {
+	workspaceId: ColumnType<string, never, never>
+	assigneeKey: ColumnType<string, never, never>
+	status: ColumnType<ConversationStatus, never, never>
+	count: ColumnType<number, never, never>
+}

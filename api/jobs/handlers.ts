@@ -1,3 +1,4 @@
+import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { prune } from './prune.ts'
 import { type JobHandlers } from './queue.ts'
 
@@ -5,5 +6,11 @@ import { type JobHandlers } from './queue.ts'
 export const jobHandlers: JobHandlers = {
 	prune: async (_payload, { db }) => {
 		await prune(db)
+	},
+	'send-message': async ({ messageId }, { db, realtime }) => {
+		await deliverMessage(db, realtime, messageId)
+	},
+	'wake-snoozed': async ({ conversationId }, { db, realtime }) => {
+		await wakeSnoozed(db, realtime, conversationId)
 	},
 }

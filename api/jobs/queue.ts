@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
+import { type Realtime } from '#api/realtime/publisher.ts'
 
 /**
  * The durable job queue: graphile-worker on the same PostgreSQL (its own `graphile_worker`
@@ -15,11 +16,18 @@ import { type Log } from '#api/db/embedded-postgres.ts'
 /** The task names and what each is given. A task's handler lives beside its domain. */
 export type JobPayloads = {
 	prune: Record<string, never>
+	/** Delivers an outgoing message through its channel's provider (api/conversations/jobs.ts). */
+	'send-message': { messageId: string }
+	/** Reopens a snoozed conversation when its snooze ends; keyed per conversation, so a new snooze replaces it. */
+	'wake-snoozed': { conversationId: string }
 }
 
 export type JobName = keyof JobPayloads
 
-export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: { db: DB }) => Promise<void> }
+/** What a task works with: the database, and realtime to tell members (and visitors) what it changed. */
+export type JobHelpers = { db: DB; realtime: Realtime }
+
+export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 
 /** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key. */
 export async function addJob<Name extends JobName>(
@@ -35,6 +43,11 @@ export async function addJob<Name extends JobName>(
 		job_key => ${options.key ?? null}::text,
 		max_attempts => ${options.maxAttempts ?? null}::int
 	)`.execute(db)
+}
+
+/** Removes a pending job by its key (a snooze ended early: the conversation was reopened). */
+export async function removeJob(db: DB, key: string) {
+	await sql`select graphile_worker.remove_job(${key}::text)`.execute(db)
 }
 
 /** Installs or updates the queue's own schema; the server does it at start, after our migrations. */
@@ -56,11 +69,21 @@ const crontab = '17 3 * * * prune\n'
  * Starts this process's workers. Several processes may each run one: a job still runs once.
  * `concurrency` jobs at a time; new jobs are picked up at once through LISTEN/NOTIFY.
  */
-export async function startJobRunner(options: { db: DB; databaseUrl: string; handlers: JobHandlers; log: Log; concurrency?: number; pollInterval?: number }): Promise<JobRunner> {
+export async function startJobRunner(options: {
+	db: DB
+	databaseUrl: string
+	handlers: JobHandlers
+	log: Log
+	/** Where tasks publish; without it (tests of the queue alone) their events go nowhere. */
+	realtime?: Realtime
+	concurrency?: number
+	pollInterval?: number
+}): Promise<JobRunner> {
 	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`))
+	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime }
 	const taskList: TaskList = {}
 	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
-		const task: Task = async (payload) => handler((payload ?? {}) as never, { db: options.db })
+		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
 		taskList[name] = task
 	}
 	const runner: Runner = await run({
@@ -94,6 +117,20 @@ function loggerFor(log: Log): GraphileLogger {
 		else if (level === 'warning') log.info(`jobs: ${message}`)
 		else log.debug(`jobs: ${message}`)
 	})
+}
+
+const nothing = async () => {}
+const silentRealtime: Realtime = {
+	publish: nothing,
+	notifyUser: nothing,
+	terminateUserConnections: nothing,
+	flush: nothing,
+	authorizeChannel: () => {
+		throw new Error('the job queue signs no subscriptions')
+	},
+	authenticateUser: () => {
+		throw new Error('the job queue signs no sign-ins')
+	},
 }
 
 const quietLogger = new GraphileLogger(() => () => {})

@@ -10,6 +10,8 @@ export type Realtime = {
 	 * settles once the server answered or the failure was logged; it never rejects.
 	 */
 	publish: (channel: string, event: string, data: Record<string, unknown>) => Promise<void>
+	/** Sends `event` to every connection signed in as `userId` (`#server-to-user-{id}`); like `publish`, never rejects. */
+	notifyUser: (userId: string, event: string, data: Record<string, unknown>) => Promise<void>
 	/** Closes the signed-in user's connections (they reconnect and are authorised afresh); never rejects. */
 	terminateUserConnections: (userId: string) => Promise<void>
 	/** Resolves once everything sent so far has settled (tests, shutdown). */
@@ -59,6 +61,7 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 
 	return {
 		publish: (channel, event, data) => track({ channel, event }, (pusher) => pusher.trigger(channel, event, data)),
+		notifyUser: (userId, event, data) => track({ user: userId, event }, (pusher) => pusher.sendToUser(userId, event, data)),
 		terminateUserConnections: (userId) => track({ terminate: userId }, (pusher) => pusher.terminateUserConnections(userId)),
 		async flush() {
 			while (pending.size > 0) await Promise.all(pending)

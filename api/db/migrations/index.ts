@@ -9,6 +9,7 @@ import * as m0007 from './0007_contact_counts.ts'
 import * as m0008 from './0008_contact_search.ts'
 import * as m0009 from './0009_canned_responses.ts'
 import * as m0010 from './0010_inbox.ts'
+import * as m0011 from './0011_conversation_counts_and_search.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
 	'0008_contact_search': m0008,
 	'0009_canned_responses': m0009,
 	'0010_inbox': m0010,
+	'0011_conversation_counts_and_search': m0011,
 }

@@ -1,0 +1,167 @@
+import { sql, type Updateable } from 'kysely'
+import { type DB } from '#api/db/database.ts'
+import { priorities, type Activity, type Conversation, type ConversationsTable, type Message } from '#api/db/schema.ts'
+import { addJob, removeJob } from '#api/jobs/queue.ts'
+import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
+import { addActivity, excerptOf } from './inbound.ts'
+import { type ConversationChanges } from './schemas.ts'
+
+/** The member acting, named in the activity lines they cause. */
+export type Actor = { id: string; name: string }
+
+type Changed = { conversation: Conversation; events: InboxEvent[] }
+
+/** The job that reopens a snoozed conversation: one per conversation, replaced by a new snooze. */
+export const wakeJobKey = (conversationId: string) => `wake-snoozed:${conversationId}`
+
+/** The workspace's conversations `numbers`, locked for the transaction's changes (in id order, so that two bulk changes never deadlock). */
+export async function lockConversations(trx: DB, workspaceId: string, numbers: number[]): Promise<Conversation[]> {
+	if (numbers.length === 0) return []
+	return trx.selectFrom('conversations').selectAll().where('workspaceId', '=', workspaceId).where('number', 'in', numbers).orderBy('id').forUpdate().execute()
+}
+
+async function activityLine(trx: DB, conversation: Conversation, activity: Activity, actor: Actor | null, events: InboxEvent[]) {
+	const message = await addActivity(trx, conversation, activity, actor?.id ?? null)
+	events.push(messageEvent('message.created', conversation, message))
+}
+
+const statusActivity = { open: 'activity.reopened', pending: 'activity.pending', resolved: 'activity.resolved', snoozed: 'activity.snoozed' } as const
+
+/**
+ * Changes a locked conversation's status, snooze, assignee or priority: one activity line per
+ * change that really changes something, the snooze's wake-up job (or its removal), and a
+ * notification for a new assignee other than the actor. `assigneeName` names `changes.assigneeId`.
+ */
+export async function changeConversation(trx: DB, conversation: Conversation, changes: ConversationChanges & { assigneeName?: string }, actor: Actor): Promise<Changed> {
+	const events: InboxEvent[] = []
+	const values: Updateable<ConversationsTable> & { snoozedUntil?: Date | null } = {}
+	const { status, snoozedUntil } = changes
+	if (status && (status !== conversation.status || (status === 'snoozed' && snoozedUntil?.getTime() !== conversation.snoozedUntil?.getTime()))) {
+		values.status = status
+		values.snoozedUntil = status === 'snoozed' ? (snoozedUntil ?? null) : null
+		const until: Record<string, string> = values.snoozedUntil ? { until: values.snoozedUntil.toISOString() } : {}
+		await activityLine(trx, conversation, { key: statusActivity[status], values: { actor: actor.name, ...until } }, actor, events)
+		if (values.snoozedUntil) await addJob(trx, 'wake-snoozed', { conversationId: conversation.id }, { runAt: values.snoozedUntil, key: wakeJobKey(conversation.id) })
+		else if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
+	}
+	if (changes.assigneeId !== undefined && changes.assigneeId !== conversation.assigneeId) {
+		values.assigneeId = changes.assigneeId
+		const activity: Activity = changes.assigneeId
+			? { key: 'activity.assigned', values: { actor: actor.name, assignee: changes.assigneeName ?? '' } }
+			: { key: 'activity.unassigned', values: { actor: actor.name } }
+		await activityLine(trx, conversation, activity, actor, events)
+		if (changes.assigneeId && changes.assigneeId !== actor.id) events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
+	}
+	if (changes.priority !== undefined && priorities.indexOf(changes.priority) !== conversation.priority) {
+		values.priority = priorities.indexOf(changes.priority)
+		await activityLine(trx, conversation, { key: `activity.priority.${changes.priority}`, values: { actor: actor.name } }, actor, events)
+	}
+	if (Object.keys(values).length === 0) return { conversation, events }
+	const updated = await trx
+		.updateTable('conversations')
+		.set({ ...values, updatedAt: sql<Date>`now()` })
+		.where('id', '=', conversation.id)
+		.returningAll()
+		.executeTakeFirstOrThrow()
+	return { conversation: updated, events: [conversationEvent('conversation.updated', updated), ...events] }
+}
+
+/** Adds and removes a locked conversation's labels, with a line naming the labels added and one naming those removed. */
+export async function changeLabels(trx: DB, conversation: Conversation, change: { add: string[]; remove: string[] }, actor: Actor): Promise<InboxEvent[]> {
+	const added = change.add.length
+		? await trx
+				.insertInto('conversationLabels')
+				.values(change.add.map((labelId) => ({ workspaceId: conversation.workspaceId, conversationId: conversation.id, labelId })))
+				.onConflict((oc) => oc.doNothing())
+				.returning('labelId')
+				.execute()
+		: []
+	const removed = change.remove.length
+		? await trx.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).where('labelId', 'in', change.remove).returning('labelId').execute()
+		: []
+	if (added.length === 0 && removed.length === 0) return []
+	const events: InboxEvent[] = [conversationEvent('conversation.updated', conversation)]
+	const titles = async (rows: Array<{ labelId: string }>) => {
+		const labels = await trx.selectFrom('labels').select('title').where('id', 'in', rows.map((row) => row.labelId)).orderBy('title').execute()
+		return labels.map((label) => label.title).join(', ')
+	}
+	if (added.length) await activityLine(trx, conversation, { key: 'activity.labelsAdded', values: { actor: actor.name, labels: await titles(added) } }, actor, events)
+	if (removed.length) await activityLine(trx, conversation, { key: 'activity.labelsRemoved', values: { actor: actor.name, labels: await titles(removed) } }, actor, events)
+	await trx.updateTable('conversations').set({ updatedAt: sql<Date>`now()` }).where('id', '=', conversation.id).execute()
+	return events
+}
+
+/** The members named `@Name` in a note (longest names first, so that `@Amira Haddad` is not also `@Amira`), except its author. */
+export async function mentionedMembers(trx: DB, workspaceId: string, body: string, authorId: string): Promise<string[]> {
+	if (!body.includes('@')) return []
+	const members = await trx.selectFrom('members').innerJoin('users', 'users.id', 'members.userId').select(['users.id', 'users.name']).where('members.workspaceId', '=', workspaceId).execute()
+	let text = body.toLocaleLowerCase()
+	const mentioned: string[] = []
+	for (const member of members.sort((a, b) => b.name.length - a.name.length)) {
+		const mention = `@${member.name.toLocaleLowerCase()}`
+		// A mention ends where the name ends: `@Ali` is not in `@Alia`.
+		const at = [...text.matchAll(new RegExp(`${escapeRegExp(mention)}(?![\\p{L}\\p{N}])`, 'gu'))]
+		if (at.length === 0) continue
+		text = text.replaceAll(mention, ' ')
+		if (member.id !== authorId) mentioned.push(member.id)
+	}
+	return mentioned
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * An agent's reply or private note on a locked conversation. A reply waits in `pending` for the
+ * `send-message` job (added in this transaction) to deliver it through the channel's provider,
+ * moves the conversation up the list and sets the first response time once. A note never leaves:
+ * it only notifies the members it mentions.
+ */
+export async function postMessage(trx: DB, conversation: Conversation, input: { kind: 'text' | 'note'; body: string }, actor: Actor): Promise<{ message: Message; events: InboxEvent[] }> {
+	const message = await trx
+		.insertInto('messages')
+		.values({
+			workspaceId: conversation.workspaceId,
+			conversationId: conversation.id,
+			channelId: conversation.channelId,
+			direction: 'outgoing',
+			kind: input.kind,
+			body: input.body,
+			senderId: actor.id,
+			status: input.kind === 'text' ? 'pending' : null,
+		})
+		.returningAll()
+		.executeTakeFirstOrThrow()
+	const events: InboxEvent[] = []
+	if (input.kind === 'text') {
+		const updated = await trx
+			.updateTable('conversations')
+			.set({
+				lastMessageId: message.id,
+				lastMessageExcerpt: excerptOf(message.body),
+				lastMessageDirection: 'outgoing',
+				lastActivityAt: message.createdAt,
+				firstResponseAt: sql<Date>`coalesce(first_response_at, ${message.createdAt})`,
+				updatedAt: message.createdAt,
+			})
+			.where('id', '=', conversation.id)
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		await addJob(trx, 'send-message', { messageId: String(message.id) })
+		events.push(conversationEvent('conversation.updated', updated))
+	} else {
+		for (const userId of await mentionedMembers(trx, conversation.workspaceId, input.body, actor.id)) {
+			events.push({ event: 'notification', userId, kind: 'mentioned', conversation })
+		}
+	}
+	events.unshift(messageEvent('message.created', conversation, message))
+	return { message, events }
+}
+
+/** The reader has seen every incoming message of the conversation so far. */
+export async function markRead(db: DB, conversation: Pick<Conversation, 'id' | 'incomingCount'>, userId: string) {
+	await db
+		.insertInto('conversationReads')
+		.values({ conversationId: conversation.id, userId, seenCount: conversation.incomingCount })
+		.onConflict((oc) => oc.columns(['conversationId', 'userId']).doUpdateSet({ seenCount: (eb) => eb.ref('excluded.seenCount'), seenAt: sql<Date>`now()` }))
+		.execute()
+}

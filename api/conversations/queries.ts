@@ -1,0 +1,211 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
+import { containsPattern } from '#api/http/pagination.ts'
+import { searchTerms } from '#api/contacts/queries.ts'
+import { conversationStatuses, priorities, type ConversationStatus, type Database, type Message } from '#api/db/schema.ts'
+import { type LabelSummary } from '#api/labels/queries.ts'
+import { type ConversationCursor, type ConversationSort } from './cursor.ts'
+import { type ConversationJson, type MessageJson } from './json.ts'
+import { type ListConversationsQuery } from './schemas.ts'
+
+type Executor = Kysely<Database>
+
+/** Unassigned conversations are counted under this key (migration 0011). */
+export const unassignedKey = '00000000-0000-0000-0000-000000000000'
+
+/** A conversation's labels by title, as JSON, read with its row. */
+const labelsOfConversation = sql<LabelSummary[]>`(
+	select coalesce(json_agg(json_build_object('id', labels.id, 'title', labels.title, 'color', labels.color) order by labels.title), '[]'::json)
+	from conversation_labels join labels on labels.id = conversation_labels.label_id where conversation_labels.conversation_id = conversations.id
+)`
+
+const utc = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** Each sort's key (written by PostgreSQL, to travel in the cursor), its order and where the next page starts. */
+const sortKeys: Record<ConversationSort, { text: RawBuilder<string>; order: string[]; after: (cursor: ConversationCursor) => Expression<SqlBool> }> = {
+	activity: {
+		text: utc('conversations.lastActivityAt'),
+		order: ['conversations.lastActivityAt', 'conversations.id'],
+		after: ({ key, id }) => sql<SqlBool>`(conversations.last_activity_at, conversations.id) < (${key}::timestamptz, ${id}::uuid)`,
+	},
+	created: {
+		text: sql<string>`conversations.number::text`,
+		order: ['conversations.number'],
+		after: ({ key }) => sql<SqlBool>`conversations.number < ${Number(key)}`,
+	},
+	priority: {
+		text: sql<string>`conversations.priority::text || '|' || ${utc('conversations.lastActivityAt')}`,
+		order: ['conversations.priority', 'conversations.lastActivityAt', 'conversations.id'],
+		after: ({ key, id }) => {
+			const [priority, activity] = key.split('|')
+			return sql<SqlBool>`(conversations.priority, conversations.last_activity_at, conversations.id) < (${Number(priority)}::smallint, ${activity}::timestamptz, ${id}::uuid)`
+		},
+	},
+}
+
+/** Conversations with what their JSON shows; `unread` is the reader's. */
+function selectConversations(db: Executor, readerId: string) {
+	return db
+		.selectFrom('conversations')
+		.innerJoin('contacts', 'contacts.id', 'conversations.contactId')
+		.innerJoin('channels', 'channels.id', 'conversations.channelId')
+		.leftJoin('users as assignees', 'assignees.id', 'conversations.assigneeId')
+		.leftJoin('conversationReads', (join) => join.onRef('conversationReads.conversationId', '=', 'conversations.id').on('conversationReads.userId', '=', readerId))
+		.select([
+			'conversations.id',
+			'conversations.number',
+			'conversations.status',
+			'conversations.snoozedUntil',
+			'conversations.priority',
+			'conversations.contactId',
+			'contacts.name as contactName',
+			'contacts.email as contactEmail',
+			'contacts.phone as contactPhone',
+			'contacts.avatarColor as contactAvatarColor',
+			'conversations.channelId',
+			'channels.kind as channelKind',
+			'channels.name as channelName',
+			'conversations.assigneeId',
+			'assignees.name as assigneeName',
+			sql<number>`greatest(conversations.incoming_count - coalesce(conversation_reads.seen_count, 0), 0)`.as('unreadCount'),
+			'conversations.lastMessageExcerpt',
+			'conversations.lastMessageDirection',
+			'conversations.lastActivityAt',
+			'conversations.firstResponseAt',
+			'conversations.createdAt',
+		])
+		.select(labelsOfConversation.as('labels'))
+}
+
+type ConversationRow = Awaited<ReturnType<ReturnType<typeof selectConversations>['executeTakeFirstOrThrow']>>
+
+export function conversationJson(row: ConversationRow): ConversationJson {
+	return {
+		id: row.id,
+		number: row.number,
+		status: row.status,
+		snoozedUntil: row.snoozedUntil?.toISOString() ?? null,
+		priority: priorities[row.priority] ?? 'none',
+		contact: { id: row.contactId, name: row.contactName, email: row.contactEmail, phone: row.contactPhone, avatarColor: row.contactAvatarColor },
+		channel: { id: row.channelId, kind: row.channelKind, name: row.channelName },
+		assignee: row.assigneeId ? { id: row.assigneeId, name: row.assigneeName ?? '' } : null,
+		labels: row.labels,
+		unreadCount: row.unreadCount,
+		lastMessage: row.lastMessageExcerpt !== null && row.lastMessageDirection ? { excerpt: row.lastMessageExcerpt, direction: row.lastMessageDirection } : null,
+		lastActivityAt: row.lastActivityAt.toISOString(),
+		firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
+		createdAt: row.createdAt.toISOString(),
+	}
+}
+
+/** The workspace's conversation `#number` as `readerId` sees it. */
+export async function findConversation(db: Executor, workspaceId: string, number: number, readerId: string): Promise<ConversationJson | undefined> {
+	const row = await selectConversations(db, readerId).where('conversations.workspaceId', '=', workspaceId).where('conversations.number', '=', number).executeTakeFirst()
+	return row && conversationJson(row)
+}
+
+/**
+ * The conversations a search finds: one of their messages (text or note) has every word, as a
+ * word or the start of one (the GIN index of migration 0011, both sides folded by crm_fold), or
+ * their contact matches as the contacts list searches (the trigram index of contact_search).
+ */
+function searchCondition(workspaceId: string, search: string): Expression<SqlBool> {
+	const inMessages = sql<SqlBool>`conversations.id in (
+		select messages.conversation_id from messages
+		where messages.workspace_id = ${workspaceId} and crm_message_words(messages.body) @@ crm_search_query(${search})
+	)`
+	const words = searchTerms(search).map((term) => sql`contact_search.search_text like crm_fold(${containsPattern(term)})`)
+	const ofContacts = sql<SqlBool>`conversations.contact_id in (
+		select contact_search.contact_id from contact_search where contact_search.workspace_id = ${workspaceId} and ${sql.join(words, sql` and `)}
+	)`
+	return words.length ? sql<SqlBool>`(${inMessages} or ${ofContacts})` : inMessages
+}
+
+export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
+
+/** One page of the list in keyset order (newest or most urgent first), reading `limit + 1` rows to know whether another follows. */
+export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery): Promise<ConversationPage> {
+	const key = sortKeys[query.sort]
+	let page = selectConversations(db, readerId).select(key.text.as('sortKey')).where('conversations.workspaceId', '=', workspaceId)
+	if (query.status !== 'all') page = page.where('conversations.status', '=', query.status)
+	if (query.assignee === 'me') page = page.where('conversations.assigneeId', '=', readerId)
+	else if (query.assignee === 'unassigned') page = page.where('conversations.assigneeId', 'is', null)
+	else if (query.assignee !== 'all') page = page.where('conversations.assigneeId', '=', query.assignee)
+	if (query.channelId) page = page.where('conversations.channelId', '=', query.channelId)
+	if (query.priority) page = page.where('conversations.priority', '=', priorities.indexOf(query.priority))
+	if (query.labelId) {
+		const labelId = query.labelId
+		page = page.where(({ exists, selectFrom }) =>
+			exists(selectFrom('conversationLabels').select(sql`1`.as('one')).whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)),
+		)
+	}
+	if (query.search) page = page.where(searchCondition(workspaceId, query.search))
+	if (query.after) page = page.where(key.after(query.after))
+	for (const column of key.order) page = page.orderBy(sql.ref(column), 'desc')
+	const rows = await page.limit(query.limit + 1).execute()
+	const last = rows[query.limit - 1]
+	return {
+		conversations: rows.slice(0, query.limit).map(conversationJson),
+		next: rows.length > query.limit && last ? { sort: query.sort, key: last.sortKey, id: last.id } : undefined,
+	}
+}
+
+export type TabCounts = Record<ConversationStatus, number>
+
+/** How many conversations each status tab has for an assignee (or everyone): a few rows kept by triggers, never a count of the table. */
+export async function tabCounts(db: Executor, workspaceId: string, assigneeKey?: string): Promise<TabCounts> {
+	let query = db.selectFrom('conversationCounts').select(['status', sql<number>`sum(count)::int`.as('count')]).where('workspaceId', '=', workspaceId)
+	if (assigneeKey) query = query.where('assigneeKey', '=', assigneeKey)
+	const rows = await query.groupBy('status').execute()
+	const counts = Object.fromEntries(conversationStatuses.map((status) => [status, 0])) as TabCounts
+	for (const row of rows) counts[row.status] = row.count
+	return counts
+}
+
+/** The sidebar's open conversations: the reader's and nobody's. */
+export async function inboxSummary(db: Executor, workspaceId: string, userId: string): Promise<{ mine: number; unassigned: number }> {
+	const rows = await db
+		.selectFrom('conversationCounts')
+		.select(['assigneeKey', 'count'])
+		.where('workspaceId', '=', workspaceId)
+		.where('status', '=', 'open')
+		.where('assigneeKey', 'in', [userId, unassignedKey])
+		.execute()
+	const countOf = (key: string) => rows.find((row) => row.assigneeKey === key)?.count ?? 0
+	return { mine: countOf(userId), unassigned: countOf(unassignedKey) }
+}
+
+type MessageRow = Message & { senderName: string | null }
+
+export function messageJson(row: MessageRow): MessageJson {
+	return {
+		// bigint, read as a number by the pool (api/db/database.ts): a string in JSON, as the contract says.
+		id: String(row.id),
+		conversationId: row.conversationId,
+		direction: row.direction,
+		kind: row.kind,
+		body: row.body,
+		activity: row.activity,
+		sender: row.senderId ? { id: row.senderId, name: row.senderName ?? '' } : null,
+		status: row.status,
+		error: row.error,
+		createdAt: row.createdAt.toISOString(),
+	}
+}
+
+function selectMessages(db: Executor) {
+	return db.selectFrom('messages').leftJoin('users', 'users.id', 'messages.senderId').selectAll('messages').select('users.name as senderName')
+}
+
+export async function findMessage(db: Executor, messageId: string): Promise<MessageJson | undefined> {
+	const row = await selectMessages(db).where('messages.id', '=', messageId).executeTakeFirst()
+	return row && messageJson(row)
+}
+
+/** A page of a thread by keyset from the newest: the `limit` messages before `before`, answered oldest first. */
+export async function messagesPage(db: Executor, conversationId: string, query: { before?: string; limit: number }): Promise<{ messages: MessageJson[]; olderCursor: string | null }> {
+	let page = selectMessages(db).where('messages.conversationId', '=', conversationId)
+	if (query.before) page = page.where('messages.id', '<', query.before)
+	const rows = await page.orderBy('messages.id', 'desc').limit(query.limit + 1).execute()
+	const messages = rows.slice(0, query.limit).reverse().map(messageJson)
+	return { messages, olderCursor: rows.length > query.limit ? (messages[0]?.id ?? null) : null }
+}

@@ -1,0 +1,198 @@
+import { Router, type Request } from 'express'
+import { type ApiContext } from '#api/context.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Conversation } from '#api/db/schema.ts'
+import { requireUser } from '#api/http/authenticate.ts'
+import { fieldError, HttpError } from '#api/http/errors.ts'
+import { handler } from '#api/http/handler.ts'
+import { parseRequest } from '#api/http/validate.ts'
+import { existingLabelIds } from '#api/labels/queries.ts'
+import { parseParams, requireMember } from '#api/workspaces/membership.ts'
+import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor } from './actions.ts'
+import { encodeCursor } from './cursor.ts'
+import { publishEvents, type InboxEvent } from './events.ts'
+import { type ConversationJson } from './json.ts'
+import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey, type TabCounts } from './queries.ts'
+import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+
+export function conversationNotFound() {
+	return new HttpError(404, 'inbox:errors.conversationNotFound')
+}
+
+export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: TabCounts }
+
+/**
+ * `/v1/workspaces/:id/conversations`: every member reads, replies, writes notes, assigns, changes
+ * the status and labels (PRODUCT.md, Roles); anyone else learns nothing (404). Events are published
+ * once the change committed.
+ */
+export function conversationsRouter({ db, realtime }: ApiContext): Router {
+	const router = Router({ mergeParams: true })
+	router.use(requireUser(db))
+
+	const actorOf = (req: Request): Actor => ({ id: req.user.id, name: req.user.name })
+
+	/** The conversation of the path's number, locked in `trx`; 404 when the workspace has none. */
+	async function lockConversation(trx: DB, req: Request, workspaceId: string): Promise<Conversation> {
+		const { number } = parseParams(req, conversationParams, conversationNotFound)
+		const [conversation] = await lockConversations(trx, workspaceId, [number])
+		if (!conversation) throw conversationNotFound()
+		return conversation
+	}
+
+	async function conversationAnswer(req: Request, workspaceId: string, number: number): Promise<ConversationJson> {
+		const conversation = await findConversation(db, workspaceId, number, req.user.id)
+		if (!conversation) throw conversationNotFound()
+		return conversation
+	}
+
+	/** The assignee's name, when they are a member of the workspace (422 otherwise, beside the field). */
+	async function requireAssignee(trx: DB, req: Request, workspaceId: string, assigneeId: string | null | undefined): Promise<string | undefined> {
+		if (!assigneeId) return undefined
+		const member = await trx
+			.selectFrom('members')
+			.innerJoin('users', 'users.id', 'members.userId')
+			.select('users.name')
+			.where('members.workspaceId', '=', workspaceId)
+			.where('members.userId', '=', assigneeId)
+			.executeTakeFirst()
+		if (!member) throw fieldError(req, 422, 'assigneeId', 'inbox:errors.assigneeNotMember')
+		return member.name
+	}
+
+	async function requireLabels(trx: DB, req: Request, workspaceId: string, field: string, labelIds: string[]) {
+		const known = await existingLabelIds(trx, workspaceId, labelIds)
+		if (known.size < labelIds.length) throw fieldError(req, 422, field, 'inbox:errors.unknownLabels')
+	}
+
+	function announce(events: InboxEvent[]) {
+		void publishEvents(realtime, events)
+	}
+
+	router.get(
+		'/',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const query = parseRequest(req, 'query', listConversationsQuery)
+			const assigneeKey = query.assignee === 'me' ? req.user.id : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
+			const [page, counts] = await Promise.all([listConversations(db, workspace.id, req.user.id, query), tabCounts(db, workspace.id, assigneeKey)])
+			const body: ConversationListJson = { conversations: page.conversations, nextCursor: page.next ? encodeCursor(page.next) : null, counts }
+			res.json(body)
+		}),
+	)
+
+	router.get(
+		'/summary',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json(await inboxSummary(db, workspace.id, req.user.id))
+		}),
+	)
+
+	router.post(
+		'/bulk',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const body = parseRequest(req, 'body', bulkBody)
+			const actor = actorOf(req)
+			const { updated, events } = await db.transaction().execute(async (trx) => {
+				const conversations = await lockConversations(trx, workspace.id, body.numbers)
+				const assigneeName = body.action === 'assign' ? await requireAssignee(trx, req, workspace.id, body.assigneeId) : undefined
+				if (body.labelId) await requireLabels(trx, req, workspace.id, 'labelId', [body.labelId])
+				const events: InboxEvent[] = []
+				for (const conversation of conversations) {
+					if (body.action === 'assign') events.push(...(await changeConversation(trx, conversation, { assigneeId: body.assigneeId, assigneeName }, actor)).events)
+					if (body.action === 'status') events.push(...(await changeConversation(trx, conversation, { status: body.status, snoozedUntil: body.snoozedUntil }, actor)).events)
+					if (body.action === 'addLabel') events.push(...(await changeLabels(trx, conversation, { add: [body.labelId!], remove: [] }, actor)))
+					if (body.action === 'removeLabel') events.push(...(await changeLabels(trx, conversation, { add: [], remove: [body.labelId!] }, actor)))
+				}
+				return { updated: conversations.length, events }
+			})
+			announce(events)
+			res.json({ updated })
+		}),
+	)
+
+	router.get(
+		'/:number',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			res.json(await conversationAnswer(req, workspace.id, number))
+		}),
+	)
+
+	router.patch(
+		'/:number',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const changes = parseRequest(req, 'body', updateConversationBody)
+			const { events } = await db.transaction().execute(async (trx) => {
+				const conversation = await lockConversation(trx, req, workspace.id)
+				const assigneeName = await requireAssignee(trx, req, workspace.id, changes.assigneeId)
+				return changeConversation(trx, conversation, { ...changes, assigneeName }, actorOf(req))
+			})
+			announce(events)
+			res.json(await conversationAnswer(req, workspace.id, number))
+		}),
+	)
+
+	router.put(
+		'/:number/labels',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const { labelIds } = parseRequest(req, 'body', replaceLabelsBody)
+			const events = await db.transaction().execute(async (trx) => {
+				const conversation = await lockConversation(trx, req, workspace.id)
+				await requireLabels(trx, req, workspace.id, 'labelIds', labelIds)
+				const current = await trx.selectFrom('conversationLabels').select('labelId').where('conversationId', '=', conversation.id).execute()
+				const had = new Set(current.map((row) => row.labelId))
+				const add = labelIds.filter((labelId) => !had.has(labelId))
+				const remove = [...had].filter((labelId) => !labelIds.includes(labelId))
+				return changeLabels(trx, conversation, { add, remove }, actorOf(req))
+			})
+			announce(events)
+			res.json(await conversationAnswer(req, workspace.id, number))
+		}),
+	)
+
+	router.get(
+		'/:number/messages',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const query = parseRequest(req, 'query', listMessagesQuery)
+			const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
+			if (!conversation) throw conversationNotFound()
+			res.json(await messagesPage(db, conversation.id, query))
+		}),
+	)
+
+	router.post(
+		'/:number/messages',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			parseParams(req, conversationParams, conversationNotFound)
+			const input = parseRequest(req, 'body', createMessageBody)
+			const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
+			announce(events)
+			res.status(201).json(await findMessage(db, String(message.id)))
+		}),
+	)
+
+	router.post(
+		'/:number/read',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const conversation = await db.selectFrom('conversations').select(['id', 'incomingCount']).where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
+			if (!conversation) throw conversationNotFound()
+			await markRead(db, conversation, req.user.id)
+			res.status(204).end()
+		}),
+	)
+
+	return router
+}

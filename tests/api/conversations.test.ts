@@ -1,0 +1,288 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Channel } from '#api/db/schema.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { createLabel } from './contacts-fixtures.ts'
+import {
+	conversationsPath,
+	createLinkChannel,
+	customerWrites,
+	getConversation,
+	postMessage,
+	type ConversationJson,
+	type MessageJson,
+} from './conversations-fixtures.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+type ListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<string, number> }
+
+let api: TestApi
+let team: Team
+let channel: Channel
+beforeAll(async () => {
+	api = await startApi()
+	team = await createTeam('Inbox')
+	channel = await createLinkChannel(team.workspace.id)
+})
+afterAll(() => api.close())
+
+async function list(query = '', auth = team.agent.auth, workspaceId = team.workspace.id): Promise<ListJson> {
+	const response = await api.request('GET', conversationsPath(workspaceId, query), { headers: auth })
+	expect(response.status, JSON.stringify(response.body)).toBe(200)
+	return response.body as ListJson
+}
+
+async function jobsFor(task: string, payload: Record<string, string>) {
+	const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs jobs join graphile_worker._private_tasks tasks on tasks.id = jobs.task_id
+		where tasks.identifier = ${task} and jobs.payload::jsonb @> ${JSON.stringify(payload)}::jsonb`.execute(testDb())
+	return rows[0]?.n ?? 0
+}
+
+describe('the conversation list', () => {
+	test('newest activity first, as the contract shapes it, with the tabs counted per assignee; a new message moves a conversation to the top', async () => {
+		const team = await createTeam('List order')
+		const channel = await createLinkChannel(team.workspace.id, 'Site')
+		const first = await customerWrites(channel, 'a', 'Hello, my order is late')
+		const second = await customerWrites(channel, 'b', 'مرحبا')
+		let page = await list('', team.agent.auth, team.workspace.id)
+		expect(page.conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number, first.conversation.number])
+		expect(page.counts).toEqual({ open: 2, pending: 0, resolved: 0, snoozed: 0 })
+		expect(page.nextCursor).toBeNull()
+		expect(page.conversations[1]).toEqual({
+			id: first.conversation.id,
+			number: first.conversation.number,
+			status: 'open',
+			snoozedUntil: null,
+			priority: 'none',
+			contact: { id: first.conversation.contactId, name: 'Visitor a', email: null, phone: null, avatarColor: expect.any(String) },
+			channel: { id: channel.id, kind: 'link', name: 'Site' },
+			assignee: null,
+			labels: [],
+			unreadCount: 1,
+			lastMessage: { excerpt: 'Hello, my order is late', direction: 'incoming' },
+			lastActivityAt: expect.any(String),
+			firstResponseAt: null,
+			createdAt: expect.any(String),
+		})
+
+		await customerWrites(channel, 'a', 'Any news?')
+		page = await list('', team.agent.auth, team.workspace.id)
+		expect(page.conversations.map((conversation) => conversation.number)).toEqual([first.conversation.number, second.conversation.number])
+		expect(page.conversations[0]).toMatchObject({ unreadCount: 2, lastMessage: { excerpt: 'Any news?' } })
+
+		const patched = await api.request('PATCH', conversationsPath(team.workspace.id, `/${second.conversation.number}`), { body: { assigneeId: team.agent.user.id }, headers: team.admin.auth })
+		expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+		expect((await list('?assignee=me', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number])
+		expect((await list('?assignee=me', team.agent.auth, team.workspace.id)).counts).toEqual({ open: 1, pending: 0, resolved: 0, snoozed: 0 })
+		expect((await list('?assignee=unassigned', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([first.conversation.number])
+		expect((await list(`?assignee=${team.agent.user.id}`, team.owner.auth, team.workspace.id)).conversations).toHaveLength(1)
+		expect((await list('?assignee=me', team.owner.auth, team.workspace.id)).counts.open).toBe(0)
+		const summary = await api.request('GET', conversationsPath(team.workspace.id, '/summary'), { headers: team.agent.auth })
+		expect(summary.body).toEqual({ mine: 1, unassigned: 1 })
+	})
+
+	test('filters by status, channel, label and priority, and sorts by creation or priority', async () => {
+		const team = await createTeam('Filters')
+		const [site, shop] = await Promise.all([createLinkChannel(team.workspace.id, 'Site'), createLinkChannel(team.workspace.id, 'Shop')])
+		const one = (await customerWrites(site, 'one', 'first')).conversation.number
+		const two = (await customerWrites(shop, 'two', 'second')).conversation.number
+		const three = (await customerWrites(site, 'three', 'third')).conversation.number
+		await customerWrites(site, 'one', 'first again')
+		const label = await createLabel(api, team.owner.auth, team.workspace.id, { title: 'billing' })
+		const patch = (number: number, body: unknown) => api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
+		expect((await patch(two, { priority: 'urgent' })).status).toBe(200)
+		expect((await patch(three, { priority: 'low', status: 'pending' })).status).toBe(200)
+		expect((await api.request('PUT', conversationsPath(team.workspace.id, `/${one}/labels`), { body: { labelIds: [label.id] }, headers: team.agent.auth })).status).toBe(200)
+
+		const numbers = async (query: string) => (await list(query, team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)
+		expect(await numbers('')).toEqual([one, two])
+		expect(await numbers('?status=pending')).toEqual([three])
+		expect(await numbers('?status=all')).toEqual([one, three, two])
+		expect(await numbers(`?status=all&channelId=${site.id}`)).toEqual([one, three])
+		expect(await numbers(`?status=all&labelId=${label.id}`)).toEqual([one])
+		expect(await numbers('?status=all&priority=urgent')).toEqual([two])
+		expect(await numbers('?status=all&sort=created')).toEqual([three, two, one])
+		expect(await numbers('?status=all&sort=priority')).toEqual([two, three, one])
+		expect((await list('?status=all', team.agent.auth, team.workspace.id)).counts).toEqual({ open: 2, pending: 1, resolved: 0, snoozed: 0 })
+		expect((await list(`?status=all&labelId=${label.id}`, team.agent.auth, team.workspace.id)).conversations[0]?.labels).toEqual([{ id: label.id, title: 'billing', color: '#4f46e5' }])
+	})
+
+	test.each(['activity', 'created', 'priority'])('pages by keyset (sort %s): every conversation once, none skipped, ties included', async (sort) => {
+		const team = await createTeam(`Pages ${sort}`)
+		const site = await createLinkChannel(team.workspace.id)
+		for (let index = 0; index < 23; index++) await customerWrites(site, `visitor-${index}`, `message ${index}`)
+		// Ties on the sort keys: the id decides.
+		await testDb().updateTable('conversations').set({ lastActivityAt: new Date('2026-01-01T00:00:00.000Z'), priority: 2 }).where('workspaceId', '=', team.workspace.id).where('number', '<=', 10).execute()
+		const seen: number[] = []
+		let after: string | null = null
+		let pages = 0
+		do {
+			const page: ListJson = await list(`?status=all&sort=${sort}&limit=5${after ? `&after=${after}` : ''}`, team.agent.auth, team.workspace.id)
+			seen.push(...page.conversations.map((conversation) => conversation.number))
+			after = page.nextCursor
+			pages++
+		} while (after && pages < 10)
+		expect(pages).toBe(5)
+		expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, index) => index + 1))
+	})
+
+	test('refuses bad filters and a cursor of another sort with a translated 400', async () => {
+		const cursor = (await list('?status=all&limit=1')).nextCursor
+		for (const query of ['?status=closed', '?assignee=someone', '?priority=big', '?sort=name', '?limit=0', '?limit=101', '?labelId=x', '?unknown=1', `?after=${cursor}&sort=created`, '?after=nope']) {
+			const response = await api.request('GET', conversationsPath(team.workspace.id, query), { headers: team.agent.auth })
+			expect(response.status, query).toBe(400)
+			expect(response.body).toMatchObject({ message: 'Some fields are not valid.', statusCode: 400 })
+		}
+		const french = await api.request('GET', conversationsPath(team.workspace.id, '?after=nope'), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect(french.body).toMatchObject({ details: { fields: { after: ['Ce lien de page n’est plus valide. Recommencez à la première page.'] } } })
+		const arabic = await api.request('GET', conversationsPath(team.workspace.id, '?status=closed'), { headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' } })
+		expect(arabic.body).toMatchObject({ message: expect.not.stringMatching(/[a-z]{4}/), statusCode: 400 })
+	})
+})
+
+describe('one conversation', () => {
+	test('is read by its number; another workspace’s number, a malformed one or an unknown one is 404, translated', async () => {
+		const { conversation } = await customerWrites(channel, 'reader', 'Hi')
+		expect(await getConversation(api, team.owner.auth, team.workspace.id, conversation.number)).toMatchObject({ id: conversation.id, number: conversation.number })
+		const theirs = await createLinkChannel(team.elsewhere.id)
+		const elsewhere = await customerWrites(theirs, 'other', 'Hi there')
+		for (const number of [String(elsewhere.conversation.number + 1000), 'abc', '-1', '1.5']) {
+			const response = await api.request('GET', conversationsPath(team.workspace.id, `/${number}`), { headers: team.agent.auth })
+			expect(response.status, number).toBe(404)
+		}
+		const missing = await api.request('GET', conversationsPath(team.elsewhere.id, `/${elsewhere.conversation.number}`), { headers: team.agent.auth })
+		expect(missing.status).toBe(404)
+		const unknown = await api.request('GET', conversationsPath(team.workspace.id, '/999999'), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect(unknown.body).toEqual({ message: 'Cette conversation n’existe pas.', statusCode: 404, details: null })
+	})
+
+	test('a reply waits for its job, moves the conversation up and sets the first response time once; a note does neither', async () => {
+		const { conversation } = await customerWrites(channel, 'replied', 'Where is my parcel?')
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: '  It left this morning.  ' })
+		expect(reply).toEqual({
+			id: expect.stringMatching(/^\d+$/),
+			conversationId: conversation.id,
+			direction: 'outgoing',
+			kind: 'text',
+			body: 'It left this morning.',
+			activity: null,
+			sender: { id: team.agent.user.id, name: team.agent.user.name },
+			status: 'pending',
+			error: null,
+			createdAt: expect.any(String),
+		})
+		expect(await jobsFor('send-message', { messageId: reply.id })).toBe(1)
+		const replied = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
+		expect(replied).toMatchObject({ firstResponseAt: reply.createdAt, lastMessage: { excerpt: 'It left this morning.', direction: 'outgoing' } })
+
+		const note = await postMessage(api, team.admin.auth, team.workspace.id, conversation.number, { kind: 'note', body: 'Check with the courier' })
+		expect(note).toMatchObject({ kind: 'note', status: null, sender: { id: team.admin.user.id } })
+		expect(await jobsFor('send-message', { messageId: note.id })).toBe(0)
+		const second = await postMessage(api, team.owner.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Tracking: 123' })
+		const after = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
+		expect(after.firstResponseAt).toBe(reply.createdAt)
+		expect(after.lastMessage).toEqual({ excerpt: 'Tracking: 123', direction: 'outgoing' })
+		expect(second.status).toBe('pending')
+	})
+
+	test('refuses an empty, too long or unknown kind of message with a translated 400, in three languages', async () => {
+		const { conversation } = await customerWrites(channel, 'refused', 'Hi')
+		const target = conversationsPath(team.workspace.id, `/${conversation.number}/messages`)
+		for (const [body, field] of [
+			[{ kind: 'text', body: '   ' }, 'body'],
+			[{ kind: 'text', body: 'x'.repeat(4097) }, 'body'],
+			[{ kind: 'activity', body: 'x' }, 'kind'],
+			[{ kind: 'text', body: 'x', sender: 'me' }, '_'],
+		] as const) {
+			const response = await api.request('POST', target, { body, headers: team.agent.auth })
+			expect(response.status).toBe(400)
+			expect(response.body).toMatchObject({ details: { fields: { [field]: [expect.any(String)] } } })
+		}
+		const english = await api.request('POST', target, { body: { kind: 'text', body: 'x'.repeat(4097) }, headers: team.agent.auth })
+		expect(english.body).toMatchObject({ message: 'Some fields are not valid.', details: { fields: { body: ['Must be at most 4096 characters.'] } } })
+		const french = await api.request('POST', target, { body: { kind: 'text', body: '' }, headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect(french.body).toMatchObject({ message: 'Certains champs ne sont pas valides.' })
+		const arabic = await api.request('POST', target, { body: { kind: 'text', body: '' }, headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' } })
+		expect((arabic.body as { message: string }).message).toMatch(/[\u0600-\u06FF]/)
+	})
+
+	test('the thread pages from the newest by keyset, oldest first within a page, without gaps or repeats', async () => {
+		const { conversation } = await customerWrites(channel, 'long-thread', 'message 0')
+		for (let index = 1; index < 70; index++) await customerWrites(channel, 'long-thread', `message ${index}`)
+		const path = conversationsPath(team.workspace.id, `/${conversation.number}/messages`)
+		const bodies: string[] = []
+		let before: string | null = null
+		let pages = 0
+		do {
+			const response = await api.request('GET', `${path}${before ? `?before=${before}` : ''}`, { headers: team.agent.auth })
+			expect(response.status).toBe(200)
+			const page = response.body as { messages: MessageJson[]; olderCursor: string | null }
+			const ids = page.messages.map((message) => BigInt(message.id))
+			expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : 1)))
+			bodies.unshift(...page.messages.map((message) => message.body))
+			before = page.olderCursor
+			pages++
+		} while (before && pages < 5)
+		expect(pages).toBe(3)
+		expect(bodies).toEqual(Array.from({ length: 70 }, (_, index) => `message ${index}`))
+		expect((await api.request('GET', `${path}?before=abc`, { headers: team.agent.auth })).status).toBe(400)
+		expect((await api.request('GET', `${path}?limit=500`, { headers: team.agent.auth })).status).toBe(400)
+	})
+
+	test('reading sets the reader’s unread count to 0, not anyone else’s', async () => {
+		const { conversation } = await customerWrites(channel, 'unread', 'one')
+		await customerWrites(channel, 'unread', 'two')
+		const read = await api.request('POST', conversationsPath(team.workspace.id, `/${conversation.number}/read`), { headers: team.agent.auth })
+		expect(read.status).toBe(204)
+		expect((await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)).unreadCount).toBe(0)
+		expect((await getConversation(api, team.admin.auth, team.workspace.id, conversation.number)).unreadCount).toBe(2)
+		await customerWrites(channel, 'unread', 'three')
+		expect((await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)).unreadCount).toBe(1)
+	})
+
+	test('a retried delivery with the same external id is recorded once', async () => {
+		const first = await customerWrites(channel, 'retried', 'Once', { externalId: 'provider-1' })
+		const again = await customerWrites(channel, 'retried', 'Once', { externalId: 'provider-1' })
+		expect(again).toMatchObject({ duplicate: true, message: { id: first.message.id } })
+		const page = await api.request('GET', conversationsPath(team.workspace.id, `/${first.conversation.number}/messages`), { headers: team.agent.auth })
+		expect((page.body as { messages: MessageJson[] }).messages.map((message) => message.body)).toEqual(['Once'])
+	})
+})
+
+describe('isolation', () => {
+	test('every endpoint answers 404 to someone outside the workspace, and changes nothing', async () => {
+		const { conversation } = await customerWrites(channel, 'private', 'Secret')
+		const label = await createLabel(api, team.owner.auth, team.workspace.id, { title: `isolated-${Date.now()}` })
+		const number = conversation.number
+		const calls: Array<[string, string, unknown?]> = [
+			['GET', ''],
+			['GET', '/summary'],
+			['GET', `/${number}`],
+			['PATCH', `/${number}`, { status: 'resolved' }],
+			['PUT', `/${number}/labels`, { labelIds: [label.id] }],
+			['POST', '/bulk', { numbers: [number], action: 'status', status: 'resolved' }],
+			['GET', `/${number}/messages`],
+			['POST', `/${number}/messages`, { kind: 'text', body: 'hacked' }],
+			['POST', `/${number}/read`],
+		]
+		for (const [method, rest, body] of calls) {
+			const response = await api.request(method, conversationsPath(team.workspace.id, rest), { body, headers: team.outsider.auth })
+			expect(response.status, `${method} ${rest}`).toBe(404)
+			expect(response.body).toMatchObject({ message: 'This workspace does not exist, or you are not a member of it.' })
+			const anonymous = await api.request(method, conversationsPath(team.workspace.id, rest), { body })
+			expect(anonymous.status, `${method} ${rest} without a session`).toBe(401)
+		}
+		// The outsider's own workspace does not reach this conversation by its number either.
+		for (const [method, rest, body] of calls.slice(2)) {
+			if (rest === '/bulk') continue
+			const response = await api.request(method, conversationsPath(team.elsewhere.id, rest), { body, headers: team.outsider.auth })
+			expect(response.status, `${method} ${rest} in their own workspace`).toBe(404)
+		}
+		const bulk = await api.request('POST', conversationsPath(team.elsewhere.id, '/bulk'), { body: { numbers: [number], action: 'status', status: 'resolved' }, headers: team.outsider.auth })
+		expect(bulk.body).toEqual({ updated: 0 })
+		const after = await getConversation(api, team.agent.auth, team.workspace.id, number)
+		expect(after).toMatchObject({ status: 'open', labels: [], unreadCount: 1 })
+		const messages = await testDb().selectFrom('messages').select('body').where('conversationId', '=', conversation.id).execute()
+		expect(messages.map((message) => message.body)).toEqual(['Secret'])
+	})
+})
