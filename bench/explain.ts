@@ -22,6 +22,7 @@ import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
 import { type Database } from '#api/db/schema.ts'
 import { listLabels } from '#api/labels/queries.ts'
 import { deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
+import { seedInbox } from './inbox.ts'
 
 const { values: options } = parseArgs({
 	options: { dir: { type: 'string', default: '/tmp/crm-explain' }, only: { type: 'string' }, serve: { type: 'boolean', default: false } },
@@ -47,6 +48,7 @@ try {
 	const datasetFile = path.join(options.dir, 'dataset.json')
 	const dataset: ContactsDataset = fs.existsSync(datasetFile) ? JSON.parse(fs.readFileSync(datasetFile, 'utf8')) : await seedContacts(url, log)
 	fs.writeFileSync(datasetFile, JSON.stringify(dataset))
+	const inbox = await seedInbox(url, dataset, log)
 	if (options.serve) {
 		process.stdout.write(`${url}\nworkspace ${dataset.workspaceId}, label ${dataset.labelId}, token ${dataset.token}\n`)
 		await new Promise((resolve) => process.once('SIGINT', resolve))

@@ -12,6 +12,7 @@
  */
 import { sql, type RawBuilder } from 'kysely'
 import { hashPassword } from '#api/auth/password.ts'
+import { wakeJobKey } from '#api/conversations/actions.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 
 export const conversationsPerWorkspace = 100_000
@@ -157,7 +158,7 @@ const bodies = {
 }
 
 // The activity lines the API writes (inbox:activity.*), with values the seed fills from the members' names.
-const activityKeys = ['activity.assigned', 'activity.resolved', 'activity.reopened', 'activity.labelAdded']
+const activityKeys = ['activity.assigned', 'activity.resolved', 'activity.reopened', 'activity.labelsAdded', 'activity.pending']
 
 /** `list[1 + index % length]`, the list sent once as an array parameter. */
 const pick = (list: readonly string[], index: RawBuilder<unknown>) => sql`(${sql.val(list)}::text[])[1 + ((${index}) % ${list.length})]`
@@ -277,7 +278,7 @@ async function seedConversations(db: DB, w: Workspace, longLength: number) {
 					when 'text' then case direction when 'incoming' then replace(${withOrder(byLanguage('customer', sql`number * 7 + j * 3`))}, '#', ${orderNumber})
 						else ${byLanguage('agent', sql`number * 5 + j`)} end end,
 				case when kind = 'activity' then json_build_object('key', ${pick(activityKeys, sql`number + j`)}, 'values',
-					json_build_object('actor', ${pick(w.memberNames, sql`number + j`)}, 'assignee', ${pick(w.memberNames, sql`number`)}, 'label', 'billing'))::jsonb end,
+					json_build_object('actor', ${pick(w.memberNames, sql`number + j`)}, 'assignee', ${pick(w.memberNames, sql`number`)}, 'labels', 'billing'))::jsonb end,
 				case when direction = 'outgoing' then ${sender} end,
 				case when direction = 'outgoing' and kind = 'text' then case when (number * j) % 500 = 0 then 'failed' when number > 99000 then 'delivered' else 'read' end end,
 				case when direction = 'outgoing' and kind = 'text' and (number * j) % 500 = 0 then 'The recipient is not reachable on this channel.' end,
@@ -328,10 +329,10 @@ async function seedConversations(db: DB, w: Workspace, longLength: number) {
 
 /** A wake-up job per snoozed conversation, as a snooze through the API schedules (graphile-worker's own function; the server installed its schema). */
 async function scheduleWakeUps(db: DB, workspaceId: string) {
-	const installed = await sql<{ found: boolean }>`select to_regprocedure('graphile_worker.add_job(text, json, text, timestamptz, integer, text, integer, text[], text)') is not null as found`.execute(db)
+	const installed = await sql<{ found: boolean }>`select to_regnamespace('graphile_worker') is not null as found`.execute(db)
 	if (!installed.rows[0]?.found) return
 	await sql`
-		select graphile_worker.add_job('wake-snoozed', json_build_object('conversationId', id), run_at => snoozed_until, job_key => 'wake-snoozed:' || id)
+		select graphile_worker.add_job('wake-snoozed', json_build_object('conversationId', id), run_at => snoozed_until, job_key => ${sql.lit(wakeJobKey(''))} || id)
 		from conversations where workspace_id = ${workspaceId} and status = 'snoozed'
 	`.execute(db)
 }
