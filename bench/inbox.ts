@@ -217,11 +217,14 @@ async function withoutIndexes(db: DB, table: string, load: () => Promise<void>) 
 	try {
 		await load()
 	} finally {
-		for (const index of rows) await sql.raw(index.definition).execute(db)
+		await db.transaction().execute(async (trx) => {
+			await sql`set local maintenance_work_mem = '256MB'`.execute(trx)
+			for (const index of rows) await sql.raw(index.definition).execute(trx)
+		})
 	}
 }
 
-async function seedConversations(db: DB, w: Workspace, longLength: number) {
+async function seedConversations(db: DB, w: Workspace) {
 	const member = (index: RawBuilder<unknown>) => sql`(${sql.val(w.members)}::uuid[])[1 + ((${index}) % ${w.members.length})]`
 	const channel = (index: number) => sql.val(w.channels[index])
 	// Contacts in creation order are numbered 1…100 000; channel: half on the website link, 30 % WhatsApp, 10 % Telegram, 10 % the French link.
@@ -263,14 +266,17 @@ async function seedConversations(db: DB, w: Workspace, longLength: number) {
 		where workspace_id = ${w.id}
 	`.execute(db)
 
-	// The messages, inserted in time order across conversations as they would arrive (a thread's rows spread over the table).
+}
+
+/** The messages, inserted in time order across conversations as they would arrive (a thread's rows spread over the table). */
+async function seedMessages(db: DB, w: Workspace, longLength: number) {
+	const member = (index: RawBuilder<unknown>) => sql`(${sql.val(w.members)}::uuid[])[1 + ((${index}) % ${w.members.length})]`
 	const gap = sql`case when number = ${longThreadNumber} then interval '365 days' / ${longLength} else (3 + number % 40) * interval '1 minute' end`
 	const sender = sql`coalesce(assignee_id, ${member(sql`number + j`)})`
 	const orderNumber = sql`(40000 + number)::text`
 	const withOrder = (body: RawBuilder<unknown>) =>
 		sql`${body} || case when (number + j) % 4 = 0 then case lang when 'ar' then ${sql.val(bodies.ar.order('#'))} when 'fr' then ${sql.val(bodies.fr.order('#'))} else ${sql.val(bodies.en.order('#'))} end else '' end`
-	await withoutIndexes(db, 'messages', async () => {
-		await sql`
+	await sql`
 			insert into messages (workspace_id, conversation_id, channel_id, direction, kind, body, activity, sender_id, status, error, created_at, updated_at)
 			select ${w.id}, id, channel_id, direction, kind,
 				case kind when 'activity' then ''
@@ -299,7 +305,9 @@ async function seedConversations(db: DB, w: Workspace, longLength: number) {
 			) planned
 			order by at, j
 		`.execute(db)
-	})
+}
+
+async function keepConversationValues(db: DB, w: Workspace) {
 
 	// What the API keeps on each conversation, from its messages (the last one is always a text); the excerpt as excerptOf() cuts it.
 	await sql`
@@ -345,7 +353,7 @@ export async function seedInbox(databaseUrl: string, contacts: { workspaceId: st
 		const userId = await benchAgent(db, contacts.workspaceId)
 		const run = Math.random().toString(36).slice(2, 10)
 		const longLength = longThreadLength()
-		let seededAny = false
+		const pending: Workspace[] = []
 		for (const [workspaceId, agent] of [
 			[contacts.workspaceId, userId],
 			[contacts.otherWorkspaceId, undefined],
@@ -358,13 +366,25 @@ export async function seedInbox(databaseUrl: string, contacts: { workspaceId: st
 			log(`seeding ${conversationsPerWorkspace.toLocaleString('en-US')} conversations and ${messagesPerWorkspace.toLocaleString('en-US')} messages in workspace ${workspaceId}`)
 			const step = Date.now()
 			const workspace = await prepareWorkspace(db, workspaceId, agent, `${run}-${workspaceId.slice(0, 4)}`)
-			await seedConversations(db, workspace, longLength)
-			await scheduleWakeUps(db, workspaceId)
-			seededAny = true
-			log(`  done in ${((Date.now() - step) / 1000).toFixed(1)} s`)
+			await seedConversations(db, workspace)
+			log(`  conversations in ${((Date.now() - step) / 1000).toFixed(1)} s`)
+			pending.push(workspace)
+		}
+		if (pending.length) {
+			// Both workspaces' messages under one index build.
+			const step = Date.now()
+			await withoutIndexes(db, 'messages', async () => {
+				for (const workspace of pending) await seedMessages(db, workspace, longLength)
+				log(`  messages in ${((Date.now() - step) / 1000).toFixed(1)} s, building their indexes`)
+			})
+			log(`  messages and indexes in ${((Date.now() - step) / 1000).toFixed(1)} s`)
+		}
+		for (const workspace of pending) {
+			await keepConversationValues(db, workspace)
+			await scheduleWakeUps(db, workspace.id)
 		}
 		// Written in bulk: the index pending lists are merged and the statistics taken here, not by autovacuum during the run.
-		for (const table of seededAny ? ['messages', 'conversations', 'conversation_labels', 'conversation_reads', 'contact_identities', 'contacts', 'contact_search'] : []) {
+		for (const table of pending.length ? ['messages', 'conversations', 'conversation_labels', 'conversation_reads', 'contact_identities', 'contacts', 'contact_search'] : []) {
 			await sql`vacuum analyze ${sql.table(table)}`.execute(db)
 		}
 		const seedSeconds = (Date.now() - started) / 1000
