@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
-import { workspaceChannel } from '#common/realtime.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
+import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
 /** A message from a customer, as any channel hands it over once it has verified and parsed it. */
 export type InboundMessage = {
@@ -93,9 +93,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 
 	if (!received.duplicate) {
 		const { conversation, message } = received
-		const ids = { workspaceId: conversation.workspaceId, conversationId: conversation.id, number: conversation.number }
-		void realtime.publish(workspaceChannel(conversation.workspaceId), received.created ? 'conversation.created' : 'conversation.updated', ids)
-		void realtime.publish(workspaceChannel(conversation.workspaceId), 'message.created', { ...ids, messageId: message.id })
+		void publishEvents(realtime, [conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }
 }

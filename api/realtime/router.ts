@@ -1,6 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { type ApiContext } from '#api/context.ts'
+import { type DB } from '#api/db/database.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
@@ -12,6 +13,11 @@ import { channelSubject } from '#common/realtime.ts'
 const socketId = z.string().max(64).regex(/^\d+\.\d+$/)
 const channelAuthBody = z.object({ socket_id: socketId, channel_name: z.string().min(1).max(200) })
 const userAuthBody = z.object({ socket_id: socketId, user_id: z.string().max(200).optional() })
+
+async function workspaceOfConversation(db: DB, conversationId: string): Promise<string | undefined> {
+	const conversation = await db.selectFrom('conversations').select('workspaceId').where('id', '=', conversationId).executeTakeFirst()
+	return conversation?.workspaceId
+}
 
 /**
  * `/v1/realtime`: signs what a signed-in user may listen to (pusher-js's channel authorisation and
@@ -26,9 +32,10 @@ export function realtimeRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const body = parseRequest(req, 'body', channelAuthBody)
 			const subject = channelSubject(body.channel_name)
-			// Conversations have no table yet: nobody may listen to one until membership can be checked.
-			if (!subject || subject.kind === 'conversation' || subject.kind === 'visitor') throw new HttpError(403, 'realtime.channelForbidden')
-			const membership = await findMembership(db, req.user.id, subject.id)
+			if (!subject) throw new HttpError(403, 'realtime.channelForbidden')
+			// A conversation's channels (typing, what its visitor hears) are for members of its workspace.
+			const workspaceId = subject.kind === 'conversation' || subject.kind === 'visitor' ? await workspaceOfConversation(db, subject.id) : subject.id
+			const membership = workspaceId ? await findMembership(db, req.user.id, workspaceId) : undefined
 			if (!membership) throw new HttpError(403, 'realtime.channelForbidden')
 			const presence =
 				subject.kind === 'workspace-presence' ? { user_id: req.user.id, user_info: { name: req.user.name, role: membership.role } } : undefined

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { receiveMessage } from '#api/conversations/inbound.ts'
+import { testDb } from './harness.ts'
+import { conversationsPath, createLinkChannel } from './conversations-fixtures.ts'
+import { nextEvent, recordEvents, startRealtimeServer, type RealtimeTestServer } from './realtime-support.ts'
+import { createTeam } from './workspaces-fixtures.ts'
+
+let server: RealtimeTestServer
+beforeAll(async () => {
+	vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+	server = await startRealtimeServer()
+})
+afterAll(() => server.close())
+
+async function call(method: string, path: string, auth: Record<string, string>, body?: unknown) {
+	const response = await fetch(`${server.url}${path}`, {
+		method,
+		headers: { ...auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	})
+	const text = await response.text()
+	return { status: response.status, body: (text ? JSON.parse(text) : null) as { id: string } }
+}
+
+describe('inbox events', () => {
+	test('ids only on the workspace channel after each change; the visitor hears outgoing text only, never a note nor an activity line', async () => {
+		const team = await createTeam('Inbox events')
+		const channel = await createLinkChannel(team.workspace.id)
+		const workspaceId = team.workspace.id
+		const agent = await server.connect(team.agent.auth)
+		const workspace = await recordEvents(agent, `private-workspace-${workspaceId}`)
+
+		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'live', name: 'Live visitor' }, body: 'Hello?' })
+		const ids = { workspaceId, conversationId: conversation.id, number: conversation.number }
+		expect(await workspace.waitFor('conversation.created')).toEqual(ids)
+		expect(await workspace.waitFor('message.created')).toEqual({ ...ids, messageId: expect.stringMatching(/^\d+$/) })
+
+		// A member listens to what the visitor hears, as the visitor's own page will.
+		const visitor = await recordEvents(agent, `private-visitor-${conversation.id}`)
+		const base = conversationsPath(workspaceId, `/${conversation.number}`)
+		const note = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'note', body: 'Internal: VIP customer' })
+		expect(note.status).toBe(201)
+		await workspace.waitFor('message.created', (data) => data.messageId === note.body.id)
+		expect((await call('PATCH', base, team.agent.auth, { status: 'pending' })).status).toBe(200)
+		await workspace.waitFor('conversation.updated')
+		const reply = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'text', body: 'We are on it' })
+		expect(reply.status).toBe(201)
+		expect(await workspace.waitFor('message.created', (data) => data.messageId === reply.body.id)).toEqual({ ...ids, messageId: reply.body.id })
+		expect(await visitor.waitFor('message.created')).toEqual({ ...ids, messageId: reply.body.id })
+
+		await server.realtime.flush()
+		expect(visitor.events).toEqual([{ event: 'message.created', data: { ...ids, messageId: reply.body.id } }])
+		expect(workspace.events.map((entry) => entry.event)).toEqual([
+			'conversation.created',
+			'message.created',
+			'message.created',
+			'conversation.updated',
+			'message.created',
+			'message.created',
+			'conversation.updated',
+		])
+		// A refused change announces nothing.
+		expect((await call('PATCH', base, team.agent.auth, { status: 'closed' })).status).toBe(400)
+		await server.realtime.flush()
+		expect(workspace.events).toHaveLength(7)
+	})
+
+	test('the assignee and the members mentioned in a note are notified on their own user channel', async () => {
+		const team = await createTeam('Notified')
+		const channel = await createLinkChannel(team.workspace.id)
+		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'n', name: 'Nadia' }, body: 'Help' })
+		const assignee = await server.connect(team.otherAgent.auth)
+		await expect.poll(() => assignee.pusher.user.serverToUserChannel?.subscribed).toBe(true)
+		const base = conversationsPath(team.workspace.id, `/${conversation.number}`)
+
+		const assigned = nextEvent(assignee.pusher.user, 'notification')
+		await call('PATCH', base, team.agent.auth, { assigneeId: team.otherAgent.user.id })
+		expect(await assigned).toEqual({ kind: 'assigned', workspaceId: team.workspace.id, number: conversation.number })
+
+		const mentioned = nextEvent(assignee.pusher.user, 'notification')
+		await call('POST', `${base}/messages`, team.agent.auth, { kind: 'note', body: `@${team.otherAgent.user.name} can you look?` })
+		expect(await mentioned).toEqual({ kind: 'mentioned', workspaceId: team.workspace.id, number: conversation.number })
+	})
+
+	test('members may listen to a conversation’s typing and visitor channels; anyone else is refused', async () => {
+		const team = await createTeam('Conversation channels')
+		const channel = await createLinkChannel(team.workspace.id)
+		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'c', name: 'C' }, body: 'Hi' })
+		for (const name of [`private-conversation-${conversation.id}`, `private-visitor-${conversation.id}`]) {
+			const member = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, team.agent.auth)
+			expect(member.status, name).toBe(200)
+			const outsider = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, team.outsider.auth)
+			expect(outsider.status, name).toBe(403)
+			expect(outsider.body).toMatchObject({ message: 'You may not listen to this channel.' })
+		}
+		const unknown = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: `private-visitor-${crypto.randomUUID()}` }, team.agent.auth)
+		expect(unknown.status).toBe(403)
+	})
+})
