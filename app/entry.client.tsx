@@ -3,6 +3,7 @@ import i18next from 'i18next'
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { getInitialNamespaces } from 'remix-i18next/client'
 import { defaultLocale, isLocale, languages } from '#locales/languages.ts'
 import { fetchBackend } from './i18n/fetch-backend.ts'
 import { i18nOptions } from './i18n/i18n.ts'
@@ -15,8 +16,9 @@ async function hydrate() {
 	try {
 		await i18next
 			.use(initReactI18next)
-			.use(fetchBackend((tag) => `/_i18n/${codeOfTag(tag)}/messages.json?v=${__BUILD_VERSION__}`))
-			.init(i18nOptions(locale))
+			.use(fetchBackend((tag, namespace) => `/_i18n/${codeOfTag(tag)}/${namespace === 'common' ? 'messages' : namespace}.json?v=${__BUILD_VERSION__}`))
+			// The namespaces the page's routes ask for (`handle.i18n`) load before it hydrates, so the first render matches the server's.
+			.init({ ...i18nOptions(locale), ns: ['common', ...getInitialNamespaces()] })
 	} catch (error) {
 		console.warn('Could not load translations', error)
 	}

@@ -21,7 +21,7 @@ const flat = Object.fromEntries(
 ) as Record<(typeof locales)[number], Map<string, string>>
 
 // Words that are the same in every language: product and brand names.
-const sameEverywhere = /^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes)$/
+const sameEverywhere = /^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages)$/
 
 describe('translations', () => {
 	test('every key exists in every locale', () => {

@@ -35,5 +35,8 @@ export const resources = {
 
 export type Namespace = keyof (typeof resources)['en-us']
 
+/** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
+export const pageNamespaces = ['inbox'] as const satisfies readonly Namespace[]
+
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'mail'] as const satisfies readonly Namespace[]

@@ -135,7 +135,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
 	const inProcess = api ? inProcessApi({ api, requestLog }) : undefined
 	const apiFetch = inProcess?.fetch ?? fetch
-	app.get('/_i18n/:locale/messages.json', i18nMessages)
+	app.get('/_i18n/:locale/:file', i18nMessages)
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
 	app.use(refuseForeignOrigin(config.PUBLIC_URL))

@@ -17,13 +17,13 @@ async function load(url: string): Promise<Loaded> {
  * Loads a language's words with `fetch` (i18next asks again for a language it changes to): what
  * i18next-http-backend did for the browser, without its XMLHttpRequest and fetch fallbacks.
  */
-export function fetchBackend(urlOf: (language: string) => string): BackendModule {
+export function fetchBackend(urlOf: (language: string, namespace: string) => string): BackendModule {
 	return {
 		type: 'backend',
 		init() {},
-		read(language: string, _namespace: string, callback: ReadCallback) {
+		read(language: string, namespace: string, callback: ReadCallback) {
 			// i18next tries again (up to `maxRetries`) when the second argument is true.
-			void load(urlOf(language)).then((loaded) => ('data' in loaded ? callback(null, loaded.data) : callback(loaded.error, loaded.retry)))
+			void load(urlOf(language, namespace)).then((loaded) => ('data' in loaded ? callback(null, loaded.data) : callback(loaded.error, loaded.retry)))
 		},
 	}
 }

@@ -1,14 +1,14 @@
 import { createInstance, type i18n, type TFunction } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { languageOf, type Locale } from '#locales/languages.ts'
-import { resources } from '#locales/resources.ts'
+import { pageNamespaces, resources } from '#locales/resources.ts'
 import { i18nOptions } from './i18n.ts'
 
 async function createServerI18n(locale: Locale): Promise<i18n> {
 	const instance = createInstance()
 	await instance.use(initReactI18next).init({
 		...i18nOptions(locale),
-		resources: { [languageOf(locale).tag]: { common: resources[locale].common } },
+		resources: { [languageOf(locale).tag]: { common: resources[locale].common, ...pick(resources[locale], pageNamespaces) } },
 		// It holds this locale's messages only: looking a key up elsewhere (`ar`, then en-US) finds
 		// nothing and cost a share of every render.
 		load: 'currentOnly',
@@ -16,6 +16,8 @@ async function createServerI18n(locale: Locale): Promise<i18n> {
 	})
 	return instance
 }
+
+const pick = <T extends object, K extends keyof T>(object: T, keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, object[key]])) as Pick<T, K>
 
 /** `make(locale)` once per locale, remembered for the life of the process. */
 function oncePerLocale<T>(make: (locale: Locale) => T): (locale: Locale) => T {

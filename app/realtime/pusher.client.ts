@@ -18,6 +18,8 @@ export type ChannelListener = {
 	onEvent?: (event: string, data: unknown) => void
 	/** The channel was subscribed again after the connection dropped: events may have been missed. */
 	onResubscribed?: () => void
+	/** The channel is subscribed (at once when it already was): client events may be sent on it from now. */
+	onSubscribed?: () => void
 }
 
 export type RealtimeClient = {
@@ -84,10 +86,12 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 				channel.bind('pusher:subscription_error', logger)
 			}
 			let subscribedBefore = channel.subscribed
+			if (subscribedBefore) listener.onSubscribed?.()
 			const handle = (event: string, data: unknown) => {
 				if (event === 'pusher:subscription_succeeded') {
 					if (subscribedBefore) listener.onResubscribed?.()
 					subscribedBefore = true
+					listener.onSubscribed?.()
 				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:')) {
 					listener.onEvent?.(event, data)
 				}
@@ -140,23 +144,48 @@ function closeShared(entry: Shared) {
 }
 
 /**
- * Listens to `channelName` on the page's one connection for this user, created on first use and
- * closed a while after the last listener left. Returns the function that stops listening.
+ * Sends a client event (`client-…`) on a channel this page listens to; false when it is not
+ * subscribed (yet), as pusher-js answers. Other members of the channel receive it, never the sender.
  */
-export function listen(session: RealtimeSession, channelName: string, listener: ChannelListener): () => void {
+export function sendClientEvent(channelName: string, event: `client-${string}`, data: Record<string, unknown>): Promise<boolean> {
+	if (!shared) return Promise.resolve(false)
+	return shared.client.then((client) => {
+		const channel = client?.pusher.channel(channelName)
+		return channel?.subscribed ? channel.trigger(event, data) : false
+	})
+}
+
+/**
+ * Holds the page's one connection for this user while `use` is in effect (created on first use and
+ * closed a while after the last holder left); `use` returns how to stop. Returns the function that stops.
+ */
+function lease(session: RealtimeSession, use: (client: RealtimeClient) => () => void): () => void {
 	const entry = sharedFor(session)
 	entry.leases += 1
 	clearTimeout(entry.idle)
-	let leave: (() => void) | undefined
-	let listening = true
+	let stop: (() => void) | undefined
+	let held = true
 	void entry.client.then((client) => {
-		if (listening && client) leave = client.subscribe(channelName, listener)
+		if (held && client) stop = use(client)
 	})
 	return () => {
-		if (!listening) return
-		listening = false
-		leave?.()
+		if (!held) return
+		held = false
+		stop?.()
 		entry.leases -= 1
 		if (entry.leases === 0) entry.idle = setTimeout(() => closeShared(entry), idleCloseMs)
 	}
+}
+
+/** Listens to `channelName` on the page's one connection for this user. Returns the function that stops listening. */
+export function listen(session: RealtimeSession, channelName: string, listener: ChannelListener): () => void {
+	return lease(session, (client) => client.subscribe(channelName, listener))
+}
+
+/** Listens to `event` on the user's own channel (`#server-to-user-{id}`, after sign-in). Returns the function that stops. */
+export function listenAsUser(session: RealtimeSession, event: string, handler: (data: unknown) => void): () => void {
+	return lease(session, (client) => {
+		client.pusher.user.bind(event, handler)
+		return () => client.pusher.user.unbind(event, handler)
+	})
 }

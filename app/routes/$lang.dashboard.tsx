@@ -1,8 +1,11 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ApiError, type ApiClient } from '#app/.server/api.ts'
 import { rethrowApiError, userForShell, type Workspace } from '#app/.server/session.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
+import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
@@ -16,13 +19,25 @@ import * as styles from './dashboard.css.ts'
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await userForShell(args)
 	// The switcher offers the first hundred; the workspaces page lists them all.
-	const workspaces = user?.workspace
-		? await api
-				.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
-				.then((list) => list.workspaces)
-				.catch((error: unknown) => rethrowApiError(error, locale, args.request))
-		: []
-	return { user, locale, workspaces, realtime: args.context.realtime }
+	const [workspaces, inbox] = user?.workspace
+		? await Promise.all([
+				api
+					.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
+					.then((list) => list.workspaces)
+					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+				inboxSummary(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+			])
+		: [[], null]
+	return { user, locale, workspaces, inbox, realtime: args.context.realtime }
+}
+
+/** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
+async function inboxSummary(api: ApiClient, workspaceId: string): Promise<{ mine: number; unassigned: number } | null> {
+	return api.get<{ mine: number; unassigned: number }>(`/workspaces/${workspaceId}/conversations/summary`).catch((error: unknown) => {
+		if (error instanceof ApiError && error.statusCode === 401) throw error
+		console.error('Inbox summary failed:', error instanceof Error ? error.message : error)
+		return null
+	})
 }
 
 export type DashboardLoader = typeof loader
@@ -62,7 +77,7 @@ export function ErrorBoundary() {
 
 type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
 
-function Shell({ user, locale, workspaces, realtime, children }: ShellData & { children: React.ReactNode }) {
+function Shell({ user, locale, workspaces, inbox, realtime, children }: ShellData & { children: React.ReactNode }) {
 	useWorkspaceEvents(user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -86,9 +101,12 @@ function Shell({ user, locale, workspaces, realtime, children }: ShellData & { c
 							<div key={group} className={styles.nav}>
 								{group === 'settings' ? <p className={styles.navHeading}>{t('nav.settings')}</p> : null}
 								{links.map((item) => (
-									<NavLink key={item.path} to={base + item.path} end className={styles.navLink}>
-										{t(item.label)}
-									</NavLink>
+									<Fragment key={item.path}>
+										<NavLink to={base + item.path} end className={styles.navLink}>
+											{t(item.label)}
+										</NavLink>
+										{item.path === '/conversations' && inbox ? <InboxCounts base={base + item.path} {...inbox} /> : null}
+									</Fragment>
 								))}
 							</div>
 						)
@@ -120,6 +138,7 @@ function Shell({ user, locale, workspaces, realtime, children }: ShellData & { c
 					</div>
 				</details>
 			</header>
+			<InboxNotifications session={user?.workspace ? { config: realtime, userId: user.id } : null} />
 			<main id="main" className={styles.main}>
 				{!user || user.emailVerified ? null : (
 					<Form method="post" action={`${base}/profile`} className={styles.banner}>
@@ -133,6 +152,21 @@ function Shell({ user, locale, workspaces, realtime, children }: ShellData & { c
 				)}
 				{children}
 			</main>
+		</div>
+	)
+}
+
+/** Under "Conversations": the open ones that are mine and those nobody has taken. */
+function InboxCounts({ base, mine, unassigned }: { base: string; mine: number; unassigned: number }) {
+	const { t } = useTranslation()
+	return (
+		<div className={styles.subNav}>
+			<Link to={`${base}?assignee=me`} className={styles.subNavLink}>
+				{t('nav.mine')} <span className={styles.navCount}>{mine}</span>
+			</Link>
+			<Link to={`${base}?assignee=unassigned`} className={styles.subNavLink}>
+				{t('nav.unassigned')} <span className={styles.navCount}>{unassigned}</span>
+			</Link>
 		</div>
 	)
 }

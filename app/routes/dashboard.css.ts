@@ -53,6 +53,9 @@ export const navLink = style({
 		'&[aria-current="page"]': { background: vars.color.secondary, fontWeight: 600 },
 	},
 })
+export const subNav = style({ display: 'grid', gap: '0.125rem', paddingInlineStart: '0.75rem' })
+export const subNavLink = style([navLink, { display: 'flex', justifyContent: 'space-between', paddingBlock: '0.25rem', fontSize: '0.8125rem' }])
+export const navCount = style({ fontVariantNumeric: 'tabular-nums', color: vars.color.mutedForeground })
 export const closeDrawer = style({ alignSelf: 'flex-end', '@media': { [wide]: { display: 'none' } } })
 export const topbar = style({
 	display: 'flex',

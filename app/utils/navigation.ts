@@ -11,6 +11,7 @@ const managers = ['owner', 'admin'] as const
  */
 export const navigation: readonly NavItem[] = [
 	{ path: '', label: 'nav.overview', roles: everyone, group: 'main' },
+	{ path: '/conversations', label: 'nav.conversations', roles: everyone, group: 'main' },
 	{ path: '/contacts', label: 'nav.contacts', roles: everyone, group: 'main' },
 	{ path: '/team-members', label: 'nav.teamMembers', roles: everyone, group: 'main' },
 	{ path: '/settings/agents', label: 'nav.agents', roles: managers, group: 'settings' },

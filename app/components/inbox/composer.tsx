@@ -1,0 +1,205 @@
+import { useActionData, useFetcher } from '@remix-run/react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { button } from '#app/components/ui/button.css.ts'
+import { textarea } from '#app/components/ui/field.css.ts'
+import { type action, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
+import { type CannedLoader } from '#app/routes/$lang.dashboard.conversations_.canned.tsx'
+import { useHydrated } from '#app/utils/hydration.ts'
+import { draftKey, tokenBeforeCaret, type Conversation } from '#app/utils/conversations.ts'
+import * as styles from './inbox.css.ts'
+
+type Kind = 'text' | 'note'
+type Suggestion = { id: string; label: string; hint: string; insert: string }
+type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; onTyping: (kind: Kind) => void }
+
+function readDraft(key: string): string {
+	try {
+		return localStorage.getItem(key) ?? ''
+	} catch {
+		return ''
+	}
+}
+
+function writeDraft(key: string, text: string) {
+	try {
+		if (text) localStorage.setItem(key, text)
+		else localStorage.removeItem(key)
+	} catch {
+		// Storage full or refused (private mode): the draft lives only in the field.
+	}
+}
+
+/**
+ * Reply or private note: a form that posts without JavaScript; with it, Enter sends (Shift+Enter is
+ * a new line), `/` at the start of a line offers canned responses, `@` in a note offers members, and
+ * the draft is kept per conversation in this browser until it is sent.
+ */
+export function Composer({ locale, workspaceId, conversation, members, onTyping }: Props) {
+	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const fetcher = useFetcher<typeof action>()
+	const canned = useFetcher<CannedLoader>()
+	const actionData = useActionData<typeof action>()
+	const refused = [fetcher.data, actionData].find((answer) => answer?.intent === 'reply')
+	const [kind, setKind] = useState<Kind>('text')
+	const [text, setText] = useState(refused && 'body' in refused ? refused.body : '')
+	const [menu, setMenu] = useState<{ trigger: '@' | '/'; start: number; query: string } | null>(null)
+	const [active, setActive] = useState(0)
+	const field = useRef<HTMLTextAreaElement>(null)
+	const id = useId()
+	const key = draftKey(workspaceId, conversation.number)
+	const sending = fetcher.state !== 'idle'
+
+	// The draft comes back once the browser has taken over (the server knows nothing of it).
+	const hydrated = useHydrated()
+	const [restored, setRestored] = useState(false)
+	if (hydrated && !restored) {
+		setRestored(true)
+		const draft = readDraft(key)
+		if (draft && !text) setText(draft)
+	}
+
+	// Sent: the field and the draft empty once the answer came back without a refusal.
+	const wasSending = useRef(false)
+	useEffect(() => {
+		if (wasSending.current && fetcher.state === 'idle' && !(fetcher.data && 'error' in fetcher.data)) {
+			setText('')
+			writeDraft(key, '')
+		}
+		wasSending.current = fetcher.state !== 'idle'
+	}, [fetcher.state, fetcher.data, key])
+
+	const cannedAnswers = canned.data?.cannedResponses ?? []
+	const suggestions: Suggestion[] =
+		menu?.trigger === '/'
+			? cannedAnswers.map((answer) => ({ id: answer.id, label: `/${answer.shortCode}`, hint: answer.content, insert: answer.content }))
+			: menu?.trigger === '@'
+				? members
+						.filter((member) => member.name.toLocaleLowerCase().includes(menu.query.toLocaleLowerCase()))
+						.slice(0, 8)
+						.map((member) => ({ id: member.userId, label: member.name, hint: member.email, insert: `@${member.name} ` }))
+				: []
+	const open = menu !== null && suggestions.length > 0
+
+	function update(value: string, caret: number) {
+		setText(value)
+		writeDraft(key, value)
+		if (value.trim()) onTyping(kind)
+		const found = (['/', '@'] as const).map((trigger) => ({ trigger, token: tokenBeforeCaret(value, caret, trigger) })).find(({ trigger, token }) => token && (trigger === '/' || kind === 'note'))
+		if (!found?.token) return setMenu(null)
+		setMenu({ trigger: found.trigger, ...found.token })
+		setActive(0)
+		if (found.trigger === '/') canned.load(`/${locale}/dashboard/conversations/canned?search=${encodeURIComponent(found.token.query)}`)
+	}
+
+	function choose(suggestion: Suggestion) {
+		if (!menu || !field.current) return
+		const caret = field.current.selectionStart
+		const value = text.slice(0, menu.start) + suggestion.insert + text.slice(caret)
+		const at = menu.start + suggestion.insert.length
+		setText(value)
+		writeDraft(key, value)
+		setMenu(null)
+		requestAnimationFrame(() => field.current?.setSelectionRange(at, at))
+	}
+
+	function onKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
+		if (open) {
+			if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+				event.preventDefault()
+				setActive((current) => (current + (event.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length)
+				return
+			}
+			if (event.key === 'Enter' || event.key === 'Tab') {
+				event.preventDefault()
+				choose(suggestions[active] ?? suggestions[0]!)
+				return
+			}
+			if (event.key === 'Escape') {
+				event.preventDefault()
+				setMenu(null)
+				return
+			}
+		}
+		// Enter sends, Shift+Enter is a new line; an input method composing a word keeps its Enter.
+		if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+			event.preventDefault()
+			if (text.trim() && !sending) event.currentTarget.form?.requestSubmit()
+		}
+	}
+
+	const listId = `${id}-suggestions`
+	return (
+		<fetcher.Form method="post" className={styles.composer} aria-label={t('composer.label')}>
+			<input type="hidden" name="intent" value="reply" />
+			<input type="hidden" name="number" value={conversation.number} />
+			<fieldset className={styles.kinds}>
+				<legend className="visually-hidden">{t('composer.kind')}</legend>
+				{(['text', 'note'] as const).map((value) => (
+					<label key={value} className={styles.kind}>
+						<input type="radio" name="kind" value={value} id={`composer-kind-${value}`} checked={kind === value} onChange={() => setKind(value)} />
+						<span>{t(`composer.${value}`)}</span>
+					</label>
+				))}
+			</fieldset>
+			{open ? (
+				<ul id={listId} role="listbox" className={styles.suggestions} aria-label={menu.trigger === '/' ? t('composer.canned') : t('composer.mention')}>
+					{suggestions.map((suggestion, index) => (
+						<li
+							key={suggestion.id}
+							id={`${listId}-${index}`}
+							role="option"
+							aria-selected={index === active}
+							className={styles.suggestion}
+							onMouseDown={(event) => {
+								event.preventDefault()
+								choose(suggestion)
+							}}
+						>
+							<strong>{suggestion.label}</strong>
+							<span className={styles.suggestionHint}>{suggestion.hint}</span>
+						</li>
+					))}
+				</ul>
+			) : null}
+			<label htmlFor="composer-body" className="visually-hidden">
+				{kind === 'note' ? t('composer.notePlaceholder') : t('composer.textPlaceholder')}
+			</label>
+			<textarea
+				ref={field}
+				id="composer-body"
+				name="body"
+				rows={3}
+				maxLength={4096}
+				value={text}
+				onChange={(event) => update(event.target.value, event.target.selectionStart)}
+				onKeyDown={onKeyDown}
+				onBlur={() => setMenu(null)}
+				placeholder={kind === 'note' ? t('composer.notePlaceholder') : t('composer.textPlaceholder')}
+				className={textarea}
+				role={open ? 'combobox' : undefined}
+				aria-expanded={open ? true : undefined}
+				aria-controls={open ? listId : undefined}
+				aria-activedescendant={open ? `${listId}-${active}` : undefined}
+				aria-invalid={refused ? true : undefined}
+				aria-describedby={refused ? 'composer-error' : 'composer-hint'}
+			/>
+			{refused ? (
+				<p id="composer-error" role="alert" className={styles.failed}>
+					{refused.error}
+				</p>
+			) : null}
+			<div className={styles.composerRow}>
+				<span id="composer-hint">
+					<span data-kind="text">{t('composer.hint')}</span>
+					<span data-kind="note">{t('composer.noteHint')}</span>
+				</span>
+				{/* Which kind is ticked decides the words, by CSS, so that they are right without JavaScript too. */}
+				<button type="submit" className={button.primary} disabled={sending}>
+					<span data-kind="text">{t('composer.send')}</span>
+					<span data-kind="note">{t('composer.addNote')}</span>
+				</button>
+			</div>
+		</fetcher.Form>
+	)
+}

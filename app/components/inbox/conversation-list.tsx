@@ -1,0 +1,224 @@
+import { Form, Link, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { LabelChip } from '#app/components/label-chip.tsx'
+import { list as chips } from '#app/components/label-chip.css.ts'
+import { button } from '#app/components/ui/button.css.ts'
+import { input } from '#app/components/ui/field.css.ts'
+import { type Channel, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
+import { priorities, sorts, statuses, withParams, type Conversation, type ConversationPage, type InboxQuery } from '#app/utils/conversations.ts'
+import { type Label } from '#app/utils/labels.ts'
+import { ChannelIcon } from './channel-icon.tsx'
+import { Avatar, RelativeTime } from './parts.tsx'
+import * as styles from './inbox.css.ts'
+
+type Props = {
+	locale: string
+	query: InboxQuery
+	page: ConversationPage
+	labels: Label[]
+	members: Member[]
+	channels: Channel[]
+	selected: number | null
+}
+
+/** The list pane: status tabs with counts, filters, the conversations (links) with bulk actions, keyset pages. */
+export function ConversationList({ locale, query, page, labels, members, channels, selected }: Props) {
+	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const { pathname, search } = useLocation()
+	const to = (changes: Record<string, string | number | null>) => withParams(pathname, search, changes)
+	const narrowed = Boolean(query.channelId || query.labelId || query.priority || query.assignee !== 'all' || query.sort !== 'activity')
+	const filtered = narrowed || Boolean(query.search)
+	return (
+		<section className={styles.pane} data-pane="list" aria-labelledby="inbox-list-title">
+			<div className={styles.paneHeader}>
+				<h2 id="inbox-list-title" className={styles.title}>
+					{t('title')}
+				</h2>
+				<nav className={styles.tabs} aria-label={t('tabs')}>
+					{statuses.map((status) => (
+						<Link key={status} to={to({ status, after: null, conversation: null, before: null })} className={styles.tab} aria-current={query.status === status ? 'page' : undefined}>
+							{t(`status.${status}`)} <span className={styles.count}>{page.counts[status]}</span>
+						</Link>
+					))}
+				</nav>
+				{/* Keyed by the filter, so a link that changes it also resets the fields. */}
+				<Form method="get" role="search" className={styles.filters} key={JSON.stringify(query)}>
+					<input type="hidden" name="status" value={query.status} />
+					<div className={styles.filter} style={{ gridColumn: '1 / -1' }}>
+						<label htmlFor="inbox-search">{t('filters.search')}</label>
+						<input id="inbox-search" type="search" name="search" defaultValue={query.search} className={`${input} ${styles.compactInput}`} placeholder={t('filters.searchHint')} />
+					</div>
+					<details className={styles.filterMenu} style={{ gridColumn: '1 / -1' }} open={narrowed || undefined}>
+						<summary>{t('filters.more')}</summary>
+						<div className={styles.filters}>
+							<Select id="inbox-assignee" label={t('filters.assignee')} name="assignee" value={query.assignee}>
+								<option value="all">{t('filters.everyone')}</option>
+								<option value="me">{t('filters.mine')}</option>
+								<option value="unassigned">{t('filters.unassigned')}</option>
+								{members.map((member) => (
+									<option key={member.userId} value={member.userId}>
+										{member.name}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-channel" label={t('filters.channel')} name="channelId" value={query.channelId}>
+								<option value="">{t('filters.anyChannel')}</option>
+								{channels.map((channel) => (
+									<option key={channel.id} value={channel.id}>
+										{channel.name}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-label" label={t('filters.label')} name="labelId" value={query.labelId}>
+								<option value="">{t('filters.anyLabel')}</option>
+								{labels.map((label) => (
+									<option key={label.id} value={label.id}>
+										{label.title}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-priority" label={t('filters.priority')} name="priority" value={query.priority}>
+								<option value="">{t('filters.anyPriority')}</option>
+								{priorities.map((priority) => (
+									<option key={priority} value={priority}>
+										{t(`priority.${priority}`)}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-sort" label={t('filters.sort')} name="sort" value={query.sort}>
+								{sorts.map((sort) => (
+									<option key={sort} value={sort}>
+										{t(`sort.${sort}`)}
+									</option>
+								))}
+							</Select>
+						</div>
+					</details>
+					<div className={styles.actions} style={{ gridColumn: '1 / -1' }}>
+						<button type="submit" className={`${button.outline} ${styles.compactInput}`}>
+							{t('filters.apply')}
+						</button>
+						{filtered ? (
+							<Link to={`/${locale}/dashboard/conversations?status=${query.status}`} className={styles.tab}>
+								{t('filters.clear')}
+							</Link>
+						) : null}
+					</div>
+				</Form>
+			</div>
+			{page.conversations.length === 0 ? (
+				<p className={styles.empty}>{filtered ? t('noMatch') : t(`empty.${query.status === 'all' ? 'open' : query.status}`)}</p>
+			) : (
+				<Form method="post" style={{ display: 'contents' }}>
+					<input type="hidden" name="intent" value="bulk" />
+					<div className={`${styles.bulk} ${styles.paneHeader}`}>
+						<label htmlFor="inbox-bulk">{t('bulk.label')}</label>
+						<select id="inbox-bulk" name="bulk" className={`${input} ${styles.compactInput}`} style={{ inlineSize: 'auto', flex: 1 }}>
+							<optgroup label={t('bulk.assign')}>
+								<option value="assign:me">{t('assign.me')}</option>
+								{members.map((member) => (
+									<option key={member.userId} value={`assign:${member.userId}`}>
+										{member.name}
+									</option>
+								))}
+								<option value="assign:">{t('assign.nobody')}</option>
+							</optgroup>
+							<optgroup label={t('bulk.status')}>
+								{statuses
+									.filter((status) => status !== 'snoozed')
+									.map((status) => (
+										<option key={status} value={`status:${status}`}>
+											{t(`status.${status}`)}
+										</option>
+									))}
+							</optgroup>
+							{labels.length ? (
+								<>
+									<optgroup label={t('bulk.addLabel')}>
+										{labels.map((label) => (
+											<option key={label.id} value={`addLabel:${label.id}`}>
+												+ {label.title}
+											</option>
+										))}
+									</optgroup>
+									<optgroup label={t('bulk.removeLabel')}>
+										{labels.map((label) => (
+											<option key={label.id} value={`removeLabel:${label.id}`}>
+												− {label.title}
+											</option>
+										))}
+									</optgroup>
+								</>
+							) : null}
+						</select>
+						<button type="submit" className={`${button.outline} ${styles.compactInput}`}>
+							{t('bulk.apply')}
+						</button>
+					</div>
+					<ul className={styles.list} aria-label={t('list')}>
+						{page.conversations.map((conversation) => (
+							<Row key={conversation.id} conversation={conversation} to={to({ conversation: conversation.number, before: null, pane: null })} current={conversation.number === selected} />
+						))}
+					</ul>
+				</Form>
+			)}
+			<nav className={styles.pager} aria-label={t('pages')}>
+				<span>{query.after ? <Link to={to({ after: null })}>{t('firstPage')}</Link> : null}</span>
+				{page.nextCursor ? (
+					<Link to={to({ after: page.nextCursor })} rel="next" className={button.outline}>
+						{t('nextPage')}
+					</Link>
+				) : null}
+			</nav>
+		</section>
+	)
+}
+
+function Select({ id, label, name, value, children }: { id: string; label: string; name: string; value: string; children: React.ReactNode }) {
+	return (
+		<div className={styles.filter}>
+			<label htmlFor={id}>{label}</label>
+			<select id={id} name={name} defaultValue={value} className={`${input} ${styles.compactInput}`}>
+				{children}
+			</select>
+		</div>
+	)
+}
+
+function Row({ conversation, to, current }: { conversation: Conversation; to: string; current: boolean }) {
+	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const { contact, lastMessage } = conversation
+	return (
+		<li className={styles.row} aria-current={current ? 'true' : undefined} data-conversation={conversation.number}>
+			<input type="checkbox" name="numbers" value={conversation.number} aria-label={t('bulk.select', { name: contact.name, number: conversation.number })} style={{ marginBlockStart: '0.625rem' }} />
+			<Avatar name={contact.name} color={contact.avatarColor} />
+			<Link to={to} className={styles.rowLink} preventScrollReset>
+				<span className={styles.rowTop}>
+					<ChannelIcon kind={conversation.channel.kind} />
+					<span className={styles.name}>{contact.name}</span>
+					<RelativeTime iso={conversation.lastActivityAt} className={styles.time} />
+					{conversation.unreadCount > 0 && !current ? (
+						<span className={styles.unread} aria-label={t('unread', { count: conversation.unreadCount })}>
+							{conversation.unreadCount}
+						</span>
+					) : null}
+				</span>
+				<span className={styles.excerpt} dir="auto">
+					{lastMessage ? (lastMessage.direction === 'outgoing' ? t('you', { text: lastMessage.excerpt }) : lastMessage.excerpt) : t('noMessages')}
+				</span>
+				<span className={styles.meta}>
+					<span>#{conversation.number}</span>
+					<span>{conversation.assignee ? t('assignedTo', { name: conversation.assignee.name }) : t('unassigned')}</span>
+					{conversation.priority !== 'none' ? <span>{t(`priority.${conversation.priority}`)}</span> : null}
+					{conversation.labels.length ? (
+						<span className={chips}>
+							{conversation.labels.map((label) => (
+								<LabelChip key={label.id} label={label} />
+							))}
+						</span>
+					) : null}
+				</span>
+			</Link>
+		</li>
+	)
+}

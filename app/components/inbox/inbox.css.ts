@@ -1,0 +1,195 @@
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css'
+import { vars } from '#app/styles/theme.css.ts'
+
+const tablet = 'screen and (min-width: 48rem)'
+const wide = 'screen and (min-width: 80rem)'
+
+// One pane at a time on a phone (the one the URL is about), list and thread on a tablet, all three on a wide screen.
+export const inbox = style({
+	display: 'grid',
+	gridTemplateColumns: 'minmax(0, 1fr)',
+	gap: '1rem',
+	'@media': {
+		// Beside each other the panes share the window's height and scroll inside.
+		[tablet]: { gridTemplateColumns: 'minmax(18rem, 24rem) minmax(0, 1fr)', blockSize: 'max(32rem, calc(100dvh - 6rem))' },
+		[wide]: { gridTemplateColumns: 'minmax(18rem, 24rem) minmax(0, 1fr) 18rem' },
+	},
+})
+
+const shown = { display: 'flex' } as const
+export const pane = style({
+	display: 'none',
+	flexDirection: 'column',
+	minInlineSize: 0,
+	minBlockSize: 0,
+	overflow: 'hidden',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	background: vars.color.card,
+	selectors: {
+		[`${inbox}[data-view="list"] &[data-pane="list"], ${inbox}[data-view="thread"] &[data-pane="thread"], ${inbox}[data-view="contact"] &[data-pane="contact"]`]: shown,
+	},
+	'@media': {
+		[tablet]: { selectors: { [`${inbox} &[data-pane="list"], ${inbox}:not([data-view="contact"]) &[data-pane="thread"]`]: shown } },
+		[wide]: { selectors: { [`${inbox} &[data-pane]`]: shown } },
+	},
+})
+
+export const paneHeader = style({ display: 'grid', gap: '0.5rem', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+export const title = style({ fontSize: '1.25rem', fontWeight: 700 })
+export const tabs = style({ display: 'flex', flexWrap: 'wrap', gap: '0.25rem' })
+export const tab = style({
+	display: 'inline-flex',
+	alignItems: 'center',
+	gap: '0.375rem',
+	paddingInline: '0.625rem',
+	paddingBlock: '0.25rem',
+	borderRadius: vars.radius,
+	textDecoration: 'none',
+	fontSize: '0.8125rem',
+	selectors: { '&:hover': { background: vars.color.accent }, '&[aria-current="page"]': { background: vars.color.secondary, fontWeight: 600 } },
+})
+export const count = style({ fontSize: '0.75rem', color: vars.color.mutedForeground })
+export const filters = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7rem, 1fr))', gap: '0.375rem', fontSize: '0.8125rem' })
+export const filter = style({ display: 'grid', gap: '0.125rem' })
+export const compactInput = style({ minBlockSize: '2rem', paddingBlock: '0.25rem', paddingInline: '0.5rem', fontSize: '0.8125rem', inlineSize: 'auto' })
+export const filterMenu = style({ fontSize: '0.8125rem' })
+globalStyle(`${filterMenu} > summary`, { cursor: 'pointer', color: vars.color.mutedForeground, paddingBlock: '0.25rem' })
+export const bulk = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center', fontSize: '0.8125rem' })
+
+export const list = style({ listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto', flex: 1 })
+export const row = style({
+	display: 'grid',
+	gridTemplateColumns: 'auto auto minmax(0, 1fr)',
+	gap: '0.5rem',
+	alignItems: 'start',
+	paddingInline: '0.75rem',
+	paddingBlock: '0.625rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+	selectors: { '&[aria-current="true"]': { background: vars.color.secondary }, '&:hover': { background: vars.color.accent } },
+})
+export const rowLink = style({ display: 'grid', gap: '0.125rem', textDecoration: 'none', minInlineSize: 0 })
+export const rowTop = style({ display: 'flex', alignItems: 'baseline', gap: '0.375rem' })
+export const name = style({ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', flex: 1 })
+export const time = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, whiteSpace: 'nowrap' })
+export const excerpt = style({ fontSize: '0.8125rem', color: vars.color.mutedForeground, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
+export const meta = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.375rem', fontSize: '0.75rem', color: vars.color.mutedForeground })
+export const unread = style({
+	minInlineSize: '1.25rem',
+	paddingInline: '0.375rem',
+	borderRadius: '999px',
+	background: vars.color.primary,
+	color: vars.color.primaryForeground,
+	fontSize: '0.75rem',
+	fontWeight: 700,
+	textAlign: 'center',
+})
+export const avatar = style({
+	display: 'inline-grid',
+	placeItems: 'center',
+	inlineSize: '2.25rem',
+	blockSize: '2.25rem',
+	borderRadius: '999px',
+	color: '#fff',
+	fontWeight: 600,
+	fontSize: '0.875rem',
+	flex: 'none',
+})
+export const icon = style({ inlineSize: '1rem', blockSize: '1rem', flex: 'none', color: vars.color.mutedForeground })
+export const pager = style({ display: 'flex', justifyContent: 'space-between', gap: '0.5rem', padding: '0.75rem' })
+export const empty = style({ padding: '2rem 1rem', textAlign: 'center', color: vars.color.mutedForeground })
+
+export const threadHeader = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+// The header's many small forms: compact buttons, so the thread keeps the room.
+globalStyle(`${threadHeader} button, ${threadHeader} summary, ${threadHeader} select, ${threadHeader} a`, { minBlockSize: '2rem', paddingInline: '0.625rem', fontSize: '0.8125rem' })
+export const threadTitle = style({ display: 'grid', gap: '0.125rem', flex: 1, minInlineSize: '10rem' })
+export const presence = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, minBlockSize: '1.125rem' })
+export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center' })
+export const inlineForm = style({ display: 'inline-flex', gap: '0.25rem', alignItems: 'center' })
+export const menu = style({ position: 'relative' })
+export const menuPanel = style({
+	position: 'absolute',
+	insetInlineEnd: 0,
+	insetBlockStart: 'calc(100% + 0.25rem)',
+	zIndex: 30,
+	display: 'grid',
+	gap: '0.375rem',
+	minInlineSize: '14rem',
+	padding: '0.5rem',
+	background: vars.color.card,
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
+})
+globalStyle(`${menu} > summary`, { listStyle: 'none' })
+globalStyle(`${menu} > summary::-webkit-details-marker`, { display: 'none' })
+
+export const messages = style({ flex: 1, overflowY: 'auto', display: 'flex', flexDirection: 'column', gap: '0.5rem', padding: '0.75rem' })
+export const day = style({ alignSelf: 'center', fontSize: '0.75rem', fontWeight: 600, color: vars.color.mutedForeground, paddingBlock: '0.25rem' })
+const bubble = style({ display: 'grid', gap: '0.25rem', maxInlineSize: 'min(36rem, 85%)', paddingInline: '0.75rem', paddingBlock: '0.5rem', borderRadius: vars.radius, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })
+export const message = styleVariants({
+	incoming: [bubble, { alignSelf: 'flex-start', background: vars.color.muted, borderEndStartRadius: 0 }],
+	outgoing: [bubble, { alignSelf: 'flex-end', background: vars.color.primary, color: vars.color.primaryForeground, borderEndEndRadius: 0 }],
+	// Private notes stand out in amber, whatever the theme: they never reach the customer.
+	note: [bubble, { alignSelf: 'flex-end', background: 'hsl(48 96% 89%)', color: 'hsl(26 83% 14%)', border: '1px dashed hsl(38 92% 50%)' }],
+})
+export const noteMarker = style({ fontSize: '0.6875rem', fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.04em' })
+export const messageMeta = style({ display: 'flex', gap: '0.375rem', justifyContent: 'flex-end', fontSize: '0.6875rem', opacity: 0.8 })
+export const failed = style({ fontWeight: 700 })
+export const activity = style({ alignSelf: 'center', fontSize: '0.75rem', color: vars.color.mutedForeground, textAlign: 'center' })
+export const typing = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, paddingInline: '0.75rem', minBlockSize: '1.125rem' })
+
+export const composer = style({ display: 'grid', gap: '0.5rem', padding: '0.75rem', borderBlockStart: `1px solid ${vars.color.border}`, position: 'relative' })
+// The ticked kind (Reply or Private note) colours the composer and picks its words, without JavaScript.
+globalStyle(`${composer}:has(input[value="note"]:checked)`, { background: 'hsl(48 96% 95%)', color: 'hsl(26 83% 14%)' })
+globalStyle(`${composer}:has(input[value="note"]:checked) [data-kind="text"], ${composer}:not(:has(input[value="note"]:checked)) [data-kind="note"]`, { display: 'none' })
+export const kinds = style({ display: 'flex', gap: '0.25rem', border: 0, margin: 0, padding: 0 })
+export const kind = style({ position: 'relative', display: 'inline-flex' })
+globalStyle(`${kind} > input`, { position: 'absolute', opacity: 0, inlineSize: 1, blockSize: 1 })
+globalStyle(`${kind} > span`, { paddingInline: '0.75rem', paddingBlock: '0.25rem', borderRadius: vars.radius, fontSize: '0.8125rem', cursor: 'pointer', border: `1px solid transparent` })
+globalStyle(`${kind} > input:checked + span`, { background: vars.color.secondary, fontWeight: 600, borderColor: vars.color.border })
+globalStyle(`${kind} > input:focus-visible + span`, { outline: `2px solid ${vars.color.ring}`, outlineOffset: 1 })
+export const composerRow = style({ display: 'flex', gap: '0.5rem', alignItems: 'flex-end', justifyContent: 'space-between', flexWrap: 'wrap', fontSize: '0.75rem', color: vars.color.mutedForeground })
+export const suggestions = style({
+	position: 'absolute',
+	insetInline: '0.75rem',
+	insetBlockEnd: 'calc(100% - 0.5rem)',
+	zIndex: 20,
+	maxBlockSize: '14rem',
+	overflowY: 'auto',
+	margin: 0,
+	padding: '0.25rem',
+	listStyle: 'none',
+	background: vars.color.card,
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
+})
+export const suggestion = style({
+	display: 'grid',
+	paddingInline: '0.5rem',
+	paddingBlock: '0.375rem',
+	borderRadius: vars.radius,
+	fontSize: '0.8125rem',
+	cursor: 'pointer',
+	selectors: { '&[aria-selected="true"]': { background: vars.color.accent } },
+})
+export const suggestionHint = style({ color: vars.color.mutedForeground, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
+
+export const details = style({ display: 'grid', gap: '0.75rem', padding: '1rem', alignContent: 'start', overflowY: 'auto' })
+export const facts = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.375rem 0.75rem', margin: 0, fontSize: '0.8125rem', overflowWrap: 'anywhere' })
+export const term = style({ color: vars.color.mutedForeground })
+export const back = style({ '@media': { [tablet]: { display: 'none' } } })
+export const contactLink = style({ '@media': { [wide]: { display: 'none' } } })
+
+export const dialog = style({
+	padding: '1.25rem',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	background: vars.color.card,
+	color: vars.color.foreground,
+	minInlineSize: 'min(24rem, 90vw)',
+	selectors: { '&::backdrop': { background: 'rgb(0 0 0 / 0.4)' } },
+})
+export const keys = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.5rem 1rem', margin: 0, marginBlock: '1rem' })
+export const key = style({ fontFamily: 'ui-monospace, monospace', paddingInline: '0.375rem', border: `1px solid ${vars.color.border}`, borderRadius: '0.25rem', justifySelf: 'start' })

@@ -1,0 +1,223 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData, useLocation, useRouteLoaderData, type ClientLoaderFunctionArgs } from '@remix-run/react'
+import i18next from 'i18next'
+import { useTranslation } from 'react-i18next'
+import { ApiError, errorDetail, type ApiClient } from '#app/.server/api.ts'
+import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
+import { ContactPanel } from '#app/components/inbox/contact-panel.tsx'
+import { ConversationList } from '#app/components/inbox/conversation-list.tsx'
+import * as styles from '#app/components/inbox/inbox.css.ts'
+import { Shortcuts } from '#app/components/inbox/shortcuts.tsx'
+import { Thread } from '#app/components/inbox/thread.tsx'
+import { ToastMessage } from '#app/components/toaster.tsx'
+import { type Label } from '#app/utils/labels.ts'
+import {
+	inboxQuery,
+	priorities,
+	selectedNumber,
+	snoozePresets,
+	snoozeUntil,
+	statuses,
+	zonedTime,
+	type Conversation,
+	type ConversationPage,
+	type MessagePage,
+} from '#app/utils/conversations.ts'
+import { languageOf, type Locale } from '#locales/languages.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { type DashboardLoader } from './$lang.dashboard.tsx'
+
+export const handle = { i18n: ['inbox'] }
+
+export type Member = { userId: string; name: string; email: string }
+export type Channel = { id: string; kind: string; name: string }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+/** The inbox's words for a loader or an action (`inbox:ui.…`). */
+async function inboxT(locale: Locale) {
+	return (await serverI18n(locale)).getFixedT(languageOf(locale).tag, 'inbox', 'ui')
+}
+
+/** A list the page can do without (channels before any exist, members): empty when the API refuses it. */
+async function optional<T>(load: Promise<T>, empty: T, locale: Locale, request: Request): Promise<T> {
+	try {
+		return await load
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode !== 401 && error.statusCode < 500) return empty
+		return rethrowApiError(error, locale, request)
+	}
+}
+
+/** The open conversation and a page of its thread (the newest, or older than `before`); marks it read. */
+async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
+	try {
+		const [conversation, thread] = await Promise.all([
+			api.get<Conversation>(`${base}/conversations/${number}`),
+			api.get<MessagePage>(`${base}/conversations/${number}/messages`, { before: before || undefined, limit: 30 }),
+		])
+		// Opening a conversation is reading it: the unread badge goes (for this member only).
+		if (conversation.unreadCount > 0) await api.post(`${base}/conversations/${number}/read`)
+		return { conversation: { ...conversation, unreadCount: 0 }, thread, missing: false }
+	} catch (error) {
+		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, missing: true }
+		throw error
+	}
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const url = new URL(args.request.url)
+	const query = inboxQuery(url.searchParams)
+	const number = selectedNumber(url.searchParams)
+	const base = `/workspaces/${user.workspace.id}`
+	const t = await inboxT(locale)
+	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 } }
+	const [{ list: page, failure }, labels, members, channels, opened] = await Promise.all([
+		listOrToast(
+			api.get<ConversationPage>(`${base}/conversations`, {
+				status: query.status,
+				assignee: query.assignee,
+				channelId: query.channelId || undefined,
+				labelId: query.labelId || undefined,
+				priority: query.priority || undefined,
+				search: query.search || undefined,
+				sort: query.sort,
+				after: query.after || undefined,
+				limit: 25,
+			}),
+			emptyPage,
+			{ locale, request: args.request, title: t('loadFailed') },
+		),
+		optional(api.get<{ labels: Label[] }>(`${base}/labels`).then((answer) => answer.labels), [], locale, args.request),
+		optional(api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((answer) => answer.members), [], locale, args.request),
+		optional(api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels), [], locale, args.request),
+		number === null ? null : openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+	])
+	return {
+		now: Date.now(),
+		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
+		locale,
+		me: { userId: user.id, name: user.name },
+		workspaceId: user.workspace.id,
+		query,
+		page,
+		labels,
+		members,
+		channels,
+		conversation: opened?.conversation ?? null,
+		thread: opened?.thread ?? null,
+		missing: opened?.missing ?? false,
+		failure,
+	}
+}
+
+export type InboxLoader = typeof loader
+
+// A page opened by a link inside the app has not loaded the inbox's words yet: they come first.
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+	const [answer] = await Promise.all([serverLoader<typeof loader>(), i18next.loadNamespaces('inbox')])
+	return answer
+}
+
+type ActionResult = { intent: 'reply'; error: string; body: string } | { intent: 'snooze'; error: string }
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const form = await request.formData()
+	const field = (name: string) => String(form.get(name) ?? '')
+	const intent = field('intent')
+	const t = await inboxT(locale)
+	const common = await serverT(locale)
+	const url = new URL(request.url)
+	const back = url.pathname + url.search
+	const base = `/workspaces/${user.workspace.id}/conversations`
+	const number = Number(field('number'))
+	const refused = (title: string) => (error: unknown) => refusalToast(error, { locale, request, to: back, title })
+	const timeZone = user.workspace.timezone
+
+	if (intent === 'bulk') {
+		const numbers = form.getAll('numbers').map(Number).filter(Number.isInteger)
+		const [kind = '', value = ''] = field('bulk').split(':')
+		if (numbers.length === 0) return redirectWithToast(back, { type: 'warning', title: t('bulk.none') })
+		const body =
+			kind === 'assign'
+				? { action: 'assign', assigneeId: value === 'me' ? user.id : value || null }
+				: kind === 'status'
+					? { action: 'status', status: value }
+					: { action: kind, labelId: value }
+		return api
+			.post<{ updated: number }>(`${base}/bulk`, { numbers: numbers.slice(0, 100), ...body })
+			.then(({ updated }) => redirectWithToast(back, { type: 'success', title: t('bulk.done', { count: updated }) }))
+			.catch(refused(t('bulk.failed')))
+	}
+
+	if (!Number.isInteger(number) || number < 1) return redirectWithToast(back, { type: 'error', title: t('notFound') })
+	const path = `${base}/${number}`
+
+	if (intent === 'reply') {
+		const body = field('body').trim()
+		const kind = field('kind') === 'note' ? 'note' : 'text'
+		if (!body) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body }, { status: 400 })
+		try {
+			await api.post(`${path}/messages`, { kind, body })
+		} catch (error) {
+			const refusal = await apiRefusal(error, locale, request)
+			return data<ActionResult>({ intent: 'reply', error: errorDetail(refusal), body: field('body') }, { status: refusal.statusCode })
+		}
+		// A reply may be sent again from the same page: a redirect keeps the browser from posting it twice on reload.
+		return redirect(back)
+	}
+
+	if (intent === 'labels') {
+		const labelIds = form.getAll('labelIds').map(String)
+		return api.put(`${path}/labels`, { labelIds }).then(() => redirect(back), refused(t('labels.failed')))
+	}
+
+	// Assignment, status and priority are all a PATCH of the conversation.
+	let changes: Record<string, unknown>
+	if (intent === 'assign') changes = { assigneeId: field('assigneeId') === 'me' ? user.id : field('assigneeId') || null }
+	else if (intent === 'priority') changes = { priority: priorities.find((value) => value === field('priority')) ?? field('priority') }
+	else if (intent === 'status') changes = { status: statuses.find((value) => value === field('status')) ?? field('status') }
+	else if (intent === 'snooze') {
+		const preset = snoozePresets.find((value) => value === field('preset'))
+		const until = preset ? snoozeUntil(preset, timeZone) : zonedTime(field('until'), timeZone)
+		if (!until || until.getTime() <= Date.now()) return data<ActionResult>({ intent: 'snooze', error: t('snooze.future') }, { status: 400 })
+		changes = { status: 'snoozed', snoozedUntil: until.toISOString() }
+	} else return redirectWithToast(back, { type: 'error', title: t('unknownAction') })
+	return api.patch(path, changes).then(() => redirect(back), refused(t('updateFailed')))
+}
+
+export default function Conversations() {
+	const loaderData = useLoaderData<typeof loader>()
+	const { conversation, thread, missing, failure, workspaceId } = loaderData
+	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
+	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const location = useLocation()
+	const params = new URLSearchParams(location.search)
+	const view = conversation ? (params.get('pane') === 'contact' ? 'contact' : 'thread') : 'list'
+	const session = shell?.realtime && shell.user ? { config: shell.realtime, userId: shell.user.id } : null
+	return (
+		<>
+			<ToastMessage toast={failure} />
+			<h1 className="visually-hidden">{t('title')}</h1>
+			<div className={styles.inbox} data-view={view}>
+				<ConversationList {...loaderData} selected={conversation?.number ?? null} />
+				<section className={styles.pane} data-pane="thread" aria-label={conversation ? t('threadOf', { name: conversation.contact.name }) : t('thread')}>
+					{conversation && thread ? (
+						<Thread key={conversation.id} {...loaderData} conversation={conversation} thread={thread} session={session} workspaceId={workspaceId} />
+					) : (
+						<p className={styles.empty}>{missing ? t('notFound') : t('pick')}</p>
+					)}
+				</section>
+				<aside className={styles.pane} data-pane="contact" aria-label={t('contact.title')}>
+					{conversation ? <ContactPanel conversation={conversation} /> : null}
+				</aside>
+			</div>
+			<Shortcuts />
+		</>
+	)
+}
