@@ -1,10 +1,12 @@
 /**
- * `npm run bench:explain`: the query plans of the contacts list over the bench dataset. Starts an
- * embedded PostgreSQL in --dir (kept, so a second run skips the 2 × 100 000-row seed), runs each
- * list case through the API's own query code while recording its SQL, and prints
- * EXPLAIN (ANALYZE, BUFFERS) of every statement with its execution time.
+ * `npm run bench:explain`: the query plans of the contacts list and the inbox (list, search,
+ * summary, thread) over the bench dataset. Starts an embedded PostgreSQL in --dir (kept, so a
+ * second run skips the seeds: 2 × 100 000 contacts, then 2 × 1 000 000 messages, which take
+ * minutes and are seeded only when an inbox case is asked for), runs each case through the API's
+ * own query code while recording its SQL, and prints EXPLAIN (ANALYZE, BUFFERS) of every statement
+ * with its execution time.
  *
- *   npm run bench:explain -- [--dir /tmp/crm-explain] [--only Arabic] [--serve]
+ *   npm run bench:explain -- [--dir /tmp/crm-explain] [--only Arabic | --only inbox] [--serve]
  *
  * --serve leaves the database running and prints its URL (for psql), until Ctrl-C.
  */

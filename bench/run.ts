@@ -5,11 +5,11 @@
  * contacts cases first seed 2 × 100 000 contacts into that database (bench/contacts.ts), the inbox
  * cases 2 × 100 000 conversations with 2 × 1 000 000 messages on top of them (bench/inbox.ts).
  *
- *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us]
+ *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us | --only "inbox: list"]
  *
  * Environment: BENCH_SKIP_BUILD=1 (same as --no-build), BENCH_LOG_LEVEL (the server's, default
  * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one; the contacts
- * cases add 200 000 contacts to it).
+ * cases add 200 000 contacts to it, the inbox cases 200 000 conversations and 2 000 000 messages).
  *
  * Prints a table to stdout (req/s, p50, p99, errors, the share of /healthz req/s and whether the
  * case's goal of issues 13 and 14 is met; a case whose page is not built yet says "skipped"), writes it all to bench/results/latest.json (and the server's
