@@ -1,10 +1,12 @@
 /**
- * `npm run bench:explain`: the query plans of the contacts list over the bench dataset. Starts an
- * embedded PostgreSQL in --dir (kept, so a second run skips the 2 × 100 000-row seed), runs each
- * list case through the API's own query code while recording its SQL, and prints
- * EXPLAIN (ANALYZE, BUFFERS) of every statement with its execution time.
+ * `npm run bench:explain`: the query plans of the contacts list and the inbox (list, search,
+ * summary, thread) over the bench dataset. Starts an embedded PostgreSQL in --dir (kept, so a
+ * second run skips the seeds: 2 × 100 000 contacts, then 2 × 1 000 000 messages, which take
+ * minutes and are seeded only when an inbox case is asked for), runs each case through the API's
+ * own query code while recording its SQL, and prints EXPLAIN (ANALYZE, BUFFERS) of every statement
+ * with its execution time.
  *
- *   npm run bench:explain -- [--dir /tmp/crm-explain] [--only Arabic] [--serve]
+ *   npm run bench:explain -- [--dir /tmp/crm-explain] [--only Arabic | --only inbox] [--serve]
  *
  * --serve leaves the database running and prints its URL (for psql), until Ctrl-C.
  */
@@ -21,7 +23,10 @@ import { ensureDatabase, migrateToLatest } from '#api/db/database.ts'
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
 import { type Database } from '#api/db/schema.ts'
 import { listLabels } from '#api/labels/queries.ts'
+import { inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from '#api/conversations/queries.ts'
+import { listConversationsQuery as conversationsQuery, listMessagesQuery } from '#api/conversations/schemas.ts'
 import { deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
+import { arabicSearchWord, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
 
 const { values: options } = parseArgs({
 	options: { dir: { type: 'string', default: '/tmp/crm-explain' }, only: { type: 'string' }, serve: { type: 'boolean', default: false } },
@@ -47,11 +52,15 @@ try {
 	const datasetFile = path.join(options.dir, 'dataset.json')
 	const dataset: ContactsDataset = fs.existsSync(datasetFile) ? JSON.parse(fs.readFileSync(datasetFile, 'utf8')) : await seedContacts(url, log)
 	fs.writeFileSync(datasetFile, JSON.stringify(dataset))
+	// The inbox's 2 × 1 000 000 messages take minutes: seeded only when an inbox case is asked for.
+	const wantsInbox = !options.only || options.only.startsWith('inbox')
+	const inbox = wantsInbox ? await seedInbox(url, dataset, log) : undefined
 	if (options.serve) {
 		process.stdout.write(`${url}\nworkspace ${dataset.workspaceId}, label ${dataset.labelId}, token ${dataset.token}\n`)
 		await new Promise((resolve) => process.once('SIGINT', resolve))
 	} else {
 		await explainCases(dataset)
+		if (inbox) await explainInboxCases(inbox)
 	}
 } finally {
 	await db.destroy()
@@ -86,6 +95,40 @@ async function explainCases(dataset: ContactsDataset) {
 		if (!membership) throw new Error('the bench member is not a member')
 		if (name === 'label list') await listLabels(db, dataset.workspaceId)
 		else await listContacts(db, membership.workspace, listContactsQuery.parse(query))
+		process.stdout.write(`\n## ${name}\n`)
+		for (const statement of recorded.splice(0)) await explain(statement)
+	}
+}
+
+/** What each inbox request of the bench runs past authentication, through the API's own query code (api/conversations/router.ts). */
+async function explainInboxCases(dataset: InboxDataset) {
+	const { workspaceId, userId } = dataset
+	const list = async (query: Record<string, string>) => {
+		const parsed = conversationsQuery.parse(query)
+		const key = parsed.assignee === 'me' ? userId : parsed.assignee === 'unassigned' ? unassignedKey : undefined
+		await Promise.all([listConversations(db, workspaceId, userId, parsed), tabCounts(db, workspaceId, key)])
+	}
+	const thread = async (query: Record<string, string>) => {
+		const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspaceId).where('number', '=', longThreadNumber).executeTakeFirstOrThrow()
+		await messagesPage(db, conversation.id, listMessagesQuery.parse(query))
+	}
+	const cases: Array<[string, () => Promise<unknown>]> = [
+		['inbox: open tab', () => list({})],
+		['inbox: mine', () => list({ assignee: 'me' })],
+		['inbox: unassigned', () => list({ assignee: 'unassigned' })],
+		['inbox: a label (billing)', () => list({ labelId: dataset.labelId })],
+		['inbox: all statuses, by priority', () => list({ status: 'all', sort: 'priority' })],
+		[`inbox: search ${searchWord}`, () => list({ search: searchWord })],
+		[`inbox: search ${arabicSearchWord}`, () => list({ search: arabicSearchWord })],
+		['inbox: search an order number (one conversation)', () => list({ search: '52345', status: 'all' })],
+		['inbox: summary', () => inboxSummary(db, workspaceId, userId)],
+		['inbox: thread newest page', () => thread({})],
+		['inbox: thread 1 000 messages back', () => thread({ before: dataset.deepBefore })],
+	]
+	for (const [name, run] of cases) {
+		if (options.only && !name.includes(options.only)) continue
+		recorded = []
+		await run()
 		process.stdout.write(`\n## ${name}\n`)
 		for (const statement of recorded.splice(0)) await explain(statement)
 	}

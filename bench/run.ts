@@ -2,16 +2,17 @@
  * Load benchmark of the production server: builds it, starts `build/server.js` on loopback with a
  * throw-away DATA_DIR (embedded PostgreSQL), and drives each case with autocannon after a warm-up.
  * `/healthz` (no database, no rendering) is the baseline every other case is compared with. The
- * contacts cases first seed 2 × 100 000 contacts into that database (bench/contacts.ts).
+ * contacts cases first seed 2 × 100 000 contacts into that database (bench/contacts.ts), the inbox
+ * cases 2 × 100 000 conversations with 2 × 1 000 000 messages on top of them (bench/inbox.ts).
  *
- *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us]
+ *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us | --only "inbox: list"]
  *
  * Environment: BENCH_SKIP_BUILD=1 (same as --no-build), BENCH_LOG_LEVEL (the server's, default
  * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one; the contacts
- * cases add 200 000 contacts to it).
+ * cases add 200 000 contacts to it, the inbox cases 200 000 conversations and 2 000 000 messages).
  *
  * Prints a table to stdout (req/s, p50, p99, errors, the share of /healthz req/s and whether the
- * case's goal of issue 13 is met), writes it all to bench/results/latest.json (and the server's
+ * case's goal of issues 13 and 14 is met; a case whose page is not built yet says "skipped"), writes it all to bench/results/latest.json (and the server's
  * output to bench/results/server.log), and exits non-zero when a case saw errors or unexpected
  * statuses. A missed goal is reported, not a failure: figures on a shared machine are noisy.
  */
@@ -27,6 +28,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createCookie } from '@remix-run/node'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
+import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
@@ -39,6 +41,8 @@ export type BenchRequest = {
 	method?: Method
 	headers?: Record<string, string>
 	body?: string
+	/** Paths taken in turn, one per request, instead of `path` (writes spread over many rows, as many users' would be). */
+	paths?: string[]
 }
 
 /** What a case should reach in the run (issue 13): a share of /healthz req/s, a p99 ceiling. */
@@ -49,7 +53,7 @@ export type BenchCase = BenchRequest & {
 	/** Statuses this case is meant to answer with; by default any 2xx. */
 	expectStatus?: number | number[]
 	goal?: Goal
-	setup?: (context: SetupContext) => Promise<Partial<BenchRequest> | void>
+	setup?: (context: SetupContext) => Promise<Partial<BenchRequest> | { skip: string } | void>
 }
 
 /** What a case's setup may use: the server, and its database (to seed it). */
@@ -81,6 +85,47 @@ function contactsCase(name: string, goal: Goal, query: (dataset: ContactsDataset
 }
 
 const tokenCookie = createCookie('crm-token')
+const signedIn = async (token: string) => ({ Cookie: (await tokenCookie.serialize(token)).split(';')[0] ?? '' })
+
+// Seeded once, by the first inbox case that runs, into the contacts bench's workspaces.
+let inboxDataset: Promise<InboxDataset> | undefined
+function inbox(context: SetupContext) {
+	inboxDataset ??= contacts(context).then((dataset) => seedInbox(context.databaseUrl, dataset, log))
+	return inboxDataset
+}
+
+/** A `/v1/workspaces/{id}/conversations…` request of the bench member (an agent). */
+function inboxCase(name: string, goal: Goal, request: (dataset: InboxDataset) => Partial<BenchRequest> & { path: string }, expectStatus?: number): BenchCase {
+	return {
+		name,
+		goal,
+		expectStatus,
+		path: '/v1/workspaces/{id}/conversations',
+		setup: async (context) => {
+			const dataset = await inbox(context)
+			const { path, paths, ...rest } = request(dataset)
+			const base = `/v1/workspaces/${dataset.workspaceId}/conversations`
+			return { ...rest, path: base + path, paths: paths?.map((each) => base + each), headers: { Authorization: `Bearer ${dataset.token}`, ...rest.headers } }
+		},
+	}
+}
+
+/** The rendered inbox, signed in as the same member; skipped while the page answers 404 (not built on this branch). */
+function inboxPageCase(name: string, goal: Goal, path: string): BenchCase {
+	return {
+		name,
+		goal,
+		path,
+		setup: async (context) => {
+			const dataset = await inbox(context)
+			const headers = await signedIn(dataset.token)
+			const probe = await fetch(new URL(path, context.baseUrl), { headers, redirect: 'manual' })
+			await probe.body?.cancel()
+			if (probe.status === 404) return { skip: 'page not built' }
+			return { headers }
+		},
+	}
+}
 
 /** The rendered page, signed in as the same member with the crm-token cookie, as a browser is. */
 function contactsPageCase(name: string, goal: Goal, path: (dataset: ContactsDataset) => string): BenchCase {
@@ -90,7 +135,7 @@ function contactsPageCase(name: string, goal: Goal, path: (dataset: ContactsData
 		path: '/{lang}/dashboard/contacts',
 		setup: async (context) => {
 			const dataset = await contacts(context)
-			return { path: path(dataset), headers: { Cookie: (await tokenCookie.serialize(dataset.token)).split(';')[0] ?? '' } }
+			return { path: path(dataset), headers: await signedIn(dataset.token) }
 		},
 	}
 }
@@ -99,6 +144,11 @@ function contactsPageCase(name: string, goal: Goal, path: (dataset: ContactsData
 const page: Goal = { minShare: 0.25 }
 const contactsApi: Goal = { minShare: 0.2, maxP99Ms: 100 }
 const contactsPage: Goal = { minShare: 0.08, maxP99Ms: 250 }
+// Issue 14's.
+const inboxList: Goal = { maxP99Ms: 100 }
+const inboxSearch: Goal = { maxP99Ms: 200 }
+const inboxPage: Goal = { maxP99Ms: 300 }
+const inboxReply: Goal = { maxP99Ms: 150 }
 
 const cases: BenchCase[] = [
 	{ name: 'home en-us', path: '/en-us', goal: page },
@@ -115,6 +165,27 @@ const cases: BenchCase[] = [
 	contactsCase('contacts: filter by label, newest first', contactsApi, (dataset) => `?label=${dataset.labelId}&sort=created`),
 	contactsPageCase('contacts page en-us', contactsPage, () => '/en-us/dashboard/contacts'),
 	contactsPageCase('contacts page ar-eg, searched', contactsPage, () => `/ar-eg/dashboard/contacts?search=${encodeURIComponent('محمد')}`),
+	inboxCase('inbox: list open tab', inboxList, () => ({ path: '' })),
+	inboxCase('inbox: list mine', inboxList, () => ({ path: '?assignee=me' })),
+	inboxCase('inbox: list a label', inboxList, (dataset) => ({ path: `?labelId=${dataset.labelId}` })),
+	inboxCase(`inbox: search a word of the messages (${searchWord})`, inboxSearch, () => ({ path: `?search=${searchWord}` })),
+	inboxCase('inbox: search an Arabic word of the messages', inboxSearch, () => ({ path: `?search=${encodeURIComponent(arabicSearchWord)}` })),
+	inboxCase('inbox: thread newest page', inboxList, () => ({ path: `/${longThreadNumber}/messages` })),
+	inboxCase(`inbox: thread ${deepThreadMessages.toLocaleString('en-US')} messages back`, inboxList, (dataset) => ({ path: `/${longThreadNumber}/messages?before=${dataset.deepBefore}` })),
+	inboxPageCase('inbox page en-us', inboxPage, '/en-us/dashboard/conversations'),
+	// Each request answers another open conversation of the link channel (sent by its job, published on the workspace channel).
+	inboxCase(
+		'inbox: reply',
+		inboxReply,
+		(dataset) => ({
+			path: `/${dataset.replyNumbers[0]}/messages`,
+			paths: dataset.replyNumbers.map((number) => `/${number}/messages`),
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ kind: 'text', body: 'Thanks for your message, we are looking into it.' }),
+		}),
+		201,
+	),
 ]
 
 // ---------------------------------------------------------------------------------------------
@@ -129,6 +200,7 @@ type AutocannonOptions = {
 	duration: number
 	pipelining?: number
 	timeout?: number
+	requests?: Array<{ setupRequest: (request: { path: string }) => { path: string } }>
 }
 
 type AutocannonResult = {
@@ -421,6 +493,8 @@ type Measurement = {
 	connections: number
 	durationSeconds: number
 	requests: number
+	/** Responses received within the run (the latencies are theirs); 0 when every request outlasted it. */
+	responses: number
 	requestsPerSecond: number
 	latencyMs: { p50: number; p99: number; mean: number; max: number }
 	throughputBytesPerSecond: number
@@ -433,11 +507,33 @@ type Measurement = {
 	statusCodes: Record<string, number>
 	vsBaseline?: { requestsPerSecond: number; p50: number; p99: number }
 	goal?: Goal & { met: boolean }
+	/** Why the case was not measured (its page does not exist yet): no figures, no goal. */
+	skipped?: string
 }
 
-/** Whether a measurement reaches its case's goal (every part of it), given its share of /healthz req/s. */
-export function meetsGoal(goal: Goal, measured: { share: number; p99Ms: number }): boolean {
-	return (goal.minShare === undefined || measured.share >= goal.minShare) && (goal.maxP99Ms === undefined || measured.p99Ms <= goal.maxP99Ms)
+function emptyMeasurement(benchCase: BenchCase): Measurement {
+	return {
+		name: benchCase.name,
+		method: benchCase.method ?? 'GET',
+		path: benchCase.path,
+		connections: 0,
+		durationSeconds: 0,
+		requests: 0,
+		responses: 0,
+		requestsPerSecond: 0,
+		latencyMs: { p50: 0, p99: 0, mean: 0, max: 0 },
+		throughputBytesPerSecond: 0,
+		errors: 0,
+		timeouts: 0,
+		non2xx: 0,
+		unexpectedStatus: 0,
+		statusCodes: {},
+	}
+}
+
+/** Whether a measurement reaches its case's goal (every part of it), given its share of /healthz req/s; none answered within the run is a miss. */
+export function meetsGoal(goal: Goal, measured: { share: number; p99Ms: number; responses: number }): boolean {
+	return measured.responses > 0 && (goal.minShare === undefined || measured.share >= goal.minShare) && (goal.maxP99Ms === undefined || measured.p99Ms <= goal.maxP99Ms)
 }
 
 function describeGoal(goal: Goal): string {
@@ -452,6 +548,8 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number) {
+	const { paths } = request
+	let turn = 0
 	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
 	let samples = new Float64Array(16_384)
 	let count = 0
@@ -466,6 +564,7 @@ function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, 
 				duration: seconds,
 				pipelining: 1,
 				timeout: 10,
+				requests: paths?.length ? [{ setupRequest: (next) => ({ ...next, path: paths[turn++ % paths.length] ?? next.path }) }] : undefined,
 			},
 			(error, result) => {
 				currentRun = undefined
@@ -487,12 +586,18 @@ function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, 
 
 async function measure(benchCase: BenchCase, context: SetupContext, options: Options): Promise<Measurement> {
 	const { baseUrl } = context
-	const overrides = (await benchCase.setup?.(context)) ?? {}
+	const setup = (await benchCase.setup?.(context)) ?? {}
+	if ('skip' in setup) {
+		log(`${benchCase.name}: skipped: ${setup.skip}`)
+		return { ...emptyMeasurement(benchCase), skipped: setup.skip }
+	}
+	const overrides: Partial<BenchRequest> = setup
 	const request = {
 		path: overrides.path ?? benchCase.path,
 		method: overrides.method ?? benchCase.method ?? 'GET',
 		headers: { ...benchCase.headers, ...overrides.headers },
 		body: overrides.body ?? benchCase.body,
+		paths: overrides.paths ?? benchCase.paths,
 	}
 	log(`${benchCase.name}: ${request.method} ${request.path} — warm-up ${options.warmup} s, then ${options.duration} s × ${options.connections} connections`)
 	if (options.warmup > 0) await attack(request, baseUrl, options.connections, options.warmup)
@@ -519,6 +624,7 @@ async function measure(benchCase: BenchCase, context: SetupContext, options: Opt
 		connections: options.connections,
 		durationSeconds: result.duration,
 		requests: result.requests.total,
+		responses: latencies.length,
 		requestsPerSecond: result.requests.average,
 		latencyMs: {
 			p50: percentile(latencies, 50),
@@ -552,11 +658,15 @@ const share = (value: number | undefined) => (value === undefined || !Number.isF
 function report(measurements: Measurement[]): string {
 	const rows = [['case', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'of /healthz req/s', 'goal', 'met']]
 	for (const m of measurements) {
+		if (m.skipped) {
+			rows.push([`${m.name}  (${m.method} ${m.path})`, `skipped: ${m.skipped}`, '', '', '', '', '', '', ''])
+			continue
+		}
 		rows.push([
 			`${m.name}  (${m.method} ${m.path.length > 50 ? `${m.path.slice(0, 49)}…` : m.path})`,
 			Math.round(m.requestsPerSecond).toLocaleString('en-US'),
-			ms(m.latencyMs.p50),
-			ms(m.latencyMs.p99),
+			m.responses ? ms(m.latencyMs.p50) : 'none',
+			m.responses ? ms(m.latencyMs.p99) : 'none',
 			String(m.errors + m.timeouts),
 			String(m.unexpectedStatus),
 			m.vsBaseline ? share(m.vsBaseline.requestsPerSecond) : 'baseline',
@@ -583,15 +693,17 @@ async function main() {
 	for (const benchCase of selected) {
 		if (interrupted) return
 		const m = await measure(benchCase, context, options)
+		measurements.push(m)
+		if (m.skipped) continue
 		m.vsBaseline = {
 			requestsPerSecond: baseline.requestsPerSecond ? m.requestsPerSecond / baseline.requestsPerSecond : Number.NaN,
 			p50: baseline.latencyMs.p50 ? m.latencyMs.p50 / baseline.latencyMs.p50 : Number.NaN,
 			p99: baseline.latencyMs.p99 ? m.latencyMs.p99 / baseline.latencyMs.p99 : Number.NaN,
 		}
-		if (benchCase.goal) m.goal = { ...benchCase.goal, met: meetsGoal(benchCase.goal, { share: m.vsBaseline.requestsPerSecond, p99Ms: m.latencyMs.p99 }) }
-		measurements.push(m)
+		if (benchCase.goal) m.goal = { ...benchCase.goal, met: meetsGoal(benchCase.goal, { share: m.vsBaseline.requestsPerSecond, p99Ms: m.latencyMs.p99, responses: m.responses }) }
 	}
 	const dataset = contactsDataset && (await contactsDataset)
+	const inboxData = inboxDataset && (await inboxDataset)
 	// autocannon leaves its last requests unanswered: let the server finish them before it stops and closes the database.
 	await sleep(1000)
 	await cleanup()
@@ -616,6 +728,15 @@ async function main() {
 			seedSeconds: dataset.seedSeconds,
 			deepPageRows,
 		},
+		inbox: inboxData && {
+			conversationsInWorkspace: inboxData.conversations,
+			messagesInWorkspace: inboxData.messages,
+			workspaces: 2,
+			seedSeconds: inboxData.seedSeconds,
+			searchWord,
+			arabicSearchWord,
+			deepThreadMessages,
+		},
 		shutdown,
 	}
 	fs.mkdirSync(resultsDir, { recursive: true })
@@ -630,6 +751,9 @@ async function main() {
 				? `contacts: ${dataset.rows.toLocaleString('en-US')} rows (${dataset.rowsInWorkspace.toLocaleString('en-US')} in the measured workspace), ` +
 					`database ${(dataset.databaseBytes / 2 ** 20).toFixed(0)} MB (pg_database_size), seeded in ${dataset.seedSeconds.toFixed(1)} s\n\n`
 				: '') +
+			(inboxData
+				? `inbox: ${inboxData.conversations.toLocaleString('en-US')} conversations and ${inboxData.messages.toLocaleString('en-US')} messages in each of 2 workspaces, seeded in ${inboxData.seedSeconds.toFixed(1)} s\n\n`
+				: '') +
 			`written to ${path.relative(process.cwd(), file)}\n`,
 	)
 	for (const m of measurements) {
@@ -638,6 +762,7 @@ async function main() {
 	const missed = measurements.filter((m) => m.goal && !m.goal.met)
 	const goals = measurements.filter((m) => m.goal).length
 	process.stdout.write(`goals met: ${goals - missed.length} of ${goals}${missed.length ? ` (missed: ${missed.map((m) => m.name).join(', ')})` : ''}\n`)
+	for (const m of measurements.filter((each) => each.skipped)) process.stdout.write(`skipped: ${m.name}: ${m.skipped}\n`)
 	const failed = measurements.filter((m) => m.errors + m.timeouts + m.unexpectedStatus > 0)
 	if (failed.length) {
 		process.stderr.write(`\nFAILED: errors or unexpected statuses in ${failed.map((m) => m.name).join(', ')}\n`)

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, test } from 'vitest'
 import { openDatabase } from '#api/db/database.ts'
+import { demoChannel, demoThreads } from '#api/db/seed/conversations.ts'
 import { demoContactCount } from '#api/db/seed/demo.ts'
 
 // Each test has a DATA_DIR of its own with its own embedded PostgreSQL, as `npm start` would.
@@ -43,7 +44,7 @@ function isAlive(pid: number) {
 const postmasterPid = (directory: string) => Number(fs.readFileSync(path.join(directory, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0])
 
 describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', () => {
-	// Two seeding processes in a row: each starts Node, hashes the demo password and imports 300 contacts.
+	// Two seeding processes in a row: each starts Node, hashes the demo password, imports 300 contacts and plays 30 conversations.
 	test('the demo seed runs beside a running server, uses its database, leaves it running, and is idempotent', { timeout: 90_000 }, async () => {
 		const directory = dataDir()
 		const server = await openDatabase({ dataDir: directory, log })
@@ -76,10 +77,38 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			expect(figures?.phones).toBeGreaterThan(200)
 			expect(figures?.companies).toBeGreaterThan(100)
 
+			// The chat link's conversations, played through the inbound path and the API's actions.
+			const channel = await server.db.selectFrom('channels').selectAll().where('slug', '=', demoChannel.slug).executeTakeFirstOrThrow()
+			expect(channel).toMatchObject({ workspaceId: workspace.id, kind: 'link', enabled: true })
+			const conversations = async () =>
+				(await server.db.selectFrom('conversations').select((eb) => eb.fn.countAll<string>().as('n')).where('channelId', '=', channel.id).executeTakeFirstOrThrow()).n
+			expect(Number(await conversations())).toBe(demoThreads.length)
+			const inbox = await sql<Record<string, number>>`
+				select count(distinct status)::int as statuses, count(distinct assignee_id)::int as assignees,
+				       count(*) filter (where exists (select 1 from conversation_labels cl where cl.conversation_id = c.id))::int as labelled,
+				       count(*) filter (where incoming_count <> (select count(*) from messages m where m.conversation_id = c.id and m.direction = 'incoming'))::int as "wrongCounts",
+				       count(*) filter (where last_message_id is distinct from (select max(id) from messages m where m.conversation_id = c.id and m.kind = 'text'))::int as "wrongLast",
+				       (select last_number from conversation_numbers where workspace_id = ${workspace.id}) as "lastNumber"
+				from conversations c where channel_id = ${channel.id}`.execute(server.db)
+			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: demoThreads.length })
+			expect(inbox.rows[0]?.labelled).toBeGreaterThan(5)
+			const messages = await sql<Record<string, number>>`
+				select count(*) filter (where direction = 'incoming' and kind = 'text')::int as incoming,
+				       count(*) filter (where direction = 'outgoing' and kind = 'text')::int as replies,
+				       count(*) filter (where kind = 'note')::int as notes,
+				       count(*) filter (where kind = 'activity')::int as activity,
+				       count(*) filter (where body ~ '[؀-ۿ]')::int as arabic,
+				       count(*) filter (where body ~ '(Bonjour|merci)')::int as french,
+				       count(*) filter (where body ~ '(Hi|thanks|Thank you)')::int as english
+				from messages where channel_id = ${channel.id}`.execute(server.db)
+			for (const [kind, count] of Object.entries(messages.rows[0] ?? {})) expect(count, kind).toBeGreaterThan(2)
+
 			const again = await run(['api/db/seed.ts'], directory)
 			expect(again.code).toBe(0)
 			expect(again.output).toContain(`0 contacts created, ${demoContactCount} already there`)
+			expect(again.output).toContain('demo inbox: already there')
 			expect(await count()).toBe(demoContactCount)
+			expect(Number(await conversations())).toBe(demoThreads.length)
 		} finally {
 			await server.close()
 		}

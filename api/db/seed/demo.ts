@@ -4,6 +4,7 @@ import { importContacts } from '#api/contacts/import.ts'
 import { type CsvRecord } from '#api/contacts/csv.ts'
 import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
+import { seedDemoInbox } from './inbox.ts'
 import * as people from './people.ts'
 
 /** The account the README names; teammates share its password. */
@@ -24,8 +25,9 @@ export async function isEmpty(db: DB): Promise<boolean> {
 }
 
 /**
- * The demo workspace: an owner, an admin and an agent, labels, canned responses, and 300
- * contacts with Arabic, French and English names. Idempotent: a second run changes nothing (contacts are matched by
+ * The demo workspace: an owner, an admin and an agent, labels, canned responses, 300
+ * contacts with Arabic, French and English names, and a chat link with 30 conversations in the
+ * three languages (api/db/seed/inbox.ts). Idempotent: a second run changes nothing (contacts are matched by
  * e-mail, as an import does).
  */
 export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string }> {
@@ -70,6 +72,8 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 		update contacts set created_at = ${arrived}, last_activity_at = ${arrived}, updated_at = ${arrived}
 		where workspace_id = ${workspaceId} and created_at >= ${startedAt}`.execute(db)
 	log(`demo workspace: ${result.created} contacts created, ${result.updated} already there`)
+	const inbox = await seedDemoInbox(db, workspaceId)
+	log(inbox.created ? `demo inbox: ${inbox.created} conversations on the chat link /c/demo-support` : 'demo inbox: already there')
 	return { workspaceId }
 }
 
