@@ -10,7 +10,7 @@ import * as m0008 from './0008_contact_search.ts'
 import * as m0009 from './0009_canned_responses.ts'
 import * as m0010 from './0010_inbox.ts'
 import * as m0011 from './0011_conversation_counts_and_search.ts'
-import * as m0013 from './0013_inbox_plan_indexes.ts'
+import * as m0012 from './0012_inbox_plan_indexes.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -25,5 +25,5 @@ export const migrations: Record<string, Migration> = {
 	'0009_canned_responses': m0009,
 	'0010_inbox': m0010,
 	'0011_conversation_counts_and_search': m0011,
-	'0013_inbox_plan_indexes': m0013,
+	'0012_inbox_plan_indexes': m0012,
 }
