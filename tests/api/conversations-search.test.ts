@@ -1,4 +1,6 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { broadSearch } from '#api/conversations/queries.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, postMessage, type ConversationJson } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
@@ -53,6 +55,31 @@ describe('searching conversations', () => {
 		expect(await search('refund', '&status=resolved')).toEqual([])
 		await testDb().updateTable('conversations').set({ priority: 3 }).where('workspaceId', '=', team.workspace.id).execute()
 		expect(await search('hello', '&status=all&priority=high&sort=priority&limit=1')).toEqual([numbers.contact])
+	})
+
+	test('a word in very many messages is found by walking the list, with the same answer and pages', async () => {
+		const team = await createTeam('Broad search')
+		const channel = await createLinkChannel(team.workspace.id)
+		const numbers: number[] = []
+		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, `hello ${index}`)).conversation.number)
+		// The first ten conversations get 1 100 messages with the word each; the last two none.
+		await sql`insert into messages (workspace_id, conversation_id, channel_id, direction, kind, body)
+			select workspace_id, id, channel_id, 'incoming', 'text', 'a ubiquitous word ' || g from conversations, generate_series(1, 1100) g
+			where workspace_id = ${team.workspace.id} and number <= ${numbers[9]}`.execute(testDb())
+		await sql`analyze messages`.execute(testDb())
+		const { rows } = await sql<Record<string, Array<{ Plan: { 'Plan Rows': number } }>>>`explain (format json) select 1 from messages
+			where workspace_id = ${team.workspace.id} and crm_message_words(body) @@ crm_search_query('ubiquitous')`.execute(testDb())
+		expect(Object.values(rows[0]!)[0]![0]!.Plan['Plan Rows']).toBeGreaterThan(broadSearch)
+
+		const found: number[] = []
+		let after: string | null = null
+		do {
+			const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=ubiquitous&limit=4${after ? `&after=${after}` : ''}`), { headers: team.agent.auth })
+			const page = response.body as { conversations: ConversationJson[]; nextCursor: string | null }
+			found.push(...page.conversations.map((conversation) => conversation.number))
+			after = page.nextCursor
+		} while (after)
+		expect(found.sort((a, b) => a - b)).toEqual(numbers.slice(0, 10))
 	})
 
 	test('refuses a search over 100 characters with a translated 400', async () => {
