@@ -69,6 +69,15 @@ test.describe('the inbox', () => {
 		await expect(reply).toContainText('It ships today.\nTracking follows.')
 		await expect(composer(page)).toHaveValue('')
 
+		// `/` at the start of a line offers the canned responses.
+		const canned = await request.post(`/v1/workspaces/${workspace.id}/canned-responses`, { data: { shortCode: 'thanks', content: 'Thank you for waiting!' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		expect(canned.status()).toBe(201)
+		await composer(page).pressSequentially('/than')
+		await expect(page.getByRole('listbox', { name: 'Canned responses' }).getByRole('option')).toHaveCount(1)
+		await composer(page).press('Enter')
+		await expect(composer(page)).toHaveValue('Thank you for waiting!')
+		await composer(page).fill('')
+
 		// `n` opens the note tab (not while typing); @ offers the members.
 		await thread(page).focus()
 		await page.keyboard.press('n')
@@ -144,7 +153,10 @@ test.describe('the inbox', () => {
 		const outsider = await registerUser(request, { name: 'Otto Outsider' })
 		await createWorkspace(request, outsider.token, 'Elsewhere')
 		await signIn(context, baseURL!, outsider.token)
-		await page.goto('/en-us/dashboard/conversations')
+		// Reached by a link inside the app, the inbox loads its words before it shows.
+		await page.goto('/en-us/dashboard/contacts')
+		await waitForHydration(page)
+		await page.getByRole('link', { name: 'Conversations', exact: true }).click()
 		await expect(page.getByText('No open conversations. Well done!')).toBeVisible()
 		await page.goto('/en-us/dashboard/conversations?conversation=1')
 		await expect(page.getByText('This conversation does not exist in this workspace.')).toBeVisible()
