@@ -166,6 +166,14 @@ test.describe('the inbox', () => {
 		await inbound.close()
 	})
 
+	test('the inbox’s words are served to browsers apart from every page’s, the API’s own namespaces not at all', async ({ request }) => {
+		const inbox = await request.get('/_i18n/ar-eg/inbox.json')
+		expect(inbox.status()).toBe(200)
+		expect(((await inbox.json()) as { ui: { title: string } }).ui.title).toBe('المحادثات')
+		expect((await request.get('/_i18n/ar-eg/mail.json')).status()).toBe(404)
+		expect((await request.get('/_i18n/de-de/inbox.json')).status()).toBe(404)
+	})
+
 	for (const locale of ['en-us', 'ar-eg'] as const) {
 		test(`the inbox is accessible (${locale})`, async ({ page, context, request, baseURL }) => {
 			test.slow()
