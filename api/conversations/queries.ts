@@ -103,21 +103,48 @@ export async function findConversation(db: Executor, workspaceId: string, number
 	return row && conversationJson(row)
 }
 
-/**
- * The conversations a search finds: one of their messages (text or note) has every word, as a
- * word or the start of one (the GIN index of migration 0011, both sides folded by crm_fold), or
- * their contact matches as the contacts list searches (the trigram index of contact_search).
- */
-function searchCondition(workspaceId: string, search: string): Expression<SqlBool> {
-	const inMessages = sql<SqlBool>`conversations.id in (
-		select messages.conversation_id from messages
-		where messages.workspace_id = ${workspaceId} and crm_message_words(messages.body) @@ crm_search_query(${search})
-	)`
+/** Messages of the workspace with every word of the search, as a word or the start of one (the GIN index of migration 0011, both sides folded by crm_fold). */
+const matchingMessages = (workspaceId: string, search: string) =>
+	sql`messages.workspace_id = ${workspaceId} and crm_message_words(messages.body) @@ crm_search_query(${search})`
+
+/** The conditions on `contact_search` of a contact whose name, e-mail, phone or company has every word, as the contacts list searches them (its trigram index). */
+function matchingContacts(workspaceId: string, search: string) {
 	const words = searchTerms(search).map((term) => sql`contact_search.search_text like crm_fold(${containsPattern(term)})`)
-	const ofContacts = sql<SqlBool>`conversations.contact_id in (
-		select contact_search.contact_id from contact_search where contact_search.workspace_id = ${workspaceId} and ${sql.join(words, sql` and `)}
-	)`
-	return words.length ? sql<SqlBool>`(${inMessages} or ${ofContacts})` : inMessages
+	return words.length ? sql`contact_search.workspace_id = ${workspaceId} and ${sql.join(words, sql` and `)}` : undefined
+}
+
+/**
+ * Above this many matching messages (as PostgreSQL estimates them from the GIN index's
+ * statistics), a search walks the list's index and looks into each conversation's messages until
+ * a page is full; below it, it reads every match through the GIN index and then their
+ * conversations by id. On 1 000 000 messages a word in half of them took seconds the second way
+ * and milliseconds the first, a rare word the other way round (docs/decisions/010-inbox.md).
+ */
+export const broadSearch = 10_000
+
+/** PostgreSQL's estimate of the messages and contacts a search matches: planning only, no match is read. */
+async function estimatedMatches(db: Executor, workspaceId: string, search: string): Promise<number> {
+	const contacts = matchingContacts(workspaceId, search)
+	const ofContacts = contacts ? sql`union all select 1 from contact_search where ${contacts}` : sql``
+	const { rows } = await sql<Record<string, unknown>>`explain (format json) select 1 from messages where ${matchingMessages(workspaceId, search)} ${ofContacts}`.execute(db)
+	const [plan] = (rows[0] ? Object.values(rows[0])[0] : []) as Array<{ Plan?: { 'Plan Rows'?: number } }>
+	return plan?.Plan?.['Plan Rows'] ?? 0
+}
+
+/** The conversations a search finds: one of their messages (text or note) has every word, or their contact matches. */
+async function searchCondition(db: Executor, workspaceId: string, search: string): Promise<Expression<SqlBool>> {
+	const contacts = matchingContacts(workspaceId, search)
+	if ((await estimatedMatches(db, workspaceId, search)) > broadSearch) {
+		// `offset 0` keeps each probe per conversation: without it PostgreSQL may hash every match first, which is what a broad search must avoid.
+		const inMessages = sql<SqlBool>`exists (select 1 from messages where messages.conversation_id = conversations.id and ${matchingMessages(workspaceId, search)} offset 0)`
+		if (!contacts) return inMessages
+		return sql<SqlBool>`(${inMessages} or exists (select 1 from contact_search where contact_search.contact_id = conversations.contact_id and ${contacts} offset 0))`
+	}
+	// An array, so that the conversations are read by id (the primary key) rather than by scanning them all for a join.
+	const ofContacts = contacts
+		? sql`union select conversations.id from conversations join contact_search on contact_search.contact_id = conversations.contact_id where conversations.workspace_id = ${workspaceId} and ${contacts}`
+		: sql``
+	return sql<SqlBool>`conversations.id = any(array(select messages.conversation_id from messages where ${matchingMessages(workspaceId, search)} ${ofContacts}))`
 }
 
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
@@ -138,7 +165,7 @@ export async function listConversations(db: Executor, workspaceId: string, reade
 			exists(selectFrom('conversationLabels').select(sql`1`.as('one')).whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)),
 		)
 	}
-	if (query.search) page = page.where(searchCondition(workspaceId, query.search))
+	if (query.search) page = page.where(await searchCondition(db, workspaceId, query.search))
 	if (query.after) page = page.where(key.after(query.after))
 	for (const column of key.order) page = page.orderBy(sql.ref(column), 'desc')
 	const rows = await page.limit(query.limit + 1).execute()

@@ -26,7 +26,7 @@ export const listConversationsQuery = z
 		after: optionalParameter(z.string().max(400)),
 		limit: queryLimit(limits.page),
 	})
-	.strict()
+	// Other parameters are ignored, as a page's own (`?conversation=1024`) may come along.
 	.transform((query, context) => {
 		if (query.after === undefined) return { ...query, after: undefined }
 		const after = decodeCursor(query.after)

@@ -128,7 +128,7 @@ describe('the conversation list', () => {
 
 	test('refuses bad filters and a cursor of another sort with a translated 400', async () => {
 		const cursor = (await list('?status=all&limit=1')).nextCursor
-		for (const query of ['?status=closed', '?assignee=someone', '?priority=big', '?sort=name', '?limit=0', '?limit=101', '?labelId=x', '?unknown=1', `?after=${cursor}&sort=created`, '?after=nope']) {
+		for (const query of ['?status=closed', '?assignee=someone', '?priority=big', '?sort=name', '?limit=0', '?limit=101', '?labelId=x', '?status=open&status=all', `?after=${cursor}&sort=created`, '?after=nope']) {
 			const response = await api.request('GET', conversationsPath(team.workspace.id, query), { headers: team.agent.auth })
 			expect(response.status, query).toBe(400)
 			expect(response.body).toMatchObject({ message: 'Some fields are not valid.', statusCode: 400 })

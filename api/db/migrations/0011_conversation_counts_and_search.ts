@@ -70,6 +70,7 @@ export async function up(db: Kysely<unknown>) {
 	await sql`create index conversations_assignee_activity_idx on conversations (workspace_id, assignee_id, status, last_activity_at, id)`.execute(db)
 	await sql`create index conversations_activity_idx on conversations (workspace_id, last_activity_at, id)`.execute(db)
 	await sql`create index conversations_status_priority_idx on conversations (workspace_id, status, priority, last_activity_at, id)`.execute(db)
+	await sql`create index conversations_priority_idx on conversations (workspace_id, priority, last_activity_at, id)`.execute(db)
 	// "created" sorts by number, which follows creation.
 	await sql`create index conversations_status_number_idx on conversations (workspace_id, status, number)`.execute(db)
 	// A customer's latest conversation on a channel (receiveMessage), the conversations of contacts a search finds, a contact's deletion.
@@ -96,6 +97,7 @@ export async function down(db: Kysely<unknown>) {
 	await sql`drop function crm_search_query(text)`.execute(db)
 	await sql`drop index conversations_contact_idx`.execute(db)
 	await sql`drop index conversations_status_number_idx`.execute(db)
+	await sql`drop index conversations_priority_idx`.execute(db)
 	await sql`drop index conversations_status_priority_idx`.execute(db)
 	await sql`drop index conversations_activity_idx`.execute(db)
 	await sql`drop index conversations_assignee_activity_idx`.execute(db)

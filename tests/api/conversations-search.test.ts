@@ -1,0 +1,90 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { broadSearch } from '#api/conversations/queries.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { conversationsPath, createLinkChannel, customerWrites, postMessage, type ConversationJson } from './conversations-fixtures.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+let api: TestApi
+let team: Team
+const numbers: Record<string, number> = {}
+beforeAll(async () => {
+	api = await startApi()
+	team = await createTeam('Search')
+	const channel = await createLinkChannel(team.workspace.id)
+	numbers.refund = (await customerWrites(channel, 'refund', 'I would like a REFUND for order 4521, please')).conversation.number
+	numbers.arabic = (await customerWrites(channel, 'arabic', 'أُرِيدُ إِلْغَاءَ الطَّلَبِ')).conversation.number
+	numbers.french = (await customerWrites(channel, 'french', 'Où est ma commande livrée hier ?')).conversation.number
+	numbers.contact = (await customerWrites(channel, 'contact', 'Hello', { name: 'Mostafa Kamal' })).conversation.number
+	numbers.noted = (await customerWrites(channel, 'noted', 'Hi')).conversation.number
+	await postMessage(api, team.agent.auth, team.workspace.id, numbers.noted, { kind: 'note', body: 'escalated to logistics' })
+	// Another workspace's messages with the same words are never found here.
+	const theirs = await createLinkChannel(team.elsewhere.id)
+	await customerWrites(theirs, 'theirs', 'refund refund refund')
+})
+afterAll(() => api.close())
+
+async function search(text: string, extra = '&status=all') {
+	const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=${encodeURIComponent(text)}${extra}`), { headers: team.agent.auth })
+	expect(response.status, JSON.stringify(response.body)).toBe(200)
+	return (response.body as { conversations: ConversationJson[] }).conversations.map((conversation) => conversation.number).sort((a, b) => a - b)
+}
+
+describe('searching conversations', () => {
+	test.each([
+		['a word of a message, in any case', 'refund', ['refund']],
+		['the start of a word', 'refu', ['refund']],
+		['every word must appear', 'refund order', ['refund']],
+		['a word missing from the message', 'refund parcel', []],
+		['a number', '4521', ['refund']],
+		['Arabic without its vowel marks or hamza', 'الغاء', ['arabic']],
+		['Arabic with them', 'إِلْغَاءَ', ['arabic']],
+		['French without its accents', 'livree', ['french']],
+		['French with them', 'LIVRÉE', ['french']],
+		['a private note', 'logistics', ['noted']],
+		['the contact’s name', 'mostafa', ['contact']],
+		['the inside of a contact’s name, as the contacts list finds it', 'staf', ['contact']],
+		['punctuation only', '!!! ***', []],
+		['tsquery syntax taken literally', "refund' & !(x", []],
+	])('finds %s', async (_, text, expected) => {
+		expect(await search(text)).toEqual(expected.map((name) => numbers[name]).sort((a, b) => a! - b!))
+	})
+
+	test('combines with the other filters and pages by keyset', async () => {
+		expect(await search('refund', '&status=open&assignee=unassigned&sort=created')).toEqual([numbers.refund])
+		expect(await search('refund', '&status=resolved')).toEqual([])
+		await testDb().updateTable('conversations').set({ priority: 3 }).where('workspaceId', '=', team.workspace.id).execute()
+		expect(await search('hello', '&status=all&priority=high&sort=priority&limit=1')).toEqual([numbers.contact])
+	})
+
+	test('a word in very many messages is found by walking the list, with the same answer and pages', async () => {
+		const team = await createTeam('Broad search')
+		const channel = await createLinkChannel(team.workspace.id)
+		const numbers: number[] = []
+		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, `hello ${index}`)).conversation.number)
+		// The first ten conversations get 1 100 messages with the word each; the last two none.
+		await sql`insert into messages (workspace_id, conversation_id, channel_id, direction, kind, body)
+			select workspace_id, id, channel_id, 'incoming', 'text', 'a ubiquitous word ' || g from conversations, generate_series(1, 1100) g
+			where workspace_id = ${team.workspace.id} and number <= ${numbers[9]}`.execute(testDb())
+		await sql`analyze messages`.execute(testDb())
+		const { rows } = await sql<Record<string, Array<{ Plan: { 'Plan Rows': number } }>>>`explain (format json) select 1 from messages
+			where workspace_id = ${team.workspace.id} and crm_message_words(body) @@ crm_search_query('ubiquitous')`.execute(testDb())
+		expect(Object.values(rows[0]!)[0]![0]!.Plan['Plan Rows']).toBeGreaterThan(broadSearch)
+
+		const found: number[] = []
+		let after: string | null = null
+		do {
+			const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=ubiquitous&limit=4${after ? `&after=${after}` : ''}`), { headers: team.agent.auth })
+			const page = response.body as { conversations: ConversationJson[]; nextCursor: string | null }
+			found.push(...page.conversations.map((conversation) => conversation.number))
+			after = page.nextCursor
+		} while (after)
+		expect(found.sort((a, b) => a - b)).toEqual(numbers.slice(0, 10))
+	})
+
+	test('refuses a search over 100 characters with a translated 400', async () => {
+		const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=${'x'.repeat(101)}`), { headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' } })
+		expect(response.status).toBe(400)
+		expect((response.body as { message: string }).message).toMatch(/[\u0600-\u06FF]/)
+	})
+})
