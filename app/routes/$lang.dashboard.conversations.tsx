@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useLoaderData, useLocation, useRouteLoaderData, type ClientLoaderFunctionArgs } from '@remix-run/react'
-import i18next from 'i18next'
+import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, errorDetail, type ApiClient } from '#app/.server/api.ts'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -116,12 +115,6 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export type InboxLoader = typeof loader
 
-// A page opened by a link inside the app has not loaded the inbox's words yet: they come first.
-export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-	const [answer] = await Promise.all([serverLoader<typeof loader>(), i18next.loadNamespaces('inbox')])
-	return answer
-}
-
 type ActionResult = { intent: 'reply'; error: string; body: string } | { intent: 'snooze'; error: string }
 
 export async function action(args: ActionFunctionArgs) {
@@ -195,11 +188,15 @@ export default function Conversations() {
 	const loaderData = useLoaderData<typeof loader>()
 	const { conversation, thread, missing, failure, workspaceId } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
-	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const { t: commonT } = useTranslation()
+	const { t, ready } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const location = useLocation()
 	const params = new URLSearchParams(location.search)
 	const view = conversation ? (params.get('pane') === 'contact' ? 'contact' : 'thread') : 'list'
 	const session = shell?.realtime && shell.user ? { config: shell.realtime, userId: shell.user.id } : null
+	// Reached by a link before the dashboard preloaded the inbox's words: they come in a moment (a clientLoader
+	// waiting for them would cost a second request on every revalidation).
+	if (!ready) return <p role="status">{commonT('app.loading')}</p>
 	return (
 		<>
 			<ToastMessage toast={failure} />

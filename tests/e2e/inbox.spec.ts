@@ -69,6 +69,15 @@ test.describe('the inbox', () => {
 		await expect(reply).toContainText('It ships today.\nTracking follows.')
 		await expect(composer(page)).toHaveValue('')
 
+		// `/` at the start of a line offers the canned responses.
+		const canned = await request.post(`/v1/workspaces/${workspace.id}/canned-responses`, { data: { shortCode: 'thanks', content: 'Thank you for waiting!' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		expect(canned.status()).toBe(201)
+		await composer(page).pressSequentially('/than')
+		await expect(page.getByRole('listbox', { name: 'Canned responses' }).getByRole('option')).toHaveCount(1)
+		await composer(page).press('Enter')
+		await expect(composer(page)).toHaveValue('Thank you for waiting!')
+		await composer(page).fill('')
+
 		// `n` opens the note tab (not while typing); @ offers the members.
 		await thread(page).focus()
 		await page.keyboard.press('n')
@@ -144,7 +153,10 @@ test.describe('the inbox', () => {
 		const outsider = await registerUser(request, { name: 'Otto Outsider' })
 		await createWorkspace(request, outsider.token, 'Elsewhere')
 		await signIn(context, baseURL!, outsider.token)
-		await page.goto('/en-us/dashboard/conversations')
+		// Reached by a link inside the app, the inbox loads its words before it shows.
+		await page.goto('/en-us/dashboard/contacts')
+		await waitForHydration(page)
+		await page.getByRole('link', { name: 'Conversations', exact: true }).click()
 		await expect(page.getByText('No open conversations. Well done!')).toBeVisible()
 		await page.goto('/en-us/dashboard/conversations?conversation=1')
 		await expect(page.getByText('This conversation does not exist in this workspace.')).toBeVisible()
@@ -152,6 +164,14 @@ test.describe('the inbox', () => {
 		const foreign = await request.get(`/v1/workspaces/${workspace.id}/conversations/1`, { headers: { Authorization: `Bearer ${outsider.token}` } })
 		expect(foreign.status()).toBe(404)
 		await inbound.close()
+	})
+
+	test('the inbox’s words are served to browsers apart from every page’s, the API’s own namespaces not at all', async ({ request }) => {
+		const inbox = await request.get('/_i18n/ar-eg/inbox.json')
+		expect(inbox.status()).toBe(200)
+		expect(((await inbox.json()) as { ui: { title: string } }).ui.title).toBe('المحادثات')
+		expect((await request.get('/_i18n/ar-eg/mail.json')).status()).toBe(404)
+		expect((await request.get('/_i18n/de-de/inbox.json')).status()).toBe(404)
 	})
 
 	for (const locale of ['en-us', 'ar-eg'] as const) {

@@ -19,6 +19,12 @@ export function InboxNotifications({ session }: { session: RealtimeSession | nul
 	const [toast, setToast] = useState<Toast | null>(null)
 	const userId = session?.userId
 	const key = session?.config.key
+	// Most visits of the dashboard lead to the inbox: its words load while the browser is idle.
+	useEffect(() => {
+		if (!userId) return
+		const idle = window.requestIdleCallback?.(() => void i18n.loadNamespaces('inbox')) ?? window.setTimeout(() => void i18n.loadNamespaces('inbox'), 2000)
+		return () => (window.cancelIdleCallback ? window.cancelIdleCallback(idle) : window.clearTimeout(idle))
+	}, [userId, i18n])
 	useEffect(() => {
 		if (!session || !key) return
 		return listenAsUser(session, 'notification', (data) => {
