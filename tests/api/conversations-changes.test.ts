@@ -128,7 +128,9 @@ describe('changing a conversation', () => {
 		await api.request('PATCH', path, { body: { status: 'snoozed', snoozedUntil: new Date(Date.now() + hour).toISOString() }, headers: team.agent.auth })
 		const tabs = async () => ((await api.request('GET', conversationsPath(team.workspace.id), { headers: team.agent.auth })).body as { counts: unknown }).counts
 		expect(await tabs()).toEqual({ open: 0, pending: 0, resolved: 0, snoozed: 1 })
+		expect(await scheduledWake(conversation.id)).toBe(1)
 		await customerWrites(site, 'back', 'Still there?')
+		expect(await scheduledWake(conversation.id)).toBe(0)
 		expect((await api.request('GET', path, { headers: team.agent.auth })).body).toMatchObject({ status: 'open', snoozedUntil: null })
 		expect(await tabs()).toEqual({ open: 1, pending: 0, resolved: 0, snoozed: 0 })
 		await api.request('PATCH', path, { body: { status: 'resolved' }, headers: team.agent.auth })
