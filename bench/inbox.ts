@@ -12,7 +12,7 @@
  */
 import { sql, type RawBuilder } from 'kysely'
 import { hashPassword } from '#api/auth/password.ts'
-import { wakeJobKey } from '#api/conversations/actions.ts'
+import { wakeJobKey } from '#api/conversations/inbound.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 
 export const conversationsPerWorkspace = 100_000

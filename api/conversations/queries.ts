@@ -103,9 +103,8 @@ export async function findConversation(db: Executor, workspaceId: string, number
 	return row && conversationJson(row)
 }
 
-/** Messages of the workspace with every word of the search, as a word or the start of one (the GIN index of migration 0011, both sides folded by crm_fold). */
-const matchingMessages = (workspaceId: string, search: string) =>
-	sql`messages.workspace_id = ${workspaceId} and crm_message_words(messages.body) @@ crm_search_query(${search})`
+/** A conversation whose messages (texts and notes) have every word of the search, as a word or the start of one (conversation_words, migration 0013; both sides folded by crm_fold). */
+const matchingWords = (search: string) => sql`conversation_words.words @@ crm_search_query(${search})`
 
 /** The conditions on `contact_search` of a contact whose name, e-mail, phone or company has every word, as the contacts list searches them (its trigram index). */
 function matchingContacts(workspaceId: string, search: string) {
@@ -114,19 +113,19 @@ function matchingContacts(workspaceId: string, search: string) {
 }
 
 /**
- * Above this many matching messages (as PostgreSQL estimates them from the GIN index's
- * statistics), a search walks the list's index and looks into each conversation's messages until
- * a page is full; below it, it reads every match through the GIN index and then their
- * conversations by id. On 1 000 000 messages a word in half of them took seconds the second way
- * and milliseconds the first, a rare word the other way round (docs/decisions/010-inbox.md).
+ * Above this many matching conversations (as PostgreSQL estimates them from the GIN index's
+ * statistics), a search walks the list's index and checks each conversation's words until a page
+ * is full (about 26 × 100 000 / matches probes); below it, it reads every match through the GIN
+ * index and then their conversations by id. Both cost about the same near √(26 × 100 000) ≈ 1 600
+ * (docs/decisions/010-inbox.md, "The search").
  */
-export const broadSearch = 10_000
+export const broadSearch = 2_000
 
-/** PostgreSQL's estimate of the messages and contacts a search matches: planning only, no match is read. */
+/** PostgreSQL's estimate of the conversations and contacts a search matches: planning only, no match is read. */
 async function estimatedMatches(db: Executor, workspaceId: string, search: string): Promise<number> {
 	const contacts = matchingContacts(workspaceId, search)
 	const ofContacts = contacts ? sql`union all select 1 from contact_search where ${contacts}` : sql``
-	const { rows } = await sql<Record<string, unknown>>`explain (format json) select 1 from messages where ${matchingMessages(workspaceId, search)} ${ofContacts}`.execute(db)
+	const { rows } = await sql<Record<string, unknown>>`explain (format json) select 1 from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}`.execute(db)
 	const [plan] = (rows[0] ? Object.values(rows[0])[0] : []) as Array<{ Plan?: { 'Plan Rows'?: number } }>
 	return plan?.Plan?.['Plan Rows'] ?? 0
 }
@@ -136,15 +135,15 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 	const contacts = matchingContacts(workspaceId, search)
 	if ((await estimatedMatches(db, workspaceId, search)) > broadSearch) {
 		// `offset 0` keeps each probe per conversation: without it PostgreSQL may hash every match first, which is what a broad search must avoid.
-		const inMessages = sql<SqlBool>`exists (select 1 from messages where messages.conversation_id = conversations.id and ${matchingMessages(workspaceId, search)} offset 0)`
-		if (!contacts) return inMessages
-		return sql<SqlBool>`(${inMessages} or exists (select 1 from contact_search where contact_search.contact_id = conversations.contact_id and ${contacts} offset 0))`
+		const inWords = sql<SqlBool>`exists (select 1 from conversation_words where conversation_words.conversation_id = conversations.id and ${matchingWords(search)} offset 0)`
+		if (!contacts) return inWords
+		return sql<SqlBool>`(${inWords} or exists (select 1 from contact_search where contact_search.contact_id = conversations.contact_id and ${contacts} offset 0))`
 	}
 	// An array, so that the conversations are read by id (the primary key) rather than by scanning them all for a join.
 	const ofContacts = contacts
 		? sql`union select conversations.id from conversations join contact_search on contact_search.contact_id = conversations.contact_id where conversations.workspace_id = ${workspaceId} and ${contacts}`
 		: sql``
-	return sql<SqlBool>`conversations.id = any(array(select messages.conversation_id from messages where ${matchingMessages(workspaceId, search)} ${ofContacts}))`
+	return sql<SqlBool>`conversations.id = any(array(select conversation_words.conversation_id from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}))`
 }
 
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }

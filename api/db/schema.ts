@@ -315,3 +315,10 @@ export interface ConversationCountsTable {
 	status: ColumnType<ConversationStatus, never, never>
 	count: ColumnType<number, never, never>
 }
+
+/** The words of a conversation's messages, kept by a trigger on messages (migration 0013): what the list's search reads. */
+export interface ConversationWordsTable {
+	conversationId: ColumnType<string, never, never>
+	workspaceId: ColumnType<string, never, never>
+	words: ColumnType<string, never, never>
+}

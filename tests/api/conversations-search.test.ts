@@ -57,29 +57,34 @@ describe('searching conversations', () => {
 		expect(await search('hello', '&status=all&priority=high&sort=priority&limit=1')).toEqual([numbers.contact])
 	})
 
-	test('a word in very many messages is found by walking the list, with the same answer and pages', async () => {
+	test('a word in very many conversations is found by walking the list, with the same answer and pages', async () => {
 		const team = await createTeam('Broad search')
 		const channel = await createLinkChannel(team.workspace.id)
 		const numbers: number[] = []
 		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, `hello ${index}`)).conversation.number)
-		// The first ten conversations get 1 100 messages with the word each; the last two none.
+		// 2 100 more conversations (#1001…) of their own contacts, then the word in them and in the first ten of the twelve.
+		await sql`with added as (
+				insert into contacts (workspace_id, name, avatar_color) select ${team.workspace.id}, 'Broad ' || g, '#0f766e' from generate_series(1, 2100) g returning id
+			)
+			insert into conversations (workspace_id, number, contact_id, channel_id) select ${team.workspace.id}, 1000 + row_number() over (), id, ${channel.id} from added`.execute(testDb())
 		await sql`insert into messages (workspace_id, conversation_id, channel_id, direction, kind, body)
-			select workspace_id, id, channel_id, 'incoming', 'text', 'a ubiquitous word ' || g from conversations, generate_series(1, 1100) g
-			where workspace_id = ${team.workspace.id} and number <= ${numbers[9]}`.execute(testDb())
-		await sql`analyze messages`.execute(testDb())
-		const { rows } = await sql<Record<string, Array<{ Plan: { 'Plan Rows': number } }>>>`explain (format json) select 1 from messages
-			where workspace_id = ${team.workspace.id} and crm_message_words(body) @@ crm_search_query('ubiquitous')`.execute(testDb())
+			select workspace_id, id, channel_id, 'incoming', 'text', 'a ubiquitous word' from conversations
+			where workspace_id = ${team.workspace.id} and (number <= ${numbers[9]} or number > 1000)`.execute(testDb())
+		await sql`analyze conversation_words`.execute(testDb())
+		const { rows } = await sql<Record<string, Array<{ Plan: { 'Plan Rows': number } }>>>`explain (format json) select 1 from conversation_words
+			where workspace_id = ${team.workspace.id} and words @@ crm_search_query('ubiquitous')`.execute(testDb())
 		expect(Object.values(rows[0]!)[0]![0]!.Plan['Plan Rows']).toBeGreaterThan(broadSearch)
 
 		const found: number[] = []
 		let after: string | null = null
 		do {
-			const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=ubiquitous&limit=4${after ? `&after=${after}` : ''}`), { headers: team.agent.auth })
+			const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=ubiquitous&limit=100${after ? `&after=${after}` : ''}`), { headers: team.agent.auth })
 			const page = response.body as { conversations: ConversationJson[]; nextCursor: string | null }
 			found.push(...page.conversations.map((conversation) => conversation.number))
 			after = page.nextCursor
 		} while (after)
-		expect(found.sort((a, b) => a - b)).toEqual(numbers.slice(0, 10))
+		const added = Array.from({ length: 2100 }, (_, index) => 1001 + index)
+		expect(found.sort((a, b) => a - b)).toEqual([...numbers.slice(0, 10), ...added])
 	})
 
 	test('refuses a search over 100 characters with a translated 400', async () => {

@@ -11,6 +11,7 @@ import * as m0009 from './0009_canned_responses.ts'
 import * as m0010 from './0010_inbox.ts'
 import * as m0011 from './0011_conversation_counts_and_search.ts'
 import * as m0012 from './0012_inbox_plan_indexes.ts'
+import * as m0013 from './0013_conversation_words.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
 	'0010_inbox': m0010,
 	'0011_conversation_counts_and_search': m0011,
 	'0012_inbox_plan_indexes': m0012,
+	'0013_conversation_words': m0013,
 }
