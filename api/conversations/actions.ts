@@ -3,16 +3,13 @@ import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type Conversation, type ConversationsTable, type Message } from '#api/db/schema.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
-import { addActivity, excerptOf } from './inbound.ts'
+import { addActivity, excerptOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
 
 /** The member acting, named in the activity lines they cause. */
 export type Actor = { id: string; name: string }
 
 type Changed = { conversation: Conversation; events: InboxEvent[] }
-
-/** The job that reopens a snoozed conversation: one per conversation, replaced by a new snooze. */
-export const wakeJobKey = (conversationId: string) => `wake-snoozed:${conversationId}`
 
 /** The workspace's conversations `numbers`, locked for the transaction's changes (in id order, so that two bulk changes never deadlock). */
 export async function lockConversations(trx: DB, workspaceId: string, numbers: number[]): Promise<Conversation[]> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message } from '#api/db/schema.ts'
+import { removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
@@ -16,6 +17,9 @@ export type InboundMessage = {
 }
 
 export type Received = { conversation: Conversation; message: Message; duplicate: boolean }
+
+/** The job that reopens a snoozed conversation: one per conversation, replaced by a new snooze, removed when it reopens sooner. */
+export const wakeJobKey = (conversationId: string) => `wake-snoozed:${conversationId}`
 
 // How much of the last message the list shows.
 const excerptLength = 140
@@ -58,6 +62,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 
 		const reopens = conversation.status === 'resolved' || conversation.status === 'snoozed'
 		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
+		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
 
 		const message = await trx
 			.insertInto('messages')

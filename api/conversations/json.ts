@@ -36,3 +36,12 @@ export type MessageJson = {
 	error: string | null
 	createdAt: string
 }
+
+/** `GET /conversations`: a page of the list, the cursor of the next, and how many conversations each status tab has for the same assignee filter. */
+export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<ConversationStatus, number> }
+
+/** `GET /conversations/summary`: the sidebar's open conversations, the reader's and nobody's. */
+export type InboxSummaryJson = { mine: number; unassigned: number }
+
+/** `GET /conversations/{number}/messages`: a page of the thread, oldest first; `olderCursor` is the `before` of the page before it. */
+export type MessagePageJson = { messages: MessageJson[]; olderCursor: string | null }

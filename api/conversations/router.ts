@@ -11,15 +11,13 @@ import { parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor } from './actions.ts'
 import { encodeCursor } from './cursor.ts'
 import { publishEvents, type InboxEvent } from './events.ts'
-import { type ConversationJson } from './json.ts'
-import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey, type TabCounts } from './queries.ts'
+import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
+import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from './queries.ts'
 import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
 
 export function conversationNotFound() {
 	return new HttpError(404, 'inbox:errors.conversationNotFound')
 }
-
-export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: TabCounts }
 
 /**
  * `/v1/workspaces/:id/conversations`: every member reads, replies, writes notes, assigns, changes
@@ -85,7 +83,8 @@ export function conversationsRouter({ db, realtime }: ApiContext): Router {
 		'/summary',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
-			res.json(await inboxSummary(db, workspace.id, req.user.id))
+			const body: InboxSummaryJson = await inboxSummary(db, workspace.id, req.user.id)
+			res.json(body)
 		}),
 	)
 
@@ -166,7 +165,8 @@ export function conversationsRouter({ db, realtime }: ApiContext): Router {
 			const query = parseRequest(req, 'query', listMessagesQuery)
 			const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
-			res.json(await messagesPage(db, conversation.id, query))
+			const body: MessagePageJson = await messagesPage(db, conversation.id, query)
+			res.json(body)
 		}),
 	)
 

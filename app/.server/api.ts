@@ -7,7 +7,7 @@ export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
 export type { ContactJson, ContactPageJson } from '#api/contacts/queries.ts'
-export type { ConversationJson, MessageJson } from '#api/conversations/json.ts'
+export type { ConversationJson, ConversationListJson, InboxSummaryJson, MessageJson, MessagePageJson } from '#api/conversations/json.ts'
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
 

@@ -128,7 +128,9 @@ describe('changing a conversation', () => {
 		await api.request('PATCH', path, { body: { status: 'snoozed', snoozedUntil: new Date(Date.now() + hour).toISOString() }, headers: team.agent.auth })
 		const tabs = async () => ((await api.request('GET', conversationsPath(team.workspace.id), { headers: team.agent.auth })).body as { counts: unknown }).counts
 		expect(await tabs()).toEqual({ open: 0, pending: 0, resolved: 0, snoozed: 1 })
+		expect(await scheduledWake(conversation.id)).toBe(1)
 		await customerWrites(site, 'back', 'Still there?')
+		expect(await scheduledWake(conversation.id)).toBe(0)
 		expect((await api.request('GET', path, { headers: team.agent.auth })).body).toMatchObject({ status: 'open', snoozedUntil: null })
 		expect(await tabs()).toEqual({ open: 1, pending: 0, resolved: 0, snoozed: 0 })
 		await api.request('PATCH', path, { body: { status: 'resolved' }, headers: team.agent.auth })
@@ -243,5 +245,37 @@ describe('notes', () => {
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'note', body: 'Internal only' })
 		const after = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
 		expect(after).toEqual(before)
+	})
+})
+
+describe('the kept tab counts', () => {
+	test('equal a count of the table after creations, changes, bulk changes and deletions, and go with their workspace', async () => {
+		const team = await createTeam('Kept counts')
+		const site = await createLinkChannel(team.workspace.id)
+		const created = []
+		for (let index = 0; index < 6; index++) created.push((await customerWrites(site, `kept-${index}`, 'Hi')).conversation)
+		const path = (rest: string) => conversationsPath(team.workspace.id, rest)
+		await api.request('PATCH', path(`/${created[0]!.number}`), { body: { status: 'resolved', assigneeId: team.agent.user.id }, headers: team.agent.auth })
+		await api.request('POST', path('/bulk'), { body: { numbers: created.slice(1, 4).map((c) => c.number), action: 'assign', assigneeId: team.admin.user.id }, headers: team.agent.auth })
+		await api.request('POST', path('/bulk'), { body: { numbers: created.slice(2, 5).map((c) => c.number), action: 'status', status: 'pending' }, headers: team.agent.auth })
+		await testDb().deleteFrom('contacts').where('id', '=', created[5]!.contactId).execute()
+		await customerWrites(site, 'kept-0', 'Reopening')
+
+		const kept = await testDb()
+			.selectFrom('conversationCounts')
+			.select(['assigneeKey', 'status', 'count'])
+			.where('workspaceId', '=', team.workspace.id)
+			.where('count', '<>', 0)
+			.orderBy('assigneeKey')
+			.orderBy('status')
+			.execute()
+		const { rows: counted } = await sql<{ assigneeKey: string; status: string; count: number }>`
+			select coalesce(assignee_id, '00000000-0000-0000-0000-000000000000'::uuid) as assignee_key, status, count(*)::int as count
+			from conversations where workspace_id = ${team.workspace.id} group by 1, 2 order by 1, 2`.execute(testDb())
+		expect(kept).toEqual(counted)
+		expect(counted.reduce((total, row) => total + row.count, 0)).toBe(5)
+
+		await testDb().deleteFrom('workspaces').where('id', '=', team.workspace.id).execute()
+		expect(await testDb().selectFrom('conversationCounts').selectAll().where('workspaceId', '=', team.workspace.id).execute()).toEqual([])
 	})
 })

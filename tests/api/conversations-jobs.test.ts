@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { inject } from 'vitest'
-import { wakeJobKey } from '#api/conversations/actions.ts'
+import { wakeJobKey } from '#api/conversations/inbound.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { addJob, startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
