@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, type ApiClient } from '#app/.server/api.ts'
+import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
 import { rethrowApiError, userForShell, type Workspace } from '#app/.server/session.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
@@ -32,8 +32,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
-async function inboxSummary(api: ApiClient, workspaceId: string): Promise<{ mine: number; unassigned: number } | null> {
-	return api.get<{ mine: number; unassigned: number }>(`/workspaces/${workspaceId}/conversations/summary`).catch((error: unknown) => {
+async function inboxSummary(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
+	return api.get<InboxSummaryJson>(`/workspaces/${workspaceId}/conversations/summary`).catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 401) throw error
 		console.error('Inbox summary failed:', error instanceof Error ? error.message : error)
 		return null

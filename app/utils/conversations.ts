@@ -1,4 +1,4 @@
-import { type ConversationJson, type MessageJson } from '#app/.server/api.ts'
+import { type ConversationJson, type ConversationListJson, type MessageJson, type MessagePageJson } from '#app/.server/api.ts'
 
 /** A conversation and a message as the API answers them. */
 export type Conversation = ConversationJson
@@ -6,12 +6,8 @@ export type Message = MessageJson
 export type ConversationStatus = Conversation['status']
 export type Priority = Conversation['priority']
 
-export type ConversationPage = {
-	conversations: Conversation[]
-	nextCursor: string | null
-	counts: Record<ConversationStatus, number>
-}
-export type MessagePage = { messages: Message[]; olderCursor: string | null }
+export type ConversationPage = ConversationListJson
+export type MessagePage = MessagePageJson
 
 export const statuses = ['open', 'pending', 'snoozed', 'resolved'] as const satisfies readonly ConversationStatus[]
 export const priorities = ['none', 'low', 'medium', 'high', 'urgent'] as const satisfies readonly Priority[]
