@@ -131,9 +131,9 @@ async function estimatedMatches(db: Executor, workspaceId: string, search: strin
 }
 
 /** The conversations a search finds: one of their messages (text or note) has every word, or their contact matches. */
-async function searchCondition(db: Executor, workspaceId: string, search: string): Promise<Expression<SqlBool>> {
+async function searchCondition(db: Executor, workspaceId: string, search: string, broadAbove: number): Promise<Expression<SqlBool>> {
 	const contacts = matchingContacts(workspaceId, search)
-	if ((await estimatedMatches(db, workspaceId, search)) > broadSearch) {
+	if ((await estimatedMatches(db, workspaceId, search)) > broadAbove) {
 		// `offset 0` keeps each probe per conversation: without it PostgreSQL may hash every match first, which is what a broad search must avoid.
 		const inWords = sql<SqlBool>`exists (select 1 from conversation_words where conversation_words.conversation_id = conversations.id and ${matchingWords(search)} offset 0)`
 		if (!contacts) return inWords
@@ -149,7 +149,8 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
 
 /** One page of the list in keyset order (newest or most urgent first), reading `limit + 1` rows to know whether another follows. */
-export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery): Promise<ConversationPage> {
+/** `broadAbove` is `broadSearch` but for tests, which take either way of searching with few rows. */
+export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch): Promise<ConversationPage> {
 	const key = sortKeys[query.sort]
 	let page = selectConversations(db, readerId).select(key.text.as('sortKey')).where('conversations.workspaceId', '=', workspaceId)
 	if (query.status !== 'all') page = page.where('conversations.status', '=', query.status)
@@ -164,7 +165,7 @@ export async function listConversations(db: Executor, workspaceId: string, reade
 			exists(selectFrom('conversationLabels').select(sql`1`.as('one')).whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)),
 		)
 	}
-	if (query.search) page = page.where(await searchCondition(db, workspaceId, query.search))
+	if (query.search) page = page.where(await searchCondition(db, workspaceId, query.search, broadAbove))
 	if (query.after) page = page.where(key.after(query.after))
 	for (const column of key.order) page = page.orderBy(sql.ref(column), 'desc')
 	const rows = await page.limit(query.limit + 1).execute()

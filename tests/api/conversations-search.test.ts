@@ -1,6 +1,7 @@
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { broadSearch } from '#api/conversations/queries.ts'
+import { type ConversationCursor } from '#api/conversations/cursor.ts'
+import { listConversations } from '#api/conversations/queries.ts'
+import { listConversationsQuery } from '#api/conversations/schemas.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, postMessage, type ConversationJson } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
@@ -57,34 +58,24 @@ describe('searching conversations', () => {
 		expect(await search('hello', '&status=all&priority=high&sort=priority&limit=1')).toEqual([numbers.contact])
 	})
 
-	test('a word in very many conversations is found by walking the list, with the same answer and pages', async () => {
+	test('both ways of searching (walking the list for a common word, reading the matches for a rare one) find the same, page after page', async () => {
 		const team = await createTeam('Broad search')
 		const channel = await createLinkChannel(team.workspace.id)
 		const numbers: number[] = []
-		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, `hello ${index}`)).conversation.number)
-		// 2 100 more conversations (#1001…) of their own contacts, then the word in them and in the first ten of the twelve.
-		await sql`with added as (
-				insert into contacts (workspace_id, name, avatar_color) select ${team.workspace.id}, 'Broad ' || g, '#0f766e' from generate_series(1, 2100) g returning id
-			)
-			insert into conversations (workspace_id, number, contact_id, channel_id) select ${team.workspace.id}, 1000 + row_number() over (), id, ${channel.id} from added`.execute(testDb())
-		await sql`insert into messages (workspace_id, conversation_id, channel_id, direction, kind, body)
-			select workspace_id, id, channel_id, 'incoming', 'text', 'a ubiquitous word' from conversations
-			where workspace_id = ${team.workspace.id} and (number <= ${numbers[9]} or number > 1000)`.execute(testDb())
-		await sql`analyze conversation_words`.execute(testDb())
-		const { rows } = await sql<Record<string, Array<{ Plan: { 'Plan Rows': number } }>>>`explain (format json) select 1 from conversation_words
-			where workspace_id = ${team.workspace.id} and words @@ crm_search_query('ubiquitous')`.execute(testDb())
-		expect(Object.values(rows[0]!)[0]![0]!.Plan['Plan Rows']).toBeGreaterThan(broadSearch)
-
-		const found: number[] = []
-		let after: string | null = null
-		do {
-			const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=ubiquitous&limit=100${after ? `&after=${after}` : ''}`), { headers: team.agent.auth })
-			const page = response.body as { conversations: ConversationJson[]; nextCursor: string | null }
-			found.push(...page.conversations.map((conversation) => conversation.number))
-			after = page.nextCursor
-		} while (after)
-		const added = Array.from({ length: 2100 }, (_, index) => 1001 + index)
-		expect(found.sort((a, b) => a - b)).toEqual([...numbers.slice(0, 10), ...added])
+		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, index < 10 ? `a ubiquitous word ${index}` : `hello ${index}`)).conversation.number)
+		const reader = team.agent.user.id
+		// PostgreSQL's estimate picks the way (broadSearch); with a dozen rows, the test picks it instead.
+		for (const broadAbove of [-1, Number.POSITIVE_INFINITY]) {
+			const found: number[] = []
+			let after: ConversationCursor | undefined
+			do {
+				const query = listConversationsQuery.parse({ search: 'ubiquitous', limit: '4' })
+				const page = await listConversations(testDb(), team.workspace.id, reader, { ...query, after }, broadAbove)
+				found.push(...page.conversations.map((conversation) => conversation.number))
+				after = page.next
+			} while (after)
+			expect(found.sort((a, b) => a - b)).toEqual(numbers.slice(0, 10))
+		}
 	})
 
 	test('refuses a search over 100 characters with a translated 400', async () => {

@@ -51,7 +51,7 @@ describe('POST /v1/realtime/auth', () => {
 			[team.agent.auth, `private-workspace-${team.elsewhere.id}`],
 			[team.agent.auth, `presence-workspace-${team.elsewhere.id}`],
 			[team.agent.auth, `private-workspace-${crypto.randomUUID()}`],
-			// Conversations are not stored yet, so nobody's membership can be checked.
+			// A conversation that does not exist (members of a conversation's workspace may listen: tests/api/conversations-realtime.test.ts).
 			[team.agent.auth, `private-conversation-${crypto.randomUUID()}`],
 			[team.agent.auth, `private-workspace-${team.workspace.id.toUpperCase()}`],
 			[team.agent.auth, `private-workspace-${team.workspace.id}-x`],
