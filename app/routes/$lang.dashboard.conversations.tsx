@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, errorDetail, type ApiClient } from '#app/.server/api.ts'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -195,8 +196,11 @@ export default function Conversations() {
 	const view = conversation ? (params.get('pane') === 'contact' ? 'contact' : 'thread') : 'list'
 	const session = shell?.realtime && shell.user ? { config: shell.realtime, userId: shell.user.id } : null
 	// Reached by a link before the dashboard preloaded the inbox's words: they come in a moment (a clientLoader
-	// waiting for them would cost a second request on every revalidation).
-	if (!ready) return <p role="status">{commonT('app.loading')}</p>
+	// waiting for them would cost a second request on every revalidation). Once shown, the inbox stays: a later
+	// load of the namespace (a notification's) turns `ready` false for a moment, which would unmount the composer.
+	const [shown, setShown] = useState(ready)
+	if (ready && !shown) setShown(true)
+	if (!shown) return <p role="status">{commonT('app.loading')}</p>
 	return (
 		<>
 			<ToastMessage toast={failure} />
