@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { decodeOpaque, encodeOpaque } from '#api/http/opaque.ts'
 
 export const contactSorts = ['name', 'created', 'activity'] as const
 export type ContactSort = (typeof contactSorts)[number]
@@ -26,21 +27,14 @@ const encoded = z.object({
 
 export function encodeCursor(cursor: Cursor): string {
 	const narrow = cursor.narrow ? { n: 1 } : {}
-	return Buffer.from(JSON.stringify({ s: cursor.sort, d: cursor.direction, k: cursor.key, i: cursor.id, ...narrow })).toString('base64url')
+	return encodeOpaque({ s: cursor.sort, d: cursor.direction, k: cursor.key, i: cursor.id, ...narrow })
 }
 
 /** The cursor behind an opaque `?cursor=`, or undefined when it is not one of ours. */
 export function decodeCursor(text: string): Cursor | undefined {
-	if (!/^[\w-]+$/.test(text)) return undefined
-	let value: unknown
-	try {
-		value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
-	} catch {
-		return undefined
-	}
-	const result = encoded.safeParse(value)
-	if (!result.success) return undefined
-	const { s: sort, d: direction, k: key, i: id, n: narrow } = result.data
+	const value = decodeOpaque(text, encoded)
+	if (!value) return undefined
+	const { s: sort, d: direction, k: key, i: id, n: narrow } = value
 	if (sort !== 'name' && !timestampKey.test(key)) return undefined
 	return { sort, direction, key, id: id.toLowerCase(), narrow: narrow === 1 }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { decodeOpaque, encodeOpaque } from '#api/http/opaque.ts'
 
 /** The list's orders, all newest (or most urgent) first: last activity, creation (the number follows it), priority then last activity. */
 export const conversationSorts = ['activity', 'created', 'priority'] as const
@@ -21,19 +22,12 @@ const keyPatterns: Record<ConversationSort, RegExp> = {
 const encoded = z.object({ s: z.enum(conversationSorts), k: z.string().max(100), i: z.string().uuid() })
 
 export function encodeCursor(cursor: ConversationCursor): string {
-	return Buffer.from(JSON.stringify({ s: cursor.sort, k: cursor.key, i: cursor.id })).toString('base64url')
+	return encodeOpaque({ s: cursor.sort, k: cursor.key, i: cursor.id })
 }
 
 /** The cursor behind an opaque `?after=`, or undefined when it is not one of ours. */
 export function decodeCursor(text: string): ConversationCursor | undefined {
-	if (!/^[\w-]+$/.test(text)) return undefined
-	let value: unknown
-	try {
-		value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
-	} catch {
-		return undefined
-	}
-	const result = encoded.safeParse(value)
-	if (!result.success || !keyPatterns[result.data.s].test(result.data.k)) return undefined
-	return { sort: result.data.s, key: result.data.k, id: result.data.i.toLowerCase() }
+	const value = decodeOpaque(text, encoded)
+	if (!value || !keyPatterns[value.s].test(value.k)) return undefined
+	return { sort: value.s, key: value.k, id: value.i.toLowerCase() }
 }
