@@ -13,13 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 async function call(method: string, path: string, auth: Record<string, string>, body?: unknown) {
-	const response = await fetch(`${server.url}${path}`, {
-		method,
-		headers: { ...auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	})
-	const text = await response.text()
-	return { status: response.status, body: (text ? JSON.parse(text) : null) as { id: string } }
+	const { status, body: answer } = await server.request(method, path, auth, body)
+	return { status, body: answer as { id: string } }
 }
 
 describe('inbox events', () => {

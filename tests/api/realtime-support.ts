@@ -23,6 +23,8 @@ export type RealtimeTestServer = {
 	realtimeConfig: RealtimeConfig
 	/** The `pusher` SDK for this server's app (to publish or query directly). */
 	sdk: PusherServer
+	/** A JSON request to this server (a body only when given). */
+	request: (method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<Answer>
 	post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Answer>
 	/** The browser module's connection, authorised through `/v1/realtime/*` with `auth` (the web app forwards the same way). */
 	connect: (auth: Record<string, string>) => Promise<RealtimeClient>
@@ -55,11 +57,13 @@ export async function startRealtimeServer(): Promise<RealtimeTestServer> {
 	const url = `http://127.0.0.1:${port}`
 	const clients: RealtimeClient[] = []
 
-	async function post(pathname: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-		const response = await fetch(`${url}${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+	async function request(method: string, pathname: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
+		const json: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' }
+		const response = await fetch(`${url}${pathname}`, { method, headers: { ...json, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
 		const text = await response.text()
 		return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null }
 	}
+	const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) => request('POST', pathname, headers, body)
 
 	// pusher-js's handlers: the API's answer, or its status as the error the ajax transport would give.
 	function authoriser<Params>(pathname: string, auth: Record<string, string>, body: (params: Params) => unknown) {
@@ -76,6 +80,7 @@ export async function startRealtimeServer(): Promise<RealtimeTestServer> {
 		realtime,
 		realtimeConfig,
 		sdk: new PusherServer({ appId: realtimeConfig.app.id, key: realtimeConfig.app.key, secret: realtimeConfig.app.secret, host: '127.0.0.1', port: String(port), useTLS: false }),
+		request,
 		post,
 		async connect(auth) {
 			const client = await createRealtimeClient(

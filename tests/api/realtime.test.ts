@@ -13,13 +13,9 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
+/** The status of a request to the server. */
 async function call(method: string, path: string, auth: Record<string, string>, body?: unknown) {
-	const response = await fetch(`${server.url}${path}`, {
-		method,
-		headers: { ...auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	})
-	return response.status
+	return (await server.request(method, path, auth, body)).status
 }
 
 /** A team whose agent listens to the workspace channel through the browser module. */
