@@ -34,6 +34,24 @@ export default tseslint.config(
 		},
 	},
 	{
+		files: ['app/**/*.{ts,tsx}'],
+		ignores: ['app/realtime/use-kept-action-data.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{
+							name: '@remix-run/react',
+							importNames: ['useActionData'],
+							message: 'A realtime revalidation clears it: use useKeptActionData from #app/realtime/use-kept-action-data.ts.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['**/*.{ts,tsx}'],
 		plugins: { 'import-x': importX },
 		settings: {

@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
@@ -15,6 +15,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { schema } from './$lang.auth.reset-password.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadSchema = () => import('./$lang.auth.reset-password.schema.ts').then((module) => module.schema)
 
@@ -54,7 +55,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
 	const { title, token, invalid } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadSchema, {

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '#app/.server/api.ts'
@@ -10,6 +10,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -40,7 +41,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function VerifyEmail() {
 	const { title, token } = useLoaderData<typeof loader>()
-	const result = useActionData<typeof action>()
+	const result = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const submit = useSubmit()

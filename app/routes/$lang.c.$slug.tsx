@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useEffect, useRef } from 'react'
 import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
@@ -12,6 +12,7 @@ import { useHydrated } from '#app/utils/hydration.ts'
 import { combineHeaders, pageNotFound } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -80,7 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function LinkChat() {
 	const { locale, page, thread, realtime, showingOlder } = useLoaderData<typeof loader>()
-	const reply = useActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
 	const { t } = useTranslation('channels')
 	const navigation = useNavigation()
 	const sending = navigation.state === 'submitting' || (navigation.state === 'loading' && navigation.formMethod === 'POST')

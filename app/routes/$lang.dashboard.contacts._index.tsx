@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -17,6 +17,7 @@ import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type ImportResult = { created: number; updated: number; rejected: Array<{ row: number; field?: string; reason: string }> }
 
@@ -98,7 +99,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Contacts() {
 	const { title, locale, query, page, labels, selected, confirmDelete, manages, failure } = useLoaderData<typeof loader>()
-	const actionData = useActionData<typeof action>()
+	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
 	const base = `/${locale}/dashboard/contacts`

@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { rethrowApiError, requireUser } from '#app/.server/session.ts'
@@ -18,6 +18,7 @@ import { pageNotFound } from '#app/utils/http.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { schema } from './$lang.dashboard.contacts.itsForm.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadSchema = () => import('./$lang.dashboard.contacts.itsForm.schema.ts').then((module) => module.schema)
 
@@ -64,7 +65,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function ContactForm() {
 	const { title, locale, labels, contact } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadSchema, {

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
@@ -19,6 +19,7 @@ import { languages } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { profileSchema, passwordSchema } from './$lang.dashboard.profile.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadProfileSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.profileSchema)
 const loadPasswordSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.passwordSchema)
@@ -86,7 +87,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Profile() {
 	const { user, title } = useLoaderData<typeof loader>()
-	const actionData = useActionData<typeof action>()
+	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type Role } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
@@ -21,6 +21,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { inviteSchema } from './$lang.dashboard.settings.agents.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadInviteSchema = () => import('./$lang.dashboard.settings.agents.schema.ts').then((module) => module.inviteSchema)
 
@@ -109,7 +110,7 @@ function statusOf(invitation: Invitation, now: number): Status {
 
 export default function Agents() {
 	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`

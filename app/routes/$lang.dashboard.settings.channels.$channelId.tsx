@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -12,6 +12,7 @@ import { pageNotFound } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -54,7 +55,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function EditChannel() {
 	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
-	const reply = useActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type ChannelJson } from '#app/.server/api.ts'
 import { requireUser } from '#app/.server/session.ts'
@@ -11,6 +11,7 @@ import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -41,7 +42,7 @@ const emptyLink = { name: '', slug: '', enabled: true, greeting: '', awayMessage
 
 export default function CreateChannel() {
 	const { title, locale, prefix } = useLoaderData<typeof loader>()
-	const reply = useActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	return (

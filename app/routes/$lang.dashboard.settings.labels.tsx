@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -18,6 +18,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { saveSchema } from './$lang.dashboard.settings.labels.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadSaveSchema = () => import('./$lang.dashboard.settings.labels.schema.ts').then((module) => module.saveSchema)
 
@@ -70,7 +71,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Labels() {
 	const { title, locale, labels, manages, editing, deleting } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/labels`

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
@@ -22,6 +22,7 @@ import { safePath } from '#app/utils/redirect.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from './dashboard.css.ts'
 import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
 
@@ -90,7 +91,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Workspaces() {
 	const { title, locale, user, list, search, failure, editing, deleting, timezones } = useLoaderData<typeof loader>()
-	const actionData = useActionData<typeof action>()
+	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/settings/workspaces`
 	const date = useDateFormat()

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { requireUser } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
@@ -8,6 +8,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -24,7 +25,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function CreateWorkspace() {
 	const { title, locale, timezones } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	return (
 		<>

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { requireUser } from '#app/.server/session.ts'
 import { timezones } from '#app/.server/timezones.ts'
@@ -10,6 +10,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -27,7 +28,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function SetupWorkspace() {
 	const { title, locale, timezones } = useLoaderData<typeof loader>()
-	const lastResult = useActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	return (
 		<CardPage locale={locale}>

@@ -14,7 +14,7 @@ const rows = (page: Page) => page.locator('tbody tr')
 
 test('contacts: create, edit, import a CSV, search, label in bulk, filter and export back', async ({ page, context, request, baseURL }) => {
 	const owner = await registerUser(request)
-	await createWorkspace(request, owner.token, 'Contacts Co')
+	const workspace = await createWorkspace(request, owner.token, 'Contacts Co')
 	await signIn(context, baseURL!, owner.token)
 
 	await page.goto('/en-us/dashboard/settings/labels')
@@ -59,6 +59,14 @@ test('contacts: create, edit, import a CSV, search, label in bulk, filter and ex
 	await expect(report).toContainText('2 created, 0 updated, 1 refused.')
 	await expect(report).toContainText('Row 4:')
 	await expect(rows(page)).toHaveCount(3)
+	// Another member's change reloads the page's data live; the report stays on the screen.
+	const created = await request.post(`/v1/workspaces/${workspace.id}/labels`, {
+		data: { title: 'later', color: '#336699' },
+		headers: { Authorization: `Bearer ${owner.token}` },
+	})
+	expect(created.status()).toBe(201)
+	await expect(page.getByLabel('Label', { exact: true }).locator('option', { hasText: 'later' })).toHaveCount(1)
+	await expect(report).toContainText('2 created, 0 updated, 1 refused.')
 
 	await page.getByRole('searchbox').fill('elodie')
 	await page.getByRole('button', { name: 'Search' }).click()

@@ -1,4 +1,4 @@
-import { useActionData, useFetcher } from '@remix-run/react'
+import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { button } from '#app/components/ui/button.css.ts'
@@ -8,6 +8,7 @@ import { type CannedLoader } from '#app/routes/$lang.dashboard.conversations_.ca
 import { useHydrated } from '#app/utils/hydration.ts'
 import { draftKey, tokenBeforeCaret, type Conversation } from '#app/utils/conversations.ts'
 import * as styles from './inbox.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Kind = 'text' | 'note'
 type Suggestion = { id: string; label: string; hint: string; insert: string }
@@ -39,7 +40,7 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const fetcher = useFetcher<typeof action>()
 	const canned = useFetcher<CannedLoader>()
-	const actionData = useActionData<typeof action>()
+	const actionData = useKeptActionData<typeof action>()
 	const refused = [fetcher.data, actionData].find((answer) => answer?.intent === 'reply')
 	const [kind, setKind] = useState<Kind>('text')
 	const [text, setText] = useState(refused && 'body' in refused ? refused.body : '')

@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { Fragment, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { button } from '#app/components/ui/button.css.ts'
@@ -13,6 +13,7 @@ import { ChannelIcon } from './channel-icon.tsx'
 import { Composer } from './composer.tsx'
 import { useConversationLive } from './use-conversation-live.ts'
 import * as styles from './inbox.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
 	locale: string
@@ -142,7 +143,7 @@ function Delivery({ status, error }: { status: keyof typeof ticks; error: string
 /** Assign, status (resolve, pending, reopen, snooze), priority and labels: plain forms, so they work without JavaScript. */
 function HeaderActions({ conversation, members, labels }: { conversation: Conversation; members: Member[]; labels: Label[] }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
-	const actionData = useActionData<typeof action>()
+	const actionData = useKeptActionData<typeof action>()
 	const snoozeError = actionData && actionData.intent === 'snooze' ? actionData.error : null
 	const number = String(conversation.number)
 	const compact = `${input} ${styles.compactInput}`
