@@ -32,7 +32,7 @@ async function main() {
 		await seedDemo(database.db, (message) => logger.info(message))
 		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
 	}
-	const jobs = await startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), realtime: defaultRealtime(config, logger) })
+	const jobs = await startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), config, realtime: defaultRealtime(config, logger) })
 	const app = await createAppServer({ config, logger, database, jobs })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)

@@ -35,6 +35,17 @@ const envSchema = z.object({
 		'SESSION_SECRET must be at least 32 characters',
 	),
 	API_BASE_URL: optionalUrl('API_BASE_URL'),
+	// Channel credentials at rest (AES-256-GCM); generated into DATA_DIR like SESSION_SECRET when unset.
+	ENCRYPTION_KEY: optionalString.refine(
+		(value) => value === undefined || value.length >= 32,
+		'ENCRYPTION_KEY must be at least 32 characters',
+	),
+	// The providers' APIs, changeable for a proxy or a test's local fake.
+	WHATSAPP_API_URL: z.string().trim().url().default('https://graph.facebook.com'),
+	WHATSAPP_API_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'WHATSAPP_API_VERSION must look like v21.0').default('v21.0'),
+	META_GRAPH_URL: z.string().trim().url().default('https://graph.facebook.com'),
+	META_GRAPH_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v21.0').default('v21.0'),
+	TELEGRAM_API_URL: z.string().trim().url().default('https://api.telegram.org'),
 	PUSHER_APP_ID: optionalString,
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,
@@ -72,8 +83,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>
 
-export type Config = Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL'> & {
+export type Config = Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'PUBLIC_URL'> & {
 	SESSION_SECRET: string
+	ENCRYPTION_KEY: string
 	PUBLIC_URL: string
 	/** Absolute path of DATA_DIR. */
 	dataDir: string
@@ -106,6 +118,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 	if (values.REQUIRE_SECRETS && !values.SESSION_SECRET) {
 		problems.push('SESSION_SECRET is required (REQUIRE_SECRETS is set): 32 or more random characters, e.g. from `openssl rand -hex 32`')
 	}
+	if (values.REQUIRE_SECRETS && !values.ENCRYPTION_KEY) {
+		problems.push('ENCRYPTION_KEY is required (REQUIRE_SECRETS is set): 32 or more random characters, e.g. from `openssl rand -hex 32`')
+	}
 	const pusherCredentials = [values.PUSHER_APP_ID, values.PUSHER_KEY, values.PUSHER_SECRET]
 	if (values.PUSHER_HOST && pusherCredentials.some((value) => !value)) {
 		problems.push('PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set')
@@ -119,7 +134,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 		isProduction,
 		PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
 		SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),
-		generatedSecrets: values.SESSION_SECRET ? [] : ['SESSION_SECRET'],
+		ENCRYPTION_KEY: values.ENCRYPTION_KEY ?? readOrCreateSecret(dataDir, 'encryption-key'),
+		generatedSecrets: [values.SESSION_SECRET ? [] : ['SESSION_SECRET'], values.ENCRYPTION_KEY ? [] : ['ENCRYPTION_KEY']].flat(),
 	}
 }
 

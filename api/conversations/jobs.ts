@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
+import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
@@ -10,7 +11,7 @@ import { addActivity } from './inbound.ts'
  * records the outcome (`failed` with the provider's detail when it refuses for good). Any other
  * error is thrown for the queue to retry. A message no longer pending (a retry after success) is left alone.
  */
-export async function deliverMessage(db: DB, realtime: Realtime, messageId: string) {
+export async function deliverMessage(db: DB, realtime: Realtime, config: ProviderConfig, messageId: string) {
 	const message = await db
 		.selectFrom('messages')
 		.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
@@ -27,7 +28,8 @@ export async function deliverMessage(db: DB, realtime: Realtime, messageId: stri
 	try {
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
-		const sent = await provider.send(channel, { to, body })
+		// Credentials are decrypted by the messaging channels' work; the link channel has none.
+		const sent = await provider.send({ ...channel, credentials: {} }, { to, body }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
 	} catch (error) {
 		if (!(error instanceof DeliveryError)) throw error

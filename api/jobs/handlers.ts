@@ -7,8 +7,8 @@ export const jobHandlers: JobHandlers = {
 	prune: async (_payload, { db }) => {
 		await prune(db)
 	},
-	'send-message': async ({ messageId }, { db, realtime }) => {
-		await deliverMessage(db, realtime, messageId)
+	'send-message': async ({ messageId }, { db, realtime, config }) => {
+		await deliverMessage(db, realtime, config, messageId)
 	},
 	'wake-snoozed': async ({ conversationId }, { db, realtime }) => {
 		await wakeSnoozed(db, realtime, conversationId)

@@ -1,6 +1,7 @@
 import { Logger as GraphileLogger, run, runMigrations, type Runner, type Task, type TaskList } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
+import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
@@ -24,8 +25,8 @@ export type JobPayloads = {
 
 export type JobName = keyof JobPayloads
 
-/** What a task works with: the database, and realtime to tell members (and visitors) what it changed. */
-export type JobHelpers = { db: DB; realtime: Realtime }
+/** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
+export type JobHelpers = { db: DB; realtime: Realtime; config: ProviderConfig }
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 
@@ -74,13 +75,14 @@ export async function startJobRunner(options: {
 	databaseUrl: string
 	handlers: JobHandlers
 	log: Log
+	config: ProviderConfig
 	/** Where tasks publish; without it (tests of the queue alone) their events go nowhere. */
 	realtime?: Realtime
 	concurrency?: number
 	pollInterval?: number
 }): Promise<JobRunner> {
 	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`))
-	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime }
+	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime, config: options.config }
 	const taskList: TaskList = {}
 	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)

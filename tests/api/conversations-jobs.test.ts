@@ -5,7 +5,7 @@ import { wakeJobKey } from '#api/conversations/inbound.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { addJob, startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
+import { defaultProviderConfig, startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, getConversation, postMessage, recordingRealtime, type MessageJson, type Published } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
@@ -28,7 +28,7 @@ async function pendingWakeUps(conversationId: string) {
 }
 
 function runner(published: Published[]): Promise<JobRunner> {
-	return startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, realtime: recordingRealtime(published), pollInterval: 100 })
+	return startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: defaultProviderConfig, realtime: recordingRealtime(published), pollInterval: 100 })
 }
 
 /** Waits (up to 15 s) for `check` to hold: jobs run in their own time. */
@@ -67,10 +67,10 @@ describe('sending a reply', () => {
 		const { conversation } = await customerWrites(whatsapp, '201000000000', 'Salam')
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Wa alaykum' })
 		const published: Published[] = []
-		await deliverMessage(testDb(), recordingRealtime(published), reply.id)
+		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
 		expect(await statusOf(reply.id)).toEqual({ status: 'failed', error: 'Sending on whatsapp channels is not available yet.' })
 		expect(published.map((entry) => entry.event)).toEqual(['message.updated', 'message.updated'])
-		await deliverMessage(testDb(), recordingRealtime(published), reply.id)
+		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
 		expect(published).toHaveLength(2)
 	})
 })

@@ -29,6 +29,9 @@ export async function closeTestDb() {
 	db = undefined
 }
 
+/** The providers' addresses as configured by default (tests of the job queue alone pass them to its runner). */
+export const defaultProviderConfig = parseConfig({ DATA_DIR: path.join(os.tmpdir(), 'crm-api-defaults') })
+
 export type TestApi = {
 	url: string
 	/** This server's DATA_DIR (a fresh temp dir): mails land in its `outbox`. */

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { prune } from '#api/jobs/prune.ts'
 import { addJob, startJobRunner } from '#api/jobs/queue.ts'
-import { createUser, createWorkspace, testDb } from './harness.ts'
+import { createUser, createWorkspace, defaultProviderConfig, testDb } from './harness.ts'
 
 const day = 24 * 60 * 60 * 1000
 const ago = (days: number) => new Date(Date.now() - days * day)
@@ -62,11 +62,11 @@ describe('the job queue', () => {
 		await db.transaction().execute((trx) => addJob(trx, 'prune', {}, { runAt: new Date(Date.now() + 1500), key: `test-prune-${user.id}` }))
 
 		const databaseUrl = inject('databaseUrl')
-		const first = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, pollInterval: 200 })
+		const first = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, config: defaultProviderConfig, pollInterval: 200 })
 		await first.stop()
 		expect(await sessionsOf(user.id)).toBe(2)
 
-		const second = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, pollInterval: 200 })
+		const second = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, config: defaultProviderConfig, pollInterval: 200 })
 		try {
 			for (let waited = 0; waited < 15_000 && (await sessionsOf(user.id)) > 1; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
 			expect(await sessionsOf(user.id)).toBe(1)

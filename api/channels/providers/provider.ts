@@ -1,19 +1,120 @@
-import { type Channel, type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
+import { type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
+import { type Config } from '#server/config.ts'
 
 /**
- * What every channel kind does, one module per provider (PRODUCT.md, "channels"). The link
- * channel implements sending only: its visitors read their thread from our own page. The messaging
- * channels' issue adds webhook verification and parsing, and credential checks, to this interface.
+ * What every channel kind does, one module per provider (PRODUCT.md, "channels"): check its
+ * credentials, set itself up, verify and parse webhooks, send, and explain its errors. The link
+ * channel only sends: its visitors read their thread on our own page.
  */
+
+/** The providers' base URLs and versions, from configuration (a test points them at its fakes). */
+export type ProviderConfig = Pick<Config, 'WHATSAPP_API_URL' | 'WHATSAPP_API_VERSION' | 'META_GRAPH_URL' | 'META_GRAPH_VERSION' | 'TELEGRAM_API_URL'>
+
+/**
+ * A channel as its provider sees it: public `settings` (ids such as WhatsApp's phone number id) and
+ * its `credentials`, already decrypted (tokens, app secret, verify token). Never sent to a browser.
+ */
+export type ProviderChannel = {
+	id: string
+	workspaceId: string
+	kind: ChannelKind
+	settings: Record<string, unknown>
+	credentials: Record<string, string>
+}
+
+/** A translated message: a key of the `channels` namespace (e.g. `providerErrors.tokenInvalid`) and its values. */
+export type Described = { key: string; values: Record<string, string | number> }
+
+/** What a webhook said, normalised. Handled in the `process-webhook` job, in order. */
+export type InboundEvent =
+	| {
+			/** A customer's message. `from.externalId` is the identity on the channel (wa_id, Telegram chat id, PSID/IGSID). */
+			type: 'message'
+			externalId: string
+			from: { externalId: string; name: string | null; phone?: string | null }
+			body: string
+			sentAt: Date
+	  }
+	| {
+			/** The fate of one of our outgoing messages (by the provider's id of it). A status never goes backwards (read stays read). */
+			type: 'status'
+			externalId: string
+			status: Exclude<DeliveryStatus, 'pending'>
+			error?: Described
+			at: Date
+	  }
+	| {
+			/** A message the business sent from elsewhere (the provider's own app): recorded as outgoing, once. */
+			type: 'echo'
+			externalId: string
+			to: string
+			body: string
+			sentAt: Date
+	  }
+
+/** A webhook request as it arrived: the raw body is what signatures are computed over. */
+export type WebhookRequest = {
+	method: 'GET' | 'POST'
+	headers: Record<string, string | undefined>
+	query: Record<string, string | undefined>
+	rawBody: Buffer
+}
+
+/**
+ * `accept`: a genuine event, to be parsed and processed in a job. `respond`: answered now and nothing
+ * stored (Meta's `hub.challenge` handshake). `refuse`: a bad signature or token, 401 or 403.
+ */
+export type WebhookVerdict = { verdict: 'accept' } | { verdict: 'respond'; status: number; body: string } | { verdict: 'refuse'; status: 401 | 403 }
+
+/** An outgoing message: text, or (WhatsApp) an approved template with its body parameters. */
+export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] } }
+
 export type ChannelProvider = {
 	kind: ChannelKind
 	/**
-	 * Delivers an outgoing message to the contact known on this channel as `to` (their identity's
-	 * external id). Resolves with the provider's id of the message and its delivery state; throws a
-	 * `DeliveryError` when the provider refuses it for good, anything else to be retried.
+	 * A real call that proves the credentials (Telegram `getMe`, WhatsApp the phone number, Meta the
+	 * page). Resolves with settings learnt from the provider (a bot's username, a number's display
+	 * phone); throws a `ProviderError` whose description says what to fix.
 	 */
-	send: (channel: Channel, message: { to: string; body: string }) => Promise<{ externalId: string | null; status: DeliveryStatus }>
+	validateCredentials?: (channel: ProviderChannel, config: ProviderConfig) => Promise<Record<string, unknown>>
+	/** After the channel is saved: e.g. Telegram's `setWebhook` with the channel's secret token. */
+	connect?: (channel: ProviderChannel, webhookUrl: string, config: ProviderConfig) => Promise<void>
+	/** Before the channel is deleted: e.g. Telegram's `deleteWebhook`. Failures are logged, never block the delete. */
+	disconnect?: (channel: ProviderChannel, config: ProviderConfig) => Promise<void>
+	verifyWebhook?: (channel: ProviderChannel, request: WebhookRequest) => WebhookVerdict
+	parseWebhook?: (channel: ProviderChannel, body: unknown) => InboundEvent[]
+	/**
+	 * Delivers an outgoing message to `to` (the contact's identity on this channel). Resolves with
+	 * the provider's id of the message and its state; throws a `ProviderError` (or a `DeliveryError`).
+	 */
+	send: (channel: ProviderChannel, message: OutgoingMessage, config: ProviderConfig) => Promise<{ externalId: string | null; status: DeliveryStatus }>
+	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
+	describeError?: (error: ProviderError) => Described
 }
 
-/** A refusal that retrying will not change (an invalid recipient, a revoked token): the message is marked failed with this detail. */
+/**
+ * How a provider call failed. `refused` (a 4xx): retrying changes nothing, the message fails at once.
+ * `unauthorized` (401/403, an invalid token): fails too, and marks the channel failing. `rate-limited`
+ * (429): retried after `retryAfterMs` when the provider says so. `unavailable` (5xx, a network error):
+ * retried with exponential backoff.
+ */
+export type ProviderErrorKind = 'refused' | 'unauthorized' | 'rate-limited' | 'unavailable'
+
+export class ProviderError extends Error {
+	constructor(
+		readonly kind: ProviderErrorKind,
+		/** The provider's own words, kept for the log and shown after the translated reason. */
+		readonly detail: string,
+		readonly options: { status?: number; code?: string | number; retryAfterMs?: number } = {},
+	) {
+		super(detail)
+		this.name = 'ProviderError'
+	}
+
+	get retryable() {
+		return this.kind === 'rate-limited' || this.kind === 'unavailable'
+	}
+}
+
+/** A refusal that retrying will not change (no identity on the channel, a kind not built): the message fails with this detail. */
 export class DeliveryError extends Error {}
