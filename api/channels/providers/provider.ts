@@ -69,6 +69,9 @@ export type WebhookVerdict = { verdict: 'accept' } | { verdict: 'respond'; statu
 /** An outgoing message: text, or (WhatsApp) an approved template with its body parameters. */
 export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] } }
 
+/** An approved template: its body text with `{{1}}`-style parameters. */
+export type MessageTemplate = { name: string; language: string; category: string; body: string; parameterCount: number }
+
 export type ChannelProvider = {
 	kind: ChannelKind
 	/**
@@ -88,6 +91,13 @@ export type ChannelProvider = {
 	 * the provider's id of the message and its state; throws a `ProviderError` (or a `DeliveryError`).
 	 */
 	send: (channel: ProviderChannel, message: OutgoingMessage, config: ProviderConfig) => Promise<{ externalId: string | null; status: DeliveryStatus }>
+	/**
+	 * How long after the customer's last message a free reply may be sent (WhatsApp: 24 hours); outside
+	 * it only a template may (`listTemplates`). Undefined: no window.
+	 */
+	replyWindowMs?: number
+	/** The approved message templates (WhatsApp), for replies outside the window and for campaigns. */
+	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
 	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
 	describeError?: (error: ProviderError) => Described
 }

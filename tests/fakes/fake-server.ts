@@ -1,0 +1,99 @@
+import http from 'node:http'
+import { type AddressInfo } from 'node:net'
+
+/** A request a fake received, as the provider would have: method, path with query, headers, and the body (JSON parsed when it is JSON). */
+export type Received = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; rawBody: string }
+
+/** What a fake answers: a status, a JSON body, and headers (e.g. `Retry-After`). */
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> }
+
+export type Route = (request: Received) => Answer | undefined | Promise<Answer | undefined>
+
+export type FakeServer = {
+	/** `http://127.0.0.1:{port}`: what the product's `*_API_URL` is set to. */
+	url: string
+	/** Every request so far, oldest first. */
+	received: Received[]
+	/** Answers the next `times` requests whose path matches with `answer` instead of the fake's own (an error, a 429). */
+	failNext: (pathPattern: RegExp, answer: Answer, times?: number) => void
+	/** Waits until a request matching `predicate` has arrived (a job sends it a moment later); rejects after `timeoutMs`. */
+	waitFor: (predicate: (request: Received) => boolean, timeoutMs?: number) => Promise<Received>
+	close: () => Promise<void>
+}
+
+/**
+ * The HTTP server under each provider's fake (tests/fakes/{telegram,whatsapp,meta}.ts): it records
+ * every request and answers through the fake's `route`; a request no route knows is a 404 in the
+ * provider's error shape given by `notFound`. Listens on loopback only, on `port` (0: any free one).
+ */
+export async function startFakeServer(route: Route, notFound: (request: Received) => Answer, port = 0): Promise<FakeServer> {
+	const received: Received[] = []
+	const failures: Array<{ pattern: RegExp; answer: Answer; times: number }> = []
+	const waiters = new Set<() => void>()
+
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = []
+		req.on('data', (chunk: Buffer) => chunks.push(chunk))
+		req.on('end', () => {
+			void (async () => {
+				const rawBody = Buffer.concat(chunks).toString('utf8')
+				const url = new URL(req.url ?? '/', 'http://fake')
+				const request: Received = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: parseBody(rawBody, req.headers['content-type']), rawBody }
+				received.push(request)
+				for (const wake of waiters) wake()
+				const failure = failures.find((entry) => entry.times > 0 && entry.pattern.test(request.path))
+				if (failure) failure.times--
+				const answer = failure?.answer ?? (await route(request)) ?? notFound(request)
+				res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers })
+				res.end(JSON.stringify(answer.body))
+			})().catch((error: unknown) => {
+				res.writeHead(500, { 'Content-Type': 'application/json' })
+				res.end(JSON.stringify({ error: String(error) }))
+			})
+		})
+	})
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		received,
+		failNext(pattern, answer, times = 1) {
+			failures.push({ pattern, answer, times })
+		},
+		waitFor(predicate, timeoutMs = 10_000) {
+			return new Promise((resolve, reject) => {
+				const check = () => {
+					const found = received.find(predicate)
+					if (!found) return false
+					waiters.delete(check)
+					clearTimeout(timer)
+					resolve(found)
+					return true
+				}
+				const timer = setTimeout(() => {
+					waiters.delete(check)
+					reject(new Error(`the fake received no matching request in ${timeoutMs} ms (${received.length} received)`))
+				}, timeoutMs)
+				if (!check()) waiters.add(check)
+			})
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections()
+				server.close(() => resolve())
+			}),
+	}
+}
+
+function parseBody(rawBody: string, contentType: string | undefined): unknown {
+	if (!rawBody) return null
+	if (contentType?.includes('application/json')) {
+		try {
+			return JSON.parse(rawBody)
+		} catch {
+			return rawBody
+		}
+	}
+	if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(rawBody))
+	return rawBody
+}
