@@ -4,6 +4,7 @@ import pg from 'pg'
 import { installJobQueue } from '#api/jobs/queue.ts'
 import { startEmbeddedPostgres, type Log } from './embedded-postgres.ts'
 import { migrations } from './migrations/index.ts'
+import { PreparingClient } from './prepared.ts'
 import { type Database } from './schema.ts'
 
 export type DB = Kysely<Database>
@@ -20,7 +21,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 export const defaultPoolSize = 20
 
 export function createDb(connectionString: string, poolSize = defaultPoolSize, onIdleError: (error: Error) => void = () => {}): DB {
-	const pool = new pg.Pool({ connectionString, max: poolSize })
+	const pool = new pg.Pool({ connectionString, max: poolSize, Client: PreparingClient })
 	// An idle connection dropped by the server (restart, shutdown) must not crash the process.
 	pool.on('error', onIdleError)
 	return new Kysely<Database>({
