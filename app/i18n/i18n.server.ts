@@ -14,7 +14,24 @@ async function createServerI18n(locale: Locale): Promise<i18n> {
 		load: 'currentOnly',
 		fallbackLng: false,
 	})
+	rememberLanguageCodes(instance)
 	return instance
+}
+
+/**
+ * Every `t` call works out the language's codes again, through `Intl.getCanonicalLocales`: a tenth
+ * of an inbox page's render, for the same one or two codes. The instance's language never changes
+ * on the server, so each code's canonical form is remembered.
+ */
+function rememberLanguageCodes(instance: i18n) {
+	const utils = instance.services.languageUtils as { formatLanguageCode: (code: string) => string }
+	const format = utils.formatLanguageCode.bind(utils)
+	const known = new Map<string, string>()
+	utils.formatLanguageCode = (code) => {
+		let formatted = known.get(code)
+		if (formatted === undefined) known.set(code, (formatted = format(code)))
+		return formatted
+	}
 }
 
 const pick = <T extends object, K extends keyof T>(object: T, keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, object[key]])) as Pick<T, K>

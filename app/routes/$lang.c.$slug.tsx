@@ -13,6 +13,7 @@ import { combineHeaders, pageNotFound } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { dateTimeFormat } from '#app/utils/intl.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -253,16 +254,8 @@ function TextField({ name, label, type, autoComplete, errors, value }: { name: s
 	)
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>()
-
 function formatOf(tag: string, timeZone: string | undefined) {
-	const key = `${tag} ${timeZone ?? ''}`
-	let format = timeFormats.get(key)
-	if (!format) {
-		format = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: timeZone ? 'short' : undefined })
-		timeFormats.set(key, format)
-	}
-	return format
+	return dateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: timeZone ? 'short' : undefined })
 }
 
 /** In UTC (said so) in the server's HTML, which knows no visitor's time zone; in theirs once the browser has taken over. */

@@ -1,4 +1,5 @@
 import { type ConversationJson, type ConversationListJson, type MessageJson, type MessagePageJson } from '#app/.server/api.ts'
+import { dateTimeFormat } from './intl.ts'
 
 /** A conversation and a message as the API answers them. */
 export type Conversation = ConversationJson
@@ -66,7 +67,7 @@ export function zonedTime(local: string, timeZone: string): Date | null {
 /** Milliseconds `timeZone` is ahead of UTC at `instant`. */
 function offsetOf(instant: number, timeZone: string): number {
 	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+		dateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
 			.formatToParts(new Date(instant))
 			.map((part) => [part.type, part.value]),
 	)
@@ -76,7 +77,7 @@ function offsetOf(instant: number, timeZone: string): number {
 
 /** The calendar day of `instant` in `timeZone` (`2026-11-24`): messages are grouped by it. */
 export function dayOf(instant: Date, timeZone: string): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant)
+	return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant)
 }
 
 /** When a snooze preset ends: in an hour, tomorrow at 9:00 or next Monday at 9:00, in the workspace's time zone. */

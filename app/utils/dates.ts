@@ -2,6 +2,7 @@ import { useRouteLoaderData } from '@remix-run/react'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
+import { dateTimeFormat } from './intl.ts'
 
 /**
  * Dates in the current language and in the workspace's time zone: the server's HTML and the
@@ -12,7 +13,7 @@ export function useDateFormat(options: Intl.DateTimeFormatOptions = { dateStyle:
 	const timeZone = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.user?.workspace?.timezone ?? 'UTC'
 	const { dateStyle, timeStyle } = options
 	return useMemo(() => {
-		const format = new Intl.DateTimeFormat(i18n.language, { dateStyle, timeStyle, timeZone })
+		const format = dateTimeFormat(i18n.language, { dateStyle, timeStyle, timeZone })
 		return (iso: string) => format.format(new Date(iso))
 	}, [i18n.language, dateStyle, timeStyle, timeZone])
 }

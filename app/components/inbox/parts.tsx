@@ -1,8 +1,9 @@
 import { useRouteLoaderData } from '@remix-run/react'
-import { useMemo, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { type InboxLoader } from '#app/routes/$lang.dashboard.conversations.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
+import { relativeTimeFormat } from '#app/utils/intl.ts'
 import * as styles from './inbox.css.ts'
 
 /** A contact's initial on their colour. */
@@ -53,7 +54,7 @@ export function RelativeTime({ iso, className }: { iso: string; className?: stri
 	const loadedAt = useRouteLoaderData<InboxLoader>('routes/$lang.dashboard.conversations')?.now ?? 0
 	const now = useSyncExternalStore(subscribeClock, readClock, () => loadedAt)
 	const exact = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
-	const format = useMemo(() => new Intl.RelativeTimeFormat(i18n.language, { numeric: 'auto', style: 'narrow' }), [i18n.language])
+	const format = relativeTimeFormat(i18n.language)
 	const seconds = Math.round((now - new Date(iso).getTime()) / 1000)
 	const unit = units.find(([, size]) => Math.abs(seconds) >= size)
 	return (
