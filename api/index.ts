@@ -1,4 +1,4 @@
-import express, { Router } from 'express'
+import express, { Router, type RequestHandler } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
@@ -15,25 +15,27 @@ import { linkRouter } from './link/router.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
+import { webhooksRouter } from './webhooks/router.ts'
 import { userRouter, workspacesRouter } from './workspaces/router.ts'
 
 export type { ApiContext }
 
-/** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
-export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { mailer?: Mailer; realtime?: Realtime }): Router {
-	const context: ApiContext = {
+type ContextOptions = Omit<ApiContext, 'mailer' | 'realtime'> & { mailer?: Mailer; realtime?: Realtime }
+
+/** The context routers are built with: mail and realtime as configured unless given. */
+function apiContext(options: ContextOptions): ApiContext {
+	return {
 		...options,
 		mailer: options.mailer ?? createMailer(options.config, options.logger),
 		realtime: options.realtime ?? defaultRealtime(options.config, options.logger),
 	}
+}
+
+/** The `/v1` API: JSON in, JSON out, every error as `{ message, statusCode, details }`. */
+export function createApi(options: ContextOptions): Router {
+	const context = apiContext(options)
 	const router = Router()
-	router.use((req, res, next) => {
-		req.locale = apiLocale(req.headers['accept-language'])
-		req.t = translatorFor(req.locale)
-		res.setHeader('Cache-Control', 'no-store')
-		res.setHeader('Content-Language', req.locale)
-		next()
-	})
+	router.use(apiLanguage)
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
 		if (hasBody && !req.is('application/json') && !isCsvImport(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
@@ -57,6 +59,28 @@ export function createApi(options: Omit<ApiContext, 'mailer' | 'realtime'> & { m
 	router.use(notFound)
 	router.use(errorHandler)
 	return router
+}
+
+/**
+ * `/webhooks`: where providers post (api/webhooks/router.ts). Beside `/v1`, not in it: the body
+ * is read raw for signatures, and no member signs these requests.
+ */
+export function createWebhooks(options: ContextOptions): Router {
+	const router = Router()
+	router.use(apiLanguage)
+	router.use(webhooksRouter(apiContext(options)))
+	router.use(notFound)
+	router.use(errorHandler)
+	return router
+}
+
+/** The caller's language for messages, and answers never cached. */
+const apiLanguage: RequestHandler = (req, res, next) => {
+	req.locale = apiLocale(req.headers['accept-language'])
+	req.t = translatorFor(req.locale)
+	res.setHeader('Cache-Control', 'no-store')
+	res.setHeader('Content-Language', req.locale)
+	next()
 }
 
 /** Publishing as configured; the embedded server is then this process's own, on PORT (the job runner publishes so too). */

@@ -9,7 +9,7 @@ import compression from 'compression'
 import express from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
-import { createApi } from '#api/index.ts'
+import { createApi, createWebhooks } from '#api/index.ts'
 import { readingOncePerPage } from '#api/http/page-reads.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
 import { type JobRunner } from '#api/jobs/queue.ts'
@@ -131,7 +131,10 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	app.use(compression())
 
 	const api = config.API_BASE_URL ? undefined : createApi({ db: database.db, config, logger, realtime })
-	if (api) app.use('/v1', api)
+	if (api) {
+		app.use('/v1', api)
+		app.use('/webhooks', createWebhooks({ db: database.db, config, logger, realtime }))
+	}
 	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
 	const inProcess = api ? inProcessApi({ api, requestLog }) : undefined
 	const apiFetch = inProcess?.fetch ?? fetch

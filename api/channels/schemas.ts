@@ -46,4 +46,16 @@ export const updateLinkChannelBody = z
 	})
 	.strict()
 
+/** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
+export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/
+
+export const createTelegramChannelBody = z
+	.object({
+		kind: z.literal('telegram'),
+		name,
+		enabled: z.boolean().optional(),
+		credentials: z.object({ botToken: z.string().trim().regex(botTokenPattern, 'channels:validation.botToken') }).strict(),
+	})
+	.strict()
+
 export const channelParams = z.object({ id: z.string().uuid(), channelId: z.string().uuid() })

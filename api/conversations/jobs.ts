@@ -1,17 +1,27 @@
 import { sql } from 'kysely'
+import { providerChannel } from '#api/channels/connection.ts'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
-import { type ProviderConfig } from '#api/channels/providers/provider.ts'
+import { ProviderError } from '#api/channels/providers/provider.ts'
+import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 import { addActivity } from './inbound.ts'
 
+/** Tries of a message whose provider is out of reach or busy, before it is marked failed. */
+export const sendAttempts = 5
+
+/** The wait before try `attempt + 1`: what the provider asked for (Retry-After), else 2, 4, 8, 16 s. */
+const backoffMs = (attempt: number, error: ProviderError) => error.options.retryAfterMs ?? 2 ** (attempt + 1) * 1000
+
 /**
  * The `send-message` job: delivers a pending outgoing message through its channel's provider and
- * records the outcome (`failed` with the provider's detail when it refuses for good). Any other
- * error is thrown for the queue to retry. A message no longer pending (a retry after success) is left alone.
+ * records the outcome. A provider out of reach or rate-limiting is tried again later, up to
+ * `sendAttempts` times; a refusal fails the message at once with the provider's reason, and an
+ * invalid token also marks the channel in error. Any other error is thrown for the queue to retry.
+ * A message no longer pending (a retry after success) is left alone.
  */
-export async function deliverMessage(db: DB, realtime: Realtime, config: ProviderConfig, messageId: string) {
+export async function deliverMessage(db: DB, realtime: Realtime, config: JobConfig, messageId: string, attempt = 0) {
 	const message = await db
 		.selectFrom('messages')
 		.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
@@ -28,11 +38,17 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: Provide
 	try {
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
-		// Credentials are decrypted by the messaging channels' work; the link channel has none.
-		const sent = await provider.send({ ...channel, credentials: {} }, { to, body }, config)
+		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
 	} catch (error) {
-		if (!(error instanceof DeliveryError)) throw error
+		if (error instanceof ProviderError && error.retryable && attempt + 1 < sendAttempts) {
+			await addJob(db, 'send-message', { messageId, attempt: attempt + 1 }, { runAt: new Date(Date.now() + backoffMs(attempt, error)) })
+			return
+		}
+		if (error instanceof ProviderError && error.kind === 'unauthorized') {
+			await db.updateTable('channels').set({ status: 'error', statusDetail: error.detail, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).execute()
+		}
+		if (!(error instanceof DeliveryError) && !(error instanceof ProviderError)) throw error
 		outcome = { status: 'failed', externalId: null, error: error.message }
 	}
 	// Only a message still pending: a second delivery of the same job changes nothing.

@@ -1,4 +1,5 @@
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
+import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
 import { type JobHandlers } from './queue.ts'
 
@@ -7,10 +8,13 @@ export const jobHandlers: JobHandlers = {
 	prune: async (_payload, { db }) => {
 		await prune(db)
 	},
-	'send-message': async ({ messageId }, { db, realtime, config }) => {
-		await deliverMessage(db, realtime, config, messageId)
+	'send-message': async ({ messageId, attempt }, { db, realtime, config }) => {
+		await deliverMessage(db, realtime, config, messageId, attempt)
 	},
 	'wake-snoozed': async ({ conversationId }, { db, realtime }) => {
 		await wakeSnoozed(db, realtime, conversationId)
+	},
+	'process-webhook': async ({ channelId, body }, { db, realtime, config }) => {
+		await processWebhook(db, realtime, config.ENCRYPTION_KEY, channelId, body)
 	},
 }

@@ -5,6 +5,7 @@ import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { type Config } from '#server/config.ts'
 
 /**
  * The durable job queue: graphile-worker on the same PostgreSQL (its own `graphile_worker`
@@ -18,28 +19,34 @@ import { type Realtime } from '#api/realtime/publisher.ts'
 export type JobPayloads = {
 	prune: Record<string, never>
 	/** Delivers an outgoing message through its channel's provider (api/conversations/jobs.ts). */
-	'send-message': { messageId: string }
+	'send-message': { messageId: string; attempt?: number }
 	/** Reopens a snoozed conversation when its snooze ends; keyed per conversation, so a new snooze replaces it. */
 	'wake-snoozed': { conversationId: string }
+	/** A provider's webhook, verified and kept as it came (api/webhooks/jobs.ts). */
+	'process-webhook': { channelId: string; body: unknown }
 }
 
 export type JobName = keyof JobPayloads
 
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
-export type JobHelpers = { db: DB; realtime: Realtime; config: ProviderConfig }
+export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
+
+/** The providers' addresses, and the key that opens channel credentials. */
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY'>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 
-/** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key. */
+/** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key; jobs of one `queueName` run one at a time, in order. */
 export async function addJob<Name extends JobName>(
 	db: DB,
 	name: Name,
 	payload: JobPayloads[Name],
-	options: { runAt?: Date; key?: string; maxAttempts?: number } = {},
+	options: { runAt?: Date; key?: string; maxAttempts?: number; queueName?: string } = {},
 ) {
 	await sql`select graphile_worker.add_job(
 		${name}::text,
 		${JSON.stringify(payload)}::json,
+		queue_name => ${options.queueName ?? null}::text,
 		run_at => ${options.runAt ?? null}::timestamptz,
 		job_key => ${options.key ?? null}::text,
 		max_attempts => ${options.maxAttempts ?? null}::int
@@ -75,7 +82,7 @@ export async function startJobRunner(options: {
 	databaseUrl: string
 	handlers: JobHandlers
 	log: Log
-	config: ProviderConfig
+	config: JobConfig
 	/** Where tasks publish; without it (tests of the queue alone) their events go nowhere. */
 	realtime?: Realtime
 	concurrency?: number

@@ -8,12 +8,12 @@ import express from 'express'
 import { pino } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { inject } from 'vitest'
-import { createApi } from '#api/index.ts'
+import { createApi, createWebhooks } from '#api/index.ts'
 import { hashPassword } from '#api/auth/password.ts'
 import { createSession } from '#api/auth/sessions.ts'
 import { type Role } from '#api/db/schema.ts'
 import { createDb, type DB } from '#api/db/database.ts'
-import { parseConfig } from '#server/config.ts'
+import { parseConfig, type Config } from '#server/config.ts'
 import { readOutbox, type ReadMail } from '../support/mail.ts'
 
 let db: DB | undefined
@@ -36,13 +36,15 @@ export type TestApi = {
 	url: string
 	/** This server's DATA_DIR (a fresh temp dir): mails land in its `outbox`. */
 	dataDir: string
+	/** Its configuration: a job runner of the test takes it (the providers' URLs, the ENCRYPTION_KEY generated in dataDir). */
+	config: Config
 	/** The mails written so far, oldest first, decoded. */
 	outbox: () => Promise<ReadMail[]>
 	request: (method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown; headers: Headers }>
 	close: () => Promise<void>
 }
 
-/** The real /v1 router on a real HTTP server on loopback, against the test database. */
+/** The real /v1 router and the providers' /webhooks on a real HTTP server on loopback, against the test database. */
 export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
 	const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-api-'))
 	const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test', ...env })
@@ -52,12 +54,14 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 	app.set('trust proxy', 'loopback')
 	app.use(pinoHttp({ logger }))
 	app.use('/v1', createApi({ db: testDb(), config, logger }))
+	app.use('/webhooks', createWebhooks({ db: testDb(), config, logger }))
 	const server = http.createServer(app)
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 	return {
 		url,
 		dataDir,
+		config,
 		outbox: () => readOutbox(dataDir),
 		async request(method, path, init = {}) {
 			const headers: Record<string, string> = { ...init.headers }

@@ -20,6 +20,8 @@ export type ProviderChannel = {
 	kind: ChannelKind
 	settings: Record<string, unknown>
 	credentials: Record<string, string>
+	/** Ours, given to the provider on connect and checked on every webhook (Telegram's secret_token). */
+	webhookSecret: string | null
 }
 
 /** A translated message: a key of the `channels` namespace (e.g. `providerErrors.tokenInvalid`) and its values. */

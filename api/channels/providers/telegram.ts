@@ -1,0 +1,122 @@
+import crypto from 'node:crypto'
+import { type ChannelProvider, type Described, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError } from './provider.ts'
+
+/**
+ * Telegram's Bot API (https://core.telegram.org/bots/api): a bot token is the only credential;
+ * `setWebhook` points the bot's updates at us with our secret, which Telegram sends back in the
+ * `X-Telegram-Bot-Api-Secret-Token` header of every update. A private chat's id is the customer's
+ * identity; a message's id is unique within its chat only, so ours is `{chat id}:{message id}`.
+ */
+
+type TelegramAnswer<T> = { ok: true; result: T } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } }
+type TelegramUser = { id: number; is_bot: boolean; first_name: string; last_name?: string; username?: string }
+type TelegramChat = { id: number; type: string; first_name?: string; last_name?: string; username?: string; title?: string }
+type TelegramMessage = { message_id: number; from?: TelegramUser; chat: TelegramChat; date: number; text?: string; caption?: string; photo?: unknown; document?: unknown; sticker?: unknown; voice?: unknown; video?: unknown; location?: unknown }
+export type TelegramUpdate = { update_id: number; message?: TelegramMessage; edited_message?: TelegramMessage }
+
+/** Calls a Bot API method; a refusal becomes a ProviderError of the right kind. */
+async function call<T>(config: ProviderConfig, token: string, method: string, params: Record<string, unknown>): Promise<T> {
+	let response: Response
+	try {
+		response = await fetch(`${config.TELEGRAM_API_URL}/bot${token}/${method}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(params),
+			signal: AbortSignal.timeout(15_000),
+		})
+	} catch (error) {
+		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))
+	}
+	const answer = (await response.json().catch(() => null)) as TelegramAnswer<T> | null
+	if (answer?.ok) return answer.result
+	const status = answer?.error_code ?? response.status
+	const detail = answer?.description ?? `HTTP ${response.status}`
+	if (status === 429) {
+		const seconds = answer?.parameters?.retry_after ?? Number(response.headers.get('retry-after'))
+		throw new ProviderError('rate-limited', detail, { status, retryAfterMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined })
+	}
+	if (status >= 500) throw new ProviderError('unavailable', detail, { status })
+	// 401: the token is wrong or revoked; 404 is what Telegram answers for a malformed token.
+	if (status === 401 || status === 404) throw new ProviderError('unauthorized', detail, { status })
+	throw new ProviderError('refused', detail, { status })
+}
+
+const tokenOf = (channel: ProviderChannel) => channel.credentials.botToken ?? ''
+
+/** What a customer's message says; a photo, a sticker… is named until attachments are kept. */
+function bodyOf(message: TelegramMessage): string | null {
+	const text = message.text ?? message.caption
+	if (text) return text
+	for (const kind of ['photo', 'document', 'sticker', 'voice', 'video', 'location'] as const) if (message[kind]) return `[${kind}]`
+	return null
+}
+
+function nameOf(chat: TelegramChat, from: TelegramUser | undefined): string | null {
+	const full = [chat.first_name ?? from?.first_name, chat.last_name ?? from?.last_name].filter(Boolean).join(' ')
+	return full || chat.username || from?.username || null
+}
+
+function equalSecrets(given: string, expected: string): boolean {
+	const a = Buffer.from(given)
+	const b = Buffer.from(expected)
+	return a.length === b.length && crypto.timingSafeEqual(a, b)
+}
+
+export const telegramProvider: ChannelProvider = {
+	kind: 'telegram',
+
+	async validateCredentials(channel, config) {
+		const bot = await call<TelegramUser>(config, tokenOf(channel), 'getMe', {})
+		return { botUsername: bot.username ?? null, botName: bot.first_name }
+	},
+
+	async connect(channel, webhookUrl, config) {
+		await call<boolean>(config, tokenOf(channel), 'setWebhook', {
+			url: webhookUrl,
+			secret_token: channel.webhookSecret,
+			allowed_updates: ['message', 'edited_message'],
+		})
+	},
+
+	async disconnect(channel, config) {
+		await call<boolean>(config, tokenOf(channel), 'deleteWebhook', {})
+	},
+
+	verifyWebhook(channel, request) {
+		const given = request.headers['x-telegram-bot-api-secret-token']
+		if (request.method !== 'POST' || !given || !channel.webhookSecret || !equalSecrets(given, channel.webhookSecret)) return { verdict: 'refuse', status: 401 }
+		return { verdict: 'accept' }
+	},
+
+	parseWebhook(_channel, body) {
+		const update = body as TelegramUpdate
+		const message = update?.message
+		// Edits, group chats and bots' own messages are not customers' messages.
+		if (!message || message.chat?.type !== 'private' || message.from?.is_bot) return []
+		const text = bodyOf(message)
+		if (text === null) return []
+		const event: InboundEvent = {
+			type: 'message',
+			externalId: `${message.chat.id}:${message.message_id}`,
+			from: { externalId: String(message.chat.id), name: nameOf(message.chat, message.from) },
+			body: text,
+			sentAt: new Date(message.date * 1000),
+		}
+		return [event]
+	},
+
+	async send(channel, message, config) {
+		const sent = await call<TelegramMessage>(config, tokenOf(channel), 'sendMessage', { chat_id: message.to, text: message.body })
+		return { externalId: `${sent.chat.id}:${sent.message_id}`, status: 'sent' }
+	},
+
+	describeError(error): Described {
+		const detail = error.detail
+		if (error.kind === 'unauthorized') return { key: 'providerErrors.tokenInvalid', values: { detail } }
+		if (/bot was blocked by the user/i.test(detail)) return { key: 'providerErrors.telegramBlocked', values: { detail } }
+		if (/chat not found/i.test(detail)) return { key: 'providerErrors.telegramChatNotFound', values: { detail } }
+		if (error.kind === 'rate-limited') return { key: 'providerErrors.rateLimited', values: { detail } }
+		if (error.kind === 'unavailable') return { key: 'providerErrors.unavailable', values: { detail } }
+		return { key: 'providerErrors.refused', values: { detail } }
+	},
+}

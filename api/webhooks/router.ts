@@ -1,0 +1,58 @@
+import express, { Router } from 'express'
+import { type ApiContext } from '#api/context.ts'
+import { channelKinds, type ChannelKind } from '#api/db/schema.ts'
+import { HttpError } from '#api/http/errors.ts'
+import { handler } from '#api/http/handler.ts'
+import { addJob } from '#api/jobs/queue.ts'
+import { providerChannel } from '#api/channels/connection.ts'
+import { providerFor } from '#api/channels/providers/index.ts'
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const isKind = (value: string): value is ChannelKind => (channelKinds as readonly string[]).includes(value)
+
+/**
+ * `/webhooks/{kind}/{channelId}`: where providers post their events (and Meta's GET handshake).
+ * Answers at once: a genuine event is kept as a `process-webhook` job, in order, and processed
+ * there; a bad signature is refused and nothing is kept; an event for a channel that is gone or
+ * switched off is acknowledged and dropped, so that the provider stops retrying it.
+ */
+export function webhooksRouter({ db, config }: ApiContext): Router {
+	const router = Router()
+	// The raw body: signatures are computed over the bytes as sent.
+	router.use(express.raw({ type: () => true, limit: '1mb' }))
+	router.all(
+		'/:kind/:channelId',
+		handler(async (req, res) => {
+			if (req.method !== 'POST' && req.method !== 'GET') throw new HttpError(405, 'errors.methodNotAllowed', { values: { method: req.method }, headers: { Allow: 'GET, POST' } })
+			const { kind, channelId } = req.params as { kind: string; channelId: string }
+			const provider = isKind(kind) ? providerFor(kind) : undefined
+			if (!provider?.verifyWebhook || !provider.parseWebhook) throw new HttpError(404, 'errors.notFound', { values: { method: req.method, path: req.originalUrl.split('?')[0] ?? '' } })
+			const row = uuid.test(channelId)
+				? await db.selectFrom('channels').selectAll().where('id', '=', channelId).where('kind', '=', kind as ChannelKind).executeTakeFirst()
+				: undefined
+			if (!row || !row.enabled) {
+				res.status(200).json({ ok: true })
+				return
+			}
+			const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
+			const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]))
+			const query = Object.fromEntries(Object.entries(req.query).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]))
+			const verdict = provider.verifyWebhook(providerChannel(row, config.ENCRYPTION_KEY), { method: req.method, headers, query, rawBody })
+			if (verdict.verdict === 'refuse') throw new HttpError(verdict.status, 'channels:errors.webhookRefused')
+			if (verdict.verdict === 'respond') {
+				res.status(verdict.status).type('text/plain').send(verdict.body)
+				return
+			}
+			let body: unknown
+			try {
+				body = JSON.parse(rawBody.toString('utf8'))
+			} catch {
+				throw new HttpError(400, 'errors.invalidJson')
+			}
+			// One queue per channel: a customer's messages are recorded in the order they were sent.
+			await addJob(db, 'process-webhook', { channelId: row.id, body }, { queueName: `webhooks:${row.id}` })
+			res.status(200).json({ ok: true })
+		}),
+	)
+	return router
+}

@@ -1,0 +1,185 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { sendAttempts } from '#api/conversations/jobs.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage, recordingRealtime, type ConversationJson, type MessageJson, type Published } from './conversations-fixtures.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+
+let fake: TelegramFake
+let api: TestApi
+let team: Team
+let jobs: JobRunner
+const published: Published[] = []
+
+beforeAll(async () => {
+	fake = await startTelegramFake()
+	api = await startApi({ TELEGRAM_API_URL: fake.url })
+	team = await createTeam('Telegram')
+	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+})
+
+afterAll(async () => {
+	await jobs.stop()
+	await api.close()
+	await fake.close()
+})
+
+const channelsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/channels${rest}`
+
+/** Waits (up to 15 s) for `check` to hold: jobs run in their own time. */
+async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
+	for (let waited = 0; waited < 15_000; waited += 50) {
+		const value = await check()
+		if (value) return value
+		await new Promise((resolve) => setTimeout(resolve, 50))
+	}
+	throw new Error('timed out')
+}
+
+async function connect(name = 'Support bot') {
+	const bot = fake.addBot()
+	const created = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'telegram', name, credentials: { botToken: bot.token } } })
+	expect(created.status).toBe(201)
+	return { bot, channel: created.body as { id: string; kind: string; settings: Record<string, unknown>; status: string } }
+}
+
+async function conversationsOf(channelId: string): Promise<ConversationJson[]> {
+	const answer = await api.request('GET', `${conversationsPath(team.workspace.id)}?status=all&channelId=${channelId}`, { headers: team.agent.auth })
+	return (answer.body as { conversations: ConversationJson[] }).conversations
+}
+
+async function thread(number: number): Promise<MessageJson[]> {
+	const answer = await api.request('GET', conversationsPath(team.workspace.id, `/${number}/messages`), { headers: team.agent.auth })
+	return (answer.body as { messages: MessageJson[] }).messages
+}
+
+describe('connecting a Telegram bot', () => {
+	test('the token is checked with getMe, the webhook set to ours with a secret, and the credentials kept encrypted, never answered', async () => {
+		const { bot, channel } = await connect()
+		expect(channel).toMatchObject({ kind: 'telegram', status: 'active', settings: { botUsername: bot.username } })
+		expect(JSON.stringify(channel)).not.toContain(bot.token)
+		const webhook = fake.webhookOf(bot.token)
+		expect(webhook?.url).toBe(`http://crm.test/webhooks/telegram/${channel.id}`)
+		expect(webhook?.secretToken).toMatch(/^[A-Za-z0-9_-]{32,}$/)
+		const row = await testDb().selectFrom('channels').select(['credentials', 'webhookSecret']).where('id', '=', channel.id).executeTakeFirstOrThrow()
+		expect(row.credentials).toMatch(/^v1\./)
+		expect(row.credentials).not.toContain(bot.token.split(':')[1])
+		expect(row.webhookSecret).toBe(webhook?.secretToken)
+	})
+
+	test('a token Telegram does not know is refused beside the field, translated, and nothing is kept', async () => {
+		const before = await testDb().selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', team.workspace.id).executeTakeFirstOrThrow()
+		const refused = await api.request('POST', channelsPath(team.workspace.id), {
+			headers: { ...team.admin.auth, 'Accept-Language': 'fr' },
+			body: { kind: 'telegram', name: 'Wrong', credentials: { botToken: '123456789:AAHnot-a-token-telegram-knows' } },
+		})
+		expect(refused.status).toBe(422)
+		const body = refused.body as { message: string; details: { fields: Record<string, string[]> } }
+		expect(body.details.fields['credentials.botToken']?.[0]).toBe(body.message)
+		expect(body.message).toMatch(/jeton/i)
+		const malformed = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'telegram', name: 'Malformed', credentials: { botToken: 'hello' } } })
+		expect(malformed.status).toBe(400)
+		expect((malformed.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.botToken']).toHaveLength(1)
+		const after = await testDb().selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', team.workspace.id).executeTakeFirstOrThrow()
+		expect(after.n).toBe(before.n)
+	})
+
+	test('agents cannot connect a bot', async () => {
+		const bot = fake.addBot()
+		const refused = await api.request('POST', channelsPath(team.workspace.id), { headers: team.agent.auth, body: { kind: 'telegram', name: 'Mine', credentials: { botToken: bot.token } } })
+		expect(refused.status).toBe(403)
+		expect(fake.webhookOf(bot.token)).toBeUndefined()
+	})
+})
+
+describe('messages in and out', () => {
+	test('an update becomes a conversation; a reply reaches Telegram as sendMessage; a retried update is recorded once', async () => {
+		const { bot, channel } = await connect('Inbound')
+		const chat = { id: 555_000_001, firstName: 'ليلى', lastName: 'حسن' }
+		const update = textUpdate(chat, 'مرحبا، أين طلبي؟')
+		const first = await fake.postUpdate(bot.token, update, { origin: api.url })
+		expect(first.status).toBe(200)
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length ? found : undefined
+		})
+		expect(conversation?.contact.name).toBe('ليلى حسن')
+		expect(published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
+
+		// Telegram retries an update it did not see acknowledged: the same message, once.
+		expect((await fake.postUpdate(bot.token, update, { origin: api.url })).status).toBe(200)
+		await fake.postUpdate(bot.token, textUpdate(chat, 'Second message'), { origin: api.url })
+		const messages = await until(async () => {
+			const found = await thread(conversation!.number)
+			return found.length >= 2 ? found : undefined
+		})
+		expect(messages.map((message) => message.body)).toEqual(['مرحبا، أين طلبي؟', 'Second message'])
+
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Your order ships today.' })
+		const sent = await fake.waitFor((request) => request.path === `/bot${bot.token}/sendMessage`)
+		expect(sent.body).toEqual({ chat_id: String(chat.id), text: 'Your order ships today.' })
+		const delivered = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		expect(delivered.error).toBeNull()
+	})
+
+	test('a forged or missing secret is refused and nothing is kept; an unknown channel is acknowledged and dropped', async () => {
+		const { bot, channel } = await connect('Guarded')
+		const forged = await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: 'not-the-secret' })
+		expect(forged.status).toBe(401)
+		expect(((await forged.json()) as { message: string }).message).toMatch(/secret/)
+		expect((await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: null })).status).toBe(401)
+		const jobsFor = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(testDb())
+		expect(jobsFor.rows[0]?.n).toBe(0)
+		expect(await conversationsOf(channel.id)).toEqual([])
+
+		const gone = await api.request('POST', `/webhooks/telegram/00000000-0000-4000-8000-000000000000`, { body: textUpdate({ id: 1, firstName: 'Nobody' }, 'hi') })
+		expect(gone.status).toBe(200)
+		expect((await api.request('POST', `/webhooks/fax/${channel.id}`, { body: {} })).status).toBe(404)
+	})
+
+	test('a 429 is tried again after retry_after; a blocked chat fails the message with Telegram’s reason', async () => {
+		const { bot, channel } = await connect('Busy')
+		const chat = { id: 555_000_003, firstName: 'Karim' }
+		await fake.postUpdate(bot.token, textUpdate(chat, 'Hello'), { origin: api.url })
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length ? found : undefined
+		})
+		fake.failNext(/\/sendMessage$/, { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } })
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'One moment' })
+		const sent = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		expect(sent).toBeDefined()
+		const tries = fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage`)
+		expect(tries).toHaveLength(2)
+
+		fake.blockChat(chat.id)
+		const blocked = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Are you there?' })
+		const failed = await until(async () => (await thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'failed'))
+		expect(failed.error).toBe('Forbidden: bot was blocked by the user')
+		// A refusal is not retried.
+		expect(fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage` && (request.body as { text: string }).text === 'Are you there?')).toHaveLength(1)
+		expect(sendAttempts).toBeGreaterThan(1)
+	})
+
+	test('deleting the channel deletes its webhook at Telegram', async () => {
+		const { bot, channel } = await connect('Short-lived')
+		expect(fake.webhookOf(bot.token)).toBeDefined()
+		const deleted = await api.request('DELETE', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.owner.auth })
+		expect(deleted.status).toBe(204)
+		expect(fake.webhookOf(bot.token)).toBeUndefined()
+	})
+
+	test('another workspace can neither see the channel nor receive its updates', async () => {
+		const { bot, channel } = await connect('Private')
+		expect((await api.request('GET', channelsPath(team.elsewhere.id, `/${channel.id}`), { headers: team.outsider.auth })).status).toBe(404)
+		await fake.postUpdate(bot.token, textUpdate({ id: 555_000_004, firstName: 'Nadia' }, 'Bonjour'), { origin: api.url })
+		await until(async () => (await conversationsOf(channel.id)).length > 0)
+		const theirs = await api.request('GET', `${conversationsPath(team.elsewhere.id)}?status=all&search=Bonjour`, { headers: team.outsider.auth })
+		expect((theirs.body as { conversations: unknown[] }).conversations).toEqual([])
+	})
+})

@@ -1,0 +1,120 @@
+import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+
+/**
+ * A local Telegram Bot API (https://core.telegram.org/bots/api) for tests: `POST /bot{token}/{method}`
+ * with a JSON body, answers `{ ok: true, result }` or `{ ok: false, error_code, description }` as
+ * Telegram does. It knows the bots given to it by token, remembers each one's webhook, and posts
+ * updates to that webhook with the secret token header, as Telegram does.
+ */
+export type TelegramFake = FakeServer & {
+	/** A bot this fake accepts, by token: `{id}:{secret}` as Telegram's tokens are. */
+	addBot: (options?: { username?: string }) => { token: string; id: number; username: string }
+	/** The webhook a bot set (url and secret token), if any. */
+	webhookOf: (token: string) => { url: string; secretToken: string | undefined } | undefined
+	/** Chats that blocked the bot: sending to them answers 403. */
+	blockChat: (chatId: number) => void
+	/**
+	 * Posts an update to the bot's webhook as Telegram would (or with another secret, to forge one).
+	 * `origin` stands for the proxy in front of the product: the webhook's PUBLIC_URL reaches it there.
+	 */
+	postUpdate: (token: string, update: unknown, options?: { secretToken?: string | null; origin?: string }) => Promise<Response>
+}
+
+let nextBotId = 7_000_000_000
+let nextMessageId = 1
+
+const refusal = (status: number, description: string, parameters?: Record<string, unknown>): Answer => ({
+	status,
+	body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
+})
+
+/** Telegram answers an unknown method or a malformed path with 404 `Not Found`. */
+const notFound = (): Answer => refusal(404, 'Not Found')
+
+export async function startTelegramFake(): Promise<TelegramFake> {
+	const bots = new Map<string, { id: number; username: string; webhook?: { url: string; secretToken: string | undefined } }>()
+	const blocked = new Set<number>()
+
+	const route = (request: Received): Answer | undefined => {
+		const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.path)
+		if (!match || request.method !== 'POST') return undefined
+		const [, token = '', method] = match
+		const bot = bots.get(token)
+		if (!bot) return refusal(401, 'Unauthorized')
+		const params = (request.body ?? {}) as Record<string, unknown>
+		switch (method) {
+			case 'getMe':
+				return { status: 200, body: { ok: true, result: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } } }
+			case 'setWebhook': {
+				if (typeof params.url !== 'string' || !params.url.startsWith('http')) return refusal(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook')
+				if (params.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(params.secret_token))) return refusal(400, 'Bad Request: secret token contains unallowed characters')
+				bot.webhook = { url: params.url, secretToken: params.secret_token as string | undefined }
+				return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
+			}
+			case 'deleteWebhook':
+				bot.webhook = undefined
+				return { status: 200, body: { ok: true, result: true, description: 'Webhook was deleted' } }
+			case 'getWebhookInfo':
+				return { status: 200, body: { ok: true, result: { url: bot.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } } }
+			case 'sendMessage': {
+				const chatId = Number(params.chat_id)
+				if (!Number.isInteger(chatId)) return refusal(400, 'Bad Request: chat not found')
+				if (typeof params.text !== 'string' || params.text.trim() === '') return refusal(400, 'Bad Request: message text is empty')
+				if (blocked.has(chatId)) return refusal(403, 'Forbidden: bot was blocked by the user')
+				const result = {
+					message_id: nextMessageId++,
+					from: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username },
+					chat: { id: chatId, type: 'private' },
+					date: Math.floor(Date.now() / 1000),
+					text: params.text,
+				}
+				return { status: 200, body: { ok: true, result } }
+			}
+			default:
+				return notFound()
+		}
+	}
+
+	const server = await startFakeServer(route, notFound)
+	return {
+		...server,
+		addBot(options = {}) {
+			const id = nextBotId++
+			const token = `${id}:AAH${Math.random().toString(36).slice(2, 14)}${Math.random().toString(36).slice(2, 14)}`
+			const username = options.username ?? `support_${id}_bot`
+			bots.set(token, { id, username })
+			return { token, id, username }
+		},
+		webhookOf: (token) => bots.get(token)?.webhook,
+		blockChat: (chatId) => void blocked.add(chatId),
+		async postUpdate(token, update, options = {}) {
+			const webhook = bots.get(token)?.webhook
+			if (!webhook) throw new Error('the bot has no webhook set')
+			const secret = options.secretToken === undefined ? webhook.secretToken : options.secretToken
+			const url = new URL(webhook.url)
+			const target = options.origin ? new URL(`${url.pathname}${url.search}`, options.origin) : url
+			return fetch(target, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', ...(secret ? { 'X-Telegram-Bot-Api-Secret-Token': secret } : {}) },
+				body: JSON.stringify(update),
+			})
+		},
+	}
+}
+
+let nextUpdateId = 100_000
+
+/** A private chat's text message as Telegram sends it in an Update. */
+export function textUpdate(chat: { id: number; firstName: string; lastName?: string; username?: string }, text: string, messageId = nextMessageId++) {
+	const person = { id: chat.id, first_name: chat.firstName, ...(chat.lastName ? { last_name: chat.lastName } : {}), ...(chat.username ? { username: chat.username } : {}) }
+	return {
+		update_id: nextUpdateId++,
+		message: {
+			message_id: messageId,
+			from: { ...person, is_bot: false, language_code: 'ar' },
+			chat: { ...person, type: 'private' },
+			date: Math.floor(Date.now() / 1000),
+			text,
+		},
+	}
+}
