@@ -12,7 +12,7 @@ import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
 import { ProviderError } from './providers/provider.ts'
-import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, defaultLinkSettings, updateLinkChannelBody } from './schemas.ts'
+import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, defaultLinkSettings, type LinkSettings, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
 
 function channelNotFound() {
 	return new HttpError(404, 'channels:errors.notFound')
@@ -94,9 +94,11 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const changes = parseRequest(req, 'body', updateLinkChannelBody)
 			const found = await findChannel(db, workspace.id, channelId)
 			if (!found) throw channelNotFound()
+			// A messaging channel's settings are learnt from its provider: only its name and switch change here.
+			const changes: { name?: string; slug?: string; enabled?: boolean; settings?: Partial<LinkSettings> } =
+				found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
 			const updated = await db
 				.updateTable('channels')

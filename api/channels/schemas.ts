@@ -46,6 +46,9 @@ export const updateLinkChannelBody = z
 	})
 	.strict()
 
+/** A messaging channel's own fields: its credentials are replaced by connecting again. */
+export const updateMessagingChannelBody = z.object({ name: name.optional(), enabled: z.boolean().optional() }).strict()
+
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
 export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/
 

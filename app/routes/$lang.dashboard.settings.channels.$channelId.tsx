@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
-import { Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -7,10 +7,12 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
-import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { fieldMessages, LinkChannelForm, type Reply } from '#app/components/channels/link-channel-form.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import * as field from '#app/components/ui/field.css.ts'
 import { pageNotFound } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
+import { channelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
@@ -42,14 +44,17 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const body = linkChannelBody(await args.request.formData())
+	const form = await args.request.formData()
+	const link = linkChannelBody(form)
+	// A messaging channel changes its name and switch only (its settings come from the provider).
+	const body = form.get('kind') === 'messaging' ? { name: link.name, enabled: link.enabled } : link
 	try {
 		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return channelFormReply(error, body, locale, args.request)
+		return channelFormReply(error, linkFormValues(link), locale, args.request)
 	}
 }
 
@@ -77,15 +82,19 @@ export default function EditChannel() {
 			) : null}
 			<section className={styles.section} aria-labelledby="edit-heading">
 				<h2 id="edit-heading" className={styles.sectionTitle}>
-					{t('ui.linkForm')}
+					{channel.kind === 'link' ? t('ui.linkForm') : t(`ui.kinds.${channel.kind}`)}
 				</h2>
-				<LinkChannelForm
-					values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
-					reply={reply}
-					prefix={prefix}
-					submit={t('ui.save')}
-					pending={pending}
-				/>
+				{channel.kind === 'link' ? (
+					<LinkChannelForm
+						values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
+						reply={reply}
+						prefix={prefix}
+						submit={t('ui.save')}
+						pending={pending}
+					/>
+				) : (
+					<MessagingChannelForm channel={channel} reply={reply} pending={pending} />
+				)}
 			</section>
 			{snippet ? (
 				<section className={styles.section} aria-labelledby="snippet-heading">
@@ -99,5 +108,38 @@ export default function EditChannel() {
 				</section>
 			) : null}
 		</>
+	)
+}
+
+/** A messaging channel's name and switch; what the provider said of it (the bot's @username) beside. */
+function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<ChannelJson, 'name' | 'enabled' | 'settings'>; reply: Reply; pending: boolean }) {
+	const { t } = useTranslation('channels')
+	const { errorsOf, described, errorList } = fieldMessages(reply)
+	const username = typeof channel.settings.botUsername === 'string' ? channel.settings.botUsername : null
+	return (
+		<Form method="post" className={field.form}>
+			<input type="hidden" name="kind" value="messaging" />
+			{username ? (
+				<p className={field.help} dir="ltr">
+					@{username}
+				</p>
+			) : null}
+			<div className={field.field}>
+				<label className={field.label} htmlFor="name">
+					{t('ui.name')}
+				</label>
+				<input id="name" name="name" required maxLength={80} defaultValue={String(reply?.values.name ?? channel.name)} className={field.input} aria-invalid={errorsOf('name') ? true : undefined} aria-describedby={described('name')} />
+				{errorList('name')}
+			</div>
+			<label className={channelStyles.check}>
+				<input type="checkbox" name="enabled" defaultChecked={channel.enabled} />
+				{t('ui.enabledMessaging')}
+			</label>
+			<div>
+				<Button type="submit" disabled={pending}>
+					{t('ui.save')}
+				</Button>
+			</div>
+		</Form>
 	)
 }

@@ -8,8 +8,9 @@ import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { TelegramChannelForm } from '#app/components/channels/telegram-channel-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, linkChannelBody } from './$lang.dashboard.settings.channels.server.ts'
+import { channelFormReply, linkChannelBody, linkFormValues, telegramChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
@@ -28,13 +29,17 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const body = linkChannelBody(await args.request.formData())
+	const form = await args.request.formData()
+	// Each kind's form says which it is; the reply goes back to that form.
+	const kind = form.get('kind') === 'telegram' ? 'telegram' : 'link'
+	const link = linkChannelBody(form)
+	const body = kind === 'telegram' ? telegramChannelBody(form) : { kind, ...link }
 	try {
-		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, { kind: 'link', ...body })
+		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, body)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.created', { name: created.name }) })
 	} catch (error) {
-		return channelFormReply(error, body, locale, args.request)
+		return channelFormReply(error, kind === 'telegram' ? { kind, name: body.name } : { kind, ...linkFormValues(link) }, locale, args.request)
 	}
 }
 
@@ -60,9 +65,9 @@ export default function CreateChannel() {
 				</h2>
 				<ul className={channelStyles.kinds}>
 					{channelKinds.map((kind) =>
-						kind === 'link' ? (
+						kind === 'link' || kind === 'telegram' ? (
 							<li key={kind}>
-								<a href="#link-form" className={channelStyles.kindAvailable}>
+								<a href={`#${kind}-form`} className={channelStyles.kindAvailable}>
 									<KindIcon kind={kind} />
 									<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
 									<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
@@ -85,7 +90,14 @@ export default function CreateChannel() {
 				<h2 id="link-form-heading" className={styles.sectionTitle}>
 					{t('ui.linkForm')}
 				</h2>
-				<LinkChannelForm values={emptyLink} reply={reply} prefix={prefix} submit={t('ui.create')} pending={pending} />
+				<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
+			</section>
+
+			<section id="telegram-form" className={styles.section} aria-labelledby="telegram-form-heading">
+				<h2 id="telegram-form-heading" className={styles.sectionTitle}>
+					{t('ui.telegramForm')}
+				</h2>
+				<TelegramChannelForm reply={reply?.values.kind === 'telegram' ? reply : undefined} pending={pending} />
 			</section>
 		</>
 	)

@@ -16,16 +16,27 @@ export function linkChannelBody(form: FormData) {
 
 export type ChannelFormReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> }
 
-/** The form again with the API's messages beside their fields (`settings.greeting` → `greeting`), and what was typed. */
-export async function channelFormReply(error: unknown, body: ReturnType<typeof linkChannelBody>, locale: Locale, request: Request) {
+/** A Telegram channel's form, as the API takes it. */
+export function telegramChannelBody(form: FormData) {
+	return { kind: 'telegram' as const, name: String(form.get('name') ?? '').trim(), credentials: { botToken: String(form.get('botToken') ?? '').trim() } }
+}
+
+/** What the link form shows again after a refusal. */
+export const linkFormValues = (body: ReturnType<typeof linkChannelBody>) => ({ name: body.name, slug: body.slug ?? '', enabled: body.enabled, ...body.settings })
+
+/**
+ * The form again with the API's messages beside their fields (`settings.greeting` → `greeting`,
+ * `credentials.botToken` → `botToken`), and what was typed (never a secret).
+ */
+export async function channelFormReply(error: unknown, values: Record<string, string | boolean>, locale: Locale, request: Request) {
 	if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
 	if (error.statusCode === 401) await rethrowApiError(error, locale, request)
 	const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
-	const fieldErrors = Object.fromEntries(Object.entries(fields).map(([path, messages]) => [path.replace(/^settings\./, ''), messages]))
+	const fieldErrors = Object.fromEntries(Object.entries(fields).map(([path, messages]) => [path.replace(/^(settings|credentials)\./, ''), messages]))
 	const reply: ChannelFormReply = {
 		fieldErrors,
 		formError: Object.keys(fieldErrors).length ? null : error.message,
-		values: { name: body.name, slug: body.slug ?? '', enabled: body.enabled, ...body.settings },
+		values,
 	}
 	return data(reply, { status: error.statusCode })
 }

@@ -183,3 +183,16 @@ describe('messages in and out', () => {
 		expect((theirs.body as { conversations: unknown[] }).conversations).toEqual([])
 	})
 })
+
+describe('changing a Telegram channel', () => {
+	test('its name and switch change; link settings, a slug or credentials are refused', async () => {
+		const { channel } = await connect('Renamed')
+		const renamed = await api.request('PATCH', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.admin.auth, body: { name: 'Bot of the shop', enabled: false } })
+		expect(renamed.status).toBe(200)
+		expect(renamed.body).toMatchObject({ name: 'Bot of the shop', enabled: false, status: 'disabled', settings: channel.settings })
+		for (const body of [{ slug: 'my-bot' }, { settings: { greeting: 'hi' } }, { credentials: { botToken: 'x' } }]) {
+			const refused = await api.request('PATCH', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.admin.auth, body })
+			expect(refused.status).toBe(400)
+		}
+	})
+})

@@ -31,11 +31,11 @@ test('an admin creates a link channel, edits it, switches it off and deletes it;
 
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create')
 	await waitForHydration(page)
-	await expect(page.getByText('Coming soon')).toHaveCount(5)
+	await expect(page.getByText('Coming soon')).toHaveCount(4)
 	await expect(page.getByRole('listitem').filter({ hasText: 'WhatsApp' })).toHaveAttribute('aria-disabled', 'true')
 	await expectAccessible(page)
 
-	await page.getByLabel('Name', { exact: true }).fill('Website chat')
+	await page.locator('#link-form').getByLabel('Name', { exact: true }).fill('Website chat')
 	await page.getByLabel('Address', { exact: true }).fill(other.slug)
 	await page.getByLabel('Greeting', { exact: true }).fill('Hello! How can we help?')
 	await page.getByLabel("Ask for the visitor's name before the chat").check()
@@ -96,7 +96,7 @@ test('in Arabic: the owner creates a channel; an agent reads the list without ch
 	await waitForHydration(page)
 	await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 	await expect(page.getByRole('heading', { level: 1, name: 'إنشاء قناة' })).toBeVisible()
-	await page.getByLabel('الاسم', { exact: true }).fill('دردشة الموقع')
+	await page.locator('#link-form').getByLabel('الاسم', { exact: true }).fill('دردشة الموقع')
 	await page.getByRole('button', { name: 'أنشئ القناة' }).click()
 	await expect(page.getByText('تم إنشاء القناة دردشة الموقع')).toBeVisible()
 	await expect(rows(page).first()).toContainText('رابط الدردشة')

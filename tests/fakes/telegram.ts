@@ -31,7 +31,8 @@ const refusal = (status: number, description: string, parameters?: Record<string
 /** Telegram answers an unknown method or a malformed path with 404 `Not Found`. */
 const notFound = (): Answer => refusal(404, 'Not Found')
 
-export async function startTelegramFake(): Promise<TelegramFake> {
+/** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
+export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 	const bots = new Map<string, { id: number; username: string; webhook?: { url: string; secretToken: string | undefined } }>()
 	const blocked = new Set<number>()
 
@@ -75,7 +76,7 @@ export async function startTelegramFake(): Promise<TelegramFake> {
 		}
 	}
 
-	const server = await startFakeServer(route, notFound)
+	const server = await startFakeServer(route, notFound, port)
 	return {
 		...server,
 		addBot(options = {}) {

@@ -7,7 +7,7 @@ export type Kind = (typeof channelKinds)[number]
 const marks: Record<Kind, { color: string; mark: string }> = {
 	link: { color: '#4f46e5', mark: '💬' },
 	whatsapp: { color: '#128c4a', mark: 'WA' },
-	telegram: { color: '#1f7fb8', mark: 'TG' },
+	telegram: { color: '#17699b', mark: 'TG' },
 	instagram: { color: '#c1246b', mark: 'IG' },
 	facebook: { color: '#1559c4', mark: 'FB' },
 	messenger: { color: '#6d28d9', mark: 'MS' },

@@ -6,15 +6,10 @@ import * as styles from './channels.css.ts'
 
 export type LinkChannelValues = { name: string; slug: string; enabled: boolean; greeting: string; awayMessage: string; askName: boolean; askEmail: boolean }
 
-type Reply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> } | undefined
+export type Reply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> } | undefined
 
-/**
- * A link channel's settings: a plain form (it works without JavaScript); the API checks it and
- * words its messages, shown beside their fields, and what was typed stays.
- */
-export function LinkChannelForm({ values, reply, prefix, submit, pending }: { values: LinkChannelValues; reply: Reply; prefix: string; submit: string; pending: boolean }) {
-	const { t } = useTranslation('channels')
-	const current = { ...values, ...reply?.values } as LinkChannelValues
+/** A channel form's field messages from the API's reply: the list under a field, and its `aria-describedby`. */
+export function fieldMessages(reply: Reply) {
 	const errorsOf = (name: string) => reply?.fieldErrors[name]
 	const described = (name: string, help?: boolean) => [help ? `${name}-help` : '', errorsOf(name) ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
 	const errorList = (name: string) =>
@@ -25,6 +20,17 @@ export function LinkChannelForm({ values, reply, prefix, submit, pending }: { va
 				))}
 			</ul>
 		) : null
+	return { errorsOf, described, errorList }
+}
+
+/**
+ * A link channel's settings: a plain form (it works without JavaScript); the API checks it and
+ * words its messages, shown beside their fields, and what was typed stays.
+ */
+export function LinkChannelForm({ values, reply, prefix, submit, pending }: { values: LinkChannelValues; reply: Reply; prefix: string; submit: string; pending: boolean }) {
+	const { t } = useTranslation('channels')
+	const current = { ...values, ...reply?.values } as LinkChannelValues
+	const { errorsOf, described, errorList } = fieldMessages(reply)
 	return (
 		<Form method="post" className={field.form} key={JSON.stringify(reply?.values ?? values)}>
 			{reply?.formError ? (

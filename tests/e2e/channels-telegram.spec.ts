@@ -1,0 +1,77 @@
+import AxeBuilder from '@axe-core/playwright'
+import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
+import { telegramFakePort } from '../../playwright.config.ts'
+import { createWorkspace, registerUser, signIn } from './accounts.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+// The e2e server reaches Telegram at this fake's fixed port: one worker runs these tests, one after another.
+test.describe.configure({ mode: 'serial' })
+
+let fake: TelegramFake
+test.beforeAll(async () => {
+	fake = await startTelegramFake(telegramFakePort)
+})
+test.afterAll(async () => {
+	await fake.close()
+})
+
+test('an admin connects a Telegram bot; a customer’s message arrives live and the reply reaches Telegram', async ({ page, context, request, baseURL }) => {
+	test.slow()
+	const owner = await registerUser(request)
+	await createWorkspace(request, owner.token, 'Telegram Co')
+	await signIn(context, baseURL!, owner.token)
+	const bot = fake.addBot({ username: 'telegram_co_bot' })
+
+	await page.goto('/en-us/dashboard/settings/channels/create')
+	await waitForHydration(page)
+	const form = page.locator('#telegram-form')
+	await form.getByLabel('Name').fill('Telegram support')
+	await form.getByLabel('Bot token').fill('123456789:AAHthis-token-is-unknown-to-telegram')
+	await form.getByRole('button', { name: 'Connect the bot' }).click()
+	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
+	await expect(form.getByLabel('Name')).toHaveValue('Telegram support')
+	await expect(form.getByLabel('Bot token')).toHaveValue('')
+	const results = await new AxeBuilder({ page }).include('#telegram-form').analyze()
+	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
+
+	await form.getByLabel('Bot token').fill(bot.token)
+	await form.getByRole('button', { name: 'Connect the bot' }).click()
+	await expect(page).toHaveURL('/en-us/dashboard/settings/channels')
+	await expect(page.getByText('Channel Telegram support created')).toBeVisible()
+	expect(fake.webhookOf(bot.token)?.url).toMatch(/\/webhooks\/telegram\/[0-9a-f-]{36}$/)
+
+	await page.goto('/en-us/dashboard/conversations')
+	await waitForHydration(page)
+	await expect((await fake.postUpdate(bot.token, textUpdate({ id: 777_001, firstName: 'Samir', lastName: 'Aziz' }, 'Is my parcel on its way?'), { origin: baseURL })).status).toBe(200)
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Samir Aziz' })
+	await expect(row).toContainText('Is my parcel on its way?')
+	await row.getByRole('link').click()
+	await page.locator('#composer-body').fill('Yes, it left this morning.')
+	await page.locator('#composer-body').press('Enter')
+	const sent = await fake.waitFor((received) => received.path === `/bot${bot.token}/sendMessage`)
+	expect(sent.body).toEqual({ chat_id: '777001', text: 'Yes, it left this morning.' })
+})
+
+test.describe('in Arabic, without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('the Telegram form is mirrored, translated, and connects a bot with a plain form post', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		await createWorkspace(request, owner.token, 'شركة تيليجرام')
+		await signIn(context, baseURL!, owner.token)
+		const bot = fake.addBot()
+		await page.goto('/ar-eg/dashboard/settings/channels/create')
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		const form = page.locator('#telegram-form')
+		await expect(form.getByRole('heading', { name: 'بوت تيليجرام الخاص بك' })).toBeVisible()
+		await form.getByLabel('الاسم').fill('دعم تيليجرام')
+		await form.getByLabel('رمز البوت').fill('bad')
+		await form.getByRole('button', { name: 'ربط البوت' }).click()
+		await expect(form.getByText('رمز البوت يشبه')).toBeVisible()
+		await form.getByLabel('رمز البوت').fill(bot.token)
+		await form.getByRole('button', { name: 'ربط البوت' }).click()
+		await expect(page).toHaveURL('/ar-eg/dashboard/settings/channels')
+		await expect(page.getByRole('main')).toContainText('دعم تيليجرام')
+		expect(fake.webhookOf(bot.token)).toBeDefined()
+	})
+})
