@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express'
+import { sql } from 'kysely'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation } from '#api/db/schema.ts'
@@ -6,14 +7,15 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
+import { addJob } from '#api/jobs/queue.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor } from './actions.ts'
 import { encodeCursor } from './cursor.ts'
-import { publishEvents, type InboxEvent } from './events.ts'
+import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
 import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
 import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from './queries.ts'
-import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+import { bulkBody, conversationParams, createMessageBody, messageParams, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
 
 export function conversationNotFound() {
 	return new HttpError(404, 'inbox:errors.conversationNotFound')
@@ -179,6 +181,38 @@ export function conversationsRouter({ db, realtime }: ApiContext): Router {
 			const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
 			announce(events)
 			res.status(201).json(await findMessage(db, String(message.id)))
+		}),
+	)
+
+	/** Sends a failed reply again: pending once more, through a new `send-message` job. Only a failed one (409 otherwise). */
+	router.post(
+		'/:number/messages/:messageId/retry',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number, messageId } = parseParams(req, messageParams, conversationNotFound)
+			const message = await db
+				.selectFrom('messages')
+				.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
+				.select(['messages.id', 'messages.status', 'messages.kind', 'messages.direction', 'conversations.id as conversationId', 'conversations.number', 'conversations.workspaceId'])
+				.where('conversations.workspaceId', '=', workspace.id)
+				.where('conversations.number', '=', number)
+				.where('messages.id', '=', messageId)
+				.executeTakeFirst()
+			if (!message) throw new HttpError(404, 'inbox:errors.messageNotFound')
+			const retried = await db.transaction().execute(async (trx) => {
+				const updated = await trx
+					.updateTable('messages')
+					.set({ status: 'pending', error: null, updatedAt: sql<Date>`now()` })
+					.where('id', '=', messageId)
+					.where('status', '=', 'failed')
+					.returning('id')
+					.executeTakeFirst()
+				if (updated) await addJob(trx, 'send-message', { messageId })
+				return updated
+			})
+			if (!retried) throw new HttpError(409, 'inbox:errors.notFailed')
+			announce([messageEvent('message.updated', { id: message.conversationId, workspaceId: message.workspaceId, number: message.number }, message)])
+			res.json(await findMessage(db, messageId))
 		}),
 	)
 

@@ -14,6 +14,8 @@ const uuid = () => z.string().uuid().transform((id) => id.toLowerCase())
 /** `#1024` in a path: anything else names no conversation (404). */
 export const conversationParams = z.object({ id: z.string().uuid(), number: z.string().regex(/^\d{1,9}$/).transform(Number) })
 
+export const messageParams = conversationParams.extend({ messageId: z.string().regex(/^\d{1,18}$/) })
+
 export const listConversationsQuery = z
 	.object({
 		status: optionalParameter(z.enum([...conversationStatuses, 'all'])).transform((status) => status ?? 'open'),

@@ -166,6 +166,10 @@ export async function action(args: ActionFunctionArgs) {
 		return redirect(back)
 	}
 
+	if (intent === 'retry') {
+		return api.post(`${path}/messages/${encodeURIComponent(field('messageId'))}/retry`).then(() => redirect(back), refused(t('retryFailed')))
+	}
+
 	if (intent === 'labels') {
 		const labelIds = form.getAll('labelIds').map(String)
 		return api.put(`${path}/labels`, { labelIds }).then(() => redirect(back), refused(t('labels.failed')))

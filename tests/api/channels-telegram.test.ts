@@ -164,6 +164,18 @@ describe('messages in and out', () => {
 		// A refusal is not retried.
 		expect(fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage` && (request.body as { text: string }).text === 'Are you there?')).toHaveLength(1)
 		expect(sendAttempts).toBeGreaterThan(1)
+
+		// Unblocked, the agent sends it again; a message that did not fail cannot be, nor another workspace's.
+		fake.unblockChat(chat.id)
+		const retryPath = conversationsPath(team.workspace.id, `/${conversation!.number}/messages/${blocked.id}/retry`)
+		expect((await api.request('POST', retryPath.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
+		const retried = await api.request('POST', retryPath, { headers: team.agent.auth })
+		expect(retried.status).toBe(200)
+		expect(retried.body).toMatchObject({ id: blocked.id, status: 'pending', error: null })
+		await until(async () => (await thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'sent'))
+		const again = await api.request('POST', retryPath, { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect(again.status).toBe(409)
+		expect((again.body as { message: string }).message).toBe('Seul un message en échec peut être renvoyé.')
 	})
 
 	test('deleting the channel deletes its webhook at Telegram', async () => {

@@ -3,6 +3,7 @@ import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/teleg
 import { telegramFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 // The e2e server reaches Telegram at this fake's fixed port: one worker runs these tests, one after another.
 test.describe.configure({ mode: 'serial' })
@@ -18,9 +19,10 @@ test.afterAll(async () => {
 test('an admin connects a Telegram bot; a customer’s message arrives live and the reply reaches Telegram', async ({ page, context, request, baseURL }) => {
 	test.slow()
 	const owner = await registerUser(request)
-	await createWorkspace(request, owner.token, 'Telegram Co')
+	const workspace = await createWorkspace(request, owner.token, 'Telegram Co')
 	await signIn(context, baseURL!, owner.token)
 	const bot = fake.addBot({ username: 'telegram_co_bot' })
+	const sdk = realtimeSdk(baseURL!)
 
 	await page.goto('/en-us/dashboard/settings/channels/create')
 	await waitForHydration(page)
@@ -42,6 +44,7 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 
 	await page.goto('/en-us/dashboard/conversations')
 	await waitForHydration(page)
+	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
 	await expect((await fake.postUpdate(bot.token, textUpdate({ id: 777_001, firstName: 'Samir', lastName: 'Aziz' }, 'Is my parcel on its way?'), { origin: baseURL })).status).toBe(200)
 	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Samir Aziz' })
 	await expect(row).toContainText('Is my parcel on its way?')
@@ -50,6 +53,19 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await page.locator('#composer-body').press('Enter')
 	const sent = await fake.waitFor((received) => received.path === `/bot${bot.token}/sendMessage`)
 	expect(sent.body).toEqual({ chat_id: '777001', text: 'Yes, it left this morning.' })
+
+	await expect(page.getByRole('article').filter({ hasText: 'Yes, it left this morning.' })).toContainText('Sent')
+
+	// The customer blocks the bot: the next reply fails with Telegram's reason, and is sent again once unblocked.
+	fake.blockChat(777_001)
+	await page.locator('#composer-body').fill('Anything else?')
+	await page.locator('#composer-body').press('Enter')
+	const failed = page.getByRole('article').filter({ hasText: 'Anything else?' })
+	await expect(failed).toContainText('Not delivered: Forbidden: bot was blocked by the user')
+	fake.unblockChat(777_001)
+	await failed.getByRole('button', { name: 'Send again' }).click()
+	await fake.waitFor((received) => received.path === `/bot${bot.token}/sendMessage` && (received.body as { text: string }).text === 'Anything else?' && fake.received.filter((entry) => (entry.body as { text?: string } | null)?.text === 'Anything else?').length === 2)
+	await expect(failed).not.toContainText('Not delivered')
 })
 
 test.describe('in Arabic, without JavaScript', () => {

@@ -11,8 +11,9 @@ export type TelegramFake = FakeServer & {
 	addBot: (options?: { username?: string }) => { token: string; id: number; username: string }
 	/** The webhook a bot set (url and secret token), if any. */
 	webhookOf: (token: string) => { url: string; secretToken: string | undefined } | undefined
-	/** Chats that blocked the bot: sending to them answers 403. */
+	/** Chats that blocked the bot: sending to them answers 403, until unblocked. */
 	blockChat: (chatId: number) => void
+	unblockChat: (chatId: number) => void
 	/**
 	 * Posts an update to the bot's webhook as Telegram would (or with another secret, to forge one).
 	 * `origin` stands for the proxy in front of the product: the webhook's PUBLIC_URL reaches it there.
@@ -88,6 +89,7 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 		},
 		webhookOf: (token) => bots.get(token)?.webhook,
 		blockChat: (chatId) => void blocked.add(chatId),
+		unblockChat: (chatId) => void blocked.delete(chatId),
 		async postUpdate(token, update, options = {}) {
 			const webhook = bots.get(token)?.webhook
 			if (!webhook) throw new Error('the bot has no webhook set')

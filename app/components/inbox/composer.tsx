@@ -60,15 +60,22 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 		if (draft && !text) setText(draft)
 	}
 
-	// Sent: the field and the draft empty once the answer came back without a refusal.
-	const wasSending = useRef(false)
+	// Sent: the field and the draft empty once the answer came back without a refusal, unless the
+	// agent has already typed something else meanwhile (that stays).
+	const sent = useRef<string | null>(null)
+	const submitted = fetcher.formData?.get('body')
 	useEffect(() => {
-		if (wasSending.current && fetcher.state === 'idle' && !(fetcher.data && 'error' in fetcher.data)) {
-			setText('')
+		if (typeof submitted === 'string') sent.current = submitted
+		if (sent.current === null || fetcher.state !== 'idle') return
+		const body = sent.current
+		sent.current = null
+		if (fetcher.data && 'error' in fetcher.data) return
+		setText((current) => {
+			if (current !== body) return current
 			writeDraft(key, '')
-		}
-		wasSending.current = fetcher.state !== 'idle'
-	}, [fetcher.state, fetcher.data, key])
+			return ''
+		})
+	}, [submitted, fetcher.state, fetcher.data, key])
 
 	const cannedAnswers = canned.data?.cannedResponses ?? []
 	const suggestions: Suggestion[] =

@@ -136,6 +136,7 @@ export const message = styleVariants({
 export const noteMarker = style({ fontSize: '0.6875rem', fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.04em' })
 export const messageMeta = style({ display: 'flex', gap: '0.375rem', justifyContent: 'flex-end', fontSize: '0.6875rem', opacity: 0.8 })
 export const failed = style({ fontWeight: 700 })
+export const retry = style({ marginBlockStart: '0.375rem' })
 export const activity = style({ alignSelf: 'center', fontSize: '0.75rem', color: vars.color.mutedForeground, textAlign: 'center' })
 export const typing = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, paddingInline: '0.75rem', minBlockSize: '1.125rem' })
 

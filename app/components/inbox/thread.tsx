@@ -71,7 +71,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 					<Fragment key={day}>
 						<DayHeading iso={messages[0]!.createdAt} />
 						{messages.map((message) => (
-							<MessageItem key={message.id} message={message} contactName={conversation.contact.name} />
+							<MessageItem key={message.id} message={message} contactName={conversation.contact.name} number={conversation.number} />
 						))}
 					</Fragment>
 				))}
@@ -95,7 +95,7 @@ function DayHeading({ iso }: { iso: string }) {
 	return <h3 className={styles.day}>{format(iso)}</h3>
 }
 
-function MessageItem({ message, contactName }: { message: Message; contactName: string }) {
+function MessageItem({ message, contactName, number }: { message: Message; contactName: string; number: number }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { t: tInbox } = useTranslation('inbox')
 	const time = useDateFormat({ timeStyle: 'short' })
@@ -121,6 +121,16 @@ function MessageItem({ message, contactName }: { message: Message; contactName: 
 				<time dateTime={message.createdAt}>{time(message.createdAt)}</time>
 				{message.kind === 'text' && message.direction === 'outgoing' && message.status ? <Delivery status={message.status} error={message.error} /> : null}
 			</span>
+			{message.status === 'failed' ? (
+				<Form method="post" className={styles.retry}>
+					<input type="hidden" name="intent" value="retry" />
+					<input type="hidden" name="number" value={number} />
+					<input type="hidden" name="messageId" value={message.id} />
+					<button type="submit" className={button.outline}>
+						{t('actions.retry')}
+					</button>
+				</Form>
+			) : null}
 		</article>
 	)
 }
