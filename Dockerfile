@@ -3,7 +3,7 @@
 # DATABASE_URL it runs an embedded PostgreSQL with its data under /data/postgres.
 #
 #   docker build -t crm .
-#   docker run -p 3000:3000 -e SESSION_SECRET=$(openssl rand -hex 32) -v crm-data:/data crm
+#   docker run -p 3000:3000 -e SESSION_SECRET=$(openssl rand -hex 32) -e ENCRYPTION_KEY=$(openssl rand -hex 32) -v crm-data:/data crm
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -28,7 +28,7 @@ RUN npm run build
 # ---- runtime: production dependencies and the build only -------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
-# REQUIRE_SECRETS: a container must be given SESSION_SECRET (replicas share it); a missing one stops
+# REQUIRE_SECRETS: a container must be given SESSION_SECRET and ENCRYPTION_KEY (replicas share them); a missing one stops
 # the container with a one-line message instead of generating one into the volume.
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data REQUIRE_SECRETS=true
 COPY package.json package-lock.json ./
