@@ -7,12 +7,12 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { channelJson, channelSlugConstraint, findChannel, linkSettingsOf, listChannels, publicChannelColumns, suggestSlug } from './queries.ts'
+import { channelJson, channelSlugConstraint, findChannel, linkSettingsOf, listChannels, publicChannelColumns, type PublicChannel, suggestSlug } from './queries.ts'
 import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
 import { ProviderError } from './providers/provider.ts'
-import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, defaultLinkSettings, type LinkSettings, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
+import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, defaultLinkSettings, type LinkSettings, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
 
 function channelNotFound() {
 	return new HttpError(404, 'channels:errors.notFound')
@@ -48,8 +48,9 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { kind } = parseRequest(req, 'body', channelKindBody)
-			if (kind === 'telegram') {
-				res.status(201).json(channelJson(await connectTelegram(req, workspace.id)))
+			if (kind === 'telegram' || kind === 'whatsapp') {
+				const { created, credentials } = await connectMessaging(req, workspace.id, kind)
+				res.status(201).json({ ...channelJson(created), webhook: webhookOf(created, credentials) })
 				return
 			}
 			if (kind !== 'link') throw fieldError(req, 422, 'kind', 'channels:errors.kindNotAvailable', { kind })
@@ -81,11 +82,14 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	router.get(
 		'/:channelId',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const membership = await requireMember(db, req)
+			const { workspace } = membership
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const found = await findChannel(db, workspace.id, channelId)
+			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
 			if (!found) throw channelNotFound()
-			res.json(channelJson(found))
+			// Owners and admins see where to point the provider; nobody sees the credentials themselves.
+			const manages = managers.includes(membership.role)
+			res.json({ ...channelJson(found), webhook: manages ? webhookOf(found, providerChannel(found, config.ENCRYPTION_KEY).credentials) : null })
 		}),
 	)
 
@@ -138,19 +142,23 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	)
 
 	/**
-	 * A Telegram channel: the token is checked with the Bot API itself (getMe) before anything is
-	 * kept, then the bot's webhook is set to ours with the channel's secret. A refusal is said beside
-	 * the token field; Telegram out of reach is a 502.
+	 * A messaging channel: its credentials are checked with the provider itself (Telegram's getMe,
+	 * WhatsApp's phone number) before anything is kept, encrypted; then the provider is pointed at
+	 * our webhook where it can be (Telegram's setWebhook; Meta's is pasted in its dashboard). A
+	 * refusal is said beside the credential; the provider out of reach is a 502.
 	 */
-	async function connectTelegram(req: Request, workspaceId: string) {
-		const body = parseRequest(req, 'body', createTelegramChannelBody)
-		const provider = providerFor('telegram')!
-		const draft = { id: crypto.randomUUID(), workspaceId, kind: 'telegram' as const, settings: {}, credentials: body.credentials, webhookSecret: newWebhookSecret() }
-		const refused = (error: unknown) => {
+	async function connectMessaging(req: Request, workspaceId: string, kind: 'telegram' | 'whatsapp') {
+		const body = kind === 'telegram' ? parseRequest(req, 'body', createTelegramChannelBody) : parseRequest(req, 'body', createWhatsAppChannelBody)
+		const credentials: Record<string, string> = { ...body.credentials }
+		if (kind === 'whatsapp' && !credentials.verifyToken) credentials.verifyToken = newWebhookSecret()
+		const provider = providerFor(kind)!
+		const settings = 'settings' in body ? body.settings : {}
+		const draft = { id: crypto.randomUUID(), workspaceId, kind, settings, credentials, webhookSecret: newWebhookSecret() }
+		const refused = (error: unknown): never => {
 			if (!(error instanceof ProviderError)) throw error
 			const { key, values } = describeFailure(provider, error)
 			if (error.kind === 'unavailable' || error.kind === 'rate-limited') throw new HttpError(502, `channels:${key}`, { values })
-			throw fieldError(req, 422, 'credentials.botToken', `channels:${key}`, values)
+			throw fieldError(req, 422, kind === 'telegram' ? 'credentials.botToken' : 'credentials.accessToken', `channels:${key}`, values)
 		}
 		const learnt = await provider.validateCredentials!(draft, config).catch(refused)
 		const enabled = body.enabled ?? true
@@ -159,23 +167,29 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			.values({
 				id: draft.id,
 				workspaceId,
-				kind: 'telegram',
+				kind,
 				name: body.name,
 				enabled,
 				status: statusOf(enabled),
-				settings: learnt,
-				credentials: sealCredentials(body.credentials, config.ENCRYPTION_KEY),
+				settings: { ...settings, ...learnt },
+				credentials: sealCredentials(credentials, config.ENCRYPTION_KEY),
 				webhookSecret: draft.webhookSecret,
 			})
 			.returning(publicChannelColumns)
 			.executeTakeFirstOrThrow()
 		try {
-			await provider.connect!(draft, webhookUrl(config, created), config)
+			await provider.connect?.(draft, webhookUrl(config, created), config)
 		} catch (error) {
 			await db.deleteFrom('channels').where('id', '=', created.id).execute()
 			refused(error)
 		}
-		return created
+		return { created, credentials }
+	}
+
+	/** What a manager pastes into the provider's console: the webhook's address and, for Meta, the verify token. */
+	function webhookOf(channel: Pick<PublicChannel, 'kind' | 'id'>, credentials: Record<string, string>) {
+		if (channel.kind === 'link') return null
+		return { url: webhookUrl(config, channel), verifyToken: credentials.verifyToken ?? null }
 	}
 
 	return router

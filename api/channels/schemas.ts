@@ -61,4 +61,24 @@ export const createTelegramChannelBody = z
 	})
 	.strict()
 
+const graphId = z.string().trim().regex(/^\d{5,20}$/, 'channels:validation.graphId')
+const secret = z.string().trim().min(8).max(512)
+
+/** A WhatsApp Cloud API number: its ids from Meta's App Dashboard; the verify token is generated when left empty. */
+export const createWhatsAppChannelBody = z
+	.object({
+		kind: z.literal('whatsapp'),
+		name,
+		enabled: z.boolean().optional(),
+		settings: z.object({ phoneNumberId: graphId, businessAccountId: graphId }).strict(),
+		credentials: z
+			.object({
+				accessToken: secret,
+				appSecret: secret,
+				verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
+			})
+			.strict(),
+	})
+	.strict()
+
 export const channelParams = z.object({ id: z.string().uuid(), channelId: z.string().uuid() })

@@ -1,0 +1,139 @@
+import crypto from 'node:crypto'
+import { type ChannelProvider, type Described, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError, type WebhookRequest, type WebhookVerdict } from './provider.ts'
+
+/**
+ * The WhatsApp Cloud API (Meta's Graph API for one business phone number): the number's id and
+ * its business account's id are public settings; the access token, the app secret (which signs
+ * webhooks, `X-Hub-Signature-256`) and the verify token (Meta's GET handshake) are credentials.
+ * A customer is their `wa_id`; a message is its `wamid`.
+ */
+
+type GraphError = { error?: { message?: string; type?: string; code?: number; error_subcode?: number; error_data?: { details?: string } } }
+type WhatsAppValue = {
+	metadata?: { phone_number_id?: string }
+	contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>
+	messages?: Array<{ id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; image?: { caption?: string }; document?: { caption?: string; filename?: string } }>
+	statuses?: Array<{ id?: string; status?: string; timestamp?: string; errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }> }>
+}
+export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppValue }> }> }
+
+// Graph's codes for "slow down": application, account and pair rate limits.
+const rateLimitCodes = new Set([4, 80007, 130429, 131048, 131056])
+
+/** A Graph call with the channel's token; an error body becomes a ProviderError of the right kind. */
+export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+	let response: Response
+	try {
+		response = await fetch(url, {
+			method: init.method ?? 'GET',
+			headers: { Authorization: `Bearer ${token}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+			body: init.body ? JSON.stringify(init.body) : undefined,
+			signal: AbortSignal.timeout(15_000),
+		})
+	} catch (error) {
+		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))
+	}
+	const answer = (await response.json().catch(() => null)) as (T & GraphError) | null
+	if (response.ok && answer && !answer.error) return answer
+	const error = answer?.error
+	const detail = [error?.message ?? `HTTP ${response.status}`, error?.error_data?.details].filter(Boolean).join(': ')
+	const options = { status: response.status, code: error?.code }
+	if (response.status === 429 || (error?.code !== undefined && rateLimitCodes.has(error.code))) {
+		const seconds = Number(response.headers.get('retry-after'))
+		throw new ProviderError('rate-limited', detail, { ...options, retryAfterMs: seconds > 0 ? seconds * 1000 : undefined })
+	}
+	if (response.status >= 500) throw new ProviderError('unavailable', detail, options)
+	if (error?.code === 190 || response.status === 401) throw new ProviderError('unauthorized', detail, options)
+	throw new ProviderError('refused', detail, options)
+}
+
+function sameSecret(given: string, expected: string): boolean {
+	const a = Buffer.from(given)
+	const b = Buffer.from(expected)
+	return a.length === b.length && crypto.timingSafeEqual(a, b)
+}
+
+/** Meta's webhooks: the GET handshake answers the challenge to the verify token; a POST must carry the app secret's signature of its bytes. */
+export function verifyMetaWebhook(channel: ProviderChannel, request: WebhookRequest): WebhookVerdict {
+	if (request.method === 'GET') {
+		const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = request.query
+		const expected = channel.credentials.verifyToken
+		if (mode === 'subscribe' && token && expected && challenge && sameSecret(token, expected)) return { verdict: 'respond', status: 200, body: challenge }
+		return { verdict: 'refuse', status: 403 }
+	}
+	const header = request.headers['x-hub-signature-256'] ?? ''
+	const secret = channel.credentials.appSecret
+	if (!secret || !header.startsWith('sha256=')) return { verdict: 'refuse', status: 401 }
+	const expected = `sha256=${crypto.createHmac('sha256', secret).update(request.rawBody).digest('hex')}`
+	return sameSecret(header, expected) ? { verdict: 'accept' } : { verdict: 'refuse', status: 401 }
+}
+
+const base = (config: ProviderConfig) => `${config.WHATSAPP_API_URL}/${config.WHATSAPP_API_VERSION}`
+const deliveryStatuses = new Set(['sent', 'delivered', 'read', 'failed'])
+
+/** What a customer's message says; media is named until attachments are kept. */
+function bodyOf(message: NonNullable<WhatsAppValue['messages']>[number]): string {
+	if (message.type === 'text') return message.text?.body ?? ''
+	const caption = message.image?.caption ?? message.document?.caption ?? message.document?.filename
+	return caption ? `[${message.type}] ${caption}` : `[${message.type ?? 'message'}]`
+}
+
+export const whatsappProvider: ChannelProvider = {
+	kind: 'whatsapp',
+	replyWindowMs: 24 * 60 * 60 * 1000,
+
+	async validateCredentials(channel, config) {
+		const number = await graphCall<{ display_phone_number?: string; verified_name?: string }>(
+			`${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}?fields=display_phone_number,verified_name`,
+			channel.credentials.accessToken ?? '',
+		)
+		return { displayPhoneNumber: number.display_phone_number ?? null, verifiedName: number.verified_name ?? null }
+	},
+
+	verifyWebhook: verifyMetaWebhook,
+
+	parseWebhook(channel, body) {
+		const events: InboundEvent[] = []
+		for (const entry of (body as WhatsAppWebhook)?.entry ?? []) {
+			for (const change of entry.changes ?? []) {
+				const value = change.value
+				// One app may serve several numbers: only this channel's.
+				if (change.field !== 'messages' || !value || value.metadata?.phone_number_id !== String(channel.settings.phoneNumberId)) continue
+				for (const message of value.messages ?? []) {
+					if (!message.id || !message.from) continue
+					const name = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name ?? null
+					events.push({ type: 'message', externalId: message.id, from: { externalId: message.from, name, phone: `+${message.from}` }, body: bodyOf(message), sentAt: new Date(Number(message.timestamp) * 1000) })
+				}
+				for (const status of value.statuses ?? []) {
+					if (!status.id || !status.status || !deliveryStatuses.has(status.status)) continue
+					const [problem] = status.errors ?? []
+					const error: Described | undefined = problem ? { key: 'providerErrors.refused', values: { detail: [problem.title ?? problem.message, problem.error_data?.details].filter(Boolean).join(': ') } } : undefined
+					events.push({ type: 'status', externalId: status.id, status: status.status as 'sent' | 'delivered' | 'read' | 'failed', error, at: new Date(Number(status.timestamp) * 1000) })
+				}
+			}
+		}
+		return events
+	},
+
+	async send(channel, message, config) {
+		const payload = message.template
+			? { type: 'template', template: { name: message.template.name, language: { code: message.template.language }, components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }] } }
+			: { type: 'text', text: { preview_url: false, body: message.body } }
+		const sent = await graphCall<{ messages?: Array<{ id?: string }> }>(`${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}/messages`, channel.credentials.accessToken ?? '', {
+			method: 'POST',
+			body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload },
+		})
+		return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
+	},
+
+	describeError(error) {
+		const detail = error.detail
+		if (error.kind === 'unauthorized') return { key: 'providerErrors.tokenInvalid', values: { detail } }
+		if (error.options.code === 131047) return { key: 'providerErrors.whatsappWindowClosed', values: { detail } }
+		if (error.options.code === 131026) return { key: 'providerErrors.whatsappUndeliverable', values: { detail } }
+		if (error.options.code === 100 || error.options.code === 803) return { key: 'providerErrors.whatsappNumberNotFound', values: { detail } }
+		if (error.kind === 'rate-limited') return { key: 'providerErrors.rateLimited', values: { detail } }
+		if (error.kind === 'unavailable') return { key: 'providerErrors.unavailable', values: { detail } }
+		return { key: 'providerErrors.refused', values: { detail } }
+	},
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { inboundText, startWhatsAppFake, statusUpdate, type WhatsAppFake } from '../fakes/whatsapp.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage, recordingRealtime, type ConversationJson, type MessageJson } from './conversations-fixtures.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+
+let fake: WhatsAppFake
+let api: TestApi
+let team: Team
+let jobs: JobRunner
+
+beforeAll(async () => {
+	fake = await startWhatsAppFake()
+	api = await startApi({ WHATSAPP_API_URL: fake.url })
+	team = await createTeam('WhatsApp')
+	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
+})
+
+afterAll(async () => {
+	await jobs.stop()
+	await api.close()
+	await fake.close()
+})
+
+const channelsPath = (rest = '') => `/v1/workspaces/${team.workspace.id}/channels${rest}`
+const appSecret = 'f3a1c0ffee0123456789abcdef012345'
+
+async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
+	for (let waited = 0; waited < 15_000; waited += 50) {
+		const value = await check()
+		if (value) return value
+		await new Promise((resolve) => setTimeout(resolve, 50))
+	}
+	throw new Error('timed out')
+}
+
+type Connected = { id: string; settings: Record<string, unknown>; webhook: { url: string; verifyToken: string } }
+
+async function connect(name = 'WhatsApp support') {
+	const number = fake.addNumber()
+	const created = await api.request('POST', channelsPath(), {
+		headers: team.owner.auth,
+		body: { kind: 'whatsapp', name, settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId }, credentials: { accessToken: number.accessToken, appSecret } },
+	})
+	expect(created.status).toBe(201)
+	const channel = created.body as Connected
+	// The webhook, reached as Meta reaches it: the path of PUBLIC_URL's address on this server.
+	const webhook = `${api.url}${new URL(channel.webhook.url).pathname}`
+	return { number, channel, webhook }
+}
+
+async function conversationsOf(channelId: string): Promise<ConversationJson[]> {
+	const answer = await api.request('GET', `${conversationsPath(team.workspace.id)}?status=all&channelId=${channelId}`, { headers: team.agent.auth })
+	return (answer.body as { conversations: ConversationJson[] }).conversations
+}
+
+async function thread(number: number): Promise<MessageJson[]> {
+	const answer = await api.request('GET', conversationsPath(team.workspace.id, `/${number}/messages`), { headers: team.agent.auth })
+	return (answer.body as { messages: MessageJson[] }).messages
+}
+
+describe('a WhatsApp number', () => {
+	test('connects once Meta knows the number with this token; the webhook and a generated verify token are shown to owners only, never the secrets', async () => {
+		const { number, channel } = await connect()
+		expect(channel.settings).toMatchObject({ phoneNumberId: number.phoneNumberId, displayPhoneNumber: number.displayPhoneNumber, verifiedName: 'Acme Support' })
+		expect(channel.webhook.url).toBe(`http://crm.test/webhooks/whatsapp/${channel.id}`)
+		expect(channel.webhook.verifyToken).toMatch(/^[A-Za-z0-9_-]{32,}$/)
+		expect(JSON.stringify(channel)).not.toContain(number.accessToken)
+		expect(JSON.stringify(channel)).not.toContain(appSecret)
+		expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.agent.auth })).body as { webhook: unknown }).webhook).toBeNull()
+		expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.admin.auth })).body as { webhook: unknown }).webhook).toEqual(channel.webhook)
+
+		const wrongToken = await api.request('POST', channelsPath(), {
+			headers: team.owner.auth,
+			body: { kind: 'whatsapp', name: 'Wrong', settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId }, credentials: { accessToken: 'EAAGnot-the-token', appSecret } },
+		})
+		expect(wrongToken.status).toBe(422)
+		expect((wrongToken.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.accessToken']?.[0]).toMatch(/does not accept this token/)
+	})
+
+	test('Meta’s handshake is answered with the challenge for the verify token only', async () => {
+		const { channel, webhook } = await connect('Handshake')
+		const challenge = await fetch(`${webhook}?hub.mode=subscribe&hub.verify_token=${channel.webhook.verifyToken}&hub.challenge=1158201444`)
+		expect(challenge.status).toBe(200)
+		expect(await challenge.text()).toBe('1158201444')
+		expect((await fetch(`${webhook}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1`)).status).toBe(403)
+	})
+
+	test('a signed message becomes a conversation once; the reply reaches the Cloud API; statuses turn the ticks forward only; a forged signature stores nothing', async () => {
+		const { number, channel, webhook } = await connect('Messages')
+		const customer = { waId: '201001234567', name: 'Mona Adel' }
+		const payload = inboundText(number.phoneNumberId, customer, 'السلام عليكم، هل الطلب جاهز؟')
+		expect((await fake.postWebhook(webhook, appSecret, payload)).status).toBe(200)
+		expect((await fake.postWebhook(webhook, appSecret, payload)).status).toBe(200)
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length ? found : undefined
+		})
+		expect(conversation?.contact).toMatchObject({ name: 'Mona Adel', phone: '+201001234567' })
+		expect((await thread(conversation!.number)).filter((message) => message.direction === 'incoming')).toHaveLength(1)
+
+		const forged = await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201009999999', name: 'Mallory' }, 'hi'), { signature: 'sha256=00' })
+		expect(forged.status).toBe(401)
+		const unsigned = await fake.postWebhook(webhook, 'another-app-secret-entirely', inboundText(number.phoneNumberId, { waId: '201009999999', name: 'Mallory' }, 'hi'))
+		expect(unsigned.status).toBe(401)
+
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'نعم، سيصل اليوم.' })
+		const sent = await fake.waitFor((request) => request.method === 'POST' && request.path.endsWith(`/${number.phoneNumberId}/messages`))
+		expect(sent.path).toBe(`/v21.0/${number.phoneNumberId}/messages`)
+		expect(sent.headers.authorization).toBe(`Bearer ${number.accessToken}`)
+		expect(sent.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: customer.waId, type: 'text', text: { preview_url: false, body: 'نعم، سيصل اليوم.' } })
+		const row = await until(async () => testDb().selectFrom('messages').select(['externalId', 'status']).where('id', '=', reply.id).where('status', '=', 'sent').executeTakeFirst())
+		const wamid = row.externalId!
+		expect(wamid).toMatch(/^wamid\./)
+
+		for (const status of ['read', 'delivered'] as const) await fake.postWebhook(webhook, appSecret, statusUpdate(number.phoneNumberId, wamid, customer.waId, status))
+		await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'read'))
+		// The late "delivered" did not undo "read".
+		await new Promise((resolve) => setTimeout(resolve, 300))
+		expect((await thread(conversation!.number)).find((message) => message.id === reply.id)?.status).toBe('read')
+		expect(await conversationsOf(channel.id)).toHaveLength(1)
+	})
+
+	test('a 400 from the Cloud API fails the reply with its reason; a failed status says why', async () => {
+		const { number, channel, webhook } = await connect('Refusals')
+		const customer = { waId: '201007654321', name: 'Omar' }
+		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Hello'))
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length ? found : undefined
+		})
+		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: '(#131026) Message Undeliverable', type: 'OAuthException', code: 131026, fbtrace_id: 'Axyz' } } })
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Are you there?' })
+		const failed = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'failed'))
+		expect(failed.error).toBe('(#131026) Message Undeliverable')
+
+		const second = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Second try' })
+		const row = await until(async () => testDb().selectFrom('messages').select(['externalId']).where('id', '=', second.id).where('status', '=', 'sent').executeTakeFirst())
+		await fake.postWebhook(webhook, appSecret, statusUpdate(number.phoneNumberId, row.externalId!, customer.waId, 'failed', { code: 131047, title: 'Re-engagement message', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' }))
+		const rejected = await until(async () => (await thread(conversation!.number)).find((message) => message.id === second.id && message.status === 'failed'))
+		expect(rejected.error).toContain('more than 24 hours')
+	})
+})
