@@ -8,6 +8,7 @@ process.env.E2E_PORT ??= String(40000 + Math.floor(Math.random() * 20000))
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-'))
 const port = Number(process.env.E2E_PORT)
 export const telegramFakePort = port + 1
+export const whatsappFakePort = port + 2
 const baseURL = `http://127.0.0.1:${port}`
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
@@ -49,8 +50,9 @@ export default defineConfig({
 			DATA_DIR: process.env.E2E_DATA_DIR,
 			SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
 			LOG_LEVEL: 'warn',
-			// The Telegram Bot API fake that tests/e2e/channels-telegram.spec.ts starts on this port.
+			// The providers' fakes that tests/e2e/channels-messaging.spec.ts starts on these ports.
 			TELEGRAM_API_URL: `http://127.0.0.1:${telegramFakePort}`,
+			WHATSAPP_API_URL: `http://127.0.0.1:${whatsappFakePort}`,
 		},
 	},
 })

@@ -17,6 +17,8 @@ export type ChannelJson = {
 	settings: Record<string, unknown>
 	createdAt: string
 	updatedAt: string
+	/** On a created or read channel, for owners and admins: where the provider posts, and Meta's verify token. */
+	webhook?: { url: string; verifyToken: string | null } | null
 }
 
 export const channelSlugConstraint = 'channels_slug_key'

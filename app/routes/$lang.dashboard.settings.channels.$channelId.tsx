@@ -80,6 +80,16 @@ export default function EditChannel() {
 					<CopyButton text={publicUrl} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: channel.name })} />
 				</p>
 			) : null}
+			{channel.webhook ? (
+				<section className={styles.section} aria-labelledby="webhook-heading">
+					<h2 id="webhook-heading" className={styles.sectionTitle}>
+						{t('ui.webhookTitle')}
+					</h2>
+					<p className={styles.pageLead}>{channel.kind === 'telegram' ? t('ui.telegramWebhookHelp') : t('ui.webhookHelp')}</p>
+					<CopyableValue id="webhook-url" label={t('ui.webhookUrl')} value={channel.webhook.url} />
+					{channel.webhook.verifyToken ? <CopyableValue id="verify-token" label={t('ui.verifyTokenLabel')} value={channel.webhook.verifyToken} /> : null}
+				</section>
+			) : null}
 			<section className={styles.section} aria-labelledby="edit-heading">
 				<h2 id="edit-heading" className={styles.sectionTitle}>
 					{channel.kind === 'link' ? t('ui.linkForm') : t(`ui.kinds.${channel.kind}`)}
@@ -141,5 +151,21 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 				</Button>
 			</div>
 		</Form>
+	)
+}
+
+/** A value to paste elsewhere: readonly (selectable without JavaScript), with a copy button. */
+function CopyableValue({ id, label, value }: { id: string; label: string; value: string }) {
+	const { t } = useTranslation('channels')
+	return (
+		<div className={field.field}>
+			<label className={field.label} htmlFor={id}>
+				{label}
+			</label>
+			<p className={channelStyles.address}>
+				<input id={id} readOnly value={value} dir="ltr" className={field.input} />
+				<CopyButton text={value} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: label })} />
+			</p>
+		</div>
 	)
 }

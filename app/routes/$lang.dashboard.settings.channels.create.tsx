@@ -8,9 +8,9 @@ import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
-import { TelegramChannelForm } from '#app/components/channels/telegram-channel-form.tsx'
+import { ConnectChannelForm } from '#app/components/channels/connect-channel-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, linkChannelBody, linkFormValues, telegramChannelBody } from './$lang.dashboard.settings.channels.server.ts'
+import { channelFormReply, linkChannelBody, linkFormValues, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
@@ -31,15 +31,18 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const form = await args.request.formData()
 	// Each kind's form says which it is; the reply goes back to that form.
-	const kind = form.get('kind') === 'telegram' ? 'telegram' : 'link'
+	const kind = form.get('kind') === 'telegram' || form.get('kind') === 'whatsapp' ? (form.get('kind') as 'telegram' | 'whatsapp') : 'link'
 	const link = linkChannelBody(form)
-	const body = kind === 'telegram' ? telegramChannelBody(form) : { kind, ...link }
+	const messaging = kind === 'link' ? undefined : messagingChannelBody(kind, form)
 	try {
+		const { shown: _shown, ...body } = messaging ?? { shown: null, kind, ...link }
 		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, body)
 		const t = await channelsT(locale)
-		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.created', { name: created.name }) })
+		// A WhatsApp number's webhook is pasted into Meta's dashboard: its page shows what to paste.
+		const next = kind === 'whatsapp' ? `/${locale}/dashboard/settings/channels/${created.id}` : `/${locale}/dashboard/settings/channels`
+		return redirectWithToast(next, { type: 'success', title: t('ui.created', { name: created.name }) })
 	} catch (error) {
-		return channelFormReply(error, kind === 'telegram' ? { kind, name: body.name } : { kind, ...linkFormValues(link) }, locale, args.request)
+		return channelFormReply(error, messaging ? { kind, ...messaging.shown } : { kind, ...linkFormValues(link) }, locale, args.request)
 	}
 }
 
@@ -65,7 +68,7 @@ export default function CreateChannel() {
 				</h2>
 				<ul className={channelStyles.kinds}>
 					{channelKinds.map((kind) =>
-						kind === 'link' || kind === 'telegram' ? (
+						kind === 'link' || kind === 'telegram' || kind === 'whatsapp' ? (
 							<li key={kind}>
 								<a href={`#${kind}-form`} className={channelStyles.kindAvailable}>
 									<KindIcon kind={kind} />
@@ -93,12 +96,14 @@ export default function CreateChannel() {
 				<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
 			</section>
 
-			<section id="telegram-form" className={styles.section} aria-labelledby="telegram-form-heading">
-				<h2 id="telegram-form-heading" className={styles.sectionTitle}>
-					{t('ui.telegramForm')}
-				</h2>
-				<TelegramChannelForm reply={reply?.values.kind === 'telegram' ? reply : undefined} pending={pending} />
-			</section>
+			{(['telegram', 'whatsapp'] as const).map((kind) => (
+				<section key={kind} id={`${kind}-form`} className={styles.section} aria-labelledby={`${kind}-form-heading`}>
+					<h2 id={`${kind}-form-heading`} className={styles.sectionTitle}>
+						{t(`ui.${kind}Form`)}
+					</h2>
+					<ConnectChannelForm kind={kind} reply={reply?.values.kind === kind ? reply : undefined} pending={pending} />
+				</section>
+			))}
 		</>
 	)
 }

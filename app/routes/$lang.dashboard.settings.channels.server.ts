@@ -16,9 +16,23 @@ export function linkChannelBody(form: FormData) {
 
 export type ChannelFormReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> }
 
-/** A Telegram channel's form, as the API takes it. */
-export function telegramChannelBody(form: FormData) {
-	return { kind: 'telegram' as const, name: String(form.get('name') ?? '').trim(), credentials: { botToken: String(form.get('botToken') ?? '').trim() } }
+/**
+ * A messaging channel's form, as the API takes it (`body`), and what its form shows again after a
+ * refusal (`shown`: never a secret).
+ */
+export function messagingChannelBody(kind: 'telegram' | 'whatsapp', form: FormData) {
+	const text = (name: string) => String(form.get(name) ?? '').trim()
+	const name = text('name')
+	if (kind === 'telegram') return { kind, name, credentials: { botToken: text('botToken') }, shown: { name } }
+	const settings = { phoneNumberId: text('phoneNumberId'), businessAccountId: text('businessAccountId') }
+	const verifyToken = text('verifyToken')
+	return {
+		kind,
+		name,
+		settings,
+		credentials: { accessToken: text('accessToken'), appSecret: text('appSecret'), ...(verifyToken ? { verifyToken } : {}) },
+		shown: { name, ...settings, verifyToken },
+	}
 }
 
 /** What the link form shows again after a refusal. */

@@ -23,7 +23,8 @@ const graphError = (status: number, code: number, message: string, type = 'OAuth
 
 const notFound = (request: Received): Answer => graphError(400, 100, `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/')[2] ?? ''}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 'GraphMethodException', 33)
 
-export async function startWhatsAppFake(): Promise<WhatsAppFake> {
+/** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
+export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 	const numbers = new Map<string, { accessToken: string; displayPhoneNumber: string }>()
 
 	const route = (request: Received): Answer | undefined => {
@@ -44,7 +45,7 @@ export async function startWhatsAppFake(): Promise<WhatsAppFake> {
 		return notFound(request)
 	}
 
-	const server = await startFakeServer(route, notFound)
+	const server = await startFakeServer(route, notFound, port)
 	return {
 		...server,
 		addNumber() {

@@ -6,7 +6,7 @@ export type Kind = (typeof channelKinds)[number]
 // Each kind's colour and a two-letter mark: no icon font nor image to download on these pages.
 const marks: Record<Kind, { color: string; mark: string }> = {
 	link: { color: '#4f46e5', mark: '💬' },
-	whatsapp: { color: '#128c4a', mark: 'WA' },
+	whatsapp: { color: '#0f7a40', mark: 'WA' },
 	telegram: { color: '#17699b', mark: 'TG' },
 	instagram: { color: '#c1246b', mark: 'IG' },
 	facebook: { color: '#1559c4', mark: 'FB' },

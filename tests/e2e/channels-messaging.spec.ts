@@ -1,19 +1,23 @@
 import AxeBuilder from '@axe-core/playwright'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
-import { telegramFakePort } from '../../playwright.config.ts'
+import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
+import { telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
-// The e2e server reaches Telegram at this fake's fixed port: one worker runs these tests, one after another.
+// The e2e server reaches the providers at these fakes' fixed ports: one worker runs these tests, one after another.
 test.describe.configure({ mode: 'serial' })
 
 let fake: TelegramFake
+let whatsapp: WhatsAppFake
 test.beforeAll(async () => {
 	fake = await startTelegramFake(telegramFakePort)
+	whatsapp = await startWhatsAppFake(whatsappFakePort)
 })
 test.afterAll(async () => {
 	await fake.close()
+	await whatsapp.close()
 })
 
 test('an admin connects a Telegram bot; a customer’s message arrives live and the reply reaches Telegram', async ({ page, context, request, baseURL }) => {
@@ -28,15 +32,15 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await waitForHydration(page)
 	const form = page.locator('#telegram-form')
 	await form.getByLabel('Name').fill('Telegram support')
-	await form.getByLabel('Bot token').fill('123456789:AAHthis-token-is-unknown-to-telegram')
+	await form.getByLabel('Bot token', { exact: true }).fill('123456789:AAHthis-token-is-unknown-to-telegram')
 	await form.getByRole('button', { name: 'Connect the bot' }).click()
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Name')).toHaveValue('Telegram support')
-	await expect(form.getByLabel('Bot token')).toHaveValue('')
+	await expect(form.getByLabel('Bot token', { exact: true })).toHaveValue('')
 	const results = await new AxeBuilder({ page }).include('#telegram-form').analyze()
 	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
 
-	await form.getByLabel('Bot token').fill(bot.token)
+	await form.getByLabel('Bot token', { exact: true }).fill(bot.token)
 	await form.getByRole('button', { name: 'Connect the bot' }).click()
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels')
 	await expect(page.getByText('Channel Telegram support created')).toBeVisible()
@@ -66,6 +70,43 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await failed.getByRole('button', { name: 'Send again' }).click()
 	await fake.waitFor((received) => received.path === `/bot${bot.token}/sendMessage` && (received.body as { text: string }).text === 'Anything else?' && fake.received.filter((entry) => (entry.body as { text?: string } | null)?.text === 'Anything else?').length === 2)
 	await expect(failed).not.toContainText('Not delivered')
+})
+
+test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, and its messages arrive', async ({ page, context, request, baseURL }) => {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'WhatsApp Co')
+	await signIn(context, baseURL!, owner.token)
+	const number = whatsapp.addNumber()
+	const sdk = realtimeSdk(baseURL!)
+	const appSecret = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
+
+	await page.goto('/en-us/dashboard/settings/channels/create')
+	await waitForHydration(page)
+	const form = page.locator('#whatsapp-form')
+	await form.getByLabel('Name').fill('WhatsApp sales')
+	await form.getByLabel('Phone number ID').fill(number.phoneNumberId)
+	await form.getByLabel('WhatsApp Business Account ID').fill(number.businessAccountId)
+	await form.getByLabel('Access token').fill('EAAGwrong-token-for-this-number')
+	await form.getByLabel('App secret').fill(appSecret)
+	await form.getByRole('button', { name: 'Connect the number' }).click()
+	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
+	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
+	await form.getByLabel('Access token').fill(number.accessToken)
+	await form.getByLabel('App secret').fill(appSecret)
+	await form.getByRole('button', { name: 'Connect the number' }).click()
+
+	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
+	const callback = await page.getByLabel('Callback URL', { exact: true }).inputValue()
+	expect(callback).toMatch(new RegExp(`^${baseURL}/webhooks/whatsapp/[0-9a-f-]{36}$`))
+	const verifyToken = await page.getByLabel('Verify token', { exact: true }).inputValue()
+	const handshake = await request.get(`${callback}?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=42`)
+	expect(await handshake.text()).toBe('42')
+
+	await page.goto('/en-us/dashboard/conversations')
+	await waitForHydration(page)
+	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
+	expect((await whatsapp.postWebhook(callback, appSecret, inboundText(number.phoneNumberId, { waId: '201112223334', name: 'Hoda Sami' }, 'Do you deliver on Fridays?'))).status).toBe(200)
+	await expect(page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Hoda Sami' })).toContainText('Do you deliver on Fridays?')
 })
 
 test.describe('in Arabic, without JavaScript', () => {
