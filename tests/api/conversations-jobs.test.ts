@@ -63,12 +63,12 @@ describe('sending a reply', () => {
 	})
 
 	test('a channel kind without a provider yet fails the message with a detail; a delivery already done is not repeated', async () => {
-		const whatsapp = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'whatsapp', name: 'WhatsApp' }).returningAll().executeTakeFirstOrThrow()
-		const { conversation } = await customerWrites(whatsapp, '201000000000', 'Salam')
+		const instagram = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'instagram', name: 'Instagram' }).returningAll().executeTakeFirstOrThrow()
+		const { conversation } = await customerWrites(instagram, '17841400000000', 'Salam')
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Wa alaykum' })
 		const published: Published[] = []
 		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
-		expect(await statusOf(reply.id)).toEqual({ status: 'failed', error: 'Sending on whatsapp channels is not available yet.' })
+		expect(await statusOf(reply.id)).toEqual({ status: 'failed', error: 'Sending on instagram channels is not available yet.' })
 		expect(published.map((entry) => entry.event)).toEqual(['message.updated', 'message.updated'])
 		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
 		expect(published).toHaveLength(2)
