@@ -93,6 +93,25 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		}),
 	)
 
+	/** The provider's approved message templates (WhatsApp), for replies outside its window and for campaigns. */
+	router.get(
+		'/:channelId/templates',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { channelId } = parseParams(req, channelParams, channelNotFound)
+			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			if (!found) throw channelNotFound()
+			const provider = providerFor(found.kind)
+			if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
+			const templates = await provider.listTemplates(providerChannel(found, config.ENCRYPTION_KEY), config).catch((error: unknown) => {
+				if (!(error instanceof ProviderError)) throw error
+				const { key, values } = describeFailure(provider, error)
+				throw new HttpError(502, `channels:${key}`, { values })
+			})
+			res.json({ templates })
+		}),
+	)
+
 	router.patch(
 		'/:channelId',
 		handler(async (req, res) => {

@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely'
 import { type DB } from '#api/db/database.ts'
-import { priorities, type Activity, type Conversation, type ConversationsTable, type Message } from '#api/db/schema.ts'
+import { priorities, type Activity, type Conversation, type ConversationsTable, type Message, type MessageTemplateUse } from '#api/db/schema.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, excerptOf, wakeJobKey } from './inbound.ts'
@@ -113,7 +113,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * moves the conversation up the list and sets the first response time once. A note never leaves:
  * it only notifies the members it mentions.
  */
-export async function postMessage(trx: DB, conversation: Conversation, input: { kind: 'text' | 'note'; body: string }, actor: Actor): Promise<{ message: Message; events: InboxEvent[] }> {
+/** A reply or a note as written; a reply sent as a template (WhatsApp) carries it. */
+export type MessageInput = { kind: 'text' | 'note'; body: string; template?: MessageTemplateUse }
+
+export async function postMessage(trx: DB, conversation: Conversation, input: MessageInput, actor: Actor): Promise<{ message: Message; events: InboxEvent[] }> {
 	const message = await trx
 		.insertInto('messages')
 		.values({
@@ -125,6 +128,7 @@ export async function postMessage(trx: DB, conversation: Conversation, input: { 
 			body: input.body,
 			senderId: actor.id,
 			status: input.kind === 'text' ? 'pending' : null,
+			template: input.template ?? null,
 		})
 		.returningAll()
 		.executeTakeFirstOrThrow()

@@ -26,19 +26,19 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		.selectFrom('messages')
 		.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
 		.leftJoin('contactIdentities', 'contactIdentities.id', 'conversations.identityId')
-		.select(['messages.body', 'messages.status', 'messages.kind', 'messages.direction', 'messages.channelId', 'conversations.number', 'conversations.id as conversationId', 'contactIdentities.externalId as to'])
+		.select(['messages.body', 'messages.template', 'messages.status', 'messages.kind', 'messages.direction', 'messages.channelId', 'conversations.number', 'conversations.id as conversationId', 'contactIdentities.externalId as to'])
 		.where('messages.id', '=', messageId)
 		.executeTakeFirst()
 	if (!message || message.status !== 'pending') return
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', message.channelId).executeTakeFirstOrThrow()
-	const { body, to, number, conversationId, kind, direction } = message
+	const { body, template, to, number, conversationId, kind, direction } = message
 
 	let outcome: { status: 'sent' | 'delivered' | 'read' | 'failed'; externalId: string | null; error: string | null }
 	const provider = providerFor(channel.kind)
 	try {
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
-		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body }, config)
+		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
 	} catch (error) {
 		if (error instanceof ProviderError && error.retryable && attempt + 1 < sendAttempts) {

@@ -8,14 +8,17 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { addJob } from '#api/jobs/queue.ts'
+import { providerChannel } from '#api/channels/connection.ts'
+import { providerFor } from '#api/channels/providers/index.ts'
+import { ProviderError } from '#api/channels/providers/provider.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor } from './actions.ts'
+import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor, type MessageInput } from './actions.ts'
 import { encodeCursor } from './cursor.ts'
 import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
 import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
 import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from './queries.ts'
-import { bulkBody, conversationParams, createMessageBody, messageParams, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
 
 export function conversationNotFound() {
 	return new HttpError(404, 'inbox:errors.conversationNotFound')
@@ -26,7 +29,7 @@ export function conversationNotFound() {
  * the status and labels (PRODUCT.md, Roles); anyone else learns nothing (404). Events are published
  * once the change committed.
  */
-export function conversationsRouter({ db, realtime }: ApiContext): Router {
+export function conversationsRouter({ db, realtime, config }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
 
@@ -176,8 +179,8 @@ export function conversationsRouter({ db, realtime }: ApiContext): Router {
 		'/:number/messages',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
-			parseParams(req, conversationParams, conversationNotFound)
-			const input = parseRequest(req, 'body', createMessageBody)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const input = await replyOnChannel(req, workspace.id, number, parseRequest(req, 'body', createMessageBody))
 			const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
 			announce(events)
 			res.status(201).json(await findMessage(db, String(message.id)))
@@ -227,6 +230,50 @@ export function conversationsRouter({ db, realtime }: ApiContext): Router {
 			res.status(204).end()
 		}),
 	)
+
+	/**
+	 * What the channel allows: outside WhatsApp's 24-hour window only a template (422 for a free
+	 * reply); a template is checked against the provider's approved ones and written out as the
+	 * customer will read it.
+	 */
+	async function replyOnChannel(req: Request, workspaceId: string, number: number, input: CreateMessageBody): Promise<MessageInput> {
+		if (input.kind === 'note') return input
+		const found = await db
+			.selectFrom('conversations')
+			.innerJoin('channels', 'channels.id', 'conversations.channelId')
+			.selectAll('channels')
+			.select('conversations.id as conversationId')
+			.where('conversations.workspaceId', '=', workspaceId)
+			.where('conversations.number', '=', number)
+			.executeTakeFirst()
+		if (!found) throw conversationNotFound()
+		const provider = providerFor(found.kind)
+		if (input.kind === 'text') {
+			if (!provider?.replyWindowMs) return input
+			const last = await db
+				.selectFrom('messages')
+				.select('createdAt')
+				.where('conversationId', '=', found.conversationId)
+				.where('direction', '=', 'incoming')
+				.orderBy('id', 'desc')
+				.limit(1)
+				.executeTakeFirst()
+			if (!last || Date.now() - last.createdAt.getTime() > provider.replyWindowMs) throw new HttpError(422, 'inbox:errors.windowClosed', { values: { hours: provider.replyWindowMs / 3_600_000 } })
+			return input
+		}
+		if (input.kind !== 'template') return input
+		if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
+		const templates = await provider.listTemplates(providerChannel(found, config.ENCRYPTION_KEY), config).catch((error: unknown) => {
+			if (error instanceof ProviderError) throw new HttpError(502, 'channels:providerErrors.unavailable', { values: { detail: error.detail } })
+			throw error
+		})
+		const { name, language, parameters } = input.template
+		const template = templates.find((candidate) => candidate.name === name && candidate.language === language)
+		if (!template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templateNotFound', { name, language })
+		if (parameters.length !== template.parameterCount) throw fieldError(req, 422, 'template.parameters', 'inbox:errors.templateParameters', { count: template.parameterCount })
+		const body = template.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
+		return { kind: 'text', body, template: input.template }
+	}
 
 	return router
 }

@@ -52,7 +52,18 @@ export const listMessagesQuery = z
 
 export const messageBody = z.string().trim().min(1).max(limits.body)
 
-export const createMessageBody = z.object({ kind: z.enum(['text', 'note']), body: messageBody }).strict()
+export const createMessageBody = z.discriminatedUnion('kind', [
+	z.object({ kind: z.enum(['text', 'note']), body: messageBody }).strict(),
+	// An approved template (WhatsApp, outside its 24-hour window): by name and language, with its body's parameters in order.
+	z
+		.object({
+			kind: z.literal('template'),
+			template: z.object({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(2).max(15), parameters: z.array(z.string().trim().min(1).max(1024)).max(20) }).strict(),
+		})
+		.strict(),
+])
+
+export type CreateMessageBody = z.output<typeof createMessageBody>
 
 // A snooze ends in the future; checked when the request arrives.
 const snoozedUntil = z.coerce.date()

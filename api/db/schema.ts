@@ -288,6 +288,8 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number]
 /** An activity line: a key of the `inbox` namespace and its values, translated when read. */
 export type Activity = { key: string; values: Record<string, string> }
 
+export type MessageTemplateUse = { name: string; language: string; parameters: string[] }
+
 export interface MessagesTable {
 	/** bigint in creation order, as a string: the thread pages by it. */
 	id: ColumnType<string, never, never>
@@ -298,6 +300,8 @@ export interface MessagesTable {
 	kind: MessageKind
 	body: Generated<string>
 	activity: ColumnType<Activity | null, Activity | null | undefined, Activity | null>
+	/** A reply sent as an approved template (migration 0014). */
+	template: ColumnType<MessageTemplateUse | null, MessageTemplateUse | null | undefined, MessageTemplateUse | null>
 	senderId: string | null
 	status: DeliveryStatus | null
 	error: string | null

@@ -145,3 +145,51 @@ describe('a WhatsApp number', () => {
 		expect(rejected.error).toContain('more than 24 hours')
 	})
 })
+
+describe('the 24-hour window', () => {
+	test('past it, a free reply is refused with a translated reason and an approved template goes out with its parameters', async () => {
+		const { number, channel, webhook } = await connect('Window')
+		const customer = { waId: '201005550000', name: 'Salma' }
+		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Is the blue one back in stock?'))
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length ? found : undefined
+		})
+		const path = conversationsPath(team.workspace.id, `/${conversation!.number}/messages`)
+		// Within the window, a free reply is fine.
+		expect((await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'text', body: 'Let me check.' } })).status).toBe(201)
+
+		await testDb().updateTable('messages').set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where('conversationId', '=', conversation!.id).where('direction', '=', 'incoming').execute()
+		const refused = await api.request('POST', path, { headers: { ...team.agent.auth, 'Accept-Language': 'ar' }, body: { kind: 'text', body: 'It is back!' } })
+		expect(refused.status).toBe(422)
+		expect((refused.body as { message: string }).message).toBe('مرّت أكثر من 24 ساعة على آخر رسالة من العميل: أرسل قالبًا معتمدًا بدلًا من ذلك.')
+		// A note is never sent, so it is always allowed.
+		expect((await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'note', body: 'Window closed, template next' } })).status).toBe(201)
+
+		const listed = await api.request('GET', channelsPath(`/${channel.id}/templates`), { headers: team.agent.auth })
+		expect(listed.body).toEqual({ templates: [{ name: 'order_update', language: 'en_US', category: 'UTILITY', body: 'Hello {{1}}, your order {{2}} has shipped.', parameterCount: 2 }] })
+		const missing = await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'template', template: { name: 'summer_sale', language: 'en_US', parameters: [] } } })
+		expect(missing.status).toBe(422)
+		const short = await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'template', template: { name: 'order_update', language: 'en_US', parameters: ['Salma'] } } })
+		expect((short.body as { details: { fields: Record<string, string[]> } }).details.fields['template.parameters']).toEqual(['This template takes 2 values.'])
+
+		const sent = await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'template', template: { name: 'order_update', language: 'en_US', parameters: ['Salma', '#1042'] } } })
+		expect(sent.status).toBe(201)
+		expect(sent.body).toMatchObject({ kind: 'text', body: 'Hello Salma, your order #1042 has shipped.', status: 'pending' })
+		const request = await fake.waitFor((received) => (received.body as { type?: string } | null)?.type === 'template')
+		expect(request.body).toEqual({
+			messaging_product: 'whatsapp',
+			recipient_type: 'individual',
+			to: customer.waId,
+			type: 'template',
+			template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Salma' }, { type: 'text', text: '#1042' }] }] },
+		})
+	})
+
+	test('channels without templates say so', async () => {
+		const link = await api.request('POST', channelsPath(), { headers: team.owner.auth, body: { kind: 'link', name: 'No templates' } })
+		const answer = await api.request('GET', channelsPath(`/${(link.body as { id: string }).id}/templates`), { headers: team.agent.auth })
+		expect(answer.status).toBe(422)
+		expect((answer.body as { message: string }).message).toBe('This channel has no message templates.')
+	})
+})

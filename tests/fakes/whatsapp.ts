@@ -16,6 +16,12 @@ export type WhatsAppFake = FakeServer & {
 
 let nextNumber = 1
 
+/** What `GET /{waba-id}/message_templates` lists: one approved template with a parameter, one still pending review. */
+const approvedTemplates = [
+	{ name: 'order_update', language: 'en_US', status: 'APPROVED', category: 'UTILITY', id: '1001', components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped.' }] },
+	{ name: 'summer_sale', language: 'en_US', status: 'PENDING', category: 'MARKETING', id: '1002', components: [{ type: 'BODY', text: 'Our summer sale starts today!' }] },
+]
+
 const graphError = (status: number, code: number, message: string, type = 'OAuthException', subcode?: number): Answer => ({
 	status,
 	body: { error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: `A${crypto.randomBytes(8).toString('hex')}` } },
@@ -25,9 +31,16 @@ const notFound = (request: Received): Answer => graphError(400, 100, `Unsupporte
 
 /** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
 export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
-	const numbers = new Map<string, { accessToken: string; displayPhoneNumber: string }>()
+	const numbers = new Map<string, { accessToken: string; displayPhoneNumber: string; businessAccountId: string }>()
 
 	const route = (request: Received): Answer | undefined => {
+		const templates = /^\/v\d+\.\d+\/(\d+)\/message_templates$/.exec(request.path)
+		if (templates && request.method === 'GET') {
+			const number = [...numbers.values()].find((entry) => entry.businessAccountId === templates[1])
+			if (!number) return notFound(request)
+			if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			return { status: 200, body: { data: approvedTemplates, paging: { cursors: { before: 'QVFI', after: 'QVFI' } } } }
+		}
 		const match = /^\/v\d+\.\d+\/(\d+)(\/messages)?$/.exec(request.path)
 		if (!match) return undefined
 		const [, id = '', messages] = match
@@ -53,8 +66,9 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			const phoneNumberId = String(100_000_000_000_000 + n)
 			const accessToken = `EAAG${crypto.randomBytes(24).toString('base64url')}`
 			const displayPhoneNumber = `+1 555-01${String(n).padStart(2, '0')}`
-			numbers.set(phoneNumberId, { accessToken, displayPhoneNumber })
-			return { phoneNumberId, businessAccountId: String(200_000_000_000_000 + n), accessToken, displayPhoneNumber }
+			const businessAccountId = String(200_000_000_000_000 + n)
+			numbers.set(phoneNumberId, { accessToken, displayPhoneNumber, businessAccountId })
+			return { phoneNumberId, businessAccountId, accessToken, displayPhoneNumber }
 		},
 		postWebhook(url, appSecret, payload, options = {}) {
 			const body = JSON.stringify(payload)

@@ -90,6 +90,20 @@ export const whatsappProvider: ChannelProvider = {
 		return { displayPhoneNumber: number.display_phone_number ?? null, verifiedName: number.verified_name ?? null }
 	},
 
+	async listTemplates(channel, config) {
+		type GraphTemplate = { name: string; language: string; status: string; category: string; components?: Array<{ type: string; text?: string }> }
+		const answer = await graphCall<{ data?: GraphTemplate[] }>(
+			`${base(config)}/${encodeURIComponent(String(channel.settings.businessAccountId))}/message_templates?fields=name,language,status,category,components&limit=250`,
+			channel.credentials.accessToken ?? '',
+		)
+		return (answer.data ?? [])
+			.filter((template) => template.status === 'APPROVED')
+			.map((template) => {
+				const body = template.components?.find((component) => component.type === 'BODY')?.text ?? ''
+				return { name: template.name, language: template.language, category: template.category, body, parameterCount: new Set(body.match(/\{\{\d+\}\}/g) ?? []).size }
+			})
+	},
+
 	verifyWebhook: verifyMetaWebhook,
 
 	parseWebhook(channel, body) {
