@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, errorDetail, type ApiClient } from '#app/.server/api.ts'
+import { ApiError, errorDetail, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
@@ -96,6 +96,12 @@ export async function loader(args: LoaderFunctionArgs) {
 		optional(api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels), [], locale, args.request),
 		number === null ? null : openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 	])
+	// WhatsApp's approved templates, asked of Meta only when the agent asks for them (`?templates`).
+	const channel = opened?.conversation?.channel
+	const templates =
+		channel?.kind === 'whatsapp' && url.searchParams.has('templates')
+			? await optional(api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates), [], locale, args.request)
+			: null
 	return {
 		now: Date.now(),
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
@@ -110,6 +116,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		conversation: opened?.conversation ?? null,
 		thread: opened?.thread ?? null,
 		missing: opened?.missing ?? false,
+		templates,
 		failure,
 	}
 }
@@ -168,6 +175,14 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'retry') {
 		return api.post(`${path}/messages/${encodeURIComponent(field('messageId'))}/retry`).then(() => redirect(back), refused(t('retryFailed')))
+	}
+
+	if (intent === 'template') {
+		const template = { name: field('name'), language: field('language'), parameters: form.getAll('parameters').map((value) => String(value).trim()) }
+		// Sent, the picker closes.
+		const next = new URL(back, url)
+		next.searchParams.delete('templates')
+		return api.post(`${path}/messages`, { kind: 'template', template }).then(() => redirect(next.pathname + next.search), refused(t('templates.failed')))
 	}
 
 	if (intent === 'labels') {

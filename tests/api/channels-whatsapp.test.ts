@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
@@ -159,7 +160,7 @@ describe('the 24-hour window', () => {
 		// Within the window, a free reply is fine.
 		expect((await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'text', body: 'Let me check.' } })).status).toBe(201)
 
-		await testDb().updateTable('messages').set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where('conversationId', '=', conversation!.id).where('direction', '=', 'incoming').execute()
+		await sql`update messages set created_at = now() - interval '25 hours' where conversation_id = ${conversation!.id} and direction = 'incoming'`.execute(testDb())
 		const refused = await api.request('POST', path, { headers: { ...team.agent.auth, 'Accept-Language': 'ar' }, body: { kind: 'text', body: 'It is back!' } })
 		expect(refused.status).toBe(422)
 		expect((refused.body as { message: string }).message).toBe('مرّت أكثر من 24 ساعة على آخر رسالة من العميل: أرسل قالبًا معتمدًا بدلًا من ذلك.')

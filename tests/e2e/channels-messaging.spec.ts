@@ -1,9 +1,11 @@
+import { sql } from 'kysely'
 import AxeBuilder from '@axe-core/playwright'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { inboundPath } from './inbox-support.ts'
 import { realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 // The e2e server reaches the providers at these fakes' fixed ports: one worker runs these tests, one after another.
@@ -72,7 +74,7 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await expect(failed).not.toContainText('Not delivered')
 })
 
-test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, and its messages arrive', async ({ page, context, request, baseURL }) => {
+test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, its messages arrive, and after 24 hours a template goes out', async ({ page, context, request, baseURL }) => {
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'WhatsApp Co')
 	await signIn(context, baseURL!, owner.token)
@@ -106,7 +108,25 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	await waitForHydration(page)
 	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
 	expect((await whatsapp.postWebhook(callback, appSecret, inboundText(number.phoneNumberId, { waId: '201112223334', name: 'Hoda Sami' }, 'Do you deliver on Fridays?'))).status).toBe(200)
-	await expect(page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Hoda Sami' })).toContainText('Do you deliver on Fridays?')
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Hoda Sami' })
+	await expect(row).toContainText('Do you deliver on Fridays?')
+
+	// A day later, WhatsApp takes only a template: the reply is refused with the reason, the picker sends one.
+	const inbound = await inboundPath(baseURL!)
+	await sql`update messages set created_at = now() - interval '25 hours' where workspace_id = ${workspace.id} and direction = 'incoming'`.execute(inbound.db)
+	await inbound.close()
+	await row.getByRole('link').click()
+	await page.locator('#composer-body').fill('Yes, we do!')
+	await page.locator('#composer-body').press('Enter')
+	await expect(page.getByRole('alert').filter({ hasText: 'More than 24 hours since the customer last wrote' })).toBeVisible()
+	await page.getByRole('link', { name: 'Send an approved template (WhatsApp, after 24 hours)' }).click()
+	const template = page.getByRole('form', { name: 'order_update' })
+	await template.getByLabel('Value 1').fill('Hoda')
+	await template.getByLabel('Value 2').fill('#7')
+	await template.getByRole('button', { name: 'Send this template' }).click()
+	await expect(page.getByRole('log')).toContainText('Hello Hoda, your order #7 has shipped.')
+	const sent = await whatsapp.waitFor((received) => (received.body as { type?: string } | null)?.type === 'template')
+	expect((sent.body as { to: string }).to).toBe('201112223334')
 })
 
 test.describe('in Arabic, without JavaScript', () => {

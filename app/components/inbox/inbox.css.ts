@@ -194,3 +194,5 @@ export const dialog = style({
 })
 export const keys = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.5rem 1rem', margin: 0, marginBlock: '1rem' })
 export const key = style({ fontFamily: 'ui-monospace, monospace', paddingInline: '0.375rem', border: `1px solid ${vars.color.border}`, borderRadius: '0.25rem', justifySelf: 'start' })
+
+export const templates = style({ display: 'grid', gap: '0.75rem', paddingBlock: '0.5rem', paddingInline: '1rem', fontSize: '0.875rem' })

@@ -13,6 +13,7 @@ import { ChannelIcon } from './channel-icon.tsx'
 import { Composer } from './composer.tsx'
 import { useConversationLive } from './use-conversation-live.ts'
 import * as styles from './inbox.css.ts'
+import { TemplatePicker } from './templates.tsx'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
@@ -86,6 +87,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 				{typingNames.length ? t('typing', { names: typingNames.join(', ') }) : ''}
 			</p>
 			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} onTyping={live.typed} />
+			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
 	)
 }
