@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { type Channel, type ChannelKind, type ChannelStatus, type Database } from '#api/db/schema.ts'
 import { firstFreeSlug, randomSuffixed, slugBase } from '#api/workspaces/slug.ts'
 import { defaultLinkSettings, linkSettingsSchema, type LinkSettings } from './schemas.ts'
@@ -17,6 +17,8 @@ export type ChannelJson = {
 	settings: Record<string, unknown>
 	createdAt: string
 	updatedAt: string
+	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
+	today?: { incoming: number; outgoing: number }
 	/** On a created or read channel, for owners and admins: where the provider posts, and Meta's verify token. */
 	webhook?: { url: string; verifyToken: string | null } | null
 }
@@ -50,8 +52,26 @@ export function linkSettingsOf(row: Pick<Channel, 'settings'>): LinkSettings {
 }
 
 export async function listChannels(db: Executor, workspaceId: string): Promise<ChannelJson[]> {
-	const rows = await db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).orderBy('createdAt').orderBy('id').execute()
-	return rows.map(channelJson)
+	const [rows, counts] = await Promise.all([
+		db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).orderBy('createdAt').orderBy('id').execute(),
+		todayCounts(db, workspaceId),
+	])
+	return rows.map((row) => ({ ...channelJson(row), today: { incoming: counts.get(`${row.id} incoming`) ?? 0, outgoing: counts.get(`${row.id} outgoing`) ?? 0 } }))
+}
+
+/** Text messages in and out since midnight in the workspace's zone, per channel (migration 0015's index). */
+async function todayCounts(db: Executor, workspaceId: string): Promise<Map<string, number>> {
+	const { rows } = await sql<{ channelId: string; direction: string; count: number }>`
+		select messages.channel_id, messages.direction, count(*)::int as count
+		from messages
+		join channels on channels.id = messages.channel_id
+		join workspaces on workspaces.id = channels.workspace_id
+		where channels.workspace_id = ${workspaceId}
+			and messages.kind = 'text'
+			and messages.created_at >= date_trunc('day', now() at time zone workspaces.timezone) at time zone workspaces.timezone
+		group by messages.channel_id, messages.direction
+	`.execute(db)
+	return new Map(rows.map((row) => [`${row.channelId} ${row.direction}`, row.count]))
 }
 
 export function findChannel(db: Executor, workspaceId: string, channelId: string): Promise<PublicChannel | undefined> {

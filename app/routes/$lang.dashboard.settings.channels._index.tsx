@@ -89,6 +89,7 @@ export default function Channels() {
 							<th className={table.th}>{t('ui.kind')}</th>
 							<th className={table.th}>{t('ui.name')}</th>
 							<th className={table.th}>{t('ui.status')}</th>
+							<th className={table.th}>{t('ui.today')}</th>
 							<th className={table.th}>{t('ui.address')}</th>
 							<th className={table.th}>
 								<span className="visually-hidden">{common('actions.label')}</span>
@@ -107,7 +108,9 @@ export default function Channels() {
 								<td className={table.td}>{channel.name}</td>
 								<td className={table.td}>
 									<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
+									{channel.status === 'error' && channel.statusDetail ? <p className={channelStyles.statusDetail}>{channel.statusDetail}</p> : null}
 								</td>
+								<td className={table.td}>{channel.today ? t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing }) : null}</td>
 								<td className={table.td}>
 									{channel.publicUrl ? (
 										<span className={channelStyles.address}>

@@ -178,6 +178,24 @@ describe('messages in and out', () => {
 		expect((again.body as { message: string }).message).toBe('Seul un message en échec peut être renvoyé.')
 	})
 
+	test('the list counts each channel’s messages in and out since midnight in the workspace’s zone', async () => {
+		const { bot, channel } = await connect('Counted')
+		const chat = { id: 555_000_005, firstName: 'Counted' }
+		await fake.postUpdate(bot.token, textUpdate(chat, 'One'), { origin: api.url })
+		await fake.postUpdate(bot.token, textUpdate(chat, 'Two'), { origin: api.url })
+		const [conversation] = await until(async () => {
+			const found = await conversationsOf(channel.id)
+			return found.length && (await thread(found[0]!.number)).length === 2 ? found : undefined
+		})
+		await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Reply' })
+		await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'note', body: 'A note is not a message out' })
+		// Yesterday's message is not today's.
+		await sql`update messages set created_at = now() - interval '2 days' where conversation_id = ${conversation!.id} and body = 'One'`.execute(testDb())
+		const listed = await api.request('GET', channelsPath(team.workspace.id), { headers: team.agent.auth })
+		const counted = (listed.body as { channels: Array<{ id: string; today: unknown }> }).channels.find((entry) => entry.id === channel.id)
+		expect(counted?.today).toEqual({ incoming: 1, outgoing: 1 })
+	})
+
 	test('deleting the channel deletes its webhook at Telegram', async () => {
 		const { bot, channel } = await connect('Short-lived')
 		expect(fake.webhookOf(bot.token)).toBeDefined()

@@ -149,6 +149,7 @@ test.describe('in Arabic, without JavaScript', () => {
 		await form.getByRole('button', { name: 'ربط البوت' }).click()
 		await expect(page).toHaveURL('/ar-eg/dashboard/settings/channels')
 		await expect(page.getByRole('main')).toContainText('دعم تيليجرام')
+		await expect(page.getByRole('row').filter({ hasText: 'دعم تيليجرام' })).toContainText('0 واردة · 0 صادرة')
 		expect(fake.webhookOf(bot.token)).toBeDefined()
 	})
 })

@@ -13,6 +13,7 @@ import * as m0011 from './0011_conversation_counts_and_search.ts'
 import * as m0012 from './0012_inbox_plan_indexes.ts'
 import * as m0013 from './0013_conversation_words.ts'
 import * as m0014 from './0014_message_templates.ts'
+import * as m0015 from './0015_messages_by_channel_day.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
 	'0012_inbox_plan_indexes': m0012,
 	'0013_conversation_words': m0013,
 	'0014_message_templates': m0014,
+	'0015_messages_by_channel_day': m0015,
 }

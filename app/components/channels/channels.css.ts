@@ -27,3 +27,4 @@ export const kindCell = style({ display: 'flex', gap: '0.5rem', alignItems: 'cen
 export const address = style({ display: 'flex', gap: '0.375rem', alignItems: 'center', flexWrap: 'wrap' })
 export const url = style({ fontFamily: 'ui-monospace, monospace', fontSize: '0.8125rem', overflowWrap: 'anywhere', direction: 'ltr', unicodeBidi: 'isolate' })
 export const snippet = style({ fontFamily: 'ui-monospace, monospace', fontSize: '0.8125rem', inlineSize: '100%', minBlockSize: '4rem', direction: 'ltr', padding: '0.5rem', borderRadius: vars.radius, border: `1px solid ${vars.color.input}`, background: vars.color.muted })
+export const statusDetail = style({ marginBlockStart: '0.25rem', fontSize: '0.75rem', color: vars.color.destructive })
