@@ -1,5 +1,5 @@
 import { useFetcher } from '@remix-run/react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { button } from '#app/components/ui/button.css.ts'
 import { textarea } from '#app/components/ui/field.css.ts'
@@ -89,6 +89,28 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 				: []
 	const open = menu !== null && suggestions.length > 0
 
+	// One load of the canned responses at a time: a load cut short by the next keystroke is an
+	// uncaught AbortError in single fetch. The latest query is loaded once the one in flight is back.
+	const cannedQuery = useRef<{ wanted: string; loaded: string | null }>({ wanted: '', loaded: null })
+	const { load: loadFetcher } = canned
+	const cannedIdle = canned.state === 'idle'
+	const fetchCanned = useCallback(
+		(query: string) => {
+			cannedQuery.current.loaded = query
+			loadFetcher(`/${locale}/dashboard/conversations/canned?search=${encodeURIComponent(query)}`)
+		},
+		[loadFetcher, locale],
+	)
+	const loadCanned = (query: string) => {
+		cannedQuery.current.wanted = query
+		if (cannedIdle) fetchCanned(query)
+	}
+	const menuTrigger = menu?.trigger
+	useEffect(() => {
+		const { wanted, loaded } = cannedQuery.current
+		if (cannedIdle && menuTrigger === '/' && loaded !== null && wanted !== loaded) fetchCanned(wanted)
+	}, [cannedIdle, menuTrigger, fetchCanned])
+
 	function update(value: string, caret: number) {
 		setText(value)
 		writeDraft(key, value)
@@ -97,7 +119,7 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 		if (!found?.token) return setMenu(null)
 		setMenu({ trigger: found.trigger, ...found.token })
 		setActive(0)
-		if (found.trigger === '/') canned.load(`/${locale}/dashboard/conversations/canned?search=${encodeURIComponent(found.token.query)}`)
+		if (found.trigger === '/') loadCanned(found.token.query)
 	}
 
 	function choose(suggestion: Suggestion) {
