@@ -4,8 +4,9 @@ import { sendAttempts } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
+import { channelReader, until } from './channels-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime, type ConversationJson, type MessageJson, type Published } from './conversations-fixtures.ts'
+import { conversationsPath, postMessage, recordingRealtime, type Published } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
@@ -14,12 +15,14 @@ let fake: TelegramFake
 let api: TestApi
 let team: Team
 let jobs: JobRunner
+let reader: ReturnType<typeof channelReader>
 const published: Published[] = []
 
 beforeAll(async () => {
 	fake = await startTelegramFake()
 	api = await startApi({ TELEGRAM_API_URL: fake.url })
 	team = await createTeam('Telegram')
+	reader = channelReader(api, team.workspace.id, team.agent.auth)
 	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
 })
 
@@ -31,15 +34,6 @@ afterAll(async () => {
 
 const channelsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/channels${rest}`
 
-/** Waits (up to 15 s) for `check` to hold: jobs run in their own time. */
-async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
-	for (let waited = 0; waited < 15_000; waited += 50) {
-		const value = await check()
-		if (value) return value
-		await new Promise((resolve) => setTimeout(resolve, 50))
-	}
-	throw new Error('timed out')
-}
 
 async function connect(name = 'Support bot') {
 	const bot = fake.addBot()
@@ -48,15 +42,7 @@ async function connect(name = 'Support bot') {
 	return { bot, channel: created.body as { id: string; kind: string; settings: Record<string, unknown>; status: string } }
 }
 
-async function conversationsOf(channelId: string): Promise<ConversationJson[]> {
-	const answer = await api.request('GET', `${conversationsPath(team.workspace.id)}?status=all&channelId=${channelId}`, { headers: team.agent.auth })
-	return (answer.body as { conversations: ConversationJson[] }).conversations
-}
 
-async function thread(number: number): Promise<MessageJson[]> {
-	const answer = await api.request('GET', conversationsPath(team.workspace.id, `/${number}/messages`), { headers: team.agent.auth })
-	return (answer.body as { messages: MessageJson[] }).messages
-}
 
 describe('connecting a Telegram bot', () => {
 	test('the token is checked with getMe, the webhook set to ours with a secret, and the credentials kept encrypted, never answered', async () => {
@@ -104,10 +90,7 @@ describe('messages in and out', () => {
 		const update = textUpdate(chat, 'مرحبا، أين طلبي؟')
 		const first = await fake.postUpdate(bot.token, update, { origin: api.url })
 		expect(first.status).toBe(200)
-		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length ? found : undefined
-		})
+		const conversation = await reader.firstConversation(channel.id)
 		expect(conversation?.contact.name).toBe('ليلى حسن')
 		expect(published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
 
@@ -115,7 +98,7 @@ describe('messages in and out', () => {
 		expect((await fake.postUpdate(bot.token, update, { origin: api.url })).status).toBe(200)
 		await fake.postUpdate(bot.token, textUpdate(chat, 'Second message'), { origin: api.url })
 		const messages = await until(async () => {
-			const found = await thread(conversation!.number)
+			const found = await reader.thread(conversation!.number)
 			return found.length >= 2 ? found : undefined
 		})
 		expect(messages.map((message) => message.body)).toEqual(['مرحبا، أين طلبي؟', 'Second message'])
@@ -123,7 +106,7 @@ describe('messages in and out', () => {
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Your order ships today.' })
 		const sent = await fake.waitFor((request) => request.path === `/bot${bot.token}/sendMessage`)
 		expect(sent.body).toEqual({ chat_id: String(chat.id), text: 'Your order ships today.' })
-		const delivered = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		const delivered = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
 		expect(delivered.error).toBeNull()
 	})
 
@@ -135,7 +118,7 @@ describe('messages in and out', () => {
 		expect((await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: null })).status).toBe(401)
 		const jobsFor = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(testDb())
 		expect(jobsFor.rows[0]?.n).toBe(0)
-		expect(await conversationsOf(channel.id)).toEqual([])
+		expect(await reader.conversationsOf(channel.id)).toEqual([])
 
 		const gone = await api.request('POST', `/webhooks/telegram/00000000-0000-4000-8000-000000000000`, { body: textUpdate({ id: 1, firstName: 'Nobody' }, 'hi') })
 		expect(gone.status).toBe(200)
@@ -146,20 +129,17 @@ describe('messages in and out', () => {
 		const { bot, channel } = await connect('Busy')
 		const chat = { id: 555_000_003, firstName: 'Karim' }
 		await fake.postUpdate(bot.token, textUpdate(chat, 'Hello'), { origin: api.url })
-		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length ? found : undefined
-		})
+		const conversation = await reader.firstConversation(channel.id)
 		fake.failNext(/\/sendMessage$/, { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } })
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'One moment' })
-		const sent = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		const sent = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
 		expect(sent).toBeDefined()
 		const tries = fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage`)
 		expect(tries).toHaveLength(2)
 
 		fake.blockChat(chat.id)
 		const blocked = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Are you there?' })
-		const failed = await until(async () => (await thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'failed'))
+		const failed = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'failed'))
 		expect(failed.error).toBe('Forbidden: bot was blocked by the user')
 		// A refusal is not retried.
 		expect(fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage` && (request.body as { text: string }).text === 'Are you there?')).toHaveLength(1)
@@ -172,7 +152,7 @@ describe('messages in and out', () => {
 		const retried = await api.request('POST', retryPath, { headers: team.agent.auth })
 		expect(retried.status).toBe(200)
 		expect(retried.body).toMatchObject({ id: blocked.id, status: 'pending', error: null })
-		await until(async () => (await thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'sent'))
+		await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'sent'))
 		const again = await api.request('POST', retryPath, { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
 		expect(again.status).toBe(409)
 		expect((again.body as { message: string }).message).toBe('Seul un message en échec peut être renvoyé.')
@@ -184,8 +164,8 @@ describe('messages in and out', () => {
 		await fake.postUpdate(bot.token, textUpdate(chat, 'One'), { origin: api.url })
 		await fake.postUpdate(bot.token, textUpdate(chat, 'Two'), { origin: api.url })
 		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length && (await thread(found[0]!.number)).length === 2 ? found : undefined
+			const found = await reader.conversationsOf(channel.id)
+			return found.length && (await reader.thread(found[0]!.number)).length === 2 ? found : undefined
 		})
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Reply' })
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'note', body: 'A note is not a message out' })
@@ -208,7 +188,7 @@ describe('messages in and out', () => {
 		const { bot, channel } = await connect('Private')
 		expect((await api.request('GET', channelsPath(team.elsewhere.id, `/${channel.id}`), { headers: team.outsider.auth })).status).toBe(404)
 		await fake.postUpdate(bot.token, textUpdate({ id: 555_000_004, firstName: 'Nadia' }, 'Bonjour'), { origin: api.url })
-		await until(async () => (await conversationsOf(channel.id)).length > 0)
+		await until(async () => (await reader.conversationsOf(channel.id)).length > 0)
 		const theirs = await api.request('GET', `${conversationsPath(team.elsewhere.id)}?status=all&search=Bonjour`, { headers: team.outsider.auth })
 		expect((theirs.body as { conversations: unknown[] }).conversations).toEqual([])
 	})

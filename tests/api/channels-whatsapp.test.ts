@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { inboundText, startWhatsAppFake, statusUpdate, type WhatsAppFake } from '../fakes/whatsapp.ts'
+import { channelReader, until } from './channels-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime, type ConversationJson, type MessageJson } from './conversations-fixtures.ts'
+import { conversationsPath, postMessage, recordingRealtime } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
@@ -13,11 +14,13 @@ let fake: WhatsAppFake
 let api: TestApi
 let team: Team
 let jobs: JobRunner
+let reader: ReturnType<typeof channelReader>
 
 beforeAll(async () => {
 	fake = await startWhatsAppFake()
 	api = await startApi({ WHATSAPP_API_URL: fake.url })
 	team = await createTeam('WhatsApp')
+	reader = channelReader(api, team.workspace.id, team.agent.auth)
 	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
 })
 
@@ -30,14 +33,6 @@ afterAll(async () => {
 const channelsPath = (rest = '') => `/v1/workspaces/${team.workspace.id}/channels${rest}`
 const appSecret = 'f3a1c0ffee0123456789abcdef012345'
 
-async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
-	for (let waited = 0; waited < 15_000; waited += 50) {
-		const value = await check()
-		if (value) return value
-		await new Promise((resolve) => setTimeout(resolve, 50))
-	}
-	throw new Error('timed out')
-}
 
 type Connected = { id: string; settings: Record<string, unknown>; webhook: { url: string; verifyToken: string } }
 
@@ -54,15 +49,7 @@ async function connect(name = 'WhatsApp support') {
 	return { number, channel, webhook }
 }
 
-async function conversationsOf(channelId: string): Promise<ConversationJson[]> {
-	const answer = await api.request('GET', `${conversationsPath(team.workspace.id)}?status=all&channelId=${channelId}`, { headers: team.agent.auth })
-	return (answer.body as { conversations: ConversationJson[] }).conversations
-}
 
-async function thread(number: number): Promise<MessageJson[]> {
-	const answer = await api.request('GET', conversationsPath(team.workspace.id, `/${number}/messages`), { headers: team.agent.auth })
-	return (answer.body as { messages: MessageJson[] }).messages
-}
 
 describe('a WhatsApp number', () => {
 	test('connects once Meta knows the number with this token; the webhook and a generated verify token are shown to owners only, never the secrets', async () => {
@@ -97,12 +84,9 @@ describe('a WhatsApp number', () => {
 		const payload = inboundText(number.phoneNumberId, customer, 'السلام عليكم، هل الطلب جاهز؟')
 		expect((await fake.postWebhook(webhook, appSecret, payload)).status).toBe(200)
 		expect((await fake.postWebhook(webhook, appSecret, payload)).status).toBe(200)
-		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length ? found : undefined
-		})
+		const conversation = await reader.firstConversation(channel.id)
 		expect(conversation?.contact).toMatchObject({ name: 'Mona Adel', phone: '+201001234567' })
-		expect((await thread(conversation!.number)).filter((message) => message.direction === 'incoming')).toHaveLength(1)
+		expect((await reader.thread(conversation!.number)).filter((message) => message.direction === 'incoming')).toHaveLength(1)
 
 		const forged = await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201009999999', name: 'Mallory' }, 'hi'), { signature: 'sha256=00' })
 		expect(forged.status).toBe(401)
@@ -119,30 +103,27 @@ describe('a WhatsApp number', () => {
 		expect(wamid).toMatch(/^wamid\./)
 
 		for (const status of ['read', 'delivered'] as const) await fake.postWebhook(webhook, appSecret, statusUpdate(number.phoneNumberId, wamid, customer.waId, status))
-		await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'read'))
+		await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'read'))
 		// The late "delivered" did not undo "read".
 		await new Promise((resolve) => setTimeout(resolve, 300))
-		expect((await thread(conversation!.number)).find((message) => message.id === reply.id)?.status).toBe('read')
-		expect(await conversationsOf(channel.id)).toHaveLength(1)
+		expect((await reader.thread(conversation!.number)).find((message) => message.id === reply.id)?.status).toBe('read')
+		expect(await reader.conversationsOf(channel.id)).toHaveLength(1)
 	})
 
 	test('a 400 from the Cloud API fails the reply with its reason; a failed status says why', async () => {
 		const { number, channel, webhook } = await connect('Refusals')
 		const customer = { waId: '201007654321', name: 'Omar' }
 		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Hello'))
-		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length ? found : undefined
-		})
+		const conversation = await reader.firstConversation(channel.id)
 		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: '(#131026) Message Undeliverable', type: 'OAuthException', code: 131026, fbtrace_id: 'Axyz' } } })
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Are you there?' })
-		const failed = await until(async () => (await thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'failed'))
+		const failed = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'failed'))
 		expect(failed.error).toBe('(#131026) Message Undeliverable')
 
 		const second = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Second try' })
 		const row = await until(async () => testDb().selectFrom('messages').select(['externalId']).where('id', '=', second.id).where('status', '=', 'sent').executeTakeFirst())
 		await fake.postWebhook(webhook, appSecret, statusUpdate(number.phoneNumberId, row.externalId!, customer.waId, 'failed', { code: 131047, title: 'Re-engagement message', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' }))
-		const rejected = await until(async () => (await thread(conversation!.number)).find((message) => message.id === second.id && message.status === 'failed'))
+		const rejected = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === second.id && message.status === 'failed'))
 		expect(rejected.error).toContain('more than 24 hours')
 	})
 })
@@ -152,10 +133,7 @@ describe('the 24-hour window', () => {
 		const { number, channel, webhook } = await connect('Window')
 		const customer = { waId: '201005550000', name: 'Salma' }
 		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Is the blue one back in stock?'))
-		const [conversation] = await until(async () => {
-			const found = await conversationsOf(channel.id)
-			return found.length ? found : undefined
-		})
+		const conversation = await reader.firstConversation(channel.id)
 		const path = conversationsPath(team.workspace.id, `/${conversation!.number}/messages`)
 		// Within the window, a free reply is fine.
 		expect((await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'text', body: 'Let me check.' } })).status).toBe(201)
