@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
-import { type Contact, type Database } from '#api/db/schema.ts'
+import { type ChannelKind, type Contact, type Database } from '#api/db/schema.ts'
 import { containsPattern } from '#api/http/pagination.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ContactSort, type Cursor, type Direction } from './cursor.ts'
@@ -19,7 +19,15 @@ export type ContactJson = {
 	lastActivityAt: string
 	createdAt: string
 	updatedAt: string
+	/** On a single contact: who they are on each channel they wrote on. */
+	identities?: ContactIdentityJson[]
 }
+
+/**
+ * A contact's identity on a channel. `externalId` is the provider's id of them (a WhatsApp number,
+ * a Telegram chat id, a Meta PSID); null for a link visitor, whose id is the hash of their cookie.
+ */
+export type ContactIdentityJson = { channelId: string; channelKind: ChannelKind; channelName: string; externalId: string | null; since: string }
 
 type ContactRow = Omit<Contact, 'nameKey' | 'searchText'>
 
@@ -67,14 +75,29 @@ const labelsOfContact = sql<LabelSummary[]>`(
 export type ContactWithLabels = ContactRow & { labels: LabelSummary[] }
 
 export async function findContact(db: Executor, workspaceId: string, contactId: string): Promise<ContactJson | undefined> {
-	const contact = await db
-		.selectFrom('contacts')
-		.select(contactColumns)
-		.select(labelsOfContact.as('labels'))
-		.where('workspaceId', '=', workspaceId)
-		.where('id', '=', contactId)
-		.executeTakeFirst()
-	return contact && contactJson(contact, contact.labels)
+	const [contact, identities] = await Promise.all([
+		db.selectFrom('contacts').select(contactColumns).select(labelsOfContact.as('labels')).where('workspaceId', '=', workspaceId).where('id', '=', contactId).executeTakeFirst(),
+		identitiesOf(db, workspaceId, contactId),
+	])
+	return contact && { ...contactJson(contact, contact.labels), identities }
+}
+
+async function identitiesOf(db: Executor, workspaceId: string, contactId: string): Promise<ContactIdentityJson[]> {
+	const rows = await db
+		.selectFrom('contactIdentities')
+		.innerJoin('channels', 'channels.id', 'contactIdentities.channelId')
+		.select(['contactIdentities.channelId', 'channels.kind', 'channels.name', 'contactIdentities.externalId', 'contactIdentities.createdAt'])
+		.where('contactIdentities.workspaceId', '=', workspaceId)
+		.where('contactIdentities.contactId', '=', contactId)
+		.orderBy('contactIdentities.createdAt')
+		.execute()
+	return rows.map((row) => ({
+		channelId: row.channelId,
+		channelKind: row.kind,
+		channelName: row.name,
+		externalId: row.kind === 'link' ? null : row.externalId,
+		since: row.createdAt.toISOString(),
+	}))
 }
 
 /**

@@ -337,6 +337,7 @@ function ContactPanel({ contact, confirmDelete, manages, base, close }: { contac
 				</span>
 			) : null}
 			{contact.notes ? <p>{contact.notes}</p> : null}
+			{contact.identities ? <Identities identities={contact.identities} /> : null}
 			{confirmDelete && manages ? (
 				<Form method="post" className={table.actions} role="alertdialog" aria-label={t('contacts.deleteTitle', { name: contact.name })}>
 					<p>{t('contacts.deleteTitle', { name: contact.name })}</p>
@@ -366,6 +367,32 @@ function ContactPanel({ contact, confirmDelete, manages, base, close }: { contac
 				</div>
 			)}
 		</aside>
+	)
+}
+
+/** Who the contact is on each channel they wrote on: the provider's id of them, or a chat link's visitor. */
+function Identities({ identities }: { identities: NonNullable<Contact['identities']> }) {
+	const { t } = useTranslation()
+	const date = useDateFormat({ dateStyle: 'medium' })
+	return (
+		<section aria-labelledby="identities-heading">
+			<h3 id="identities-heading" className={contacts.subheading}>
+				{t('contacts.identities.title')}
+			</h3>
+			{identities.length ? (
+				<ul className={contacts.identities}>
+					{identities.map((identity) => (
+						<li key={`${identity.channelId} ${identity.externalId ?? ''}`}>
+							<strong>{identity.channelName}</strong> ({t(`contacts.identities.kinds.${identity.channelKind}`)}){' '}
+							{identity.externalId ? <bdi dir="ltr">{identity.externalId}</bdi> : t('contacts.identities.visitor')}{' '}
+							<span className={contacts.term}>{t('contacts.identities.since', { date: date(identity.since) })}</span>
+						</li>
+					))}
+				</ul>
+			) : (
+				<p className={contacts.term}>{t('contacts.identities.none')}</p>
+			)}
+		</section>
 	)
 }
 

@@ -22,4 +22,6 @@ export const bulk = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', al
 export const panel = style({ display: 'grid', gap: '0.75rem', alignContent: 'start', padding: '1.25rem', borderRadius: vars.radius, border: `1px solid ${vars.color.border}`, background: vars.color.card })
 export const facts = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.375rem 0.75rem', margin: 0, fontSize: '0.875rem', overflowWrap: 'anywhere' })
 export const term = style({ color: vars.color.mutedForeground })
+export const subheading = style({ margin: '0 0 0.25rem', fontSize: '0.875rem', fontWeight: 600 })
+export const identities = style({ margin: 0, paddingInlineStart: '1.25rem', fontSize: '0.875rem', display: 'grid', gap: '0.25rem', overflowWrap: 'anywhere' })
 export const report = style({ display: 'grid', gap: '0.5rem', fontSize: '0.875rem' })

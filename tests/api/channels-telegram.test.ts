@@ -92,6 +92,11 @@ describe('messages in and out', () => {
 		expect(first.status).toBe(200)
 		const conversation = await reader.firstConversation(channel.id)
 		expect(conversation?.contact.name).toBe('ليلى حسن')
+		// The contact's page lists who they are on the channel: the chat id Telegram gave, and only to this workspace.
+		const contactPath = `/v1/workspaces/${team.workspace.id}/contacts/${conversation.contact.id}`
+		const contact = await api.request('GET', contactPath, { headers: team.agent.auth })
+		expect((contact.body as { identities: unknown[] }).identities).toEqual([{ channelId: channel.id, channelKind: 'telegram', channelName: 'Inbound', externalId: String(chat.id), since: expect.any(String) }])
+		expect((await api.request('GET', contactPath.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
 		expect(published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
 
 		// Telegram retries an update it did not see acknowledged: the same message, once.

@@ -28,6 +28,7 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 				'createdAt',
 				'email',
 				'id',
+				'identities',
 				'labels',
 				'lastActivityAt',
 				'name',
@@ -35,7 +36,7 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 				'phone',
 				'updatedAt',
 			])
-			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [] })
+			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [], identities: [] })
 			expect(contact.avatarColor).toMatch(/^#[0-9a-f]{6}$/)
 			expect(contact.lastActivityAt).toBe(contact.createdAt)
 		}

@@ -85,6 +85,10 @@ describe('a visitor', () => {
 		// Nothing stores the token itself.
 		const stored = JSON.stringify(await testDb().selectFrom('contactIdentities').selectAll().where('channelId', '=', channelId).execute())
 		expect(stored).not.toContain(token)
+		// Members see that the contact wrote on the link, never the hash that names their cookie.
+		const read = await api.request('GET', `/v1/workspaces/${team.workspace.id}/contacts/${contact.id}`, { headers: team.agent.auth })
+		expect((read.body as { identities: unknown[] }).identities).toEqual([{ channelId, channelKind: 'link', channelName: expect.any(String), externalId: null, since: expect.any(String) }])
+		expect(JSON.stringify(read.body)).not.toContain(hash)
 
 		const again = await post(token, { body: 'Second question' })
 		expect((again.body as { conversationId: string }).conversationId).toBe(answer.conversationId)

@@ -151,5 +151,19 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.getByRole('main')).toContainText('دعم تيليجرام')
 		await expect(page.getByRole('row').filter({ hasText: 'دعم تيليجرام' })).toContainText('0 واردة · 0 صادرة')
 		expect(fake.webhookOf(bot.token)).toBeDefined()
+
+		// A customer writes: their contact's panel names the bot and the chat id Telegram gave them.
+		await fake.postUpdate(bot.token, textUpdate({ id: 777_002, firstName: 'سارة', lastName: 'منصور' }, 'مرحبا'), { origin: baseURL })
+		const contact = page.getByRole('link', { name: 'سارة منصور' })
+		await expect
+			.poll(async () => {
+				await page.goto('/ar-eg/dashboard/contacts')
+				return contact.count()
+			})
+			.toBe(1)
+		await contact.click()
+		const identities = page.getByRole('region', { name: 'القنوات' })
+		await expect(identities).toContainText('دعم تيليجرام (تيليجرام)')
+		await expect(identities).toContainText('777002')
 	})
 })
