@@ -14,6 +14,8 @@ export type ChannelJson = {
 	enabled: boolean
 	status: ChannelStatus
 	statusDetail: string | null
+	/** Since when the provider has refused the channel's token (status `error`). */
+	failingSince: string | null
 	settings: Record<string, unknown>
 	createdAt: string
 	updatedAt: string
@@ -26,7 +28,7 @@ export type ChannelJson = {
 export const channelSlugConstraint = 'channels_slug_key'
 
 // The public columns only, so that a secret cannot reach an answer by a `selectAll`.
-export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'settings', 'createdAt', 'updatedAt'] as const
+export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'failingSince', 'settings', 'createdAt', 'updatedAt'] as const
 
 export type PublicChannel = Pick<Channel, (typeof publicChannelColumns)[number]>
 
@@ -39,6 +41,7 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		enabled: row.enabled,
 		status: row.status,
 		statusDetail: row.statusDetail,
+		failingSince: row.failingSince?.toISOString() ?? null,
 		settings: row.kind === 'link' ? linkSettingsOf(row) : row.settings,
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),

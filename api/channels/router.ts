@@ -127,7 +127,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				.updateTable('channels')
 				.set({
 					...columns,
-					...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled) }),
+					...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
 					...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
 					updatedAt: new Date(),
 				})

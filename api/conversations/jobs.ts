@@ -40,13 +40,19 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
 		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
+		// The provider took a message again (a token renewed on its side): the channel works.
+		if (channel.status === 'error') await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
 	} catch (error) {
 		if (error instanceof ProviderError && error.retryable && attempt + 1 < sendAttempts) {
 			await addJob(db, 'send-message', { messageId, attempt: attempt + 1 }, { runAt: new Date(Date.now() + backoffMs(attempt, error)) })
 			return
 		}
 		if (error instanceof ProviderError && error.kind === 'unauthorized') {
-			await db.updateTable('channels').set({ status: 'error', statusDetail: error.detail, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).execute()
+			await db
+				.updateTable('channels')
+				.set({ status: 'error', statusDetail: error.detail, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: sql<Date>`now()` })
+				.where('id', '=', channel.id)
+				.execute()
 		}
 		if (!(error instanceof DeliveryError) && !(error instanceof ProviderError)) throw error
 		outcome = { status: 'failed', externalId: null, error: error.message }

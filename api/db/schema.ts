@@ -206,6 +206,8 @@ export interface ChannelsTable {
 	enabled: Generated<boolean>
 	status: Generated<ChannelStatus>
 	statusDetail: string | null
+	/** When the provider started refusing the channel's token; null while it works. */
+	failingSince: Date | null
 	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
 	credentials: string | null
 	webhookSecret: string | null

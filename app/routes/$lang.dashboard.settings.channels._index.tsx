@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { type ChannelJson } from '#app/.server/api.ts'
 import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -53,6 +54,7 @@ export default function Channels() {
 	const { title, locale, channels, manages, deleting } = useLoaderData<typeof loader>()
 	const { t } = useTranslation('channels')
 	const common = useTranslation().t
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const base = `/${locale}/dashboard/settings/channels`
 	return (
 		<>
@@ -108,7 +110,11 @@ export default function Channels() {
 								<td className={table.td}>{channel.name}</td>
 								<td className={table.td}>
 									<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
-									{channel.status === 'error' && channel.statusDetail ? <p className={channelStyles.statusDetail}>{channel.statusDetail}</p> : null}
+									{channel.status === 'error' ? (
+										<p className={channelStyles.statusDetail}>
+											{channel.failingSince ? t('ui.failingSince', { date: date(channel.failingSince) }) : null} {channel.statusDetail}
+										</p>
+									) : null}
 								</td>
 								<td className={table.td}>{channel.today ? t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing }) : null}</td>
 								<td className={table.td}>

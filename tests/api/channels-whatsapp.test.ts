@@ -126,6 +126,25 @@ describe('a WhatsApp number', () => {
 		const rejected = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === second.id && message.status === 'failed'))
 		expect(rejected.error).toContain('more than 24 hours')
 	})
+
+	test('a token Meta stopped accepting fails the reply and marks the channel failing since then; the next delivery clears it', async () => {
+		const { number, channel, webhook } = await connect('Revoked')
+		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201005550000', name: 'Rana' }, 'Hi'))
+		const conversation = await reader.firstConversation(channel.id)
+		const expired = 'Error validating access token: Session has expired on Tuesday, 24-Nov-26 03:00:00 PST.'
+		fake.failNext(/\/messages$/, { status: 401, body: { error: { message: expired, type: 'OAuthException', code: 190, error_subcode: 463, fbtrace_id: 'Aexp' } } })
+		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Hello Rana' })
+		await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'failed'))
+		const listed = async () => ((await api.request('GET', channelsPath(), { headers: team.agent.auth })).body as { channels: Array<{ id: string; status: string; statusDetail: string | null; failingSince: string | null }> }).channels.find((entry) => entry.id === channel.id)!
+		const failing = await listed()
+		expect(failing).toMatchObject({ status: 'error', statusDetail: expired })
+		expect(Date.now() - Date.parse(failing.failingSince!)).toBeLessThan(60_000)
+
+		const retried = await api.request('POST', conversationsPath(team.workspace.id, `/${conversation!.number}/messages/${reply.id}/retry`), { headers: team.agent.auth })
+		expect(retried.status).toBe(200)
+		await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		expect(await listed()).toMatchObject({ status: 'active', statusDetail: null, failingSince: null })
+	})
 })
 
 describe('the 24-hour window', () => {
