@@ -23,6 +23,8 @@ export type ChannelJson = {
 	today?: { incoming: number; outgoing: number }
 	/** On a created or read channel, for owners and admins: where the provider posts, and Meta's verify token. */
 	webhook?: { url: string; verifyToken: string | null } | null
+	/** On a read channel, for owners and admins: each credential's last characters (`••••Wx9z`), to tell which is kept. */
+	maskedCredentials?: Record<string, string> | null
 }
 
 export const channelSlugConstraint = 'channels_slug_key'

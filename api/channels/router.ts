@@ -11,8 +11,8 @@ import { channelJson, channelSlugConstraint, findChannel, linkSettingsOf, listCh
 import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
-import { ProviderError } from './providers/provider.ts'
-import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, defaultLinkSettings, type LinkSettings, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
+import { type ChannelProvider, ProviderError } from './providers/provider.ts'
+import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, credentialsOf, defaultLinkSettings, type LinkSettings, replaceCredentialsBody, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
 
 function channelNotFound() {
 	return new HttpError(404, 'channels:errors.notFound')
@@ -87,9 +87,10 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
 			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
 			if (!found) throw channelNotFound()
-			// Owners and admins see where to point the provider; nobody sees the credentials themselves.
+			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
-			res.json({ ...channelJson(found), webhook: manages ? webhookOf(found, providerChannel(found, config.ENCRYPTION_KEY).credentials) : null })
+			const { credentials } = providerChannel(found, config.ENCRYPTION_KEY)
+			res.json({ ...channelJson(found), webhook: manages ? webhookOf(found, credentials) : null, maskedCredentials: manages ? maskCredentials(credentials) : null })
 		}),
 	)
 
@@ -141,6 +142,51 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		}),
 	)
 
+	/**
+	 * Replaces some of a messaging channel's credentials (a renewed token, a rotated app secret):
+	 * checked with the provider as on connect, the provider pointed at us again with the new ones
+	 * (Telegram's setWebhook, after the old bot's webhook is released), and the channel working again.
+	 */
+	router.put(
+		'/:channelId/credentials',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { channelId } = parseParams(req, channelParams, channelNotFound)
+			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			if (!found) throw channelNotFound()
+			if (!(found.kind in credentialsOf)) throw new HttpError(422, 'channels:errors.noCredentials')
+			const kind = found.kind as keyof typeof credentialsOf
+			const { credentials: given } = parseRequest(req, 'body', replaceCredentialsBody(kind))
+			const provider = providerFor(kind)!
+			const current = providerChannel(found, config.ENCRYPTION_KEY)
+			const credentials: Record<string, string> = { ...current.credentials }
+			for (const [name, value] of Object.entries(given)) if (value) credentials[name] = value
+			const replaced = { ...current, credentials }
+			const refused = refusal(req, provider, credentialsOf[kind].refusedField)
+			const learnt = await provider.validateCredentials!(replaced, config).catch(refused)
+			if (provider.disconnect && provider.connect) {
+				await provider.disconnect(current, config).catch((error: unknown) => logger.warn({ err: error, channelId }, 'the provider did not release the old credentials'))
+				await provider.connect(replaced, webhookUrl(config, found), config).catch(refused)
+			}
+			const updated = await db
+				.updateTable('channels')
+				.set({
+					credentials: sealCredentials(credentials, config.ENCRYPTION_KEY),
+					settings: { ...found.settings, ...learnt },
+					status: statusOf(found.enabled),
+					statusDetail: null,
+					failingSince: null,
+					updatedAt: new Date(),
+				})
+				.where('workspaceId', '=', workspace.id)
+				.where('id', '=', channelId)
+				.returning(publicChannelColumns)
+				.executeTakeFirst()
+			if (!updated) throw channelNotFound()
+			res.json({ ...channelJson(updated), webhook: webhookOf(updated, credentials), maskedCredentials: maskCredentials(credentials) })
+		}),
+	)
+
 	router.delete(
 		'/:channelId',
 		handler(async (req, res) => {
@@ -173,12 +219,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		const provider = providerFor(kind)!
 		const settings = 'settings' in body ? body.settings : {}
 		const draft = { id: crypto.randomUUID(), workspaceId, kind, settings, credentials, webhookSecret: newWebhookSecret() }
-		const refused = (error: unknown): never => {
-			if (!(error instanceof ProviderError)) throw error
-			const { key, values } = describeFailure(provider, error)
-			if (error.kind === 'unavailable' || error.kind === 'rate-limited') throw new HttpError(502, `channels:${key}`, { values })
-			throw fieldError(req, 422, kind === 'telegram' ? 'credentials.botToken' : 'credentials.accessToken', `channels:${key}`, values)
-		}
+		const refused = refusal(req, provider, credentialsOf[kind].refusedField)
 		const learnt = await provider.validateCredentials!(draft, config).catch(refused)
 		const enabled = body.enabled ?? true
 		const created = await db
@@ -205,6 +246,16 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		return { created, credentials }
 	}
 
+	/** A provider's refusal of credentials, said beside `field`; the provider out of reach is a 502. */
+	function refusal(req: Request, provider: ChannelProvider, field: string) {
+		return (error: unknown): never => {
+			if (!(error instanceof ProviderError)) throw error
+			const { key, values } = describeFailure(provider, error)
+			if (error.kind === 'unavailable' || error.kind === 'rate-limited') throw new HttpError(502, `channels:${key}`, { values })
+			throw fieldError(req, 422, `credentials.${field}`, `channels:${key}`, values)
+		}
+	}
+
 	/** What a manager pastes into the provider's console: the webhook's address and, for Meta, the verify token. */
 	function webhookOf(channel: Pick<PublicChannel, 'kind' | 'id'>, credentials: Record<string, string>) {
 		if (channel.kind === 'link') return null
@@ -212,4 +263,9 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	}
 
 	return router
+}
+
+/** Credentials as a manager may see them: enough of the end to tell which token is kept (`••••Wx9z`), never the rest. */
+export function maskCredentials(credentials: Record<string, string>): Record<string, string> {
+	return Object.fromEntries(Object.entries(credentials).map(([name, value]) => [name, value.length >= 16 ? `••••${value.slice(-4)}` : '••••']))
 }

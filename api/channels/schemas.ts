@@ -52,17 +52,27 @@ export const updateMessagingChannelBody = z.object({ name: name.optional(), enab
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
 export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/
 
+const telegramCredentials = z.object({ botToken: z.string().trim().regex(botTokenPattern, 'channels:validation.botToken') }).strict()
+
 export const createTelegramChannelBody = z
 	.object({
 		kind: z.literal('telegram'),
 		name,
 		enabled: z.boolean().optional(),
-		credentials: z.object({ botToken: z.string().trim().regex(botTokenPattern, 'channels:validation.botToken') }).strict(),
+		credentials: telegramCredentials,
 	})
 	.strict()
 
 const graphId = z.string().trim().regex(/^\d{5,20}$/, 'channels:validation.graphId')
 const secret = z.string().trim().min(8).max(512)
+
+const whatsAppCredentials = z
+	.object({
+		accessToken: secret,
+		appSecret: secret,
+		verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
+	})
+	.strict()
 
 /** A WhatsApp Cloud API number: its ids from Meta's App Dashboard; the verify token is generated when left empty. */
 export const createWhatsAppChannelBody = z
@@ -71,14 +81,20 @@ export const createWhatsAppChannelBody = z
 		name,
 		enabled: z.boolean().optional(),
 		settings: z.object({ phoneNumberId: graphId, businessAccountId: graphId }).strict(),
-		credentials: z
-			.object({
-				accessToken: secret,
-				appSecret: secret,
-				verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
-			})
-			.strict(),
+		credentials: whatsAppCredentials,
 	})
 	.strict()
+
+/** Each messaging kind's credentials, and the one a provider's refusal is shown beside. */
+export const credentialsOf = {
+	telegram: { schema: telegramCredentials, refusedField: 'botToken' },
+	whatsapp: { schema: whatsAppCredentials, refusedField: 'accessToken' },
+} as const
+
+/** New values for some of a channel's credentials (a renewed token, a rotated app secret); the others are kept. */
+export function replaceCredentialsBody(kind: keyof typeof credentialsOf) {
+	const given = (credentialsOf[kind].schema as z.AnyZodObject).partial() as z.ZodType<Partial<Record<string, string>>>
+	return z.object({ credentials: given.refine((values) => Object.values(values).some(Boolean), 'channels:validation.noCredentials') }).strict()
+}
 
 export const channelParams = z.object({ id: z.string().uuid(), channelId: z.string().uuid() })

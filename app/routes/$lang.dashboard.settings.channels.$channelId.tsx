@@ -7,6 +7,7 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
+import { credentialFieldsOf, ReplaceCredentialsForm } from '#app/components/channels/connect-channel-form.tsx'
 import { fieldMessages, LinkChannelForm, type Reply } from '#app/components/channels/link-channel-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import * as field from '#app/components/ui/field.css.ts'
@@ -45,6 +46,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const form = await args.request.formData()
+	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	const link = linkChannelBody(form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const body = form.get('kind') === 'messaging' ? { name: link.name, enabled: link.enabled } : link
@@ -55,6 +57,23 @@ export async function action(args: ActionFunctionArgs) {
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return channelFormReply(error, linkFormValues(link), locale, args.request)
+	}
+}
+
+/** New values for some credentials (the empty fields keep theirs); the page again with the provider's verdict. */
+async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const credentials = Object.fromEntries(
+		[...form.entries()].filter(([name, value]) => name !== 'intent' && typeof value === 'string' && value.trim()).map(([name, value]) => [name, String(value).trim()]),
+	)
+	const path = `${channelPath(user.workspace.id, args.params.channelId)}/credentials`
+	try {
+		const saved = await api.put<ChannelJson>(path, { credentials })
+		const t = await channelsT(locale)
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.credentialsReplaced', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return channelFormReply(error, { intent: 'credentials' }, locale, args.request)
 	}
 }
 
@@ -106,6 +125,15 @@ export default function EditChannel() {
 					<MessagingChannelForm channel={channel} reply={reply} pending={pending} />
 				)}
 			</section>
+			{channel.maskedCredentials && credentialFieldsOf(channel.kind).length ? (
+				<section className={styles.section} aria-labelledby="credentials-heading">
+					<h2 id="credentials-heading" className={styles.sectionTitle}>
+						{t('ui.credentialsTitle')}
+					</h2>
+					<p className={styles.pageLead}>{t('ui.credentialsHelp')}</p>
+					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} reply={reply} pending={pending} />
+				</section>
+			) : null}
 			{snippet ? (
 				<section className={styles.section} aria-labelledby="snippet-heading">
 					<h2 id="snippet-heading" className={styles.sectionTitle}>

@@ -210,4 +210,45 @@ describe('changing a Telegram channel', () => {
 			expect(refused.status).toBe(400)
 		}
 	})
+
+	test('a new token replaces the old one: checked with getMe, the webhook moved to the new bot with our secret, shown masked; a refusal changes nothing', async () => {
+		const { bot, channel } = await connect('Renewed')
+		const path = channelsPath(team.workspace.id, `/${channel.id}/credentials`)
+		const secret = fake.webhookOf(bot.token)!.secretToken
+		const read = await api.request('GET', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.admin.auth })
+		expect((read.body as { maskedCredentials: unknown }).maskedCredentials).toEqual({ botToken: `••••${bot.token.slice(-4)}` })
+		expect(JSON.stringify(read.body)).not.toContain(bot.token)
+		expect(((await api.request('GET', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.agent.auth })).body as { maskedCredentials: unknown }).maskedCredentials).toBeNull()
+
+		const unknown = await api.request('PUT', path, { headers: team.admin.auth, body: { credentials: { botToken: '123456789:AAHthis-token-is-unknown-to-telegram' } } })
+		expect(unknown.status).toBe(422)
+		expect((unknown.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.botToken']?.[0]).toMatch(/does not accept this token/)
+		for (const body of [{ credentials: {} }, { credentials: { botToken: '' } }, { credentials: { botToken: 'not a token' } }, { credentials: { appSecret: 'abcdefghij' } }, {}]) {
+			expect((await api.request('PUT', path, { headers: team.admin.auth, body })).status).toBe(400)
+		}
+		expect((await api.request('PUT', path, { headers: team.agent.auth, body: { credentials: { botToken: bot.token } } })).status).toBe(403)
+		expect((await api.request('PUT', path.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth, body: { credentials: { botToken: bot.token } } })).status).toBe(404)
+		expect(fake.webhookOf(bot.token)?.secretToken).toBe(secret)
+
+		const renewed = fake.addBot({ username: 'renewed_bot' })
+		const replaced = await api.request('PUT', path, { headers: team.admin.auth, body: { credentials: { botToken: renewed.token } } })
+		expect(replaced.status).toBe(200)
+		expect(replaced.body).toMatchObject({ id: channel.id, status: 'active', settings: { botUsername: 'renewed_bot' }, maskedCredentials: { botToken: `••••${renewed.token.slice(-4)}` } })
+		expect(JSON.stringify(replaced.body)).not.toContain(renewed.token)
+		expect(fake.webhookOf(bot.token)).toBeUndefined()
+		expect(fake.webhookOf(renewed.token)).toEqual({ url: expect.stringMatching(new RegExp(`/webhooks/telegram/${channel.id}$`)), secretToken: secret })
+
+		// The customer writes to the new bot; the reply leaves with the new token.
+		await fake.postUpdate(renewed.token, textUpdate({ id: 555_000_009, firstName: 'Yara' }, 'Hello again'), { origin: api.url })
+		const conversation = await reader.firstConversation(channel.id)
+		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Welcome back' })
+		await fake.waitFor((request) => request.path === `/bot${renewed.token}/sendMessage`)
+	})
+
+	test('a chat link has no credentials to replace', async () => {
+		const link = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'link', name: 'Site chat' } })
+		const refused = await api.request('PUT', channelsPath(team.workspace.id, `/${(link.body as { id: string }).id}/credentials`), { headers: team.admin.auth, body: { credentials: { botToken: 'x' } } })
+		expect(refused.status).toBe(422)
+		expect((refused.body as { message: string }).message).toBe('This channel has no credentials to replace.')
+	})
 })

@@ -127,6 +127,22 @@ describe('a WhatsApp number', () => {
 		expect(rejected.error).toContain('more than 24 hours')
 	})
 
+	test('a rotated app secret replaces the old one alone: webhooks signed with the old one are refused, the token and verify token are kept', async () => {
+		const { number, channel, webhook } = await connect('Rotated')
+		const path = channelsPath(`/${channel.id}/credentials`)
+		const rotated = '0123456789abcdef0123456789abcdef'
+		const wrongToken = await api.request('PUT', path, { headers: team.owner.auth, body: { credentials: { accessToken: 'EAAGnot-the-token' } } })
+		expect(wrongToken.status).toBe(422)
+		const replaced = await api.request('PUT', path, { headers: team.owner.auth, body: { credentials: { appSecret: rotated } } })
+		expect(replaced.status).toBe(200)
+		expect(replaced.body).toMatchObject({ webhook: channel.webhook, maskedCredentials: { accessToken: `••••${number.accessToken.slice(-4)}`, appSecret: `••••${rotated.slice(-4)}` } })
+		const customer = { waId: '201006660000', name: 'Salma' }
+		expect((await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Old secret'))).status).toBe(401)
+		expect((await fake.postWebhook(webhook, rotated, inboundText(number.phoneNumberId, customer, 'New secret'))).status).toBe(200)
+		const conversation = await reader.firstConversation(channel.id)
+		expect((await reader.thread(conversation.number)).map((message) => message.body)).toEqual(['New secret'])
+	})
+
 	test('a token Meta stopped accepting fails the reply and marks the channel failing since then; the next delivery clears it', async () => {
 		const { number, channel, webhook } = await connect('Revoked')
 		await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201005550000', name: 'Rana' }, 'Hi'))

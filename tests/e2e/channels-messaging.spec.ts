@@ -152,8 +152,21 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.getByRole('row').filter({ hasText: 'دعم تيليجرام' })).toContainText('0 واردة · 0 صادرة')
 		expect(fake.webhookOf(bot.token)).toBeDefined()
 
+		// The token is renewed: the channel's page shows the end of the one kept and takes the new one.
+		await page.getByRole('row').filter({ hasText: 'دعم تيليجرام' }).getByRole('link', { name: 'تعديل دعم تيليجرام' }).click()
+		const credentials = page.getByRole('region', { name: 'بيانات الاعتماد' })
+		await expect(credentials).toContainText(`المحفوظ الآن: ••••${bot.token.slice(-4)}`)
+		await credentials.getByRole('button', { name: 'استبدال بيانات الاعتماد' }).click()
+		await expect(page.getByRole('region', { name: 'بيانات الاعتماد' })).toContainText('اكتب قيمة جديدة واحدة على الأقل.')
+		const renewed = fake.addBot()
+		await page.getByRole('region', { name: 'بيانات الاعتماد' }).getByLabel('رمز البوت').fill(renewed.token)
+		await page.getByRole('region', { name: 'بيانات الاعتماد' }).getByRole('button', { name: 'استبدال بيانات الاعتماد' }).click()
+		await expect(page.getByRole('region', { name: 'بيانات الاعتماد' })).toContainText(`المحفوظ الآن: ••••${renewed.token.slice(-4)}`)
+		expect(fake.webhookOf(renewed.token)).toBeDefined()
+		expect(fake.webhookOf(bot.token)).toBeUndefined()
+
 		// A customer writes: their contact's panel names the bot and the chat id Telegram gave them.
-		await fake.postUpdate(bot.token, textUpdate({ id: 777_002, firstName: 'سارة', lastName: 'منصور' }, 'مرحبا'), { origin: baseURL })
+		await fake.postUpdate(renewed.token, textUpdate({ id: 777_002, firstName: 'سارة', lastName: 'منصور' }, 'مرحبا'), { origin: baseURL })
 		const contact = page.getByRole('link', { name: 'سارة منصور' })
 		await expect
 			.poll(async () => {

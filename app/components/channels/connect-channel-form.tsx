@@ -4,8 +4,11 @@ import { Button } from '#app/components/ui/button.tsx'
 import * as field from '#app/components/ui/field.css.ts'
 import { fieldMessages, type Reply } from './link-channel-form.tsx'
 
-/** One field of a provider's form: secrets are password fields, never filled again after a refusal. */
-type ConnectField = { name: string; secret?: boolean; optional?: boolean; help?: boolean }
+/**
+ * One field of a provider's form: secrets are password fields, never filled again after a refusal.
+ * `credential`: kept encrypted, replaceable on the channel's page (every secret is one).
+ */
+type ConnectField = { name: string; secret?: boolean; credential?: boolean; optional?: boolean; help?: boolean }
 
 const fieldsOf = {
 	telegram: [{ name: 'name' }, { name: 'botToken', secret: true, help: true }],
@@ -15,11 +18,16 @@ const fieldsOf = {
 		{ name: 'businessAccountId' },
 		{ name: 'accessToken', secret: true, help: true },
 		{ name: 'appSecret', secret: true },
-		{ name: 'verifyToken', optional: true, help: true },
+		{ name: 'verifyToken', credential: true, optional: true, help: true },
 	],
 } satisfies Record<string, ConnectField[]>
 
 export type ConnectKind = keyof typeof fieldsOf
+
+const isConnectKind = (kind: string): kind is ConnectKind => kind in fieldsOf
+
+/** The credentials of a kind, in its form's order: what the channel's page can replace. */
+export const credentialFieldsOf = (kind: string): ConnectField[] => (isConnectKind(kind) ? (fieldsOf[kind] as ConnectField[]).filter((each) => each.secret || each.credential) : [])
 
 /**
  * Connects a messaging channel with what its provider needs (Telegram: the token @BotFather gave;
@@ -71,6 +79,58 @@ export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind
 			<div>
 				<Button type="submit" disabled={pending}>
 					{t(kind === 'telegram' ? 'ui.connect' : 'ui.connectNumber')}
+				</Button>
+			</div>
+		</Form>
+	)
+}
+
+/**
+ * Replaces some of a connected channel's credentials: each shows the end of the one kept; what is
+ * typed replaces it, what is left empty stays. Checked with the provider like a new connection.
+ */
+export function ReplaceCredentialsForm({ kind, masked, reply, pending }: { kind: string; masked: Record<string, string>; reply: Reply; pending: boolean }) {
+	const { t } = useTranslation('channels')
+	const { errorsOf, errorList } = fieldMessages(reply)
+	const ours = reply?.values.intent === 'credentials'
+	return (
+		<Form method="post" className={field.form}>
+			<input type="hidden" name="intent" value="credentials" />
+			{ours && reply?.formError ? (
+				<div role="alert" className={field.formErrors}>
+					{reply.formError}
+				</div>
+			) : null}
+			{credentialFieldsOf(kind).map(({ name, secret }) => {
+				const id = `replace-${name}`
+				return (
+					<div key={name} className={field.field}>
+						<label className={field.label} htmlFor={id}>
+							{t(`ui.fields.${name}`)}
+						</label>
+						<input
+							id={id}
+							name={name}
+							type={secret ? 'password' : 'text'}
+							maxLength={512}
+							dir="ltr"
+							spellCheck={false}
+							autoComplete="off"
+							className={field.input}
+							aria-invalid={ours && errorsOf(name) ? true : undefined}
+							aria-describedby={[`${id}-help`, ours && errorsOf(name) ? `${name}-error` : ''].filter(Boolean).join(' ')}
+						/>
+						<p id={`${id}-help`} className={field.help}>
+							{masked[name] ? t('ui.credentialKept', { value: masked[name] }) : t('ui.credentialNone')}
+						</p>
+						{ours ? errorList(name) : null}
+					</div>
+				)
+			})}
+			{ours ? errorList('credentials') : null}
+			<div>
+				<Button type="submit" disabled={pending}>
+					{t('ui.replaceCredentials')}
 				</Button>
 			</div>
 		</Form>
