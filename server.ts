@@ -32,8 +32,8 @@ async function main() {
 		await seedDemo(database.db, (message) => logger.info(message))
 		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
 	}
-	const jobs = await startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), config, realtime: defaultRealtime(config, logger) })
-	const app = await createAppServer({ config, logger, database, jobs })
+	const startJobs = () => startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), config, realtime: defaultRealtime(config, logger) })
+	const app = await createAppServer({ config, logger, database, startJobs })
 	const url = await app.listen()
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
 

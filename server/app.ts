@@ -50,7 +50,11 @@ export type AppServer = {
 	close: () => Promise<void>
 }
 
-export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle; jobs?: JobRunner }): Promise<AppServer> {
+/**
+ * `startJobs` runs once the server listens: the jobs publish to the embedded realtime server on
+ * this port (the demo's first replies did so before it was up, and every publish failed).
+ */
+export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle; startJobs?: () => Promise<JobRunner> }): Promise<AppServer> {
 	const { config, logger, database } = options
 	const app = express()
 	app.disable('x-powered-by')
@@ -162,6 +166,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	// A page's in-process API calls authenticate its token once (api/http/authenticate.ts).
 	app.all('*', (req, res, next) => readingOncePerPage(() => pages(req, res, next)))
 
+	let jobs: JobRunner | undefined
 	return {
 		server,
 		listen: () =>
@@ -174,7 +179,12 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 					const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 					if (!config.API_BASE_URL) apiBaseUrl = `${url}/v1`
 					if (realtimeServer) realtimePort = port
-					resolve(url)
+					Promise.resolve(options.startJobs?.())
+						.then((runner) => {
+							jobs = runner
+							resolve(url)
+						})
+						.catch(reject)
 				})
 			}),
 		close: async () => {
@@ -188,7 +198,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			await closed
 			await inProcess?.idle()
 			await remix.close()
-			await options.jobs?.stop()
+			await jobs?.stop()
 			await database.close()
 		},
 	}
