@@ -5,6 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, test } from 'vitest'
 import { openDatabase } from '#api/db/database.ts'
+import { demoMessagingChannels } from '#api/db/seed/channels.ts'
 import { demoChannel, demoThreads } from '#api/db/seed/conversations.ts'
 import { demoContactCount } from '#api/db/seed/demo.ts'
 
@@ -58,7 +59,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			const workspace = await server.db.selectFrom('workspaces').select('id').where('slug', '=', 'demo').executeTakeFirstOrThrow()
 			const count = async () =>
 				Number((await server.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('workspaceId', '=', workspace.id).executeTakeFirstOrThrow()).n)
-			expect(await count()).toBe(demoContactCount)
+			expect(await count()).toBe(demoContactCount + demoMessagingChannels.length)
 			const roles = await server.db.selectFrom('members').select('role').where('workspaceId', '=', workspace.id).execute()
 			expect(roles.map((member) => member.role).sort()).toEqual(['admin', 'agent', 'owner'])
 			const canned = await server.db.selectFrom('cannedResponses').select('shortCode').where('workspaceId', '=', workspace.id).execute()
@@ -90,7 +91,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				       count(*) filter (where last_message_id is distinct from (select max(id) from messages m where m.conversation_id = c.id and m.kind = 'text'))::int as "wrongLast",
 				       (select last_number from conversation_numbers where workspace_id = ${workspace.id}) as "lastNumber"
 				from conversations c where channel_id = ${channel.id}`.execute(server.db)
-			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: demoThreads.length })
+			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: demoThreads.length + demoMessagingChannels.length })
 			expect(inbox.rows[0]?.labelled).toBeGreaterThan(5)
 			const messages = await sql<Record<string, number>>`
 				select count(*) filter (where direction = 'incoming' and kind = 'text')::int as incoming,
@@ -103,12 +104,24 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				from messages where channel_id = ${channel.id}`.execute(server.db)
 			for (const [kind, count] of Object.entries(messages.rows[0] ?? {})) expect(count, kind).toBeGreaterThan(2)
 
+			// A conversation on every messaging kind, on switched-off channels without credentials; their replies never leave.
+			const perKind = async () =>
+				(
+					await sql<{ kind: string; enabled: boolean; credentials: string | null; conversations: number; pending: number }>`
+						select ch.kind, ch.enabled, ch.credentials, (select count(*)::int from conversations c where c.channel_id = ch.id) as conversations,
+						       (select count(*)::int from messages m where m.channel_id = ch.id and m.status = 'pending') as pending
+						from channels ch where ch.workspace_id = ${workspace.id} and ch.kind <> 'link' order by ch.kind`.execute(server.db)
+				).rows
+			const kinds = ['facebook', 'instagram', 'messenger', 'telegram', 'whatsapp']
+			expect(await perKind()).toEqual(kinds.map((kind) => ({ kind, enabled: false, credentials: null, conversations: 1, pending: 0 })))
+
 			const again = await run(['api/db/seed.ts'], directory)
 			expect(again.code).toBe(0)
 			expect(again.output).toContain(`0 contacts created, ${demoContactCount} already there`)
 			expect(again.output).toContain('demo inbox: already there')
-			expect(await count()).toBe(demoContactCount)
+			expect(await count()).toBe(demoContactCount + demoMessagingChannels.length)
 			expect(Number(await conversations())).toBe(demoThreads.length)
+			expect(await perKind()).toEqual(kinds.map((kind) => ({ kind, enabled: false, credentials: null, conversations: 1, pending: 0 })))
 		} finally {
 			await server.close()
 		}

@@ -26,8 +26,8 @@ export async function isEmpty(db: DB): Promise<boolean> {
 
 /**
  * The demo workspace: an owner, an admin and an agent, labels, canned responses, 300
- * contacts with Arabic, French and English names, and a chat link with 30 conversations in the
- * three languages (api/db/seed/inbox.ts). Idempotent: a second run changes nothing (contacts are matched by
+ * contacts with Arabic, French and English names, a chat link with 30 conversations in the
+ * three languages (api/db/seed/inbox.ts), and a conversation on each messaging kind (api/db/seed/channels.ts). Idempotent: a second run changes nothing (contacts are matched by
  * e-mail, as an import does).
  */
 export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string }> {
@@ -74,6 +74,7 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 	log(`demo workspace: ${result.created} contacts created, ${result.updated} already there`)
 	const inbox = await seedDemoInbox(db, workspaceId)
 	log(inbox.created ? `demo inbox: ${inbox.created} conversations on the chat link /c/demo-support` : 'demo inbox: already there')
+	if (inbox.channels) log(`demo channels: ${inbox.channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	return { workspaceId }
 }
 

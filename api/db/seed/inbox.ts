@@ -5,12 +5,13 @@ import { receiveMessage } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { seedDemoChannels } from './channels.ts'
 import { demoChannel, demoThreads, type Step, type Teammate, type Thread } from './conversations.ts'
 import * as people from './people.ts'
 
 // Nobody listens while the seed runs: the browser reads the threads when it opens the inbox.
 const nothing = async () => {}
-const unheard: Realtime = {
+export const unheard: Realtime = {
 	publish: nothing,
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
@@ -32,7 +33,18 @@ const teamEmails: Record<Teammate, string> = { owner: 'demo@example.com', amira:
  * (replies, notes, assignment, status, priority, labels), then spread over the last week. Once:
  * a channel that has conversations is left as it is.
  */
-export async function seedDemoInbox(db: DB, workspaceId: string): Promise<{ created: number }> {
+export async function seedDemoInbox(db: DB, workspaceId: string): Promise<{ created: number; channels: number }> {
+	const link = await seedDemoLink(db, workspaceId)
+	return { ...link, channels: await seedDemoChannels(db, workspaceId, await teamActor(db, 'owner')) }
+}
+
+async function teamActor(db: DB, teammate: Teammate): Promise<Actor> {
+	const user = await db.selectFrom('users').select(['id', 'name']).where('email', '=', teamEmails[teammate]).executeTakeFirst()
+	if (!user) throw new Error(`the demo has no ${teamEmails[teammate]}`)
+	return user
+}
+
+async function seedDemoLink(db: DB, workspaceId: string): Promise<{ created: number }> {
 	const channel =
 		(await db.selectFrom('channels').selectAll().where('slug', '=', demoChannel.slug).executeTakeFirst()) ??
 		(await db
@@ -126,18 +138,23 @@ async function spreadOverTheWeek(db: DB, channel: Channel, number: number, newer
 	// About five hours between threads, the last one an hour ago.
 	const hoursAgo = newerThreads * 5 - 4 + ((number * 7) % 3)
 	const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', channel.workspaceId).where('number', '=', number).executeTakeFirstOrThrow()
+	await backdateConversation(db, conversation.id, hoursAgo)
+}
+
+/** A conversation played just now starts `hoursAgo` instead, its messages four minutes apart, with what it and its contact keep of them. */
+export async function backdateConversation(db: DB, conversationId: string, hoursAgo: number) {
 	await sql`
 		update messages set created_at = start.at + (ordered.position - 1) * interval '4 minutes', updated_at = start.at + (ordered.position - 1) * interval '4 minutes'
-		from (select id, row_number() over (order by id) as position from messages where conversation_id = ${conversation.id}) ordered,
+		from (select id, row_number() over (order by id) as position from messages where conversation_id = ${conversationId}) ordered,
 			(select now() - ${hoursAgo} * interval '1 hour' as at) start
 		where messages.id = ordered.id`.execute(db)
 	await sql`
 		update conversations set created_at = first.created_at, updated_at = last.created_at, last_activity_at = last.created_at,
 			first_response_at = (select min(created_at) from messages where conversation_id = conversations.id and direction = 'outgoing' and kind = 'text')
-		from (select min(created_at) as created_at from messages where conversation_id = ${conversation.id}) first,
-			(select created_at from messages where id = (select last_message_id from conversations where id = ${conversation.id})) last
-		where conversations.id = ${conversation.id}`.execute(db)
+		from (select min(created_at) as created_at from messages where conversation_id = ${conversationId}) first,
+			(select created_at from messages where id = (select last_message_id from conversations where id = ${conversationId})) last
+		where conversations.id = ${conversationId}`.execute(db)
 	await sql`
 		update contacts set last_activity_at = conversations.last_activity_at
-		from conversations where conversations.id = ${conversation.id} and contacts.id = conversations.contact_id`.execute(db)
+		from conversations where conversations.id = ${conversationId} and contacts.id = conversations.contact_id`.execute(db)
 }
