@@ -4,6 +4,7 @@ import { importContacts } from '#api/contacts/import.ts'
 import { type CsvRecord } from '#api/contacts/csv.ts'
 import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
+import { seedDemoChannels } from './channels.ts'
 import { seedDemoInbox } from './inbox.ts'
 import * as people from './people.ts'
 
@@ -74,7 +75,9 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 	log(`demo workspace: ${result.created} contacts created, ${result.updated} already there`)
 	const inbox = await seedDemoInbox(db, workspaceId)
 	log(inbox.created ? `demo inbox: ${inbox.created} conversations on the chat link /c/demo-support` : 'demo inbox: already there')
-	if (inbox.channels) log(`demo channels: ${inbox.channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
+	const owner = await db.selectFrom('users').select(['id', 'name']).where('email', '=', demoAccount.email).executeTakeFirstOrThrow()
+	const channels = await seedDemoChannels(db, workspaceId, owner)
+	if (channels) log(`demo channels: ${channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	return { workspaceId }
 }
 

@@ -5,7 +5,6 @@ import { receiveMessage } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
-import { seedDemoChannels } from './channels.ts'
 import { demoChannel, demoThreads, type Step, type Teammate, type Thread } from './conversations.ts'
 import * as people from './people.ts'
 
@@ -33,18 +32,7 @@ const teamEmails: Record<Teammate, string> = { owner: 'demo@example.com', amira:
  * (replies, notes, assignment, status, priority, labels), then spread over the last week. Once:
  * a channel that has conversations is left as it is.
  */
-export async function seedDemoInbox(db: DB, workspaceId: string): Promise<{ created: number; channels: number }> {
-	const link = await seedDemoLink(db, workspaceId)
-	return { ...link, channels: await seedDemoChannels(db, workspaceId, await teamActor(db, 'owner')) }
-}
-
-async function teamActor(db: DB, teammate: Teammate): Promise<Actor> {
-	const user = await db.selectFrom('users').select(['id', 'name']).where('email', '=', teamEmails[teammate]).executeTakeFirst()
-	if (!user) throw new Error(`the demo has no ${teamEmails[teammate]}`)
-	return user
-}
-
-async function seedDemoLink(db: DB, workspaceId: string): Promise<{ created: number }> {
+export async function seedDemoInbox(db: DB, workspaceId: string): Promise<{ created: number }> {
 	const channel =
 		(await db.selectFrom('channels').selectAll().where('slug', '=', demoChannel.slug).executeTakeFirst()) ??
 		(await db
