@@ -64,20 +64,37 @@ export const createTelegramChannelBody = z
 const graphId = z.string().trim().regex(/^\d{5,20}$/, 'channels:validation.graphId')
 const secret = z.string().trim().min(8).max(512)
 
-/** A WhatsApp Cloud API number: its ids from Meta's App Dashboard; the verify token is generated when left empty. */
+/** Meta's secrets: a token, the app secret that signs webhooks, and the verify token (generated when left empty). */
+const metaCredentials = z
+	.object({
+		accessToken: secret,
+		appSecret: secret,
+		verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
+	})
+	.strict()
+
+/** A WhatsApp Cloud API number: its ids from Meta's App Dashboard. */
 export const createWhatsAppChannelBody = z
 	.object({
 		kind: z.literal('whatsapp'),
 		name,
 		enabled: z.boolean().optional(),
 		settings: z.object({ phoneNumberId: graphId, businessAccountId: graphId }).strict(),
-		credentials: z
-			.object({
-				accessToken: secret,
-				appSecret: secret,
-				verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
-			})
-			.strict(),
+		credentials: metaCredentials,
+	})
+	.strict()
+
+/** The channels of a Facebook Page's Messenger Platform. */
+export const pageKinds = ['messenger', 'facebook', 'instagram'] as const
+
+/** A Facebook Page (for Instagram, the page its professional account is linked to): its id, and the page access token. */
+export const createPageChannelBody = z
+	.object({
+		kind: z.enum(pageKinds),
+		name,
+		enabled: z.boolean().optional(),
+		settings: z.object({ pageId: graphId }).strict(),
+		credentials: metaCredentials,
 	})
 	.strict()
 

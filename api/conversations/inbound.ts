@@ -159,3 +159,73 @@ export async function addActivity(trx: DB, conversation: Pick<Conversation, 'id'
 		.returningAll()
 		.executeTakeFirstOrThrow()
 }
+
+/** A message the business sent from the provider's own app (Meta's echo), as the channel hands it over. */
+export type EchoedMessage = { channel: Channel; to: string; externalId: string; body: string }
+
+/**
+ * Records the business's message written elsewhere (the page's inbox in Meta Business Suite) as
+ * outgoing and sent, once per provider id, in the customer's latest conversation on the channel.
+ * The echo of our own reply is not a second copy: it is known by its id once the reply was sent,
+ * and while the reply is still on its way it is the pending one with the same words.
+ */
+export async function recordEcho(db: DB, realtime: Realtime, echo: EchoedMessage): Promise<Message | null> {
+	const recorded = await db.transaction().execute(async (trx) => {
+		const { channel } = echo
+		const known = await trx.selectFrom('messages').select('id').where('channelId', '=', channel.id).where('externalId', '=', echo.externalId).executeTakeFirst()
+		if (known) return null
+		const identity = await findOrCreateIdentity(trx, { channel, from: { externalId: echo.to, name: echo.to }, body: echo.body })
+		let conversation = await trx
+			.selectFrom('conversations')
+			.selectAll()
+			.where('channelId', '=', channel.id)
+			.where('contactId', '=', identity.contactId)
+			.orderBy('createdAt', 'desc')
+			.limit(1)
+			.forUpdate()
+			.executeTakeFirst()
+		const created = !conversation
+		conversation ??= await startConversation(trx, channel, identity)
+		const ours = await trx
+			.selectFrom('messages')
+			.select('id')
+			.where('conversationId', '=', conversation.id)
+			.where('direction', '=', 'outgoing')
+			.where('kind', '=', 'text')
+			.where('status', '=', 'pending')
+			.where('body', '=', echo.body)
+			.executeTakeFirst()
+		if (ours) return null
+		const message = await trx
+			.insertInto('messages')
+			.values({
+				workspaceId: channel.workspaceId,
+				conversationId: conversation.id,
+				channelId: channel.id,
+				direction: 'outgoing',
+				kind: 'text',
+				body: echo.body,
+				status: 'sent',
+				externalId: echo.externalId,
+			})
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		conversation = await trx
+			.updateTable('conversations')
+			.set({
+				lastMessageId: message.id,
+				lastMessageExcerpt: excerptOf(message.body),
+				lastMessageDirection: 'outgoing',
+				lastActivityAt: message.createdAt,
+				updatedAt: message.createdAt,
+			})
+			.where('id', '=', conversation.id)
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		return { conversation, message, created }
+	})
+	if (!recorded) return null
+	const { conversation, message, created } = recorded
+	void publishEvents(realtime, [conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
+	return message
+}

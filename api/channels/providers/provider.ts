@@ -46,6 +46,16 @@ export type InboundEvent =
 			at: Date
 	  }
 	| {
+			/**
+			 * Every one of our messages to `contact` sent up to `upTo` reached `status` (Messenger's delivery and
+			 * read watermarks, which name no message).
+			 */
+			type: 'watermark'
+			contact: string
+			status: 'delivered' | 'read'
+			upTo: Date
+	  }
+	| {
 			/** A message the business sent from elsewhere (the provider's own app): recorded as outgoing, once. */
 			type: 'echo'
 			externalId: string
@@ -117,7 +127,7 @@ export class ProviderError extends Error {
 		readonly kind: ProviderErrorKind,
 		/** The provider's own words, kept for the log and shown after the translated reason. */
 		readonly detail: string,
-		readonly options: { status?: number; code?: string | number; retryAfterMs?: number } = {},
+		readonly options: { status?: number; code?: string | number; subcode?: number; retryAfterMs?: number } = {},
 	) {
 		super(detail)
 		this.name = 'ProviderError'
