@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
-import { type InboundEvent } from '#api/channels/providers/provider.ts'
+import { type ChannelProvider, type InboundEvent, type ProviderChannel } from '#api/channels/providers/provider.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { receiveMessage, recordEcho } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel, type DeliveryStatus } from '#api/db/schema.ts'
+import { type JobConfig } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 
 // A status only moves forward: a late "delivered" never undoes "read". `failed` ends it wherever it was.
@@ -17,11 +18,25 @@ const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivere
  * status onto our message (or, for a watermark, onto every message to that customer up to then),
  * the business's own message sent elsewhere as outgoing. A channel switched off or deleted since is left alone.
  */
-export async function processWebhook(db: DB, realtime: Realtime, encryptionKey: string, channelId: string, body: unknown) {
+export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown) {
 	const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst()
 	const provider = row && providerFor(row.kind)
 	if (!row || !row.enabled || !provider?.parseWebhook) return
-	for (const event of provider.parseWebhook(providerChannel(row, encryptionKey), body)) await record(db, realtime, row, event)
+	const channel = providerChannel(row, config.ENCRYPTION_KEY)
+	for (const event of provider.parseWebhook(channel, body)) {
+		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
+		await record(db, realtime, row, event)
+	}
+}
+
+/**
+ * A customer the webhook does not name (Meta's PSID, IGSID): asked of the provider the first time
+ * they write on the channel. Without an answer they keep their id as a name, as before.
+ */
+async function nameOfNewcomer(db: DB, provider: ChannelProvider, channel: ProviderChannel, externalId: string, config: JobConfig): Promise<string | null> {
+	const known = await db.selectFrom('contactIdentities').select('id').where('channelId', '=', channel.id).where('externalId', '=', externalId).executeTakeFirst()
+	if (known) return null
+	return (await provider.profileOf!(channel, externalId, config).catch(() => null))?.name ?? null
 }
 
 async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent) {

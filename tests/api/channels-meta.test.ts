@@ -112,6 +112,7 @@ describe('messages in and out', () => {
 	test('a signed message becomes a conversation with a contact by PSID, once; the reply reaches the Send API as Meta expects; deliveries and reads turn the ticks forward only', async () => {
 		const { page, channel, account, post } = await connect('messenger', 'Inbound')
 		const psid = '24681357900001'
+		fake.addProfile(psid, { first_name: 'Amélie', last_name: 'Durand' })
 		const first = customerMessage(account, psid, 'Bonjour, ma commande est-elle partie ?')
 		expect((await post(first)).status).toBe(200)
 		expect((await post(first)).status).toBe(200)
@@ -122,6 +123,10 @@ describe('messages in and out', () => {
 			return found.length === 2 ? found : undefined
 		})
 		expect(thread.map((message) => message.body)).toEqual(['Bonjour, ma commande est-elle partie ?', 'Numéro 1042'])
+		// Named once by the User Profile API, with the page's token.
+		expect(conversation.contact.name).toBe('Amélie Durand')
+		const lookups = fake.received.filter((request) => request.path === `/v21.0/${psid}`)
+		expect(lookups.map((request) => [request.query.get('fields'), request.headers.authorization])).toEqual([['first_name,last_name', `Bearer ${page.accessToken}`]])
 		const identity = await testDb().selectFrom('contactIdentities').select(['contactId', 'externalId']).where('channelId', '=', channel.id).execute()
 		expect(identity).toEqual([{ contactId: conversation.contact.id, externalId: psid }])
 
@@ -167,10 +172,12 @@ describe('messages in and out', () => {
 	test('an Instagram message arrives by the account’s id and IGSID; a page webhook sent to it is not its own', async () => {
 		const { page, channel, account, webhook, post } = await connect('instagram', 'Instagram DMs')
 		const igsid = '17841499999000001'
+		fake.addProfile(igsid, { name: 'Nour Hassan', username: 'nour.h' })
 		await fake.postWebhook(webhook, appSecret, pageWebhook('page', page.pageId, customerMessage(page.pageId, '24681357900099', 'Not for Instagram')))
 		await post(customerMessage(account, igsid, 'Is the red dress in stock?'))
 		const conversation = await reader.firstConversation(channel.id)
 		expect((await reader.thread(conversation.number)).map((message) => message.body)).toEqual(['Is the red dress in stock?'])
+		expect(conversation.contact.name).toBe('Nour Hassan')
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Yes, in every size.' })
 		const sent = await fake.waitFor(sendsTo(page))
 		expect(sent.body).toEqual({ recipient: { id: igsid }, messaging_type: 'RESPONSE', message: { text: 'Yes, in every size.' } })
@@ -198,6 +205,8 @@ describe('messages in and out', () => {
 		const { page, channel, account, post } = await connect('messenger', 'Busy')
 		await post(customerMessage(account, '24681357900005', 'Hello'))
 		const conversation = await reader.firstConversation(channel.id)
+		// Meta would not say who they are: their id stands for a name.
+		expect(conversation.contact.name).toBe('24681357900005')
 		fake.failNext(/\/messages$/, { status: 429, headers: { 'Retry-After': '1' }, body: { error: { message: '(#613) Calls to this api have exceeded the rate limit.', type: 'OAuthException', code: 613, fbtrace_id: 'Arate' } } })
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'One moment' })
 		await until(async () => (await statusOf(reply.id)).status === 'sent')

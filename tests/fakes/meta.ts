@@ -6,7 +6,8 @@ import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
  * A local Graph API for a Facebook Page's Messenger Platform (Messenger, Facebook, Instagram) in
  * tests: `GET /{version}/{page-id}?fields=id,name[,instagram_business_account{id,username}]` and
  * the Send API `POST /{version}/{page-id}/messages` (or `/me/messages`) with the page access token
- * (Bearer or `access_token`), answering `{ recipient_id, message_id }`; Graph's error bodies; and
+ * (Bearer or `access_token`), answering `{ recipient_id, message_id }`; customers' profiles
+ * (`GET /{psid}`); Graph's error bodies; and
  * webhooks signed as Meta signs them (`X-Hub-Signature-256`).
  */
 export type MetaPage = { pageId: string; accessToken: string; name: string; instagramAccountId: string | null; instagramUsername: string | null }
@@ -14,6 +15,8 @@ export type MetaPage = { pageId: string; accessToken: string; name: string; inst
 export type MetaFake = FakeServer & {
 	/** A page this fake serves, with the token that may use it; `instagram: false` has no Instagram account linked. */
 	addPage: (options?: { name?: string; instagram?: boolean }) => MetaPage
+	/** A customer's profile, as the page's token may read it (`GET /{psid}?fields=first_name,last_name`, Instagram's `name,username`). */
+	addProfile: (id: string, profile: { first_name?: string; last_name?: string; name?: string; username?: string }) => void
 	/** Posts a webhook as Meta would: signed with `appSecret` (or a forged signature). */
 	postWebhook: (url: string, appSecret: string, payload: unknown, options?: { signature?: string }) => Promise<Response>
 }
@@ -25,8 +28,16 @@ const tokenOf = (request: Received) => request.headers.authorization?.replace(/^
 /** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
 export async function startMetaFake(port = 0): Promise<MetaFake> {
 	const pages = new Map<string, MetaPage>()
+	const profiles = new Map<string, Record<string, string>>()
 
 	const route = (request: Received): Answer | undefined => {
+		const person = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)?.[1]
+		const profile = person && request.method === 'GET' ? profiles.get(person) : undefined
+		if (profile) {
+			if (![...pages.values()].some((page) => page.accessToken === tokenOf(request))) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token')
+			const fields = (request.query.get('fields') ?? 'first_name,last_name').split(',')
+			return { status: 200, body: { ...Object.fromEntries(fields.filter((field) => profile[field] !== undefined).map((field) => [field, profile[field]])), id: person } }
+		}
 		const match = /^\/v\d+\.\d+\/(\d+|me)(\/messages)?$/.exec(request.path)
 		if (!match) return undefined
 		const [, id = '', messages] = match
@@ -68,6 +79,9 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 			}
 			pages.set(page.pageId, page)
 			return page
+		},
+		addProfile(id, profile) {
+			profiles.set(id, profile as Record<string, string>)
 		},
 		postWebhook: postSignedWebhook,
 	}

@@ -31,6 +31,9 @@ type PageOptions = {
 const base = (config: ProviderConfig) => `${config.META_GRAPH_URL}/${config.META_GRAPH_VERSION}`
 const pageIdOf = (channel: ProviderChannel) => String(channel.settings.pageId)
 const hours24 = 24 * 60 * 60 * 1000
+// A signed body is Meta's, but its shape is still checked before it is walked.
+const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : [])
+const timeOf = (milliseconds: unknown) => (typeof milliseconds === 'number' && Number.isFinite(milliseconds) ? new Date(milliseconds) : null)
 
 /** What a message says; attachments are named until they are kept. */
 function bodyOf(message: NonNullable<Messaging['message']>): string {
@@ -60,6 +63,17 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 			return { pageName: page.name ?? null, instagramAccountId: account.id, instagramUsername: account.username ?? null }
 		},
 
+		// Messenger's User Profile API (first and last name), Instagram's user profile (name, else @username).
+		async profileOf(channel, externalId, config) {
+			const fields = kind === 'instagram' ? 'name,username' : 'first_name,last_name'
+			const profile = await graphCall<{ first_name?: string; last_name?: string; name?: string; username?: string }>(
+				`${base(config)}/${encodeURIComponent(externalId)}?fields=${fields}`,
+				channel.credentials.accessToken ?? '',
+			)
+			const name = kind === 'instagram' ? profile.name || (profile.username ? `@${profile.username}` : '') : [profile.first_name, profile.last_name].filter(Boolean).join(' ')
+			return { name: name.trim() || null }
+		},
+
 		verifyWebhook: verifyMetaWebhook,
 
 		parseWebhook(channel, body) {
@@ -67,23 +81,25 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 			if (webhook?.object !== object) return []
 			const account = accountOf(channel)
 			const events: InboundEvent[] = []
-			for (const entry of webhook.entry ?? []) {
+			for (const entry of listOf(webhook.entry)) {
 				// One app may serve several pages: only this channel's.
-				if (entry.id !== account) continue
-				for (const event of entry.messaging ?? []) {
-					const sender = event.sender?.id
-					const at = new Date(event.timestamp ?? entry.time ?? Date.now())
-					const { message, delivery, read } = event
+				if (entry?.id !== account) continue
+				for (const event of listOf(entry?.messaging)) {
+					const sender = event?.sender?.id
+					const at = timeOf(event?.timestamp) ?? timeOf(entry.time) ?? new Date()
+					const { message, delivery, read } = event ?? {}
 					if (message?.mid && message.is_echo) {
 						if (event.recipient?.id) events.push({ type: 'echo', externalId: message.mid, to: event.recipient.id, body: bodyOf(message), sentAt: at })
 					} else if (message?.mid && sender && sender !== account) {
 						events.push({ type: 'message', externalId: message.mid, from: { externalId: sender, name: null }, body: bodyOf(message), sentAt: at })
 					}
-					for (const mid of delivery?.mids ?? []) events.push({ type: 'status', externalId: mid, status: 'delivered', at })
-					if (delivery?.watermark && sender) events.push({ type: 'watermark', contact: sender, status: 'delivered', upTo: new Date(delivery.watermark) })
+					for (const mid of listOf(delivery?.mids)) events.push({ type: 'status', externalId: mid, status: 'delivered', at })
+					const deliveredUpTo = timeOf(delivery?.watermark)
+					if (deliveredUpTo && sender) events.push({ type: 'watermark', contact: sender, status: 'delivered', upTo: deliveredUpTo })
 					// Messenger reads name a watermark; Instagram's name the message seen.
 					if (read?.mid) events.push({ type: 'status', externalId: read.mid, status: 'read', at })
-					if (read?.watermark && sender) events.push({ type: 'watermark', contact: sender, status: 'read', upTo: new Date(read.watermark) })
+					const readUpTo = timeOf(read?.watermark)
+					if (readUpTo && sender) events.push({ type: 'watermark', contact: sender, status: 'read', upTo: readUpTo })
 				}
 			}
 			return events

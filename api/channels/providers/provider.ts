@@ -110,6 +110,8 @@ export type ChannelProvider = {
 	replyWindowMs?: number
 	/** The approved message templates (WhatsApp), for replies outside the window and for campaigns. */
 	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
+	/** Who a customer is, for a provider whose webhooks name nobody (Meta's User Profile API): asked once, when they first write. */
+	profileOf?: (channel: ProviderChannel, externalId: string, config: ProviderConfig) => Promise<{ name: string | null }>
 	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
 	describeError?: (error: ProviderError) => Described
 }
