@@ -1,34 +1,14 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { customerMessage, delivered, echo, type MetaFake, type MetaPage, pageWebhook, readUpTo, startMetaFake } from '../fakes/meta.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime } from './conversations-fixtures.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
+import { type ChannelReader, channelSuite, until } from './channels-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage } from './conversations-fixtures.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
-
-let fake: MetaFake
-let api: TestApi
-let team: Team
-let jobs: JobRunner
-let reader: ReturnType<typeof channelReader>
-
-beforeAll(async () => {
-	fake = await startMetaFake()
-	api = await startApi({ META_GRAPH_URL: fake.url })
-	team = await createTeam('Meta')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
-})
-
-afterAll(async () => {
-	await jobs.stop()
-	await api.close()
-	await fake.close()
-})
+const suite = channelSuite(startMetaFake, 'META_GRAPH_URL', 'Meta')
+let fake: MetaFake, api: TestApi, team: Team, reader: ChannelReader
+beforeAll(() => ({ fake, api, team, reader } = suite))
 
 type Kind = 'messenger' | 'facebook' | 'instagram'
 type Connected = { id: string; kind: Kind; status: string; settings: Record<string, unknown>; webhook: { url: string; verifyToken: string } }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import AxeBuilder from '@axe-core/playwright'
+import { type Locator, type Page } from '@playwright/test'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { customerMessage, type MetaFake, pageWebhook, startMetaFake } from '../fakes/meta.ts'
@@ -25,6 +26,19 @@ test.afterAll(async () => {
 	await whatsapp.close()
 	await meta.close()
 })
+
+/** The create page, hydrated, and one kind's connect form on it. */
+async function connectForm(page: Page, kind: string) {
+	await page.goto('/en-us/dashboard/settings/channels/create')
+	await waitForHydration(page)
+	return page.locator(`#${kind}-form`)
+}
+
+/** Fills a form's fields by their labels, then presses its button. */
+async function submit(form: Locator, fields: Record<string, string>, button: string) {
+	for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value)
+	await form.getByRole('button', { name: button }).click()
+}
 
 test('an admin connects a Telegram bot; a customer’s message arrives live and the reply reaches Telegram', async ({ page, context, request, baseURL }) => {
 	test.slow()
@@ -86,20 +100,11 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	const sdk = realtimeSdk(baseURL!)
 	const appSecret = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
 
-	await page.goto('/en-us/dashboard/settings/channels/create')
-	await waitForHydration(page)
-	const form = page.locator('#whatsapp-form')
-	await form.getByLabel('Name').fill('WhatsApp sales')
-	await form.getByLabel('Phone number ID').fill(number.phoneNumberId)
-	await form.getByLabel('WhatsApp Business Account ID').fill(number.businessAccountId)
-	await form.getByLabel('Access token').fill('EAAGwrong-token-for-this-number')
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the number' }).click()
+	const form = await connectForm(page, 'whatsapp')
+	await submit(form, { Name: 'WhatsApp sales', 'Phone number ID': number.phoneNumberId, 'WhatsApp Business Account ID': number.businessAccountId, 'Access token': 'EAAGwrong-token-for-this-number', 'App secret': appSecret }, 'Connect the number')
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
-	await form.getByLabel('Access token').fill(number.accessToken)
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the number' }).click()
+	await submit(form, { 'Access token': number.accessToken, 'App secret': appSecret }, 'Connect the number')
 
 	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
 	const callback = await page.getByLabel('Callback URL', { exact: true }).inputValue()
@@ -141,22 +146,14 @@ test('an admin connects a Messenger page, pastes what Meta needs, a signed messa
 	const sdk = realtimeSdk(baseURL!)
 	const appSecret = '9f8e7d6c5b4a39281706f5e4d3c2b1a0'
 
-	await page.goto('/en-us/dashboard/settings/channels/create')
-	await waitForHydration(page)
-	const form = page.locator('#messenger-form')
-	await form.getByLabel('Name').fill('Messenger support')
-	await form.getByLabel('Page ID').fill(facebookPage.pageId)
-	await form.getByLabel('Page access token').fill('EAABwrong-token-for-this-page')
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the page' }).click()
+	const form = await connectForm(page, 'messenger')
+	await submit(form, { Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': 'EAABwrong-token-for-this-page', 'App secret': appSecret }, 'Connect the page')
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
 	await expect(form.getByLabel('Page access token')).toHaveValue('')
 	const results = await new AxeBuilder({ page }).include('#messenger-form').analyze()
 	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
-	await form.getByLabel('Page access token').fill(facebookPage.accessToken)
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the page' }).click()
+	await submit(form, { 'Page access token': facebookPage.accessToken, 'App secret': appSecret }, 'Connect the page')
 
 	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
 	await expect(page.getByText('Messenger › Settings › Webhooks')).toBeVisible()
