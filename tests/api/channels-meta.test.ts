@@ -199,6 +199,23 @@ describe('messages in and out', () => {
 		expect(fake.received.filter((request) => sendsTo(page)(request) && (request.body as { message: { text: string } }).message.text === 'Are you there?')).toHaveLength(1)
 	})
 
+	test('Graph’s rate-limit code in a 400 is tried again too; a token Meta no longer accepts fails the reply and marks the channel', async () => {
+		const { page, channel, account, post } = await connect('instagram', 'Revoked')
+		await post(customerMessage(account, '17841499999000003', 'Hello'))
+		const conversation = await reader.firstConversation(channel.id)
+		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, fbtrace_id: 'Aapp' } } })
+		const slowed = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'First' })
+		await until(async () => (await statusOf(slowed.id)).status === 'sent')
+		expect(fake.received.filter(sendsTo(page))).toHaveLength(2)
+
+		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: 'Error validating access token: The user has not authorized application 1517776481860111.', type: 'OAuthException', code: 190, error_subcode: 458, fbtrace_id: 'Arevoked' } } })
+		const refused = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Second' })
+		await until(async () => (await statusOf(refused.id)).status === 'failed')
+		const row = await testDb().selectFrom('channels').select(['status', 'statusDetail']).where('id', '=', channel.id).executeTakeFirstOrThrow()
+		expect(row).toEqual({ status: 'error', statusDetail: 'Error validating access token: The user has not authorized application 1517776481860111.' })
+		expect(fake.received.filter(sendsTo(page))).toHaveLength(3)
+	})
+
 	test('echoes: the page’s message from Meta Business Suite is recorded once as outgoing; the echo of our own reply is not a second copy', async () => {
 		const { page, channel, account, post } = await connect('messenger', 'Echoes')
 		const psid = '24681357900006'
