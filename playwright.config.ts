@@ -9,6 +9,7 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-'))
 const port = Number(process.env.E2E_PORT)
 export const telegramFakePort = port + 1
 export const whatsappFakePort = port + 2
+export const metaFakePort = port + 3
 const baseURL = `http://127.0.0.1:${port}`
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
@@ -53,6 +54,7 @@ export default defineConfig({
 			// The providers' fakes that tests/e2e/channels-messaging.spec.ts starts on these ports.
 			TELEGRAM_API_URL: `http://127.0.0.1:${telegramFakePort}`,
 			WHATSAPP_API_URL: `http://127.0.0.1:${whatsappFakePort}`,
+			META_GRAPH_URL: `http://127.0.0.1:${metaFakePort}`,
 		},
 	},
 })

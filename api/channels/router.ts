@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { Router, type Request } from 'express'
 import { type ApiContext } from '#api/context.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
+import { type ChannelKind } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -12,7 +13,7 @@ import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
 import { type ChannelProvider, ProviderError } from './providers/provider.ts'
-import { channelKindBody, channelParams, createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, credentialsOf, defaultLinkSettings, type LinkSettings, replaceCredentialsBody, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
+import { channelKindBody, channelParams, createLinkChannelBody, createPageChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, credentialsOf, defaultLinkSettings, type LinkSettings, replaceCredentialsBody, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
 
 function channelNotFound() {
 	return new HttpError(404, 'channels:errors.notFound')
@@ -26,7 +27,7 @@ function slugTaken(req: Request, slug: string) {
 // A disabled link answers 404 to its visitors; the list shows why.
 const statusOf = (enabled: boolean) => (enabled ? 'active' : 'disabled')
 
-/** `/v1/workspaces/:id/channels`: everyone reads (the inbox filters by channel), owners and admins write. Only `link` can be created in this version. */
+/** `/v1/workspaces/:id/channels`: everyone reads (the inbox filters by channel), owners and admins write. */
 export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
@@ -48,12 +49,11 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { kind } = parseRequest(req, 'body', channelKindBody)
-			if (kind === 'telegram' || kind === 'whatsapp') {
+			if (kind !== 'link') {
 				const { created, credentials } = await connectMessaging(req, workspace.id, kind)
 				res.status(201).json({ ...channelJson(created), webhook: webhookOf(created, credentials) })
 				return
 			}
-			if (kind !== 'link') throw fieldError(req, 422, 'kind', 'channels:errors.kindNotAvailable', { kind })
 			const body = parseRequest(req, 'body', createLinkChannelBody)
 			const enabled = body.enabled ?? true
 			const values = {
@@ -89,8 +89,9 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			if (!found) throw channelNotFound()
 			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
-			const { credentials } = providerChannel(found, config.ENCRYPTION_KEY)
-			res.json({ ...channelJson(found), webhook: manages ? webhookOf(found, credentials) : null, maskedCredentials: manages ? maskCredentials(credentials) : null })
+			if (found.kind === 'link') return res.json({ ...channelJson(found), webhook: null })
+			const credentials = manages ? providerChannel(found, config.ENCRYPTION_KEY).credentials : null
+			res.json({ ...channelJson(found), webhook: credentials && webhookOf(found, credentials), maskedCredentials: credentials && maskCredentials(credentials) })
 		}),
 	)
 
@@ -208,14 +209,20 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 
 	/**
 	 * A messaging channel: its credentials are checked with the provider itself (Telegram's getMe,
-	 * WhatsApp's phone number) before anything is kept, encrypted; then the provider is pointed at
+	 * WhatsApp's phone number, Meta's page) before anything is kept, encrypted; then the provider is pointed at
 	 * our webhook where it can be (Telegram's setWebhook; Meta's is pasted in its dashboard). A
 	 * refusal is said beside the credential; the provider out of reach is a 502.
 	 */
-	async function connectMessaging(req: Request, workspaceId: string, kind: 'telegram' | 'whatsapp') {
-		const body = kind === 'telegram' ? parseRequest(req, 'body', createTelegramChannelBody) : parseRequest(req, 'body', createWhatsAppChannelBody)
+	async function connectMessaging(req: Request, workspaceId: string, kind: Exclude<ChannelKind, 'link'>) {
+		const body =
+			kind === 'telegram'
+				? parseRequest(req, 'body', createTelegramChannelBody)
+				: kind === 'whatsapp'
+					? parseRequest(req, 'body', createWhatsAppChannelBody)
+					: parseRequest(req, 'body', createPageChannelBody)
 		const credentials: Record<string, string> = { ...body.credentials }
-		if (kind === 'whatsapp' && !credentials.verifyToken) credentials.verifyToken = newWebhookSecret()
+		// Meta's verify token is pasted into its dashboard: made here when the manager left it empty.
+		if (kind !== 'telegram' && !credentials.verifyToken) credentials.verifyToken = newWebhookSecret()
 		const provider = providerFor(kind)!
 		const settings = 'settings' in body ? body.settings : {}
 		const draft = { id: crypto.randomUUID(), workspaceId, kind, settings, credentials, webhookSecret: newWebhookSecret() }
@@ -252,7 +259,9 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			if (!(error instanceof ProviderError)) throw error
 			const { key, values } = describeFailure(provider, error)
 			if (error.kind === 'unavailable' || error.kind === 'rate-limited') throw new HttpError(502, `channels:${key}`, { values })
-			throw fieldError(req, 422, `credentials.${field}`, `channels:${key}`, values)
+			// Said beside what to fix: the token, or the page Meta does not know (or that has no Instagram account).
+			const onPage = key === 'providerErrors.metaPageNotFound' || key === 'providerErrors.metaInstagramNotLinked'
+			throw fieldError(req, 422, onPage ? 'settings.pageId' : `credentials.${field}`, `channels:${key}`, values)
 		}
 	}
 

@@ -66,7 +66,8 @@ export const createTelegramChannelBody = z
 const graphId = z.string().trim().regex(/^\d{5,20}$/, 'channels:validation.graphId')
 const secret = z.string().trim().min(8).max(512)
 
-const whatsAppCredentials = z
+/** Meta's secrets: a token, the app secret that signs webhooks, and the verify token (generated when left empty). */
+const metaCredentials = z
 	.object({
 		accessToken: secret,
 		appSecret: secret,
@@ -74,21 +75,38 @@ const whatsAppCredentials = z
 	})
 	.strict()
 
-/** A WhatsApp Cloud API number: its ids from Meta's App Dashboard; the verify token is generated when left empty. */
+/** A WhatsApp Cloud API number: its ids from Meta's App Dashboard. */
 export const createWhatsAppChannelBody = z
 	.object({
 		kind: z.literal('whatsapp'),
 		name,
 		enabled: z.boolean().optional(),
 		settings: z.object({ phoneNumberId: graphId, businessAccountId: graphId }).strict(),
-		credentials: whatsAppCredentials,
+		credentials: metaCredentials,
+	})
+	.strict()
+
+/** The channels of a Facebook Page's Messenger Platform. */
+export const pageKinds = ['messenger', 'facebook', 'instagram'] as const
+
+/** A Facebook Page (for Instagram, the page its professional account is linked to): its id, and the page access token. */
+export const createPageChannelBody = z
+	.object({
+		kind: z.enum(pageKinds),
+		name,
+		enabled: z.boolean().optional(),
+		settings: z.object({ pageId: graphId }).strict(),
+		credentials: metaCredentials,
 	})
 	.strict()
 
 /** Each messaging kind's credentials, and the one a provider's refusal is shown beside. */
 export const credentialsOf = {
 	telegram: { schema: telegramCredentials, refusedField: 'botToken' },
-	whatsapp: { schema: whatsAppCredentials, refusedField: 'accessToken' },
+	whatsapp: { schema: metaCredentials, refusedField: 'accessToken' },
+	messenger: { schema: metaCredentials, refusedField: 'accessToken' },
+	facebook: { schema: metaCredentials, refusedField: 'accessToken' },
+	instagram: { schema: metaCredentials, refusedField: 'accessToken' },
 } as const
 
 /** New values for some of a channel's credentials (a renewed token, a rotated app secret); the others are kept. */

@@ -3,7 +3,7 @@ import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type Conversation, type ConversationsTable, type Message, type MessageTemplateUse } from '#api/db/schema.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
-import { addActivity, excerptOf, wakeJobKey } from './inbound.ts'
+import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
 
 /** The member acting, named in the activity lines they cause. */
@@ -137,12 +137,8 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 		const updated = await trx
 			.updateTable('conversations')
 			.set({
-				lastMessageId: message.id,
-				lastMessageExcerpt: excerptOf(message.body),
-				lastMessageDirection: 'outgoing',
-				lastActivityAt: message.createdAt,
+				...lastMessageOf(message),
 				firstResponseAt: sql<Date>`coalesce(first_response_at, ${message.createdAt})`,
-				updatedAt: message.createdAt,
 			})
 			.where('id', '=', conversation.id)
 			.returningAll()

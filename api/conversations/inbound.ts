@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
-import { type Activity, type Channel, type Conversation, type Message } from '#api/db/schema.ts'
+import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
@@ -47,46 +47,21 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			}
 		}
 
-		let conversation = await trx
-			.selectFrom('conversations')
-			.selectAll()
-			.where('workspaceId', '=', channel.workspaceId)
-			.where('channelId', '=', channel.id)
-			.where('contactId', '=', identity.contactId)
-			.orderBy('createdAt', 'desc')
-			.limit(1)
-			.forUpdate()
-			.executeTakeFirst()
-		const created = !conversation
-		conversation ??= await startConversation(trx, channel, identity)
+		const latest = await latestConversation(trx, channel, identity)
+		const { created } = latest
+		let { conversation } = latest
 
 		const reopens = conversation.status === 'resolved' || conversation.status === 'snoozed'
 		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
 		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
 
-		const message = await trx
-			.insertInto('messages')
-			.values({
-				workspaceId: channel.workspaceId,
-				conversationId: conversation.id,
-				channelId: channel.id,
-				direction: 'incoming',
-				kind: 'text',
-				body: inbound.body,
-				externalId: inbound.externalId ?? null,
-			})
-			.returningAll()
-			.executeTakeFirstOrThrow()
+		const message = await insertText(trx, conversation, { direction: 'incoming', body: inbound.body, externalId: inbound.externalId ?? null })
 
 		conversation = await trx
 			.updateTable('conversations')
 			.set((eb) => ({
 				incomingCount: eb('incomingCount', '+', 1),
-				lastMessageId: message.id,
-				lastMessageExcerpt: excerptOf(message.body),
-				lastMessageDirection: 'incoming',
-				lastActivityAt: message.createdAt,
-				updatedAt: message.createdAt,
+				...lastMessageOf(message),
 				...(reopens ? { status: 'open' as const, snoozedUntil: null } : {}),
 			}))
 			.where('id', '=', conversation.id)
@@ -101,6 +76,39 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		void publishEvents(realtime, [conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }
+}
+
+/** What a conversation shows of its newest message, in the list. */
+export const lastMessageOf = (message: Pick<Message, 'id' | 'body' | 'direction' | 'createdAt'>) => ({
+	lastMessageId: message.id,
+	lastMessageExcerpt: excerptOf(message.body),
+	lastMessageDirection: message.direction,
+	lastActivityAt: message.createdAt,
+	updatedAt: message.createdAt,
+})
+
+/** A text message of a conversation, as it came or went on its channel. */
+function insertText(trx: DB, conversation: Conversation, values: Pick<Insertable<MessagesTable>, 'direction' | 'body' | 'externalId' | 'status'>) {
+	return trx
+		.insertInto('messages')
+		.values({ workspaceId: conversation.workspaceId, conversationId: conversation.id, channelId: conversation.channelId, kind: 'text', ...values })
+		.returningAll()
+		.executeTakeFirstOrThrow()
+}
+
+/** The customer's latest conversation on the channel (locked), or a new one. */
+async function latestConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }) {
+	const latest = await trx
+		.selectFrom('conversations')
+		.selectAll()
+		.where('workspaceId', '=', channel.workspaceId)
+		.where('channelId', '=', channel.id)
+		.where('contactId', '=', identity.contactId)
+		.orderBy('createdAt', 'desc')
+		.limit(1)
+		.forUpdate()
+		.executeTakeFirst()
+	return { conversation: latest ?? (await startConversation(trx, channel, identity)), created: !latest }
 }
 
 /** The customer's identity on the channel; a new one finds their contact by e-mail or creates it. */
@@ -158,4 +166,47 @@ export async function addActivity(trx: DB, conversation: Pick<Conversation, 'id'
 		})
 		.returningAll()
 		.executeTakeFirstOrThrow()
+}
+
+/** A message the business sent from the provider's own app (Meta's echo), as the channel hands it over. */
+export type EchoedMessage = { channel: Channel; to: string; externalId: string; body: string }
+
+/**
+ * Records the business's message written elsewhere (the page's inbox in Meta Business Suite) as
+ * outgoing and sent, once per provider id, in the customer's latest conversation on the channel.
+ * The echo of our own reply is not a second copy: it is known by its id once the reply was sent,
+ * and while the reply is still on its way it is the pending one with the same words.
+ */
+export async function recordEcho(db: DB, realtime: Realtime, echo: EchoedMessage): Promise<Message | null> {
+	const recorded = await db.transaction().execute(async (trx) => {
+		const { channel } = echo
+		const known = await trx.selectFrom('messages').select('id').where('channelId', '=', channel.id).where('externalId', '=', echo.externalId).executeTakeFirst()
+		if (known) return null
+		const identity = await findOrCreateIdentity(trx, { channel, from: { externalId: echo.to, name: echo.to }, body: echo.body })
+		const latest = await latestConversation(trx, channel, identity)
+		const { created } = latest
+		let { conversation } = latest
+		const ours = await trx
+			.selectFrom('messages')
+			.select('id')
+			.where('conversationId', '=', conversation.id)
+			.where('direction', '=', 'outgoing')
+			.where('kind', '=', 'text')
+			.where('status', '=', 'pending')
+			.where('body', '=', echo.body)
+			.executeTakeFirst()
+		if (ours) return null
+		const message = await insertText(trx, conversation, { direction: 'outgoing', body: echo.body, externalId: echo.externalId, status: 'sent' })
+		conversation = await trx
+			.updateTable('conversations')
+			.set(lastMessageOf(message))
+			.where('id', '=', conversation.id)
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		return { conversation, message, created }
+	})
+	if (!recorded) return null
+	const { conversation, message, created } = recorded
+	void publishEvents(realtime, [conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
+	return message
 }

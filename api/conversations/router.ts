@@ -233,8 +233,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 
 	/**
 	 * What the channel allows: outside WhatsApp's 24-hour window only a template (422 for a free
-	 * reply); a template is checked against the provider's approved ones and written out as the
-	 * customer will read it.
+	 * reply), outside Meta's (Messenger, Facebook, Instagram) nothing; a template is checked against
+	 * the provider's approved ones and written out as the customer will read it.
 	 */
 	async function replyOnChannel(req: Request, workspaceId: string, number: number, input: CreateMessageBody): Promise<MessageInput> {
 		if (input.kind === 'note') return input
@@ -258,7 +258,10 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				.orderBy('id', 'desc')
 				.limit(1)
 				.executeTakeFirst()
-			if (!last || Date.now() - last.createdAt.getTime() > provider.replyWindowMs) throw new HttpError(422, 'inbox:errors.windowClosed', { values: { hours: provider.replyWindowMs / 3_600_000 } })
+			if (!last || Date.now() - last.createdAt.getTime() > provider.replyWindowMs) {
+				// WhatsApp lets a template through after the window; Meta's Messenger Platform nothing until the customer writes again.
+				throw new HttpError(422, provider.listTemplates ? 'inbox:errors.windowClosed' : 'inbox:errors.windowClosedUntilCustomer', { values: { hours: provider.replyWindowMs / 3_600_000 } })
+			}
 			return input
 		}
 		if (input.kind !== 'template') return input

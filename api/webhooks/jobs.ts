@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
-import { type InboundEvent } from '#api/channels/providers/provider.ts'
+import { type ChannelProvider, type InboundEvent, type ProviderChannel } from '#api/channels/providers/provider.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
-import { receiveMessage } from '#api/conversations/inbound.ts'
+import { receiveMessage, recordEcho } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel, type DeliveryStatus } from '#api/db/schema.ts'
+import { type JobConfig } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 
 // A status only moves forward: a late "delivered" never undoes "read". `failed` ends it wherever it was.
@@ -14,13 +15,28 @@ const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivere
 /**
  * The `process-webhook` job: a provider's event, already verified, parsed into what it says and
  * recorded: a customer's message through the one inbound path (once per provider id), a delivery
- * status onto our message. A channel switched off or deleted since is left alone.
+ * status onto our message (or, for a watermark, onto every message to that customer up to then),
+ * the business's own message sent elsewhere as outgoing. A channel switched off or deleted since is left alone.
  */
-export async function processWebhook(db: DB, realtime: Realtime, encryptionKey: string, channelId: string, body: unknown) {
+export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown) {
 	const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst()
 	const provider = row && providerFor(row.kind)
 	if (!row || !row.enabled || !provider?.parseWebhook) return
-	for (const event of provider.parseWebhook(providerChannel(row, encryptionKey), body)) await record(db, realtime, row, event)
+	const channel = providerChannel(row, config.ENCRYPTION_KEY)
+	for (const event of provider.parseWebhook(channel, body)) {
+		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
+		await record(db, realtime, row, event)
+	}
+}
+
+/**
+ * A customer the webhook does not name (Meta's PSID, IGSID): asked of the provider the first time
+ * they write on the channel. Without an answer they keep their id as a name, as before.
+ */
+async function nameOfNewcomer(db: DB, provider: ChannelProvider, channel: ProviderChannel, externalId: string, config: JobConfig): Promise<string | null> {
+	const known = await db.selectFrom('contactIdentities').select('id').where('channelId', '=', channel.id).where('externalId', '=', externalId).executeTakeFirst()
+	if (known) return null
+	return (await provider.profileOf!(channel, externalId, config).catch(() => null))?.name ?? null
 }
 
 async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent) {
@@ -29,19 +45,51 @@ async function record(db: DB, realtime: Realtime, channel: Channel, event: Inbou
 		await receiveMessage(db, realtime, { channel, from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone }, externalId: event.externalId, body: event.body })
 		return
 	}
-	if (event.type === 'status') {
-		const updated = await db
-			.updateTable('messages')
-			.set({ status: event.status, error: event.error ? String(event.error.values.detail ?? event.error.key) : null, updatedAt: sql<Date>`now()` })
-			.where('channelId', '=', channel.id)
-			.where('externalId', '=', event.externalId)
-			.where('direction', '=', 'outgoing')
-			.where(sql<number>`case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 else 4 end`, '<', progress[event.status])
-			.returning(['id', 'kind', 'direction', 'conversationId'])
-			.executeTakeFirst()
-		if (!updated) return
-		const conversation = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', updated.conversationId).executeTakeFirstOrThrow()
-		await publishEvents(realtime, [messageEvent('message.updated', conversation, updated)])
+	if (event.type === 'echo') {
+		await recordEcho(db, realtime, { channel, to: event.to, externalId: event.externalId, body: event.body })
+		return
 	}
-	// Echoes (the business writing from the provider's own app) come with the WhatsApp and Meta channels.
+	const before = sql<number>`case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 else 4 end`
+	const updated =
+		event.type === 'status'
+			? await db
+					.updateTable('messages')
+					.set({ status: event.status, error: event.error ? String(event.error.values.detail ?? event.error.key) : null, updatedAt: sql<Date>`now()` })
+					.where('channelId', '=', channel.id)
+					.where('externalId', '=', event.externalId)
+					.where('direction', '=', 'outgoing')
+					.where(before, '<', progress[event.status])
+					.returning(['id', 'kind', 'direction', 'conversationId'])
+					.execute()
+			: // A watermark: every message to this customer the provider had by then (sent, not still on its way nor failed).
+				await db
+					.updateTable('messages')
+					.set({ status: event.status, updatedAt: sql<Date>`now()` })
+					.where('channelId', '=', channel.id)
+					.where('direction', '=', 'outgoing')
+					.where('kind', '=', 'text')
+					.where('externalId', 'is not', null)
+					.where('createdAt', '<=', event.upTo)
+					.where('status', 'in', event.status === 'read' ? ['sent', 'delivered'] : ['sent'])
+					.where('conversationId', 'in', (eb) =>
+						eb
+							.selectFrom('conversations')
+							.innerJoin('contactIdentities', 'contactIdentities.contactId', 'conversations.contactId')
+							.select('conversations.id')
+							.where('conversations.channelId', '=', channel.id)
+							.where('contactIdentities.channelId', '=', channel.id)
+							.where('contactIdentities.externalId', '=', event.contact),
+					)
+					.returning(['id', 'kind', 'direction', 'conversationId'])
+					.execute()
+	if (updated.length === 0) return
+	const conversations = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', 'in', [...new Set(updated.map((message) => message.conversationId))]).execute()
+	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
+	await publishEvents(
+		realtime,
+		updated.flatMap((message) => {
+			const conversation = byId.get(message.conversationId)
+			return conversation ? [messageEvent('message.updated', conversation, message)] : []
+		}),
+	)
 }

@@ -77,6 +77,16 @@ async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 	}
 }
 
+// Where each provider's webhook is set: Telegram's by us, Meta's pasted into its App Dashboard.
+const webhookHelp = {
+	link: 'ui.webhookHelp',
+	telegram: 'ui.telegramWebhookHelp',
+	whatsapp: 'ui.webhookHelp',
+	messenger: 'ui.pageWebhookHelp',
+	facebook: 'ui.pageWebhookHelp',
+	instagram: 'ui.instagramWebhookHelp',
+} as const
+
 export default function EditChannel() {
 	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
@@ -104,7 +114,7 @@ export default function EditChannel() {
 					<h2 id="webhook-heading" className={styles.sectionTitle}>
 						{t('ui.webhookTitle')}
 					</h2>
-					<p className={styles.pageLead}>{channel.kind === 'telegram' ? t('ui.telegramWebhookHelp') : t('ui.webhookHelp')}</p>
+					<p className={styles.pageLead}>{t(webhookHelp[channel.kind])}</p>
 					<CopyableValue id="webhook-url" label={t('ui.webhookUrl')} value={channel.webhook.url} />
 					{channel.webhook.verifyToken ? <CopyableValue id="verify-token" label={t('ui.verifyTokenLabel')} value={channel.webhook.verifyToken} /> : null}
 				</section>
@@ -149,17 +159,19 @@ export default function EditChannel() {
 	)
 }
 
-/** A messaging channel's name and switch; what the provider said of it (the bot's @username) beside. */
+/** A messaging channel's name and switch; what the provider said of it (the bot's or Instagram account's @username, the page's name) beside. */
 function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<ChannelJson, 'name' | 'enabled' | 'settings'>; reply: Reply; pending: boolean }) {
 	const { t } = useTranslation('channels')
 	const { errorsOf, described, errorList } = fieldMessages(reply)
-	const username = typeof channel.settings.botUsername === 'string' ? channel.settings.botUsername : null
+	const setting = (name: string) => (typeof channel.settings[name] === 'string' ? (channel.settings[name] as string) : null)
+	const username = setting('botUsername') ?? setting('instagramUsername')
+	const pageName = setting('pageName')
 	return (
 		<Form method="post" className={field.form}>
 			<input type="hidden" name="kind" value="messaging" />
-			{username ? (
-				<p className={field.help} dir="ltr">
-					@{username}
+			{username || pageName ? (
+				<p className={field.help} dir="auto">
+					{[pageName, username ? `@${username}` : null].filter(Boolean).join(' · ')}
 				</p>
 			) : null}
 			<div className={field.field}>

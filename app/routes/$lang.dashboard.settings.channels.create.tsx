@@ -8,7 +8,7 @@ import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
-import { ConnectChannelForm } from '#app/components/channels/connect-channel-form.tsx'
+import { ConnectChannelForm, type ConnectKind, connectKinds } from '#app/components/channels/connect-channel-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody, linkFormValues, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
@@ -31,15 +31,16 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const form = await args.request.formData()
 	// Each kind's form says which it is; the reply goes back to that form.
-	const kind = form.get('kind') === 'telegram' || form.get('kind') === 'whatsapp' ? (form.get('kind') as 'telegram' | 'whatsapp') : 'link'
+	const posted = String(form.get('kind') ?? '')
+	const kind = (connectKinds as string[]).includes(posted) ? (posted as ConnectKind) : 'link'
 	const link = linkChannelBody(form)
 	const messaging = kind === 'link' ? undefined : messagingChannelBody(kind, form)
 	try {
 		const { shown: _shown, ...body } = messaging ?? { shown: null, kind, ...link }
 		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, body)
 		const t = await channelsT(locale)
-		// A WhatsApp number's webhook is pasted into Meta's dashboard: its page shows what to paste.
-		const next = kind === 'whatsapp' ? `/${locale}/dashboard/settings/channels/${created.id}` : `/${locale}/dashboard/settings/channels`
+		// Meta's webhooks (WhatsApp, Messenger, Facebook, Instagram) are pasted into its dashboard: the channel's page shows what to paste.
+		const next = kind === 'link' || kind === 'telegram' ? `/${locale}/dashboard/settings/channels` : `/${locale}/dashboard/settings/channels/${created.id}`
 		return redirectWithToast(next, { type: 'success', title: t('ui.created', { name: created.name }) })
 	} catch (error) {
 		return channelFormReply(error, messaging ? { kind, ...messaging.shown } : { kind, ...linkFormValues(link) }, locale, args.request)
@@ -67,25 +68,16 @@ export default function CreateChannel() {
 					{t('ui.chooseKind')}
 				</h2>
 				<ul className={channelStyles.kinds}>
-					{channelKinds.map((kind) =>
-						kind === 'link' || kind === 'telegram' || kind === 'whatsapp' ? (
-							<li key={kind}>
-								<a href={`#${kind}-form`} className={channelStyles.kindAvailable}>
-									<KindIcon kind={kind} />
-									<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
-									<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
-									<span className={channelStyles.kindBadge}>{t('ui.available')}</span>
-								</a>
-							</li>
-						) : (
-							<li key={kind} aria-disabled="true" className={channelStyles.kindLater}>
+					{channelKinds.map((kind) => (
+						<li key={kind}>
+							<a href={`#${kind}-form`} className={channelStyles.kindAvailable}>
 								<KindIcon kind={kind} />
 								<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
 								<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
-								<span className={channelStyles.kindBadge}>{t('ui.comingSoon')}</span>
-							</li>
-						),
-					)}
+								<span className={channelStyles.kindBadge}>{t('ui.available')}</span>
+							</a>
+						</li>
+					))}
 				</ul>
 			</section>
 
@@ -96,7 +88,7 @@ export default function CreateChannel() {
 				<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
 			</section>
 
-			{(['telegram', 'whatsapp'] as const).map((kind) => (
+			{connectKinds.map((kind) => (
 				<section key={kind} id={`${kind}-form`} className={styles.section} aria-labelledby={`${kind}-form-heading`}>
 					<h2 id={`${kind}-form-heading`} className={styles.sectionTitle}>
 						{t(`ui.${kind}Form`)}

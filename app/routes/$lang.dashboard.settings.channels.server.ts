@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { ApiError, type ChannelJson } from '#app/.server/api.ts'
 import { rethrowApiError } from '#app/.server/session.ts'
+import { type ConnectKind } from '#app/components/channels/connect-channel-form.tsx'
 import { type Locale } from '#locales/languages.ts'
 
 /** What the channel form posts, as the API takes it: unticked boxes are absent, so each is read as a boolean. */
@@ -20,11 +21,12 @@ export type ChannelFormReply = { fieldErrors: Record<string, string[]>; formErro
  * A messaging channel's form, as the API takes it (`body`), and what its form shows again after a
  * refusal (`shown`: never a secret).
  */
-export function messagingChannelBody(kind: 'telegram' | 'whatsapp', form: FormData) {
+export function messagingChannelBody(kind: ConnectKind, form: FormData) {
 	const text = (name: string) => String(form.get(name) ?? '').trim()
 	const name = text('name')
 	if (kind === 'telegram') return { kind, name, credentials: { botToken: text('botToken') }, shown: { name } }
-	const settings = { phoneNumberId: text('phoneNumberId'), businessAccountId: text('businessAccountId') }
+	// Meta's: a WhatsApp number's ids, or a Facebook Page's (Messenger, Facebook, Instagram).
+	const settings: Record<string, string> = kind === 'whatsapp' ? { phoneNumberId: text('phoneNumberId'), businessAccountId: text('businessAccountId') } : { pageId: text('pageId') }
 	const verifyToken = text('verifyToken')
 	return {
 		kind,

@@ -1,39 +1,18 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { sendAttempts } from '#api/conversations/jobs.ts'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime, type Published } from './conversations-fixtures.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
+import { type ChannelReader, channelSuite, until } from './channels-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage, type Published } from './conversations-fixtures.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
-
-let fake: TelegramFake
-let api: TestApi
-let team: Team
-let jobs: JobRunner
-let reader: ReturnType<typeof channelReader>
 const published: Published[] = []
-
-beforeAll(async () => {
-	fake = await startTelegramFake()
-	api = await startApi({ TELEGRAM_API_URL: fake.url })
-	team = await createTeam('Telegram')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
-})
-
-afterAll(async () => {
-	await jobs.stop()
-	await api.close()
-	await fake.close()
-})
+const suite = channelSuite(startTelegramFake, 'TELEGRAM_API_URL', 'Telegram', published)
+let fake: TelegramFake, api: TestApi, team: Team, reader: ChannelReader
+beforeAll(() => ({ fake, api, team, reader } = suite))
 
 const channelsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/channels${rest}`
-
 
 async function connect(name = 'Support bot') {
 	const bot = fake.addBot()
@@ -41,8 +20,6 @@ async function connect(name = 'Support bot') {
 	expect(created.status).toBe(201)
 	return { bot, channel: created.body as { id: string; kind: string; settings: Record<string, unknown>; status: string } }
 }
-
-
 
 describe('connecting a Telegram bot', () => {
 	test('the token is checked with getMe, the webhook set to ours with a secret, and the credentials kept encrypted, never answered', async () => {

@@ -1,38 +1,17 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { inboundText, startWhatsAppFake, statusUpdate, type WhatsAppFake } from '../fakes/whatsapp.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime } from './conversations-fixtures.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
+import { type ChannelReader, channelSuite, until } from './channels-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage } from './conversations-fixtures.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
-
-let fake: WhatsAppFake
-let api: TestApi
-let team: Team
-let jobs: JobRunner
-let reader: ReturnType<typeof channelReader>
-
-beforeAll(async () => {
-	fake = await startWhatsAppFake()
-	api = await startApi({ WHATSAPP_API_URL: fake.url })
-	team = await createTeam('WhatsApp')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
-})
-
-afterAll(async () => {
-	await jobs.stop()
-	await api.close()
-	await fake.close()
-})
+const suite = channelSuite(startWhatsAppFake, 'WHATSAPP_API_URL', 'WhatsApp')
+let fake: WhatsAppFake, api: TestApi, team: Team, reader: ChannelReader
+beforeAll(() => ({ fake, api, team, reader } = suite))
 
 const channelsPath = (rest = '') => `/v1/workspaces/${team.workspace.id}/channels${rest}`
 const appSecret = 'f3a1c0ffee0123456789abcdef012345'
-
 
 type Connected = { id: string; settings: Record<string, unknown>; webhook: { url: string; verifyToken: string } }
 
@@ -48,8 +27,6 @@ async function connect(name = 'WhatsApp support') {
 	const webhook = `${api.url}${new URL(channel.webhook.url).pathname}`
 	return { number, channel, webhook }
 }
-
-
 
 describe('a WhatsApp number', () => {
 	test('connects once Meta knows the number with this token; the webhook and a generated verify token are shown to owners only, never the secrets', async () => {

@@ -84,11 +84,11 @@ describe('channels', () => {
 		expect(renamed.status).toBe(409)
 	})
 
-	test.each(['instagram', 'facebook', 'messenger'])('a %s channel is refused with a translated 422 for now', async (kind) => {
-		const response = await api.request('POST', path(team.workspace.id), { body: { kind, name: 'Later' }, headers: team.owner.auth })
-		expect(response.status).toBe(422)
-		const message = `${kind} channels are not available yet: the chat link, Telegram and WhatsApp can be created for now.`
-		expect(response.body).toEqual({ message, statusCode: 422, details: { source: 'body', fields: { kind: [message] } } })
+	test.each(['instagram', 'facebook', 'messenger'])('a %s channel asks for its page, translated', async (kind) => {
+		const response = await api.request('POST', path(team.workspace.id), { body: { kind, name: 'Page' }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
+		expect(response.status).toBe(400)
+		expect(Object.keys((response.body as { details: { fields: Record<string, string[]> } }).details.fields).sort()).toEqual(['credentials', 'settings'])
+		expect(response.body).toMatchObject({ message: 'Certains champs ne sont pas valides.' })
 	})
 
 	test.each([
@@ -107,8 +107,8 @@ describe('channels', () => {
 	})
 
 	test('errors are translated in Arabic and French', async () => {
-		const arabic = await api.request('POST', path(team.workspace.id), { body: { kind: 'instagram', name: 'x' }, headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' } })
-		expect(arabic.body).toMatchObject({ statusCode: 422, message: 'قنوات instagram غير متاحة بعد: يمكن حاليًا إنشاء رابط الدردشة وتيليجرام وواتساب فقط.' })
+		const arabic = await api.request('POST', path(team.workspace.id), { body: { kind: 'link', name: '  ' }, headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' } })
+		expect(arabic.body).toMatchObject({ statusCode: 400, details: { fields: { name: [expect.stringMatching(/[\u0600-\u06FF]/)] } } })
 		const french = await api.request('POST', path(team.workspace.id), { body: { kind: 'link', name: 'x', slug: 'Mon Magasin' }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
 		expect(french.body).toMatchObject({ details: { fields: { slug: ['Utilisez des lettres minuscules, des chiffres et des tirets (par exemple « acme-support »).'] } } })
 		const gone = await api.request('GET', path(team.workspace.id, crypto.randomUUID()), { headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })

@@ -62,13 +62,15 @@ describe('sending a reply', () => {
 		expect((thread.body as { messages: MessageJson[] }).messages.at(-1)).toMatchObject({ id: reply.id, status: 'sent' })
 	})
 
-	test('a channel kind without a provider yet fails the message with a detail; a delivery already done is not repeated', async () => {
+	test('a contact without an identity on the channel fails the message with a detail; a delivery already done is not repeated', async () => {
 		const instagram = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'instagram', name: 'Instagram' }).returningAll().executeTakeFirstOrThrow()
 		const { conversation } = await customerWrites(instagram, '17841400000000', 'Salam')
+		// Their identity on the channel is gone (the contact was merged away): nobody to send to.
+		await testDb().updateTable('conversations').set({ identityId: null }).where('id', '=', conversation.id).execute()
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Wa alaykum' })
 		const published: Published[] = []
 		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
-		expect(await statusOf(reply.id)).toEqual({ status: 'failed', error: 'Sending on instagram channels is not available yet.' })
+		expect(await statusOf(reply.id)).toEqual({ status: 'failed', error: 'The contact has no identity on this channel.' })
 		expect(published.map((entry) => entry.event)).toEqual(['message.updated', 'message.updated'])
 		await deliverMessage(testDb(), recordingRealtime(published), defaultProviderConfig, reply.id)
 		expect(published).toHaveLength(2)

@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
 import AxeBuilder from '@axe-core/playwright'
+import { type Locator, type Page } from '@playwright/test'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
-import { telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
+import { customerMessage, type MetaFake, pageWebhook, startMetaFake } from '../fakes/meta.ts'
+import { metaFakePort, telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { inboundPath } from './inbox-support.ts'
@@ -13,14 +15,30 @@ test.describe.configure({ mode: 'serial' })
 
 let fake: TelegramFake
 let whatsapp: WhatsAppFake
+let meta: MetaFake
 test.beforeAll(async () => {
 	fake = await startTelegramFake(telegramFakePort)
 	whatsapp = await startWhatsAppFake(whatsappFakePort)
+	meta = await startMetaFake(metaFakePort)
 })
 test.afterAll(async () => {
 	await fake.close()
 	await whatsapp.close()
+	await meta.close()
 })
+
+/** The create page, hydrated, and one kind's connect form on it. */
+async function connectForm(page: Page, kind: string) {
+	await page.goto('/en-us/dashboard/settings/channels/create')
+	await waitForHydration(page)
+	return page.locator(`#${kind}-form`)
+}
+
+/** Fills a form's fields by their labels, then presses its button. */
+async function submit(form: Locator, fields: Record<string, string>, button: string) {
+	for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value)
+	await form.getByRole('button', { name: button }).click()
+}
 
 test('an admin connects a Telegram bot; a customer’s message arrives live and the reply reaches Telegram', async ({ page, context, request, baseURL }) => {
 	test.slow()
@@ -82,20 +100,11 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	const sdk = realtimeSdk(baseURL!)
 	const appSecret = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
 
-	await page.goto('/en-us/dashboard/settings/channels/create')
-	await waitForHydration(page)
-	const form = page.locator('#whatsapp-form')
-	await form.getByLabel('Name').fill('WhatsApp sales')
-	await form.getByLabel('Phone number ID').fill(number.phoneNumberId)
-	await form.getByLabel('WhatsApp Business Account ID').fill(number.businessAccountId)
-	await form.getByLabel('Access token').fill('EAAGwrong-token-for-this-number')
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the number' }).click()
+	const form = await connectForm(page, 'whatsapp')
+	await submit(form, { Name: 'WhatsApp sales', 'Phone number ID': number.phoneNumberId, 'WhatsApp Business Account ID': number.businessAccountId, 'Access token': 'EAAGwrong-token-for-this-number', 'App secret': appSecret }, 'Connect the number')
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
-	await form.getByLabel('Access token').fill(number.accessToken)
-	await form.getByLabel('App secret').fill(appSecret)
-	await form.getByRole('button', { name: 'Connect the number' }).click()
+	await submit(form, { 'Access token': number.accessToken, 'App secret': appSecret }, 'Connect the number')
 
 	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
 	const callback = await page.getByLabel('Callback URL', { exact: true }).inputValue()
@@ -127,6 +136,46 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	await expect(page.getByRole('log')).toContainText('Hello Hoda, your order #7 has shipped.')
 	const sent = await whatsapp.waitFor((received) => (received.body as { type?: string } | null)?.type === 'template')
 	expect((sent.body as { to: string }).to).toBe('201112223334')
+})
+
+test('an admin connects a Messenger page, pastes what Meta needs, a signed message arrives live and the reply reaches the Send API', async ({ page, context, request, baseURL }) => {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'Messenger Co')
+	await signIn(context, baseURL!, owner.token)
+	const facebookPage = meta.addPage({ name: 'Messenger Co Page' })
+	const sdk = realtimeSdk(baseURL!)
+	const appSecret = '9f8e7d6c5b4a39281706f5e4d3c2b1a0'
+
+	const form = await connectForm(page, 'messenger')
+	await submit(form, { Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': 'EAABwrong-token-for-this-page', 'App secret': appSecret }, 'Connect the page')
+	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
+	await expect(form.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
+	await expect(form.getByLabel('Page access token')).toHaveValue('')
+	const results = await new AxeBuilder({ page }).include('#messenger-form').analyze()
+	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
+	await submit(form, { 'Page access token': facebookPage.accessToken, 'App secret': appSecret }, 'Connect the page')
+
+	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
+	await expect(page.getByText('Messenger › Settings › Webhooks')).toBeVisible()
+	await expect(page.getByRole('region', { name: 'Messenger' })).toContainText('Messenger Co Page')
+	const callback = await page.getByLabel('Callback URL', { exact: true }).inputValue()
+	expect(callback).toMatch(new RegExp(`^${baseURL}/webhooks/messenger/[0-9a-f-]{36}$`))
+	const verifyToken = await page.getByLabel('Verify token', { exact: true }).inputValue()
+	expect(await (await request.get(`${callback}?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=77`)).text()).toBe('77')
+
+	await page.goto('/en-us/dashboard/conversations')
+	await waitForHydration(page)
+	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
+	const psid = '6543210987654321'
+	expect((await meta.postWebhook(callback, appSecret, pageWebhook('page', facebookPage.pageId, customerMessage(facebookPage.pageId, psid, 'Are you open on Saturday?')))).status).toBe(200)
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Are you open on Saturday?' })
+	await expect(row).toBeVisible()
+	await row.getByRole('link').click()
+	await page.locator('#composer-body').fill('Yes, from ten to six.')
+	await page.locator('#composer-body').press('Enter')
+	const sent = await meta.waitFor((received) => received.method === 'POST' && received.path.endsWith(`/${facebookPage.pageId}/messages`))
+	expect(sent.body).toEqual({ recipient: { id: psid }, messaging_type: 'RESPONSE', message: { text: 'Yes, from ten to six.' } })
+	await expect(page.getByRole('article').filter({ hasText: 'Yes, from ten to six.' })).toContainText('Sent')
 })
 
 test.describe('in Arabic, without JavaScript', () => {
@@ -178,5 +227,25 @@ test.describe('in Arabic, without JavaScript', () => {
 		const identities = page.getByRole('region', { name: 'القنوات' })
 		await expect(identities).toContainText('دعم تيليجرام (تيليجرام)')
 		await expect(identities).toContainText('777002')
+	})
+
+	test('the Instagram form connects an account with a plain form post and shows what to paste into Meta’s dashboard', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		await createWorkspace(request, owner.token, 'شركة إنستجرام')
+		await signIn(context, baseURL!, owner.token)
+		const facebookPage = meta.addPage()
+		await page.goto('/ar-eg/dashboard/settings/channels/create')
+		const form = page.locator('#instagram-form')
+		await expect(form.getByRole('heading', { name: 'حسابك على إنستجرام' })).toBeVisible()
+		await form.getByLabel('الاسم').fill('رسائل إنستجرام')
+		await form.getByLabel('معرّف الصفحة').fill(facebookPage.pageId)
+		await form.getByLabel('رمز وصول الصفحة').fill(facebookPage.accessToken)
+		await form.getByLabel('السر الخاص بالتطبيق').fill('0123456789abcdef0123456789abcdef')
+		await form.getByRole('button', { name: 'ربط الصفحة' }).click()
+		await expect(page).toHaveURL(/\/ar-eg\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByText(`@${facebookPage.instagramUsername}`)).toBeVisible()
+		await expect(page.getByLabel('رمز التحقق', { exact: true })).toHaveValue(/^[A-Za-z0-9_-]{32,}$/)
+		expect(await page.getByLabel('عنوان الاستدعاء', { exact: true }).inputValue()).toMatch(/\/webhooks\/instagram\/[0-9a-f-]{36}$/)
 	})
 })

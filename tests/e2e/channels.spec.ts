@@ -31,8 +31,8 @@ test('an admin creates a link channel, edits it, switches it off and deletes it;
 
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create')
 	await waitForHydration(page)
-	await expect(page.getByText('Coming soon')).toHaveCount(3)
-	await expect(page.getByRole('listitem').filter({ hasText: 'Instagram' })).toHaveAttribute('aria-disabled', 'true')
+	await expect(page.getByText('Available', { exact: true })).toHaveCount(6)
+	await expect(page.getByRole('link').filter({ hasText: 'Instagram direct messages.' })).toHaveAttribute('href', '#instagram-form')
 	await expectAccessible(page)
 
 	await page.locator('#link-form').getByLabel('Name', { exact: true }).fill('Website chat')

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
 
 /**
  * A local WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api) for tests:
@@ -22,12 +23,7 @@ const approvedTemplates = [
 	{ name: 'summer_sale', language: 'en_US', status: 'PENDING', category: 'MARKETING', id: '1002', components: [{ type: 'BODY', text: 'Our summer sale starts today!' }] },
 ]
 
-const graphError = (status: number, code: number, message: string, type = 'OAuthException', subcode?: number): Answer => ({
-	status,
-	body: { error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: `A${crypto.randomBytes(8).toString('hex')}` } },
-})
-
-const notFound = (request: Received): Answer => graphError(400, 100, `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/')[2] ?? ''}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 'GraphMethodException', 33)
+const notFound = graphNotFound
 
 /** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
 export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
@@ -70,11 +66,7 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			numbers.set(phoneNumberId, { accessToken, displayPhoneNumber, businessAccountId })
 			return { phoneNumberId, businessAccountId, accessToken, displayPhoneNumber }
 		},
-		postWebhook(url, appSecret, payload, options = {}) {
-			const body = JSON.stringify(payload)
-			const signature = options.signature ?? `sha256=${crypto.createHmac('sha256', appSecret).update(body).digest('hex')}`
-			return fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature }, body })
-		},
+		postWebhook: postSignedWebhook,
 	}
 }
 

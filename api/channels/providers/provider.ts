@@ -46,6 +46,16 @@ export type InboundEvent =
 			at: Date
 	  }
 	| {
+			/**
+			 * Every one of our messages to `contact` sent up to `upTo` reached `status` (Messenger's delivery and
+			 * read watermarks, which name no message).
+			 */
+			type: 'watermark'
+			contact: string
+			status: 'delivered' | 'read'
+			upTo: Date
+	  }
+	| {
 			/** A message the business sent from elsewhere (the provider's own app): recorded as outgoing, once. */
 			type: 'echo'
 			externalId: string
@@ -100,6 +110,8 @@ export type ChannelProvider = {
 	replyWindowMs?: number
 	/** The approved message templates (WhatsApp), for replies outside the window and for campaigns. */
 	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
+	/** Who a customer is, for a provider whose webhooks name nobody (Meta's User Profile API): asked once, when they first write. */
+	profileOf?: (channel: ProviderChannel, externalId: string, config: ProviderConfig) => Promise<{ name: string | null }>
 	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
 	describeError?: (error: ProviderError) => Described
 }
@@ -117,7 +129,7 @@ export class ProviderError extends Error {
 		readonly kind: ProviderErrorKind,
 		/** The provider's own words, kept for the log and shown after the translated reason. */
 		readonly detail: string,
-		readonly options: { status?: number; code?: string | number; retryAfterMs?: number } = {},
+		readonly options: { status?: number; code?: string | number; subcode?: number; retryAfterMs?: number } = {},
 	) {
 		super(detail)
 		this.name = 'ProviderError'

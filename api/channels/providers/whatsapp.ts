@@ -1,5 +1,5 @@
-import crypto from 'node:crypto'
-import { type ChannelProvider, type Described, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError, type WebhookRequest, type WebhookVerdict } from './provider.ts'
+import { graphCall, verifyMetaWebhook } from './graph.ts'
+import { type ChannelProvider, type Described, type InboundEvent, type ProviderConfig } from './provider.ts'
 
 /**
  * The WhatsApp Cloud API (Meta's Graph API for one business phone number): the number's id and
@@ -8,7 +8,6 @@ import { type ChannelProvider, type Described, type InboundEvent, type ProviderC
  * A customer is their `wa_id`; a message is its `wamid`.
  */
 
-type GraphError = { error?: { message?: string; type?: string; code?: number; error_subcode?: number; error_data?: { details?: string } } }
 type WhatsAppValue = {
 	metadata?: { phone_number_id?: string }
 	contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>
@@ -16,57 +15,6 @@ type WhatsAppValue = {
 	statuses?: Array<{ id?: string; status?: string; timestamp?: string; errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }> }>
 }
 export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppValue }> }> }
-
-// Graph's codes for "slow down": application, account and pair rate limits.
-const rateLimitCodes = new Set([4, 80007, 130429, 131048, 131056])
-
-/** A Graph call with the channel's token; an error body becomes a ProviderError of the right kind. */
-export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
-	let response: Response
-	try {
-		response = await fetch(url, {
-			method: init.method ?? 'GET',
-			headers: { Authorization: `Bearer ${token}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
-			body: init.body ? JSON.stringify(init.body) : undefined,
-			signal: AbortSignal.timeout(15_000),
-		})
-	} catch (error) {
-		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))
-	}
-	const answer = (await response.json().catch(() => null)) as (T & GraphError) | null
-	if (response.ok && answer && !answer.error) return answer
-	const error = answer?.error
-	const detail = [error?.message ?? `HTTP ${response.status}`, error?.error_data?.details].filter(Boolean).join(': ')
-	const options = { status: response.status, code: error?.code }
-	if (response.status === 429 || (error?.code !== undefined && rateLimitCodes.has(error.code))) {
-		const seconds = Number(response.headers.get('retry-after'))
-		throw new ProviderError('rate-limited', detail, { ...options, retryAfterMs: seconds > 0 ? seconds * 1000 : undefined })
-	}
-	if (response.status >= 500) throw new ProviderError('unavailable', detail, options)
-	if (error?.code === 190 || response.status === 401) throw new ProviderError('unauthorized', detail, options)
-	throw new ProviderError('refused', detail, options)
-}
-
-function sameSecret(given: string, expected: string): boolean {
-	const a = Buffer.from(given)
-	const b = Buffer.from(expected)
-	return a.length === b.length && crypto.timingSafeEqual(a, b)
-}
-
-/** Meta's webhooks: the GET handshake answers the challenge to the verify token; a POST must carry the app secret's signature of its bytes. */
-export function verifyMetaWebhook(channel: ProviderChannel, request: WebhookRequest): WebhookVerdict {
-	if (request.method === 'GET') {
-		const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = request.query
-		const expected = channel.credentials.verifyToken
-		if (mode === 'subscribe' && token && expected && challenge && sameSecret(token, expected)) return { verdict: 'respond', status: 200, body: challenge }
-		return { verdict: 'refuse', status: 403 }
-	}
-	const header = request.headers['x-hub-signature-256'] ?? ''
-	const secret = channel.credentials.appSecret
-	if (!secret || !header.startsWith('sha256=')) return { verdict: 'refuse', status: 401 }
-	const expected = `sha256=${crypto.createHmac('sha256', secret).update(request.rawBody).digest('hex')}`
-	return sameSecret(header, expected) ? { verdict: 'accept' } : { verdict: 'refuse', status: 401 }
-}
 
 const base = (config: ProviderConfig) => `${config.WHATSAPP_API_URL}/${config.WHATSAPP_API_VERSION}`
 const deliveryStatuses = new Set(['sent', 'delivered', 'read', 'failed'])

@@ -17,7 +17,6 @@ export const kind = style({
 	textDecoration: 'none',
 })
 export const kindAvailable = style([kind, { borderColor: vars.color.primary, selectors: { '&:hover': { background: vars.color.accent } } }])
-export const kindLater = style([kind, { opacity: 0.7 }])
 export const kindName = style({ fontWeight: 600 })
 export const kindText = style({ gridColumn: '2', fontSize: '0.8125rem', color: vars.color.mutedForeground })
 export const kindBadge = style({ gridColumn: '2', justifySelf: 'start', fontSize: '0.75rem', fontWeight: 600 })

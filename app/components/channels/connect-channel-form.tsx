@@ -5,10 +5,20 @@ import * as field from '#app/components/ui/field.css.ts'
 import { fieldMessages, type Reply } from './link-channel-form.tsx'
 
 /**
- * One field of a provider's form: secrets are password fields, never filled again after a refusal.
- * `credential`: kept encrypted, replaceable on the channel's page (every secret is one).
+ * One field of a provider's form: secrets are password fields, never filled again after a refusal;
+ * `label` when its words differ from its name's; `credential`: kept encrypted, replaceable on the
+ * channel's page (every secret is one).
  */
-type ConnectField = { name: string; secret?: boolean; credential?: boolean; optional?: boolean; help?: boolean }
+type ConnectField = { name: string; label?: string; secret?: boolean; credential?: boolean; optional?: boolean; help?: boolean }
+
+// A Facebook Page's Messenger Platform: the same fields for Messenger, Facebook and Instagram.
+const pageFields: ConnectField[] = [
+	{ name: 'name' },
+	{ name: 'pageId', help: true },
+	{ name: 'accessToken', label: 'pageAccessToken', secret: true, help: true },
+	{ name: 'appSecret', secret: true },
+	{ name: 'verifyToken', credential: true, optional: true, help: true },
+]
 
 const fieldsOf = {
 	telegram: [{ name: 'name' }, { name: 'botToken', secret: true, help: true }],
@@ -20,9 +30,15 @@ const fieldsOf = {
 		{ name: 'appSecret', secret: true },
 		{ name: 'verifyToken', credential: true, optional: true, help: true },
 	],
+	messenger: pageFields,
+	facebook: pageFields,
+	instagram: pageFields,
 } satisfies Record<string, ConnectField[]>
 
 export type ConnectKind = keyof typeof fieldsOf
+
+/** The kinds connected with a provider's credentials, each with its own form. */
+export const connectKinds = Object.keys(fieldsOf) as ConnectKind[]
 
 const isConnectKind = (kind: string): kind is ConnectKind => kind in fieldsOf
 
@@ -31,12 +47,13 @@ export const credentialFieldsOf = (kind: string): ConnectField[] => (isConnectKi
 
 /**
  * Connects a messaging channel with what its provider needs (Telegram: the token @BotFather gave;
- * WhatsApp: the number's ids and the app's secrets from Meta's App Dashboard). The API checks
+ * WhatsApp: the number's ids and the app's secrets from Meta's App Dashboard; Messenger, Facebook
+ * and Instagram: the page's id, its token and the app's secret). The API checks
  * them with the provider before keeping anything. A plain form (it works without JavaScript).
  */
 export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind; reply: Reply; pending: boolean }) {
 	const { t } = useTranslation('channels')
-	const { errorsOf, described, errorList } = fieldMessages(reply)
+	const { errorsOf, described, errorList } = fieldMessages(reply, `${kind}-`)
 	const fields: ConnectField[] = fieldsOf[kind]
 	return (
 		<Form method="post" className={field.form} key={JSON.stringify(reply?.values ?? {})}>
@@ -46,12 +63,12 @@ export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind
 					{reply.formError}
 				</div>
 			) : null}
-			{fields.map(({ name, secret, optional, help }) => {
+			{fields.map(({ name, label = name, secret, optional, help }) => {
 				const id = `${kind}-${name}`
 				return (
 					<div key={name} className={field.field}>
 						<label className={field.label} htmlFor={id}>
-							{name === 'name' ? t('ui.name') : t(`ui.fields.${name}`)}
+							{name === 'name' ? t('ui.name') : t(`ui.fields.${label}`)}
 						</label>
 						<input
 							id={id}
@@ -68,8 +85,8 @@ export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind
 							aria-describedby={described(name, help)}
 						/>
 						{help ? (
-							<p id={`${name}-help`} className={field.help}>
-								{t(`ui.fieldHelp.${name}`)}
+							<p id={`${kind}-${name}-help`} className={field.help}>
+								{t(`ui.fieldHelp.${label}`)}
 							</p>
 						) : null}
 						{errorList(name)}
@@ -78,7 +95,7 @@ export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind
 			})}
 			<div>
 				<Button type="submit" disabled={pending}>
-					{t(kind === 'telegram' ? 'ui.connect' : 'ui.connectNumber')}
+					{t(kind === 'telegram' ? 'ui.connect' : kind === 'whatsapp' ? 'ui.connectNumber' : 'ui.connectPage')}
 				</Button>
 			</div>
 		</Form>
@@ -101,12 +118,12 @@ export function ReplaceCredentialsForm({ kind, masked, reply, pending }: { kind:
 					{reply.formError}
 				</div>
 			) : null}
-			{credentialFieldsOf(kind).map(({ name, secret }) => {
+			{credentialFieldsOf(kind).map(({ name, label = name, secret }) => {
 				const id = `replace-${name}`
 				return (
 					<div key={name} className={field.field}>
 						<label className={field.label} htmlFor={id}>
-							{t(`ui.fields.${name}`)}
+							{t(`ui.fields.${label}`)}
 						</label>
 						<input
 							id={id}
@@ -127,7 +144,9 @@ export function ReplaceCredentialsForm({ kind, masked, reply, pending }: { kind:
 					</div>
 				)
 			})}
+			{/* What is not a field here: nothing typed, or a page the new token cannot see. */}
 			{ours ? errorList('credentials') : null}
+			{ours ? errorList('pageId') : null}
 			<div>
 				<Button type="submit" disabled={pending}>
 					{t('ui.replaceCredentials')}

@@ -8,13 +8,13 @@ export type LinkChannelValues = { name: string; slug: string; enabled: boolean; 
 
 export type Reply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> } | undefined
 
-/** A channel form's field messages from the API's reply: the list under a field, and its `aria-describedby`. */
-export function fieldMessages(reply: Reply) {
+/** A channel form's field messages from the API's reply: the list under a field, and its `aria-describedby` (ids after `idPrefix`: a page has several forms with the same fields). */
+export function fieldMessages(reply: Reply, idPrefix = '') {
 	const errorsOf = (name: string) => reply?.fieldErrors[name]
-	const described = (name: string, help?: boolean) => [help ? `${name}-help` : '', errorsOf(name) ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
+	const described = (name: string, help?: boolean) => [help ? `${idPrefix}${name}-help` : '', errorsOf(name) ? `${idPrefix}${name}-error` : ''].filter(Boolean).join(' ') || undefined
 	const errorList = (name: string) =>
 		errorsOf(name) ? (
-			<ul id={`${name}-error`} className={field.errors}>
+			<ul id={`${idPrefix}${name}-error`} className={field.errors}>
 				{errorsOf(name)!.map((message) => (
 					<li key={message}>{message}</li>
 				))}
