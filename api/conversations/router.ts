@@ -247,6 +247,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			.where('conversations.number', '=', number)
 			.executeTakeFirst()
 		if (!found) throw conversationNotFound()
+		// A switched-off channel reaches nobody (a chat link's page answers 404, a bot or number has no credentials in use).
+		if (!found.enabled) throw new HttpError(422, 'inbox:errors.channelOff', { values: { name: found.name } })
 		const provider = providerFor(found.kind)
 		if (input.kind === 'text') {
 			if (!provider?.replyWindowMs) return input

@@ -206,6 +206,22 @@ describe('one conversation', () => {
 		expect((arabic.body as { message: string }).message).toMatch(/[\u0600-\u06FF]/)
 	})
 
+	test('a switched-off channel takes no reply (422, translated), a note still', async () => {
+		const team = await createTeam('Switched off')
+		const channel = await createLinkChannel(team.workspace.id, 'Old site')
+		const { conversation } = await customerWrites(channel, 'off', 'Hello?')
+		await testDb().updateTable('channels').set({ enabled: false, status: 'disabled' }).where('id', '=', channel.id).execute()
+		const target = conversationsPath(team.workspace.id, `/${conversation.number}/messages`)
+		const refused = await api.request('POST', target, { body: { kind: 'text', body: 'Still there?' }, headers: team.agent.auth })
+		expect(refused.status).toBe(422)
+		expect((refused.body as { message: string }).message).toBe('Old site is switched off: switch it on in Settings › Channels to reply. Private notes still work.')
+		const french = await api.request('POST', target, { body: { kind: 'text', body: 'Toujours là ?' }, headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect((french.body as { message: string }).message).toContain('est désactivé')
+		expect((await api.request('POST', target, { body: { kind: 'note', body: 'Customer moved to WhatsApp' }, headers: team.agent.auth })).status).toBe(201)
+		const kept = await testDb().selectFrom('messages').select('kind').where('conversationId', '=', conversation.id).where('direction', '=', 'outgoing').execute()
+		expect(kept).toEqual([{ kind: 'note' }])
+	})
+
 	test('the thread pages from the newest by keyset, oldest first within a page, without gaps or repeats', async () => {
 		const { conversation } = await customerWrites(channel, 'long-thread', 'message 0')
 		for (let index = 1; index < 70; index++) await customerWrites(channel, 'long-thread', `message ${index}`)
