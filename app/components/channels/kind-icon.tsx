@@ -1,11 +1,12 @@
+import { kindPaths } from '#app/components/inbox/channel-icon.tsx'
 import * as styles from './channels.css.ts'
 
 export const channelKinds = ['link', 'whatsapp', 'telegram', 'instagram', 'facebook', 'messenger'] as const
 export type Kind = (typeof channelKinds)[number]
 
-// Each kind's colour and a two-letter mark: no icon font nor image to download on these pages.
+// Each kind's colour and a two-letter mark: no icon font nor image to download on these pages (nor an emoji, which many systems have no font for).
 const marks: Record<Kind, { color: string; mark: string }> = {
-	link: { color: '#4f46e5', mark: '💬' },
+	link: { color: '#4f46e5', mark: '' },
 	whatsapp: { color: '#0f7a40', mark: 'WA' },
 	telegram: { color: '#17699b', mark: 'TG' },
 	instagram: { color: '#c1246b', mark: 'IG' },
@@ -18,7 +19,11 @@ export function KindIcon({ kind }: { kind: Kind }) {
 	const { color, mark } = marks[kind]
 	return (
 		<span className={styles.icon} style={{ background: color }} aria-hidden="true">
-			{mark}
+			{mark || (
+				<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+					<path d={kindPaths[kind]} />
+				</svg>
+			)}
 		</span>
 	)
 }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import * as styles from './inbox.css.ts'
 
 // One simple outline per kind (24 × 24, stroked): enough to tell the channels apart in a list.
-const paths: Record<string, string> = {
+export const kindPaths: Record<string, string> = {
 	whatsapp: 'M3 21l1.7-4.6A8.5 8.5 0 1 1 8 19.6L3 21z M9 9.5c.5 2.5 2.5 4.5 5 5l1.2-1.2 2 1-.7 1.7c-4.5-.2-8-3.7-8.2-8.2L10 7.1l1 2-1.2 1.2',
 	telegram: 'M21 4L3 11l6 2 2 6 3-4 5 4 2-15z M9 13l9-7',
 	instagram: 'M4 4h16v16H4z M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8 M17 7h.01',
@@ -15,8 +15,8 @@ const paths: Record<string, string> = {
 export function ChannelIcon({ kind }: { kind: string }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	return (
-		<svg viewBox="0 0 24 24" className={styles.icon} role="img" aria-label={t(`channel.${kind in paths ? kind : 'link'}`)} fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round">
-			<path d={paths[kind] ?? paths.link} />
+		<svg viewBox="0 0 24 24" className={styles.icon} role="img" aria-label={t(`channel.${kind in kindPaths ? kind : 'link'}`)} fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round">
+			<path d={kindPaths[kind] ?? kindPaths.link} />
 		</svg>
 	)
 }
