@@ -2,6 +2,7 @@ import express, { Router, type RequestHandler } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
+import { attachmentsRouter } from './attachments/router.ts'
 import { authRouter } from './auth/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { channelsRouter } from './channels/router.ts'
@@ -51,6 +52,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))
+	router.use('/workspaces/:id/attachments', attachmentsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

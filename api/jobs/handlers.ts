@@ -15,6 +15,6 @@ export const jobHandlers: JobHandlers = {
 		await wakeSnoozed(db, realtime, conversationId)
 	},
 	'process-webhook': async ({ channelId, body }, { db, realtime, config }) => {
-		await processWebhook(db, realtime, config.ENCRYPTION_KEY, channelId, body)
+		await processWebhook(db, realtime, config, channelId, body)
 	},
 }

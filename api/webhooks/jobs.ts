@@ -1,11 +1,14 @@
 import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
-import { type InboundEvent } from '#api/channels/providers/provider.ts'
+import { type ChannelProvider, type InboundEvent, type ProviderChannel } from '#api/channels/providers/provider.ts'
+import { discardAttachments, fetchAttachments, type NewAttachment } from '#api/attachments/inbound.ts'
+import { storageFor } from '#api/attachments/storage.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { receiveMessage } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel, type DeliveryStatus } from '#api/db/schema.ts'
+import { type JobConfig } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 
 // A status only moves forward: a late "delivered" never undoes "read". `failed` ends it wherever it was.
@@ -14,19 +17,40 @@ const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivere
 /**
  * The `process-webhook` job: a provider's event, already verified, parsed into what it says and
  * recorded: a customer's message through the one inbound path (once per provider id), a delivery
- * status onto our message. A channel switched off or deleted since is left alone.
+ * status onto our message. A message's files are downloaded here first (once: a retried delivery
+ * of a message already recorded fetches nothing). A channel switched off or deleted since is left alone.
  */
-export async function processWebhook(db: DB, realtime: Realtime, encryptionKey: string, channelId: string, body: unknown) {
+export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown) {
 	const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst()
 	const provider = row && providerFor(row.kind)
 	if (!row || !row.enabled || !provider?.parseWebhook) return
-	for (const event of provider.parseWebhook(providerChannel(row, encryptionKey), body)) await record(db, realtime, row, event)
+	const channel = providerChannel(row, config.ENCRYPTION_KEY)
+	for (const event of provider.parseWebhook(channel, body)) await record(db, realtime, config, { row, channel, provider }, event)
 }
 
-async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent) {
+type Source = { row: Channel; channel: ProviderChannel; provider: ChannelProvider }
+
+async function record(db: DB, realtime: Realtime, config: JobConfig, { row: channel, channel: opened, provider }: Source, event: InboundEvent) {
 	if (event.type === 'message') {
 		const { from } = event
-		await receiveMessage(db, realtime, { channel, from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone }, externalId: event.externalId, body: event.body })
+		let attachments: NewAttachment[] = []
+		if (event.attachments?.length) {
+			const known = await db.selectFrom('messages').select('id').where('channelId', '=', channel.id).where('externalId', '=', event.externalId).executeTakeFirst()
+			if (!known) attachments = await fetchAttachments(provider, opened, event.attachments, config, storageFor(config))
+		}
+		try {
+			const received = await receiveMessage(db, realtime, {
+				channel,
+				from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone },
+				externalId: event.externalId,
+				body: event.body,
+				attachments,
+			})
+			if (received.duplicate) await discardAttachments(storageFor(config), attachments)
+		} catch (error) {
+			await discardAttachments(storageFor(config), attachments)
+			throw error
+		}
 		return
 	}
 	if (event.type === 'status') {

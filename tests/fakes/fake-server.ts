@@ -4,7 +4,7 @@ import { type AddressInfo } from 'node:net'
 /** A request a fake received, as the provider would have: method, path with query, headers, and the body (JSON parsed when it is JSON). */
 export type Received = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; rawBody: string }
 
-/** What a fake answers: a status, a JSON body, and headers (e.g. `Retry-After`). */
+/** What a fake answers: a status, a JSON body (or a Buffer sent as it is: a file's bytes), and headers (e.g. `Retry-After`). */
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> }
 
 export type Route = (request: Received) => Answer | undefined | Promise<Answer | undefined>
@@ -44,6 +44,11 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 				const failure = failures.find((entry) => entry.times > 0 && entry.pattern.test(request.path))
 				if (failure) failure.times--
 				const answer = failure?.answer ?? (await route(request)) ?? notFound(request)
+				if (Buffer.isBuffer(answer.body)) {
+					res.writeHead(answer.status, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(answer.body.length), ...answer.headers })
+					res.end(answer.body)
+					return
+				}
 				res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers })
 				res.end(JSON.stringify(answer.body))
 			})().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
+import { type AttachmentKind, type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
 import { type Config } from '#server/config.ts'
 
 /**
@@ -34,8 +34,11 @@ export type InboundEvent =
 			type: 'message'
 			externalId: string
 			from: { externalId: string; name: string | null; phone?: string | null }
+			/** The text, or a file's caption ('' when a file came without one). */
 			body: string
 			sentAt: Date
+			/** Files that came with it, fetched in the job through the provider's `fetchAttachment`. */
+			attachments?: InboundAttachment[]
 	  }
 	| {
 			/** The fate of one of our outgoing messages (by the provider's id of it). A status never goes backwards (read stays read). */
@@ -53,6 +56,15 @@ export type InboundEvent =
 			body: string
 			sentAt: Date
 	  }
+
+/**
+ * A file of a customer's message as the provider describes it. `ref` is the provider's own handle
+ * (a Telegram file_id, a WhatsApp media id), given back to `fetchAttachment`; `size` when it says.
+ */
+export type InboundAttachment = { kind: AttachmentKind; ref: string; filename: string; contentType: string | null; size: number | null }
+
+/** A file's bytes as the provider serves them. */
+export type FetchedAttachment = { body: ReadableStream<Uint8Array>; contentType: string | null; size: number | null }
 
 /** A webhook request as it arrived: the raw body is what signatures are computed over. */
 export type WebhookRequest = {
@@ -100,6 +112,8 @@ export type ChannelProvider = {
 	replyWindowMs?: number
 	/** The approved message templates (WhatsApp), for replies outside the window and for campaigns. */
 	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
+	/** Downloads an inbound attachment by its `ref`; throws a `ProviderError` (a retryable one is tried again with the job). */
+	fetchAttachment?: (channel: ProviderChannel, ref: string, config: ProviderConfig) => Promise<FetchedAttachment>
 	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
 	describeError?: (error: ProviderError) => Described
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
-import { type ChannelProvider, type Described, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError, type WebhookRequest, type WebhookVerdict } from './provider.ts'
+import { downloadFile } from './download.ts'
+import { type ChannelProvider, type Described, type InboundAttachment, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError, type WebhookRequest, type WebhookVerdict } from './provider.ts'
 
 /**
  * The WhatsApp Cloud API (Meta's Graph API for one business phone number): the number's id and
@@ -12,9 +13,12 @@ type GraphError = { error?: { message?: string; type?: string; code?: number; er
 type WhatsAppValue = {
 	metadata?: { phone_number_id?: string }
 	contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>
-	messages?: Array<{ id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; image?: { caption?: string }; document?: { caption?: string; filename?: string } }>
+	messages?: Array<WhatsAppMessage>
 	statuses?: Array<{ id?: string; status?: string; timestamp?: string; errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }> }>
 }
+type WhatsAppMedia = { id?: string; mime_type?: string; sha256?: string; caption?: string; filename?: string }
+type WhatsAppMessage = { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string } } & Partial<Record<MediaType, WhatsAppMedia>>
+type MediaType = 'image' | 'document' | 'audio' | 'video' | 'sticker'
 export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppValue }> }> }
 
 // Graph's codes for "slow down": application, account and pair rate limits.
@@ -71,11 +75,29 @@ export function verifyMetaWebhook(channel: ProviderChannel, request: WebhookRequ
 const base = (config: ProviderConfig) => `${config.WHATSAPP_API_URL}/${config.WHATSAPP_API_VERSION}`
 const deliveryStatuses = new Set(['sent', 'delivered', 'read', 'failed'])
 
-/** What a customer's message says; media is named until attachments are kept. */
-function bodyOf(message: NonNullable<WhatsAppValue['messages']>[number]): string {
+// A media message's type, our kind of attachment, and the name a file without one gets.
+const mediaTypes: Record<MediaType, { kind: InboundAttachment['kind']; filename: string }> = {
+	image: { kind: 'image', filename: 'image' },
+	sticker: { kind: 'image', filename: 'sticker.webp' },
+	document: { kind: 'file', filename: 'document' },
+	audio: { kind: 'audio', filename: 'audio' },
+	video: { kind: 'video', filename: 'video' },
+}
+const isMediaType = (type: string | undefined): type is MediaType => type !== undefined && Object.hasOwn(mediaTypes, type)
+
+/** The file of a media message, fetched later by its media id. */
+function attachmentOf(message: WhatsAppMessage): InboundAttachment | null {
+	const media = isMediaType(message.type) ? message[message.type] : undefined
+	if (!isMediaType(message.type) || !media?.id) return null
+	const { kind, filename } = mediaTypes[message.type]
+	return { kind, ref: media.id, filename: media.filename || filename, contentType: media.mime_type ?? null, size: null }
+}
+
+/** What a customer's message says: its text, or a file's caption; other kinds (a location, contacts) are named. */
+function bodyOf(message: WhatsAppMessage): string {
 	if (message.type === 'text') return message.text?.body ?? ''
-	const caption = message.image?.caption ?? message.document?.caption ?? message.document?.filename
-	return caption ? `[${message.type}] ${caption}` : `[${message.type ?? 'message'}]`
+	if (isMediaType(message.type)) return message[message.type]?.caption ?? ''
+	return `[${message.type ?? 'message'}]`
 }
 
 export const whatsappProvider: ChannelProvider = {
@@ -116,7 +138,15 @@ export const whatsappProvider: ChannelProvider = {
 				for (const message of value.messages ?? []) {
 					if (!message.id || !message.from) continue
 					const name = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name ?? null
-					events.push({ type: 'message', externalId: message.id, from: { externalId: message.from, name, phone: `+${message.from}` }, body: bodyOf(message), sentAt: new Date(Number(message.timestamp) * 1000) })
+					const attachment = attachmentOf(message)
+					events.push({
+						type: 'message',
+						externalId: message.id,
+						from: { externalId: message.from, name, phone: `+${message.from}` },
+						body: bodyOf(message),
+						sentAt: new Date(Number(message.timestamp) * 1000),
+						...(attachment ? { attachments: [attachment] } : {}),
+					})
 				}
 				for (const status of value.statuses ?? []) {
 					if (!status.id || !status.status || !deliveryStatuses.has(status.status)) continue
@@ -127,6 +157,16 @@ export const whatsappProvider: ChannelProvider = {
 			}
 		}
 		return events
+	},
+
+	async fetchAttachment(channel, ref, config) {
+		// The media id gives a short-lived URL (5 minutes), fetched with the same token.
+		const token = channel.credentials.accessToken ?? ''
+		const media = await graphCall<{ url?: string; mime_type?: string; file_size?: number | string }>(`${base(config)}/${encodeURIComponent(ref)}`, token)
+		if (!media.url) throw new ProviderError('refused', 'Meta gave no URL for the media')
+		const file = await downloadFile(media.url, { Authorization: `Bearer ${token}` })
+		const size = Number(media.file_size)
+		return { ...file, contentType: media.mime_type ?? file.contentType, size: file.size ?? (Number.isInteger(size) && size > 0 ? size : null) }
 	},
 
 	async send(channel, message, config) {

@@ -14,6 +14,7 @@ import * as m0012 from './0012_inbox_plan_indexes.ts'
 import * as m0013 from './0013_conversation_words.ts'
 import * as m0014 from './0014_message_templates.ts'
 import * as m0015 from './0015_messages_by_channel_day.ts'
+import * as m0016 from './0016_attachments.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
 	'0013_conversation_words': m0013,
 	'0014_message_templates': m0014,
 	'0015_messages_by_channel_day': m0015,
+	'0016_attachments': m0016,
 }
