@@ -1,6 +1,8 @@
+import zlib from 'node:zlib'
 import { sql } from 'kysely'
 import AxeBuilder from '@axe-core/playwright'
-import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
+import { type APIRequestContext } from '@playwright/test'
+import { documentUpdate, photoUpdate, startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
@@ -129,6 +131,59 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	expect((sent.body as { to: string }).to).toBe('201112223334')
 })
 
+/** A real PNG of one colour (so that the browser has something to decode). */
+function png(width: number, height: number): Buffer {
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+		const length = Buffer.alloc(4)
+		length.writeUInt32BE(data.length)
+		const crc = Buffer.alloc(4)
+		crc.writeUInt32BE(zlib.crc32(body))
+		return Buffer.concat([length, body, crc])
+	}
+	const header = Buffer.alloc(13)
+	header.writeUInt32BE(width, 0)
+	header.writeUInt32BE(height, 4)
+	header.set([8, 2, 0, 0, 0], 8)
+	const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([0x2b, 0x6c, 0xb0]))])
+	const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
+	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))])
+}
+
+/** A Telegram channel connected through the API, and a customer who sent it a photo with a caption, then a PDF. */
+async function customerSendsFiles(request: APIRequestContext, baseURL: string, token: string, workspaceId: string, chatId: number) {
+	const bot = fake.addBot()
+	const created = await request.post(`/v1/workspaces/${workspaceId}/channels`, { data: { kind: 'telegram', name: 'Files bot', credentials: { botToken: bot.token } }, headers: { Authorization: `Bearer ${token}` } })
+	expect(created.status()).toBe(201)
+	const customer = { id: chatId, firstName: 'Yara' }
+	const photo = fake.addFile(bot.token, png(160, 120), { path: `photos/file_${chatId}.jpg` })
+	expect((await fake.postUpdate(bot.token, photoUpdate(customer, photo, 'The box arrived broken'), { origin: baseURL })).status).toBe(200)
+	const pdf = fake.addFile(bot.token, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(9_091, 0x20)]), { path: `documents/file_${chatId}.pdf` })
+	expect((await fake.postUpdate(bot.token, documentUpdate(customer, pdf, { name: 'receipt.pdf', mimeType: 'application/pdf' }), { origin: baseURL })).status).toBe(200)
+}
+
+test('a customer’s photo shows in the thread as an image, and a document as a link with its name and size', async ({ page, context, request, baseURL }) => {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'Files Co')
+	await signIn(context, baseURL!, owner.token)
+	await customerSendsFiles(request, baseURL!, owner.token, workspace.id, 778_001)
+
+	await page.goto('/en-us/dashboard/conversations')
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Yara' })
+	await expect(row).toContainText('📎 receipt.pdf')
+	await row.getByRole('link').click()
+	const photo = page.getByRole('article').filter({ hasText: 'The box arrived broken' })
+	const image = photo.getByRole('img', { name: 'Image: photo.jpg' })
+	await expect(image).toHaveAttribute('loading', 'lazy')
+	await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(160)
+	const file = page.getByRole('log').getByRole('link', { name: /receipt\.pdf/ })
+	await expect(file).toContainText('(9.1 kB)')
+	const answer = await page.request.get((await file.getAttribute('href'))!)
+	expect(answer.status()).toBe(200)
+	expect(answer.headers()['content-disposition']).toBe(`attachment; filename="receipt.pdf"; filename*=UTF-8''receipt.pdf`)
+	expect((await answer.body()).subarray(0, 5).toString()).toBe('%PDF-')
+})
+
 test.describe('in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
@@ -151,5 +206,17 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.getByRole('main')).toContainText('دعم تيليجرام')
 		await expect(page.getByRole('row').filter({ hasText: 'دعم تيليجرام' })).toContainText('0 واردة · 0 صادرة')
 		expect(fake.webhookOf(bot.token)).toBeDefined()
+	})
+
+	test('a customer’s photo and document show in the right-to-left thread', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		const workspace = await createWorkspace(request, owner.token, 'شركة الملفات')
+		await signIn(context, baseURL!, owner.token)
+		await customerSendsFiles(request, baseURL!, owner.token, workspace.id, 778_002)
+		await expect.poll(async () => (await (await request.get(`/v1/workspaces/${workspace.id}/conversations?status=all`, { headers: { Authorization: `Bearer ${owner.token}` } })).json()).conversations[0]?.lastMessage?.excerpt).toBe('📎 receipt.pdf')
+		await page.goto('/ar-eg/dashboard/conversations?conversation=1')
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByRole('img', { name: 'صورة: photo.jpg' })).toBeVisible()
+		await expect(page.getByRole('log').getByRole('link', { name: /receipt\.pdf/ })).toBeVisible()
 	})
 })

@@ -9,6 +9,7 @@ import { type DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
 import { byDay, priorities, withParams, type Conversation, type Message, type MessagePage } from '#app/utils/conversations.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { type Label } from '#app/utils/labels.ts'
+import { Attachments } from './attachments.tsx'
 import { ChannelIcon } from './channel-icon.tsx'
 import { Composer } from './composer.tsx'
 import { useConversationLive } from './use-conversation-live.ts'
@@ -72,7 +73,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 					<Fragment key={day}>
 						<DayHeading iso={messages[0]!.createdAt} />
 						{messages.map((message) => (
-							<MessageItem key={message.id} message={message} contactName={conversation.contact.name} number={conversation.number} />
+							<MessageItem key={message.id} locale={locale} message={message} contactName={conversation.contact.name} number={conversation.number} />
 						))}
 					</Fragment>
 				))}
@@ -97,7 +98,7 @@ function DayHeading({ iso }: { iso: string }) {
 	return <h3 className={styles.day}>{format(iso)}</h3>
 }
 
-function MessageItem({ message, contactName, number }: { message: Message; contactName: string; number: number }) {
+function MessageItem({ locale, message, contactName, number }: { locale: string; message: Message; contactName: string; number: number }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { t: tInbox } = useTranslation('inbox')
 	const time = useDateFormat({ timeStyle: 'short' })
@@ -117,7 +118,8 @@ function MessageItem({ message, contactName, number }: { message: Message; conta
 	return (
 		<article className={styles.message[variant]} data-kind={variant} aria-label={t(`from.${variant}`, { name: author })}>
 			{message.kind === 'note' ? <span className={styles.noteMarker}>{t('privateNote')}</span> : null}
-			<span dir="auto">{message.body}</span>
+			{message.body ? <span dir="auto">{message.body}</span> : null}
+			<Attachments locale={locale} attachments={message.attachments} />
 			<span className={styles.messageMeta}>
 				{message.direction === 'outgoing' ? <span>{author}</span> : null}
 				<time dateTime={message.createdAt}>{time(message.createdAt)}</time>
