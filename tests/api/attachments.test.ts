@@ -198,3 +198,80 @@ describe('serving attachments', () => {
 		}
 	})
 })
+
+describe('replies with a file', () => {
+	/** A Telegram conversation with a customer who wrote first. */
+	async function telegramConversation(chatId: number) {
+		const { bot, channel } = await connectTelegram()
+		await telegram.postUpdate(bot.token, textUpdate({ id: chatId, firstName: 'Omar' }, 'Can you send the label?'), { origin: api.url })
+		const conversation = await reader.firstConversation(channel.id)
+		return { bot, channel, number: conversation.number }
+	}
+
+	/** Posts a reply as the browser's form does: multipart, the file under `file`. */
+	function postWithFile(auth: Record<string, string>, number: number, fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }) {
+		const form = new FormData()
+		for (const [name, value] of Object.entries(fields)) form.set(name, value)
+		if (file) form.set('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name)
+		return fetch(`${api.url}/v1/workspaces/${team.workspace.id}/conversations/${number}/messages`, { method: 'POST', headers: auth, body: form })
+	}
+
+	test('a picture goes to Telegram by sendPhoto with the text as its caption, and stays in the thread', async () => {
+		const { bot, number } = await telegramConversation(56_001)
+		const bytes = jpeg(30_000)
+		const answer = await postWithFile(team.agent.auth, number, { kind: 'text', body: 'Voici l’étiquette' }, { name: 'étiquette.jpg', type: 'image/jpeg', bytes })
+		expect(answer.status).toBe(201)
+		const message = (await answer.json()) as MessageJson
+		expect(message).toMatchObject({ body: 'Voici l’étiquette', status: 'pending', attachments: [{ kind: 'image', filename: 'étiquette.jpg', contentType: 'image/jpeg', size: bytes.length, status: 'stored' }] })
+
+		const sent = await telegram.waitFor((request) => request.path === `/bot${bot.token}/sendPhoto`)
+		const form = sent.body as { chat_id: string; caption: string; photo: { filename: string; contentType: string; bytes: Buffer } }
+		expect(form.chat_id).toBe('56001')
+		expect(form.caption).toBe('Voici l’étiquette')
+		expect(form.photo.filename).toBe('étiquette.jpg')
+		expect(form.photo.bytes.equals(bytes)).toBe(true)
+		await until(async () => (await reader.thread(number)).find((entry) => entry.id === message.id && entry.status === 'sent'))
+		const served = await download(team.workspace.id, message.attachments[0]!.id, team.agent.auth)
+		expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true)
+	})
+
+	test('another file goes by sendDocument, without a caption when there is no text; a note keeps its file and sends nothing', async () => {
+		const { bot, number } = await telegramConversation(56_002)
+		const bytes = Buffer.from('name,qty\nbox,2\n')
+		expect((await postWithFile(team.agent.auth, number, { kind: 'text', body: '' }, { name: 'order.csv', type: 'text/csv', bytes })).status).toBe(201)
+		const sent = await telegram.waitFor((request) => request.path === `/bot${bot.token}/sendDocument`)
+		expect(sent.body).toMatchObject({ chat_id: '56002', document: { filename: 'order.csv', contentType: 'text/csv' } })
+		expect((sent.body as Record<string, unknown>).caption).toBeUndefined()
+
+		const note = await postWithFile(team.agent.auth, number, { kind: 'note', body: 'the signed copy' }, { name: 'signed.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4 signed') })
+		expect(note.status).toBe(201)
+		expect(((await note.json()) as MessageJson).attachments).toMatchObject([{ filename: 'signed.pdf', kind: 'file' }])
+		await new Promise((resolve) => setTimeout(resolve, 500))
+		expect(telegram.received.filter((request) => request.path.startsWith(`/bot${bot.token}/send`))).toHaveLength(1)
+	})
+
+	test('a file over the limit, an empty file, or a reply with neither text nor file is refused, translated, and nothing is kept', async () => {
+		const { number } = await telegramConversation(56_003)
+		const before = storedFiles().length
+		const messagesBefore = (await reader.thread(number)).length
+		const big = await postWithFile({ ...team.agent.auth, 'Accept-Language': 'fr' }, number, { kind: 'text', body: 'trop gros' }, { name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes + 1) })
+		expect(big.status).toBe(413)
+		const refusal = (await big.json()) as { message: string; details: { fields: Record<string, string[]> } }
+		expect(refusal.message).toBe('Le fichier dépasse 0.1 Mo.')
+		expect(refusal.details.fields.file).toEqual([refusal.message])
+
+		const empty = await postWithFile(team.agent.auth, number, { kind: 'text', body: 'empty' }, { name: 'empty.txt', type: 'text/plain', bytes: Buffer.alloc(0) })
+		expect(empty.status).toBe(400)
+		expect(((await empty.json()) as { details: { fields: Record<string, string[]> } }).details.fields.file).toEqual(['This file is empty.'])
+
+		const nothing = await postWithFile(team.agent.auth, number, { kind: 'text', body: '' })
+		expect(nothing.status).toBe(400)
+		expect(((await nothing.json()) as { details: { fields: Record<string, string[]> } }).details.fields.body).toHaveLength(1)
+
+		// Not a member: refused before a byte is stored.
+		const outsider = await postWithFile(team.outsider.auth, number, { kind: 'text', body: 'hi' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') })
+		expect(outsider.status).toBe(404)
+		expect(storedFiles().length).toBe(before)
+		expect((await reader.thread(number)).length).toBe(messagesBefore)
+	})
+})

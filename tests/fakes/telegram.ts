@@ -1,4 +1,4 @@
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, type UploadedFile } from './fake-server.ts'
 
 /**
  * A local Telegram Bot API (https://core.telegram.org/bots/api) for tests: `POST /bot{token}/{method}`
@@ -67,6 +67,30 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 				if (params.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(params.secret_token))) return refusal(400, 'Bad Request: secret token contains unallowed characters')
 				bot.webhook = { url: params.url, secretToken: params.secret_token as string | undefined }
 				return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
+			}
+			case 'sendPhoto':
+			case 'sendDocument': {
+				// Uploads come as multipart/form-data: the file under `photo` or `document`, an optional caption.
+				const field = method === 'sendPhoto' ? 'photo' : 'document'
+				const file = params[field] as UploadedFile | string | undefined
+				const chatId = Number(params.chat_id)
+				if (!Number.isInteger(chatId)) return refusal(400, 'Bad Request: chat not found')
+				if (!file || typeof file === 'string' || file.bytes.length === 0) return refusal(400, `Bad Request: there is no ${field} in the request`)
+				if (blocked.has(chatId)) return refusal(403, 'Forbidden: bot was blocked by the user')
+				const fileId = `BQACAgQAAxkDAAI${Math.random().toString(36).slice(2, 14)}`
+				const sent =
+					method === 'sendPhoto'
+						? { photo: [{ file_id: fileId, file_unique_id: fileId.slice(-8), file_size: file.bytes.length, width: 800, height: 600 }] }
+						: { document: { file_id: fileId, file_unique_id: fileId.slice(-8), file_name: file.filename, mime_type: file.contentType, file_size: file.bytes.length } }
+				const result = {
+					message_id: nextMessageId++,
+					from: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username },
+					chat: { id: chatId, type: 'private' },
+					date: Math.floor(Date.now() / 1000),
+					...sent,
+					...(typeof params.caption === 'string' ? { caption: params.caption } : {}),
+				}
+				return { status: 200, body: { ok: true, result } }
 			}
 			case 'getFile': {
 				const file = files.get(String(params.file_id))

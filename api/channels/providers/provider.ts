@@ -80,8 +80,11 @@ export type WebhookRequest = {
  */
 export type WebhookVerdict = { verdict: 'accept' } | { verdict: 'respond'; status: number; body: string } | { verdict: 'refuse'; status: 401 | 403 }
 
-/** An outgoing message: text, or (WhatsApp) an approved template with its body parameters. */
-export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] } }
+/** An outgoing message: text (with a file: its caption), or (WhatsApp) an approved template with its body parameters. */
+export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] }; attachment?: OutgoingAttachment }
+
+/** A file an agent sends: what it is, and its bytes, read when the provider uploads them. */
+export type OutgoingAttachment = { kind: AttachmentKind; filename: string; contentType: string; size: number; read: () => Promise<Blob> }
 
 /** An approved template: its body text with `{{1}}`-style parameters. */
 export type MessageTemplate = { name: string; language: string; category: string; body: string; parameterCount: number }

@@ -32,14 +32,15 @@ type TelegramMessage = {
 export type TelegramUpdate = { update_id: number; message?: TelegramMessage; edited_message?: TelegramMessage }
 
 /** Calls a Bot API method; a refusal becomes a ProviderError of the right kind. */
-async function call<T>(config: ProviderConfig, token: string, method: string, params: Record<string, unknown>): Promise<T> {
+async function call<T>(config: ProviderConfig, token: string, method: string, params: Record<string, unknown> | FormData): Promise<T> {
 	let response: Response
+	const upload = params instanceof FormData
 	try {
 		response = await fetch(`${config.TELEGRAM_API_URL}/bot${token}/${method}`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(params),
-			signal: AbortSignal.timeout(15_000),
+			// A file goes as multipart/form-data (fetch writes its boundary), everything else as JSON.
+			...(upload ? { body: params } : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params) }),
+			signal: AbortSignal.timeout(upload ? 120_000 : 15_000),
 		})
 	} catch (error) {
 		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))
@@ -59,6 +60,9 @@ async function call<T>(config: ProviderConfig, token: string, method: string, pa
 }
 
 const tokenOf = (channel: ProviderChannel) => channel.credentials.botToken ?? ''
+
+/** The longest caption Telegram takes under a photo or a document. */
+const captionLimit = 1024
 
 /** The files of a customer's message (a photo at its largest size); Telegram's getFile fetches each by its file_id. */
 function attachmentsOf(message: TelegramMessage): InboundAttachment[] {
@@ -148,7 +152,21 @@ export const telegramProvider: ChannelProvider = {
 	},
 
 	async send(channel, message, config) {
-		const sent = await call<TelegramMessage>(config, tokenOf(channel), 'sendMessage', { chat_id: message.to, text: message.body })
+		const token = tokenOf(channel)
+		const { attachment } = message
+		if (attachment) {
+			// A picture Telegram shows as one (sendPhoto: JPEG, PNG, WebP up to 10 MB); anything else as a document.
+			const photo = attachment.kind === 'image' && attachment.contentType !== 'image/gif' && attachment.size <= 10 * 1024 * 1024
+			const form = new FormData()
+			form.set('chat_id', message.to)
+			const captioned = message.body.length > 0 && message.body.length <= captionLimit
+			if (captioned) form.set('caption', message.body)
+			form.set(photo ? 'photo' : 'document', await attachment.read(), attachment.filename)
+			const sent = await call<TelegramMessage>(config, token, photo ? 'sendPhoto' : 'sendDocument', form)
+			// A text longer than a caption follows the file as its own message.
+			if (captioned || !message.body) return { externalId: `${sent.chat.id}:${sent.message_id}`, status: 'sent' }
+		}
+		const sent = await call<TelegramMessage>(config, token, 'sendMessage', { chat_id: message.to, text: message.body })
 		return { externalId: `${sent.chat.id}:${sent.message_id}`, status: 'sent' }
 	},
 
