@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { documentUpdate, photoUpdate, startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
-import { inboundMedia, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
+import { inboundMedia, inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { channelReader, until } from './channels-fixtures.ts'
-import { type MessageJson, recordingRealtime } from './conversations-fixtures.ts'
+import { createLinkChannel, type MessageJson, recordingRealtime } from './conversations-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
@@ -248,6 +248,51 @@ describe('replies with a file', () => {
 		expect(((await note.json()) as MessageJson).attachments).toMatchObject([{ filename: 'signed.pdf', kind: 'file' }])
 		await new Promise((resolve) => setTimeout(resolve, 500))
 		expect(telegram.received.filter((request) => request.path.startsWith(`/bot${bot.token}/send`))).toHaveLength(1)
+	})
+
+	test('on WhatsApp the file is uploaded to the number’s media, then sent by its id as a document with its name and the caption', async () => {
+		const { number, channel, webhook } = await connectWhatsApp()
+		await whatsapp.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201007778889', name: 'Laila' }, 'The invoice please'))
+		const conversation = await reader.firstConversation(channel.id)
+		const bytes = Buffer.from('%PDF-1.4 invoice 42')
+		expect((await postWithFile(team.agent.auth, conversation.number, { kind: 'text', body: 'Invoice attached' }, { name: 'invoice-42.pdf', type: 'application/pdf', bytes })).status).toBe(201)
+		const upload = await whatsapp.waitFor((request) => request.path === `/v21.0/${number.phoneNumberId}/media`)
+		expect(upload.headers.authorization).toBe(`Bearer ${number.accessToken}`)
+		const form = upload.body as { messaging_product: string; type: string; file: { filename: string; bytes: Buffer } }
+		expect(form).toMatchObject({ messaging_product: 'whatsapp', type: 'application/pdf', file: { filename: 'invoice-42.pdf' } })
+		expect(form.file.bytes.equals(bytes)).toBe(true)
+		const sent = await whatsapp.waitFor((request) => request.path === `/v21.0/${number.phoneNumberId}/messages`)
+		expect(sent.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '201007778889', type: 'document', document: { id: expect.any(String), caption: 'Invoice attached', filename: 'invoice-42.pdf' } })
+		await until(async () => (await reader.thread(conversation.number)).find((message) => message.attachments.length > 0 && message.status === 'sent'))
+	})
+
+	test('on a link channel the visitor sees the team’s file in their thread and fetches it with their own token; another visitor, or a note’s file, is a 404', async () => {
+		const channel = await createLinkChannel(team.workspace.id)
+		const visitor = crypto.randomBytes(24).toString('hex')
+		const stranger = crypto.randomBytes(24).toString('hex')
+		const as = (token: string) => ({ 'X-Visitor-Token': token })
+		expect((await api.request('POST', `/v1/link/${channel.slug}/messages`, { headers: as(visitor), body: { body: 'Do you have the manual?' } })).status).toBe(201)
+		expect((await api.request('POST', `/v1/link/${channel.slug}/messages`, { headers: as(stranger), body: { body: 'Me too' } })).status).toBe(201)
+		const number = (await reader.firstConversation(channel.id).then(async () => (await reader.conversationsOf(channel.id)).find((conversation) => conversation.lastMessage?.excerpt === 'Do you have the manual?')))!.number
+
+		const manual = Buffer.from('%PDF-1.4 the manual')
+		const reply = (await (await postWithFile(team.agent.auth, number, { kind: 'text', body: 'Here it is' }, { name: 'manual.pdf', type: 'application/pdf', bytes: manual })).json()) as MessageJson
+		const note = (await (await postWithFile(team.agent.auth, number, { kind: 'note', body: 'internal' }, { name: 'costs.xlsx', type: 'application/vnd.ms-excel', bytes: Buffer.from('costs') })).json()) as MessageJson
+
+		const thread = await api.request('GET', `/v1/link/${channel.slug}/messages`, { headers: as(visitor) })
+		const messages = (thread.body as { messages: Array<{ body: string; attachments: Array<{ id: string; filename: string }> }> }).messages
+		expect(messages.find((message) => message.body === 'Here it is')?.attachments).toMatchObject([{ id: reply.attachments[0]!.id, filename: 'manual.pdf' }])
+		expect(JSON.stringify(messages)).not.toContain('costs.xlsx')
+
+		const file = (id: string, token: string) => fetch(`${api.url}/v1/link/${channel.slug}/attachments/${id}`, { headers: as(token) })
+		const served = await file(reply.attachments[0]!.id, visitor)
+		expect(served.status).toBe(200)
+		expect(served.headers.get('content-disposition')).toMatch(/^attachment; filename="manual.pdf"/)
+		expect(served.headers.get('x-content-type-options')).toBe('nosniff')
+		expect(Buffer.from(await served.arrayBuffer()).equals(manual)).toBe(true)
+		expect((await file(reply.attachments[0]!.id, stranger)).status).toBe(404)
+		expect((await file(note.attachments[0]!.id, visitor)).status).toBe(404)
+		expect((await fetch(`${api.url}/v1/link/${channel.slug}/attachments/${reply.attachments[0]!.id}`)).status).toBe(400)
 	})
 
 	test('a file over the limit, an empty file, or a reply with neither text nor file is refused, translated, and nothing is kept', async () => {

@@ -160,6 +160,9 @@ async function customerSendsFiles(request: APIRequestContext, baseURL: string, t
 	expect((await fake.postUpdate(bot.token, photoUpdate(customer, photo, 'The box arrived broken'), { origin: baseURL })).status).toBe(200)
 	const pdf = fake.addFile(bot.token, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(9_091, 0x20)]), { path: `documents/file_${chatId}.pdf` })
 	expect((await fake.postUpdate(bot.token, documentUpdate(customer, pdf, { name: 'receipt.pdf', mimeType: 'application/pdf' }), { origin: baseURL })).status).toBe(200)
+	// Both are recorded by the channel's jobs, in order: the document's is the last.
+	const lastExcerpt = async () => ((await (await request.get(`/v1/workspaces/${workspaceId}/conversations?status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { conversations: Array<{ lastMessage: { excerpt: string } | null }> }).conversations[0]?.lastMessage?.excerpt
+	await expect.poll(lastExcerpt, { timeout: 15_000 }).toBe('📎 receipt.pdf')
 }
 
 test('a customer’s photo shows in the thread as an image, and a document as a link with its name and size', async ({ page, context, request, baseURL }) => {
@@ -182,6 +185,18 @@ test('a customer’s photo shows in the thread as an image, and a document as a 
 	expect(answer.status()).toBe(200)
 	expect(answer.headers()['content-disposition']).toBe(`attachment; filename="receipt.pdf"; filename*=UTF-8''receipt.pdf`)
 	expect((await answer.body()).subarray(0, 5).toString()).toBe('%PDF-')
+
+	// The agent answers with a picture: it reaches Telegram by sendPhoto, with the text as its caption, and shows in the thread.
+	await page.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png(80, 60) })
+	await page.locator('#composer-body').fill('Here is the return label')
+	await page.getByRole('button', { name: 'Send', exact: true }).click()
+	const sent = await fake.waitFor((received) => received.path.endsWith('/sendPhoto'))
+	expect(sent.body).toMatchObject({ chat_id: '778001', caption: 'Here is the return label', photo: { filename: 'label.png', contentType: 'image/png' } })
+	const reply = page.getByRole('article').filter({ hasText: 'Here is the return label' })
+	await expect(reply).toContainText('Sent')
+	await expect.poll(() => reply.getByRole('img', { name: 'Image: label.png' }).evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(80)
+	await expect(page.getByLabel('Attach a file')).toHaveValue('')
+	await expect(page.locator('#composer-body')).toHaveValue('')
 })
 
 test.describe('in Arabic, without JavaScript', () => {
@@ -213,10 +228,17 @@ test.describe('in Arabic, without JavaScript', () => {
 		const workspace = await createWorkspace(request, owner.token, 'شركة الملفات')
 		await signIn(context, baseURL!, owner.token)
 		await customerSendsFiles(request, baseURL!, owner.token, workspace.id, 778_002)
-		await expect.poll(async () => (await (await request.get(`/v1/workspaces/${workspace.id}/conversations?status=all`, { headers: { Authorization: `Bearer ${owner.token}` } })).json()).conversations[0]?.lastMessage?.excerpt).toBe('📎 receipt.pdf')
 		await page.goto('/ar-eg/dashboard/conversations?conversation=1')
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 		await expect(page.getByRole('img', { name: 'صورة: photo.jpg' })).toBeVisible()
 		await expect(page.getByRole('log').getByRole('link', { name: /receipt\.pdf/ })).toBeVisible()
+
+		// A plain form post sends a document with the reply.
+		await page.getByLabel('إرفاق ملف').setInputFiles({ name: 'فاتورة.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 invoice') })
+		await page.locator('#composer-body').fill('هذه الفاتورة')
+		await page.locator('form[aria-label="اكتب رسالة"] button[type="submit"]').click()
+		const sent = await fake.waitFor((received) => received.path.endsWith('/sendDocument'))
+		expect(sent.body).toMatchObject({ chat_id: '778002', caption: 'هذه الفاتورة', document: { filename: 'فاتورة.pdf' } })
+		await expect(page.getByRole('article').filter({ hasText: 'هذه الفاتورة' }).getByRole('link', { name: /فاتورة\.pdf/ })).toBeVisible()
 	})
 })

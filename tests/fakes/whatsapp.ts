@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, type UploadedFile } from './fake-server.ts'
 
 /**
  * A local WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api) for tests:
@@ -63,6 +63,19 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token.')
 			return { status: 200, body: { data: approvedTemplates, paging: { cursors: { before: 'QVFI', after: 'QVFI' } } } }
 		}
+		// An upload: multipart with messaging_product, the file and its type; answers the media id.
+		const upload = /^\/v\d+\.\d+\/(\d+)\/media$/.exec(request.path)
+		if (upload && request.method === 'POST') {
+			const number = numbers.get(upload[1] ?? '')
+			if (!number) return notFound(request)
+			if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			const form = request.body as { messaging_product?: string; type?: string; file?: UploadedFile | string } | null
+			if (form?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
+			if (!form.file || typeof form.file === 'string' || form.file.bytes.length === 0) return graphError(400, 100, '(#100) The parameter file is required.')
+			const mediaId = String(900_000_000_000_000 + media.size + 1)
+			media.set(mediaId, { phoneNumberId: upload[1]!, bytes: form.file.bytes, mimeType: form.type ?? form.file.contentType, sha256: crypto.createHash('sha256').update(form.file.bytes).digest('hex') })
+			return { status: 200, body: { id: mediaId } }
+		}
 		const match = /^\/v\d+\.\d+\/(\d+)(\/messages)?$/.exec(request.path)
 		if (!match) return undefined
 		const [, id = '', messages] = match
@@ -75,6 +88,8 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			if (body?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
 			if (!body.to || !/^\d{6,15}$/.test(body.to)) return graphError(400, 131030, '(#131030) Recipient phone number not in allowed list')
 			if (body.type === 'text' && !body.text?.body) return graphError(400, 100, '(#100) Param text[body] is required.')
+			const sentMedia = body.type && ['image', 'audio', 'video', 'document'].includes(body.type) ? (body as Record<string, { id?: string } | undefined>)[body.type] : undefined
+			if (sentMedia && !media.has(sentMedia.id ?? '')) return graphError(400, 131053, '(#131053) Media upload error: the media id is not valid')
 			return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.${crypto.randomBytes(12).toString('base64url')}` }] } }
 		}
 		return notFound(request)

@@ -25,14 +25,15 @@ export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; ch
 const rateLimitCodes = new Set([4, 80007, 130429, 131048, 131056])
 
 /** A Graph call with the channel's token; an error body becomes a ProviderError of the right kind. */
-export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown; form?: FormData } = {}): Promise<T> {
 	let response: Response
 	try {
 		response = await fetch(url, {
 			method: init.method ?? 'GET',
 			headers: { Authorization: `Bearer ${token}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
-			body: init.body ? JSON.stringify(init.body) : undefined,
-			signal: AbortSignal.timeout(15_000),
+			// An upload goes as multipart/form-data (fetch writes its boundary).
+			body: init.form ?? (init.body ? JSON.stringify(init.body) : undefined),
+			signal: AbortSignal.timeout(init.form ? 120_000 : 15_000),
 		})
 	} catch (error) {
 		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))
@@ -70,6 +71,17 @@ export function verifyMetaWebhook(channel: ProviderChannel, request: WebhookRequ
 	if (!secret || !header.startsWith('sha256=')) return { verdict: 'refuse', status: 401 }
 	const expected = `sha256=${crypto.createHmac('sha256', secret).update(request.rawBody).digest('hex')}`
 	return sameSecret(header, expected) ? { verdict: 'accept' } : { verdict: 'refuse', status: 401 }
+}
+
+/** The longest caption the Cloud API takes under an image, a video or a document. */
+const captionLimit = 1024
+
+/** How the Cloud API takes a file of this type: images (JPEG, PNG), audio and video (MP4, 3GPP) as such, anything else as a document. */
+function mediaTypeFor(contentType: string): 'image' | 'audio' | 'video' | 'document' {
+	if (/^image\/(jpeg|png)$/.test(contentType)) return 'image'
+	if (/^audio\/(aac|amr|mpeg|mp4|ogg)$/.test(contentType)) return 'audio'
+	if (/^video\/(mp4|3gpp)$/.test(contentType)) return 'video'
+	return 'document'
 }
 
 const base = (config: ProviderConfig) => `${config.WHATSAPP_API_URL}/${config.WHATSAPP_API_VERSION}`
@@ -170,13 +182,29 @@ export const whatsappProvider: ChannelProvider = {
 	},
 
 	async send(channel, message, config) {
+		const token = channel.credentials.accessToken ?? ''
+		const number = `${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}`
+		const post = (payload: Record<string, unknown>) =>
+			graphCall<{ messages?: Array<{ id?: string }> }>(`${number}/messages`, token, { method: 'POST', body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload } })
+		const { attachment } = message
+		if (attachment && !message.template) {
+			// The file is uploaded to the number first, then sent by the media id Meta gives back.
+			const form = new FormData()
+			form.set('messaging_product', 'whatsapp')
+			form.set('type', attachment.contentType)
+			form.set('file', await attachment.read(), attachment.filename)
+			const uploaded = await graphCall<{ id?: string }>(`${number}/media`, token, { method: 'POST', form })
+			if (!uploaded.id) throw new ProviderError('refused', 'Meta gave no id for the uploaded media')
+			const type = mediaTypeFor(attachment.contentType)
+			const captioned = type !== 'audio' && message.body.length > 0 && message.body.length <= captionLimit
+			const sent = await post({ type, [type]: { id: uploaded.id, ...(captioned ? { caption: message.body } : {}), ...(type === 'document' ? { filename: attachment.filename } : {}) } })
+			// A text the file could not carry (audio has no caption, a caption has 1 024 characters) follows as its own message.
+			if (captioned || !message.body) return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
+		}
 		const payload = message.template
 			? { type: 'template', template: { name: message.template.name, language: { code: message.template.language }, components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }] } }
 			: { type: 'text', text: { preview_url: false, body: message.body } }
-		const sent = await graphCall<{ messages?: Array<{ id?: string }> }>(`${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}/messages`, channel.credentials.accessToken ?? '', {
-			method: 'POST',
-			body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload },
-		})
+		const sent = await post(payload)
 		return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
 	},
 

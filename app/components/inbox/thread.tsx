@@ -1,6 +1,7 @@
 import { Form, Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { Fragment, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Attachments } from '#app/components/attachments.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { type RealtimeSession } from '#app/realtime/config.ts'
@@ -9,7 +10,6 @@ import { type DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
 import { byDay, priorities, withParams, type Conversation, type Message, type MessagePage } from '#app/utils/conversations.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { type Label } from '#app/utils/labels.ts'
-import { Attachments } from './attachments.tsx'
 import { ChannelIcon } from './channel-icon.tsx'
 import { Composer } from './composer.tsx'
 import { useConversationLive } from './use-conversation-live.ts'
@@ -19,6 +19,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
 	locale: string
+	maxUploadMegabytes: number
 	me: { userId: string; name: string }
 	workspaceId: string
 	conversation: Conversation
@@ -29,7 +30,7 @@ type Props = {
 }
 
 /** The open conversation: who is here and typing, the header's actions, the messages by day, the composer. */
-export function Thread({ locale, me, workspaceId, conversation, thread, members, labels, session }: Props) {
+export function Thread({ locale, maxUploadMegabytes, me, workspaceId, conversation, thread, members, labels, session }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const live = useConversationLive(session, conversation.id, me)
@@ -87,7 +88,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 			<p className={styles.typing} aria-live="polite">
 				{typingNames.length ? t('typing', { names: typingNames.join(', ') }) : ''}
 			</p>
-			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} onTyping={live.typed} />
+			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} maxUploadMegabytes={maxUploadMegabytes} onTyping={live.typed} />
 			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
 	)
@@ -119,7 +120,7 @@ function MessageItem({ locale, message, contactName, number }: { locale: string;
 		<article className={styles.message[variant]} data-kind={variant} aria-label={t(`from.${variant}`, { name: author })}>
 			{message.kind === 'note' ? <span className={styles.noteMarker}>{t('privateNote')}</span> : null}
 			{message.body ? <span dir="auto">{message.body}</span> : null}
-			<Attachments locale={locale} attachments={message.attachments} />
+			<Attachments attachments={message.attachments} hrefOf={(id) => `/${locale}/dashboard/attachments/${id}`} />
 			<span className={styles.messageMeta}>
 				{message.direction === 'outgoing' ? <span>{author}</span> : null}
 				<time dateTime={message.createdAt}>{time(message.createdAt)}</time>

@@ -1,22 +1,23 @@
 import { useTranslation } from 'react-i18next'
-import { type Message } from '#app/utils/conversations.ts'
+import { type AttachmentJson } from '#app/utils/conversations.ts'
 import { formatFileSize } from '#app/utils/intl.ts'
-import * as styles from './inbox.css.ts'
+import * as styles from './attachments.css.ts'
 
-type Attachment = Message['attachments'][number]
+type Attachment = AttachmentJson
 
-/** Where a member's browser reads a file: through the web app, which asks the API as them. */
-export const attachmentHref = (locale: string, id: string) => `/${locale}/dashboard/attachments/${id}`
-
-/** A message's files: images shown (lazily, with their name as alt text), other files as links with name and size, and why a file is missing. */
-export function Attachments({ locale, attachments }: { locale: string; attachments: Attachment[] }) {
-	const { t, i18n } = useTranslation('inbox', { keyPrefix: 'ui.attachments' })
+/**
+ * A message's files: images shown (lazily, with their name as alt text), other files as links with
+ * name and size, and why a file is missing. `hrefOf` is where this reader's browser gets a file:
+ * through the web app, which asks the API as them (a member, or the link page's visitor).
+ */
+export function Attachments({ attachments, hrefOf }: { attachments: Attachment[]; hrefOf: (id: string) => string }) {
+	const { t, i18n } = useTranslation('common', { keyPrefix: 'attachments' })
 	if (attachments.length === 0) return null
 	const size = (attachment: Attachment) => (attachment.size === null ? '' : formatFileSize(i18n.language, attachment.size))
 	return (
 		<ul className={styles.attachments} aria-label={t('label')}>
 			{attachments.map((attachment) => {
-				const href = attachmentHref(locale, attachment.id)
+				const href = hrefOf(attachment.id)
 				if (attachment.status === 'too-large') return <li key={attachment.id} className={styles.attachmentMissing} dir="auto">{t('tooLarge', { name: attachment.filename, size: size(attachment) || '?' })}</li>
 				if (attachment.status === 'failed') return <li key={attachment.id} className={styles.attachmentMissing} dir="auto">{t('failed', { name: attachment.filename })}</li>
 				if (attachment.kind === 'image') {
