@@ -1,17 +1,14 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { documentUpdate, photoUpdate, startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundMedia, inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { createLinkChannel, type MessageJson, recordingRealtime } from './conversations-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
+import { type channelReader, startChannelsApi, until } from './channels-fixtures.ts'
+import { createLinkChannel, type MessageJson } from './conversations-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
 // Small, so that the size limit is cheap to pass.
 const maxBytes = 64 * 1024
 const appSecret = 'attachments-app-secret'
@@ -20,20 +17,16 @@ let telegram: TelegramFake
 let whatsapp: WhatsAppFake
 let api: TestApi
 let team: Team
-let jobs: JobRunner
 let reader: ReturnType<typeof channelReader>
+let close: () => Promise<void>
 
 beforeAll(async () => {
 	;[telegram, whatsapp] = await Promise.all([startTelegramFake(), startWhatsAppFake()])
-	api = await startApi({ TELEGRAM_API_URL: telegram.url, WHATSAPP_API_URL: whatsapp.url, UPLOAD_MAX_BYTES: String(maxBytes) })
-	team = await createTeam('Attachments')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
+	;({ api, team, reader, close } = await startChannelsApi({ TELEGRAM_API_URL: telegram.url, WHATSAPP_API_URL: whatsapp.url, UPLOAD_MAX_BYTES: String(maxBytes) }, 'Attachments'))
 })
 
 afterAll(async () => {
-	await jobs.stop()
-	await api.close()
+	await close()
 	await Promise.all([telegram.close(), whatsapp.close()])
 })
 

@@ -1,5 +1,31 @@
-import { conversationsPath, type ConversationJson, type MessageJson } from './conversations-fixtures.ts'
-import { type TestApi } from './harness.ts'
+import { inject } from 'vitest'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner } from '#api/jobs/queue.ts'
+import { conversationsPath, recordingRealtime, type ConversationJson, type MessageJson, type Published } from './conversations-fixtures.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { createTeam } from './workspaces-fixtures.ts'
+
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+
+/**
+ * The API (its providers' URLs in `env`, pointing at their fakes) with a job runner to process
+ * webhooks and sends, and a team whose agent reads the channels' conversations.
+ */
+export async function startChannelsApi(env: Record<string, string>, teamName: string, published: Published[] = []) {
+	const api = await startApi(env)
+	const team = await createTeam(teamName)
+	const reader = channelReader(api, team.workspace.id, team.agent.auth)
+	const jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+	return {
+		api,
+		team,
+		reader,
+		async close() {
+			await jobs.stop()
+			await api.close()
+		},
+	}
+}
 
 /** Waits (up to 15 s) for `check` to give a value: webhooks and sends are jobs, done in their own time. */
 export async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {

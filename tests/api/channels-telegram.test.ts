@@ -1,34 +1,26 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sendAttempts } from '#api/conversations/jobs.ts'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime, type Published } from './conversations-fixtures.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
-
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+import { type channelReader, startChannelsApi, until } from './channels-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage, type Published } from './conversations-fixtures.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
 let fake: TelegramFake
 let api: TestApi
 let team: Team
-let jobs: JobRunner
 let reader: ReturnType<typeof channelReader>
+let close: () => Promise<void>
 const published: Published[] = []
 
 beforeAll(async () => {
 	fake = await startTelegramFake()
-	api = await startApi({ TELEGRAM_API_URL: fake.url })
-	team = await createTeam('Telegram')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+	;({ api, team, reader, close } = await startChannelsApi({ TELEGRAM_API_URL: fake.url }, 'Telegram', published))
 })
 
 afterAll(async () => {
-	await jobs.stop()
-	await api.close()
+	await close()
 	await fake.close()
 })
 

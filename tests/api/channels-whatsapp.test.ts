@@ -1,32 +1,24 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { inboundText, startWhatsAppFake, statusUpdate, type WhatsAppFake } from '../fakes/whatsapp.ts'
-import { channelReader, until } from './channels-fixtures.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, postMessage, recordingRealtime } from './conversations-fixtures.ts'
-import { createTeam, type Team } from './workspaces-fixtures.ts'
-
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+import { type channelReader, startChannelsApi, until } from './channels-fixtures.ts'
+import { testDb, type TestApi } from './harness.ts'
+import { conversationsPath, postMessage } from './conversations-fixtures.ts'
+import { type Team } from './workspaces-fixtures.ts'
 
 let fake: WhatsAppFake
 let api: TestApi
 let team: Team
-let jobs: JobRunner
 let reader: ReturnType<typeof channelReader>
+let close: () => Promise<void>
 
 beforeAll(async () => {
 	fake = await startWhatsAppFake()
-	api = await startApi({ WHATSAPP_API_URL: fake.url })
-	team = await createTeam('WhatsApp')
-	reader = channelReader(api, team.workspace.id, team.agent.auth)
-	jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime([]), pollInterval: 100 })
+	;({ api, team, reader, close } = await startChannelsApi({ WHATSAPP_API_URL: fake.url }, 'WhatsApp'))
 })
 
 afterAll(async () => {
-	await jobs.stop()
-	await api.close()
+	await close()
 	await fake.close()
 })
 
