@@ -1,6 +1,7 @@
 import { type Request } from 'express'
 import busboy from 'busboy'
 import { type AttachmentKind } from '#api/db/schema.ts'
+import { languageOf } from '#locales/languages.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { cleanFilename, type NewAttachment } from './inbound.ts'
 import { type Storage } from './storage.ts'
@@ -16,8 +17,8 @@ export function attachmentKindOf(contentType: string): AttachmentKind {
 	return 'file'
 }
 
-/** Megabytes as the refusal says them. */
-const megabytes = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10
+/** Megabytes as the refusal says them, in the caller's language ("0,1" in French, "٠٫١" in Arabic). */
+const megabytes = (req: Request, bytes: number) => new Intl.NumberFormat(languageOf(req.locale).tag, { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))
 
 /**
  * Reads a multipart form: its text fields, and at most one file (field `file`) streamed into the
@@ -73,7 +74,7 @@ export async function readUpload(req: Request, storage: Storage, maxBytes: numbe
 	const { truncated, ...file } = upload
 	if (truncated || file.size === 0) {
 		await storage.remove(file.storageKey!)
-		if (truncated) throw fieldError(req, 413, 'file', 'inbox:errors.fileTooLarge', { max: megabytes(maxBytes) })
+		if (truncated) throw fieldError(req, 413, 'file', 'inbox:errors.fileTooLarge', { max: megabytes(req, maxBytes) })
 		throw fieldError(req, 400, 'file', 'inbox:errors.fileEmpty')
 	}
 	return { fields, file }

@@ -3,8 +3,8 @@ import { unstable_composeUploadHandlers, unstable_createMemoryUploadHandler, uns
 /** What a form's `file` holds when the chosen file was over the limit: its bytes were read and dropped. */
 export const fileTooLarge = 'too-large'
 
-/** Megabytes as the composer says them. */
-export const megabytes = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10
+/** Megabytes as the composer says them, in the reader's language (`languageTag`: "fr", "ar-EG"…). */
+export const megabytes = (bytes: number, languageTag: string) => new Intl.NumberFormat(languageTag, { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))
 
 /**
  * A page's form, with a file when it was posted as multipart: the `file` field kept in memory up to

@@ -105,7 +105,7 @@ export async function loader(args: LoaderFunctionArgs) {
 			: null
 	return {
 		now: Date.now(),
-		maxUploadMegabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES),
+		maxUploadMegabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES, languageOf(locale).tag),
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
 		locale,
 		me: { userId: user.id, name: user.name },
@@ -166,7 +166,7 @@ export async function action(args: ActionFunctionArgs) {
 		const body = field('body').trim()
 		const kind = field('kind') === 'note' ? 'note' : 'text'
 		const file = form.get('file')
-		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes) }), body: field('body') }, { status: 413 })
+		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body') }, { status: 413 })
 		const attached = file instanceof File && file.name ? file : null
 		if (!body && !attached) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body }, { status: 400 })
 		try {

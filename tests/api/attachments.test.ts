@@ -295,7 +295,7 @@ describe('replies with a file', () => {
 		const big = await postWithFile({ ...team.agent.auth, 'Accept-Language': 'fr' }, number, { kind: 'text', body: 'trop gros' }, { name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes + 1) })
 		expect(big.status).toBe(413)
 		const refusal = (await big.json()) as { message: string; details: { fields: Record<string, string[]> } }
-		expect(refusal.message).toBe('Le fichier dépasse 0.1 Mo.')
+		expect(refusal.message).toBe('Le fichier dépasse 0,1 Mo.')
 		expect(refusal.details.fields.file).toEqual([refusal.message])
 
 		const empty = await postWithFile(team.agent.auth, number, { kind: 'text', body: 'empty' }, { name: 'empty.txt', type: 'text/plain', bytes: Buffer.alloc(0) })

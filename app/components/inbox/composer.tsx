@@ -12,7 +12,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Kind = 'text' | 'note'
 type Suggestion = { id: string; label: string; hint: string; insert: string }
-type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; maxUploadMegabytes: number; onTyping: (kind: Kind) => void }
+type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; maxUploadMegabytes: string; onTyping: (kind: Kind) => void }
 
 function readDraft(key: string): string {
 	try {

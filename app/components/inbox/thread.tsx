@@ -19,7 +19,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
 	locale: string
-	maxUploadMegabytes: number
+	maxUploadMegabytes: string
 	me: { userId: string; name: string }
 	workspaceId: string
 	conversation: Conversation
