@@ -2,12 +2,13 @@ import express, { Router, type RequestHandler } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
+import { attachmentsRouter } from './attachments/router.ts'
 import { authRouter } from './auth/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { channelsRouter } from './channels/router.ts'
 import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
-import { conversationsRouter } from './conversations/router.ts'
+import { conversationsRouter, isMessageUpload } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { labelsRouter } from './labels/router.ts'
@@ -38,7 +39,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use(apiLanguage)
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-		if (hasBody && !req.is('application/json') && !isCsvImport(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
+		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
@@ -51,6 +52,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))
+	router.use('/workspaces/:id/attachments', attachmentsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

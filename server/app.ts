@@ -34,7 +34,7 @@ declare module '@remix-run/node' {
 		apiBaseUrl: string
 		/** How: in-process when this process mounts the API, else over HTTP. */
 		apiFetch: InProcessFetch
-		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction'>
+		config: Pick<Config, 'PUBLIC_URL' | 'HOME_REDIRECT' | 'ALLOWED_REDIRECT_HOSTS' | 'isProduction' | 'UPLOAD_MAX_BYTES'>
 		/** What pusher-js needs to connect (public values only). */
 		realtime: RealtimeBrowserConfig
 	}
@@ -159,6 +159,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 				HOME_REDIRECT: config.HOME_REDIRECT,
 				ALLOWED_REDIRECT_HOSTS: config.ALLOWED_REDIRECT_HOSTS,
 				isProduction: config.isProduction,
+				UPLOAD_MAX_BYTES: config.UPLOAD_MAX_BYTES,
 			},
 			realtime: realtimeConfig.browser,
 		}),

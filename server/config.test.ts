@@ -57,6 +57,13 @@ describe('configuration', () => {
 		])
 	})
 
+	test('limits attachments to 16 MiB unless UPLOAD_MAX_BYTES says otherwise, in whole bytes', () => {
+		expect(parseConfig({}, tmpDataDir()).UPLOAD_MAX_BYTES).toBe(16 * 1024 * 1024)
+		expect(parseConfig({ UPLOAD_MAX_BYTES: '5000000' }, tmpDataDir()).UPLOAD_MAX_BYTES).toBe(5_000_000)
+		expect(problemsOf({ UPLOAD_MAX_BYTES: '16MB' })).toEqual(['UPLOAD_MAX_BYTES must be a number of bytes'])
+		expect(problemsOf({ UPLOAD_MAX_BYTES: '10' })).toEqual(['UPLOAD_MAX_BYTES must be at least 1024'])
+	})
+
 	test('lists allowed redirect hosts', () => {
 		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmpDataDir()).ALLOWED_REDIRECT_HOSTS).toEqual([
 			'shop.example',

@@ -46,6 +46,13 @@ const envSchema = z.object({
 	META_GRAPH_URL: z.string().trim().url().default('https://graph.facebook.com'),
 	META_GRAPH_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v21.0').default('v21.0'),
 	TELEGRAM_API_URL: z.string().trim().url().default('https://api.telegram.org'),
+	// Attachments, in and out: a larger file is refused (an agent's) or kept as a note (a customer's).
+	UPLOAD_MAX_BYTES: z.coerce
+		.number({ invalid_type_error: 'UPLOAD_MAX_BYTES must be a number of bytes' })
+		.int('UPLOAD_MAX_BYTES must be a whole number of bytes')
+		.min(1024, 'UPLOAD_MAX_BYTES must be at least 1024')
+		.max(2 ** 31, 'UPLOAD_MAX_BYTES must be at most 2147483648 (2 GiB)')
+		.default(16 * 1024 * 1024),
 	PUSHER_APP_ID: optionalString,
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,

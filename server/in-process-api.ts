@@ -6,7 +6,7 @@ import inject from 'light-my-request'
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
 
 /** The part of `fetch` the backend-for-frontend's API client uses (app/.server/api-client.ts). */
-export type InProcessFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string }) => Promise<Response>
+export type InProcessFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> }) => Promise<Response>
 
 /**
  * The `/v1` API called without a socket, when this process mounts it: the backend-for-frontend's
@@ -31,7 +31,7 @@ export function inProcessApi(options: { api: RequestHandler; requestLog: Request
 			method: init.method,
 			url,
 			headers: init.headers,
-			payload: init.body,
+			payload: typeof init.body === 'string' || init.body === undefined ? init.body : Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength),
 			remoteAddress: '127.0.0.1',
 			payloadAsStream: streamed,
 			// Built right here: checking the options against their JSON schema on every call is waste.

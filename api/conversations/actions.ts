@@ -1,4 +1,5 @@
 import { sql, type Updateable } from 'kysely'
+import { type NewAttachment } from '#api/attachments/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type Conversation, type ConversationsTable, type Message, type MessageTemplateUse } from '#api/db/schema.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
@@ -114,7 +115,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * it only notifies the members it mentions.
  */
 /** A reply or a note as written; a reply sent as a template (WhatsApp) carries it. */
-export type MessageInput = { kind: 'text' | 'note'; body: string; template?: MessageTemplateUse }
+/** A reply or a note; `attachment` is a file already in the storage, kept beside it. */
+export type MessageInput = { kind: 'text' | 'note'; body: string; template?: MessageTemplateUse; attachment?: NewAttachment }
 
 export async function postMessage(trx: DB, conversation: Conversation, input: MessageInput, actor: Actor): Promise<{ message: Message; events: InboxEvent[] }> {
 	const message = await trx
@@ -132,12 +134,13 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 		})
 		.returningAll()
 		.executeTakeFirstOrThrow()
+	if (input.attachment) await trx.insertInto('attachments').values({ ...input.attachment, workspaceId: conversation.workspaceId, messageId: String(message.id) }).execute()
 	const events: InboxEvent[] = []
 	if (input.kind === 'text') {
 		const updated = await trx
 			.updateTable('conversations')
 			.set({
-				...lastMessageOf(message),
+				...lastMessageOf(message, input.attachment ? [input.attachment] : []),
 				firstResponseAt: sql<Date>`coalesce(first_response_at, ${message.createdAt})`,
 			})
 			.where('id', '=', conversation.id)

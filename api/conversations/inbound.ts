@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely'
+import { type NewAttachment } from '#api/attachments/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
@@ -13,7 +14,10 @@ export type InboundMessage = {
 	from: { externalId: string; name: string; email?: string | null; phone?: string | null }
 	/** The provider's id of the message: a retried delivery with the same id is recorded once. */
 	externalId?: string | null
+	/** The text, or the caption of `attachments`. */
 	body: string
+	/** Files already fetched into the storage, kept beside the message. */
+	attachments?: NewAttachment[]
 }
 
 export type Received = { conversation: Conversation; message: Message; duplicate: boolean }
@@ -23,6 +27,11 @@ export const wakeJobKey = (conversationId: string) => `wake-snoozed:${conversati
 
 // How much of the last message the list shows.
 const excerptLength = 140
+
+/** What the list shows of a message: its text, or the names of its files. */
+export function excerptWithFiles(body: string, attachments: Array<{ filename: string }> = []): string {
+	return excerptOf(body.trim() || attachments.map((attachment) => `📎 ${attachment.filename}`).join(', '))
+}
 
 export function excerptOf(body: string): string {
 	const line = body.replace(/\s+/g, ' ').trim()
@@ -56,12 +65,18 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
 
 		const message = await insertText(trx, conversation, { direction: 'incoming', body: inbound.body, externalId: inbound.externalId ?? null })
+		if (inbound.attachments?.length) {
+			await trx
+				.insertInto('attachments')
+				.values(inbound.attachments.map((attachment) => ({ ...attachment, workspaceId: channel.workspaceId, messageId: String(message.id) })))
+				.execute()
+		}
 
 		conversation = await trx
 			.updateTable('conversations')
 			.set((eb) => ({
 				incomingCount: eb('incomingCount', '+', 1),
-				...lastMessageOf(message),
+				...lastMessageOf(message, inbound.attachments),
 				...(reopens ? { status: 'open' as const, snoozedUntil: null } : {}),
 			}))
 			.where('id', '=', conversation.id)
@@ -79,9 +94,9 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 }
 
 /** What a conversation shows of its newest message, in the list. */
-export const lastMessageOf = (message: Pick<Message, 'id' | 'body' | 'direction' | 'createdAt'>) => ({
+export const lastMessageOf = (message: Pick<Message, 'id' | 'body' | 'direction' | 'createdAt'>, files: Array<{ filename: string }> = []) => ({
 	lastMessageId: message.id,
-	lastMessageExcerpt: excerptOf(message.body),
+	lastMessageExcerpt: excerptWithFiles(message.body, files),
 	lastMessageDirection: message.direction,
 	lastActivityAt: message.createdAt,
 	updatedAt: message.createdAt,

@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
-import { ProviderError } from '#api/channels/providers/provider.ts'
+import { type OutgoingAttachment, ProviderError } from '#api/channels/providers/provider.ts'
+import { storageFor } from '#api/attachments/storage.ts'
+import { buffer } from 'node:stream/consumers'
 import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
@@ -38,7 +40,8 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 	try {
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
-		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined }, config)
+		const attachment = await attachmentOf(db, config, messageId)
+		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}) }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
 		// The provider took a message again (a token renewed on its side): the channel works.
 		if (channel.status === 'error') await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
@@ -90,4 +93,22 @@ export async function wakeSnoozed(db: DB, realtime: Realtime, conversationId: st
 	})
 	if (!woken) return
 	await publishEvents(realtime, [conversationEvent('conversation.updated', woken.conversation), messageEvent('message.created', woken.conversation, woken.message)])
+}
+
+/** The file kept with an outgoing message, if any, its bytes read from the storage when the provider asks. */
+async function attachmentOf(db: DB, config: JobConfig, messageId: string): Promise<OutgoingAttachment | undefined> {
+	const row = await db.selectFrom('attachments').selectAll().where('messageId', '=', messageId).where('status', '=', 'stored').orderBy('createdAt').limit(1).executeTakeFirst()
+	if (!row?.storageKey) return undefined
+	const key = row.storageKey
+	return {
+		kind: row.kind,
+		filename: row.filename,
+		contentType: row.contentType,
+		size: Number(row.size ?? 0),
+		async read() {
+			const opened = await storageFor(config).open(key)
+			if (!opened) throw new DeliveryError('The file is no longer stored.')
+			return new Blob([await buffer(opened.stream)], { type: row.contentType })
+		},
+	}
 }

@@ -1,3 +1,4 @@
+import { type AttachmentJson } from '#api/attachments/queries.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type Activity, type ChannelKind, type ConversationStatus, type DeliveryStatus, type MessageDirection, type MessageKind, type Priority } from '#api/db/schema.ts'
 
@@ -34,6 +35,8 @@ export type MessageJson = {
 	/** Delivery of an outgoing text message; null otherwise. */
 	status: DeliveryStatus | null
 	error: string | null
+	/** Its files (images, documents, voice…), oldest first; empty for most messages. */
+	attachments: AttachmentJson[]
 	createdAt: string
 }
 

@@ -5,6 +5,7 @@ import { executePrepared } from '#api/db/prepared.ts'
 import { conversationStatuses, priorities, type ConversationStatus, type Database, type Message } from '#api/db/schema.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
+import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
 import { type ConversationJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
 
@@ -220,7 +221,7 @@ export async function inboxSummary(db: Executor, workspaceId: string, userId: st
 
 type MessageRow = Message & { senderName: string | null }
 
-export function messageJson(row: MessageRow): MessageJson {
+export function messageJson(row: MessageRow, attachments: AttachmentJson[] = []): MessageJson {
 	return {
 		// bigint, read as a number by the pool (api/db/database.ts): a string in JSON, as the contract says.
 		id: String(row.id),
@@ -232,6 +233,7 @@ export function messageJson(row: MessageRow): MessageJson {
 		sender: row.senderId ? { id: row.senderId, name: row.senderName ?? '' } : null,
 		status: row.status,
 		error: row.error,
+		attachments,
 		createdAt: row.createdAt.toISOString(),
 	}
 }
@@ -242,7 +244,7 @@ function selectMessages(db: Executor) {
 
 export async function findMessage(db: Executor, messageId: string): Promise<MessageJson | undefined> {
 	const row = await selectMessages(db).where('messages.id', '=', messageId).executeTakeFirst()
-	return row && messageJson(row)
+	return row && messageJson(row, (await attachmentsOf(db, [messageId])).get(String(row.id)))
 }
 
 /** A page of a thread by keyset from the newest: the `limit` messages before `before`, answered oldest first. */
@@ -250,6 +252,11 @@ export async function messagesPage(db: Executor, conversationId: string, query: 
 	let page = selectMessages(db).where('messages.conversationId', '=', conversationId)
 	if (query.before) page = page.where('messages.id', '<', query.before)
 	const rows = await page.orderBy('messages.id', 'desc').limit(query.limit + 1).execute()
-	const messages = rows.slice(0, query.limit).reverse().map(messageJson)
+	const kept = rows.slice(0, query.limit).reverse()
+	const files = await attachmentsOf(
+		db,
+		kept.map((row) => String(row.id)),
+	)
+	const messages = kept.map((row) => messageJson(row, files.get(String(row.id))))
 	return { messages, olderCursor: rows.length > query.limit ? (messages[0]?.id ?? null) : null }
 }

@@ -1,5 +1,8 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
+import { type NewAttachment } from '#api/attachments/inbound.ts'
+import { isMultipart, readUpload } from '#api/attachments/upload.ts'
+import { storageFor } from '#api/attachments/storage.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation } from '#api/db/schema.ts'
@@ -18,7 +21,12 @@ import { encodeCursor } from './cursor.ts'
 import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
 import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
 import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from './queries.ts'
-import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, messageWithFileBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+
+/** A reply with a file: the one request of the API that comes as `multipart/form-data`. */
+export function isMessageUpload(req: Request): boolean {
+	return req.method === 'POST' && /^\/workspaces\/[^/]+\/conversations\/[^/]+\/messages\/?$/.test(req.path) && isMultipart(req)
+}
 
 export function conversationNotFound() {
 	return new HttpError(404, 'inbox:errors.conversationNotFound')
@@ -34,6 +42,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.use(requireUser(db))
 
 	const actorOf = (req: Request): Actor => ({ id: req.user.id, name: req.user.name })
+	const storage = storageFor(config)
 
 	/** The conversation of the path's number, locked in `trx`; 404 when the workspace has none. */
 	async function lockConversation(trx: DB, req: Request, workspaceId: string): Promise<Conversation> {
@@ -180,10 +189,20 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
-			const input = await replyOnChannel(req, workspace.id, number, parseRequest(req, 'body', createMessageBody))
-			const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
-			announce(events)
-			res.status(201).json(await findMessage(db, String(message.id)))
+			// A file comes in a multipart form (read only once the caller is known to be a member), the rest as JSON.
+			const upload = isMultipart(req) ? await readUpload(req, storage, config.UPLOAD_MAX_BYTES) : null
+			const file: NewAttachment | null = upload?.file ?? null
+			try {
+				if (upload) req.body = upload.fields
+				const body = file ? { ...parseRequest(req, 'body', messageWithFileBody), attachment: file } : parseRequest(req, 'body', createMessageBody)
+				const input = await replyOnChannel(req, workspace.id, number, body)
+				const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
+				announce(events)
+				res.status(201).json(await findMessage(db, String(message.id)))
+			} catch (error) {
+				if (file?.storageKey) await storage.remove(file.storageKey)
+				throw error
+			}
 		}),
 	)
 
@@ -236,7 +255,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	 * reply), outside Meta's (Messenger, Facebook, Instagram) nothing; a template is checked against
 	 * the provider's approved ones and written out as the customer will read it.
 	 */
-	async function replyOnChannel(req: Request, workspaceId: string, number: number, input: CreateMessageBody): Promise<MessageInput> {
+	async function replyOnChannel(req: Request, workspaceId: string, number: number, input: CreateMessageBody | MessageInput): Promise<MessageInput> {
 		if (input.kind === 'note') return input
 		const found = await db
 			.selectFrom('conversations')

@@ -65,6 +65,9 @@ export const createMessageBody = z.discriminatedUnion('kind', [
 
 export type CreateMessageBody = z.output<typeof createMessageBody>
 
+/** The fields of a reply or note sent with a file (multipart): the text is then its caption, and may be empty. */
+export const messageWithFileBody = z.object({ kind: z.enum(['text', 'note']), body: z.string().trim().max(limits.body).default('') }).strict()
+
 // A snooze ends in the future; checked when the request arrives.
 const snoozedUntil = z.coerce.date()
 

@@ -94,6 +94,7 @@ export interface Database {
 	conversationLabels: ConversationLabelsTable
 	conversationReads: ConversationReadsTable
 	messages: MessagesTable
+	attachments: AttachmentsTable
 	conversationCounts: ConversationCountsTable
 }
 
@@ -313,6 +314,28 @@ export interface MessagesTable {
 }
 
 export type Message = Selectable<MessagesTable>
+
+export const attachmentKinds = ['image', 'audio', 'video', 'file'] as const
+export type AttachmentKind = (typeof attachmentKinds)[number]
+/** `too-large`: over UPLOAD_MAX_BYTES, kept as a note; `failed`: the provider would not give the file. */
+export type AttachmentStatus = 'stored' | 'too-large' | 'failed'
+
+/** A file attached to a message (migration 0017); its bytes are in the storage under `storageKey`. */
+export interface AttachmentsTable {
+	id: Generated<string>
+	workspaceId: string
+	messageId: string
+	kind: AttachmentKind
+	/** The name the sender gave it, shown and offered on download; never a path on disk. */
+	filename: string
+	contentType: string
+	size: number | null
+	status: Generated<AttachmentStatus>
+	storageKey: string | null
+	createdAt: CreatedAt
+}
+
+export type Attachment = Selectable<AttachmentsTable>
 
 /** How many conversations of a workspace each assignee (the nil uuid: nobody) has per status, kept by triggers (migration 0011). */
 export interface ConversationCountsTable {

@@ -31,8 +31,8 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
 
-/** The providers' addresses, and the key that opens channel credentials. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY'>
+/** The providers' addresses, the key that opens channel credentials, and where attachments go. */
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 

@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely'
+import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
 
@@ -17,7 +18,8 @@ export type LinkPageJson = {
 }
 
 /** A message of the visitor's own thread: what they wrote and the team's replies, never notes nor activity. */
-export type VisitorMessageJson = { id: string; direction: MessageDirection; body: string; senderName: string | null; createdAt: string }
+/** A message of the visitor's thread; `attachments` are the team's files, read at `/v1/link/{slug}/attachments/{id}` with the visitor's token. */
+export type VisitorMessageJson = { id: string; direction: MessageDirection; body: string; senderName: string | null; attachments: AttachmentJson[]; createdAt: string }
 
 export type VisitorThreadJson = {
 	/** Null until the visitor's first message; their realtime channel is `private-visitor-{conversationId}`. */
@@ -102,8 +104,24 @@ export async function visitorThread(db: Executor, conversationId: string, page: 
 		.execute()
 	const more = rows.length > page.limit
 	const shown = rows.slice(0, page.limit).reverse()
+	const files = await attachmentsOf(
+		db,
+		shown.map((row) => String(row.id)),
+	)
 	return {
-		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, createdAt: row.createdAt.toISOString() })),
+		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, attachments: files.get(String(row.id)) ?? [], createdAt: row.createdAt.toISOString() })),
 		olderCursor: more && shown[0] ? String(shown[0].id) : null,
 	}
+}
+
+/** A file of the visitor's own conversation (a text message's, never a note's), if that is what `attachmentId` names. */
+export async function visitorAttachment(db: Executor, conversationId: string, attachmentId: string) {
+	return db
+		.selectFrom('attachments')
+		.innerJoin('messages', 'messages.id', 'attachments.messageId')
+		.select(['attachments.status', 'attachments.storageKey', 'attachments.contentType', 'attachments.filename'])
+		.where('attachments.id', '=', attachmentId)
+		.where('messages.conversationId', '=', conversationId)
+		.where('messages.kind', '=', 'text')
+		.executeTakeFirst()
 }

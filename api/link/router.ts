@@ -1,4 +1,7 @@
 import { Router, type Request } from 'express'
+import { attachmentNotFound, attachmentParams } from '#api/attachments/router.ts'
+import { sendAttachment } from '#api/attachments/serving.ts'
+import { storageFor } from '#api/attachments/storage.ts'
 import { hashToken } from '#api/auth/tokens.ts'
 import { type ApiContext } from '#api/context.ts'
 import { receiveMessage } from '#api/conversations/inbound.ts'
@@ -8,7 +11,7 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
-import { emailTalksHere, findLinkChannel, hasIdentity, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { emailTalksHere, findLinkChannel, hasIdentity, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
 import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
 
 const minute = 60
@@ -39,8 +42,9 @@ function clientIp(req: Request): string {
  * a visitor, named by the `X-Visitor-Token` header, writes, reads their own thread and signs their
  * own realtime channel. An unknown or switched-off slug answers 404 everywhere.
  */
-export function linkRouter({ db, realtime }: ApiContext): Router {
+export function linkRouter({ db, realtime, config }: ApiContext): Router {
 	const router = Router()
+	const storage = storageFor(config)
 	const limits = createRateLimits(db, linkLimitRules)
 
 	async function requireLink(req: Request) {
@@ -92,8 +96,21 @@ export function linkRouter({ db, realtime }: ApiContext): Router {
 			// visitor's messages, which they could then not read (only their own identity's thread is theirs). They become a contact of their own.
 			const email = !known && body.email && !(await emailTalksHere(db, channel, body.email)) ? body.email : null
 			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body })
-			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, createdAt: message.createdAt.toISOString() }
+			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, attachments: [], createdAt: message.createdAt.toISOString() }
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
+		}),
+	)
+
+	/** A file the team sent in the visitor's own conversation; any other (a note's, another visitor's, another channel's) is a 404. */
+	router.get(
+		'/:slug/attachments/:attachmentId',
+		handler(async (req, res) => {
+			const { channel } = await requireLink(req)
+			const externalId = visitorId(req)
+			const { attachmentId } = parseParams(req, attachmentParams, attachmentNotFound)
+			const conversationId = await visitorConversationId(db, channel.id, externalId)
+			const attachment = conversationId ? await visitorAttachment(db, conversationId, attachmentId) : undefined
+			if (!attachment || !(await sendAttachment(res, storage, attachment))) throw attachmentNotFound()
 		}),
 	)
 

@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
 import { type ChannelProvider, type InboundEvent, type ProviderChannel } from '#api/channels/providers/provider.ts'
+import { discardAttachments, fetchAttachments, type NewAttachment } from '#api/attachments/inbound.ts'
+import { storageFor } from '#api/attachments/storage.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { receiveMessage, recordEcho } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
@@ -16,7 +18,9 @@ const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivere
  * The `process-webhook` job: a provider's event, already verified, parsed into what it says and
  * recorded: a customer's message through the one inbound path (once per provider id), a delivery
  * status onto our message (or, for a watermark, onto every message to that customer up to then),
- * the business's own message sent elsewhere as outgoing. A channel switched off or deleted since is left alone.
+ * the business's own message sent elsewhere as outgoing. A message's files are downloaded here
+ * first (once: a retried delivery of a message already recorded fetches nothing). A channel
+ * switched off or deleted since is left alone.
  */
 export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown) {
 	const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst()
@@ -25,7 +29,7 @@ export async function processWebhook(db: DB, realtime: Realtime, config: JobConf
 	const channel = providerChannel(row, config.ENCRYPTION_KEY)
 	for (const event of provider.parseWebhook(channel, body)) {
 		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
-		await record(db, realtime, row, event)
+		await record(db, realtime, config, { row, channel, provider }, event)
 	}
 }
 
@@ -39,10 +43,29 @@ async function nameOfNewcomer(db: DB, provider: ChannelProvider, channel: Provid
 	return (await provider.profileOf!(channel, externalId, config).catch(() => null))?.name ?? null
 }
 
-async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent) {
+type Source = { row: Channel; channel: ProviderChannel; provider: ChannelProvider }
+
+async function record(db: DB, realtime: Realtime, config: JobConfig, { row: channel, channel: opened, provider }: Source, event: InboundEvent) {
 	if (event.type === 'message') {
 		const { from } = event
-		await receiveMessage(db, realtime, { channel, from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone }, externalId: event.externalId, body: event.body })
+		let attachments: NewAttachment[] = []
+		if (event.attachments?.length) {
+			const known = await db.selectFrom('messages').select('id').where('channelId', '=', channel.id).where('externalId', '=', event.externalId).executeTakeFirst()
+			if (!known) attachments = await fetchAttachments(provider, opened, event.attachments, config, storageFor(config))
+		}
+		try {
+			const received = await receiveMessage(db, realtime, {
+				channel,
+				from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone },
+				externalId: event.externalId,
+				body: event.body,
+				attachments,
+			})
+			if (received.duplicate) await discardAttachments(storageFor(config), attachments)
+		} catch (error) {
+			await discardAttachments(storageFor(config), attachments)
+			throw error
+		}
 		return
 	}
 	if (event.type === 'echo') {

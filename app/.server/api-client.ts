@@ -53,7 +53,7 @@ function messageOf(body: unknown, statusText: string): string {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** What the client needs of `fetch`: the global one, or the API called in-process (server/in-process-api.ts). */
-export type ApiFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string }) => Promise<Response>
+export type ApiFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> }) => Promise<Response>
 
 export type ApiClientOptions = {
 	baseUrl: string
@@ -76,7 +76,7 @@ export function createApiClient(options: ApiClientOptions) {
 	const doFetch = options.fetch ?? fetch
 
 	/** One request; a non-OK answer becomes an ApiError. */
-	async function send(method: Method, path: string, init: { body?: string; contentType?: string; accept?: string; query?: Query } = {}): Promise<Response> {
+	async function send(method: Method, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; contentType?: string; accept?: string; query?: Query } = {}): Promise<Response> {
 		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(init.query)}`
 		const headers: Record<string, string> = {
 			...options.headers,
@@ -107,6 +107,12 @@ export function createApiClient(options: ApiClientOptions) {
 		/** Posts a body of another type than JSON (a CSV import); the answer is JSON. */
 		postText: async <T>(path: string, text: string, contentType: string, query?: Query) =>
 			parseBody(await (await send('POST', path, { body: text, contentType, query })).text()) as T,
+		/** Posts a multipart form (a reply with a file), encoded here so that it goes the same way in-process and over HTTP; the answer is JSON. */
+		postForm: async <T>(path: string, form: FormData) => {
+			const encoded = new Response(form)
+			const body = new Uint8Array(await encoded.arrayBuffer())
+			return parseBody(await (await send('POST', path, { body, contentType: encoded.headers.get('Content-Type') ?? 'multipart/form-data' })).text()) as T
+		},
 		/** The answer itself, to stream it on (a CSV export). */
 		stream: (path: string, query?: Query, accept = '*/*') => send('GET', path, { query, accept }),
 	}

@@ -6,6 +6,7 @@ import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.serve
 import { requireLocale } from '#app/.server/locale.ts'
 import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
+import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
@@ -146,9 +147,12 @@ export default function LinkChat() {
 								className={message.direction === 'incoming' ? styles.mine : styles.theirs}
 							>
 								<span className={styles.author}>{message.direction === 'incoming' ? t('link.you') : (message.senderName ?? team)}</span>
-								<p className={styles.body}>
-									<MessageText text={message.body} />
-								</p>
+								{message.body ? (
+									<p className={styles.body}>
+										<MessageText text={message.body} />
+									</p>
+								) : null}
+								<Attachments attachments={message.attachments} hrefOf={(id) => `${base}/attachments/${id}`} />
 								<Time iso={message.createdAt} locale={locale} />
 							</li>
 						))}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { ApiError, errorDetail, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
+import { fileTooLarge, megabytes, readForm } from '#app/.server/uploads.ts'
 import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
 import { ContactPanel } from '#app/components/inbox/contact-panel.tsx'
 import { ConversationList } from '#app/components/inbox/conversation-list.tsx'
@@ -104,6 +105,7 @@ export async function loader(args: LoaderFunctionArgs) {
 			: null
 	return {
 		now: Date.now(),
+		maxUploadMegabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES, languageOf(locale).tag),
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
 		locale,
 		me: { userId: user.id, name: user.name },
@@ -128,7 +130,8 @@ type ActionResult = { intent: 'reply'; error: string; body: string } | { intent:
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const form = await request.formData()
+	const maxBytes = args.context.config.UPLOAD_MAX_BYTES
+	const form = await readForm(request, maxBytes)
 	const field = (name: string) => String(form.get(name) ?? '')
 	const intent = field('intent')
 	const t = await inboxT(locale)
@@ -162,9 +165,19 @@ export async function action(args: ActionFunctionArgs) {
 	if (intent === 'reply') {
 		const body = field('body').trim()
 		const kind = field('kind') === 'note' ? 'note' : 'text'
-		if (!body) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body }, { status: 400 })
+		const file = form.get('file')
+		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body') }, { status: 413 })
+		const attached = file instanceof File && file.name ? file : null
+		if (!body && !attached) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body }, { status: 400 })
 		try {
-			await api.post(`${path}/messages`, { kind, body })
+			if (attached) {
+				// The API reads the file itself (its type, its size against the same limit) and keeps it.
+				const upload = new FormData()
+				upload.set('kind', kind)
+				upload.set('body', body)
+				upload.set('file', attached, attached.name)
+				await api.postForm(`${path}/messages`, upload)
+			} else await api.post(`${path}/messages`, { kind, body })
 		} catch (error) {
 			const refusal = await apiRefusal(error, locale, request)
 			return data<ActionResult>({ intent: 'reply', error: errorDetail(refusal), body: field('body') }, { status: refusal.statusCode })

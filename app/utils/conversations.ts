@@ -4,6 +4,7 @@ import { dateTimeFormat } from './intl.ts'
 /** A conversation and a message as the API answers them. */
 export type Conversation = ConversationJson
 export type Message = MessageJson
+export type AttachmentJson = MessageJson['attachments'][number]
 export type ConversationStatus = Conversation['status']
 export type Priority = Conversation['priority']
 

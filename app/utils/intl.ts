@@ -16,3 +16,14 @@ export function relativeTimeFormat(locale: string): Intl.RelativeTimeFormat {
 	if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' })))
 	return format
 }
+
+const sizeFormats = new Map<string, Intl.NumberFormat>()
+
+/** A file's size in the reader's language: "820 B", "14.2 kB", "3.1 MB" (decimal units, as file managers show them). */
+export function formatFileSize(locale: string, bytes: number): string {
+	const [unit, value] = bytes < 1000 ? (['byte', bytes] as const) : bytes < 1_000_000 ? (['kilobyte', bytes / 1000] as const) : (['megabyte', bytes / 1_000_000] as const)
+	const key = `${locale}|${unit}`
+	let format = sizeFormats.get(key)
+	if (!format) sizeFormats.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })))
+	return format.format(value)
+}

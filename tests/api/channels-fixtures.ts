@@ -1,9 +1,31 @@
 import { afterAll, beforeAll, inject } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
-import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
-import { conversationsPath, type ConversationJson, type MessageJson, type Published, recordingRealtime } from './conversations-fixtures.ts'
+import { startJobRunner } from '#api/jobs/queue.ts'
+import { conversationsPath, recordingRealtime, type ConversationJson, type MessageJson, type Published } from './conversations-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
+
+/**
+ * The API (its providers' URLs in `env`, pointing at their fakes) with a job runner to process
+ * webhooks and sends, and a team whose agent reads the channels' conversations.
+ */
+export async function startChannelsApi(env: Record<string, string>, teamName: string, published: Published[] = []) {
+	const api = await startApi(env)
+	const team = await createTeam(teamName)
+	const reader = channelReader(api, team.workspace.id, team.agent.auth)
+	const jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+	return {
+		api,
+		team,
+		reader,
+		async close() {
+			await jobs.stop()
+			await api.close()
+		},
+	}
+}
 
 /** Waits (up to 15 s) for `check` to give a value: webhooks and sends are jobs, done in their own time. */
 export async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
@@ -35,7 +57,6 @@ export function channelReader(api: TestApi, workspaceId: string, auth: Record<st
 
 export type ChannelReader = ReturnType<typeof channelReader>
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
 
 /**
  * A provider's test file: its fake, the API with `setting` (e.g. `META_GRAPH_URL`) pointing at it, a
@@ -44,17 +65,13 @@ const quiet = { info: () => {}, debug: () => {}, error: (message: string) => con
  */
 export function channelSuite<Fake extends { url: string; close: () => Promise<void> }>(startFake: () => Promise<Fake>, setting: string, teamName: string, published: Published[] = []) {
 	const suite = {} as { fake: Fake; api: TestApi; team: Team; reader: ChannelReader }
-	let jobs: JobRunner
+	let close: () => Promise<void>
 	beforeAll(async () => {
 		suite.fake = await startFake()
-		suite.api = await startApi({ [setting]: suite.fake.url })
-		suite.team = await createTeam(teamName)
-		suite.reader = channelReader(suite.api, suite.team.workspace.id, suite.team.agent.auth)
-		jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: suite.api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+		;({ api: suite.api, team: suite.team, reader: suite.reader, close } = await startChannelsApi({ [setting]: suite.fake.url }, teamName, published))
 	})
 	afterAll(async () => {
-		await jobs.stop()
-		await suite.api.close()
+		await close()
 		await suite.fake.close()
 	})
 	return suite

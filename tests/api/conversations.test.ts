@@ -169,6 +169,7 @@ describe('one conversation', () => {
 			sender: { id: team.agent.user.id, name: team.agent.user.name },
 			status: 'pending',
 			error: null,
+			attachments: [],
 			createdAt: expect.any(String),
 		})
 		expect(await jobsFor('send-message', { messageId: reply.id })).toBe(1)

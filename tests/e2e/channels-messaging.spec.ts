@@ -1,7 +1,8 @@
+import zlib from 'node:zlib'
 import { sql } from 'kysely'
 import AxeBuilder from '@axe-core/playwright'
-import { type Locator, type Page } from '@playwright/test'
-import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
+import { type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { documentUpdate, photoUpdate, startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { customerMessage, type MetaFake, pageWebhook, startMetaFake } from '../fakes/meta.ts'
 import { metaFakePort, telegramFakePort, whatsappFakePort } from '../../playwright.config.ts'
@@ -178,6 +179,74 @@ test('an admin connects a Messenger page, pastes what Meta needs, a signed messa
 	await expect(page.getByRole('article').filter({ hasText: 'Yes, from ten to six.' })).toContainText('Sent')
 })
 
+/** A real PNG of one colour (so that the browser has something to decode). */
+function png(width: number, height: number): Buffer {
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+		const length = Buffer.alloc(4)
+		length.writeUInt32BE(data.length)
+		const crc = Buffer.alloc(4)
+		crc.writeUInt32BE(zlib.crc32(body))
+		return Buffer.concat([length, body, crc])
+	}
+	const header = Buffer.alloc(13)
+	header.writeUInt32BE(width, 0)
+	header.writeUInt32BE(height, 4)
+	header.set([8, 2, 0, 0, 0], 8)
+	const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([0x2b, 0x6c, 0xb0]))])
+	const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
+	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))])
+}
+
+/** A Telegram channel connected through the API, and a customer who sent it a photo with a caption, then a PDF. */
+async function customerSendsFiles(request: APIRequestContext, baseURL: string, token: string, workspaceId: string, chatId: number) {
+	const bot = fake.addBot()
+	const created = await request.post(`/v1/workspaces/${workspaceId}/channels`, { data: { kind: 'telegram', name: 'Files bot', credentials: { botToken: bot.token } }, headers: { Authorization: `Bearer ${token}` } })
+	expect(created.status()).toBe(201)
+	const customer = { id: chatId, firstName: 'Yara' }
+	const photo = fake.addFile(bot.token, png(160, 120), { path: `photos/file_${chatId}.jpg` })
+	expect((await fake.postUpdate(bot.token, photoUpdate(customer, photo, 'The box arrived broken'), { origin: baseURL })).status).toBe(200)
+	const pdf = fake.addFile(bot.token, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(9_091, 0x20)]), { path: `documents/file_${chatId}.pdf` })
+	expect((await fake.postUpdate(bot.token, documentUpdate(customer, pdf, { name: 'receipt.pdf', mimeType: 'application/pdf' }), { origin: baseURL })).status).toBe(200)
+	// Both are recorded by the channel's jobs, in order: the document's is the last.
+	const lastExcerpt = async () => ((await (await request.get(`/v1/workspaces/${workspaceId}/conversations?status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { conversations: Array<{ lastMessage: { excerpt: string } | null }> }).conversations[0]?.lastMessage?.excerpt
+	await expect.poll(lastExcerpt, { timeout: 15_000 }).toBe('📎 receipt.pdf')
+}
+
+test('a customer’s photo shows in the thread as an image, and a document as a link with its name and size', async ({ page, context, request, baseURL }) => {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'Files Co')
+	await signIn(context, baseURL!, owner.token)
+	await customerSendsFiles(request, baseURL!, owner.token, workspace.id, 778_001)
+
+	await page.goto('/en-us/dashboard/conversations')
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Yara' })
+	await expect(row).toContainText('📎 receipt.pdf')
+	await row.getByRole('link').click()
+	const photo = page.getByRole('article').filter({ hasText: 'The box arrived broken' })
+	const image = photo.getByRole('img', { name: 'Image: photo.jpg' })
+	await expect(image).toHaveAttribute('loading', 'lazy')
+	await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(160)
+	const file = page.getByRole('log').getByRole('link', { name: /receipt\.pdf/ })
+	await expect(file).toContainText('(9.1 kB)')
+	const answer = await page.request.get((await file.getAttribute('href'))!)
+	expect(answer.status()).toBe(200)
+	expect(answer.headers()['content-disposition']).toBe(`attachment; filename="receipt.pdf"; filename*=UTF-8''receipt.pdf`)
+	expect((await answer.body()).subarray(0, 5).toString()).toBe('%PDF-')
+
+	// The agent answers with a picture: it reaches Telegram by sendPhoto, with the text as its caption, and shows in the thread.
+	await page.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png(80, 60) })
+	await page.locator('#composer-body').fill('Here is the return label')
+	await page.getByRole('button', { name: 'Send', exact: true }).click()
+	const sent = await fake.waitFor((received) => received.path.endsWith('/sendPhoto'))
+	expect(sent.body).toMatchObject({ chat_id: '778001', caption: 'Here is the return label', photo: { filename: 'label.png', contentType: 'image/png' } })
+	const reply = page.getByRole('article').filter({ hasText: 'Here is the return label' })
+	await expect(reply).toContainText('Sent')
+	await expect.poll(() => reply.getByRole('img', { name: 'Image: label.png' }).evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(80)
+	await expect(page.getByLabel('Attach a file')).toHaveValue('')
+	await expect(page.locator('#composer-body')).toHaveValue('')
+})
+
 test.describe('in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
@@ -247,5 +316,24 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.getByText(`@${facebookPage.instagramUsername}`)).toBeVisible()
 		await expect(page.getByLabel('رمز التحقق', { exact: true })).toHaveValue(/^[A-Za-z0-9_-]{32,}$/)
 		expect(await page.getByLabel('عنوان الاستدعاء', { exact: true }).inputValue()).toMatch(/\/webhooks\/instagram\/[0-9a-f-]{36}$/)
+	})
+
+	test('a customer’s photo and document show in the right-to-left thread', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		const workspace = await createWorkspace(request, owner.token, 'شركة الملفات')
+		await signIn(context, baseURL!, owner.token)
+		await customerSendsFiles(request, baseURL!, owner.token, workspace.id, 778_002)
+		await page.goto('/ar-eg/dashboard/conversations?conversation=1')
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByRole('img', { name: 'صورة: photo.jpg' })).toBeVisible()
+		await expect(page.getByRole('log').getByRole('link', { name: /receipt\.pdf/ })).toBeVisible()
+
+		// A plain form post sends a document with the reply.
+		await page.getByLabel('إرفاق ملف').setInputFiles({ name: 'فاتورة.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 invoice') })
+		await page.locator('#composer-body').fill('هذه الفاتورة')
+		await page.locator('form[aria-label="اكتب رسالة"] button[type="submit"]').click()
+		const sent = await fake.waitFor((received) => received.path.endsWith('/sendDocument'))
+		expect(sent.body).toMatchObject({ chat_id: '778002', caption: 'هذه الفاتورة', document: { filename: 'فاتورة.pdf' } })
+		await expect(page.getByRole('article').filter({ hasText: 'هذه الفاتورة' }).getByRole('link', { name: /فاتورة\.pdf/ })).toBeVisible()
 	})
 })

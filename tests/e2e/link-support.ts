@@ -32,6 +32,11 @@ export async function linkChannelOf(request: APIRequestContext, options: { busin
 			const response = await request.post(`${conversationsPath}/${number}/messages`, { data: { kind, body }, headers })
 			if (!response.ok()) throw new Error(`${kind} failed: ${response.status()} ${await response.text()}`)
 		},
+		/** A reply with a file, posted as the composer's form is (multipart). */
+		async attach(number: number, body: string, file: { name: string; mimeType: string; buffer: Buffer }) {
+			const response = await request.post(`${conversationsPath}/${number}/messages`, { multipart: { kind: 'text', body, file }, headers })
+			if (!response.ok()) throw new Error(`attachment failed: ${response.status()} ${await response.text()}`)
+		},
 	}
 }
 

@@ -91,6 +91,35 @@ test.describe('the link page with JavaScript', () => {
 	})
 })
 
+test('a visitor sees the team’s files: a picture in place, a document as a link, served with their cookie only', async ({ browser, request }) => {
+	const link = await linkChannelOf(request)
+	const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.9' } })
+	const page = await visitor.newPage()
+	await page.goto(`/fr-x/c/${link.slug}`)
+	await page.getByLabel('Votre message').fill('Où est la notice ?')
+	await page.getByRole('button', { name: 'Envoyer' }).click()
+	await expect(thread(page)).toHaveCount(1)
+	const [conversation] = await link.conversations()
+	// A 1×1 PNG.
+	const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC', 'base64')
+	await link.attach(conversation!.number, 'Voici le schéma', { name: 'schéma.png', mimeType: 'image/png', buffer: pixel })
+	await link.attach(conversation!.number, '', { name: 'notice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 notice') })
+	await page.reload()
+	const image = page.getByRole('img', { name: 'Image : schéma.png' })
+	await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1)
+	const notice = thread(page).getByRole('link', { name: /notice\.pdf/ })
+	const href = (await notice.getAttribute('href'))!
+	expect(href).toMatch(new RegExp(`^/fr-x/c/${link.slug}/attachments/[0-9a-f-]{36}$`))
+	const mine = await page.request.get(href)
+	expect(mine.status()).toBe(200)
+	expect(await mine.text()).toBe('%PDF-1.4 notice')
+	// Without the visitor's cookie: nothing (the API asks for a visitor token).
+	const other = await browser.newContext()
+	expect((await other.request.get(`${new URL(page.url()).origin}${href}`)).status()).toBe(400)
+	await other.close()
+	await visitor.close()
+})
+
 test.describe('the link page without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 

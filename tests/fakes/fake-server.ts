@@ -1,10 +1,16 @@
 import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 
-/** A request a fake received, as the provider would have: method, path with query, headers, and the body (JSON parsed when it is JSON). */
+/**
+ * A request a fake received, as the provider would have: method, path with query, headers, and the
+ * body (JSON parsed when it is JSON; a multipart form as its fields, each file as an `UploadedFile`).
+ */
 export type Received = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; rawBody: string }
 
-/** What a fake answers: a status, a JSON body, and headers (e.g. `Retry-After`). */
+/** A file of a multipart request, as the fake received it. */
+export type UploadedFile = { filename: string; contentType: string; bytes: Buffer }
+
+/** What a fake answers: a status, a JSON body (or a Buffer sent as it is: a file's bytes), and headers (e.g. `Retry-After`). */
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> }
 
 export type Route = (request: Received) => Answer | undefined | Promise<Answer | undefined>
@@ -36,14 +42,22 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 		req.on('data', (chunk: Buffer) => chunks.push(chunk))
 		req.on('end', () => {
 			void (async () => {
-				const rawBody = Buffer.concat(chunks).toString('utf8')
+				const bytes = Buffer.concat(chunks)
+				const rawBody = bytes.toString('utf8')
 				const url = new URL(req.url ?? '/', 'http://fake')
-				const request: Received = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: parseBody(rawBody, req.headers['content-type']), rawBody }
+				const contentType = req.headers['content-type']
+				const body = contentType?.startsWith('multipart/form-data') ? await parseMultipart(bytes, contentType) : parseBody(rawBody, contentType)
+				const request: Received = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody }
 				received.push(request)
 				for (const wake of waiters) wake()
 				const failure = failures.find((entry) => entry.times > 0 && entry.pattern.test(request.path))
 				if (failure) failure.times--
 				const answer = failure?.answer ?? (await route(request)) ?? notFound(request)
+				if (Buffer.isBuffer(answer.body)) {
+					res.writeHead(answer.status, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(answer.body.length), ...answer.headers })
+					res.end(answer.body)
+					return
+				}
 				res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers })
 				res.end(JSON.stringify(answer.body))
 			})().catch((error: unknown) => {
@@ -96,4 +110,14 @@ function parseBody(rawBody: string, contentType: string | undefined): unknown {
 	}
 	if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(rawBody))
 	return rawBody
+}
+
+/** A multipart form's fields, its files as `UploadedFile`s (parsed as fetch parses one). */
+async function parseMultipart(bytes: Buffer, contentType: string): Promise<Record<string, string | UploadedFile>> {
+	const form = await new Response(new Uint8Array(bytes), { headers: { 'Content-Type': contentType } }).formData()
+	const fields: Record<string, string | UploadedFile> = {}
+	for (const [name, value] of form) {
+		fields[name] = typeof value === 'string' ? value : { filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) }
+	}
+	return fields
 }

@@ -1,4 +1,4 @@
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, type UploadedFile } from './fake-server.ts'
 
 /**
  * A local Telegram Bot API (https://core.telegram.org/bots/api) for tests: `POST /bot{token}/{method}`
@@ -15,6 +15,11 @@ export type TelegramFake = FakeServer & {
 	blockChat: (chatId: number) => void
 	unblockChat: (chatId: number) => void
 	/**
+	 * A file a customer sent the bot: its file_id for an update, served by `getFile` and then at
+	 * `/file/bot{token}/{file_path}`. Files over 20 MB are refused by getFile, as Telegram does.
+	 */
+	addFile: (token: string, bytes: Buffer, options?: { path?: string }) => { fileId: string; fileUniqueId: string; size: number }
+	/**
 	 * Posts an update to the bot's webhook as Telegram would (or with another secret, to forge one).
 	 * `origin` stands for the proxy in front of the product: the webhook's PUBLIC_URL reaches it there.
 	 */
@@ -29,6 +34,9 @@ const refusal = (status: number, description: string, parameters?: Record<string
 	body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
 })
 
+/** What Telegram lets bots download. */
+const downloadLimit = 20 * 1024 * 1024
+
 /** Telegram answers an unknown method or a malformed path with 404 `Not Found`. */
 const notFound = (): Answer => refusal(404, 'Not Found')
 
@@ -36,8 +44,15 @@ const notFound = (): Answer => refusal(404, 'Not Found')
 export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 	const bots = new Map<string, { id: number; username: string; webhook?: { url: string; secretToken: string | undefined } }>()
 	const blocked = new Set<number>()
+	const files = new Map<string, { token: string; bytes: Buffer; path: string; uniqueId: string }>()
 
 	const route = (request: Received): Answer | undefined => {
+		const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(request.path)
+		if (download && request.method === 'GET') {
+			const [, token = '', filePath = ''] = download
+			const file = [...files.values()].find((entry) => entry.token === token && entry.path === decodeURIComponent(filePath))
+			return file ? { status: 200, body: file.bytes } : notFound()
+		}
 		const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.path)
 		if (!match || request.method !== 'POST') return undefined
 		const [, token = '', method] = match
@@ -52,6 +67,36 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 				if (params.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(params.secret_token))) return refusal(400, 'Bad Request: secret token contains unallowed characters')
 				bot.webhook = { url: params.url, secretToken: params.secret_token as string | undefined }
 				return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
+			}
+			case 'sendPhoto':
+			case 'sendDocument': {
+				// Uploads come as multipart/form-data: the file under `photo` or `document`, an optional caption.
+				const field = method === 'sendPhoto' ? 'photo' : 'document'
+				const file = params[field] as UploadedFile | string | undefined
+				const chatId = Number(params.chat_id)
+				if (!Number.isInteger(chatId)) return refusal(400, 'Bad Request: chat not found')
+				if (!file || typeof file === 'string' || file.bytes.length === 0) return refusal(400, `Bad Request: there is no ${field} in the request`)
+				if (blocked.has(chatId)) return refusal(403, 'Forbidden: bot was blocked by the user')
+				const fileId = `BQACAgQAAxkDAAI${Math.random().toString(36).slice(2, 14)}`
+				const sent =
+					method === 'sendPhoto'
+						? { photo: [{ file_id: fileId, file_unique_id: fileId.slice(-8), file_size: file.bytes.length, width: 800, height: 600 }] }
+						: { document: { file_id: fileId, file_unique_id: fileId.slice(-8), file_name: file.filename, mime_type: file.contentType, file_size: file.bytes.length } }
+				const result = {
+					message_id: nextMessageId++,
+					from: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username },
+					chat: { id: chatId, type: 'private' },
+					date: Math.floor(Date.now() / 1000),
+					...sent,
+					...(typeof params.caption === 'string' ? { caption: params.caption } : {}),
+				}
+				return { status: 200, body: { ok: true, result } }
+			}
+			case 'getFile': {
+				const file = files.get(String(params.file_id))
+				if (!file || file.token !== token) return refusal(400, 'Bad Request: invalid file_id')
+				if (file.bytes.length > downloadLimit) return refusal(400, 'Bad Request: file is too big')
+				return { status: 200, body: { ok: true, result: { file_id: params.file_id, file_unique_id: file.uniqueId, file_size: file.bytes.length, file_path: file.path } } }
 			}
 			case 'deleteWebhook':
 				bot.webhook = undefined
@@ -88,6 +133,12 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 			return { token, id, username }
 		},
 		webhookOf: (token) => bots.get(token)?.webhook,
+		addFile(token, bytes, options = {}) {
+			const fileId = `AgACAgQAAxkBAAI${Math.random().toString(36).slice(2, 14)}${Math.random().toString(36).slice(2, 14)}`
+			const uniqueId = `AQAD${Math.random().toString(36).slice(2, 10)}`
+			files.set(fileId, { token, bytes, uniqueId, path: options.path ?? `photos/file_${files.size}.jpg` })
+			return { fileId, fileUniqueId: uniqueId, size: bytes.length }
+		},
 		blockChat: (chatId) => void blocked.add(chatId),
 		unblockChat: (chatId) => void blocked.delete(chatId),
 		async postUpdate(token, update, options = {}) {
@@ -119,5 +170,26 @@ export function textUpdate(chat: { id: number; firstName: string; lastName?: str
 			date: Math.floor(Date.now() / 1000),
 			text,
 		},
+	}
+}
+
+/** A private chat's photo (Telegram sends the same picture in several sizes, smallest first), with an optional caption. */
+export function photoUpdate(chat: { id: number; firstName: string }, photo: { fileId: string; fileUniqueId: string; size: number }, caption?: string) {
+	const update = textUpdate(chat, '')
+	const { text: _text, ...message } = update.message
+	const thumbnail = { file_id: `${photo.fileId}-thumb`, file_unique_id: `${photo.fileUniqueId}-t`, file_size: 1_000, width: 90, height: 67 }
+	return {
+		update_id: update.update_id,
+		message: { ...message, photo: [thumbnail, { file_id: photo.fileId, file_unique_id: photo.fileUniqueId, file_size: photo.size, width: 1280, height: 960 }], ...(caption ? { caption } : {}) },
+	}
+}
+
+/** A private chat's document: its name and type as the customer's app gave them. */
+export function documentUpdate(chat: { id: number; firstName: string }, file: { fileId: string; fileUniqueId: string; size: number }, document: { name: string; mimeType: string }, caption?: string) {
+	const update = textUpdate(chat, '')
+	const { text: _text, ...message } = update.message
+	return {
+		update_id: update.update_id,
+		message: { ...message, document: { file_id: file.fileId, file_unique_id: file.fileUniqueId, file_name: document.name, mime_type: document.mimeType, file_size: file.size }, ...(caption ? { caption } : {}) },
 	}
 }

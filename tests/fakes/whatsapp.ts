@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, type UploadedFile } from './fake-server.ts'
 import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
 
 /**
@@ -11,6 +11,12 @@ import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
 export type WhatsAppFake = FakeServer & {
 	/** A business number this fake serves, with the token that may use it. */
 	addNumber: () => { phoneNumberId: string; businessAccountId: string; accessToken: string; displayPhoneNumber: string }
+	/**
+	 * A file a customer sent the number: its media id for a webhook. `GET /{version}/{media-id}` with
+	 * the number's token answers its (temporary) URL, type, hash and size; that URL, with the same
+	 * Bearer token, answers the bytes.
+	 */
+	addMedia: (phoneNumberId: string, bytes: Buffer, mimeType: string) => { mediaId: string; sha256: string }
 	/** Posts a webhook as Meta would: signed with `appSecret` (or a forged signature). */
 	postWebhook: (url: string, appSecret: string, payload: unknown, options?: { signature?: string }) => Promise<Response>
 }
@@ -28,14 +34,43 @@ const notFound = graphNotFound
 /** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
 export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 	const numbers = new Map<string, { accessToken: string; displayPhoneNumber: string; businessAccountId: string }>()
+	const media = new Map<string, { phoneNumberId: string; bytes: Buffer; mimeType: string; sha256: string }>()
+	let origin = ''
 
 	const route = (request: Received): Answer | undefined => {
+		// The media's URL: Meta's CDN (lookaside.fbsbx.com) in life, this fake here; the token is needed there too.
+		if (request.path === '/whatsapp_business/attachments/' && request.method === 'GET') {
+			const item = media.get(request.query.get('mid') ?? '')
+			if (!item) return { status: 404, body: Buffer.from('Not Found'), headers: { 'Content-Type': 'text/plain' } }
+			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			return { status: 200, body: item.bytes, headers: { 'Content-Type': item.mimeType } }
+		}
+		const mediaInfo = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)
+		const item = mediaInfo && media.get(mediaInfo[1] ?? '')
+		if (item && request.method === 'GET') {
+			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			const id = mediaInfo[1]
+			return { status: 200, body: { messaging_product: 'whatsapp', url: `${origin}/whatsapp_business/attachments/?mid=${id}&ext=${Math.floor(Date.now() / 1000) + 300}&hash=ATu${item.sha256.slice(0, 12)}`, mime_type: item.mimeType, sha256: item.sha256, file_size: String(item.bytes.length), id } }
+		}
 		const templates = /^\/v\d+\.\d+\/(\d+)\/message_templates$/.exec(request.path)
 		if (templates && request.method === 'GET') {
 			const number = [...numbers.values()].find((entry) => entry.businessAccountId === templates[1])
 			if (!number) return notFound(request)
 			if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token.')
 			return { status: 200, body: { data: approvedTemplates, paging: { cursors: { before: 'QVFI', after: 'QVFI' } } } }
+		}
+		// An upload: multipart with messaging_product, the file and its type; answers the media id.
+		const upload = /^\/v\d+\.\d+\/(\d+)\/media$/.exec(request.path)
+		if (upload && request.method === 'POST') {
+			const number = numbers.get(upload[1] ?? '')
+			if (!number) return notFound(request)
+			if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			const form = request.body as { messaging_product?: string; type?: string; file?: UploadedFile | string } | null
+			if (form?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
+			if (!form.file || typeof form.file === 'string' || form.file.bytes.length === 0) return graphError(400, 100, '(#100) The parameter file is required.')
+			const mediaId = String(900_000_000_000_000 + media.size + 1)
+			media.set(mediaId, { phoneNumberId: upload[1]!, bytes: form.file.bytes, mimeType: form.type ?? form.file.contentType, sha256: crypto.createHash('sha256').update(form.file.bytes).digest('hex') })
+			return { status: 200, body: { id: mediaId } }
 		}
 		const match = /^\/v\d+\.\d+\/(\d+)(\/messages)?$/.exec(request.path)
 		if (!match) return undefined
@@ -49,14 +84,23 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			if (body?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
 			if (!body.to || !/^\d{6,15}$/.test(body.to)) return graphError(400, 131030, '(#131030) Recipient phone number not in allowed list')
 			if (body.type === 'text' && !body.text?.body) return graphError(400, 100, '(#100) Param text[body] is required.')
+			const sentMedia = body.type && ['image', 'audio', 'video', 'document'].includes(body.type) ? (body as Record<string, { id?: string } | undefined>)[body.type] : undefined
+			if (sentMedia && !media.has(sentMedia.id ?? '')) return graphError(400, 131053, '(#131053) Media upload error: the media id is not valid')
 			return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.${crypto.randomBytes(12).toString('base64url')}` }] } }
 		}
 		return notFound(request)
 	}
 
 	const server = await startFakeServer(route, notFound, port)
+	origin = server.url
 	return {
 		...server,
+		addMedia(phoneNumberId, bytes, mimeType) {
+			const mediaId = String(900_000_000_000_000 + media.size + 1)
+			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex')
+			media.set(mediaId, { phoneNumberId, bytes, mimeType, sha256 })
+			return { mediaId, sha256 }
+		},
 		addNumber() {
 			const n = nextNumber++
 			const phoneNumberId = String(100_000_000_000_000 + n)
@@ -91,6 +135,21 @@ export function inboundText(phoneNumberId: string, from: { waId: string; name: s
 			},
 		],
 	}
+}
+
+/** A webhook with one customer's media message (`image`, `document`, `audio`, `video`, `sticker`), as the Cloud API sends it. */
+export function inboundMedia(
+	phoneNumberId: string,
+	from: { waId: string; name: string },
+	type: 'image' | 'document' | 'audio' | 'video' | 'sticker',
+	file: { mediaId: string; sha256: string; mimeType: string; filename?: string; caption?: string },
+	id = `wamid.${crypto.randomBytes(12).toString('base64url')}`,
+) {
+	const webhook = inboundText(phoneNumberId, from, '', id)
+	const value = webhook.entry[0]!.changes[0]!.value
+	const details = { mime_type: file.mimeType, sha256: Buffer.from(file.sha256, 'hex').toString('base64'), id: file.mediaId, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) }
+	const message = { from: from.waId, id, timestamp: String(Math.floor(Date.now() / 1000)), type, [type]: details }
+	return { ...webhook, entry: [{ ...webhook.entry[0]!, changes: [{ field: 'messages', value: { ...value, messages: [message] } }] }] }
 }
 
 /** A webhook with the status of one of our messages. */

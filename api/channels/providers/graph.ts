@@ -13,14 +13,15 @@ type GraphError = { error?: { message?: string; type?: string; code?: number; er
 const rateLimitCodes = new Set([4, 17, 32, 613, 80007, 130429, 131048, 131056])
 
 /** A Graph call with the channel's token; an error body becomes a ProviderError of the right kind. */
-export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown; form?: FormData } = {}): Promise<T> {
 	let response: Response
 	try {
 		response = await fetch(url, {
 			method: init.method ?? 'GET',
 			headers: { Authorization: `Bearer ${token}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
-			body: init.body ? JSON.stringify(init.body) : undefined,
-			signal: AbortSignal.timeout(15_000),
+			// An upload goes as multipart/form-data (fetch writes its boundary).
+			body: init.form ?? (init.body ? JSON.stringify(init.body) : undefined),
+			signal: AbortSignal.timeout(init.form ? 120_000 : 15_000),
 		})
 	} catch (error) {
 		throw new ProviderError('unavailable', error instanceof Error ? error.message : String(error))

@@ -1,4 +1,4 @@
-import { type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
+import { type AttachmentKind, type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
 import { type Config } from '#server/config.ts'
 
 /**
@@ -34,8 +34,11 @@ export type InboundEvent =
 			type: 'message'
 			externalId: string
 			from: { externalId: string; name: string | null; phone?: string | null }
+			/** The text, or a file's caption ('' when a file came without one). */
 			body: string
 			sentAt: Date
+			/** Files that came with it, fetched in the job through the provider's `fetchAttachment`. */
+			attachments?: InboundAttachment[]
 	  }
 	| {
 			/** The fate of one of our outgoing messages (by the provider's id of it). A status never goes backwards (read stays read). */
@@ -64,6 +67,15 @@ export type InboundEvent =
 			sentAt: Date
 	  }
 
+/**
+ * A file of a customer's message as the provider describes it. `ref` is the provider's own handle
+ * (a Telegram file_id, a WhatsApp media id), given back to `fetchAttachment`; `size` when it says.
+ */
+export type InboundAttachment = { kind: AttachmentKind; ref: string; filename: string; contentType: string | null; size: number | null }
+
+/** A file's bytes as the provider serves them. */
+export type FetchedAttachment = { body: ReadableStream<Uint8Array>; contentType: string | null; size: number | null }
+
 /** A webhook request as it arrived: the raw body is what signatures are computed over. */
 export type WebhookRequest = {
 	method: 'GET' | 'POST'
@@ -78,8 +90,11 @@ export type WebhookRequest = {
  */
 export type WebhookVerdict = { verdict: 'accept' } | { verdict: 'respond'; status: number; body: string } | { verdict: 'refuse'; status: 401 | 403 }
 
-/** An outgoing message: text, or (WhatsApp) an approved template with its body parameters. */
-export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] } }
+/** An outgoing message: text (with a file: its caption), or (WhatsApp) an approved template with its body parameters. */
+export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] }; attachment?: OutgoingAttachment }
+
+/** A file an agent sends: what it is, and its bytes, read when the provider uploads them. */
+export type OutgoingAttachment = { kind: AttachmentKind; filename: string; contentType: string; size: number; read: () => Promise<Blob> }
 
 /** An approved template: its body text with `{{1}}`-style parameters. */
 export type MessageTemplate = { name: string; language: string; category: string; body: string; parameterCount: number }
@@ -112,6 +127,8 @@ export type ChannelProvider = {
 	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
 	/** Who a customer is, for a provider whose webhooks name nobody (Meta's User Profile API): asked once, when they first write. */
 	profileOf?: (channel: ProviderChannel, externalId: string, config: ProviderConfig) => Promise<{ name: string | null }>
+	/** Downloads an inbound attachment by its `ref`; throws a `ProviderError` (a retryable one is tried again with the job). */
+	fetchAttachment?: (channel: ProviderChannel, ref: string, config: ProviderConfig) => Promise<FetchedAttachment>
 	/** A provider's error, turned into a translated and actionable message (e.g. WhatsApp 131047: outside the 24-hour window). */
 	describeError?: (error: ProviderError) => Described
 }

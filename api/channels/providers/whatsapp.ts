@@ -1,5 +1,6 @@
+import { downloadFile } from './download.ts'
 import { graphCall, verifyMetaWebhook } from './graph.ts'
-import { type ChannelProvider, type Described, type InboundEvent, type ProviderConfig } from './provider.ts'
+import { type ChannelProvider, type Described, type InboundAttachment, type InboundEvent, type ProviderConfig, ProviderError } from './provider.ts'
 
 /**
  * The WhatsApp Cloud API (Meta's Graph API for one business phone number): the number's id and
@@ -11,19 +12,51 @@ import { type ChannelProvider, type Described, type InboundEvent, type ProviderC
 type WhatsAppValue = {
 	metadata?: { phone_number_id?: string }
 	contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>
-	messages?: Array<{ id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; image?: { caption?: string }; document?: { caption?: string; filename?: string } }>
+	messages?: Array<WhatsAppMessage>
 	statuses?: Array<{ id?: string; status?: string; timestamp?: string; errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }> }>
 }
+type WhatsAppMedia = { id?: string; mime_type?: string; sha256?: string; caption?: string; filename?: string }
+type WhatsAppMessage = { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string } } & Partial<Record<MediaType, WhatsAppMedia>>
+type MediaType = 'image' | 'document' | 'audio' | 'video' | 'sticker'
 export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppValue }> }> }
+
+/** The longest caption the Cloud API takes under an image, a video or a document. */
+const captionLimit = 1024
+
+/** How the Cloud API takes a file of this type: images (JPEG, PNG), audio and video (MP4, 3GPP) as such, anything else as a document. */
+function mediaTypeFor(contentType: string): 'image' | 'audio' | 'video' | 'document' {
+	if (/^image\/(jpeg|png)$/.test(contentType)) return 'image'
+	if (/^audio\/(aac|amr|mpeg|mp4|ogg)$/.test(contentType)) return 'audio'
+	if (/^video\/(mp4|3gpp)$/.test(contentType)) return 'video'
+	return 'document'
+}
 
 const base = (config: ProviderConfig) => `${config.WHATSAPP_API_URL}/${config.WHATSAPP_API_VERSION}`
 const deliveryStatuses = new Set(['sent', 'delivered', 'read', 'failed'])
 
-/** What a customer's message says; media is named until attachments are kept. */
-function bodyOf(message: NonNullable<WhatsAppValue['messages']>[number]): string {
+// A media message's type, our kind of attachment, and the name a file without one gets.
+const mediaTypes: Record<MediaType, { kind: InboundAttachment['kind']; filename: string }> = {
+	image: { kind: 'image', filename: 'image' },
+	sticker: { kind: 'image', filename: 'sticker.webp' },
+	document: { kind: 'file', filename: 'document' },
+	audio: { kind: 'audio', filename: 'audio' },
+	video: { kind: 'video', filename: 'video' },
+}
+const isMediaType = (type: string | undefined): type is MediaType => type !== undefined && Object.hasOwn(mediaTypes, type)
+
+/** The file of a media message, fetched later by its media id. */
+function attachmentOf(message: WhatsAppMessage): InboundAttachment | null {
+	const media = isMediaType(message.type) ? message[message.type] : undefined
+	if (!isMediaType(message.type) || !media?.id) return null
+	const { kind, filename } = mediaTypes[message.type]
+	return { kind, ref: media.id, filename: media.filename || filename, contentType: media.mime_type ?? null, size: null }
+}
+
+/** What a customer's message says: its text, or a file's caption; other kinds (a location, contacts) are named. */
+function bodyOf(message: WhatsAppMessage): string {
 	if (message.type === 'text') return message.text?.body ?? ''
-	const caption = message.image?.caption ?? message.document?.caption ?? message.document?.filename
-	return caption ? `[${message.type}] ${caption}` : `[${message.type ?? 'message'}]`
+	if (isMediaType(message.type)) return message[message.type]?.caption ?? ''
+	return `[${message.type ?? 'message'}]`
 }
 
 export const whatsappProvider: ChannelProvider = {
@@ -64,7 +97,15 @@ export const whatsappProvider: ChannelProvider = {
 				for (const message of value.messages ?? []) {
 					if (!message.id || !message.from) continue
 					const name = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name ?? null
-					events.push({ type: 'message', externalId: message.id, from: { externalId: message.from, name, phone: `+${message.from}` }, body: bodyOf(message), sentAt: new Date(Number(message.timestamp) * 1000) })
+					const attachment = attachmentOf(message)
+					events.push({
+						type: 'message',
+						externalId: message.id,
+						from: { externalId: message.from, name, phone: `+${message.from}` },
+						body: bodyOf(message),
+						sentAt: new Date(Number(message.timestamp) * 1000),
+						...(attachment ? { attachments: [attachment] } : {}),
+					})
 				}
 				for (const status of value.statuses ?? []) {
 					if (!status.id || !status.status || !deliveryStatuses.has(status.status)) continue
@@ -77,14 +118,40 @@ export const whatsappProvider: ChannelProvider = {
 		return events
 	},
 
+	async fetchAttachment(channel, ref, config) {
+		// The media id gives a short-lived URL (5 minutes), fetched with the same token.
+		const token = channel.credentials.accessToken ?? ''
+		const media = await graphCall<{ url?: string; mime_type?: string; file_size?: number | string }>(`${base(config)}/${encodeURIComponent(ref)}`, token)
+		if (!media.url) throw new ProviderError('refused', 'Meta gave no URL for the media')
+		const file = await downloadFile(media.url, { Authorization: `Bearer ${token}` })
+		const size = Number(media.file_size)
+		return { ...file, contentType: media.mime_type ?? file.contentType, size: file.size ?? (Number.isInteger(size) && size > 0 ? size : null) }
+	},
+
 	async send(channel, message, config) {
+		const token = channel.credentials.accessToken ?? ''
+		const number = `${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}`
+		const post = (payload: Record<string, unknown>) =>
+			graphCall<{ messages?: Array<{ id?: string }> }>(`${number}/messages`, token, { method: 'POST', body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload } })
+		const { attachment } = message
+		if (attachment && !message.template) {
+			// The file is uploaded to the number first, then sent by the media id Meta gives back.
+			const form = new FormData()
+			form.set('messaging_product', 'whatsapp')
+			form.set('type', attachment.contentType)
+			form.set('file', await attachment.read(), attachment.filename)
+			const uploaded = await graphCall<{ id?: string }>(`${number}/media`, token, { method: 'POST', form })
+			if (!uploaded.id) throw new ProviderError('refused', 'Meta gave no id for the uploaded media')
+			const type = mediaTypeFor(attachment.contentType)
+			const captioned = type !== 'audio' && message.body.length > 0 && message.body.length <= captionLimit
+			const sent = await post({ type, [type]: { id: uploaded.id, ...(captioned ? { caption: message.body } : {}), ...(type === 'document' ? { filename: attachment.filename } : {}) } })
+			// A text the file could not carry (audio has no caption, a caption has 1 024 characters) follows as its own message.
+			if (captioned || !message.body) return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
+		}
 		const payload = message.template
 			? { type: 'template', template: { name: message.template.name, language: { code: message.template.language }, components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }] } }
 			: { type: 'text', text: { preview_url: false, body: message.body } }
-		const sent = await graphCall<{ messages?: Array<{ id?: string }> }>(`${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}/messages`, channel.credentials.accessToken ?? '', {
-			method: 'POST',
-			body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload },
-		})
+		const sent = await post(payload)
 		return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
 	},
 

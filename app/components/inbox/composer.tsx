@@ -12,7 +12,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Kind = 'text' | 'note'
 type Suggestion = { id: string; label: string; hint: string; insert: string }
-type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; onTyping: (kind: Kind) => void }
+type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; maxUploadMegabytes: string; onTyping: (kind: Kind) => void }
 
 function readDraft(key: string): string {
 	try {
@@ -36,7 +36,7 @@ function writeDraft(key: string, text: string) {
  * a new line), `/` at the start of a line offers canned responses, `@` in a note offers members, and
  * the draft is kept per conversation in this browser until it is sent.
  */
-export function Composer({ locale, workspaceId, conversation, members, onTyping }: Props) {
+export function Composer({ locale, workspaceId, conversation, members, maxUploadMegabytes, onTyping }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const fetcher = useFetcher<typeof action>()
 	const canned = useFetcher<CannedLoader>()
@@ -47,6 +47,7 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 	const [menu, setMenu] = useState<{ trigger: '@' | '/'; start: number; query: string } | null>(null)
 	const [active, setActive] = useState(0)
 	const field = useRef<HTMLTextAreaElement>(null)
+	const fileInput = useRef<HTMLInputElement>(null)
 	const id = useId()
 	const key = draftKey(workspaceId, conversation.number)
 	const sending = fetcher.state !== 'idle'
@@ -70,6 +71,8 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 		const body = sent.current
 		sent.current = null
 		if (fetcher.data && 'error' in fetcher.data) return
+		// Sent: the chosen file goes with it (a refusal keeps it chosen, to send again or change).
+		if (fileInput.current) fileInput.current.value = ''
 		setText((current) => {
 			if (current !== body) return current
 			writeDraft(key, '')
@@ -154,13 +157,13 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 		// Enter sends, Shift+Enter is a new line; an input method composing a word keeps its Enter.
 		if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
 			event.preventDefault()
-			if (text.trim() && !sending) event.currentTarget.form?.requestSubmit()
+			if ((text.trim() || fileInput.current?.files?.length) && !sending) event.currentTarget.form?.requestSubmit()
 		}
 	}
 
 	const listId = `${id}-suggestions`
 	return (
-		<fetcher.Form method="post" className={styles.composer} aria-label={t('composer.label')}>
+		<fetcher.Form method="post" encType="multipart/form-data" className={styles.composer} aria-label={t('composer.label')}>
 			<input type="hidden" name="intent" value="reply" />
 			<input type="hidden" name="number" value={conversation.number} />
 			<fieldset className={styles.kinds}>
@@ -219,6 +222,13 @@ export function Composer({ locale, workspaceId, conversation, members, onTyping 
 					{refused.error}
 				</p>
 			) : null}
+			<div className={styles.composerFile}>
+				<label htmlFor="composer-file">{t('composer.attach')}</label>
+				<input ref={fileInput} id="composer-file" type="file" name="file" aria-describedby="composer-file-hint" />
+				<span id="composer-file-hint" className={styles.composerFileHint}>
+					{t('composer.attachHint', { max: maxUploadMegabytes })}
+				</span>
+			</div>
 			<div className={styles.composerRow}>
 				<span id="composer-hint">
 					<span data-kind="text">{t('composer.hint')}</span>

@@ -196,3 +196,6 @@ export const keys = style({ display: 'grid', gridTemplateColumns: 'max-content 1
 export const key = style({ fontFamily: 'ui-monospace, monospace', paddingInline: '0.375rem', border: `1px solid ${vars.color.border}`, borderRadius: '0.25rem', justifySelf: 'start' })
 
 export const templates = style({ display: 'grid', gap: '0.75rem', paddingBlock: '0.5rem', paddingInline: '1rem', fontSize: '0.875rem' })
+
+export const composerFile = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.5rem', fontSize: '0.8125rem' })
+export const composerFileHint = style({ fontSize: '0.75rem', opacity: 0.8 })

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { Fragment, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Attachments } from '#app/components/attachments.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { type RealtimeSession } from '#app/realtime/config.ts'
@@ -18,6 +19,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
 	locale: string
+	maxUploadMegabytes: string
 	me: { userId: string; name: string }
 	workspaceId: string
 	conversation: Conversation
@@ -28,7 +30,7 @@ type Props = {
 }
 
 /** The open conversation: who is here and typing, the header's actions, the messages by day, the composer. */
-export function Thread({ locale, me, workspaceId, conversation, thread, members, labels, session }: Props) {
+export function Thread({ locale, maxUploadMegabytes, me, workspaceId, conversation, thread, members, labels, session }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const live = useConversationLive(session, conversation.id, me)
@@ -72,7 +74,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 					<Fragment key={day}>
 						<DayHeading iso={messages[0]!.createdAt} />
 						{messages.map((message) => (
-							<MessageItem key={message.id} message={message} contactName={conversation.contact.name} number={conversation.number} />
+							<MessageItem key={message.id} locale={locale} message={message} contactName={conversation.contact.name} number={conversation.number} />
 						))}
 					</Fragment>
 				))}
@@ -86,7 +88,7 @@ export function Thread({ locale, me, workspaceId, conversation, thread, members,
 			<p className={styles.typing} aria-live="polite">
 				{typingNames.length ? t('typing', { names: typingNames.join(', ') }) : ''}
 			</p>
-			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} onTyping={live.typed} />
+			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} maxUploadMegabytes={maxUploadMegabytes} onTyping={live.typed} />
 			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
 	)
@@ -97,7 +99,7 @@ function DayHeading({ iso }: { iso: string }) {
 	return <h3 className={styles.day}>{format(iso)}</h3>
 }
 
-function MessageItem({ message, contactName, number }: { message: Message; contactName: string; number: number }) {
+function MessageItem({ locale, message, contactName, number }: { locale: string; message: Message; contactName: string; number: number }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { t: tInbox } = useTranslation('inbox')
 	const time = useDateFormat({ timeStyle: 'short' })
@@ -117,7 +119,8 @@ function MessageItem({ message, contactName, number }: { message: Message; conta
 	return (
 		<article className={styles.message[variant]} data-kind={variant} aria-label={t(`from.${variant}`, { name: author })}>
 			{message.kind === 'note' ? <span className={styles.noteMarker}>{t('privateNote')}</span> : null}
-			<span dir="auto">{message.body}</span>
+			{message.body ? <span dir="auto">{message.body}</span> : null}
+			<Attachments attachments={message.attachments} hrefOf={(id) => `/${locale}/dashboard/attachments/${id}`} />
 			<span className={styles.messageMeta}>
 				{message.direction === 'outgoing' ? <span>{author}</span> : null}
 				<time dateTime={message.createdAt}>{time(message.createdAt)}</time>

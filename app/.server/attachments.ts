@@ -1,0 +1,20 @@
+import { ApiError } from './api.ts'
+
+// The API's answer headers that say what the file is and how a browser may treat it.
+const passed = ['Content-Type', 'Content-Length', 'Content-Disposition', 'X-Content-Type-Options', 'Content-Security-Policy', 'Cache-Control']
+
+/** A file streamed through from the API with its headers; the API's refusal (404, translated) passed on as text. */
+export async function streamAttachment(load: () => Promise<Response>): Promise<Response> {
+	try {
+		const answer = await load()
+		const headers = new Headers()
+		for (const name of passed) {
+			const value = answer.headers.get(name)
+			if (value) headers.set(name, value)
+		}
+		return new Response(answer.body, { status: 200, headers })
+	} catch (error) {
+		if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
+		return new Response(error.message, { status: error.statusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } })
+	}
+}
