@@ -24,9 +24,9 @@ export default async function handleRequest(
 		return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 	}
 	const rootData = remixContext.staticHandlerContext.loaderData.root as { locale?: string } | undefined
-	const locale = isLocale(rootData?.locale)
-		? rootData.locale
-		: (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
+	// Without the root's data (an action's error is shown before any loader runs): the path's locale, then the browser's.
+	const pathLocale = new URL(request.url).pathname.split('/')[1]
+	const locale = isLocale(rootData?.locale) ? rootData.locale : isLocale(pathLocale) ? pathLocale : (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
 	const i18n = await serverI18n(locale)
 	const nonce = loadContext.cspNonce
 

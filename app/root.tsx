@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useParams, useRouteLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { defaultTheme } from '#common/theme.ts'
@@ -37,7 +37,9 @@ function sameOriginReferrer(request: Request): string | null {
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const rootData = useRouteLoaderData<RootLoader>('root')
-	const locale = rootData?.locale ?? defaultLocale
+	// Without the root's data (an action's error): the locale of the path.
+	const { lang } = useParams()
+	const locale = rootData?.locale ?? (isLocale(lang) ? lang : defaultLocale)
 	const theme = rootData?.theme ?? defaultTheme
 	const language = languageOf(locale)
 	const nonce = useNonce()

@@ -1,4 +1,5 @@
 import { unstable_composeUploadHandlers, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node'
+import { formOf } from '#app/utils/http.ts'
 
 /** What a form's `file` holds when the chosen file was over the limit: its bytes were read and dropped. */
 export const fileTooLarge = 'too-large'
@@ -12,7 +13,7 @@ export const megabytes = (bytes: number, languageTag: string) => new Intl.Number
  * agent's words are not lost). Any other form is read as usual.
  */
 export async function readForm(request: Request, maxBytes: number): Promise<FormData> {
-	if (!request.headers.get('Content-Type')?.startsWith('multipart/form-data')) return request.formData()
+	if (!request.headers.get('Content-Type')?.startsWith('multipart/form-data')) return formOf(request)
 	const file: UploadHandler = async ({ name, filename, contentType, data }) => {
 		if (name !== 'file' || filename === undefined) return undefined
 		const chunks: Uint8Array[] = []
@@ -25,5 +26,5 @@ export async function readForm(request: Request, maxBytes: number): Promise<Form
 		if (!filename || size === 0) return filename ? new File([], filename, { type: contentType }) : ''
 		return size > maxBytes ? fileTooLarge : new File(chunks as BlobPart[], filename, { type: contentType })
 	}
-	return unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(file, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 })))
+	return formOf(request, (posted) => unstable_parseMultipartFormData(posted, unstable_composeUploadHandlers(file, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 }))))
 }

@@ -4,10 +4,11 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { replyInvalid, replyWithApiError } from './forms.ts'
 import { type SignedIn } from './session.ts'
 import { redirectWithToast } from './toast.ts'
+import { formOf } from '#app/utils/http.ts'
 
 /** The action of the workspace form (setup-workspace and create): the new workspace becomes the current one. */
 export async function createWorkspace(request: Request, { locale, api }: SignedIn) {
-	const submission = parseWithZod(await request.formData(), { schema: workspaceSchema })
+	const submission = parseWithZod(await formOf(request), { schema: workspaceSchema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	try {
 		await api.post('/workspaces', submission.value)

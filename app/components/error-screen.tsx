@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { button } from './ui/button.css.ts'
 import * as styles from './error-screen.css.ts'
 
-type ErrorData = { message?: string; path?: string }
+type ErrorData = { message?: string; messageKey?: string; path?: string }
 
 /**
  * The one error screen: 404s, route validation failures and anything unhandled. `referrer` (the
@@ -17,7 +17,7 @@ export function ErrorScreen({ referrer }: { referrer: string | null | undefined 
 	const message =
 		status === 404 && errorData.path !== undefined
 			? t('error.pageNotFound', { path: errorData.path })
-			: (errorData.message ?? t(status === 404 ? 'error.notFound' : 'error.unexpected'))
+			: (errorData.message ?? t(errorData.messageKey ?? (status === 404 ? 'error.notFound' : 'error.unexpected')))
 	if (!isRouteErrorResponse(error)) console.error(error)
 
 	return (

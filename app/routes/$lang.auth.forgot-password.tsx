@@ -16,6 +16,7 @@ import * as styles from '#app/components/card-page.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { schema } from './$lang.auth.forgot-password.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 const loadSchema = () => import('./$lang.auth.forgot-password.schema.ts').then((module) => module.schema)
 
@@ -29,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
-	const submission = parseWithZod(await request.formData(), { schema })
+	const submission = parseWithZod(await formOf(request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	try {
 		await api(request, context, params).post('/auth/forgot-password', submission.value)

@@ -17,6 +17,7 @@ import * as styles from '#app/components/card-page.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { schema } from './$lang.auth.login.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 const loadSchema = () => import('./$lang.auth.login.schema.ts').then((module) => module.schema)
 
@@ -32,7 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request, params, context } = args
 	const locale = await requireLocale(request, params)
-	const submission = parseWithZod(await request.formData(), { schema })
+	const submission = parseWithZod(await formOf(request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission, ['password'])
 	const { redirect, ...credentials } = submission.value
 	try {

@@ -5,6 +5,7 @@ import { readToken, signOutHeaders } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { safePath } from '#app/utils/redirect.ts'
+import { formOf } from '#app/utils/http.ts'
 
 /** Signing out changes data: a GET only leads to the login page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -23,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 		// A token the API no longer knows is signed out already.
 		if (!(error instanceof ApiError && error.statusCode === 401)) {
 			const t = await serverT(locale)
-			const back = safePath((await request.formData()).get('redirectTo')) ?? `/${locale}/dashboard`
+			const back = safePath((await formOf(request)).get('redirectTo')) ?? `/${locale}/dashboard`
 			const description = error instanceof ApiError && error.statusCode < 500 ? error.message : t('error.unexpected')
 			return redirectWithToast(back, { type: 'error', title: t('auth.logoutFailed'), description })
 		}

@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from '#app/components/card-page.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -26,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
 /** Verifying changes data, so it is a POST: the page submits it (by itself when JavaScript runs). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
-	const token = (await request.formData()).get('token')
+	const token = (await formOf(request)).get('token')
 	const t = await serverT(locale)
 	if (typeof token !== 'string' || !token) return data({ error: t('auth.verify.missing') }, { status: 400 })
 	try {

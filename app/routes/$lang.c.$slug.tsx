@@ -10,7 +10,7 @@ import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
-import { combineHeaders, pageNotFound } from '#app/utils/http.ts'
+import { combineHeaders, pageNotFound, formOf } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
@@ -59,7 +59,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
 	const slug = params.slug ?? ''
 	if (!slugShape.test(slug)) pageNotFound(request)
-	const form = await request.formData()
+	const form = await formOf(request)
 	const values = Object.fromEntries(['body', 'name', 'email'].map((field) => [field, String(form.get(field) ?? '')]))
 	let token = readVisitorToken(request)
 	const headers = new Headers()

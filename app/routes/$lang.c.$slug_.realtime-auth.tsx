@@ -3,6 +3,7 @@ import { ApiError } from '#app/.server/api.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { readVisitorToken, visitorApi } from '#app/.server/visitor.ts'
 import { postOnly } from '#app/realtime/authorise.server.ts'
+import { formOf } from '#app/utils/http.ts'
 
 /** pusher-js's channel authorisation for the link page's visitor: the API signs only their own conversation's channel, known by their cookie (without one it refuses, translated). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -10,7 +11,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const token = readVisitorToken(request)
 	const headers = { 'Cache-Control': 'no-store' }
 	// pusher-js posts application/x-www-form-urlencoded; anything unreadable reaches the API empty and is refused there.
-	const form = await request.formData().catch(() => new FormData())
+	const form = await formOf(request).catch(() => new FormData())
 	const body = { socket_id: String(form.get('socket_id') ?? ''), channel_name: String(form.get('channel_name') ?? '') }
 	try {
 		return Response.json(await visitorApi(request, context, locale, token).post(`/link/${encodeURIComponent(params.slug ?? '')}/realtime/auth`, body), { headers })

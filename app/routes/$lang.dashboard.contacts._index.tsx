@@ -18,6 +18,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 type ImportResult = { created: number; updated: number; rejected: Array<{ row: number; field?: string; reason: string }> }
 
@@ -57,7 +58,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const formData = await request.formData()
+	const formData = await formOf(request)
 	const intent = String(formData.get('intent') ?? '')
 	const t = await serverT(locale)
 	const base = `/workspaces/${user.workspace.id}/contacts`

@@ -14,7 +14,7 @@ import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { formatAttributes, type Contact } from '#app/utils/contacts.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { pageNotFound } from '#app/utils/http.ts'
+import { pageNotFound, formOf } from '#app/utils/http.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { schema } from './$lang.dashboard.contacts.itsForm.schema.ts'
@@ -40,7 +40,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const submission = parseWithZod(await args.request.formData(), { schema })
+	const submission = parseWithZod(await formOf(args.request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	const { id, ...fields } = submission.value
 	// An emptied field clears the value; no ticked label clears the labels.

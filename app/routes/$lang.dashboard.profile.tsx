@@ -11,7 +11,7 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
-import { combineHeaders } from '#app/utils/http.ts'
+import { combineHeaders, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { themeNames } from '#common/theme.ts'
@@ -37,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { locale, api } = await requireUser(args, { workspace: 'optional' })
-	const formData = await request.formData()
+	const formData = await formOf(request)
 	const intent = formData.get('intent')
 	const t = await serverT(locale)
 	const here = `/${locale}/dashboard/profile`

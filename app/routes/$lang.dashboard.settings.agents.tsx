@@ -22,6 +22,7 @@ import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { inviteSchema } from './$lang.dashboard.settings.agents.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 const loadInviteSchema = () => import('./$lang.dashboard.settings.agents.schema.ts').then((module) => module.inviteSchema)
 
@@ -73,7 +74,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireManager(args)
-	const formData = await request.formData()
+	const formData = await formOf(request)
 	const t = await serverT(locale)
 	const base = `/workspaces/${user.workspace.id}/invitations`
 	const here = `/${locale}/dashboard/settings/agents`

@@ -11,7 +11,7 @@ import { credentialFieldsOf, ReplaceCredentialsForm } from '#app/components/chan
 import { fieldMessages, LinkChannelForm, type Reply } from '#app/components/channels/link-channel-form.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import * as field from '#app/components/ui/field.css.ts'
-import { pageNotFound } from '#app/utils/http.ts'
+import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
@@ -45,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const form = await args.request.formData()
+	const form = await formOf(args.request)
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	const link = linkChannelBody(form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).

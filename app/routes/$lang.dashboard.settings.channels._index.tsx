@@ -15,6 +15,7 @@ import * as table from '#app/components/ui/table.css.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
+import { formOf } from '#app/utils/http.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -38,7 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const form = await request.formData()
+	const form = await formOf(request)
 	const t = await channelsT(locale)
 	const here = `/${locale}/dashboard/settings/channels`
 	const name = String(form.get('name') ?? '')

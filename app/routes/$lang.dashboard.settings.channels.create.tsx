@@ -13,6 +13,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, linkChannelBody, linkFormValues, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -29,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const form = await args.request.formData()
+	const form = await formOf(args.request)
 	// Each kind's form says which it is; the reply goes back to that form.
 	const posted = String(form.get('kind') ?? '')
 	const kind = (connectKinds as string[]).includes(posted) ? (posted as ConnectKind) : 'link'

@@ -19,6 +19,7 @@ import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { saveSchema } from './$lang.dashboard.settings.labels.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 const loadSaveSchema = () => import('./$lang.dashboard.settings.labels.schema.ts').then((module) => module.saveSchema)
 
@@ -42,7 +43,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const formData = await request.formData()
+	const formData = await formOf(request)
 	const t = await serverT(locale)
 	const base = `/workspaces/${user.workspace.id}/labels`
 	const here = `/${locale}/dashboard/settings/labels`

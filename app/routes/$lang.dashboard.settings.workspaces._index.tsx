@@ -23,6 +23,7 @@ import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from './dashboard.css.ts'
 import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
 
 type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
 
@@ -49,7 +50,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { locale, api } = await requireUser(args)
-	const formData = await request.formData()
+	const formData = await formOf(request)
 	const intent = formData.get('intent')
 	const t = await serverT(locale)
 	const signedIn = { locale, request }

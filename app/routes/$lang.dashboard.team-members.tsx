@@ -16,6 +16,7 @@ import { useHydrated } from '#app/utils/hydration.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
+import { formOf } from '#app/utils/http.ts'
 
 type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; joinedAt: string }
 type MemberList = { members: Member[]; page: number; limit: number; total: number }
@@ -47,7 +48,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const form = await request.formData()
+	const form = await formOf(request)
 	const intent = String(form.get('intent') ?? '')
 	const userId = String(form.get('userId') ?? '')
 	const t = await serverT(locale)

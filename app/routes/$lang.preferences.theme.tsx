@@ -3,7 +3,7 @@ import { themeCookie } from '#app/.server/cookies.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { pageNotFound } from '#app/utils/http.ts'
+import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { safePath } from '#app/utils/redirect.ts'
 import { toThemePreference } from '#common/theme.ts'
 
@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Stores theme, mode and radius in a cookie; unknown values fall back to the defaults. */
 export async function action({ request, params }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
-	const form = await request.formData()
+	const form = await formOf(request)
 	const preference = toThemePreference(Object.fromEntries(form))
 	const back = safePath(form.get('redirectTo')) ?? `/${locale}`
 	const t = await serverT(locale)

@@ -15,3 +15,15 @@ export function pageNotFound(request: Request): never {
 	const path = new URL(request.url).pathname
 	throw data({ message: `Page Not Found: ${path}`, path }, { status: 404 })
 }
+
+/**
+ * The form a page was posted: a body that is no form (a malformed multipart, a type no form is sent
+ * as) is a 400 with the error screen's translated words, not a 500.
+ */
+export async function formOf(request: Request, read: (request: Request) => Promise<FormData> = (posted) => posted.formData()): Promise<FormData> {
+	try {
+		return await read(request)
+	} catch {
+		throw data({ messageKey: 'error.badForm' }, { status: 400 })
+	}
+}
