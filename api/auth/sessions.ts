@@ -1,5 +1,5 @@
 import { type DB } from '#api/db/database.ts'
-import { executePrepared } from '#api/db/prepared.ts'
+import { preparedQuery } from '#api/db/prepared.ts'
 import { type Session, type User } from '#api/db/schema.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
 import { hashToken, newToken } from './tokens.ts'
@@ -34,6 +34,36 @@ export async function createSession(
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+// Every request of a signed-in user asks this, four tables joined: built once, planned once per connection.
+const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHash: string; workspaceId: string | null }) =>
+	db
+		.selectFrom('sessions')
+		.innerJoin('users', 'users.id', 'sessions.userId')
+		.leftJoin('members', (join) => join.onRef('members.userId', '=', 'users.id').on('members.workspaceId', '=', workspaceId))
+		.leftJoin('workspaces', 'workspaces.id', 'members.workspaceId')
+		.selectAll('users')
+		.select([
+			'sessions.id as sessionId',
+			'sessions.tokenHash',
+			'sessions.userAgent',
+			'sessions.ip',
+			'sessions.createdAt as sessionCreatedAt',
+			'sessions.lastUsedAt',
+			'sessions.expiresAt',
+			'members.role',
+			'workspaces.id as wId',
+			'workspaces.name as wName',
+			'workspaces.slug as wSlug',
+			'workspaces.timezone as wTimezone',
+			'workspaces.defaultLocale as wDefaultLocale',
+			'workspaces.logoColor as wLogoColor',
+			'workspaces.contactCount as wContactCount',
+			'workspaces.createdAt as wCreatedAt',
+			'workspaces.updatedAt as wUpdatedAt',
+		])
+		.where('sessions.tokenHash', '=', tokenHash),
+)
+
 /**
  * The live session and user behind an access token, or undefined when it is unknown or expired.
  * Given a workspace id, the same query reads the user's membership there (`null`: not a member),
@@ -46,36 +76,7 @@ export async function findSession(
 ): Promise<{ session: Session; user: User; membership?: Membership | null } | undefined> {
 	// A malformed id matches no workspace; it must not reach PostgreSQL as a uuid.
 	const memberOf = workspaceId !== undefined && uuid.test(workspaceId) ? workspaceId : undefined
-	// Every request of a signed-in user asks this, four tables joined: planned once per connection.
-	const [row] = await executePrepared(
-		db,
-		db
-			.selectFrom('sessions')
-			.innerJoin('users', 'users.id', 'sessions.userId')
-			.leftJoin('members', (join) => join.onRef('members.userId', '=', 'users.id').on('members.workspaceId', '=', memberOf ?? null))
-			.leftJoin('workspaces', 'workspaces.id', 'members.workspaceId')
-			.selectAll('users')
-			.select([
-				'sessions.id as sessionId',
-				'sessions.tokenHash',
-				'sessions.userAgent',
-				'sessions.ip',
-				'sessions.createdAt as sessionCreatedAt',
-				'sessions.lastUsedAt',
-				'sessions.expiresAt',
-				'members.role',
-				'workspaces.id as wId',
-				'workspaces.name as wName',
-				'workspaces.slug as wSlug',
-				'workspaces.timezone as wTimezone',
-				'workspaces.defaultLocale as wDefaultLocale',
-				'workspaces.logoColor as wLogoColor',
-				'workspaces.contactCount as wContactCount',
-				'workspaces.createdAt as wCreatedAt',
-				'workspaces.updatedAt as wUpdatedAt',
-			])
-			.where('sessions.tokenHash', '=', hashToken(token)),
-	)
+	const [row] = await sessionRow(db, { tokenHash: hashToken(token), workspaceId: memberOf ?? null })
 	if (!row) return undefined
 	const now = Date.now()
 	if (row.expiresAt.getTime() <= now || row.lastUsedAt.getTime() + sessionIdleTimeout <= now) {

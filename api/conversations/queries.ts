@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
 import { containsPattern } from '#api/http/pagination.ts'
 import { searchTerms } from '#api/contacts/queries.ts'
-import { executePrepared } from '#api/db/prepared.ts'
+import { preparedQuery } from '#api/db/prepared.ts'
 import { conversationStatuses, priorities, type ConversationStatus, type Database, type Message } from '#api/db/schema.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
@@ -99,16 +99,24 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 	}
 }
 
+// Fixed shapes, built once and planned once per connection (api/db/prepared.ts).
+const conversationByNumber = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; number: number }) =>
+	selectConversations(db, values.readerId).where('conversations.workspaceId', '=', values.workspaceId).where('conversations.number', '=', values.number),
+)
+const conversationsOfIds = preparedQuery((db: Executor, values: { readerId: string; ids: string[] }) =>
+	selectConversations(db, values.readerId).where('conversations.id', '=', sql<string>`any(${values.ids}::uuid[])`),
+)
+
 /** The workspace's conversation `#number` as `readerId` sees it. */
 export async function findConversation(db: Executor, workspaceId: string, number: number, readerId: string): Promise<ConversationJson | undefined> {
-	const [row] = await executePrepared(db, selectConversations(db, readerId).where('conversations.workspaceId', '=', workspaceId).where('conversations.number', '=', number))
+	const [row] = await conversationByNumber(db, { readerId, workspaceId, number })
 	return row && conversationJson(row)
 }
 
 /** The conversations of `ids` as `readerId` sees them, in that order: one statement of fixed shape, planned once per connection. */
 async function conversationsById(db: Executor, readerId: string, ids: string[]): Promise<ConversationJson[]> {
 	if (ids.length === 0) return []
-	const rows = await executePrepared(db, selectConversations(db, readerId).where('conversations.id', '=', sql<string>`any(${ids}::uuid[])`))
+	const rows = await conversationsOfIds(db, { readerId, ids })
 	const byId = new Map(rows.map((row) => [row.id, row]))
 	return ids.flatMap((id) => {
 		const row = byId.get(id)
