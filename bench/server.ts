@@ -177,7 +177,7 @@ export function findServerEntry(): string {
  * the port is chosen here (the kernel's pick, released just before); the line is still honoured
  * when it shows up.
  */
-export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string } = {}): Promise<ServerContext> {
+export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[] } = {}): Promise<ServerContext> {
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
 	fs.chmodSync(dataDir, 0o755)
@@ -191,7 +191,7 @@ export async function startServer(entry: string, options: { env?: Record<string,
 	let baseUrl = `http://127.0.0.1:${port}`
 	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
 	const output: string[] = []
-	const child = spawn(process.execPath, [entry], {
+	const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
 		cwd: root,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
