@@ -22,8 +22,8 @@ export type JobPayloads = {
 	'send-message': { messageId: string; attempt?: number }
 	/** Reopens a snoozed conversation when its snooze ends; keyed per conversation, so a new snooze replaces it. */
 	'wake-snoozed': { conversationId: string }
-	/** A provider's webhook, verified and kept as it came (api/webhooks/jobs.ts). */
-	'process-webhook': { channelId: string; body: unknown }
+	/** A provider's webhook, verified and kept as it came, and which part of it this job records (api/webhooks/jobs.ts). */
+	'process-webhook': { channelId: string; body: unknown; part?: number | null }
 }
 
 export type JobName = keyof JobPayloads

@@ -4,6 +4,8 @@ import { channelKinds, type ChannelKind } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { addJob } from '#api/jobs/queue.ts'
+import { type DB } from '#api/db/database.ts'
+import { webhookParts } from './jobs.ts'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
 
@@ -37,7 +39,8 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
 			const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]))
 			const query = Object.fromEntries(Object.entries(req.query).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]))
-			const verdict = provider.verifyWebhook(providerChannel(row, config.ENCRYPTION_KEY), { method: req.method, headers, query, rawBody })
+			const channel = providerChannel(row, config.ENCRYPTION_KEY)
+			const verdict = provider.verifyWebhook(channel, { method: req.method, headers, query, rawBody })
 			if (verdict.verdict === 'refuse') throw new HttpError(verdict.status, 'channels:errors.webhookRefused')
 			if (verdict.verdict === 'respond') {
 				res.status(verdict.status).type('text/plain').send(verdict.body)
@@ -49,8 +52,15 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			} catch {
 				throw new HttpError(400, 'errors.invalidJson')
 			}
-			// One queue per channel: a customer's messages are recorded in the order they were sent.
-			await addJob(db, 'process-webhook', { channelId: row.id, body }, { queueName: `webhooks:${row.id}` })
+			// A customer's messages go to their queue of the channel, recorded in the order they came;
+			// other customers' queues run beside it. Statuses need no order (they only move forward).
+			const parts = webhookParts(provider.parseWebhook(channel, body))
+			const add = async (trx: DB) => {
+				for (const part of parts) await addJob(trx, 'process-webhook', { channelId: row.id, body, part }, { queueName: part === null ? undefined : `webhooks:${row.id}:${part}` })
+			}
+			// Several customers in one webhook (Meta batches): their jobs are kept together or not at all.
+			if (parts.length > 1) await db.transaction().execute(add)
+			else await add(db)
 			res.status(200).json({ ok: true })
 		}),
 	)
