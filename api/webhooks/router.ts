@@ -3,8 +3,7 @@ import { type ApiContext } from '#api/context.ts'
 import { channelKinds, type ChannelKind } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
-import { addJob } from '#api/jobs/queue.ts'
-import { type DB } from '#api/db/database.ts'
+import { jobBatcher } from '#api/jobs/queue.ts'
 import { webhookParts } from './jobs.ts'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
@@ -20,6 +19,8 @@ const isKind = (value: string): value is ChannelKind => (channelKinds as readonl
  */
 export function webhooksRouter({ db, config }: ApiContext): Router {
 	const router = Router()
+	// Webhooks come many at a time: their jobs are added in batches (one commit for many).
+	const addJobs = jobBatcher(db)
 	// The raw body: signatures are computed over the bytes as sent.
 	router.use(express.raw({ type: () => true, limit: '1mb' }))
 	router.all(
@@ -55,12 +56,9 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			// A customer's messages go to their queue of the channel, recorded in the order they came;
 			// other customers' queues run beside it. Statuses need no order (they only move forward).
 			const parts = webhookParts(provider.parseWebhook(channel, body))
-			const add = async (trx: DB) => {
-				for (const part of parts) await addJob(trx, 'process-webhook', { channelId: row.id, body, part }, { queueName: part === null ? undefined : `webhooks:${row.id}:${part}` })
-			}
-			// Several customers in one webhook (Meta batches): their jobs are kept together or not at all.
-			if (parts.length > 1) await db.transaction().execute(add)
-			else await add(db)
+			// Several customers in one webhook (Meta batches): their jobs are kept together or not at all;
+			// a webhook with nothing to record (a field we do not take) needs no job.
+			if (parts.length > 0) await addJobs(parts.map((part) => ({ name: 'process-webhook', payload: { channelId: row.id, body, part }, queueName: part === null ? undefined : `webhooks:${row.id}:${part}` })))
 			res.status(200).json({ ok: true })
 		}),
 	)
