@@ -350,13 +350,18 @@ async function main() {
 		log(`${total.toLocaleString('en-US')} webhooks at ${options.rate}/s for ${options.duration} s over ${options.channels} channel(s) from ${options.customers} customers, ${Math.round(options.duplicates * 100)} % retries`)
 		let backlogPeak = 0
 		let sampling = false
+		// What PostgreSQL's busy connections wait on, sampled with the backlog: where the database's time goes.
+		const waits = new Map<string, number>()
 		const sampleBacklog = () => {
 			if (sampling || !db) return
 			sampling = true
+			const database = db
 			void sql<{ jobs: number }>`select count(*)::int as jobs from graphile_worker._private_jobs`
-				.execute(db)
+				.execute(database)
 				.then(({ rows }) => (backlogPeak = Math.max(backlogPeak, rows[0]?.jobs ?? 0)))
-				.finally(() => setTimeout(() => (sampling = false), 500))
+				.then(() => sql<{ wait: string; n: number }>`select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend' group by 1`.execute(database))
+				.then(({ rows }) => rows.forEach((row) => waits.set(row.wait, (waits.get(row.wait) ?? 0) + row.n)))
+				.finally(() => setTimeout(() => (sampling = false), 200))
 		}
 		const since = Date.now()
 		const eventsBefore = listener.count()
@@ -374,6 +379,7 @@ async function main() {
 			machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()} ${os.release()}`, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
 			options,
 			baseline: { healthz, single: { answer: single.answer, endToEnd: single.endToEnd } },
+			databaseWaits: Object.fromEntries(waits),
 			load: { ...load, sent: undefined, requests: attacked.sent.length, retries: attacked.retries, sentSeconds: attacked.sentSeconds, senderLagMs: attacked.lag, drainedSeconds, totalSeconds, jobBacklogPeak: backlogPeak },
 		}
 		fs.mkdirSync(resultsDir, { recursive: true })
@@ -407,6 +413,8 @@ async function main() {
 				['drained after the last answer', `${drainedSeconds.toFixed(1)} s`],
 			]),
 		)
+		const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0)
+		if (sampled) write(`\nbusy database connections while sending, by what they waited on: ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([wait, n]) => `${wait} ${Math.round((n / sampled) * 100)} %`).join(', ')}`)
 		for (const error of load.jobErrors) write(`job error: ${error.slice(0, 300)}`)
 		write(`\nwritten to ${path.relative(process.cwd(), file)}`)
 		const failures = [
