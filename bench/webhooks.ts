@@ -407,7 +407,7 @@ async function main() {
 				['', 'value'],
 				['errors / non-2xx answers', `${load.errors} / ${load.non2xx}`],
 				['distinct webhooks (wamids) / stored', `${load.distinct} / ${load.stored}`],
-				['lost / stored twice', `${load.lost} / ${load.doubled}`],
+				['not stored / stored twice', `${load.lost} / ${load.doubled}`],
 				['message.created received / missing / twice', `${load.events} / ${load.eventsMissing} / ${load.eventsTwice}`],
 				['jobs waiting, peak / at the end', `${backlogPeak} / ${load.jobsLeft}`],
 				['drained after the last answer', `${drainedSeconds.toFixed(1)} s`],
@@ -418,7 +418,7 @@ async function main() {
 		for (const error of load.jobErrors) write(`job error: ${error.slice(0, 300)}`)
 		write(`\nwritten to ${path.relative(process.cwd(), file)}`)
 		const failures = [
-			load.lost && `${load.lost} lost`,
+			load.lost && `${load.lost} not stored${load.jobsLeft ? ` (${load.jobsLeft} jobs were still queued when the bench stopped waiting)` : ''}`,
 			load.doubled && `${load.doubled} stored twice`,
 			load.errors + load.non2xx && `${load.errors + load.non2xx} failed answers`,
 			load.eventsMissing && `${load.eventsMissing} events missing`,
