@@ -352,6 +352,7 @@ async function main() {
 		let sampling = false
 		// What PostgreSQL's busy connections wait on, sampled with the backlog: where the database's time goes.
 		const waits = new Map<string, number>()
+		const lockWaits = new Map<string, number>()
 		const sampleBacklog = () => {
 			if (sampling || !db) return
 			sampling = true
@@ -361,6 +362,9 @@ async function main() {
 				.then(({ rows }) => (backlogPeak = Math.max(backlogPeak, rows[0]?.jobs ?? 0)))
 				.then(() => sql<{ wait: string; n: number }>`select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend' group by 1`.execute(database))
 				.then(({ rows }) => rows.forEach((row) => waits.set(row.wait, (waits.get(row.wait) ?? 0) + row.n)))
+				// And which statements wait on a lock: the rows every job shares.
+				.then(() => sql<{ query: string; n: number }>`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and backend_type = 'client backend' group by 1`.execute(database))
+				.then(({ rows }) => rows.forEach((row) => lockWaits.set(row.query, (lockWaits.get(row.query) ?? 0) + row.n)))
 				.finally(() => setTimeout(() => (sampling = false), 200))
 		}
 		const since = Date.now()
@@ -380,6 +384,7 @@ async function main() {
 			options,
 			baseline: { healthz, single: { answer: single.answer, endToEnd: single.endToEnd } },
 			databaseWaits: Object.fromEntries(waits),
+			databaseLockWaits: Object.fromEntries(lockWaits),
 			load: { ...load, sent: undefined, requests: attacked.sent.length, retries: attacked.retries, sentSeconds: attacked.sentSeconds, senderLagMs: attacked.lag, drainedSeconds, totalSeconds, jobBacklogPeak: backlogPeak },
 		}
 		fs.mkdirSync(resultsDir, { recursive: true })
@@ -415,6 +420,7 @@ async function main() {
 		)
 		const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0)
 		if (sampled) write(`\nbusy database connections while sending, by what they waited on: ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([wait, n]) => `${wait} ${Math.round((n / sampled) * 100)} %`).join(', ')}`)
+		for (const [query, n] of [...lockWaits].sort((a, b) => b[1] - a[1]).slice(0, 4)) write(`  waiting on a lock (${n} samples): ${query}`)
 		for (const error of load.jobErrors) write(`job error: ${error.slice(0, 300)}`)
 		write(`\nwritten to ${path.relative(process.cwd(), file)}`)
 		const failures = [
