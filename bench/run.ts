@@ -16,19 +16,15 @@
  * output to bench/results/server.log), and exits non-zero when a case saw errors or unexpected
  * statuses. A missed goal is reported, not a failure: figures on a shared machine are noisy.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import readline from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createCookie } from '@remix-run/node'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
+import { cleanup, findServerEntry, isInterrupted, log, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, whenInterrupted, type ServerContext } from './server.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
@@ -57,7 +53,7 @@ export type BenchCase = BenchRequest & {
 }
 
 /** What a case's setup may use: the server, and its database (to seed it). */
-export type SetupContext = { baseUrl: string; databaseUrl: string }
+export type SetupContext = ServerContext
 
 const baselineCase: BenchCase = { name: 'healthz (baseline)', path: '/healthz' }
 
@@ -228,10 +224,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 // ---------------------------------------------------------------------------------------------
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const resultsDir = path.join(root, 'bench', 'results')
-const serverLog = path.join(resultsDir, 'server.log')
-
 type Options = { build: boolean; duration: number; warmup: number; connections: number; only: string | undefined }
 
 function parseOptions(): Options {
@@ -259,232 +251,6 @@ function parseOptions(): Options {
 	}
 }
 
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`)
-
-// ---------------------------------------------------------------------------------------------
-// Cleanup: the server and the temporary DATA_DIR go away on success, failure and Ctrl-C alike.
-
-type Running = { child: ChildProcess; exited: Promise<void> }
-type Shutdown = { exitCode: number | null; signal: string | null; seconds: number; clean: boolean }
-
-let server: Running | undefined
-let shutdown: Shutdown | undefined
-let dataDir: string | undefined
-let currentRun: AutocannonInstance | undefined
-let interrupted = false
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-	if (child.pid === undefined) return
-	try {
-		// The server runs in its own process group, so the embedded PostgreSQL goes too.
-		process.kill(-child.pid, signal)
-	} catch {
-		// ESRCH: the group is already gone.
-	}
-}
-
-async function stopServer() {
-	const running = server
-	server = undefined
-	if (!running) return
-	const { child, exited } = running
-	if (child.exitCode === null && child.signalCode === null) {
-		log('stopping the server (SIGTERM)')
-		const started = Date.now()
-		child.kill('SIGTERM')
-		const timer = setTimeout(() => {
-			log('the server did not stop within 15 s: SIGKILL')
-			killGroup(child, 'SIGKILL')
-		}, 15_000)
-		await exited
-		clearTimeout(timer)
-		const seconds = (Date.now() - started) / 1000
-		shutdown = { exitCode: child.exitCode, signal: child.signalCode, seconds, clean: child.exitCode === 0 }
-		if (shutdown.clean) log(`server stopped cleanly in ${seconds.toFixed(1)} s`)
-		else log(`WARNING: the server did not stop cleanly (${child.signalCode ?? `exit code ${child.exitCode}`}); its output is in ${path.relative(process.cwd(), serverLog)}`)
-	}
-	// PostgreSQL (in the server's process group) may still be shutting down: give it a few seconds,
-	// then kill whatever is left, so that nothing writes into DATA_DIR while it is removed.
-	if (!(await groupGone(child, 10_000))) {
-		log('processes of the server are still running: SIGKILL')
-		killGroup(child, 'SIGKILL')
-		await groupGone(child, 5_000)
-	}
-}
-
-async function groupGone(child: ChildProcess, ms: number): Promise<boolean> {
-	if (child.pid === undefined) return true
-	const deadline = Date.now() + ms
-	for (;;) {
-		try {
-			process.kill(-child.pid, 0)
-		} catch {
-			return true
-		}
-		if (Date.now() > deadline) return false
-		await sleep(100)
-	}
-}
-
-function removeDataDir() {
-	if (!dataDir) return
-	fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
-	dataDir = undefined
-}
-
-async function cleanup() {
-	try {
-		await stopServer()
-	} catch (error) {
-		log(`could not stop the server: ${error instanceof Error ? error.message : String(error)}`)
-	}
-	try {
-		removeDataDir()
-	} catch (error) {
-		log(`could not remove ${dataDir}: ${error instanceof Error ? error.message : String(error)}`)
-	}
-}
-
-process.on('exit', () => {
-	// Last resort when something exits before cleanup() ran: nothing asynchronous is possible here.
-	if (server) killGroup(server.child, 'SIGKILL')
-	try {
-		removeDataDir()
-	} catch {
-		// Nothing more can be done while exiting.
-	}
-})
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		if (interrupted) return
-		interrupted = true
-		log(`${signal}: stopping`)
-		currentRun?.stop()
-		void cleanup().finally(() => process.exit(130))
-	})
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function run(command: string, args: string[]): Promise<void> {
-	return new Promise((resolve, reject) => {
-		// Build output goes to stderr so that stdout carries only the results.
-		const child = spawn(command, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
-		child.on('error', reject)
-		child.on('exit', (code, signal) =>
-			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`)),
-		)
-	})
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer()
-		probe.on('error', reject)
-		probe.listen(0, '127.0.0.1', () => {
-			const address = probe.address()
-			probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port'))))
-		})
-	})
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function findServerEntry(): string {
-	const entry = path.join(root, 'build', 'server.js')
-	if (!fs.existsSync(entry)) throw new Error(`${path.relative(root, entry)} is missing: run without --no-build`)
-	if (!fs.existsSync(path.join(root, 'build', 'server', 'index.js'))) throw new Error('build/server/index.js is missing: run without --no-build')
-	return entry
-}
-
-/**
- * Starts the production server. With LOG_LEVEL=warn it does not print its "listening" line, so
- * the port is chosen here (the kernel's pick, released just before); the line is still honoured
- * when it shows up.
- */
-async function startServer(entry: string): Promise<SetupContext> {
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
-	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
-	fs.chmodSync(dataDir, 0o755)
-	const port = await freePort()
-	// Chosen here so that the contacts case can seed the embedded database (on loopback; the server
-	// generates its password into DATA_DIR/postgres-password, read once it is up).
-	const databasePort = await freePort()
-	const databaseUrl = () =>
-		process.env.BENCH_DATABASE_URL ||
-		`postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir!, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
-	let baseUrl = `http://127.0.0.1:${port}`
-	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
-	const output: string[] = []
-	const child = spawn(process.execPath, [entry], {
-		cwd: root,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {
-			...process.env,
-			NODE_ENV: 'production',
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			DATA_DIR: dataDir,
-			// Empty rather than absent so that a DATABASE_URL in .env cannot win: always the embedded database.
-			DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-			EMBEDDED_PG_PORT: process.env.BENCH_DATABASE_URL ? '' : String(databasePort),
-			PUBLIC_URL: baseUrl,
-			LOG_LEVEL: logLevel,
-			SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-		},
-	})
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-	server = { child, exited }
-	// Everything the server prints goes to bench/results/server.log; a few lines of it to the terminal.
-	fs.mkdirSync(resultsDir, { recursive: true })
-	const logFile = fs.createWriteStream(serverLog)
-	void exited.then(() => logFile.end())
-	child.once('exit', (code, signal) => {
-		// Not stopped from here: it crashed.
-		if (server?.child === child && !interrupted) log(`the server exited unexpectedly (${signal ?? `exit code ${code}`})`)
-	})
-	let shown = 0
-	const keep = (line: string, show: boolean) => {
-		logFile.write(`${line}\n`)
-		output.push(line)
-		if (output.length > 40) output.shift()
-		if (show && shown++ < 10) log(`server: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`)
-		if (show && shown === 10) log(`server: (more in ${path.relative(process.cwd(), serverLog)})`)
-	}
-	if (child.stdout) {
-		readline.createInterface({ input: child.stdout }).on('line', (line) => {
-			const match = /CRM listening on (http:\/\/\S+)/.exec(line)
-			if (match?.[1]) baseUrl = match[1]
-			// pino levels 50 (error) and 60 (fatal); warnings (4xx responses, for one) stay in the log file.
-			keep(line, /"level":\s*(50|60)\b/.test(line))
-		})
-	}
-	if (child.stderr) readline.createInterface({ input: child.stderr }).on('line', (line) => keep(line, true))
-
-	const started = Date.now()
-	const deadline = started + 120_000
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`the server exited before it was ready. Last output:\n${output.join('\n')}`)
-		}
-		try {
-			const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) })
-			await response.body?.cancel()
-			if (response.ok) {
-				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-				return { baseUrl, databaseUrl: databaseUrl() }
-			}
-		} catch {
-			// Not listening yet.
-		}
-		await sleep(250)
-	}
-	throw new Error(`the server was not ready within 120 s. Last output:\n${output.join('\n')}`)
-}
-
-// ---------------------------------------------------------------------------------------------
 
 type Measurement = {
 	name: string
@@ -540,13 +306,6 @@ function describeGoal(goal: Goal): string {
 	return [goal.minShare !== undefined && `≥ ${Math.round(goal.minShare * 100)} %`, goal.maxP99Ms !== undefined && `p99 ≤ ${goal.maxP99Ms} ms`].filter(Boolean).join(', ')
 }
 
-/** Nearest-rank percentile of sorted samples. */
-function percentile(sorted: Float64Array, p: number): number {
-	if (sorted.length === 0) return 0
-	const rank = Math.ceil((p / 100) * sorted.length) - 1
-	return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? 0
-}
-
 function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number) {
 	const { paths } = request
 	let turn = 0
@@ -567,12 +326,12 @@ function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, 
 				requests: paths?.length ? [{ setupRequest: (next) => ({ ...next, path: paths[turn++ % paths.length] ?? next.path }) }] : undefined,
 			},
 			(error, result) => {
-				currentRun = undefined
+				whenInterrupted(undefined)
 				if (error) reject(error)
 				else resolve({ result, latencies: samples.subarray(0, count).sort() })
 			},
 		)
-		currentRun = instance
+		whenInterrupted(() => instance.stop())
 		instance.on('response', (_client, _status, _bytes, responseTime) => {
 			if (count === samples.length) {
 				const grown = new Float64Array(samples.length * 2)
@@ -601,7 +360,7 @@ async function measure(benchCase: BenchCase, context: SetupContext, options: Opt
 	}
 	log(`${benchCase.name}: ${request.method} ${request.path} — warm-up ${options.warmup} s, then ${options.duration} s × ${options.connections} connections`)
 	if (options.warmup > 0) await attack(request, baseUrl, options.connections, options.warmup)
-	if (interrupted) throw new Error('interrupted')
+	if (isInterrupted()) throw new Error('interrupted')
 	const { result, latencies } = await attack(request, baseUrl, options.connections, options.duration)
 
 	const expected = benchCase.expectStatus === undefined ? undefined : [benchCase.expectStatus].flat()
@@ -643,15 +402,6 @@ async function measure(benchCase: BenchCase, context: SetupContext, options: Opt
 
 // ---------------------------------------------------------------------------------------------
 
-function table(rows: string[][]): string {
-	const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
-	const line = (row: string[]) =>
-		row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
-	const [header, ...body] = rows
-	if (!header) return ''
-	return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)].join('\n')
-}
-
 const ms = (value: number) => value.toFixed(2)
 const share = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${(value * 100).toFixed(1)} %`)
 
@@ -691,7 +441,7 @@ async function main() {
 	const baseline = await measure(baselineCase, context, options)
 	const measurements = [baseline]
 	for (const benchCase of selected) {
-		if (interrupted) return
+		if (isInterrupted()) return
 		const m = await measure(benchCase, context, options)
 		measurements.push(m)
 		if (m.skipped) continue
@@ -737,7 +487,7 @@ async function main() {
 			arabicSearchWord,
 			deepThreadMessages,
 		},
-		shutdown,
+		shutdown: serverShutdown(),
 	}
 	fs.mkdirSync(resultsDir, { recursive: true })
 	const file = path.join(resultsDir, 'latest.json')
@@ -772,9 +522,9 @@ async function main() {
 
 main()
 	.catch((error: unknown) => {
-		if (!interrupted) process.stderr.write(`\nbench failed: ${error instanceof Error ? error.message : String(error)}\n`)
+		if (!isInterrupted()) process.stderr.write(`\nbench failed: ${error instanceof Error ? error.message : String(error)}\n`)
 		process.exitCode = 1
 	})
 	.finally(async () => {
-		if (!interrupted) await cleanup()
+		if (!isInterrupted()) await cleanup()
 	})

@@ -14,7 +14,7 @@ export const jobHandlers: JobHandlers = {
 	'wake-snoozed': async ({ conversationId }, { db, realtime }) => {
 		await wakeSnoozed(db, realtime, conversationId)
 	},
-	'process-webhook': async ({ channelId, body }, { db, realtime, config }) => {
-		await processWebhook(db, realtime, config, channelId, body)
+	'process-webhook': async ({ channelId, body, part }, { db, realtime, config }) => {
+		await processWebhook(db, realtime, config, channelId, body, part)
 	},
 }

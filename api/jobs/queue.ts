@@ -22,8 +22,8 @@ export type JobPayloads = {
 	'send-message': { messageId: string; attempt?: number }
 	/** Reopens a snoozed conversation when its snooze ends; keyed per conversation, so a new snooze replaces it. */
 	'wake-snoozed': { conversationId: string }
-	/** A provider's webhook, verified and kept as it came (api/webhooks/jobs.ts). */
-	'process-webhook': { channelId: string; body: unknown }
+	/** A provider's webhook, verified and kept as it came, and which part of it this job records (api/webhooks/jobs.ts). */
+	'process-webhook': { channelId: string; body: unknown; part?: number | null }
 }
 
 export type JobName = keyof JobPayloads
@@ -53,6 +53,46 @@ export async function addJob<Name extends JobName>(
 	)`.execute(db)
 }
 
+/** A job for `jobBatcher`: its task, payload and queue (the options batched jobs may have). */
+export type BatchedJob<Name extends JobName = JobName> = { name: Name; payload: JobPayloads[Name]; queueName?: string }
+
+/**
+ * Adds jobs from many requests at once (webhooks at a provider's rate): each caller's jobs are in
+ * the database once its promise resolves. While one batch is being written the next one gathers,
+ * so under load one statement, one commit and one NOTIFY carry many jobs: PostgreSQL lets one
+ * notifying transaction commit at a time, and one `add_job` per request made the commit (and its
+ * WAL flush) the limit. A caller's jobs go in the same batch, together or not at all, in order.
+ */
+export function jobBatcher(db: DB): (jobs: BatchedJob[]) => Promise<void> {
+	type Waiting = { jobs: BatchedJob[]; settle: (error?: unknown) => void }
+	let waiting: Waiting[] = []
+	let writing = false
+	async function write() {
+		writing = true
+		while (waiting.length > 0) {
+			const batch = waiting
+			waiting = []
+			const specs = batch.flatMap((entry) => entry.jobs.map((job) => ({ identifier: job.name, payload: job.payload, queue_name: job.queueName ?? null })))
+			try {
+				await sql`select count(*) from graphile_worker.add_jobs(array(
+					select row(spec->>'identifier', spec->'payload', spec->>'queue_name', null, null, null, null, null)::graphile_worker.job_spec
+					from json_array_elements(${JSON.stringify(specs)}::json) with ordinality as specs(spec, n)
+					order by n
+				))`.execute(db)
+				for (const entry of batch) entry.settle()
+			} catch (error) {
+				for (const entry of batch) entry.settle(error)
+			}
+		}
+		writing = false
+	}
+	return (jobs) =>
+		new Promise<void>((resolve, reject) => {
+			waiting.push({ jobs, settle: (error) => (error === undefined ? resolve() : reject(error)) })
+			if (!writing) void write()
+		})
+}
+
 /** Removes a pending job by its key (a snooze ended early: the conversation was reopened). */
 export async function removeJob(db: DB, key: string) {
 	await sql`select graphile_worker.remove_job(${key}::text)`.execute(db)
@@ -69,6 +109,14 @@ export async function installJobQueue(databaseUrl: string) {
 }
 
 export type JobRunner = { stop: () => Promise<void> }
+
+/**
+ * How often an idle worker looks for jobs without being told of one. New jobs wake workers at once
+ * (LISTEN/NOTIFY), but graphile-worker 0.17 looks for a worker's next job before the finished one
+ * has released its named queue: the next job of that queue waits for this poll (at 2 s, its default,
+ * a customer's backlog drained at one message a second; measured in docs/decisions/011-channels.md).
+ */
+const defaultPollInterval = 250
 
 // Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night.
 const crontab = '17 3 * * * prune\n'
@@ -100,7 +148,7 @@ export async function startJobRunner(options: {
 		taskList,
 		crontab,
 		concurrency: options.concurrency ?? 2,
-		pollInterval: options.pollInterval ?? 2000,
+		pollInterval: options.pollInterval ?? defaultPollInterval,
 		noHandleSignals: true,
 		logger: loggerFor(options.log),
 	})

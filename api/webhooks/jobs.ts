@@ -15,6 +15,34 @@ import { type Realtime } from '#api/realtime/publisher.ts'
 const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 4 }
 
 /**
+ * How many queues a channel's webhooks are spread over. A customer always lands in the same one,
+ * so their messages are recorded in the order they came; different customers' run side by side.
+ * Few, because graphile-worker looks through every queue each time it looks for a job.
+ */
+export const webhookQueueCount = 16
+
+/** The queue of a customer's messages on a channel (FNV-1a of their id on the channel, modulo the count). */
+export function customerQueue(customerId: string): number {
+	let hash = 0x811c9dc5
+	for (let i = 0; i < customerId.length; i++) hash = Math.imul(hash ^ customerId.charCodeAt(i), 0x01000193)
+	return (hash >>> 0) % webhookQueueCount
+}
+
+/**
+ * What one `process-webhook` job records of its webhook: the messages of the customers of one
+ * queue (a number), the delivery statuses (`null`, in no queue: they only move forward, in any
+ * order), or everything (absent: jobs added before the queues were per customer).
+ */
+export type WebhookPart = number | null | undefined
+
+/** The parts of a webhook's events, one job each: usually one, a customer's message or a status. */
+export function webhookParts(events: InboundEvent[]): Array<number | null> {
+	return [...new Set(events.map((event) => (event.type === 'message' ? customerQueue(event.from.externalId) : null)))]
+}
+
+const inPart = (event: InboundEvent, part: WebhookPart) => part === undefined || (event.type === 'message' ? customerQueue(event.from.externalId) === part : part === null)
+
+/**
  * The `process-webhook` job: a provider's event, already verified, parsed into what it says and
  * recorded: a customer's message through the one inbound path (once per provider id), a delivery
  * status onto our message (or, for a watermark, onto every message to that customer up to then),
@@ -22,12 +50,13 @@ const progress: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivere
  * first (once: a retried delivery of a message already recorded fetches nothing). A channel
  * switched off or deleted since is left alone.
  */
-export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown) {
+export async function processWebhook(db: DB, realtime: Realtime, config: JobConfig, channelId: string, body: unknown, part?: WebhookPart) {
 	const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst()
 	const provider = row && providerFor(row.kind)
 	if (!row || !row.enabled || !provider?.parseWebhook) return
 	const channel = providerChannel(row, config.ENCRYPTION_KEY)
 	for (const event of provider.parseWebhook(channel, body)) {
+		if (!inPart(event, part)) continue
 		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
 		await record(db, realtime, config, { row, channel, provider }, event)
 	}

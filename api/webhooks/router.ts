@@ -3,7 +3,8 @@ import { type ApiContext } from '#api/context.ts'
 import { channelKinds, type ChannelKind } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
-import { addJob } from '#api/jobs/queue.ts'
+import { jobBatcher } from '#api/jobs/queue.ts'
+import { webhookParts } from './jobs.ts'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
 
@@ -18,6 +19,8 @@ const isKind = (value: string): value is ChannelKind => (channelKinds as readonl
  */
 export function webhooksRouter({ db, config }: ApiContext): Router {
 	const router = Router()
+	// Webhooks come many at a time: their jobs are added in batches (one commit for many).
+	const addJobs = jobBatcher(db)
 	// The raw body: signatures are computed over the bytes as sent.
 	router.use(express.raw({ type: () => true, limit: '1mb' }))
 	router.all(
@@ -37,7 +40,8 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
 			const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]))
 			const query = Object.fromEntries(Object.entries(req.query).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]))
-			const verdict = provider.verifyWebhook(providerChannel(row, config.ENCRYPTION_KEY), { method: req.method, headers, query, rawBody })
+			const channel = providerChannel(row, config.ENCRYPTION_KEY)
+			const verdict = provider.verifyWebhook(channel, { method: req.method, headers, query, rawBody })
 			if (verdict.verdict === 'refuse') throw new HttpError(verdict.status, 'channels:errors.webhookRefused')
 			if (verdict.verdict === 'respond') {
 				res.status(verdict.status).type('text/plain').send(verdict.body)
@@ -49,8 +53,12 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			} catch {
 				throw new HttpError(400, 'errors.invalidJson')
 			}
-			// One queue per channel: a customer's messages are recorded in the order they were sent.
-			await addJob(db, 'process-webhook', { channelId: row.id, body }, { queueName: `webhooks:${row.id}` })
+			// A customer's messages go to their queue of the channel, recorded in the order they came;
+			// other customers' queues run beside it. Statuses need no order (they only move forward).
+			const parts = webhookParts(provider.parseWebhook(channel, body))
+			// Several customers in one webhook (Meta batches): their jobs are kept together or not at all;
+			// a webhook with nothing to record (a field we do not take) needs no job.
+			if (parts.length > 0) await addJobs(parts.map((part) => ({ name: 'process-webhook', payload: { channelId: row.id, body, part }, queueName: part === null ? undefined : `webhooks:${row.id}:${part}` })))
 			res.status(200).json({ ok: true })
 		}),
 	)

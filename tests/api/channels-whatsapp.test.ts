@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { customerQueue } from '#api/webhooks/jobs.ts'
 import { inboundText, startWhatsAppFake, statusUpdate, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { type ChannelReader, channelSuite, until } from './channels-fixtures.ts'
 import { testDb, type TestApi } from './harness.ts'
@@ -137,6 +138,38 @@ describe('a WhatsApp number', () => {
 		expect(retried.status).toBe(200)
 		await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
 		expect(await listed()).toMatchObject({ status: 'active', statusDetail: null, failingSince: null })
+	})
+})
+
+describe('webhooks under load', () => {
+	test('each customer’s messages are recorded in the order they came, through a queue of their own on the channel, while other customers’ run beside it; a webhook with two customers records both once', async () => {
+		const { number, channel, webhook } = await connect('Queues')
+		// Two customers whose queues differ (the queue is a hash of the wa_id).
+		const first = { waId: '201110000001', name: 'Hoda' }
+		const second = [2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ waId: `20111000000${n}`, name: 'Karim' })).find((customer) => customerQueue(customer.waId) !== customerQueue(first.waId))!
+		for (let n = 1; n <= 12; n++) {
+			expect((await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, first, `first ${n}`))).status).toBe(200)
+			expect((await fake.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, second, `second ${n}`))).status).toBe(200)
+		}
+		// Meta may batch several customers' messages in one webhook.
+		const batched = inboundText(number.phoneNumberId, first, 'first 13')
+		const other = inboundText(number.phoneNumberId, second, 'second 13').entry[0]!.changes[0]!.value
+		batched.entry[0]!.changes[0]!.value.messages.push(...other.messages)
+		batched.entry[0]!.changes[0]!.value.contacts.push(...other.contacts)
+		expect((await fake.postWebhook(webhook, appSecret, batched)).status).toBe(200)
+		expect((await fake.postWebhook(webhook, appSecret, batched)).status).toBe(200)
+
+		const bodies = (waId: string) =>
+			sql<{ body: string }>`select m.body from messages m join contact_identities i on i.contact_id = (select contact_id from conversations where id = m.conversation_id)
+				where m.channel_id = ${channel.id} and i.channel_id = ${channel.id} and i.external_id = ${waId} and m.direction = 'incoming' order by m.id`
+				.execute(testDb())
+				.then(({ rows }) => rows.map((row) => row.body))
+		const expected = (prefix: string) => Array.from({ length: 13 }, (_, n) => `${prefix} ${n + 1}`)
+		await until(async () => (await bodies(first.waId)).length === 13 && (await bodies(second.waId)).length === 13)
+		expect(await bodies(first.waId)).toEqual(expected('first'))
+		expect(await bodies(second.waId)).toEqual(expected('second'))
+		const queues = await sql<{ name: string }>`select queue_name as name from graphile_worker._private_job_queues where queue_name like ${`webhooks:${channel.id}%`} order by 1`.execute(testDb())
+		expect(queues.rows.map((row) => row.name)).toEqual([customerQueue(first.waId), customerQueue(second.waId)].sort().map((queue) => `webhooks:${channel.id}:${queue}`).sort())
 	})
 })
 

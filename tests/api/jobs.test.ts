@@ -3,7 +3,7 @@ import { inject } from 'vitest'
 import { describe, expect, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { prune } from '#api/jobs/prune.ts'
-import { addJob, startJobRunner } from '#api/jobs/queue.ts'
+import { addJob, jobBatcher, startJobRunner } from '#api/jobs/queue.ts'
 import { createUser, createWorkspace, defaultProviderConfig, testDb } from './harness.ts'
 
 const day = 24 * 60 * 60 * 1000
@@ -89,5 +89,21 @@ describe('the job queue', () => {
 			.catch(() => {})
 		const found = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${key}`.execute(db)
 		expect(found.rows[0]?.n).toBe(0)
+	})
+
+	test('jobs added by many callers at once are batched: each caller’s jobs are there when it resumes, in the order they were added', async () => {
+		const db = testDb()
+		const add = jobBatcher(db)
+		// No runner takes them: this file's runners are stopped, and the channel does not exist.
+		const channelId = '00000000-0000-4000-8000-00000000b47c'
+		const queueName = `webhooks:${channelId}:batch-${Date.now()}`
+		const statements: Array<Promise<void>> = []
+		for (let n = 0; n < 40; n++) statements.push(add([{ name: 'process-webhook', payload: { channelId, body: { n }, part: 0 }, queueName }, ...(n % 10 === 0 ? [{ name: 'process-webhook' as const, payload: { channelId, body: { n, status: true }, part: null } }] : [])]))
+		await Promise.all(statements)
+		const queued = await sql<{ n: number }>`select (j.payload->'body'->>'n')::int as n from graphile_worker._private_jobs j join graphile_worker._private_job_queues q on q.id = j.job_queue_id where q.queue_name = ${queueName} order by j.id`.execute(db)
+		expect(queued.rows.map((row) => row.n)).toEqual(Array.from({ length: 40 }, (_, n) => n))
+		const statuses = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where job_queue_id is null and payload->'body'->>'status' = 'true' and payload->>'channelId' = ${channelId}`.execute(db)
+		expect(statuses.rows[0]?.n).toBe(4)
+		await sql`delete from graphile_worker._private_jobs where payload->>'channelId' = ${channelId}`.execute(db)
 	})
 })
