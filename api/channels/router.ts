@@ -85,7 +85,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const membership = await requireMember(db, req)
 			const { workspace } = membership
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			const found = await channelWithSecrets(workspace.id, channelId)
 			if (!found) throw channelNotFound()
 			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
@@ -101,7 +101,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			const found = await channelWithSecrets(workspace.id, channelId)
 			if (!found) throw channelNotFound()
 			const provider = providerFor(found.kind)
 			if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
@@ -153,7 +153,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			const found = await channelWithSecrets(workspace.id, channelId)
 			if (!found) throw channelNotFound()
 			if (!(found.kind in credentialsOf)) throw new HttpError(422, 'channels:errors.noCredentials')
 			const kind = found.kind as keyof typeof credentialsOf
@@ -193,7 +193,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
-			const found = await db.selectFrom('channels').selectAll().where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
+			const found = await channelWithSecrets(workspace.id, channelId)
 			const provider = found && providerFor(found.kind)
 			// The provider stops sending us its events first; failing that (a revoked token) must not keep the channel.
 			if (found && provider?.disconnect) {
@@ -251,6 +251,11 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			refused(error)
 		}
 		return { created, credentials }
+	}
+
+	/** A channel of the workspace with its (still sealed) credentials and webhook secret: for the provider's calls, never for an answer. */
+	function channelWithSecrets(workspaceId: string, channelId: string) {
+		return db.selectFrom('channels').selectAll().where('workspaceId', '=', workspaceId).where('id', '=', channelId).executeTakeFirst()
 	}
 
 	/** A provider's refusal of credentials, said beside `field`; the provider out of reach is a 502. */
