@@ -16,9 +16,11 @@ import { type JobRunner } from '#api/jobs/queue.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
+import { locales } from '#locales/languages.ts'
 import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
+import { anonymousPageCache } from './page-cache.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { requestMessages, type Logger } from './logger.ts'
@@ -164,6 +166,9 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			realtime: realtimeConfig.browser,
 		}),
 	})
+	// The public pages an anonymous visitor opens first are rendered once a minute, not per request (built pages only).
+	const publicPages = anonymousPageCache({ paths: new RegExp(`^/(${locales.join('|')})(/auth/(login|signup|forgot-password))?$`), ttlMs: 60_000 })
+	if (!development) app.get('*', publicPages)
 	// A page's in-process API calls authenticate its token once (api/http/authenticate.ts).
 	app.all('*', (req, res, next) => readingOncePerPage(() => pages(req, res, next)))
 
