@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { customerMessage, delivered, echo, type MetaFake, type MetaPage, pageWebhook, readUpTo, startMetaFake } from '../fakes/meta.ts'
+import { customerFile, customerMessage, delivered, echo, type MetaFake, type MetaPage, pageWebhook, readUpTo, startMetaFake } from '../fakes/meta.ts'
 import { type ChannelReader, channelSuite, until } from './channels-fixtures.ts'
 import { testDb, type TestApi } from './harness.ts'
 import { conversationsPath, postMessage } from './conversations-fixtures.ts'
@@ -161,6 +161,24 @@ describe('messages in and out', () => {
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Yes, in every size.' })
 		const sent = await fake.waitFor(sendsTo(page))
 		expect(sent.body).toEqual({ recipient: { id: igsid }, messaging_type: 'RESPONSE', message: { text: 'Yes, in every size.' } })
+	})
+
+	test('a customer’s picture is downloaded from Meta’s CDN and served to members; a file anywhere else is not fetched', async () => {
+		const { channel, account, post } = await connect('messenger', 'Pictures')
+		const psid = '24681357900123'
+		const bytes = Buffer.from('\x89PNG\r\n\x1a\n a picture of a cracked cup')
+		await post(customerFile(account, psid, 'image', fake.addFile(bytes, 'cup.png', 'image/png')))
+		const conversation = await reader.firstConversation(channel.id)
+		const [message] = await until(async () => (await reader.thread(conversation.number)).filter((each) => each.attachments.length > 0))
+		expect(message!.attachments).toEqual([{ id: expect.any(String), kind: 'image', filename: 'cup.png', contentType: 'image/png', size: bytes.length, status: 'stored' }])
+		expect(conversation.lastMessage.excerpt).toBe('📎 cup.png')
+		const served = await fetch(`${api.url}/v1/workspaces/${team.workspace.id}/attachments/${message!.attachments[0]!.id}`, { headers: team.agent.auth })
+		expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes)
+
+		// A signed webhook still names only Meta's servers (or the Graph API's own): another address is never asked.
+		await post(customerFile(account, psid, 'file', 'http://127.0.0.2:9/internal/secrets.txt'))
+		const refused = await until(async () => (await reader.thread(conversation.number)).find((each) => each.attachments[0]?.filename === 'secrets.txt'))
+		expect(refused.attachments).toMatchObject([{ kind: 'file', status: 'failed' }])
 	})
 
 	test('a forged or missing signature is refused and nothing is kept; another page’s events are not this channel’s', async () => {

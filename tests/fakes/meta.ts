@@ -17,6 +17,8 @@ export type MetaFake = FakeServer & {
 	addPage: (options?: { name?: string; instagram?: boolean }) => MetaPage
 	/** A customer's profile, as the page's token may read it (`GET /{psid}?fields=first_name,last_name`, Instagram's `name,username`). */
 	addProfile: (id: string, profile: { first_name?: string; last_name?: string; name?: string; username?: string }) => void
+	/** A file a customer sent, served as Meta's CDN serves it (no token; its URL is the webhook's `payload.url`). */
+	addFile: (bytes: Buffer, name: string, contentType: string) => string
 	/** Posts a webhook as Meta would: signed with `appSecret` (or a forged signature). */
 	postWebhook: (url: string, appSecret: string, payload: unknown, options?: { signature?: string }) => Promise<Response>
 }
@@ -30,7 +32,11 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 	const pages = new Map<string, MetaPage>()
 	const profiles = new Map<string, Record<string, string>>()
 
+	const files = new Map<string, { bytes: Buffer; contentType: string }>()
+
 	const route = (request: Received): Answer | undefined => {
+		const file = request.method === 'GET' ? files.get(request.path) : undefined
+		if (file) return { status: 200, body: file.bytes, headers: { 'Content-Type': file.contentType } }
 		const person = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)?.[1]
 		const profile = person && request.method === 'GET' ? profiles.get(person) : undefined
 		if (profile) {
@@ -83,6 +89,11 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 		addProfile(id, profile) {
 			profiles.set(id, profile as Record<string, string>)
 		},
+		addFile(bytes, name, contentType) {
+			const path = `/cdn/${crypto.randomBytes(8).toString('hex')}/${encodeURIComponent(name)}`
+			files.set(path, { bytes, contentType })
+			return `${server.url}${path}`
+		},
 		postWebhook: postSignedWebhook,
 	}
 }
@@ -100,6 +111,11 @@ export function pageWebhook(object: 'page' | 'instagram', account: string, ...me
 /** A customer's text message (sender: their PSID or IGSID). */
 export function customerMessage(account: string, customer: string, text: string, mid = newMid()): Event {
 	return { sender: { id: customer }, recipient: { id: account }, timestamp: Date.now(), message: { mid, text } }
+}
+
+/** A customer's message with a file (`type` image, video, audio or file) at `url`, and no text. */
+export function customerFile(account: string, customer: string, type: string, url: string, mid = newMid()): Event {
+	return { sender: { id: customer }, recipient: { id: account }, timestamp: Date.now(), message: { mid, attachments: [{ type, payload: { url } }] } }
 }
 
 /** Our messages delivered to the customer: by id when given, and up to the watermark. */

@@ -1,5 +1,6 @@
+import { downloadFile } from './download.ts'
 import { graphCall, verifyMetaWebhook } from './graph.ts'
-import { type ChannelProvider, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError } from './provider.ts'
+import { type ChannelProvider, type InboundAttachment, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError } from './provider.ts'
 
 /**
  * A Facebook Page's Messenger Platform, behind the Messenger, Facebook and Instagram channels: the
@@ -16,7 +17,7 @@ type Messaging = {
 	sender?: { id?: string }
 	recipient?: { id?: string }
 	timestamp?: number
-	message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: Array<{ type?: string }> }
+	message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }> }
 	delivery?: { mids?: string[]; watermark?: number }
 	read?: { watermark?: number; mid?: string }
 }
@@ -35,11 +36,37 @@ const hours24 = 24 * 60 * 60 * 1000
 const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : [])
 const timeOf = (milliseconds: unknown) => (typeof milliseconds === 'number' && Number.isFinite(milliseconds) ? new Date(milliseconds) : null)
 
-/** What a message says; attachments are named until they are kept. */
+// The attachment types that are a file at `payload.url` (a share, a story mention or a template is not).
+const fileKinds = { image: 'image', video: 'video', audio: 'audio', file: 'file' } as const
+
+/** A message's files: each at a URL of Meta's CDN, downloaded in the webhook's job (`fetchAttachment`). */
+function attachmentsOf(message: NonNullable<Messaging['message']>): InboundAttachment[] {
+	return listOf(message.attachments).flatMap((attachment) => {
+		const kind = fileKinds[attachment?.type as keyof typeof fileKinds]
+		const url = attachment?.payload?.url
+		if (!kind || typeof url !== 'string' || !URL.canParse(url)) return []
+		const named = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
+		return [{ kind, ref: url, filename: attachment.payload?.title || named || kind, contentType: null, size: null }]
+	})
+}
+
+/** What a message says: its text; a file's is its own (its name stands in the list); anything else is named. */
 function bodyOf(message: NonNullable<Messaging['message']>): string {
 	if (message.text) return message.text
-	const kinds = (message.attachments ?? []).map((attachment) => `[${attachment.type ?? 'attachment'}]`)
-	return kinds.length ? kinds.join(' ') : '[message]'
+	const others = listOf(message.attachments).filter((attachment) => !fileKinds[attachment?.type as keyof typeof fileKinds] || !attachment?.payload?.url)
+	if (others.length) return others.map((attachment) => `[${attachment?.type ?? 'attachment'}]`).join(' ')
+	return attachmentsOf(message).length ? '' : '[message]'
+}
+
+/**
+ * Meta's CDN, where a webhook's files are (lookaside.fbsbx.com, *.fbcdn.net, *.cdninstagram.com),
+ * or the Graph API's own host (a proxy, a test's fake): nothing else is fetched on a webhook's word.
+ */
+function isMetaFile(url: string, config: ProviderConfig): boolean {
+	if (!URL.canParse(url)) return false
+	const { protocol, host, hostname } = new URL(url)
+	if (host === new URL(config.META_GRAPH_URL).host) return true
+	return protocol === 'https:' && /(^|\.)(fbsbx\.com|fbcdn\.net|cdninstagram\.com|facebook\.com)$/.test(hostname)
 }
 
 export function pageMessagingProvider({ kind, object }: PageOptions): ChannelProvider {
@@ -89,9 +116,11 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 					const at = timeOf(event?.timestamp) ?? timeOf(entry.time) ?? new Date()
 					const { message, delivery, read } = event ?? {}
 					if (message?.mid && message.is_echo) {
-						if (event.recipient?.id) events.push({ type: 'echo', externalId: message.mid, to: event.recipient.id, body: bodyOf(message), sentAt: at })
+						const body = bodyOf(message) || attachmentsOf(message).map((file) => `[${file.kind}]`).join(' ')
+						if (event.recipient?.id) events.push({ type: 'echo', externalId: message.mid, to: event.recipient.id, body, sentAt: at })
 					} else if (message?.mid && sender && sender !== account) {
-						events.push({ type: 'message', externalId: message.mid, from: { externalId: sender, name: null }, body: bodyOf(message), sentAt: at })
+						const attachments = attachmentsOf(message)
+						events.push({ type: 'message', externalId: message.mid, from: { externalId: sender, name: null }, body: bodyOf(message), sentAt: at, ...(attachments.length ? { attachments } : {}) })
 					}
 					for (const mid of listOf(delivery?.mids)) events.push({ type: 'status', externalId: mid, status: 'delivered', at })
 					const deliveredUpTo = timeOf(delivery?.watermark)
@@ -103,6 +132,11 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 				}
 			}
 			return events
+		},
+
+		async fetchAttachment(_channel, ref, config) {
+			if (!isMetaFile(ref, config)) throw new ProviderError('refused', 'The file is not on Meta’s servers')
+			return downloadFile(ref)
 		},
 
 		async send(channel, message, config) {
