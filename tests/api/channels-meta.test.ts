@@ -171,7 +171,7 @@ describe('messages in and out', () => {
 		const conversation = await reader.firstConversation(channel.id)
 		const [message] = await until(async () => (await reader.thread(conversation.number)).filter((each) => each.attachments.length > 0))
 		expect(message!.attachments).toEqual([{ id: expect.any(String), kind: 'image', filename: 'cup.png', contentType: 'image/png', size: bytes.length, status: 'stored' }])
-		expect(conversation.lastMessage.excerpt).toBe('📎 cup.png')
+		expect(conversation.lastMessage?.excerpt).toBe('📎 cup.png')
 		const served = await fetch(`${api.url}/v1/workspaces/${team.workspace.id}/attachments/${message!.attachments[0]!.id}`, { headers: team.agent.auth })
 		expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes)
 
@@ -179,6 +179,31 @@ describe('messages in and out', () => {
 		await post(customerFile(account, psid, 'file', 'http://127.0.0.2:9/internal/secrets.txt'))
 		const refused = await until(async () => (await reader.thread(conversation.number)).find((each) => each.attachments[0]?.filename === 'secrets.txt'))
 		expect(refused.attachments).toMatchObject([{ kind: 'file', status: 'failed' }])
+	})
+
+	test('an agent’s picture goes to the Send API as a multipart attachment, the text after it as its own message', async () => {
+		const { page, channel, account, post } = await connect('messenger', 'Pictures out')
+		const psid = '24681357900456'
+		await post(customerMessage(account, psid, 'Can you send me the size chart?'))
+		const conversation = await reader.firstConversation(channel.id)
+		const bytes = Buffer.from('\x89PNG\r\n\x1a\n the size chart')
+		const form = new FormData()
+		form.set('kind', 'text')
+		form.set('body', 'Here it is')
+		form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'sizes.png')
+		const answer = await fetch(`${api.url}${conversationsPath(team.workspace.id, `/${conversation.number}/messages`)}`, { method: 'POST', headers: team.agent.auth, body: form })
+		expect(answer.status).toBe(201)
+		const reply = (await answer.json()) as { id: string }
+		await until(async () => (await statusOf(reply.id)).status === 'sent')
+		const sent = fake.received.filter(sendsTo(page))
+		expect(sent).toHaveLength(2)
+		const upload = sent[0]!.body as { recipient: string; messaging_type: string; message: string; filedata: { filename: string; contentType: string; bytes: Buffer } }
+		expect(JSON.parse(upload.recipient)).toEqual({ id: psid })
+		expect(upload.messaging_type).toBe('RESPONSE')
+		expect(JSON.parse(upload.message)).toEqual({ attachment: { type: 'image', payload: { is_reusable: false } } })
+		expect(upload.filedata).toMatchObject({ filename: 'sizes.png', contentType: 'image/png' })
+		expect(upload.filedata.bytes.equals(bytes)).toBe(true)
+		expect(sent[1]!.body).toEqual({ recipient: { id: psid }, messaging_type: 'RESPONSE', message: { text: 'Here it is' } })
 	})
 
 	test('a forged or missing signature is refused and nothing is kept; another page’s events are not this channel’s', async () => {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, type UploadedFile } from './fake-server.ts'
 import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
 
 /**
@@ -61,10 +61,12 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 			}
 		}
 		if (messages && request.method === 'POST') {
-			const body = request.body as { recipient?: { id?: string }; messaging_type?: string; message?: { text?: string } } | null
+			const body = sendBody(request.body)
 			if (!body?.recipient?.id) return graphError(400, 100, '(#100) param recipient must be non-empty.')
 			if (!['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].includes(body.messaging_type ?? '')) return graphError(400, 100, '(#100) param messaging_type must be one of {RESPONSE, UPDATE, MESSAGE_TAG}')
-			if (!body.message?.text) return graphError(400, 100, '(#100) Param message[text] must be a non-empty UTF-8 encoded string')
+			const attachment = body.message?.attachment
+			if (attachment && (!['image', 'audio', 'video', 'file'].includes(attachment.type ?? '') || !body.filedata)) return graphError(400, 100, '(#100) Upload attachment failure.')
+			if (!attachment && !body.message?.text) return graphError(400, 100, '(#100) Param message[text] must be a non-empty UTF-8 encoded string')
 			if (!/^\d{5,20}$/.test(body.recipient.id)) return graphError(400, 100, '(#100) No matching user found', 'OAuthException', 2018001)
 			return { status: 200, body: { recipient_id: body.recipient.id, message_id: `m_${crypto.randomBytes(24).toString('base64url')}` } }
 		}
@@ -96,6 +98,17 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 		},
 		postWebhook: postSignedWebhook,
 	}
+}
+
+type SendBody = { recipient?: { id?: string }; messaging_type?: string; message?: { text?: string; attachment?: { type?: string } }; filedata?: UploadedFile }
+
+/** The Send API's body: JSON, or a multipart form whose `recipient` and `message` are JSON and `filedata` the file. */
+function sendBody(body: unknown): SendBody | null {
+	if (!body || typeof body !== 'object') return null
+	const fields = body as Record<string, unknown>
+	if (typeof fields.recipient !== 'string') return fields as SendBody
+	const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : undefined)
+	return { recipient: json(fields.recipient) as SendBody['recipient'], messaging_type: String(fields.messaging_type ?? ''), message: json(fields.message) as SendBody['message'], filedata: fields.filedata as UploadedFile }
 }
 
 /** A message id as Meta gives them. */

@@ -140,10 +140,21 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 		},
 
 		async send(channel, message, config) {
-			const sent = await graphCall<{ recipient_id?: string; message_id?: string }>(`${base(config)}/${encodeURIComponent(pageIdOf(channel))}/messages`, channel.credentials.accessToken ?? '', {
-				method: 'POST',
-				body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: { text: message.body } },
-			})
+			const url = `${base(config)}/${encodeURIComponent(pageIdOf(channel))}/messages`
+			const token = channel.credentials.accessToken ?? ''
+			type Sent = { recipient_id?: string; message_id?: string }
+			let sent: Sent = {}
+			const { attachment } = message
+			if (attachment) {
+				// A file goes up with the message (multipart `filedata`); it carries no caption, so a text follows as its own message.
+				const form = new FormData()
+				form.set('recipient', JSON.stringify({ id: message.to }))
+				form.set('messaging_type', 'RESPONSE')
+				form.set('message', JSON.stringify({ attachment: { type: attachment.kind, payload: { is_reusable: false } } }))
+				form.set('filedata', await attachment.read(), attachment.filename)
+				sent = await graphCall<Sent>(url, token, { method: 'POST', form })
+			}
+			if (message.body || !attachment) sent = await graphCall<Sent>(url, token, { method: 'POST', body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: { text: message.body } } })
 			return { externalId: sent.message_id ?? null, status: 'sent' }
 		},
 
