@@ -18,6 +18,11 @@ export type InboundMessage = {
 	body: string
 	/** Files already fetched into the storage, kept beside the message. */
 	attachments?: NewAttachment[]
+	/**
+	 * Commit without waiting for the disk (`synchronous_commit = off`): for a webhook's job, whose job
+	 * stays until after this commit, so that a crash losing it runs the job again (once, by the id).
+	 */
+	replayable?: boolean
 }
 
 export type Received = { conversation: Conversation; message: Message; duplicate: boolean }
@@ -46,6 +51,7 @@ export function excerptOf(body: string): string {
  */
 export async function receiveMessage(db: DB, realtime: Realtime, inbound: InboundMessage): Promise<Received> {
 	const received = await db.transaction().execute(async (trx) => {
+		if (inbound.replayable) await sql`set local synchronous_commit = off`.execute(trx)
 		const { channel } = inbound
 		const identity = await findOrCreateIdentity(trx, inbound)
 		if (inbound.externalId) {

@@ -136,7 +136,9 @@ export async function startJobRunner(options: {
 	concurrency?: number
 	pollInterval?: number
 }): Promise<JobRunner> {
-	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`))
+	// The runner's bookkeeping (taking a job, marking it done) does not wait for the disk: a "done" lost
+	// in a crash runs the job again, and every task is safe to run twice. Adding a job waits (the API's pool).
+	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`), { waitForDisk: false })
 	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime, config: options.config }
 	const taskList: TaskList = {}
 	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
@@ -161,8 +163,8 @@ export async function startJobRunner(options: {
 }
 
 /** The queue's own connections: a lost one (a database restart) is logged, never a crash. */
-function queuePool(databaseUrl: string, max: number, onError: (error: Error) => void): pg.Pool {
-	const pool = new pg.Pool({ connectionString: databaseUrl, max })
+function queuePool(databaseUrl: string, max: number, onError: (error: Error) => void, options: { waitForDisk: boolean } = { waitForDisk: true }): pg.Pool {
+	const pool = new pg.Pool({ connectionString: databaseUrl, max, ...(options.waitForDisk ? {} : { options: '-c synchronous_commit=off' }) })
 	pool.on('error', onError)
 	pool.on('connect', (client) => client.on('error', onError))
 	return pool

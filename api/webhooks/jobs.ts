@@ -89,6 +89,7 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 				externalId: event.externalId,
 				body: event.body,
 				attachments,
+				replayable: true,
 			})
 			if (received.duplicate) await discardAttachments(storageFor(config), attachments)
 		} catch (error) {
