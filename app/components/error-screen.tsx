@@ -18,6 +18,9 @@ export function ErrorScreen({ referrer }: { referrer: string | null | undefined 
 		status === 404 && errorData.path !== undefined
 			? t('error.pageNotFound', { path: errorData.path })
 			: (errorData.message ?? t(errorData.messageKey ?? (status === 404 ? 'error.notFound' : 'error.unexpected')))
+	// A navigation or revalidation cut short by the next one: single fetch hands its abort to the
+	// boundary (react-router#14203), and the next one's answer replaces this at once. Nothing to show.
+	if (error instanceof Error && error.name === 'AbortError') return null
 	if (!isRouteErrorResponse(error)) console.error(error)
 
 	return (
