@@ -46,6 +46,11 @@ const envSchema = z.object({
 	META_GRAPH_URL: z.string().trim().url().default('https://graph.facebook.com'),
 	META_GRAPH_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v21.0').default('v21.0'),
 	TELEGRAM_API_URL: z.string().trim().url().default('https://api.telegram.org'),
+	// The words a customer answers, alone, to stop campaigns (comma-separated).
+	OPT_OUT_WORDS: z
+		.string()
+		.default('STOP,ARRÊT,إلغاء')
+		.transform((value) => value.split(',').map((word) => word.trim()).filter(Boolean)),
 	PUSHER_APP_ID: optionalString,
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,

@@ -24,6 +24,10 @@ export type JobPayloads = {
 	'wake-snoozed': { conversationId: string }
 	/** A provider's webhook, verified and kept as it came (api/webhooks/jobs.ts). */
 	'process-webhook': { channelId: string; body: unknown }
+	/** Starts a scheduled campaign at its time (api/campaigns/sending.ts); keyed per campaign. */
+	'start-campaign': { campaignId: string }
+	/** Sends a campaign's next batch at its channel's rate, then adds itself again; keyed and queued per campaign. */
+	'send-campaign': { campaignId: string }
 }
 
 export type JobName = keyof JobPayloads
@@ -32,7 +36,7 @@ export type JobName = keyof JobPayloads
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
 
 /** The providers' addresses, and the key that opens channel credentials. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY'>
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY'> & Partial<Pick<Config, 'OPT_OUT_WORDS'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 

@@ -39,7 +39,7 @@ function clientIp(req: Request): string {
  * a visitor, named by the `X-Visitor-Token` header, writes, reads their own thread and signs their
  * own realtime channel. An unknown or switched-off slug answers 404 everywhere.
  */
-export function linkRouter({ db, realtime }: ApiContext): Router {
+export function linkRouter({ db, realtime, config }: ApiContext): Router {
 	const router = Router()
 	const limits = createRateLimits(db, linkLimitRules)
 
@@ -91,7 +91,7 @@ export function linkRouter({ db, realtime }: ApiContext): Router {
 			// A contact known by e-mail is matched, unless it already talks here: its conversation on this channel would take this
 			// visitor's messages, which they could then not read (only their own identity's thread is theirs). They become a contact of their own.
 			const email = !known && body.email && !(await emailTalksHere(db, channel, body.email)) ? body.email : null
-			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body })
+			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
 			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, createdAt: message.createdAt.toISOString() }
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
 		}),

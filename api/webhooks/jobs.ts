@@ -25,7 +25,7 @@ export async function processWebhook(db: DB, realtime: Realtime, config: JobConf
 	const channel = providerChannel(row, config.ENCRYPTION_KEY)
 	for (const event of provider.parseWebhook(channel, body)) {
 		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
-		await record(db, realtime, row, event)
+		await record(db, realtime, row, event, config.OPT_OUT_WORDS)
 	}
 }
 
@@ -39,10 +39,10 @@ async function nameOfNewcomer(db: DB, provider: ChannelProvider, channel: Provid
 	return (await provider.profileOf!(channel, externalId, config).catch(() => null))?.name ?? null
 }
 
-async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent) {
+async function record(db: DB, realtime: Realtime, channel: Channel, event: InboundEvent, optOutWords?: readonly string[]) {
 	if (event.type === 'message') {
 		const { from } = event
-		await receiveMessage(db, realtime, { channel, from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone }, externalId: event.externalId, body: event.body })
+		await receiveMessage(db, realtime, { channel, from: { externalId: from.externalId, name: from.name ?? from.phone ?? from.externalId, phone: from.phone }, externalId: event.externalId, body: event.body, optOutWords })
 		return
 	}
 	if (event.type === 'echo') {

@@ -15,6 +15,7 @@ import * as m0013 from './0013_conversation_words.ts'
 import * as m0014 from './0014_message_templates.ts'
 import * as m0015 from './0015_messages_by_channel_day.ts'
 import * as m0016 from './0016_channel_failures.ts'
+import * as m0017 from './0017_campaigns.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
 	'0014_message_templates': m0014,
 	'0015_messages_by_channel_day': m0015,
 	'0016_channel_failures': m0016,
+	'0017_campaigns': m0017,
 }
