@@ -27,15 +27,18 @@ export const claimLeaseMs = 60_000
 
 export const startJobKey = (campaignId: string) => `campaign-start:${campaignId}`
 export const sendJobKey = (campaignId: string) => `campaign-send:${campaignId}`
-// One batch of a campaign at a time, in order.
-const sendQueue = (campaignId: string) => `campaign:${campaignId}`
 
 export function announceCampaign(realtime: Realtime, workspaceId: string, campaignId: string) {
 	return realtime.publish(workspaceChannel(workspaceId), 'campaign.updated', { workspaceId, campaignId })
 }
 
+/**
+ * The campaign's next batch. Keyed, not in a named queue: a process stopped mid-job would keep a
+ * named queue locked for hours (graphile-worker's lock timeout), and the recipients' claims already
+ * keep two batches from sending to the same contact.
+ */
 export function scheduleBatch(trx: DB, campaignId: string, runAt?: Date) {
-	return addJob(trx, 'send-campaign', { campaignId }, { key: sendJobKey(campaignId), queueName: sendQueue(campaignId), runAt })
+	return addJob(trx, 'send-campaign', { campaignId }, { key: sendJobKey(campaignId), runAt })
 }
 
 /** Schedules a campaign's start (its date is later) or starts it now; inside the caller's transaction. */
