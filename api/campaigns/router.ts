@@ -1,12 +1,10 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
-import { providerChannel } from '#api/channels/connection.ts'
-import { providerFor } from '#api/channels/providers/index.ts'
-import { ProviderError } from '#api/channels/providers/provider.ts'
+import { approvedTemplate, fillTemplate } from '#api/channels/templates.ts'
 import { csvLine } from '#api/contacts/csv.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Campaign, type Channel } from '#api/db/schema.ts'
+import { type Campaign, type Channel, type Workspace } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -53,7 +51,6 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 
 	/** The campaign's message as stored: a text with variables, or (WhatsApp) an approved template whose text becomes the body. */
 	async function checkMessage(req: Request, channel: Channel, input: Pick<CampaignInput, 'body' | 'template'>): Promise<Pick<CampaignInput, 'body' | 'template'>> {
-		const provider = providerFor(channel.kind)
 		if (channel.kind !== 'whatsapp') {
 			if (input.template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templatesNotAvailable')
 			if (!input.body) throw fieldError(req, 400, 'body', 'campaigns:validation.bodyRequired')
@@ -61,15 +58,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		}
 		// WhatsApp opens a conversation with a business only through an approved template.
 		if (!input.template) throw fieldError(req, 422, 'template.name', 'campaigns:errors.templateRequired')
-		if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
-		const templates = await provider.listTemplates(providerChannel(channel, config.ENCRYPTION_KEY), config).catch((error: unknown) => {
-			if (error instanceof ProviderError) throw new HttpError(502, 'channels:providerErrors.unavailable', { values: { detail: error.detail } })
-			throw error
-		})
-		const { name, language, parameters } = input.template
-		const template = templates.find((candidate) => candidate.name === name && candidate.language === language)
-		if (!template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templateNotFound', { name, language })
-		if (parameters.length !== template.parameterCount) throw fieldError(req, 422, 'template.parameters', 'inbox:errors.templateParameters', { count: template.parameterCount })
+		const template = await approvedTemplate(req, channel, config, input.template)
 		return { body: template.body, template: input.template }
 	}
 
@@ -78,6 +67,22 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		const at = instantIn(value, timezone)
 		if (Number.isNaN(at.getTime())) throw fieldError(req, 400, 'scheduledAt', 'campaigns:validation.scheduledAt')
 		return at
+	}
+
+	/** What is stored of a campaign's fields, each checked against the workspace (channel, labels, template, time zone). */
+	async function checkedValues(req: Request, workspace: Pick<Workspace, 'id' | 'timezone'>, input: CampaignInput) {
+		const channel = await requireChannel(req, workspace.id, input.channelId)
+		await checkLabels(req, workspace.id, input)
+		const message = await checkMessage(req, channel, input)
+		return {
+			name: input.name,
+			channelId: channel.id,
+			labelsIn: input.labelsIn,
+			labelsOut: input.labelsOut,
+			...message,
+			scheduledAt: scheduledAtOf(req, input.scheduledAt, workspace.timezone),
+			ratePerSecond: input.ratePerSecond,
+		}
 	}
 
 	async function answer(req: Request, workspaceId: string, campaignId: string) {
@@ -111,22 +116,10 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const body = parseRequest(req, 'body', createCampaignBody)
-			const channel = await requireChannel(req, workspace.id, body.channelId)
-			await checkLabels(req, workspace.id, body)
-			const message = await checkMessage(req, channel, body)
+			const values = await checkedValues(req, workspace, body)
 			const created = await db
 				.insertInto('campaigns')
-				.values({
-					workspaceId: workspace.id,
-					channelId: channel.id,
-					name: body.name,
-					labelsIn: body.labelsIn,
-					labelsOut: body.labelsOut,
-					...message,
-					scheduledAt: scheduledAtOf(req, body.scheduledAt, workspace.timezone),
-					ratePerSecond: body.ratePerSecond,
-					createdBy: req.user.id,
-				})
+				.values({ workspaceId: workspace.id, ...values, createdBy: req.user.id })
 				.returning('id')
 				.executeTakeFirstOrThrow()
 			void announceCampaign(realtime, workspace.id, created.id)
@@ -160,25 +153,13 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				scheduledAt: changes.scheduledAt === undefined ? (campaign.scheduledAt?.toISOString() ?? null) : changes.scheduledAt,
 				ratePerSecond: changes.ratePerSecond === undefined ? campaign.ratePerSecond : changes.ratePerSecond,
 			}
-			const channel = await requireChannel(req, workspace.id, merged.channelId)
-			await checkLabels(req, workspace.id, merged)
-			const message = await checkMessage(req, channel, merged)
+			const values = await checkedValues(req, workspace, merged)
 			await db.transaction().execute(async (trx) => {
 				// A scheduled campaign that is edited goes back to a draft: it is started again when ready.
 				if (campaign.status === 'scheduled') await cancelStart(trx, campaign.id)
 				await trx
 					.updateTable('campaigns')
-					.set({
-						name: merged.name,
-						channelId: channel.id,
-						labelsIn: merged.labelsIn,
-						labelsOut: merged.labelsOut,
-						...message,
-						scheduledAt: scheduledAtOf(req, merged.scheduledAt, workspace.timezone),
-						ratePerSecond: merged.ratePerSecond,
-						status: 'draft',
-						updatedAt: sql<Date>`now()`,
-					})
+					.set({ ...values, status: 'draft', updatedAt: sql<Date>`now()` })
 					.where('id', '=', campaign.id)
 					.where('status', 'in', editable)
 					.execute()
@@ -290,7 +271,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				.executeTakeFirst()
 			if (!contact) throw new HttpError(404, 'campaigns:errors.noContact')
 			const body = campaign.template
-				? campaign.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => renderMessage(campaign.template!.parameters[Number(index) - 1] ?? '', contact))
+				? fillTemplate(campaign.body, campaign.template.parameters.map((parameter) => renderMessage(parameter, contact)))
 				: renderMessage(campaign.body, contact)
 			res.json({ contactId: contact.id, name: contact.name, body })
 		}),

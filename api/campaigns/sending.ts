@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
 import { type OutgoingMessage, ProviderError } from '#api/channels/providers/provider.ts'
+import { fillTemplate } from '#api/channels/templates.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { insertText, lastMessageOf, latestConversation } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
@@ -134,7 +135,7 @@ async function messageFor(db: DB, campaign: Campaign, recipient: CampaignRecipie
 	if (!campaign.template) return { body: renderMessage(campaign.body, contact), template: undefined }
 	const parameters = campaign.template.parameters.map((parameter) => renderMessage(parameter, contact))
 	// The template's own text (kept as the campaign's body) with its numbered parameters: what the customer reads.
-	const body = campaign.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
+	const body = fillTemplate(campaign.body, parameters)
 	return { body, template: { ...campaign.template, parameters } }
 }
 
