@@ -238,7 +238,8 @@ async function reconcile(db: DB, campaignId: string) {
 }
 
 /**
- * The `send-campaign` job: one second's worth of recipients at the channel's rate, then the next
+ * The `send-campaign` job: one second's worth of recipients at the channel's rate (shared with the
+ * channel's other running campaigns), then the next
  * batch a second after this one began (or after the provider's wait); the campaign completes when
  * no recipient is left queued or sending. A campaign no longer running (paused, cancelled) stops here.
  */
@@ -254,12 +255,23 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	}
 	await reconcile(db, campaignId)
 
+	// The channel's rate is shared: what other campaigns on it claimed in the last second is taken off this batch.
 	const rate = campaign.ratePerSecond ?? defaultRatePerSecond[channel.kind]
-	const claimed = await db
+	const { recent } = await db
+		.selectFrom('campaignRecipients')
+		.innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
+		.select(sql<number>`count(*)::int`.as('recent'))
+		.where('campaigns.channelId', '=', channel.id)
+		.where('campaigns.status', '=', 'running')
+		.where('campaigns.id', '!=', campaignId)
+		.where('campaignRecipients.claimedAt', '>', sql<Date>`now() - interval '1 second'`)
+		.executeTakeFirstOrThrow()
+	const budget = Math.max(0, rate - recent)
+	const claimed = budget === 0 ? [] : await db
 		.updateTable('campaignRecipients')
 		.set({ status: 'sending', claimedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
 		.where('id', 'in', (eb) =>
-			eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(rate).forUpdate().skipLocked(),
+			eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
 		)
 		.where('status', '=', 'queued')
 		.returningAll()

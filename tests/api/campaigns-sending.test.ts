@@ -130,6 +130,20 @@ describe('sending', () => {
 		expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1800)
 	})
 
+	test('two campaigns on one channel share its rate', async () => {
+		const [first, second] = [await telegramAudience(6, 'SharedA'), await telegramAudience(6, 'SharedB')]
+		if (runners.length === 0) await startRunner()
+		const campaigns = [await startCampaign(first.label.id, { ratePerSecond: 3 }), await startCampaign(second.label.id, { ratePerSecond: 3 })]
+		for (const campaign of campaigns) await completed(campaign.id)
+		const times = (await Promise.all(campaigns.map((campaign) => recipientsOf(campaign.id))))
+			.flat()
+			.map((recipient) => recipient.sentAt!.getTime())
+			.sort((a, b) => a - b)
+		// 12 recipients at 3 a second across both: at least three seconds, never more than 3 in the first.
+		expect(times.filter((time) => time < times[0]! + 900).length).toBeLessThanOrEqual(3)
+		expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2800)
+	})
+
 	test('the default rate respects the provider: Telegram 30 a second', async () => {
 		const { label } = await telegramAudience(1, 'Default')
 		const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, { name: 'Default rate', channelId, labelsIn: [label.id], body: 'Hi' })
