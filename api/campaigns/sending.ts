@@ -131,7 +131,8 @@ export async function cancelCampaign(trx: DB, campaignId: string) {
 
 /** What the provider is asked to send to one recipient, from the contact as it is now. */
 async function messageFor(db: DB, campaign: Campaign, recipient: CampaignRecipient) {
-	const contact = await db.selectFrom('contacts').select(['name', 'company', 'email', 'phone', 'attributes']).where('id', '=', recipient.contactId).executeTakeFirstOrThrow()
+	const contact = await db.selectFrom('contacts').select(['name', 'company', 'email', 'phone', 'attributes', 'optedOutAt']).where('id', '=', recipient.contactId).executeTakeFirstOrThrow()
+	if (contact.optedOutAt) return undefined
 	if (!campaign.template) return { body: renderMessage(campaign.body, contact), template: undefined }
 	const parameters = campaign.template.parameters.map((parameter) => renderMessage(parameter, contact))
 	// The template's own text (kept as the campaign's body) with its numbered parameters: what the customer reads.
@@ -149,6 +150,16 @@ type Outcome = { done: true } | { done: false; retryAfterMs: number }
  */
 async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, campaign: Campaign, channel: Channel, recipient: CampaignRecipient): Promise<Outcome> {
 	const outgoing = await messageFor(db, campaign, recipient)
+	// Opted out since the campaign started: their word stands over the frozen list.
+	if (!outgoing) {
+		await db
+			.updateTable('campaignRecipients')
+			.set({ status: 'skipped', reason: 'campaigns:reasons.optedOut', updatedAt: sql<Date>`now()` })
+			.where('id', '=', recipient.id)
+			.where('status', '=', 'sending')
+			.execute()
+		return { done: true }
+	}
 	const identity = recipient.identityId ? await db.selectFrom('contactIdentities').selectAll().where('id', '=', recipient.identityId).executeTakeFirst() : undefined
 	const written = await db.transaction().execute(async (trx) => {
 		if (!identity) return undefined
@@ -257,25 +268,30 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 
 	// The channel's rate is shared: what other campaigns on it claimed in the last second is taken off this batch.
 	const rate = campaign.ratePerSecond ?? defaultRatePerSecond[channel.kind]
-	const { recent } = await db
-		.selectFrom('campaignRecipients')
-		.innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
-		.select(sql<number>`count(*)::int`.as('recent'))
-		.where('campaigns.channelId', '=', channel.id)
-		.where('campaigns.status', '=', 'running')
-		.where('campaigns.id', '!=', campaignId)
-		.where('campaignRecipients.claimedAt', '>', sql<Date>`now() - interval '1 second'`)
-		.executeTakeFirstOrThrow()
-	const budget = Math.max(0, rate - recent)
-	const claimed = budget === 0 ? [] : await db
-		.updateTable('campaignRecipients')
-		.set({ status: 'sending', claimedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
-		.where('id', 'in', (eb) =>
-			eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
-		)
-		.where('status', '=', 'queued')
-		.returningAll()
-		.execute()
+	const claimed = await db.transaction().execute(async (trx) => {
+		// One batch of the channel at a time counts and claims, so two campaigns cannot both take the same second.
+		await sql`select pg_advisory_xact_lock(hashtext(${`campaign-rate:${channel.id}`}))`.execute(trx)
+		const { recent } = await trx
+			.selectFrom('campaignRecipients')
+			.innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
+			.select(sql<number>`count(*)::int`.as('recent'))
+			.where('campaigns.channelId', '=', channel.id)
+			.where('campaigns.status', '=', 'running')
+			.where('campaigns.id', '!=', campaignId)
+			.where('campaignRecipients.claimedAt', '>', sql<Date>`now() - interval '1 second'`)
+			.executeTakeFirstOrThrow()
+		const budget = Math.max(0, rate - recent)
+		if (budget === 0) return []
+		return trx
+			.updateTable('campaignRecipients')
+			.set({ status: 'sending', claimedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+			.where('id', 'in', (eb) =>
+				eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
+			)
+			.where('status', '=', 'queued')
+			.returningAll()
+			.execute()
+	})
 	claimed.sort((a, b) => Number(a.id) - Number(b.id))
 
 	let waitMs = 1000

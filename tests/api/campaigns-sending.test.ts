@@ -224,4 +224,19 @@ describe('answers', () => {
 		const preview = await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId, labelsIn: [label.id] }, headers: team.admin.auth })
 		expect(preview.body).toMatchObject({ count: 1, recipients: [{ contactId: contacts[3]!.id }] })
 	})
+
+	test('a contact who opts out while a campaign runs is skipped when their turn comes', async () => {
+		const { label, chats, contacts } = await telegramAudience(3, 'Midway')
+		if (runners.length === 0) await startRunner()
+		const campaign = await startCampaign(label.id, { ratePerSecond: 1 })
+		await until(async () => (await recipientsOf(campaign.id)).some((recipient) => recipient.status === 'sent'))
+		const waiting = (await recipientsOf(campaign.id)).filter((recipient) => recipient.status === 'queued').map((recipient) => recipient.contactId)
+		const leaving = contacts.findIndex((contact) => contact.id === waiting.at(-1))
+		await fake.postUpdate(bot.token, textUpdate({ id: chats[leaving]!, firstName: 'Midway' }, 'Stop'), { origin: api.url })
+		await until(async () => (await testDb().selectFrom('contacts').select('optedOutAt').where('id', '=', contacts[leaving]!.id).executeTakeFirstOrThrow()).optedOutAt)
+		await completed(campaign.id)
+		const recipient = (await recipientsOf(campaign.id)).find((row) => row.contactId === contacts[leaving]!.id)!
+		expect(recipient).toMatchObject({ status: 'skipped', reason: 'campaigns:reasons.optedOut', messageId: null })
+		expect(sentTo()).not.toContain(chats[leaving])
+	})
 })
