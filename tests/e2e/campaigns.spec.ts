@@ -91,12 +91,24 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	expect(sent.map((body) => body.chat_id).sort()).toEqual([String(chats[0]), String(chats[1])])
 	await noSeriousViolation(page)
 
-	// Filter the recipients, then cancel is offered no more (the campaign is over).
-	await page.getByLabel('Show').selectOption('sent')
+	// Amira answers: the campaign page counts it live, and her answer is in the inbox after the campaign's message.
+	expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[0]!, firstName: 'Amira', lastName: 'Fathy' }, 'Count me in!'), { origin: baseURL })).status).toBe(200)
+	await expect(page.locator('[data-total="replied"]')).toHaveText('1')
+	const campaignPage = page.url()
+	await page.goto('/en-us/dashboard/conversations')
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Amira Fathy' })
+	await expect(row).toContainText('Count me in!')
+	await row.getByRole('link').click()
+	await expect(page.getByRole('article').filter({ hasText: 'you are invited to our preview night' })).toBeVisible()
+	await expect(page.getByRole('article').filter({ hasText: 'Count me in!' })).toBeVisible()
+	await page.goto(campaignPage)
+
+	// Filter the recipients; cancel is offered no more (the campaign is over).
+	await page.getByLabel('Show').selectOption('replied')
 	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page).toHaveURL(/status=sent/)
+	await expect(page).toHaveURL(/status=replied/)
 	const recipients = page.getByRole('table', { name: 'Recipients' })
-	await expect(recipients.locator('tbody tr')).toHaveCount(2)
+	await expect(recipients.locator('tbody tr')).toHaveCount(1)
 	await expect(recipients).toContainText('Amira Fathy')
 	await expect(page.getByRole('link', { name: 'Cancel the campaign' })).toHaveCount(0)
 })
