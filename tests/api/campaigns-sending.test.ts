@@ -144,6 +144,23 @@ describe('sending', () => {
 		expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2800)
 	})
 
+	test('a scheduled campaign starts at its time, by itself, and freezes its audience then', async () => {
+		const { label, chats } = await telegramAudience(2, 'Scheduled')
+		if (runners.length === 0) await startRunner()
+		const at = new Date(Date.now() + 2000)
+		const campaign = await startCampaign(label.id, { scheduledAt: at.toISOString() })
+		expect(campaign).toMatchObject({ status: 'scheduled', recipientCount: 0 })
+		// Labelled before the time: part of the audience when it starts.
+		const lateChat = nextChat++
+		await addAudience(team.workspace.id, channelId, [{ name: 'Scheduled late', labels: [label.id], identity: String(lateChat) }])
+		chats.push(lateChat)
+		await completed(campaign.id)
+		const started = await testDb().selectFrom('campaigns').select(['startedAt', 'recipientCount']).where('id', '=', campaign.id).executeTakeFirstOrThrow()
+		expect(started.startedAt!.getTime()).toBeGreaterThanOrEqual(at.getTime() - 50)
+		expect(started.recipientCount).toBe(3)
+		expect(sentTo().filter((chat) => chats.includes(chat)).sort()).toEqual([...chats].sort())
+	})
+
 	test('the default rate respects the provider: Telegram 30 a second', async () => {
 		const { label } = await telegramAudience(1, 'Default')
 		const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, { name: 'Default rate', channelId, labelsIn: [label.id], body: 'Hi' })
