@@ -13,7 +13,7 @@ import { parseRequest } from '#api/http/validate.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { findCampaign, instantIn, listCampaigns, previewAudience, renderMessage } from './queries.ts'
+import { type CampaignJson, findCampaign, instantIn, listCampaigns, previewAudience, renderMessage } from './queries.ts'
 import { audienceBody, type CampaignInput, campaignParams, createCampaignBody, messagePreviewQuery, recipientsQuery, updateCampaignBody } from './schemas.ts'
 import { announceCampaign, cancelCampaign, launchCampaign, pauseCampaign, resumeCampaign, startJobKey } from './sending.ts'
 
@@ -85,17 +85,23 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		}
 	}
 
+	// Our own reasons are stored as keys, the provider's in its words.
+	const translated = (req: Request, campaign: CampaignJson): CampaignJson => ({
+		...campaign,
+		statusDetail: campaign.statusDetail?.startsWith('campaigns:') ? req.t(campaign.statusDetail) : campaign.statusDetail,
+	})
+
 	async function answer(req: Request, workspaceId: string, campaignId: string) {
 		const campaign = await findCampaign(db, workspaceId, campaignId)
 		if (!campaign) throw campaignNotFound()
-		return { ...campaign, statusDetail: campaign.statusDetail?.startsWith('campaigns:') ? req.t(campaign.statusDetail) : campaign.statusDetail }
+		return translated(req, campaign)
 	}
 
 	router.get(
 		'/',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
-			res.json({ campaigns: await listCampaigns(db, workspace.id) })
+			res.json({ campaigns: (await listCampaigns(db, workspace.id)).map((campaign) => translated(req, campaign)) })
 		}),
 	)
 

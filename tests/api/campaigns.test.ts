@@ -129,6 +129,14 @@ describe('bad input is a translated 4xx', () => {
 		expect(again.body).toEqual({ message: 'Une campagne annulée ne peut pas être lancée.', statusCode: 409, details: null })
 		const edit = await api.request('PATCH', campaignsPath(team.workspace.id, `/${started.id}`), { body: { name: 'x' }, headers: team.owner.auth })
 		expect(edit.status).toBe(409)
+		// A switched-off channel sends nothing: starting says why.
+		const off = await createLinkChannel(team.workspace.id, 'Switched off')
+		await testDb().updateTable('channels').set({ enabled: false }).where('id', '=', off.id).execute()
+		const idle = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: off.id }))
+		const refused = await api.request('POST', campaignsPath(team.workspace.id, `/${idle.id}/start`), { headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' } })
+		expect(refused.body).toEqual({ message: 'القناة متوقفة.', statusCode: 409, details: null })
+		const bad = await api.request('GET', campaignsPath(team.workspace.id, `/${idle.id}/recipients?status=lost`), { headers: team.agent.auth })
+		expect(bad.status).toBe(400)
 	})
 })
 
