@@ -276,7 +276,8 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 			.innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
 			.select(sql<number>`count(*)::int`.as('recent'))
 			.where('campaigns.channelId', '=', channel.id)
-			.where('campaigns.status', '=', 'running')
+			// Running, or stopped a moment ago (completed, paused) with its last claims still within the second.
+			.where((eb) => eb.or([eb('campaigns.status', '=', 'running'), eb('campaigns.updatedAt', '>', sql<Date>`now() - interval '2 seconds'`)]))
 			.where('campaigns.id', '!=', campaignId)
 			.where('campaignRecipients.claimedAt', '>', sql<Date>`now() - interval '1 second'`)
 			.executeTakeFirstOrThrow()
