@@ -4,6 +4,7 @@ import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { attachmentsRouter } from './attachments/router.ts'
 import { authRouter } from './auth/router.ts'
+import { campaignsRouter } from './campaigns/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { channelsRouter } from './channels/router.ts'
 import { type ApiContext } from './context.ts'
@@ -53,6 +54,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))
 	router.use('/workspaces/:id/attachments', attachmentsRouter(context))
+	router.use('/workspaces/:id/campaigns', campaignsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

@@ -1,5 +1,6 @@
 import arApi from './ar-eg/api.json'
 import arAuth from './ar-eg/auth.json'
+import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
 import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
@@ -8,6 +9,7 @@ import arMail from './ar-eg/mail.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAuth from './en-us/auth.json'
+import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
 import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
@@ -16,6 +18,7 @@ import enMail from './en-us/mail.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAuth from './fr-x/auth.json'
+import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
 import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
@@ -28,12 +31,12 @@ import { type Locale } from './languages.ts'
  * Every translation, by locale and namespace. `common` is what the web app shows (and what the
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
- * `contacts:…` with labels, `inbox:…`, `channels:…`) and `mail` (the mails it sends).
+ * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends).
  */
 export const resources = {
-	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, mail: enMail },
-	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, mail: arMail },
-	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, mail: frMail },
+	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail },
+	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail },
+	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail },
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
@@ -42,4 +45,4 @@ export type Namespace = keyof (typeof resources)['en-us']
 export const pageNamespaces = ['inbox', 'channels'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
-export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'mail'] as const satisfies readonly Namespace[]
+export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'campaigns', 'mail'] as const satisfies readonly Namespace[]

@@ -53,6 +53,11 @@ const envSchema = z.object({
 		.min(1024, 'UPLOAD_MAX_BYTES must be at least 1024')
 		.max(2 ** 31, 'UPLOAD_MAX_BYTES must be at most 2147483648 (2 GiB)')
 		.default(16 * 1024 * 1024),
+	// The words a customer answers, alone, to stop campaigns (comma-separated).
+	OPT_OUT_WORDS: z
+		.string()
+		.default('STOP,ARRÊT,إلغاء')
+		.transform((value) => value.split(',').map((word) => word.trim()).filter(Boolean)),
 	PUSHER_APP_ID: optionalString,
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,

@@ -29,7 +29,7 @@ export type ContactJson = {
  */
 export type ContactIdentityJson = { channelId: string; channelKind: ChannelKind; channelName: string; externalId: string | null; since: string }
 
-type ContactRow = Omit<Contact, 'nameKey' | 'searchText'>
+type ContactRow = Omit<Contact, 'nameKey' | 'searchText' | 'optedOutAt'>
 
 export const contactEmailConstraint = 'contacts_workspace_email_key'
 export const contactLabelConstraint = 'contact_labels_label_fk'

@@ -4,6 +4,7 @@ import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { isOptOut } from '#api/campaigns/opt-out.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
@@ -23,6 +24,8 @@ export type InboundMessage = {
 	 * stays until after this commit, so that a crash losing it runs the job again (once, by the id).
 	 */
 	replayable?: boolean
+	/** The words that, alone, opt the contact out of campaigns (configuration's `OPT_OUT_WORDS`); the defaults when absent. */
+	optOutWords?: readonly string[]
 }
 
 export type Received = { conversation: Conversation; message: Message; duplicate: boolean }
@@ -89,14 +92,25 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			.returningAll()
 			.executeTakeFirstOrThrow()
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
-		return { conversation, message, duplicate: false, created }
+		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
+		return { conversation, message, duplicate: false, created, optedOut }
 	})
 
 	if (!received.duplicate) {
 		const { conversation, message } = received
-		void publishEvents(realtime, [conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
+		void publishEvents(realtime, [
+			conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation),
+			messageEvent('message.created', conversation, message),
+			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
+		])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }
+}
+
+/** Opts the contact out of campaigns, once, with a line in the conversation saying so. */
+async function optOut(trx: DB, conversation: Conversation, contactId: string) {
+	const changed = await trx.updateTable('contacts').set({ optedOutAt: sql<Date>`now()` }).where('id', '=', contactId).where('optedOutAt', 'is', null).returning('id').executeTakeFirst()
+	return changed ? addActivity(trx, conversation, { key: 'activity.optedOut', values: {} }) : undefined
 }
 
 /** What a conversation shows of its newest message, in the list. */
@@ -109,7 +123,7 @@ export const lastMessageOf = (message: Pick<Message, 'id' | 'body' | 'direction'
 })
 
 /** A text message of a conversation, as it came or went on its channel. */
-function insertText(trx: DB, conversation: Conversation, values: Pick<Insertable<MessagesTable>, 'direction' | 'body' | 'externalId' | 'status'>) {
+export function insertText(trx: DB, conversation: Conversation, values: Pick<Insertable<MessagesTable>, 'direction' | 'body' | 'externalId' | 'status'>) {
 	return trx
 		.insertInto('messages')
 		.values({ workspaceId: conversation.workspaceId, conversationId: conversation.id, channelId: conversation.channelId, kind: 'text', ...values })
@@ -117,8 +131,8 @@ function insertText(trx: DB, conversation: Conversation, values: Pick<Insertable
 		.executeTakeFirstOrThrow()
 }
 
-/** The customer's latest conversation on the channel (locked), or a new one. */
-async function latestConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }) {
+/** The customer's latest conversation on the channel (locked), or a new one: a reply, or a campaign's message, continues it. */
+export async function latestConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }) {
 	const latest = await trx
 		.selectFrom('conversations')
 		.selectAll()

@@ -11,9 +11,8 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { addJob } from '#api/jobs/queue.ts'
-import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
-import { ProviderError } from '#api/channels/providers/provider.ts'
+import { approvedTemplate, fillTemplate } from '#api/channels/templates.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor, type MessageInput } from './actions.ts'
@@ -286,16 +285,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			return input
 		}
 		if (input.kind !== 'template') return input
-		if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
-		const templates = await provider.listTemplates(providerChannel(found, config.ENCRYPTION_KEY), config).catch((error: unknown) => {
-			if (error instanceof ProviderError) throw new HttpError(502, 'channels:providerErrors.unavailable', { values: { detail: error.detail } })
-			throw error
-		})
-		const { name, language, parameters } = input.template
-		const template = templates.find((candidate) => candidate.name === name && candidate.language === language)
-		if (!template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templateNotFound', { name, language })
-		if (parameters.length !== template.parameterCount) throw fieldError(req, 422, 'template.parameters', 'inbox:errors.templateParameters', { count: template.parameterCount })
-		const body = template.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
+		const template = await approvedTemplate(req, found, config, input.template)
+		const body = fillTemplate(template.body, input.template.parameters)
 		return { kind: 'text', body, template: input.template }
 	}
 

@@ -96,6 +96,8 @@ export interface Database {
 	messages: MessagesTable
 	attachments: AttachmentsTable
 	conversationCounts: ConversationCountsTable
+	campaigns: CampaignsTable
+	campaignRecipients: CampaignRecipientsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -153,6 +155,8 @@ export interface ContactsTable {
 	notes: string | null
 	attributes: ColumnType<Record<string, string>, Record<string, string> | undefined, Record<string, string>>
 	avatarColor: string
+	/** When the contact asked for no more campaigns (an opt-out word, migration 0018). */
+	optedOutAt: ColumnType<Date | null, Date | null | undefined, Date | null>
 	lastActivityAt: ColumnType<Date, Date | string | undefined, Date | string>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
@@ -351,3 +355,52 @@ export interface ConversationWordsTable {
 	workspaceId: ColumnType<string, never, never>
 	words: ColumnType<string, never, never>
 }
+
+export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled', 'failed'] as const
+export type CampaignStatus = (typeof campaignStatuses)[number]
+
+/** A campaign (migration 0018): one message to the contacts of an audience through one channel. */
+export interface CampaignsTable {
+	id: Generated<string>
+	workspaceId: string
+	channelId: string
+	name: string
+	labelsIn: ColumnType<string[], string[] | undefined, string[]>
+	labelsOut: ColumnType<string[], string[] | undefined, string[]>
+	body: Generated<string>
+	template: ColumnType<MessageTemplateUse | null, MessageTemplateUse | null | undefined, MessageTemplateUse | null>
+	scheduledAt: Date | null
+	status: Generated<CampaignStatus>
+	statusDetail: string | null
+	ratePerSecond: number | null
+	recipientCount: Generated<number>
+	createdBy: string | null
+	startedAt: Date | null
+	finishedAt: Date | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type Campaign = Selectable<CampaignsTable>
+
+export const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'replied', 'failed', 'skipped'] as const
+export type RecipientStatus = (typeof recipientStatuses)[number]
+
+/** One contact of a started campaign, once: `sending` is claimed, its outcome not yet recorded. */
+export interface CampaignRecipientsTable {
+	id: ColumnType<string, never, never>
+	campaignId: string
+	workspaceId: string
+	contactId: string
+	identityId: string | null
+	status: Generated<RecipientStatus>
+	reason: string | null
+	attempts: Generated<number>
+	conversationId: string | null
+	messageId: string | null
+	claimedAt: Date | null
+	sentAt: Date | null
+	updatedAt: UpdatedAt
+}
+
+export type CampaignRecipient = Selectable<CampaignRecipientsTable>

@@ -1,3 +1,4 @@
+import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
@@ -16,5 +17,11 @@ export const jobHandlers: JobHandlers = {
 	},
 	'process-webhook': async ({ channelId, body, part }, { db, realtime, config }) => {
 		await processWebhook(db, realtime, config, channelId, body, part)
+	},
+	'start-campaign': async ({ campaignId }, { db, realtime }) => {
+		await startScheduledCampaign(db, realtime, campaignId)
+	},
+	'send-campaign': async ({ campaignId }, { db, realtime, config }) => {
+		await sendCampaignBatch(db, realtime, config, campaignId)
 	},
 }

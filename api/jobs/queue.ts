@@ -24,6 +24,10 @@ export type JobPayloads = {
 	'wake-snoozed': { conversationId: string }
 	/** A provider's webhook, verified and kept as it came, and which part of it this job records (api/webhooks/jobs.ts). */
 	'process-webhook': { channelId: string; body: unknown; part?: number | null }
+	/** Starts a scheduled campaign at its time (api/campaigns/sending.ts); keyed per campaign. */
+	'start-campaign': { campaignId: string }
+	/** Sends a campaign's next batch at its channel's rate, then adds itself again; keyed and queued per campaign. */
+	'send-campaign': { campaignId: string }
 }
 
 export type JobName = keyof JobPayloads
@@ -31,8 +35,8 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
 
-/** The providers' addresses, the key that opens channel credentials, and where attachments go. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'>
+/** The providers' addresses, the key that opens channel credentials, where attachments go, and the campaigns' opt-out words. */
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 

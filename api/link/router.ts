@@ -95,7 +95,7 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			// A contact known by e-mail is matched, unless it already talks here: its conversation on this channel would take this
 			// visitor's messages, which they could then not read (only their own identity's thread is theirs). They become a contact of their own.
 			const email = !known && body.email && !(await emailTalksHere(db, channel, body.email)) ? body.email : null
-			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body })
+			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
 			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, attachments: [], createdAt: message.createdAt.toISOString() }
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
 		}),

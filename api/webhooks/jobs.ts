@@ -90,6 +90,7 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 				body: event.body,
 				attachments,
 				replayable: true,
+				optOutWords: config.OPT_OUT_WORDS,
 			})
 			if (received.duplicate) await discardAttachments(storageFor(config), attachments)
 		} catch (error) {

@@ -6,6 +6,7 @@ export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
+export type { CampaignJson } from '#api/campaigns/queries.ts'
 export type { ChannelJson } from '#api/channels/queries.ts'
 export type { LinkSettings } from '#api/channels/schemas.ts'
 export type { MessageTemplate } from '#api/channels/providers/provider.ts'

@@ -13,6 +13,7 @@ export const navigation: readonly NavItem[] = [
 	{ path: '', label: 'nav.overview', roles: everyone, group: 'main' },
 	{ path: '/conversations', label: 'nav.conversations', roles: everyone, group: 'main' },
 	{ path: '/contacts', label: 'nav.contacts', roles: everyone, group: 'main' },
+	{ path: '/campaign-manager', label: 'nav.campaigns', roles: everyone, group: 'main' },
 	{ path: '/team-members', label: 'nav.teamMembers', roles: everyone, group: 'main' },
 	{ path: '/settings/agents', label: 'nav.agents', roles: managers, group: 'settings' },
 	{ path: '/settings/labels', label: 'nav.labels', roles: everyone, group: 'settings' },

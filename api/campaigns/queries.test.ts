@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest'
+import { instantIn, renderMessage } from './queries.ts'
+
+describe('a schedule in the workspace time zone', () => {
+	test('a wall-clock time becomes the instant it is there, summer or winter', () => {
+		expect(instantIn('2099-01-01T09:00', 'Asia/Tokyo').toISOString()).toBe('2099-01-01T00:00:00.000Z')
+		expect(instantIn('2030-01-15T10:30', 'Europe/Paris').toISOString()).toBe('2030-01-15T09:30:00.000Z')
+		expect(instantIn('2030-07-15T10:30', 'Europe/Paris').toISOString()).toBe('2030-07-15T08:30:00.000Z')
+		expect(instantIn('2030-07-15T10:30:15', 'Africa/Cairo').toISOString()).toBe('2030-07-15T07:30:15.000Z')
+		expect(instantIn('2030-07-15T10:30:00Z', 'Asia/Tokyo').toISOString()).toBe('2030-07-15T10:30:00.000Z')
+	})
+
+	test('an impossible date is no instant', () => {
+		expect(Number.isNaN(instantIn('2030-13-01T10:00', 'UTC').getTime())).toBe(true)
+		expect(Number.isNaN(instantIn('2030-01-01T25:00', 'UTC').getTime())).toBe(true)
+	})
+})
+
+describe('variables', () => {
+	const contact = { name: 'Layla', company: null, email: 'l@example.test', phone: null, attributes: { plan: 'Gold', company: 'attr' } }
+	test('built-in fields, custom attributes and fallbacks', () => {
+		expect(renderMessage('{{name}} / {{ company | Acme }} / {{plan}} / {{attributes.company}} / {{missing|—}} / {{missing}}!', contact)).toBe('Layla / Acme / Gold / attr / — / !')
+	})
+})

@@ -1,0 +1,383 @@
+import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { useTranslation } from 'react-i18next'
+import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
+import { apiErrorReply } from '#app/.server/forms.ts'
+import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
+import * as styles from './dashboard.css.ts'
+
+const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').then((module) => module.campaignSchema)
+
+const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'replied', 'failed', 'skipped'] as const
+type RecipientJson = { contactId: string; name: string; status: (typeof recipientStatuses)[number]; reason: string | null; sentAt: string | null }
+type Audience = { count: number; recipients: Array<{ contactId: string; name: string }> }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const base = `/workspaces/${user.workspace.id}`
+	const url = new URL(args.request.url)
+	const t = await serverT(locale)
+	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
+	const [{ campaigns }, { channels }, { labels }] = await Promise.all([
+		api.get<{ campaigns: CampaignJson[] }>(`${base}/campaigns`),
+		api.get<{ channels: ChannelJson[] }>(`${base}/channels`),
+		api.get<{ labels: LabelJson[] }>(`${base}/labels`),
+	]).catch(fail)
+	const manages = user.workspace.role !== 'agent'
+	const opened = campaigns.find((campaign) => campaign.id === url.searchParams.get('campaign')) ?? null
+	const status = recipientStatuses.find((candidate) => candidate === url.searchParams.get('status'))
+	const page = Math.max(1, Number(url.searchParams.get('page')) || 1)
+	const detail = opened
+		? await Promise.all([
+				api.get<{ recipients: RecipientJson[]; total: number }>(`${base}/campaigns/${opened.id}/recipients`, { status, page, limit: 50 }),
+				api.get<{ name: string; body: string }>(`${base}/campaigns/${opened.id}/message-preview`).catch(() => null),
+			]).catch(fail)
+		: null
+	return {
+		title: t('campaigns.title'),
+		locale,
+		manages,
+		campaigns,
+		channels,
+		labels,
+		opened,
+		recipients: detail?.[0] ?? null,
+		preview: detail?.[1] ?? null,
+		status: status ?? '',
+		page,
+		editing: manages ? (campaigns.find((campaign) => campaign.id === url.searchParams.get('edit') && ['draft', 'scheduled'].includes(campaign.status)) ?? null) : null,
+		creating: manages && url.searchParams.has('new'),
+		confirming: manages && url.searchParams.get('confirm') === 'cancel' ? opened : null,
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const formData = await request.formData()
+	const t = await serverT(locale)
+	const base = `/workspaces/${user.workspace.id}/campaigns`
+	const here = `/${locale}/dashboard/campaign-manager`
+	const intent = String(formData.get('intent') ?? 'save')
+
+	if (['start', 'pause', 'resume', 'cancel', 'delete'].includes(intent)) {
+		const campaignId = String(formData.get('campaignId') ?? '')
+		try {
+			if (intent === 'delete') await api.delete(`${base}/${campaignId}`)
+			else await api.post(`${base}/${campaignId}/${intent}`)
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: `${here}?campaign=${campaignId}`, title: t('campaigns.actionFailed') })
+		}
+		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${intent}`) })
+	}
+
+	const submission = parseWithZod(formData, { schema: campaignSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), audience: null }, { status: 400 })
+	const { campaignId } = submission.value
+	const body = campaignBody(submission.value)
+	try {
+		if (intent === 'count') {
+			const audience = await api.post<Audience>(`${base}/audience`, { channelId: body.channelId, labelsIn: body.labelsIn, labelsOut: body.labelsOut })
+			return data({ result: submission.reply(), audience })
+		}
+		const saved = campaignId ? await api.patch<CampaignJson>(`${base}/${campaignId}`, body) : await api.post<CampaignJson>(base, body)
+		return redirectWithToast(`${here}?campaign=${saved.id}`, { type: 'success', title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }) })
+	} catch (error) {
+		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })
+		return data({ result, audience: null }, { status })
+	}
+}
+
+function Progress({ campaign }: { campaign: CampaignJson }) {
+	const { t } = useTranslation()
+	const label = t('campaigns.progress', { done: campaign.processed, total: campaign.recipientCount })
+	return (
+		<span className={table.actions}>
+			<progress max={Math.max(campaign.recipientCount, 1)} value={campaign.processed} aria-label={label} />
+			<span>{label}</span>
+		</span>
+	)
+}
+
+function CampaignForm() {
+	const { locale, channels, labels, editing } = useLoaderData<typeof loader>()
+	const answer = useKeptActionData<typeof action>()
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useValidatedForm(loadSchema, {
+		id: editing ? `campaign-${editing.id}` : 'campaign-new',
+		lastResult: answer?.result,
+		shouldValidate: 'onSubmit',
+		defaultValue: editing
+			? {
+					name: editing.name,
+					channelId: editing.channelId,
+					labelsIn: editing.labelsIn,
+					labelsOut: editing.labelsOut,
+					body: editing.template ? '' : editing.body,
+					templateName: editing.template?.name ?? '',
+					templateLanguage: editing.template?.language ?? '',
+					templateParameters: editing.template?.parameters.join('\n') ?? '',
+					scheduledAt: editing.scheduledAt?.slice(0, 16) ?? '',
+				}
+			: { channelId: channels[0]?.id },
+	})
+	const chosen = (name: 'labelsIn' | 'labelsOut', id: string) => {
+		const value = fields[name].value
+		return Array.isArray(value) ? value.includes(id) : value === id
+	}
+	return (
+		<section className={styles.section} aria-labelledby="campaign-form-heading">
+			<h2 id="campaign-form-heading" className={styles.sectionTitle}>
+				{editing ? t('campaigns.edit', { name: editing.name }) : t('campaigns.new')}
+			</h2>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field label={t('campaigns.name')} input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }} errors={fields.name.errors} errorId={fields.name.errorId} />
+				<div className={fieldStyles.field}>
+					<label htmlFor={fields.channelId.id} className={fieldStyles.label}>
+						{t('campaigns.channel')}
+					</label>
+					<select id={fields.channelId.id} name={fields.channelId.name} defaultValue={String(fields.channelId.initialValue ?? '')} className={fieldStyles.input} required>
+						{channels.map((channel) => (
+							<option key={channel.id} value={channel.id}>
+								{channel.name} ({channel.kind})
+							</option>
+						))}
+					</select>
+					<ErrorList id={fields.channelId.errorId} errors={fields.channelId.errors} />
+				</div>
+				{(['labelsIn', 'labelsOut'] as const).map((name) => (
+					<fieldset key={name} className={fieldStyles.choices}>
+						<legend className={fieldStyles.label}>{t(`campaigns.${name}`)}</legend>
+						{labels.map((label) => (
+							<label key={label.id} className={fieldStyles.choice}>
+								<input type="checkbox" name={name} value={label.id} defaultChecked={chosen(name, label.id)} /> {label.title}
+							</label>
+						))}
+						{labels.length === 0 ? <p>{t('campaigns.noLabels')}</p> : null}
+						<ErrorList id={fields[name].errorId} errors={fields[name].errors} />
+					</fieldset>
+				))}
+				<div className={table.actions}>
+					<Button type="submit" name="intent" value="count" variant="outline" disabled={pending}>
+						{t('campaigns.count')}
+					</Button>
+					{answer?.audience ? (
+						<p role="status">
+							{t('campaigns.audienceCount', { count: answer.audience.count })}
+							{answer.audience.recipients.length > 0 ? ` — ${answer.audience.recipients.map((recipient) => recipient.name).join(', ')}` : ''}
+						</p>
+					) : null}
+				</div>
+				<div className={fieldStyles.field}>
+					<label htmlFor={fields.body.id} className={fieldStyles.label}>
+						{t('campaigns.message')}
+					</label>
+					<textarea {...getTextareaProps(fields.body)} className={fieldStyles.textarea} aria-describedby={`${fields.body.id}-help`} />
+					<p id={`${fields.body.id}-help`} className={fieldStyles.help}>
+						{t('campaigns.variablesHelp')}
+					</p>
+					<ErrorList id={fields.body.errorId} errors={fields.body.errors} />
+				</div>
+				<details>
+					<summary>{t('campaigns.template')}</summary>
+					<Field label={t('campaigns.templateName')} input={{ ...getInputProps(fields.templateName, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.templateName.errors} errorId={fields.templateName.errorId} />
+					<Field label={t('campaigns.templateLanguage')} input={{ ...getInputProps(fields.templateLanguage, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.templateLanguage.errors} errorId={fields.templateLanguage.errorId} />
+					<div className={fieldStyles.field}>
+						<label htmlFor={fields.templateParameters.id} className={fieldStyles.label}>
+							{t('campaigns.templateParameters')}
+						</label>
+						<textarea {...getTextareaProps(fields.templateParameters)} className={fieldStyles.textarea} />
+						<ErrorList id={fields.templateParameters.errorId} errors={fields.templateParameters.errors} />
+					</div>
+				</details>
+				<Field
+					label={t('campaigns.scheduledAt')}
+					help={t('campaigns.scheduledAtHelp')}
+					input={getInputProps(fields.scheduledAt, { type: 'datetime-local' })}
+					errors={fields.scheduledAt.errors}
+					errorId={fields.scheduledAt.errorId}
+				/>
+				<Field label={t('campaigns.rate')} help={t('campaigns.rateHelp')} input={{ ...getInputProps(fields.ratePerSecond, { type: 'number' }), min: 1, max: 1000 }} errors={fields.ratePerSecond.errors} errorId={fields.ratePerSecond.errorId} />
+				<div className={table.actions}>
+					<Button type="submit" name="intent" value="save" disabled={pending}>
+						{editing ? t('campaigns.save') : t('campaigns.create')}
+					</Button>
+					<Link to={`/${locale}/dashboard/campaign-manager`} className={button.ghost}>
+						{t('actions.cancel')}
+					</Link>
+				</div>
+			</Form>
+		</section>
+	)
+}
+
+function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
+	const { locale, manages, recipients, preview, status, page, confirming } = useLoaderData<typeof loader>()
+	const { t } = useTranslation()
+	const here = `/${locale}/dashboard/campaign-manager?campaign=${campaign.id}`
+	const act = (intent: string, label: string) => (
+		<Form method="post">
+			<input type="hidden" name="campaignId" value={campaign.id} />
+			<Button type="submit" name="intent" value={intent} variant="outline">
+				{label}
+			</Button>
+		</Form>
+	)
+	return (
+		<section className={styles.section} aria-labelledby="campaign-heading">
+			<h2 id="campaign-heading" className={styles.sectionTitle}>
+				{campaign.name} — {t(`campaigns.status.${campaign.status}`)}
+			</h2>
+			{campaign.statusDetail ? <p>{campaign.statusDetail}</p> : null}
+			<Progress campaign={campaign} />
+			<dl className={table.actions}>
+				{recipientStatuses.map((name) => (
+					<div key={name}>
+						<dt>{t(`campaigns.recipientStatus.${name}`)}</dt>
+						<dd data-total={name}>{campaign.totals[name]}</dd>
+					</div>
+				))}
+			</dl>
+			{preview ? (
+				<p>
+					{t('campaigns.previewFor', { name: preview.name })} <q>{preview.body}</q>
+				</p>
+			) : null}
+			{confirming ? (
+				<Confirm title={t('campaigns.cancelTitle', { name: campaign.name })} text={t('campaigns.cancelText')} fields={{ intent: 'cancel', campaignId: campaign.id }} confirm={t('campaigns.actions.cancel')} cancel={here} />
+			) : null}
+			{manages ? (
+				<div className={table.actions}>
+					{campaign.status === 'draft' ? act('start', campaign.scheduledAt ? t('campaigns.actions.schedule') : t('campaigns.actions.start')) : null}
+					{campaign.status === 'running' ? act('pause', t('campaigns.actions.pause')) : null}
+					{campaign.status === 'paused' || campaign.status === 'failed' ? act('resume', t('campaigns.actions.resume')) : null}
+					{['draft', 'scheduled'].includes(campaign.status) ? (
+						<Link to={`/${locale}/dashboard/campaign-manager?edit=${campaign.id}`} className={button.ghost}>
+							{t('actions.edit')}
+						</Link>
+					) : null}
+					{['draft', 'scheduled', 'running', 'paused', 'failed'].includes(campaign.status) && !confirming ? (
+						<Link to={`${here}&confirm=cancel`} className={button.ghost}>
+							{t('campaigns.actions.cancel')}
+						</Link>
+					) : null}
+				</div>
+			) : null}
+			<Form method="get" className={table.actions}>
+				<input type="hidden" name="campaign" value={campaign.id} />
+				<label htmlFor="recipient-status">{t('campaigns.filter')}</label>
+				<select id="recipient-status" name="status" defaultValue={status} className={fieldStyles.input}>
+					<option value="">{t('campaigns.allStatuses')}</option>
+					{recipientStatuses.map((name) => (
+						<option key={name} value={name}>
+							{t(`campaigns.recipientStatus.${name}`)}
+						</option>
+					))}
+				</select>
+				<Button type="submit" variant="outline">
+					{t('campaigns.apply')}
+				</Button>
+				<a href={`/${locale}/dashboard/campaign-manager/export?campaign=${campaign.id}${status ? `&status=${status}` : ''}`} className={button.ghost} download>
+					{t('campaigns.export')}
+				</a>
+			</Form>
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{t('campaigns.recipients')}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('campaigns.contact')}</th>
+							<th className={table.th}>{t('campaigns.state')}</th>
+							<th className={table.th}>{t('campaigns.reason')}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{recipients?.recipients.map((recipient) => (
+							<tr key={recipient.contactId}>
+								<td className={table.td}>{recipient.name}</td>
+								<td className={table.td}>{t(`campaigns.recipientStatus.${recipient.status}`)}</td>
+								<td className={table.td}>{recipient.reason}</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{recipients && recipients.total === 0 ? <p className={table.empty}>{t('campaigns.noRecipients')}</p> : null}
+				{recipients && recipients.total > page * 50 ? (
+					<Link to={`${here}${status ? `&status=${status}` : ''}&page=${page + 1}`}>{t('campaigns.more')}</Link>
+				) : null}
+			</div>
+		</section>
+	)
+}
+
+export default function CampaignManager() {
+	const { title, locale, manages, campaigns, opened, editing, creating } = useLoaderData<typeof loader>()
+	const { t } = useTranslation()
+	const base = `/${locale}/dashboard/campaign-manager`
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('campaigns.lead')}</p>
+			</div>
+			{manages && !creating && !editing ? (
+				<div className={table.actions}>
+					<Link to={`${base}?new`} className={button.primary}>
+						{t('campaigns.new')}
+					</Link>
+				</div>
+			) : null}
+			{creating || editing ? <CampaignForm key={editing?.id ?? 'new'} /> : null}
+			{opened ? <CampaignDetail campaign={opened} /> : null}
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{title}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('campaigns.name')}</th>
+							<th className={table.th}>{t('campaigns.state')}</th>
+							<th className={table.th}>{t('campaigns.channel')}</th>
+							<th className={table.th}>{t('campaigns.audience')}</th>
+							<th className={table.th}>{t('campaigns.progressTitle')}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{campaigns.map((campaign) => (
+							<tr key={campaign.id}>
+								<td className={table.td}>
+									<Link to={`${base}?campaign=${campaign.id}`}>{campaign.name}</Link>
+								</td>
+								<td className={table.td}>{t(`campaigns.status.${campaign.status}`)}</td>
+								<td className={table.td}>{campaign.channelName}</td>
+								<td className={table.td}>{campaign.recipientCount}</td>
+								<td className={table.td}>
+									<Progress campaign={campaign} />
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{campaigns.length === 0 ? <p className={table.empty}>{t('campaigns.none')}</p> : null}
+			</div>
+		</>
+	)
+}
