@@ -12,6 +12,8 @@ export const whatsappFakePort = port + 2
 export const metaFakePort = port + 3
 const baseURL = `http://127.0.0.1:${port}`
 
+const providerSpecs = /(channels-messaging|campaigns)\.spec\.ts$/
+
 const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
 const asRoot = process.getuid?.() === 0
 
@@ -33,7 +35,12 @@ export default defineConfig({
 				: [],
 		},
 	},
-	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+	projects: [
+		{ name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: providerSpecs },
+		// The specs that start the providers' fakes on the fixed ports above take turns: never two at once.
+		{ name: 'channels', use: { ...devices['Desktop Chrome'] }, testMatch: /channels-messaging\.spec\.ts$/ },
+		{ name: 'campaigns', use: { ...devices['Desktop Chrome'] }, testMatch: /campaigns\.spec\.ts$/, dependencies: ['channels'] },
+	],
 	// The real production build on loopback, with its own embedded database; stopped after the run.
 	webServer: {
 		command: 'node build/server.js',
