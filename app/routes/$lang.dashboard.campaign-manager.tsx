@@ -259,7 +259,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			</dl>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: preview.name })} <q>{preview.body}</q>
+					{t('campaigns.previewFor', { name: preview.name })} <q dir="auto">{preview.body}</q>
 				</p>
 			) : null}
 			{confirming ? (

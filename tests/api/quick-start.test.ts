@@ -5,6 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, test } from 'vitest'
 import { openDatabase } from '#api/db/database.ts'
+import { demoCampaign } from '#api/db/seed/campaigns.ts'
 import { demoMessagingChannels } from '#api/db/seed/channels.ts'
 import { demoChannel, demoThreads } from '#api/db/seed/conversations.ts'
 import { demoContactCount } from '#api/db/seed/demo.ts'
@@ -115,6 +116,16 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			const kinds = ['facebook', 'instagram', 'messenger', 'telegram', 'whatsapp']
 			expect(await perKind()).toEqual(kinds.map((kind) => ({ kind, enabled: false, credentials: null, conversations: 1, pending: 0 })))
 
+			// A completed campaign to the chat link's visitors, with its statistics.
+			const campaign = async () =>
+				(
+					await sql<{ status: string; recipients: number; counted: number; statuses: string[] }>`
+						select c.status, c.recipient_count as recipients, count(r.id)::int as counted, array_agg(distinct r.status order by r.status) as statuses
+						from campaigns c join campaign_recipients r on r.campaign_id = c.id
+						where c.workspace_id = ${workspace.id} and c.name = ${demoCampaign.name} group by c.id`.execute(server.db)
+				).rows
+			expect(await campaign()).toEqual([{ status: 'completed', recipients: demoThreads.length, counted: demoThreads.length, statuses: ['delivered', 'failed', 'read', 'replied'] }])
+
 			const again = await run(['api/db/seed.ts'], directory)
 			expect(again.code).toBe(0)
 			expect(again.output).toContain(`0 contacts created, ${demoContactCount} already there`)
@@ -122,6 +133,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			expect(await count()).toBe(demoContactCount + demoMessagingChannels.length)
 			expect(Number(await conversations())).toBe(demoThreads.length)
 			expect(await perKind()).toEqual(kinds.map((kind) => ({ kind, enabled: false, credentials: null, conversations: 1, pending: 0 })))
+			expect(await campaign()).toHaveLength(1)
 		} finally {
 			await server.close()
 		}

@@ -4,6 +4,7 @@ import { importContacts } from '#api/contacts/import.ts'
 import { type CsvRecord } from '#api/contacts/csv.ts'
 import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
+import { demoCampaign, seedDemoCampaign } from './campaigns.ts'
 import { seedDemoChannels } from './channels.ts'
 import { seedDemoInbox } from './inbox.ts'
 import * as people from './people.ts'
@@ -77,6 +78,8 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 	log(inbox.created ? `demo inbox: ${inbox.created} conversations on the chat link /c/demo-support` : 'demo inbox: already there')
 	const owner = await db.selectFrom('users').select(['id', 'name']).where('email', '=', demoAccount.email).executeTakeFirstOrThrow()
 	const channels = await seedDemoChannels(db, workspaceId, owner)
+	const campaign = await seedDemoCampaign(db, workspaceId, owner.id)
+	if (campaign) log(`demo campaign: "${demoCampaign.name}", completed, to ${campaign} chat-link visitors`)
 	if (channels) log(`demo channels: ${channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	return { workspaceId }
 }
