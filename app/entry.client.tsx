@@ -12,6 +12,12 @@ const htmlLang = document.documentElement.dataset.locale
 const locale = isLocale(htmlLang) ? htmlLang : defaultLocale
 const codeOfTag = (tag: string) => languages.find((language) => language.tag === tag)?.code ?? defaultLocale
 
+// A request cut short by the next one (a navigation or revalidation replacing another): single fetch
+// leaves its AbortError rejected with nobody to catch it (react-router#14203). Nothing failed.
+window.addEventListener('unhandledrejection', (event) => {
+	if (event.reason instanceof Error && event.reason.name === 'AbortError') event.preventDefault()
+})
+
 async function hydrate() {
 	try {
 		await i18next
