@@ -41,7 +41,7 @@ export function excerptWithFiles(body: string, attachments: Array<{ filename: st
 	return excerptOf(body.trim() || attachments.map((attachment) => `📎 ${attachment.filename}`).join(', '))
 }
 
-export function excerptOf(body: string): string {
+function excerptOf(body: string): string {
 	const line = body.replace(/\s+/g, ' ').trim()
 	return line.length > excerptLength ? `${line.slice(0, excerptLength - 1)}…` : line
 }

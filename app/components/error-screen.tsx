@@ -12,15 +12,15 @@ type ErrorData = { message?: string; messageKey?: string; path?: string }
 export function ErrorScreen({ referrer }: { referrer: string | null | undefined }) {
 	const error = useRouteError()
 	const { t } = useTranslation()
+	// A navigation or revalidation cut short by the next one: single fetch hands its abort to the
+	// boundary (react-router#14203), and the next one's answer replaces this at once. Nothing to show.
+	if (error instanceof Error && error.name === 'AbortError') return null
 	const status = isRouteErrorResponse(error) ? error.status : 500
 	const errorData: ErrorData = isRouteErrorResponse(error) && error.data && typeof error.data === 'object' ? (error.data as ErrorData) : {}
 	const message =
 		status === 404 && errorData.path !== undefined
 			? t('error.pageNotFound', { path: errorData.path })
 			: (errorData.message ?? t(errorData.messageKey ?? (status === 404 ? 'error.notFound' : 'error.unexpected')))
-	// A navigation or revalidation cut short by the next one: single fetch hands its abort to the
-	// boundary (react-router#14203), and the next one's answer replaces this at once. Nothing to show.
-	if (error instanceof Error && error.name === 'AbortError') return null
 	if (!isRouteErrorResponse(error)) console.error(error)
 
 	return (

@@ -29,8 +29,9 @@ export async function isEmpty(db: DB): Promise<boolean> {
 /**
  * The demo workspace: an owner, an admin and an agent, labels, canned responses, 300
  * contacts with Arabic, French and English names, a chat link with 30 conversations in the
- * three languages (api/db/seed/inbox.ts), and a conversation on each messaging kind (api/db/seed/channels.ts). Idempotent: a second run changes nothing (contacts are matched by
- * e-mail, as an import does).
+ * three languages (api/db/seed/inbox.ts), a conversation on each messaging kind (channels.ts) and a
+ * completed campaign (campaigns.ts). Idempotent: a second run changes nothing (contacts are matched
+ * by e-mail, as an import does).
  */
 export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string }> {
 	const passwordHash = await hashPassword(demoAccount.password)
@@ -78,9 +79,9 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 	log(inbox.created ? `demo inbox: ${inbox.created} conversations on the chat link /c/demo-support` : 'demo inbox: already there')
 	const owner = await db.selectFrom('users').select(['id', 'name']).where('email', '=', demoAccount.email).executeTakeFirstOrThrow()
 	const channels = await seedDemoChannels(db, workspaceId, owner)
+	if (channels) log(`demo channels: ${channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	const campaign = await seedDemoCampaign(db, workspaceId, owner.id)
 	if (campaign) log(`demo campaign: "${demoCampaign.name}", completed, to ${campaign} chat-link visitors`)
-	if (channels) log(`demo channels: ${channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	return { workspaceId }
 }
 
