@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { locales } from './languages.ts'
+import { languageOf, locales } from './languages.ts'
 import { resources } from './resources.ts'
 
 type Tree = { [key: string]: string | Tree }
@@ -23,11 +23,25 @@ const flat = Object.fromEntries(
 // Words that are the same in every language: product and brand names.
 const sameEverywhere = /^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages)$/
 
+// i18next's plural forms: `key_one`, `key_other`… as many as the language's plural rules have.
+const pluralSuffix = /_(zero|one|two|few|many|other)$/
+const withoutPlural = (key: string) => key.replace(pluralSuffix, '')
+
 describe('translations', () => {
 	test('every key exists in every locale', () => {
-		const all = new Set(locales.flatMap((locale) => [...flat[locale].keys()]))
+		const all = new Set(locales.flatMap((locale) => [...flat[locale].keys()].map(withoutPlural)))
 		for (const locale of locales) {
-			const missing = [...all].filter((key) => !flat[locale].has(key))
+			const own = new Set([...flat[locale].keys()].map(withoutPlural))
+			const missing = [...all].filter((key) => !own.has(key))
+			expect(missing, `${locale} lacks`).toEqual([])
+		}
+	})
+
+	test('a plural has every form its language needs (Arabic has six)', () => {
+		for (const locale of locales) {
+			const forms = new Intl.PluralRules(languageOf(locale).tag).resolvedOptions().pluralCategories
+			const plurals = new Set([...flat[locale].keys()].filter((key) => pluralSuffix.test(key)).map(withoutPlural))
+			const missing = [...plurals].flatMap((key) => forms.filter((form) => !flat[locale].has(`${key}_${form}`)).map((form) => `${key}_${form}`))
 			expect(missing, `${locale} lacks`).toEqual([])
 		}
 	})
