@@ -221,3 +221,36 @@ describe("the channel's campaign rate", () => {
 		expect(await batchOf({ ratePerSecond: 2 })).toBe(2)
 	})
 })
+
+describe('opting back in', () => {
+	test('owners and admins clear a contact’s opt-out; agents may not; another workspace’s contact is a 404', async () => {
+		const site = await createLinkChannel(team.workspace.id, 'Opt-in site')
+		const [hala, omar] = await addAudience(team.workspace.id, site.id, [
+			{ name: 'Hala (opted out)', optedOut: true },
+			{ name: 'Omar (opted out)', optedOut: true },
+		])
+		const contactPath = (id: string, rest = '', workspaceId = team.workspace.id) => `/v1/workspaces/${workspaceId}/contacts/${id}${rest}`
+		const audience = async () => (await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: site.id }, headers: team.agent.auth })).body as { count: number }
+		expect(await audience()).toMatchObject({ count: 0 })
+		const read = await api.request('GET', contactPath(hala!.id), { headers: team.agent.auth })
+		expect((read.body as { optedOutAt: string | null }).optedOutAt).toBe(hala!.optedOutAt!.toISOString())
+
+		const agent = await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: { ...team.agent.auth, 'Accept-Language': 'fr-x' } })
+		expect(agent.status).toBe(403)
+		expect((agent.body as { message: string }).message).toBeTruthy()
+		expect((await api.request('POST', contactPath(hala!.id, '/opt-in', team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.outsider.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath('not-a-uuid', '/opt-in'), { headers: team.owner.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath('00000000-0000-4000-8000-000000000000', '/opt-in'), { headers: team.owner.auth })).body).toMatchObject({ statusCode: 404 })
+		expect(await audience()).toMatchObject({ count: 0 })
+
+		const admin = await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.admin.auth })
+		expect(admin.status).toBe(200)
+		expect(admin.body).toMatchObject({ id: hala!.id, optedOutAt: null })
+		const owner = await api.request('POST', contactPath(omar!.id, '/opt-in'), { headers: team.owner.auth })
+		expect(owner.body).toMatchObject({ id: omar!.id, optedOutAt: null })
+		// Again: nothing to clear, the same answer.
+		expect((await api.request('POST', contactPath(omar!.id, '/opt-in'), { headers: team.owner.auth })).status).toBe(200)
+		expect(await audience()).toMatchObject({ count: 2 })
+	})
+})
