@@ -76,6 +76,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		recipients: detail?.[0] ?? null,
 		preview,
 		previewSearch,
+		// Nothing found for the search (the contact previewed is still offered).
+		previewNoMatch: Boolean(previewSearch) && detail?.[2]?.length === 0,
 		// The contact previewed stays among the choices.
 		previewChoices: preview && !choices.some((choice) => choice.contactId === preview.contactId) ? [{ contactId: preview.contactId, name: preview.name }, ...choices] : choices,
 		status: status ?? '',
@@ -97,13 +99,18 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (['start', 'pause', 'resume', 'cancel', 'delete'].includes(intent)) {
 		const campaignId = String(formData.get('campaignId') ?? '')
+		let done = intent
 		try {
 			if (intent === 'delete') await api.delete(`${base}/${campaignId}`)
-			else await api.post(`${base}/${campaignId}/${intent}`)
+			else {
+				const changed = await api.post<CampaignJson>(`${base}/${campaignId}/${intent}`)
+				// Started with a date still ahead: scheduled, not started.
+				if (changed.status === 'scheduled') done = 'schedule'
+			}
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: `${here}?campaign=${campaignId}`, title: t('campaigns.actionFailed') })
 		}
-		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${intent}`) })
+		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
 	}
 
 	const submission = parseWithZod(formData, { schema: campaignSchema })
@@ -392,7 +399,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
  * submit; with it, the search runs as one types and a choice shows at once).
  */
 function MessagePreview({ campaign }: { campaign: CampaignJson }) {
-	const { preview, previewSearch, previewChoices, status } = useLoaderData<typeof loader>()
+	const { preview, previewSearch, previewChoices, previewNoMatch, status } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
 	const submit = useSubmit()
 	const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
@@ -433,12 +440,23 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 					{t('campaigns.previewFind')}
 				</Button>
 			</Form>
+			{previewNoMatch ? <p role="status">{t('campaigns.previewNoMatch', { search: previewSearch })}</p> : null}
 			{previewChoices.length > 0 ? (
 				<Form method="get" className={table.actions} key={`${previewSearch} ${preview?.contactId ?? ''}`}>
 					{keep}
 					{previewSearch ? <input type="hidden" name="previewSearch" value={previewSearch} /> : null}
 					<label htmlFor="preview-contact">{t('campaigns.previewContact')}</label>
-					<select id="preview-contact" name="previewContact" defaultValue={preview?.contactId} className={fieldStyles.input} onChange={(event) => submit(event.currentTarget.form, quietly)}>
+					<select
+						id="preview-contact"
+						name="previewContact"
+						defaultValue={preview?.contactId}
+						className={fieldStyles.input}
+						onChange={(event) => {
+							// A choice wins over a search still waiting to run.
+							clearTimeout(timer.current)
+							submit(event.currentTarget.form, quietly)
+						}}
+					>
 						{previewChoices.map((choice) => (
 							<option key={choice.contactId} value={choice.contactId}>
 								{choice.name}
@@ -449,8 +467,6 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 						{t('campaigns.previewShow')}
 					</Button>
 				</Form>
-			) : previewSearch ? (
-				<p>{t('campaigns.previewNoMatch', { search: previewSearch })}</p>
 			) : null}
 		</section>
 	)
