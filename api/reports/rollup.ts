@@ -135,13 +135,17 @@ async function daysOf(trx: DB, workspaceId: string, spans: Span[]): Promise<stri
  * batch in one transaction (a failure leaves its notes for the next run). Returns how many notes
  * it took. Safe beside another refresh: notes are taken with SKIP LOCKED, days under a lock.
  */
-export async function refreshReports(db: DB, options: { batch?: number } = {}): Promise<number> {
+export async function refreshReports(db: DB, options: { batch?: number; workspaceId?: string } = {}): Promise<number> {
 	let taken = 0
 	for (;;) {
 		const count = await db.transaction().execute(async (trx) => {
 			const notes = await trx
 				.deleteFrom('reportDirty')
-				.where('id', 'in', (eb) => eb.selectFrom('reportDirty').select('id').orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked())
+				.where('id', 'in', (eb) => {
+					let stale = eb.selectFrom('reportDirty').select('id')
+					if (options.workspaceId) stale = stale.where('workspaceId', '=', options.workspaceId)
+					return stale.orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked()
+				})
 				.returning(['workspaceId', sql<string>`from_at::text`.as('from'), sql<string>`to_at::text`.as('to')])
 				.execute()
 			const byWorkspace = new Map<string, Span[]>()
@@ -164,6 +168,16 @@ export async function refreshReports(db: DB, options: { batch?: number } = {}): 
 /** The `refresh-reports` job: a refresh, and another in 5 s while changes keep coming (the crontab adds one a minute otherwise). */
 export async function refreshReportsJob(db: DB) {
 	if ((await refreshReports(db)) > 0) await addJob(db, 'refresh-reports', {}, { key: 'refresh-reports', runAt: new Date(Date.now() + 5000) })
+}
+
+/**
+ * Before a workspace's report is read: its stale days recomputed, so that it counts every change
+ * made until now (the job does it for every workspace, but only every few seconds). A few days'
+ * facts, a few milliseconds; nothing when nothing changed.
+ */
+export async function refreshBeforeReading(db: DB, workspaceId: string) {
+	const stale = await db.selectFrom('reportDirty').select('id').where('workspaceId', '=', workspaceId).limit(1).executeTakeFirst()
+	if (stale) await refreshReports(db, { workspaceId })
 }
 
 /** Recomputes every day of a workspace (or of every workspace): the command `npm run reports:rebuild`. */
