@@ -27,6 +27,8 @@ type AutocannonOptions = {
 	duration: number
 	pipelining?: number
 	timeout?: number
+	/** Requests a second across all connections (open loop at that rate); none: as fast as they answer. */
+	overallRate?: number
 	requests?: Array<{ setupRequest: (request: { path: string }) => { path: string } }>
 }
 
@@ -55,9 +57,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 /**
  * `connections` closed-loop connections for `seconds` (or until `stop` resolves, whichever comes
- * first); every response time kept (autocannon's histogram keeps whole milliseconds), sorted.
+ * first), at most `overallRate` requests a second when given; every response time kept (autocannon's histogram keeps whole milliseconds), sorted.
  */
-export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number, stop?: Promise<unknown>) {
+export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number, stop?: Promise<unknown>, overallRate?: number) {
 	const { paths } = request
 	let turn = 0
 	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
@@ -74,6 +76,7 @@ export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRe
 				duration: seconds,
 				pipelining: 1,
 				timeout: 10,
+				overallRate,
 				requests: paths?.length ? [{ setupRequest: (next) => ({ ...next, path: paths[turn++ % paths.length] ?? next.path }) }] : undefined,
 			},
 			(error, result) => {
