@@ -134,7 +134,7 @@ const crontab = '17 3 * * * prune\n'
  * every `sweepIntervalMs`, unlocks the jobs (and named queues) of pools whose lock is gone. Only
  * locks older than `sweepAfter` are looked at: a new pool takes its lock a moment after it starts.
  */
-const livenessLockClass = 0x6a6f6273
+export const livenessLockClass = 0x6a6f6273
 const sweepIntervalMs = 15_000
 const sweepAfter = '10 seconds'
 
