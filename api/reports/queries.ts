@@ -3,7 +3,7 @@ import { type DB } from '#api/db/database.ts'
 import { type Availability, type ChannelKind } from '#api/db/schema.ts'
 import { bucketCount, quantile, shareUnder } from './buckets.ts'
 import { type ReportFilters, type ReportJson, type ReportPreset, type ReportRange } from './json.ts'
-import { none } from './rollup.ts'
+import { every, none } from './rollup.ts'
 
 /** Plain dates (`YYYY-MM-DD`) as UTC midnights, for their arithmetic. */
 const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`)
@@ -56,13 +56,15 @@ type Totals = {
 type GroupedBy = 'total' | 'day' | 'channel' | 'agent' | 'weekday'
 type Grouped = Totals & { by: GroupedBy; previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
 
-// `grouping(day, channel_id, agent_id, isodow)`: a bit set for each of them the row is not grouped by.
-const groupings: Record<number, GroupedBy> = { 15: 'total', 7: 'day', 11: 'channel', 13: 'agent', 14: 'weekday' }
+// `grouping(day, isodow)`: a bit set for each of them the row is not grouped by.
+const groupings: Record<number, GroupedBy> = { 3: 'total', 1: 'day', 2: 'weekday' }
 
 /**
- * The report of one workspace: every figure from the roll-ups in one statement, grouped at once
- * by period, day, channel, agent and weekday (GROUPING SETS), the histograms summed element by
- * element in PostgreSQL; "open now" live. An agent (`onlyAgent`) sees their own work only.
+ * The report of one workspace from the roll-ups, in three statements that each read only the rows
+ * and sum only the columns they need: the filter's day rows (its channel or `every`, its agent or
+ * `every`) summed by period, day and weekday (GROUPING SETS), the histograms element by element in
+ * PostgreSQL; the channels' rows; the agents' rows. "Open now" is live. An agent (`onlyAgent`)
+ * sees their own work only.
  */
 export async function readReport(
 	db: DB,
@@ -72,35 +74,53 @@ export async function readReport(
 	const { range, previous, filters } = query
 	const agentId = query.onlyAgent ?? filters.agentId
 	const label = filters.labelId ?? none
-	const channel = filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``
-	const agent = agentId ? sql`and agent_id = ${agentId}` : sql``
+	const channelKey = filters.channelId ?? every
+	const agentKey = agentId ?? every
+	const days = sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${range.to}::date`
+	const thisPeriod = sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${range.from}::date and ${range.to}::date`
+	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
+		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
 	// The same text in the select list and in each grouping set (a literal, not a parameter: two parameters are two
 	// expressions to PostgreSQL, and the select's would read as not grouped). The day was validated as YYYY-MM-DD.
 	const previousPeriod = sql`day < ${sql.lit(range.from)}::date`
-	const { rows: grouped } = await sql<Record<string, unknown>>`
-		select ${previousPeriod} as previous, grouping(day, channel_id, agent_id, extract(isodow from day)) as grouping,
-			to_char(day, 'YYYY-MM-DD') as day, channel_id as "channelId", agent_id as "agentId", extract(isodow from day)::int - 1 as weekday,
-			coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
-			coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut",
-			${elementSums('first_response_buckets', 'f', bucketCount)}, ${elementSums('resolution_buckets', 'r', bucketCount)}, ${elementSums('incoming_hours', 'h', 24)}
-		from report_days
-		where workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${range.to}::date ${channel} ${agent}
-		group by grouping sets (
-			(${previousPeriod}), (${previousPeriod}, day), (${previousPeriod}, channel_id), (${previousPeriod}, agent_id), (${previousPeriod}, extract(isodow from day))
-		)
-	`.execute(db)
-	// New contacts belong to no channel, agent or label; campaign messages to a channel only.
-	const { rows: workspaceWide } = await sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
-		select ${previousPeriod} as previous,
-			coalesce(sum(new_contacts), 0)::int as "newContacts",
-			coalesce(sum(campaign_sent) filter (where true ${channel}), 0)::int as "campaignSent",
-			coalesce(sum(campaign_delivered) filter (where true ${channel}), 0)::int as "campaignDelivered"
-		from report_days
-		where workspace_id = ${workspace.id} and label_id = ${none} and agent_id = ${none} and day between ${previous.from}::date and ${range.to}::date
-		group by 1
-	`.execute(db)
-	const groups = grouped.map(toGrouped)
-	for (const row of workspaceWide) {
+	const [totals, byChannel, byAgent, workspaceWide] = await Promise.all([
+		sql<Record<string, unknown>>`
+			select ${previousPeriod} as previous, grouping(day, extract(isodow from day)) as grouping,
+				to_char(day, 'YYYY-MM-DD') as day, extract(isodow from day)::int - 1 as weekday, ${counts},
+				${elementSums('first_response_buckets', 'f', bucketCount)}, ${elementSums('resolution_buckets', 'r', bucketCount)}, ${elementSums('incoming_hours', 'h', 24)}
+			from report_days
+			where ${days} and channel_id = ${channelKey} and agent_id = ${agentKey}
+			group by grouping sets ((${previousPeriod}), (${previousPeriod}, day), (${previousPeriod}, extract(isodow from day)))
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select channel_id as "channelId", ${counts}
+			from report_days
+			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``}
+			group by channel_id
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select agent_id as "agentId", ${counts}, ${elementSums('first_response_buckets', 'f', bucketCount)}
+			from report_days
+			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
+			group by agent_id
+		`.execute(db),
+		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
+		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
+			select ${previousPeriod} as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
+				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
+				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
+			from report_days
+			where workspace_id = ${workspace.id} and label_id = ${none} and agent_id = ${every} and channel_id in (${every}, ${channelKey})
+				and day between ${previous.from}::date and ${range.to}::date
+			group by 1
+		`.execute(db),
+	])
+	const groups = [
+		...totals.rows.map((row) => toGrouped(row, groupings[Number(row.grouping)] ?? 'total')),
+		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
+		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
+	]
+	for (const row of workspaceWide.rows) {
 		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
 		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
 		else groups.push({ ...emptyTotals(), ...row })
@@ -202,11 +222,11 @@ function emptyTotals(): Grouped {
 	}
 }
 
-/** A row of the grouped statement: its element sums gathered back into arrays. */
-function toGrouped(row: Record<string, unknown>): Grouped {
+/** A row of a grouped statement: its element sums gathered back into arrays. */
+function toGrouped(row: Record<string, unknown>, by: GroupedBy): Grouped {
 	const elements = (prefix: string, size: number) => Array.from({ length: size }, (_, index) => Number(row[`${prefix}${index}`] ?? 0))
 	return {
-		by: groupings[Number(row.grouping)] ?? 'total',
+		by,
 		previous: Boolean(row.previous),
 		day: (row.day as string | null) ?? null,
 		channelId: (row.channelId as string | null) ?? null,

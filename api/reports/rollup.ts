@@ -5,6 +5,8 @@ import { bucketCount, durationBounds } from './buckets.ts'
 
 /** "None" in the roll-ups' keys (migration 0020): no channel, nobody, every label. */
 export const none = '00000000-0000-0000-0000-000000000000'
+/** "Every" channel or agent: a day's facts summed over them, so that a report without that filter reads one row a day, not one per channel and agent. */
+export const every = 'ffffffff-ffff-ffff-ffff-ffffffffffff'
 
 const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
 
@@ -18,7 +20,8 @@ const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
  * - a first response (its duration from the conversation's start, on the day of the reply), under the assignee;
  * - a new contact (no channel, nobody, no label);
  * - a campaign message sent, and whether it was delivered, on its channel, under nobody.
- * A conversation's facts count under "every label" and under each of its labels.
+ * A conversation's facts count under "every label" and under each of its labels; each day also has
+ * its sums over every channel, every agent, and both (`every`).
  * Runs in the caller's transaction, under the workspace's advisory lock (two refreshes of one
  * workspace never interleave their deletes and inserts).
  */
@@ -88,7 +91,9 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			workspace_id, label_id, day, channel_id, agent_id, opened, resolved, messages_in, messages_out, first_responses,
 			first_response_buckets, resolution_buckets, incoming_hours, new_contacts, campaign_sent, campaign_delivered
 		)
-		select ${workspaceId}, label_id, day, channel_id, agent_id,
+		select ${workspaceId}, label_id, day,
+			case when grouping(channel_id) = 1 then ${every}::uuid else channel_id end,
+			case when grouping(agent_id) = 1 then ${every}::uuid else agent_id end,
 			coalesce(sum(n) filter (where measure = 'opened'), 0),
 			coalesce(sum(n) filter (where measure = 'resolved'), 0),
 			coalesce(sum(n) filter (where measure = 'in'), 0),
@@ -101,7 +106,7 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			coalesce(sum(n) filter (where measure = 'campaign_sent'), 0),
 			coalesce(sum(n) filter (where measure = 'campaign_delivered'), 0)
 		from counted
-		group by label_id, day, channel_id, agent_id
+		group by grouping sets ((label_id, day, channel_id, agent_id), (label_id, day, channel_id), (label_id, day, agent_id), (label_id, day))
 	`.execute(trx)
 }
 

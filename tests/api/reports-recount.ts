@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { durationBounds, bucketCount } from '#api/reports/buckets.ts'
-import { none } from '#api/reports/rollup.ts'
+import { every, none } from '#api/reports/rollup.ts'
 import { testDb } from './harness.ts'
 
 /**
@@ -56,8 +56,11 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 
 	const rows = new Map<string, DayRow>()
 	const add = (at: { conversationId: string | null; day: string; channelId: string; agentId: string }, change: (row: DayRow) => void) => {
-		for (const labelId of labelsOf(at.conversationId)) {
-			const id = { labelId, day: at.day, channelId: at.channelId, agentId: at.agentId }
+		// Each fact also counts in its day's sums over every channel, every agent, and both.
+		const keys = labelsOf(at.conversationId).flatMap((labelId) =>
+			[at.channelId, every].flatMap((channelId) => [at.agentId, every].map((agentId) => ({ labelId, day: at.day, channelId, agentId }))),
+		)
+		for (const id of keys) {
 			let row = rows.get(key(id))
 			if (!row) {
 				row = {

@@ -33,7 +33,8 @@ export async function up(db: Kysely<unknown>) {
 			new_contacts integer not null default 0,
 			campaign_sent integer not null default 0,
 			campaign_delivered integer not null default 0,
-			primary key (workspace_id, label_id, day, channel_id, agent_id)
+			-- A report reads one label's rows of one channel (or every) and one agent (or every), over a range of days.
+			primary key (workspace_id, label_id, channel_id, agent_id, day)
 		)
 	`.execute(db)
 	await sql`
