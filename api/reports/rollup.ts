@@ -109,19 +109,27 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 type Span = { from: string; to: string }
 const always: Span = { from: '-infinity', to: 'infinity' }
 
-/** The days (in the workspace's time zone) the spans cover, clamped to the workspace's life: its first fact (seeds write history older than the workspace) to today. */
+/**
+ * The days (in the workspace's time zone) the spans cover. An open end (a new time zone, a rebuild)
+ * stands for the workspace's first fact (seeds write history older than the workspace) or today.
+ */
 async function daysOf(trx: DB, workspaceId: string, spans: Span[]): Promise<string[]> {
 	if (spans.length === 0) return []
 	const { rows } = await sql<{ day: string }>`
 		select distinct to_char(d, 'YYYY-MM-DD') as day
 		from workspaces w,
 			lateral (
-				select least(w.created_at, (select min(created_at) from conversations where workspace_id = w.id), (select min(created_at) from contacts where workspace_id = w.id)) as at
+				select least(
+					w.created_at,
+					(select min(created_at) from conversations where workspace_id = w.id),
+					(select min(created_at) from contacts where workspace_id = w.id),
+					(select min(m.created_at) from channels c cross join lateral (select min(created_at) as created_at from messages where channel_id = c.id) m where c.workspace_id = w.id)
+				) as at
 			) first,
 			jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) s ("from" timestamptz, "to" timestamptz),
 			generate_series(
-				(greatest(s."from", first.at) at time zone w.timezone)::date,
-				(least(s."to", now() + interval '1 day') at time zone w.timezone)::date,
+				((case when s."from" = '-infinity' then first.at else s."from" end) at time zone w.timezone)::date,
+				((case when s."to" = 'infinity' then now() + interval '1 day' else s."to" end) at time zone w.timezone)::date,
 				interval '1 day'
 			) d
 		where w.id = ${workspaceId}

@@ -75,12 +75,16 @@ export async function up(db: Kysely<unknown>) {
 	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where kind <> 'note' group by workspace_id`).execute(db)
 	await sql`create trigger messages_report_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_report_messages_new()`.execute(db)
 	await sql`create trigger messages_report_deleted after delete on messages referencing old table as old_rows for each statement execute function crm_report_messages_old()`.execute(db)
-	// A message moved in time (the demo's backdated threads): where it was and where it is. Only an update naming the column fires it.
-	await note(
-		'crm_report_messages_moved',
-		`select n.workspace_id, least(min(n.created_at), min(o.created_at)), greatest(max(n.created_at), max(o.created_at)) from new_rows n join old_rows o on o.id = n.id where n.created_at <> o.created_at group by n.workspace_id`,
-	).execute(db)
-	await sql`create trigger messages_report_moved after update of created_at on messages referencing old table as old_rows new table as new_rows for each statement execute function crm_report_messages_moved()`.execute(db)
+	// A message or a contact moved in time (the demo's backdated threads): where it was and where it is. Row
+	// triggers, as PostgreSQL allows no transition tables with a column list; only an update naming the column fires them.
+	await sql`
+		create function crm_report_moved() returns trigger language plpgsql as $$
+		begin
+			insert into report_dirty (workspace_id, from_at, to_at) values (new.workspace_id, least(old.created_at, new.created_at), greatest(old.created_at, new.created_at));
+			return null;
+		end $$
+	`.execute(db)
+	await sql`create trigger messages_report_moved after update of created_at on messages for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
 
 	// Conversations: from their start to their last activity, which holds all their facts; an update only
 	// when it moves what the reports read (assignee, first response, channel), not every new message.
@@ -110,11 +114,7 @@ export async function up(db: Kysely<unknown>) {
 	await note('crm_report_contacts_old', `select workspace_id, min(created_at), max(created_at) from old_rows group by workspace_id`).execute(db)
 	await sql`create trigger contacts_report_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_report_contacts_new()`.execute(db)
 	await sql`create trigger contacts_report_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_report_contacts_old()`.execute(db)
-	await note(
-		'crm_report_contacts_moved',
-		`select n.workspace_id, least(min(n.created_at), min(o.created_at)), greatest(max(n.created_at), max(o.created_at)) from new_rows n join old_rows o on o.id = n.id where n.created_at <> o.created_at group by n.workspace_id`,
-	).execute(db)
-	await sql`create trigger contacts_report_moved after update of created_at on contacts referencing old table as old_rows new table as new_rows for each statement execute function crm_report_contacts_moved()`.execute(db)
+	await sql`create trigger contacts_report_moved after update of created_at on contacts for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
 
 	// Campaign recipients: the day their message went out, once it has, and again when its delivery moves.
 	await note(
@@ -157,7 +157,7 @@ export async function down(db: Kysely<unknown>) {
 	for (const name of [
 		'crm_report_messages_new',
 		'crm_report_messages_old',
-		'crm_report_messages_moved',
+		'crm_report_moved',
 		'crm_report_conversations_new',
 		'crm_report_conversations_old',
 		'crm_report_conversations_changed',
@@ -165,7 +165,6 @@ export async function down(db: Kysely<unknown>) {
 		'crm_report_labels_old',
 		'crm_report_contacts_new',
 		'crm_report_contacts_old',
-		'crm_report_contacts_moved',
 		'crm_report_recipients_changed',
 		'crm_report_timezone_changed',
 	]) {
