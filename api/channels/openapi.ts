@@ -1,6 +1,8 @@
 import { z } from 'zod'
-import { type ApiDocs } from '#api/http/openapi.ts'
+import { channelKinds, channelStatuses } from '#api/db/schema.ts'
+import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
+import { type ChannelJson } from './queries.ts'
 import {
 	channelParams,
 	createLinkChannelBody,
@@ -19,11 +21,38 @@ const updateChannelBody = z.union([updateLinkChannelBody, updateMessagingChannel
 // Telegram's bot token, or Meta's credentials (WhatsApp, Messenger, Facebook, Instagram alike).
 const credentialsBody = z.union([replaceCredentialsBody('telegram'), replaceCredentialsBody('whatsapp')])
 
+const channelAnswer = answerSchema<ChannelJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			kind: z.enum(channelKinds),
+			name: z.string(),
+			slug: z.string().nullable(),
+			enabled: z.boolean(),
+			status: z.enum(channelStatuses),
+			statusDetail: z.string().nullable(),
+			failingSince: z.string().datetime().nullable().openapi({ description: 'Since when the provider has refused the channel’s token (status `error`).' }),
+			settings: z.record(z.unknown()),
+			campaignRatePerSecond: z.number().int().nullable().openapi({ description: 'Null: `kindRatePerSecond`.' }),
+			kindRatePerSecond: z.number().int(),
+			createdAt: z.string().datetime(),
+			updatedAt: z.string().datetime(),
+			today: z.object({ incoming: z.number().int(), outgoing: z.number().int() }).optional().openapi({ description: 'In the list: messages since midnight in the workspace’s time zone.' }),
+			webhook: z
+				.object({ url: z.string().url(), verifyToken: z.string().nullable() })
+				.nullable()
+				.optional()
+				.openapi({ description: 'On a created or read channel, for owners and admins: where the provider posts, and Meta’s verify token.' }),
+			maskedCredentials: z.record(z.string()).nullable().optional().openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
+		})
+		.openapi('Channel'),
+)
+
 /** `/v1/workspaces/{id}/channels` (router.ts): everyone reads, owners and admins write. */
 export function documentChannels(docs: ApiDocs) {
-	const channel = 'The channel.'
-	const withWebhook = 'The channel, with `webhook` (where to point the provider, and Meta’s verify token) and `maskedCredentials` (their last characters); both null for a link.'
-	docs.add({ method: 'get', path: '/', summary: 'The channels', params: workspaceParams, responses: { 200: '`{ channels }`.' } })
+	const channel = { description: 'The channel.', schema: channelAnswer }
+	const withWebhook = { description: 'The channel, with `webhook` and `maskedCredentials` (null for a link).', schema: channelAnswer }
+	docs.add({ method: 'get', path: '/', summary: 'The channels', params: workspaceParams, responses: { 200: { description: 'The channels, each with today’s messages.', schema: z.object({ channels: z.array(channelAnswer) }) } } })
 	docs.add({
 		method: 'post',
 		path: '/',
@@ -31,7 +60,7 @@ export function documentChannels(docs: ApiDocs) {
 		description: 'Owners and admins. A chat link, or a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook.',
 		params: workspaceParams,
 		body: createChannelBody,
-		responses: { 201: 'The channel; a messaging channel with its `webhook`.' },
+		responses: { 201: { description: 'The channel; a messaging channel with its `webhook`.', schema: channelAnswer } },
 		errors: [403, 409, 422, 502],
 	})
 	docs.add({ method: 'get', path: '/:channelId', summary: 'A channel', description: 'Owners and admins also see its webhook and masked credentials.', params: channelParams, responses: { 200: withWebhook } })

@@ -1,12 +1,49 @@
 import { z } from 'zod'
-import { type ApiDocs } from '#api/http/openapi.ts'
+import { channelKinds } from '#api/db/schema.ts'
+import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { labelSummary } from '#api/labels/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
+import { type ContactIdentityJson, type ContactJson, type ContactPageJson } from './queries.ts'
 import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
+
+const identity = answerSchema<ContactIdentityJson>()(
+	z.object({ channelId: z.string().uuid(), channelKind: z.enum(channelKinds), channelName: z.string(), externalId: z.string().nullable(), since: z.string().datetime() }),
+)
+
+const contactAnswer = answerSchema<ContactJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			name: z.string(),
+			email: z.string().nullable(),
+			phone: z.string().nullable(),
+			company: z.string().nullable(),
+			notes: z.string().nullable(),
+			attributes: z.record(z.string()),
+			avatarColor: z.string(),
+			labels: z.array(labelSummary),
+			lastActivityAt: z.string().datetime(),
+			createdAt: z.string().datetime(),
+			updatedAt: z.string().datetime(),
+			identities: z.array(identity).optional().openapi({ description: 'On a single contact: who they are on each channel they wrote on.' }),
+			optedOutAt: z.string().datetime().nullable().optional().openapi({ description: 'On a single contact: when they opted out of campaigns.' }),
+		})
+		.openapi('Contact'),
+)
+
+const contactPage = answerSchema<ContactPageJson>()(
+	z.object({
+		contacts: z.array(contactAnswer),
+		nextCursor: z.string().nullable(),
+		total: z.number().int(),
+		totalCapped: z.boolean().openapi({ description: 'More than `total` match; `count=exact` counts them all.' }),
+	}),
+)
 
 /** `/v1/workspaces/{id}/contacts` (router.ts): every member reads, creates, edits, imports and exports; owners and admins delete. */
 export function documentContacts(docs: ApiDocs) {
-	const contact = 'The contact, with its labels and attributes.'
-	docs.add({ method: 'get', path: '/', summary: 'A page of contacts', description: 'Keyset pages: `nextCursor` is the `cursor` of the following one.', params: workspaceParams, query: listContactsQuery, responses: { 200: '`{ contacts, nextCursor, total, totalCapped }`.' } })
+	const contact = { description: 'The contact, with its labels, attributes and identities.', schema: contactAnswer }
+	docs.add({ method: 'get', path: '/', summary: 'A page of contacts', description: 'Keyset pages: `nextCursor` is the `cursor` of the following one.', params: workspaceParams, query: listContactsQuery, responses: { 200: { description: 'A page of contacts.', schema: contactPage } } })
 	docs.add({ method: 'post', path: '/', summary: 'Create a contact', params: workspaceParams, body: createContactBody, responses: { 201: contact }, errors: [409] })
 	docs.add({
 		method: 'get',

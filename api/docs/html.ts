@@ -43,7 +43,7 @@ export function docsPage(document: OpenAPIObject): string {
 		}
 	}
 	const tags = [...byTag.keys()]
-	const errorBody = document.components?.schemas?.ErrorBody
+	const schemas = Object.entries(document.components?.schemas ?? {}).sort(([a], [b]) => a.localeCompare(b))
 	return `<!doctype html>
 <html lang="en" dir="ltr">
 <head>
@@ -57,11 +57,12 @@ export function docsPage(document: OpenAPIObject): string {
 <h1>${escape(document.info.title)} <small>${escape(document.info.version)}</small></h1>
 <p>${inline(document.info.description ?? '')}</p>
 <p>The same contract as JSON: <a href="${escape(base)}/openapi.json"><code>${escape(base)}/openapi.json</code></a> (OpenAPI ${escape(document.openapi)}). This reference is in English.</p>
-<nav aria-label="Sections"><ul>${tags.map((tag) => `<li><a href="#${anchor(tag)}">${escape(tag)}</a></li>`).join('')}<li><a href="#errors">Errors</a></li></ul></nav>
+<p>Every error answers <a href="#schema-ErrorBody"><code>ErrorBody</code></a> with its status.</p>
+<nav aria-label="Sections"><ul>${tags.map((tag) => `<li><a href="#${anchor(tag)}">${escape(tag)}</a></li>`).join('')}<li><a href="#schemas">Schemas</a></li></ul></nav>
 </header>
 <main>
 ${tags.map((tag) => `<section class="tag" id="${anchor(tag)}"><h2>${escape(tag)}</h2>${byTag.get(tag)!.join('\n')}</section>`).join('\n')}
-<section class="tag" id="errors"><h2>Errors</h2><p id="schema-ErrorBody">Every error answers <code>ErrorBody</code>:</p>${errorBody ? schemaHtml(errorBody) : ''}</section>
+<section class="tag" id="schemas"><h2>Schemas</h2>${schemas.map(([name, schema]) => `<article id="schema-${anchor(name)}"><h3><code>${escape(name)}</code></h3>${schemaHtml(schema)}</article>`).join('\n')}</section>
 </main>
 </body>
 </html>

@@ -17,10 +17,20 @@ export const errorBodySchema = z
 	})
 	.openapi('ErrorBody')
 
-// `errorBody` and its schema cannot drift apart: this fails to compile when they do.
+/** True when A and B are the same type, each assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+
+// `errorBody` and its schema cannot drift apart: this fails to compile when they do.
 const errorBodyMatches: Same<Required<z.output<typeof errorBodySchema>>, ErrorBody> = true
 void errorBodyMatches
+
+/**
+ * The schema of a response body, held to the TypeScript type the route builds it as
+ * (`answerSchema<LabelJson>()(z.object(…))`): it does not compile unless both say the same.
+ */
+export function answerSchema<Json>() {
+	return <Schema extends z.ZodTypeAny>(schema: Schema & (Same<z.output<Schema>, Json> extends true ? unknown : never)): Schema => schema
+}
 
 /** A media type: `application/json`, `text/csv`, `multipart/form-data`… */
 type MediaType = string

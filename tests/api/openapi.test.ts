@@ -148,5 +148,9 @@ describe('GET /v1/docs', () => {
 		expect(html).toContain('<code>color</code>')
 		expect(html).toContain('In conflict with the current state.')
 		expect(html).toContain('href="#schema-ErrorBody"')
+		// Every link within the page leads somewhere on it.
+		const ids = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]))
+		for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) expect(ids, `#${target}`).toContain(target)
+		expect(ids.size).toBe([...html.matchAll(/\sid="/g)].length)
 	})
 })
