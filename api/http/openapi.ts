@@ -37,7 +37,12 @@ type MediaType = string
 
 /** The security schemes operations name: a session's bearer token, or a link visitor's token. */
 export const securitySchemes = {
-	bearerAuth: { type: 'http', scheme: 'bearer', description: 'A session token from `POST /v1/auth/login` or `POST /v1/auth/register`, as `Authorization: Bearer <token>`.' },
+	bearerAuth: {
+		type: 'http',
+		scheme: 'bearer',
+		description:
+			'A session token from `POST /v1/auth/login` or `POST /v1/auth/register`, as `Authorization: Bearer <token>`. The web app keeps it in its `crm-token` cookie and sends it so; `/v1` reads no cookie.',
+	},
 	visitorToken: {
 		type: 'apiKey',
 		in: 'header',
