@@ -104,7 +104,11 @@ function parametersHtml(parameters: ParameterObject[]): string {
 
 function contentHtml(content: NonNullable<RequestBodyObject['content']>): string {
 	return Object.entries(content)
-		.map(([type, media]) => `<div><code>${escape(type)}</code>${media.schema ? schemaHtml(media.schema) : ''}</div>`)
+		.map(([type, media]) => {
+			// A named schema is one link, on the line of its media type.
+			if (media.schema && '$ref' in media.schema) return `<div><code>${escape(type)}</code>: ${refLink(media.schema)}</div>`
+			return `<div><code>${escape(type)}</code>${media.schema ? schemaHtml(media.schema) : ''}</div>`
+		})
 		.join('')
 }
 
