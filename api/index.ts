@@ -9,6 +9,7 @@ import { cannedResponsesRouter } from './canned-responses/router.ts'
 import { channelsRouter } from './channels/router.ts'
 import { type ApiContext } from './context.ts'
 import { contactsRouter, isCsvImport } from './contacts/router.ts'
+import { docsRouter } from './docs/router.ts'
 import { conversationsRouter, isMessageUpload } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
@@ -46,6 +47,8 @@ export function createApi(options: ContextOptions): Router {
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
 
+	// The contract and its reference page, public; each router's operations are in its `openapi.ts`.
+	router.use(docsRouter())
 	// Feature routers are mounted here as they land, each with `context`.
 	router.use('/auth', authRouter(context))
 	// Before `/workspaces`, whose router would authenticate every request a second time on its way through.

@@ -1,5 +1,4 @@
 import { Router } from 'express'
-import { z } from 'zod'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
 import { requireUser } from '#api/http/authenticate.ts'
@@ -8,11 +7,7 @@ import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { findMembership } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
-
-// Pusher's socket ids: two integers joined by a dot.
-const socketId = z.string().max(64).regex(/^\d+\.\d+$/)
-const channelAuthBody = z.object({ socket_id: socketId, channel_name: z.string().min(1).max(200) })
-const userAuthBody = z.object({ socket_id: socketId, user_id: z.string().max(200).optional() })
+import { channelAuthBody, userAuthBody } from './schemas.ts'
 
 async function workspaceOfConversation(db: DB, conversationId: string): Promise<string | undefined> {
 	const conversation = await db.selectFrom('conversations').select('workspaceId').where('id', '=', conversationId).executeTakeFirst()

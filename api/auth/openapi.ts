@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { type ApiDocs } from '#api/http/openapi.ts'
+import { userAnswer } from '#api/workspaces/openapi.ts'
+import { changePasswordSchema, emailSchema, loginSchema, profileUpdateSchema, registerSchema, resetPasswordSchema, tokenSchema } from './schemas.ts'
+
+// The words of `res.json({ message })` answers, in the caller's language.
+const messageAnswer = z.object({ message: z.string() })
+
+/** `/v1/auth` (router.ts). */
+export function documentAuth(docs: ApiDocs) {
+	const signedIn = { description: 'A new session’s token, for `Authorization: Bearer`, and the user.', schema: z.object({ access_token: z.string(), user: userAnswer }) }
+	docs.add({ method: 'post', path: '/register', summary: 'Create an account and sign in', caller: 'anyone', body: registerSchema, responses: { 201: signedIn }, errors: [409, 429] })
+	docs.add({ method: 'post', path: '/login', summary: 'Sign in', caller: 'anyone', body: loginSchema, responses: { 200: signedIn }, errors: [401, 429] })
+	docs.add({ method: 'post', path: '/logout', summary: 'End this session', responses: { 204: 'Signed out.' } })
+	docs.add({
+		method: 'post',
+		path: '/forgot-password',
+		summary: 'Mail a password reset link',
+		description: 'Answers the same whether or not the address has an account.',
+		caller: 'anyone',
+		body: emailSchema,
+		responses: { 202: { description: 'The link is on its way if the account exists.', schema: messageAnswer } },
+		errors: [429],
+	})
+	docs.add({
+		method: 'post',
+		path: '/validate-reset-token',
+		summary: 'Check a password reset link before asking for a new password',
+		caller: 'anyone',
+		body: tokenSchema,
+		responses: { 200: { description: 'The link is usable.', schema: z.object({ valid: z.literal(true) }) } },
+		errors: [429],
+	})
+	docs.add({ method: 'post', path: '/reset-password', summary: 'Set a new password with a reset link', caller: 'anyone', body: resetPasswordSchema, responses: { 200: { description: 'Done; other sessions are ended.', schema: messageAnswer } }, errors: [429] })
+	docs.add({ method: 'post', path: '/verify-email', summary: 'Verify the address with the mailed link', caller: 'anyone', body: tokenSchema, responses: { 200: { description: 'Verified.', schema: messageAnswer } }, errors: [429] })
+	docs.add({ method: 'post', path: '/resend-verification', summary: 'Mail the verification link again', responses: { 202: { description: 'Sent.', schema: messageAnswer } }, errors: [409, 429] })
+	docs.add({ method: 'get', path: '/profile', summary: "The signed-in user's profile", description: 'The user, their current workspace and their role in it.', responses: { 200: { description: 'The profile.', schema: userAnswer } } })
+	docs.add({ method: 'patch', path: '/profile', summary: 'Change the name, language or other profile fields', body: profileUpdateSchema, responses: { 200: { description: 'The updated profile.', schema: userAnswer } } })
+	docs.add({ method: 'post', path: '/change-password', summary: 'Change the password', body: changePasswordSchema, responses: { 204: 'Changed; other sessions are ended.' }, errors: [429] })
+}

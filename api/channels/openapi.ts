@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { channelKinds, channelStatuses } from '#api/db/schema.ts'
+import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { workspaceParams } from '#api/workspaces/schemas.ts'
+import { type ChannelJson } from './queries.ts'
+import {
+	channelParams,
+	createLinkChannelBody,
+	createPageChannelBody,
+	createTelegramChannelBody,
+	createWhatsAppChannelBody,
+	replaceCredentialsBody,
+	updateLinkChannelBody,
+	updateMessagingChannelBody,
+} from './schemas.ts'
+
+// The router reads `kind` first (channelKindBody), then validates with the schema of that kind.
+const createChannelBody = z.union([createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, createPageChannelBody])
+// And a channel's own kind picks which of these a change is held to.
+const updateChannelBody = z.union([updateLinkChannelBody, updateMessagingChannelBody])
+// Telegram's bot token, or Meta's credentials (WhatsApp, Messenger, Facebook, Instagram alike).
+const credentialsBody = z.union([replaceCredentialsBody('telegram'), replaceCredentialsBody('whatsapp')])
+
+const channelAnswer = answerSchema<ChannelJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			kind: z.enum(channelKinds),
+			name: z.string(),
+			slug: z.string().nullable(),
+			enabled: z.boolean(),
+			status: z.enum(channelStatuses),
+			statusDetail: z.string().nullable(),
+			failingSince: z.string().datetime().nullable().openapi({ description: 'Since when the provider has refused the channel’s token (status `error`).' }),
+			settings: z.record(z.unknown()),
+			campaignRatePerSecond: z.number().int().nullable().openapi({ description: 'Null: `kindRatePerSecond`.' }),
+			kindRatePerSecond: z.number().int(),
+			createdAt: z.string().datetime(),
+			updatedAt: z.string().datetime(),
+			today: z.object({ incoming: z.number().int(), outgoing: z.number().int() }).optional().openapi({ description: 'In the list: messages since midnight in the workspace’s time zone.' }),
+			webhook: z
+				.object({ url: z.string().url(), verifyToken: z.string().nullable() })
+				.nullable()
+				.optional()
+				.openapi({ description: 'On a created or read channel, for owners and admins: where the provider posts, and Meta’s verify token.' }),
+			maskedCredentials: z.record(z.string()).nullable().optional().openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
+		})
+		.openapi('Channel'),
+)
+
+/** `/v1/workspaces/{id}/channels` (router.ts): everyone reads, owners and admins write. */
+export function documentChannels(docs: ApiDocs) {
+	const channel = { description: 'The channel.', schema: channelAnswer }
+	const withWebhook = { description: 'The channel, with `webhook` and `maskedCredentials` (null for a link).', schema: channelAnswer }
+	docs.add({ method: 'get', path: '/', summary: 'The channels', params: workspaceParams, responses: { 200: { description: 'The channels, each with today’s messages.', schema: z.object({ channels: z.array(channelAnswer) }) } } })
+	docs.add({
+		method: 'post',
+		path: '/',
+		summary: 'Connect a channel',
+		description: 'Owners and admins. A chat link, or a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook.',
+		params: workspaceParams,
+		body: createChannelBody,
+		responses: { 201: { description: 'The channel; a messaging channel with its `webhook`.', schema: channelAnswer } },
+		errors: [403, 409, 422, 502],
+	})
+	docs.add({ method: 'get', path: '/:channelId', summary: 'A channel', description: 'Owners and admins also see its webhook and masked credentials.', params: channelParams, responses: { 200: withWebhook } })
+	docs.add({
+		method: 'get',
+		path: '/:channelId/templates',
+		summary: 'The provider’s approved message templates (WhatsApp)',
+		params: channelParams,
+		responses: { 200: '`{ templates }`.' },
+		errors: [422, 502],
+	})
+	docs.add({
+		method: 'patch',
+		path: '/:channelId',
+		summary: 'Change a channel',
+		description: 'Owners and admins. A link’s fields; of a messaging channel, only its name, switch and campaign rate.',
+		params: channelParams,
+		body: updateChannelBody,
+		responses: { 200: channel },
+		errors: [403, 409],
+	})
+	docs.add({
+		method: 'put',
+		path: '/:channelId/credentials',
+		summary: 'Replace some of a messaging channel’s credentials',
+		description: 'Owners and admins. Checked with the provider as on connect; the values not given are kept.',
+		params: channelParams,
+		body: credentialsBody,
+		responses: { 200: withWebhook },
+		errors: [403, 422, 502],
+	})
+	docs.add({ method: 'delete', path: '/:channelId', summary: 'Delete a channel', description: 'Owners and admins; the provider stops sending us its events first.', params: channelParams, responses: { 204: 'Deleted.' }, errors: [403] })
+}

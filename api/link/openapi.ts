@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { attachmentAnswer } from '#api/attachments/openapi.ts'
+import { attachmentParams } from '#api/attachments/router.ts'
+import { messageDirections } from '#api/db/schema.ts'
+import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { type LinkPageJson, type VisitorMessageJson, type VisitorThreadJson } from './queries.ts'
+import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery } from './schemas.ts'
+
+const linkPage = answerSchema<LinkPageJson>()(
+	z
+		.object({
+			slug: z.string(),
+			name: z.string(),
+			businessName: z.string(),
+			logoColor: z.string(),
+			greeting: z.string(),
+			awayMessage: z.string(),
+			askName: z.boolean(),
+			askEmail: z.boolean(),
+		})
+		.openapi('LinkPage'),
+)
+
+const visitorMessage = answerSchema<VisitorMessageJson>()(
+	z
+		.object({
+			id: z.string(),
+			direction: z.enum(messageDirections),
+			body: z.string(),
+			senderName: z.string().nullable(),
+			attachments: z.array(attachmentAnswer).openapi({ description: 'The team’s files, read at `/v1/link/{slug}/attachments/{attachmentId}`.' }),
+			createdAt: z.string().datetime(),
+		})
+		.openapi('VisitorMessage'),
+)
+
+const visitorThread = answerSchema<VisitorThreadJson>()(
+	z.object({
+		conversationId: z.string().uuid().nullable().openapi({ description: 'Null until the visitor’s first message.' }),
+		messages: z.array(visitorMessage),
+		olderCursor: z.string().nullable().openapi({ description: 'The `before` of the page of older messages; null at the start of the thread.' }),
+	}),
+)
+
+/** `/v1/link/{slug}` (router.ts): the public side of a link channel. An unknown or switched-off slug answers 404 everywhere. */
+export function documentLink(docs: ApiDocs) {
+	docs.add({ method: 'get', path: '/:slug', summary: 'A link page: the workspace’s name, greeting and what it asks', caller: 'anyone', params: linkParams, responses: { 200: { description: 'The page.', schema: linkPage } } })
+	docs.add({
+		method: 'get',
+		path: '/:slug/messages',
+		summary: 'The visitor’s own thread',
+		caller: 'visitor',
+		params: linkParams,
+		query: visitorThreadQuery,
+		responses: { 200: { description: 'A page of the thread, oldest first.', schema: visitorThread } },
+	})
+	docs.add({
+		method: 'post',
+		path: '/:slug/messages',
+		summary: 'Write to the team',
+		description: 'The first message opens the visitor’s conversation; the name and e-mail are required when the page asks for them.',
+		caller: 'visitor',
+		params: linkParams,
+		body: postVisitorMessageBody,
+		responses: { 201: { description: 'The message, and the conversation it is in.', schema: z.object({ conversationId: z.string().uuid(), message: visitorMessage }) } },
+		errors: [429],
+	})
+	docs.add({
+		method: 'get',
+		path: '/:slug/attachments/:attachmentId',
+		summary: 'A file the team sent in the visitor’s conversation',
+		caller: 'visitor',
+		params: [linkParams, attachmentParams],
+		responses: { 200: { description: 'The file, in its own media type.', type: 'application/octet-stream', schema: z.string().openapi({ format: 'binary' }) } },
+	})
+	docs.add({
+		method: 'post',
+		path: '/:slug/realtime/auth',
+		summary: 'Sign the visitor’s realtime channel (pusher-js channel authorisation)',
+		caller: 'visitor',
+		params: linkParams,
+		body: visitorRealtimeAuthBody,
+		responses: { 200: 'Pusher’s `{ auth }`.' },
+		errors: [403],
+	})
+}

@@ -1,0 +1,26 @@
+import { type ApiDocs } from '#api/http/openapi.ts'
+import { workspaceParams } from '#api/workspaces/schemas.ts'
+import { exportQuery, reportQuery } from './schemas.ts'
+
+/** `/v1/workspaces/{id}/reports` (router.ts): every member reads them; an agent only their own work. */
+export function documentReports(docs: ApiDocs) {
+	docs.add({
+		method: 'get',
+		path: '/',
+		summary: 'The dashboard’s figures',
+		description: 'Against the previous period of the same length: totals, days, channels, the heat map of the week and agents. Days are in the workspace’s time zone.',
+		params: workspaceParams,
+		query: reportQuery,
+		responses: { 200: 'The report.' },
+		errors: [403, 422],
+	})
+	docs.add({
+		method: 'get',
+		path: '/export',
+		summary: 'One table of the report as CSV',
+		params: workspaceParams,
+		query: [reportQuery, exportQuery],
+		responses: { 200: { description: 'A CSV file, with English column names.', type: 'text/csv' } },
+		errors: [403, 422],
+	})
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod'
+import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
+import { availabilities, invitationMethods, invitedRoles, roles } from '#api/db/schema.ts'
+import { listQuery } from '#api/http/pagination.ts'
+import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { type InvitationJson } from './invitations.ts'
+import { type MemberJson } from './members.ts'
+import {
+	availabilityBody,
+	changeRoleBody,
+	createInvitationBody,
+	createWorkspaceBody,
+	deleteWorkspaceBody,
+	invitationCodeBody,
+	invitationParams,
+	memberParams,
+	switchWorkspaceBody,
+	transferOwnershipBody,
+	updateWorkspaceBody,
+	workspaceParams,
+} from './schemas.ts'
+
+/** A workspace as the API answers it: with the caller's role in it. */
+export const workspaceAnswer = answerSchema<WorkspaceJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			name: z.string(),
+			slug: z.string(),
+			timezone: z.string(),
+			defaultLocale: z.string(),
+			logoColor: z.string(),
+			role: z.enum(roles),
+			createdAt: z.string().datetime(),
+		})
+		.openapi('Workspace'),
+)
+
+/** The signed-in user (login, register, profile, switch), with their current workspace or null. */
+export const userAnswer = answerSchema<UserJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			name: z.string(),
+			email: z.string(),
+			emailVerified: z.boolean(),
+			locale: z.string(),
+			theme: z.string(),
+			workspace: workspaceAnswer.nullable(),
+			createdAt: z.string().datetime(),
+		})
+		.openapi('User'),
+)
+
+const member = answerSchema<MemberJson>()(
+	z.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), role: z.enum(roles), availability: z.enum(availabilities), joinedAt: z.string().datetime() }).openapi('Member'),
+)
+
+const invitation = answerSchema<InvitationJson>()(
+	z
+		.object({
+			id: z.string().uuid(),
+			code: z.string(),
+			method: z.enum(invitationMethods),
+			email: z.string().nullable(),
+			role: z.enum(invitedRoles),
+			expiresAt: z.string().datetime(),
+			maxUses: z.number().int().nullable(),
+			uses: z.number().int(),
+			revoked: z.boolean(),
+			createdAt: z.string().datetime(),
+			createdByName: z.string().nullable(),
+			url: z.string().url(),
+		})
+		.openapi('Invitation'),
+)
+
+const page = { page: z.number().int(), limit: z.number().int(), total: z.number().int() }
+
+/** `/v1/user` (router.ts). */
+export function documentUser(docs: ApiDocs) {
+	docs.add({ method: 'get', path: '/workspaces', summary: "The signed-in user's workspaces", query: listQuery, responses: { 200: { description: 'A page of workspaces, with the role in each.', schema: z.object({ workspaces: z.array(workspaceAnswer), ...page }) } } })
+}
+
+/** `/v1/workspaces` (router.ts, members.ts, invitations.ts). */
+export function documentWorkspaces(docs: ApiDocs) {
+	const workspace = { description: 'The workspace, with the caller’s `role` in it.', schema: workspaceAnswer }
+	docs.add({
+		method: 'post',
+		path: '/invitations/preview',
+		summary: 'What an invitation is for, before signing up',
+		caller: 'anyone',
+		body: invitationCodeBody,
+		responses: { 200: { description: 'What the sign-up page says about it.', schema: z.object({ workspaceName: z.string(), role: z.enum(invitedRoles), expiresAt: z.string().datetime() }) } },
+		errors: [410, 422],
+	})
+	docs.add({ method: 'post', path: '/', summary: 'Create a workspace', description: 'The caller becomes its owner.', body: createWorkspaceBody, responses: { 201: workspace } })
+	docs.add({ method: 'put', path: '/switch', summary: 'Make another of the user’s workspaces the current one', body: switchWorkspaceBody, responses: { 200: { description: 'The profile, with the workspace now current.', schema: userAnswer } }, errors: [404] })
+	docs.add({
+		method: 'post',
+		path: '/invitations/accept',
+		summary: 'Join a workspace with an invitation',
+		description: 'Joins with the invited role and makes the workspace current; a member already keeps their role.',
+		body: invitationCodeBody,
+		responses: { 200: { description: 'The profile and the workspace joined.', schema: z.object({ user: userAnswer, workspace: workspaceAnswer }) } },
+		errors: [403, 404, 410, 422],
+	})
+	docs.add({ method: 'get', path: '/:id', summary: 'A workspace', params: workspaceParams, responses: { 200: workspace } })
+	docs.add({ method: 'patch', path: '/:id', summary: 'Change a workspace', description: 'Owners and admins.', params: workspaceParams, body: updateWorkspaceBody, responses: { 200: workspace }, errors: [403] })
+	docs.add({
+		method: 'delete',
+		path: '/:id',
+		summary: 'Delete a workspace and everything in it',
+		description: 'The owner only, who types the workspace’s name to confirm.',
+		params: workspaceParams,
+		body: deleteWorkspaceBody,
+		responses: { 204: 'Deleted.' },
+		errors: [403],
+	})
+	docs.add({ method: 'get', path: '/:id/overview', summary: 'Counts for the workspace’s home page', params: workspaceParams, responses: { 200: 'The overview.' } })
+
+	docs.add({ method: 'get', path: '/:id/members', summary: 'The members', description: 'Owner first, then admins, then agents, each by name.', params: workspaceParams, query: listQuery, responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } } })
+	docs.add({ method: 'patch', path: '/:id/members/me', summary: 'Set one’s own availability', params: workspaceParams, body: availabilityBody, responses: { 200: { description: 'The caller as a member.', schema: member } } })
+	docs.add({ method: 'patch', path: '/:id/members/:userId', summary: 'Change a member’s role', description: 'Owners and admins; the owner’s role is changed by transferring ownership.', params: memberParams, body: changeRoleBody, responses: { 200: { description: 'The member.', schema: member } }, errors: [403] })
+	docs.add({
+		method: 'delete',
+		path: '/:id/members/:userId',
+		summary: 'Remove a member (or oneself)',
+		description: 'Owners and admins remove others; anyone but the owner removes themselves.',
+		params: memberParams,
+		responses: { 204: 'Removed.' },
+		errors: [403, 409],
+	})
+	docs.add({ method: 'post', path: '/:id/leave', summary: 'Leave the workspace', description: 'Anyone but the owner, who must hand the workspace over first.', params: workspaceParams, responses: { 204: 'Left.' }, errors: [409] })
+	docs.add({
+		method: 'post',
+		path: '/:id/transfer-ownership',
+		summary: 'Hand the workspace to another member',
+		description: 'The owner only, who becomes an admin.',
+		params: workspaceParams,
+		body: transferOwnershipBody,
+		responses: { 200: { description: 'The workspace, with the caller now an admin.', schema: workspaceAnswer } },
+		errors: [403, 409],
+	})
+
+	docs.add({ method: 'get', path: '/:id/invitations', summary: 'The invitations', description: 'Owners and admins.', params: workspaceParams, responses: { 200: { description: 'The invitations, each with its URL.', schema: z.object({ invitations: z.array(invitation) }) } }, errors: [403] })
+	docs.add({ method: 'post', path: '/:id/invitations', summary: 'Invite by link or by mail', description: 'Owners and admins.', params: workspaceParams, body: createInvitationBody, responses: { 201: { description: 'The invitation, with its URL.', schema: invitation } }, errors: [403, 409, 502] })
+	docs.add({ method: 'delete', path: '/:id/invitations/:invitationId', summary: 'Revoke an invitation', description: 'Owners and admins.', params: invitationParams, responses: { 204: 'Revoked.' }, errors: [403] })
+}
