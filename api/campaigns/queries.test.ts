@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { instantIn, renderMessage } from './queries.ts'
+import { instantIn, rateOf, renderMessage } from './queries.ts'
 
 describe('a schedule in the workspace time zone', () => {
 	test('a wall-clock time becomes the instant it is there, summer or winter', () => {
@@ -20,5 +20,14 @@ describe('variables', () => {
 	const contact = { name: 'Layla', company: null, email: 'l@example.test', phone: null, attributes: { plan: 'Gold', company: 'attr' } }
 	test('built-in fields, custom attributes and fallbacks', () => {
 		expect(renderMessage('{{name}} / {{ company | Acme }} / {{plan}} / {{attributes.company}} / {{missing|—}} / {{missing}}!', contact)).toBe('Layla / Acme / Gold / attr / — / !')
+	})
+})
+
+describe('the rate', () => {
+	test('the campaign’s own, else its channel’s, else the channel kind’s default', () => {
+		expect(rateOf({ ratePerSecond: 5 }, { kind: 'telegram', campaignRatePerSecond: 12 })).toBe(5)
+		expect(rateOf({ ratePerSecond: null }, { kind: 'telegram', campaignRatePerSecond: 12 })).toBe(12)
+		expect(rateOf({ ratePerSecond: null }, { kind: 'telegram', campaignRatePerSecond: null })).toBe(30)
+		expect(rateOf({ ratePerSecond: null }, { kind: 'instagram', campaignRatePerSecond: null })).toBe(10)
 	})
 })

@@ -6,9 +6,14 @@ import { type Campaign, type CampaignStatus, type ChannelKind, recipientStatuses
  * Messages a second each provider takes from one sender when nothing says otherwise: Telegram's
  * broadcast limit (about 30 a second per bot), WhatsApp Cloud API's default throughput (80 a second
  * per number), Meta's page messaging kept well under its per-page limits, our own link page at 50.
- * A campaign's `ratePerSecond` overrides it.
+ * A channel's `campaignRatePerSecond` overrides it, and a campaign's `ratePerSecond` overrides both.
  */
 export const defaultRatePerSecond: Record<ChannelKind, number> = { telegram: 30, whatsapp: 80, messenger: 20, facebook: 20, instagram: 10, link: 50 }
+
+/** A campaign's messages a second: its own rate, else its channel's, else the channel kind's default. */
+export function rateOf(campaign: Pick<Campaign, 'ratePerSecond'>, channel: { kind: ChannelKind; campaignRatePerSecond: number | null }): number {
+	return campaign.ratePerSecond ?? channel.campaignRatePerSecond ?? defaultRatePerSecond[channel.kind]
+}
 
 export type Audience = { workspaceId: string; channelId: string; labelsIn: readonly string[]; labelsOut: readonly string[] }
 
@@ -110,7 +115,7 @@ export type CampaignJson = {
 	updatedAt: string
 }
 
-type CampaignRow = Campaign & { channelKind: ChannelKind; channelName: string }
+type CampaignRow = Campaign & { channelKind: ChannelKind; channelName: string; channelRatePerSecond: number | null }
 
 export function campaignJson(campaign: CampaignRow, totals: RecipientTotals): CampaignJson {
 	return {
@@ -126,7 +131,7 @@ export function campaignJson(campaign: CampaignRow, totals: RecipientTotals): Ca
 		scheduledAt: campaign.scheduledAt?.toISOString() ?? null,
 		status: campaign.status,
 		statusDetail: campaign.statusDetail,
-		ratePerSecond: campaign.ratePerSecond ?? defaultRatePerSecond[campaign.channelKind],
+		ratePerSecond: rateOf(campaign, { kind: campaign.channelKind, campaignRatePerSecond: campaign.channelRatePerSecond }),
 		recipientCount: campaign.recipientCount,
 		totals,
 		processed: campaign.recipientCount - totals.queued - totals.sending,
@@ -142,7 +147,7 @@ function campaignRows(db: DB, workspaceId: string) {
 		.selectFrom('campaigns')
 		.innerJoin('channels', 'channels.id', 'campaigns.channelId')
 		.selectAll('campaigns')
-		.select(['channels.kind as channelKind', 'channels.name as channelName'])
+		.select(['channels.kind as channelKind', 'channels.name as channelName', 'channels.campaignRatePerSecond as channelRatePerSecond'])
 		.where('campaigns.workspaceId', '=', workspaceId)
 }
 

@@ -10,7 +10,7 @@ import { type Campaign, type CampaignRecipient, type Channel } from '#api/db/sch
 import { addJob, type JobConfig, removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { workspaceChannel } from '#common/realtime.ts'
-import { audienceQuery, defaultRatePerSecond, renderMessage } from './queries.ts'
+import { audienceQuery, rateOf, renderMessage } from './queries.ts'
 
 /**
  * Sending a campaign, exactly once per recipient (docs/decisions/012-campaigns.md). A recipient is a
@@ -267,7 +267,7 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	await reconcile(db, campaignId)
 
 	// The channel's rate is shared: what other campaigns on it claimed in the last second is taken off this batch.
-	const rate = campaign.ratePerSecond ?? defaultRatePerSecond[channel.kind]
+	const rate = rateOf(campaign, channel)
 	const claimed = await db.transaction().execute(async (trx) => {
 		// One batch of the channel at a time counts and claims, so two campaigns cannot both take the same second.
 		await sql`select pg_advisory_xact_lock(hashtext(${`campaign-rate:${channel.id}`}))`.execute(trx)

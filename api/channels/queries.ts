@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { type Channel, type ChannelKind, type ChannelStatus, type Database } from '#api/db/schema.ts'
+import { defaultRatePerSecond } from '#api/campaigns/queries.ts'
 import { firstFreeSlug, randomSuffixed, slugBase } from '#api/workspaces/slug.ts'
 import { defaultLinkSettings, linkSettingsSchema, type LinkSettings } from './schemas.ts'
 
@@ -17,6 +18,10 @@ export type ChannelJson = {
 	/** Since when the provider has refused the channel's token (status `error`). */
 	failingSince: string | null
 	settings: Record<string, unknown>
+	/** Messages a second for the channel's campaigns that set none; null: `kindRatePerSecond`. */
+	campaignRatePerSecond: number | null
+	/** The kind's own default campaign rate, used when the channel sets none. */
+	kindRatePerSecond: number
 	createdAt: string
 	updatedAt: string
 	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
@@ -30,7 +35,7 @@ export type ChannelJson = {
 export const channelSlugConstraint = 'channels_slug_key'
 
 // The public columns only, so that a secret cannot reach an answer by a `selectAll`.
-export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'failingSince', 'settings', 'createdAt', 'updatedAt'] as const
+export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'failingSince', 'settings', 'campaignRatePerSecond', 'createdAt', 'updatedAt'] as const
 
 export type PublicChannel = Pick<Channel, (typeof publicChannelColumns)[number]>
 
@@ -45,6 +50,8 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		statusDetail: row.statusDetail,
 		failingSince: row.failingSince?.toISOString() ?? null,
 		settings: row.kind === 'link' ? linkSettingsOf(row) : row.settings,
+		campaignRatePerSecond: row.campaignRatePerSecond,
+		kindRatePerSecond: defaultRatePerSecond[row.kind],
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),
 	}

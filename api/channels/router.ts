@@ -121,8 +121,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
 			const found = await findChannel(db, workspace.id, channelId)
 			if (!found) throw channelNotFound()
-			// A messaging channel's settings are learnt from its provider: only its name and switch change here.
-			const changes: { name?: string; slug?: string; enabled?: boolean; settings?: Partial<LinkSettings> } =
+			// A messaging channel's settings are learnt from its provider: only its name, switch and campaign rate change here.
+			const changes: { name?: string; slug?: string; enabled?: boolean; settings?: Partial<LinkSettings>; campaignRatePerSecond?: number | null } =
 				found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
 			const updated = await db

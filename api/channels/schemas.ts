@@ -1,12 +1,14 @@
 import { z } from 'zod'
 import { channelKinds } from '#api/db/schema.ts'
 
-export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500 }
+export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500, campaignRate: 1000 }
 
 /** A link page's address `/{lang}/c/{slug}`: lower-case letters, digits and single hyphens between them. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 const name = z.string().trim().min(1).max(limits.name)
+/** Messages a second for the channel's campaigns that set none; null: the kind's default. */
+const campaignRatePerSecond = z.number().int().min(1).max(limits.campaignRate).nullable()
 const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugPattern, 'channels:validation.slug')
 
 /** What a link channel's page shows and asks, kept in the channel's `settings`. */
@@ -43,11 +45,12 @@ export const updateLinkChannelBody = z
 		slug: slug.optional(),
 		enabled: z.boolean().optional(),
 		settings: linkSettingsSchema.partial().optional(),
+		campaignRatePerSecond: campaignRatePerSecond.optional(),
 	})
 	.strict()
 
 /** A messaging channel's own fields: its credentials are replaced by connecting again. */
-export const updateMessagingChannelBody = z.object({ name: name.optional(), enabled: z.boolean().optional() }).strict()
+export const updateMessagingChannelBody = z.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional() }).strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
 export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/

@@ -21,6 +21,8 @@ export type ContactJson = {
 	updatedAt: string
 	/** On a single contact: who they are on each channel they wrote on. */
 	identities?: ContactIdentityJson[]
+	/** On a single contact: when they opted out of campaigns (an opt-out word); null while they receive them. */
+	optedOutAt?: string | null
 }
 
 /**
@@ -76,10 +78,16 @@ export type ContactWithLabels = ContactRow & { labels: LabelSummary[] }
 
 export async function findContact(db: Executor, workspaceId: string, contactId: string): Promise<ContactJson | undefined> {
 	const [contact, identities] = await Promise.all([
-		db.selectFrom('contacts').select(contactColumns).select(labelsOfContact.as('labels')).where('workspaceId', '=', workspaceId).where('id', '=', contactId).executeTakeFirst(),
+		db
+			.selectFrom('contacts')
+			.select(contactColumns)
+			.select(['contacts.optedOutAt', labelsOfContact.as('labels')])
+			.where('workspaceId', '=', workspaceId)
+			.where('id', '=', contactId)
+			.executeTakeFirst(),
 		identitiesOf(db, workspaceId, contactId),
 	])
-	return contact && { ...contactJson(contact, contact.labels), identities }
+	return contact && { ...contactJson(contact, contact.labels), identities, optedOutAt: contact.optedOutAt?.toISOString() ?? null }
 }
 
 async function identitiesOf(db: Executor, workspaceId: string, contactId: string): Promise<ContactIdentityJson[]> {

@@ -231,6 +231,25 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		}),
 	)
 
+	// A contact who opted out of campaigns (an opt-out word) and asked again to receive them: owners and admins only.
+	router.post(
+		'/:contactId/opt-in',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const row = await db
+				.updateTable('contacts')
+				.set({ optedOutAt: null, updatedAt: new Date() })
+				.where('workspaceId', '=', workspace.id)
+				.where('id', '=', contactId)
+				.returning('id')
+				.executeTakeFirst()
+			if (!row) throw contactNotFound()
+			announce(workspace.id, 'contact.updated', { contactId })
+			res.json(await findContact(db, workspace.id, contactId))
+		}),
+	)
+
 	router.delete(
 		'/:contactId',
 		handler(async (req, res) => {

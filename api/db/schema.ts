@@ -213,6 +213,8 @@ export interface ChannelsTable {
 	statusDetail: string | null
 	/** When the provider started refusing the channel's token; null while it works. */
 	failingSince: Date | null
+	/** Messages a second for its campaigns that set none (migration 0019); null: the kind's default. */
+	campaignRatePerSecond: ColumnType<number | null, number | null | undefined, number | null>
 	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
 	credentials: string | null
 	webhookSecret: string | null

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { useTranslation } from 'react-i18next'
 import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
@@ -16,7 +17,9 @@ import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/fiel
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audience.tsx'
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 import * as styles from './dashboard.css.ts'
 
@@ -25,6 +28,7 @@ const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').
 const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'replied', 'failed', 'skipped'] as const
 type RecipientJson = { contactId: string; name: string; status: (typeof recipientStatuses)[number]; reason: string | null; sentAt: string | null }
 type Audience = { count: number; recipients: Array<{ contactId: string; name: string }> }
+type Preview = { contactId: string; name: string; body: string }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -43,12 +47,24 @@ export async function loader(args: LoaderFunctionArgs) {
 	const opened = campaigns.find((campaign) => campaign.id === url.searchParams.get('campaign')) ?? null
 	const status = recipientStatuses.find((candidate) => candidate === url.searchParams.get('status'))
 	const page = Math.max(1, Number(url.searchParams.get('page')) || 1)
+	// The message preview is for the contact picked (`previewContact`), else the audience's first; the
+	// picker offers the contacts matching `previewSearch`, else the audience's first ones.
+	const previewSearch = (url.searchParams.get('previewSearch') ?? '').trim().slice(0, 100)
 	const detail = opened
 		? await Promise.all([
 				api.get<{ recipients: RecipientJson[]; total: number }>(`${base}/campaigns/${opened.id}/recipients`, { status, page, limit: 50 }),
-				api.get<{ name: string; body: string }>(`${base}/campaigns/${opened.id}/message-preview`).catch(() => null),
+				api.post<Audience>(`${base}/campaigns/audience`, { channelId: opened.channelId, labelsIn: opened.labelsIn, labelsOut: opened.labelsOut }).catch(() => null),
+				previewSearch
+					? api
+							.get<{ contacts: Array<{ id: string; name: string }> }>(`${base}/contacts`, { search: previewSearch, limit: 10 })
+							.then(({ contacts }) => contacts.map((contact) => ({ contactId: contact.id, name: contact.name })))
+							.catch(() => [])
+					: null,
 			]).catch(fail)
 		: null
+	const previewContact = url.searchParams.get('previewContact') || detail?.[1]?.recipients[0]?.contactId
+	const preview = opened ? await api.get<Preview>(`${base}/campaigns/${opened.id}/message-preview`, { contactId: previewContact }).catch(() => null) : null
+	const choices = detail?.[2] ?? detail?.[1]?.recipients ?? []
 	return {
 		title: t('campaigns.title'),
 		locale,
@@ -58,7 +74,12 @@ export async function loader(args: LoaderFunctionArgs) {
 		labels,
 		opened,
 		recipients: detail?.[0] ?? null,
-		preview: detail?.[1] ?? null,
+		preview,
+		previewSearch,
+		// Nothing found for the search (the contact previewed is still offered).
+		previewNoMatch: Boolean(previewSearch) && detail?.[2]?.length === 0,
+		// The contact previewed stays among the choices.
+		previewChoices: preview && !choices.some((choice) => choice.contactId === preview.contactId) ? [{ contactId: preview.contactId, name: preview.name }, ...choices] : choices,
 		status: status ?? '',
 		page,
 		editing: manages ? (campaigns.find((campaign) => campaign.id === url.searchParams.get('edit') && ['draft', 'scheduled'].includes(campaign.status)) ?? null) : null,
@@ -78,13 +99,18 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (['start', 'pause', 'resume', 'cancel', 'delete'].includes(intent)) {
 		const campaignId = String(formData.get('campaignId') ?? '')
+		let done = intent
 		try {
 			if (intent === 'delete') await api.delete(`${base}/${campaignId}`)
-			else await api.post(`${base}/${campaignId}/${intent}`)
+			else {
+				const changed = await api.post<CampaignJson>(`${base}/${campaignId}/${intent}`)
+				// Started with a date still ahead: scheduled, not started.
+				if (changed.status === 'scheduled') done = 'schedule'
+			}
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: `${here}?campaign=${campaignId}`, title: t('campaigns.actionFailed') })
 		}
-		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${intent}`) })
+		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
 	}
 
 	const submission = parseWithZod(formData, { schema: campaignSchema })
@@ -115,11 +141,53 @@ function Progress({ campaign }: { campaign: CampaignJson }) {
 	)
 }
 
+/**
+ * The audience counted again as its channel and labels change (with JavaScript): one request at a
+ * time, the latest choice asked for once the one in flight is back, a quarter of a second after
+ * the last change.
+ */
+function useLiveAudience(locale: string) {
+	const fetcher = useFetcher<AudienceLoader>()
+	const formRef = useRef<HTMLFormElement>(null)
+	const loaded = useRef<string | null>(null)
+	const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+	const [wanted, setWanted] = useState<string | null>(null)
+	const idle = fetcher.state === 'idle'
+	const { load } = fetcher
+	useEffect(() => {
+		if (!idle || wanted === null || wanted === loaded.current) return
+		loaded.current = wanted
+		load(wanted)
+	}, [idle, wanted, load])
+	const ask = useCallback(() => {
+		if (!formRef.current) return
+		const values = new FormData(formRef.current)
+		const params = new URLSearchParams({ channelId: String(values.get('channelId') ?? '') })
+		for (const name of ['labelsIn', 'labelsOut']) for (const id of values.getAll(name)) params.append(name, String(id))
+		setWanted(`/${locale}/dashboard/campaign-manager/audience?${params}`)
+	}, [locale])
+	// Counted once when the form opens, then after each change.
+	useEffect(() => {
+		ask()
+		return () => clearTimeout(timer.current)
+	}, [ask])
+	const onChange = (event: React.FormEvent<HTMLFormElement>) => {
+		const name = (event.target as HTMLInputElement).name
+		if (name !== 'channelId' && name !== 'labelsIn' && name !== 'labelsOut') return
+		clearTimeout(timer.current)
+		timer.current = setTimeout(ask, 250)
+	}
+	return { formRef, onChange, audience: fetcher.data?.audience ?? null, counting: !idle }
+}
+
 function CampaignForm() {
 	const { locale, channels, labels, editing } = useLoaderData<typeof loader>()
 	const answer = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
+	const { formRef, onChange, audience: counted, counting } = useLiveAudience(locale)
+	// The live count once it is back; until then (or without JavaScript) the "count" button's answer.
+	const audience = counted ?? answer?.audience ?? null
 	const [form, fields] = useValidatedForm(loadSchema, {
 		id: editing ? `campaign-${editing.id}` : 'campaign-new',
 		lastResult: answer?.result,
@@ -147,7 +215,7 @@ function CampaignForm() {
 			<h2 id="campaign-form-heading" className={styles.sectionTitle}>
 				{editing ? t('campaigns.edit', { name: editing.name }) : t('campaigns.new')}
 			</h2>
-			<Form method="post" {...getFormProps(form)} className={formClass}>
+			<Form method="post" {...getFormProps(form)} className={formClass} ref={formRef} onChange={onChange}>
 				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
 				<FormErrors id={form.errorId} errors={form.errors} />
 				<Field label={t('campaigns.name')} input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }} errors={fields.name.errors} errorId={fields.name.errorId} />
@@ -180,12 +248,10 @@ function CampaignForm() {
 					<Button type="submit" name="intent" value="count" variant="outline" disabled={pending}>
 						{t('campaigns.count')}
 					</Button>
-					{answer?.audience ? (
-						<p role="status">
-							{t('campaigns.audienceCount', { count: answer.audience.count })}
-							{answer.audience.recipients.length > 0 ? ` — ${answer.audience.recipients.map((recipient) => recipient.name).join(', ')}` : ''}
-						</p>
-					) : null}
+					<p role="status" aria-busy={counting || undefined}>
+						{audience ? t('campaigns.audienceCount', { count: audience.count }) : null}
+						{audience && audience.recipients.length > 0 ? ` — ${audience.recipients.map((recipient) => recipient.name).join(', ')}${audience.count > audience.recipients.length ? '…' : ''}` : ''}
+					</p>
 				</div>
 				<div className={fieldStyles.field}>
 					<label htmlFor={fields.body.id} className={fieldStyles.label}>
@@ -231,8 +297,9 @@ function CampaignForm() {
 }
 
 function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
-	const { locale, manages, recipients, preview, status, page, confirming } = useLoaderData<typeof loader>()
+	const { locale, manages, recipients, status, page, confirming } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const here = `/${locale}/dashboard/campaign-manager?campaign=${campaign.id}`
 	const act = (intent: string, label: string) => (
 		<Form method="post">
@@ -257,11 +324,8 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 					</div>
 				))}
 			</dl>
-			{preview ? (
-				<p>
-					{t('campaigns.previewFor', { name: preview.name })} <q dir="auto">{preview.body}</q>
-				</p>
-			) : null}
+			{campaign.status === 'scheduled' && campaign.scheduledAt ? <p>{t('campaigns.scheduledFor', { date: date(campaign.scheduledAt) })}</p> : null}
+			<MessagePreview campaign={campaign} />
 			{confirming ? (
 				<Confirm title={t('campaigns.cancelTitle', { name: campaign.name })} text={t('campaigns.cancelText')} fields={{ intent: 'cancel', campaignId: campaign.id }} confirm={t('campaigns.actions.cancel')} cancel={here} />
 			) : null}
@@ -325,6 +389,85 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 					<Link to={`${here}${status ? `&status=${status}` : ''}&page=${page + 1}`}>{t('campaigns.more')}</Link>
 				) : null}
 			</div>
+		</section>
+	)
+}
+
+/**
+ * The message as one real contact reads it: the audience's first by default; a search of the
+ * workspace's contacts and a choice among them (GET forms: without JavaScript, a search and a
+ * submit; with it, the search runs as one types and a choice shows at once).
+ */
+function MessagePreview({ campaign }: { campaign: CampaignJson }) {
+	const { preview, previewSearch, previewChoices, previewNoMatch, status } = useLoaderData<typeof loader>()
+	const { t } = useTranslation()
+	const submit = useSubmit()
+	const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+	useEffect(() => () => clearTimeout(timer.current), [])
+	const keep = (
+		<>
+			<input type="hidden" name="campaign" value={campaign.id} />
+			{status ? <input type="hidden" name="status" value={status} /> : null}
+		</>
+	)
+	const quietly = { replace: true, preventScrollReset: true } as const
+	return (
+		<section aria-labelledby="preview-heading" className={styles.section}>
+			<h3 id="preview-heading" className={styles.sectionTitle}>
+				{t('campaigns.previewTitle')}
+			</h3>
+			{preview ? (
+				<p>
+					{t('campaigns.previewFor', { name: preview.name })} <q dir="auto">{preview.body}</q>
+				</p>
+			) : (
+				<p>{t('campaigns.noPreview')}</p>
+			)}
+			<Form
+				method="get"
+				role="search"
+				className={table.actions}
+				onChange={(event) => {
+					const searchForm = event.currentTarget
+					clearTimeout(timer.current)
+					timer.current = setTimeout(() => submit(searchForm, quietly), 300)
+				}}
+			>
+				{keep}
+				<label htmlFor="preview-search">{t('campaigns.previewSearch')}</label>
+				<input id="preview-search" type="search" name="previewSearch" defaultValue={previewSearch} maxLength={100} autoComplete="off" className={fieldStyles.input} />
+				<Button type="submit" variant="outline">
+					{t('campaigns.previewFind')}
+				</Button>
+			</Form>
+			{previewNoMatch ? <p role="status">{t('campaigns.previewNoMatch', { search: previewSearch })}</p> : null}
+			{previewChoices.length > 0 ? (
+				<Form method="get" className={table.actions} key={`${previewSearch} ${preview?.contactId ?? ''}`}>
+					{keep}
+					{previewSearch ? <input type="hidden" name="previewSearch" value={previewSearch} /> : null}
+					<label htmlFor="preview-contact">{t('campaigns.previewContact')}</label>
+					<select
+						id="preview-contact"
+						name="previewContact"
+						defaultValue={preview?.contactId}
+						className={fieldStyles.input}
+						onChange={(event) => {
+							// A choice wins over a search still waiting to run.
+							clearTimeout(timer.current)
+							submit(event.currentTarget.form, quietly)
+						}}
+					>
+						{previewChoices.map((choice) => (
+							<option key={choice.contactId} value={choice.contactId}>
+								{choice.name}
+							</option>
+						))}
+					</select>
+					<Button type="submit" variant="outline">
+						{t('campaigns.previewShow')}
+					</Button>
+				</Form>
+			) : null}
 		</section>
 	)
 }

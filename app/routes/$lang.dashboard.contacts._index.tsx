@@ -50,6 +50,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		labels,
 		selected,
 		confirmDelete: url.searchParams.has('delete'),
+		confirmOptIn: url.searchParams.has('optIn'),
 		manages: user.workspace.role !== 'agent',
 		failure,
 	}
@@ -76,6 +77,18 @@ export async function action(args: ActionFunctionArgs) {
 		}
 	}
 
+	if (intent === 'opt-in') {
+		const contactId = String(formData.get('contactId') ?? '')
+		const name = String(formData.get('name') ?? '')
+		const shown = `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`
+		try {
+			await api.post(`${base}/${contactId}/opt-in`)
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: shown, title: t('contacts.optInFailed') })
+		}
+		return redirectWithToast(shown, { type: 'success', title: t('contacts.optedIn', { name }) })
+	}
+
 	if (intent === 'delete') {
 		try {
 			await api.delete(`${base}/${String(formData.get('contactId') ?? '')}`)
@@ -99,7 +112,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Contacts() {
-	const { title, locale, query, page, labels, selected, confirmDelete, manages, failure } = useLoaderData<typeof loader>()
+	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, manages, failure } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -252,7 +265,7 @@ export default function Contacts() {
 					</nav>
 				</div>
 				<div className={contacts.report}>
-					{selected ? <ContactPanel contact={selected} confirmDelete={confirmDelete} manages={manages} base={base} close={withParams({ contact: null, delete: null })} /> : null}
+					{selected ? <ContactPanel contact={selected} confirmDelete={confirmDelete} confirmOptIn={confirmOptIn} manages={manages} base={base} close={withParams({ contact: null, delete: null, optIn: null })} /> : null}
 					<ImportForm outcome={actionData?.intent === 'import' ? actionData : null} />
 				</div>
 			</div>
@@ -308,8 +321,10 @@ function ContactRow({ contact, to }: { contact: Contact; to: string }) {
 }
 
 /** The chosen contact beside the list: how to reach them, labels, attributes, notes. */
-function ContactPanel({ contact, confirmDelete, manages, base, close }: { contact: Contact; confirmDelete: boolean; manages: boolean; base: string; close: string }) {
+function ContactPanel({ contact, confirmDelete, confirmOptIn, manages, base, close }: { contact: Contact; confirmDelete: boolean; confirmOptIn: boolean; manages: boolean; base: string; close: string }) {
 	const { t } = useTranslation()
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
+	const reopen = `${close}${close.includes('?') ? '&' : '?'}contact=${contact.id}`
 	const attributes = Object.entries(contact.attributes)
 	return (
 		<aside className={contacts.panel} aria-labelledby="contact-heading">
@@ -339,6 +354,30 @@ function ContactPanel({ contact, confirmDelete, manages, base, close }: { contac
 			) : null}
 			{contact.notes ? <p>{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
+			{contact.optedOutAt ? (
+				<div className={contacts.optedOut}>
+					<p>{t('contacts.optedOut', { date: date(contact.optedOutAt) })}</p>
+					{manages && confirmOptIn ? (
+						<Form method="post" className={table.actions} role="alertdialog" aria-labelledby="opt-in-title" aria-describedby="opt-in-text">
+							<p id="opt-in-title">{t('contacts.optInTitle', { name: contact.name })}</p>
+							<p id="opt-in-text">{t('contacts.optInText')}</p>
+							<input type="hidden" name="intent" value="opt-in" />
+							<input type="hidden" name="contactId" value={contact.id} />
+							<input type="hidden" name="name" value={contact.name} />
+							<button type="submit" className={button.primary}>
+								{t('contacts.optIn')}
+							</button>
+							<Link to={reopen} className={button.ghost}>
+								{t('actions.cancel')}
+							</Link>
+						</Form>
+					) : manages ? (
+						<Link to={`${reopen}&optIn=1`} className={button.outline}>
+							{t('contacts.optIn')}
+						</Link>
+					) : null}
+				</div>
+			) : null}
 			{confirmDelete && manages ? (
 				<Form method="post" className={table.actions} role="alertdialog" aria-label={t('contacts.deleteTitle', { name: contact.name })}>
 					<p>{t('contacts.deleteTitle', { name: contact.name })}</p>
@@ -348,7 +387,7 @@ function ContactPanel({ contact, confirmDelete, manages, base, close }: { contac
 					<button type="submit" className={button.destructive}>
 						{t('actions.delete')}
 					</button>
-					<Link to={`${close}${close.includes('?') ? '&' : '?'}contact=${contact.id}`} className={button.ghost}>
+					<Link to={reopen} className={button.ghost}>
 						{t('actions.cancel')}
 					</Link>
 				</Form>
@@ -358,7 +397,7 @@ function ContactPanel({ contact, confirmDelete, manages, base, close }: { contac
 						{t('actions.edit')}
 					</Link>
 					{manages ? (
-						<Link to={`${close}${close.includes('?') ? '&' : '?'}contact=${contact.id}&delete=1`} className={button.ghost}>
+						<Link to={`${reopen}&delete=1`} className={button.ghost}>
 							{t('actions.delete')}
 						</Link>
 					) : null}

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
@@ -13,7 +13,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import * as field from '#app/components/ui/field.css.ts'
 import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
+import { channelFormReply, type ChannelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
@@ -47,6 +47,7 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const form = await formOf(args.request)
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
+	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
 	const link = linkChannelBody(form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const body = form.get('kind') === 'messaging' ? { name: link.name, enabled: link.enabled } : link
@@ -74,6 +75,25 @@ async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return channelFormReply(error, { intent: 'credentials' }, locale, args.request)
+	}
+}
+
+/** The channel's campaign rate: a whole number from 1 to 1000, or empty for the kind's default. */
+async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const t = await channelsT(locale)
+	const typed = String(form.get('campaignRatePerSecond') ?? '').trim()
+	const rate = typed === '' ? null : Number(typed)
+	if (rate !== null && !(/^\d+$/.test(typed) && rate >= 1 && rate <= 1000)) {
+		const reply: ChannelFormReply = { fieldErrors: { campaignRatePerSecond: [t('validation.campaignRate')] }, formError: null, values: { intent: 'campaignRate', campaignRatePerSecond: typed } }
+		return data(reply, { status: 400 })
+	}
+	try {
+		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), { campaignRatePerSecond: rate })
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.campaignRateSaved', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return channelFormReply(error, { intent: 'campaignRate', campaignRatePerSecond: typed }, locale, args.request)
 	}
 }
 
@@ -144,6 +164,12 @@ export default function EditChannel() {
 					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} reply={reply} pending={pending} />
 				</section>
 			) : null}
+			<section className={styles.section} aria-labelledby="campaign-rate-heading">
+				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>
+					{t('ui.campaignsTitle')}
+				</h2>
+				<CampaignRateForm channel={channel} reply={reply} pending={pending} />
+			</section>
 			{snippet ? (
 				<section className={styles.section} aria-labelledby="snippet-heading">
 					<h2 id="snippet-heading" className={styles.sectionTitle}>
@@ -188,6 +214,46 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 			<div>
 				<Button type="submit" disabled={pending}>
 					{t('ui.save')}
+				</Button>
+			</div>
+		</Form>
+	)
+}
+
+/** The rate of the channel's campaigns that set none of their own; empty: the kind's default. */
+function CampaignRateForm({ channel, reply, pending }: { channel: Pick<ChannelJson, 'kind' | 'campaignRatePerSecond' | 'kindRatePerSecond'>; reply: Reply; pending: boolean }) {
+	const { t } = useTranslation('channels')
+	const { errorsOf, described, errorList } = fieldMessages(reply)
+	const typed = reply?.values.intent === 'campaignRate' ? String(reply.values.campaignRatePerSecond ?? '') : null
+	return (
+		<Form method="post" className={field.form} key={typed ?? String(channel.campaignRatePerSecond)}>
+			<input type="hidden" name="intent" value="campaignRate" />
+			<div className={field.field}>
+				<label className={field.label} htmlFor="campaignRatePerSecond">
+					{t('ui.campaignRate')}
+				</label>
+				<input
+					id="campaignRatePerSecond"
+					name="campaignRatePerSecond"
+					type="number"
+					min={1}
+					max={1000}
+					step={1}
+					inputMode="numeric"
+					placeholder={String(channel.kindRatePerSecond)}
+					defaultValue={typed ?? (channel.campaignRatePerSecond === null ? '' : String(channel.campaignRatePerSecond))}
+					className={field.input}
+					aria-invalid={errorsOf('campaignRatePerSecond') ? true : undefined}
+					aria-describedby={described('campaignRatePerSecond', true)}
+				/>
+				<p id="campaignRatePerSecond-help" className={field.help}>
+					{t('ui.campaignRateHelp', { rate: channel.kindRatePerSecond, kind: t(`ui.kinds.${channel.kind}`) })}
+				</p>
+				{errorList('campaignRatePerSecond')}
+			</div>
+			<div>
+				<Button type="submit" variant="outline" disabled={pending}>
+					{t('ui.saveCampaignRate')}
 				</Button>
 			</div>
 		</Form>

@@ -1,8 +1,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { sendCampaignBatch } from '#api/campaigns/sending.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { addAudience, addLabel, campaignAction, campaignsPath, createCampaign, recipientsOf, type CampaignJson } from './campaigns-fixtures.ts'
-import { createLinkChannel } from './conversations-fixtures.ts'
+import { createLinkChannel, recordingRealtime } from './conversations-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
@@ -164,5 +165,92 @@ describe('scheduling', () => {
 		expect(await startJob(campaign.id)).toBeUndefined()
 		const done: CampaignJson = await campaignAction(api, tokyo.admin.auth, tokyo.workspace.id, campaign.id, 'cancel')
 		expect(done.status).toBe('cancelled')
+	})
+})
+
+describe("the channel's campaign rate", () => {
+	const channelPath = (workspaceId: string, channelId: string) => `/v1/workspaces/${workspaceId}/channels/${channelId}`
+
+	test('owners and admins set it (1–1000, null for the kind’s default); agents may not; another workspace’s channel is a 404', async () => {
+		const site = await createLinkChannel(team.workspace.id, 'Rated site')
+		const read = await api.request('GET', channelPath(team.workspace.id, site.id), { headers: team.agent.auth })
+		expect(read.body).toMatchObject({ campaignRatePerSecond: null, kindRatePerSecond: 50 })
+		const set = (auth: Record<string, string>, value: unknown, workspaceId = team.workspace.id) =>
+			api.request('PATCH', channelPath(workspaceId, site.id), { body: { campaignRatePerSecond: value }, headers: auth })
+		expect((await set(team.owner.auth, 12)).body).toMatchObject({ campaignRatePerSecond: 12, kindRatePerSecond: 50 })
+		expect((await set(team.admin.auth, 7)).body).toMatchObject({ campaignRatePerSecond: 7 })
+		expect((await set(team.agent.auth, 9)).status).toBe(403)
+		expect((await set(team.outsider.auth, 9)).status).toBe(404)
+		expect((await set(team.outsider.auth, 9, team.elsewhere.id)).status).toBe(404)
+		expect((await api.request('GET', channelPath(team.workspace.id, site.id), { headers: team.owner.auth })).body).toMatchObject({ campaignRatePerSecond: 7 })
+
+		for (const value of [0, 1001, 2.5, '10']) {
+			const refused = await api.request('PATCH', channelPath(team.workspace.id, site.id), { body: { campaignRatePerSecond: value }, headers: { ...team.owner.auth, 'Accept-Language': 'fr-x' } })
+			expect(refused.status, String(value)).toBe(400)
+			expect((refused.body as { details: { fields: Record<string, string[]> } }).details.fields.campaignRatePerSecond?.[0]).toBeTruthy()
+		}
+		// A campaign with no rate of its own reads the channel's; its own still wins; none: the kind's default again.
+		const plain = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id }))
+		const own = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, ratePerSecond: 3 }))
+		expect(plain.ratePerSecond).toBe(7)
+		expect(own.ratePerSecond).toBe(3)
+		expect((await set(team.owner.auth, null)).body).toMatchObject({ campaignRatePerSecond: null })
+		expect((await api.request('GET', campaignsPath(team.workspace.id, `/${plain.id}`), { headers: team.agent.auth })).body).toMatchObject({ ratePerSecond: 50 })
+		// A messaging channel takes it too (its other settings come from its provider).
+		const telegram = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'telegram', name: 'Bot' }).returning('id').executeTakeFirstOrThrow()
+		const patched = await api.request('PATCH', channelPath(team.workspace.id, telegram.id), { body: { campaignRatePerSecond: 25 }, headers: team.admin.auth })
+		expect(patched.body).toMatchObject({ campaignRatePerSecond: 25, kindRatePerSecond: 30 })
+	})
+
+	test('a batch sends at the campaign’s rate, else the channel’s, else the kind’s default', async () => {
+		const site = await createLinkChannel(team.workspace.id, 'Batch site')
+		await testDb().updateTable('channels').set({ campaignRatePerSecond: 4 }).where('id', '=', site.id).execute()
+		const label = await addLabel(team.workspace.id, 'batch')
+		await addAudience(team.workspace.id, site.id, Array.from({ length: 10 }, (_, index) => ({ name: `Batch ${index}`, labels: [label.id] })))
+		const batchOf = async (extra: Record<string, unknown>) => {
+			const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, labelsIn: [label.id], ...extra }))
+			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'start')
+			await sendCampaignBatch(testDb(), recordingRealtime(), api.config, campaign.id)
+			const sent = (await recipientsOf(campaign.id)).filter((recipient) => recipient.status !== 'queued').length
+			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'cancel')
+			return sent
+		}
+		expect(await batchOf({})).toBe(4)
+		// Another campaign's claims in the last second are taken off the channel's rate: wait it out.
+		await new Promise((resolve) => setTimeout(resolve, 1100))
+		expect(await batchOf({ ratePerSecond: 2 })).toBe(2)
+	})
+})
+
+describe('opting back in', () => {
+	test('owners and admins clear a contact’s opt-out; agents may not; another workspace’s contact is a 404', async () => {
+		const site = await createLinkChannel(team.workspace.id, 'Opt-in site')
+		const [hala, omar] = await addAudience(team.workspace.id, site.id, [
+			{ name: 'Hala (opted out)', optedOut: true },
+			{ name: 'Omar (opted out)', optedOut: true },
+		])
+		const contactPath = (id: string, rest = '', workspaceId = team.workspace.id) => `/v1/workspaces/${workspaceId}/contacts/${id}${rest}`
+		const audience = async () => (await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: site.id }, headers: team.agent.auth })).body as { count: number }
+		expect(await audience()).toMatchObject({ count: 0 })
+		const read = await api.request('GET', contactPath(hala!.id), { headers: team.agent.auth })
+		expect((read.body as { optedOutAt: string | null }).optedOutAt).toBe(hala!.optedOutAt!.toISOString())
+
+		const agent = await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: { ...team.agent.auth, 'Accept-Language': 'fr-x' } })
+		expect(agent.status).toBe(403)
+		expect((agent.body as { message: string }).message).toBeTruthy()
+		expect((await api.request('POST', contactPath(hala!.id, '/opt-in', team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.outsider.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath('not-a-uuid', '/opt-in'), { headers: team.owner.auth })).status).toBe(404)
+		expect((await api.request('POST', contactPath('00000000-0000-4000-8000-000000000000', '/opt-in'), { headers: team.owner.auth })).body).toMatchObject({ statusCode: 404 })
+		expect(await audience()).toMatchObject({ count: 0 })
+
+		const admin = await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.admin.auth })
+		expect(admin.status).toBe(200)
+		expect(admin.body).toMatchObject({ id: hala!.id, optedOutAt: null })
+		const owner = await api.request('POST', contactPath(omar!.id, '/opt-in'), { headers: team.owner.auth })
+		expect(owner.body).toMatchObject({ id: omar!.id, optedOutAt: null })
+		// Again: nothing to clear, the same answer.
+		expect((await api.request('POST', contactPath(omar!.id, '/opt-in'), { headers: team.owner.auth })).status).toBe(200)
+		expect(await audience()).toMatchObject({ count: 2 })
 	})
 })

@@ -39,7 +39,7 @@ describe('channels', () => {
 	test('owners and admins create a link channel with its page settings; secrets never appear in an answer', async () => {
 		const slug = unique()
 		const channel = await create({ name: ' Website chat ', slug: ` ${slug.toUpperCase()} `, settings: { greeting: 'Hello! How can we help?', askName: true, awayMessage: 'We answer 9–18h.' } })
-		expect(Object.keys(channel).sort()).toEqual(['createdAt', 'enabled', 'failingSince', 'id', 'kind', 'name', 'settings', 'slug', 'status', 'statusDetail', 'updatedAt'])
+		expect(Object.keys(channel).sort()).toEqual(['campaignRatePerSecond', 'createdAt', 'enabled', 'failingSince', 'id', 'kind', 'kindRatePerSecond', 'name', 'settings', 'slug', 'status', 'statusDetail', 'updatedAt'])
 		expect(channel).toMatchObject({
 			kind: 'link',
 			name: 'Website chat',

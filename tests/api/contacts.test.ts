@@ -33,10 +33,11 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 				'lastActivityAt',
 				'name',
 				'notes',
+				'optedOutAt',
 				'phone',
 				'updatedAt',
 			])
-			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [], identities: [] })
+			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [], identities: [], optedOutAt: null })
 			expect(contact.avatarColor).toMatch(/^#[0-9a-f]{6}$/)
 			expect(contact.lastActivityAt).toBe(contact.createdAt)
 		}

@@ -3,6 +3,7 @@ import { type APIRequestContext, type Page } from '@playwright/test'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { telegramFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
+import { isSameDocument, markDocument } from './realtime-support.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 // The e2e server reaches Telegram at this fake's fixed port: one worker runs these tests, one after another.
@@ -28,6 +29,7 @@ async function workspaceWithCustomers(request: APIRequestContext, baseURL: strin
 	const bot = fake.addBot()
 	const channel = await request.post(`/v1/workspaces/${workspace.id}/channels`, { data: { kind: 'telegram', name: 'Telegram news', credentials: { botToken: bot.token } }, headers: auth })
 	expect(channel.status()).toBe(201)
+	const channelId = ((await channel.json()) as { id: string }).id
 	const label = await request.post(`/v1/workspaces/${workspace.id}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers: auth })
 	const labelId = ((await label.json()) as { id: string }).id
 	const chats: number[] = []
@@ -47,7 +49,30 @@ async function workspaceWithCustomers(request: APIRequestContext, baseURL: strin
 			expect((await request.patch(`/v1/workspaces/${workspace.id}/contacts/${contact.id}`, { data: { labelIds: [labelId] }, headers: auth })).status()).toBe(200)
 		}
 	}
-	return { workspace, bot, chats }
+	return { workspace, bot, chats, channelId, contacts }
+}
+
+/** A member of the workspace with the admin role, invited by its owner and signed up through the API. */
+async function addAdmin(request: APIRequestContext, workspaceId: string, ownerToken: string) {
+	const admin = await registerUser(request)
+	const invited = await request.post(`/v1/workspaces/${workspaceId}/invitations`, { data: { method: 'link', role: 'admin' }, headers: { Authorization: `Bearer ${ownerToken}` } })
+	expect(invited.ok()).toBe(true)
+	const { code } = (await invited.json()) as { code: string }
+	const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${admin.token}` } })
+	expect(accepted.ok()).toBe(true)
+	return admin
+}
+
+/**
+ * The first whole minute at least a minute from now, as a `datetime-local` of the workspace's time
+ * zone reads it (minutes are the form's granularity): the campaign starts 60 to 120 seconds later.
+ */
+function aMinuteAhead(timeZone: string) {
+	const at = new Date(Math.ceil((Date.now() + 60_000) / 60_000) * 60_000)
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(at).map((part) => [part.type, part.value]),
+	)
+	return { value: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`, at }
 }
 
 const sentTexts = (token: string) => fake.received.filter((received) => received.path === `/bot${token}/sendMessage`).map((received) => received.body as { chat_id: string; text: string })
@@ -113,6 +138,92 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	await expect(page.getByRole('link', { name: 'Cancel the campaign' })).toHaveCount(0)
 })
 
+test('an admin schedules a campaign a minute ahead and watches it run live; a recipient’s reply reaches the inbox', async ({ page, context, request, baseURL }) => {
+	// The campaign waits for its minute: 60 to 120 seconds.
+	test.setTimeout(240_000)
+	const owner = await registerUser(request)
+	const { workspace, bot, chats, channelId } = await workspaceWithCustomers(request, baseURL!, owner.token, 'Scheduled Co', [
+		{ name: 'Amira Fathy', vip: true },
+		{ name: 'Bruno Lemaire', vip: true },
+		{ name: 'Chen Wei', vip: false },
+	])
+	const admin = await addAdmin(request, workspace.id, owner.token)
+	await signIn(context, baseURL!, admin.token)
+
+	// The channel's campaign rate: refused out of its range (by the server too, past the browser's own check), then one a second.
+	await page.goto(`/en-us/dashboard/settings/channels/${channelId}`)
+	await waitForHydration(page)
+	const rate = page.getByLabel('Campaign rate (messages a second)')
+	await expect(rate).toHaveAttribute('placeholder', '30')
+	await rate.evaluate((input: HTMLInputElement) => (input.form!.noValidate = true))
+	await rate.fill('1001')
+	await page.getByRole('button', { name: 'Save the rate' }).click()
+	await expect(page.getByText('A whole number from 1 to 1000, or empty for the default.')).toBeVisible()
+	await expect(rate).toHaveValue('1001')
+	await rate.fill('1')
+	await page.getByRole('button', { name: 'Save the rate' }).click()
+	await expect(page.getByText('Campaign rate of Telegram news saved')).toBeVisible()
+	await expect(page.getByLabel('Campaign rate (messages a second)')).toHaveValue('1')
+
+	// The audience is counted as the labels change, with no button pressed.
+	await page.goto('/en-us/dashboard/campaign-manager?new')
+	await waitForHydration(page)
+	const count = page.getByRole('status').filter({ hasText: 'will receive it' })
+	await expect(count).toContainText('3 contacts will receive it')
+	const labelsIn = page.getByRole('group', { name: 'Contacts with any of these labels (none: everyone)', exact: true })
+	const labelsOut = page.getByRole('group', { name: 'Minus contacts with any of these labels', exact: true })
+	await labelsIn.getByLabel('vip').check()
+	await expect(count).toContainText('2 contacts will receive it')
+	await expect(count).toContainText('Amira Fathy, Bruno Lemaire')
+	await labelsOut.getByLabel('vip').check()
+	await expect(count).toContainText('0 contacts will receive it')
+	await labelsOut.getByLabel('vip').uncheck()
+	await expect(count).toContainText('2 contacts will receive it')
+
+	await page.getByLabel('Name', { exact: true }).fill('VIP evening')
+	await page.getByLabel('Message', { exact: true }).fill('Hi {{name}}, see you this evening?')
+	const { timezone } = (await (await request.get(`/v1/workspaces/${workspace.id}`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as { timezone: string }
+	const { value, at } = aMinuteAhead(timezone)
+	await page.getByLabel('Send at (optional)').fill(value)
+	await page.getByRole('button', { name: 'Create the campaign' }).click()
+	await expect(page.getByText('Campaign VIP evening created')).toBeVisible()
+	await page.getByRole('button', { name: 'Schedule' }).click()
+	await expect(page.getByText('Campaign scheduled')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'VIP evening — Scheduled' })).toBeVisible()
+
+	// While it waits: the preview is for the audience's first, then for any contact found by a search (it runs as one types).
+	await expect(page.getByText('Hi Amira Fathy, see you this evening?')).toBeVisible()
+	const chooser = page.getByLabel('Preview for', { exact: true })
+	await expect(chooser.locator('option')).toHaveText(['Amira Fathy', 'Bruno Lemaire'])
+	await page.getByLabel('Find a contact').fill('chen')
+	await expect(page).toHaveURL(/previewSearch=chen/)
+	await expect(chooser.locator('option')).toHaveText(['Amira Fathy', 'Chen Wei'])
+	await chooser.selectOption({ label: 'Chen Wei' })
+	await expect(page.getByText('Hi Chen Wei, see you this evening?')).toBeVisible()
+	await noSeriousViolation(page)
+
+	// Its minute comes: the page follows it without a reload, to the end.
+	await markDocument(page)
+	expect(at.getTime()).toBeGreaterThan(Date.now())
+	await expect(page.getByRole('heading', { name: 'VIP evening — Completed' })).toBeVisible({ timeout: at.getTime() - Date.now() + 60_000 })
+	await expect(page.locator('[data-total="sent"]')).toHaveText('2')
+	expect(await isSameDocument(page)).toBe(true)
+	const sent = sentTexts(bot.token).filter((body) => body.text.includes('this evening'))
+	expect(sent.map((body) => body.chat_id).sort()).toEqual([String(chats[0]), String(chats[1])])
+	expect(sent.map((body) => body.text).sort()).toEqual(['Hi Amira Fathy, see you this evening?', 'Hi Bruno Lemaire, see you this evening?'])
+
+	// Bruno answers: counted live, and in the inbox after the campaign's message.
+	expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Bruno', lastName: 'Lemaire' }, 'Yes, I will come'), { origin: baseURL })).status).toBe(200)
+	await expect(page.locator('[data-total="replied"]')).toHaveText('1')
+	expect(await isSameDocument(page)).toBe(true)
+	await page.goto('/en-us/dashboard/conversations')
+	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Bruno Lemaire' })
+	await expect(row).toContainText('Yes, I will come')
+	await row.getByRole('link').click()
+	await expect(page.getByRole('article').filter({ hasText: 'see you this evening' })).toBeVisible()
+	await expect(page.getByRole('article').filter({ hasText: 'Yes, I will come' })).toBeVisible()
+})
+
 test.describe('without JavaScript, in Arabic', () => {
 	test.use({ javaScriptEnabled: false })
 
@@ -141,5 +252,57 @@ test.describe('without JavaScript, in Arabic', () => {
 			})
 			.toBe(1)
 		expect(sentTexts(bot.token)[0]!.text).toBe('أهلًا Hoda Sami')
+	})
+
+	test('an owner previews the message for a contact found by a search, sets the channel’s rate and opts a contact back in', async ({ page, context, request, baseURL }) => {
+		test.slow()
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		const { workspace, bot, chats, channelId, contacts } = await workspaceWithCustomers(request, baseURL!, owner.token, 'شركة المعاينة', [
+			{ name: 'Hoda Sami', vip: true },
+			{ name: 'Karim Adel', vip: false },
+		])
+		const auth = { Authorization: `Bearer ${owner.token}` }
+		const karim = contacts.find((contact) => contact.name === 'Karim Adel')!
+		const optedOutAt = async () => ((await (await request.get(`/v1/workspaces/${workspace.id}/contacts/${karim.id}`, { headers: auth })).json()) as { optedOutAt: string | null }).optedOutAt
+		// Karim writes the opt-out word: he leaves every audience.
+		expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Karim', lastName: 'Adel' }, 'إلغاء'), { origin: baseURL })).status).toBe(200)
+		await expect.poll(optedOutAt).not.toBeNull()
+		const created = await request.post(`/v1/workspaces/${workspace.id}/campaigns`, { data: { name: 'تحية', channelId, body: 'أهلًا {{name}}' }, headers: auth })
+		const campaign = (await created.json()) as { id: string }
+		await signIn(context, baseURL!, owner.token)
+
+		await page.goto(`/ar-eg/dashboard/campaign-manager?campaign=${campaign.id}`)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByText('أهلًا Hoda Sami')).toBeVisible()
+		await page.getByLabel('ابحث عن جهة اتصال').fill('Karim')
+		await page.getByRole('button', { name: 'ابحث', exact: true }).click()
+		await page.getByLabel('معاينة لـ', { exact: true }).selectOption({ label: 'Karim Adel' })
+		await page.getByRole('button', { name: 'اعرض المعاينة' }).click()
+		await expect(page.getByText('أهلًا Karim Adel')).toBeVisible()
+		await page.getByLabel('ابحث عن جهة اتصال').fill('لا أحد')
+		await page.getByRole('button', { name: 'ابحث', exact: true }).click()
+		await expect(page.getByText('لا توجد جهة اتصال تطابق «لا أحد».')).toBeVisible()
+
+		// The live count needs JavaScript; the count button answers without it.
+		await page.goto('/ar-eg/dashboard/campaign-manager?new')
+		await page.getByLabel('الاسم', { exact: true }).fill('عدّ')
+		await page.getByRole('button', { name: 'احسب الجمهور' }).click()
+		await expect(page.getByRole('status').filter({ hasText: 'Hoda Sami' })).toBeVisible()
+
+		await page.goto(`/ar-eg/dashboard/settings/channels/${channelId}`)
+		await page.getByLabel('معدل الحملات (رسائل في الثانية)').fill('12')
+		await page.getByRole('button', { name: 'احفظ المعدل' }).click()
+		await expect(page.getByText('تم حفظ معدل حملات Telegram news')).toBeVisible()
+		await expect(page.getByLabel('معدل الحملات (رسائل في الثانية)')).toHaveValue('12')
+
+		await page.goto(`/ar-eg/dashboard/contacts?contact=${karim.id}`)
+		await expect(page.getByText('ألغى الاشتراك في الحملات في')).toBeVisible()
+		await page.getByRole('link', { name: 'أعِد الاشتراك في الحملات' }).click()
+		const dialog = page.getByRole('alertdialog')
+		await expect(dialog).toContainText('هل تُرسل الحملات إلى Karim Adel مرة أخرى؟')
+		await dialog.getByRole('button', { name: 'أعِد الاشتراك في الحملات' }).click()
+		await expect(page.getByText('سيتلقى Karim Adel الحملات مرة أخرى')).toBeVisible()
+		await expect(page.getByText('ألغى الاشتراك في الحملات في')).toHaveCount(0)
+		expect(await optedOutAt()).toBeNull()
 	})
 })

@@ -17,6 +17,7 @@ import * as m0015 from './0015_messages_by_channel_day.ts'
 import * as m0016 from './0016_channel_failures.ts'
 import * as m0017 from './0017_attachments.ts'
 import * as m0018 from './0018_campaigns.ts'
+import * as m0019 from './0019_channel_campaign_rate.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
 	'0016_channel_failures': m0016,
 	'0017_attachments': m0017,
 	'0018_campaigns': m0018,
+	'0019_channel_campaign_rate': m0019,
 }
