@@ -103,7 +103,7 @@ export function ConversationsChart({ text, daily }: { text: ChartText; daily: Re
 	const fill = { opened: themeColor('primary'), resolved: themeColor('success') }
 	return (
 		<ChartSvg text={text}>
-			<Group left={margin.start} top={margin.top}>
+			<Group left={text.rtl ? margin.end : margin.start} top={margin.top}>
 				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatCount(text.lang, value)} />
 				{daily.map((entry) =>
 					series.map((name) => {
@@ -137,7 +137,7 @@ export function FirstResponseChart({ text, daily }: { text: ChartText; daily: Re
 	const known = daily.filter((entry) => entry.firstResponseMedian !== null)
 	return (
 		<ChartSvg text={text}>
-			<Group left={margin.start} top={margin.top}>
+			<Group left={text.rtl ? margin.end : margin.start} top={margin.top}>
 				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatDuration(text.lang, value)} />
 				<LinePath
 					data={daily}
