@@ -19,6 +19,7 @@ import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { webhooksRouter } from './webhooks/router.ts'
 import { userRouter, workspacesRouter } from './workspaces/router.ts'
+import { reportsRouter } from './reports/router.ts'
 
 export type { ApiContext }
 
@@ -55,6 +56,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))
 	router.use('/workspaces/:id/attachments', attachmentsRouter(context))
 	router.use('/workspaces/:id/campaigns', campaignsRouter(context))
+	router.use('/workspaces/:id/reports', reportsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

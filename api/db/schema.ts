@@ -98,6 +98,8 @@ export interface Database {
 	conversationCounts: ConversationCountsTable
 	campaigns: CampaignsTable
 	campaignRecipients: CampaignRecipientsTable
+	reportDays: ReportDaysTable
+	reportDirty: ReportDirtyTable
 }
 
 export type User = Selectable<UsersTable>
@@ -406,3 +408,37 @@ export interface CampaignRecipientsTable {
 }
 
 export type CampaignRecipient = Selectable<CampaignRecipientsTable>
+
+/**
+ * A day of a workspace's reports per channel, agent and label (migration 0020); the nil uuid is
+ * "none" in each key, and as `labelId` every conversation. Written only by api/reports/rollup.ts.
+ */
+export interface ReportDaysTable {
+	workspaceId: string
+	labelId: string
+	/** `YYYY-MM-DD` in the workspace's time zone (read as text: a date has no time zone). */
+	day: ColumnType<string, string, string>
+	channelId: string
+	agentId: string
+	opened: number
+	resolved: number
+	messagesIn: number
+	messagesOut: number
+	firstResponses: number
+	/** Counts of first responses per duration bucket (api/reports/buckets.ts). */
+	firstResponseBuckets: number[]
+	resolutionBuckets: number[]
+	/** Incoming messages per hour of the day, 0 to 23. */
+	incomingHours: number[]
+	newContacts: number
+	campaignSent: number
+	campaignDelivered: number
+}
+
+/** Times of a workspace whose roll-ups a change made stale, until the `refresh-reports` job recomputes their days. */
+export interface ReportDirtyTable {
+	id: ColumnType<string, never, never>
+	workspaceId: string
+	fromAt: Date
+	toAt: Date
+}

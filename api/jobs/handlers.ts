@@ -1,5 +1,6 @@
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
+import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
 import { type JobHandlers } from './queue.ts'
@@ -23,5 +24,8 @@ export const jobHandlers: JobHandlers = {
 	},
 	'send-campaign': async ({ campaignId }, { db, realtime, config }) => {
 		await sendCampaignBatch(db, realtime, config, campaignId)
+	},
+	'refresh-reports': async (_payload, { db }) => {
+		await refreshReportsJob(db)
 	},
 }

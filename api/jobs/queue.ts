@@ -28,6 +28,8 @@ export type JobPayloads = {
 	'start-campaign': { campaignId: string }
 	/** Sends a campaign's next batch at its channel's rate, then adds itself again; keyed and queued per campaign. */
 	'send-campaign': { campaignId: string }
+	/** Recomputes the report days that changes made stale (api/reports/rollup.ts); every minute, and again 5 s after a run that found work. */
+	'refresh-reports': Record<string, never>
 }
 
 export type JobName = keyof JobPayloads
@@ -122,8 +124,9 @@ export type JobRunner = { stop: () => Promise<void> }
  */
 const defaultPollInterval = 250
 
-// Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night.
-const crontab = '17 3 * * * prune\n'
+// Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night; the reports'
+// roll-ups every minute (one pending job at most, whatever the number of processes).
+const crontab = '17 3 * * * prune\n* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at\n'
 
 /**
  * Starts this process's workers. Several processes may each run one: a job still runs once.

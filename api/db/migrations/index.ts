@@ -18,6 +18,7 @@ import * as m0016 from './0016_channel_failures.ts'
 import * as m0017 from './0017_attachments.ts'
 import * as m0018 from './0018_campaigns.ts'
 import * as m0019 from './0019_channel_campaign_rate.ts'
+import * as m0020 from './0020_reports.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
 	'0017_attachments': m0017,
 	'0018_campaigns': m0018,
 	'0019_channel_campaign_rate': m0019,
+	'0020_reports': m0020,
 }

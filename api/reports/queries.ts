@@ -1,0 +1,246 @@
+import { sql, type RawBuilder } from 'kysely'
+import { type DB } from '#api/db/database.ts'
+import { type Availability, type ChannelKind } from '#api/db/schema.ts'
+import { bucketCount, quantile, shareUnder } from './buckets.ts'
+import { type ReportFilters, type ReportJson, type ReportPreset, type ReportRange } from './json.ts'
+import { none } from './rollup.ts'
+
+/** Plain dates (`YYYY-MM-DD`) as UTC midnights, for their arithmetic. */
+const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`)
+const toDay = (time: number) => new Date(time).toISOString().slice(0, 10)
+const dayMs = 86_400_000
+export const addDays = (day: string, days: number) => toDay(toTime(day) + days * dayMs)
+export const daysBetween = (from: string, to: string) => Math.round((toTime(to) - toTime(from)) / dayMs) + 1
+
+/** Today in a time zone. */
+export function todayIn(timezone: string, now = new Date()): string {
+	return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+}
+
+/** The range a preset names today in `timezone` (`custom` keeps `from` and `to`), and the period of the same length before it. */
+export function resolveRange(preset: ReportPreset, timezone: string, custom?: ReportRange, now = new Date()): { range: ReportRange; previous: ReportRange } {
+	const today = todayIn(timezone, now)
+	const range: ReportRange =
+		preset === 'today'
+			? { from: today, to: today }
+			: preset === '7d'
+				? { from: addDays(today, -6), to: today }
+				: preset === '30d'
+					? { from: addDays(today, -29), to: today }
+					: preset === 'month'
+						? { from: `${today.slice(0, 8)}01`, to: today }
+						: (custom ?? { from: today, to: today })
+	const length = daysBetween(range.from, range.to)
+	return { range, previous: { from: addDays(range.from, -length), to: addDays(range.from, -1) } }
+}
+
+/** Sums of each array element over the group, as `"{prefix}0"` … (names the camel-case plugin leaves alone). */
+function elementSums(column: string, prefix: string, size: number): RawBuilder<unknown> {
+	return sql.raw(Array.from({ length: size }, (_, index) => `coalesce(sum(${column}[${index + 1}]), 0)::int as "${prefix}${index}"`).join(', '))
+}
+
+type Totals = {
+	opened: number
+	resolved: number
+	messagesIn: number
+	messagesOut: number
+	newContacts: number
+	campaignSent: number
+	campaignDelivered: number
+	firstResponses: number[]
+	resolutions: number[]
+	hours: number[]
+}
+
+type Grouped = Totals & { previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
+
+/**
+ * The report of one workspace: every figure from the roll-ups in one statement, grouped at once
+ * by period, day, channel, agent and weekday (GROUPING SETS), the histograms summed element by
+ * element in PostgreSQL; "open now" live. An agent (`onlyAgent`) sees their own work only.
+ */
+export async function readReport(
+	db: DB,
+	workspace: { id: string; timezone: string },
+	query: { preset: ReportPreset; range: ReportRange; previous: ReportRange; filters: ReportFilters; targetSeconds: number; onlyAgent?: string },
+): Promise<ReportJson> {
+	const { range, previous, filters } = query
+	const agentId = query.onlyAgent ?? filters.agentId
+	const label = filters.labelId ?? none
+	const channel = filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``
+	const agent = agentId ? sql`and agent_id = ${agentId}` : sql``
+	const previousPeriod = sql`day < ${range.from}::date`
+	const { rows: grouped } = await sql<Record<string, unknown>>`
+		select ${previousPeriod} as previous, to_char(day, 'YYYY-MM-DD') as day, channel_id as "channelId", agent_id as "agentId",
+			extract(isodow from day)::int - 1 as weekday,
+			coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
+			coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut",
+			${elementSums('first_response_buckets', 'f', bucketCount)}, ${elementSums('resolution_buckets', 'r', bucketCount)}, ${elementSums('incoming_hours', 'h', 24)}
+		from report_days
+		where workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${range.to}::date ${channel} ${agent}
+		group by grouping sets (
+			(${previousPeriod}), (${previousPeriod}, day), (${previousPeriod}, channel_id), (${previousPeriod}, agent_id), (${previousPeriod}, extract(isodow from day))
+		)
+	`.execute(db)
+	// New contacts belong to no channel, agent or label; campaign messages to a channel only.
+	const { rows: workspaceWide } = await sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
+		select ${previousPeriod} as previous,
+			coalesce(sum(new_contacts), 0)::int as "newContacts",
+			coalesce(sum(campaign_sent) filter (where true ${channel}), 0)::int as "campaignSent",
+			coalesce(sum(campaign_delivered) filter (where true ${channel}), 0)::int as "campaignDelivered"
+		from report_days
+		where workspace_id = ${workspace.id} and label_id = ${none} and agent_id = ${none} and day between ${previous.from}::date and ${range.to}::date
+		group by 1
+	`.execute(db)
+	const groups = grouped.map(toGrouped)
+	for (const row of workspaceWide) {
+		const group = groups.find((each) => each.previous === row.previous && each.day === null && each.channelId === null && each.agentId === null && each.weekday === null)
+		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
+		else groups.push({ ...emptyTotals(), ...row })
+	}
+
+	const current = groups.filter((group) => !group.previous)
+	const before = groups.filter((group) => group.previous)
+	const total = (list: Grouped[]) => list.find((group) => group.day === null && group.channelId === null && group.agentId === null && group.weekday === null) ?? emptyTotals()
+	const now = total(current)
+	const then = total(before)
+	const change = (key: 'opened' | 'resolved' | 'messagesIn' | 'messagesOut' | 'newContacts' | 'campaignSent' | 'campaignDelivered') => ({ value: now[key], previous: then[key] })
+	const duration = (key: 'firstResponses' | 'resolutions') => ({
+		count: sum(now[key]),
+		median: quantile(now[key], 0.5),
+		p90: quantile(now[key], 0.9),
+		previousCount: sum(then[key]),
+		previousMedian: quantile(then[key], 0.5),
+		previousP90: quantile(then[key], 0.9),
+	})
+
+	const byDay = new Map(current.filter((group) => group.day !== null).map((group) => [group.day, group]))
+	const daily = Array.from({ length: daysBetween(range.from, range.to) }, (_, index) => {
+		const day = addDays(range.from, index)
+		const group = byDay.get(day) ?? emptyTotals()
+		return { day, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+	})
+
+	const heatmap = Array.from({ length: 7 }, () => new Array<number>(24).fill(0))
+	for (const group of current) if (group.weekday !== null) heatmap[group.weekday] = group.hours
+
+	const [channels, members, openNow] = await Promise.all([
+		db.selectFrom('channels').select(['id', 'name', 'kind']).where('workspaceId', '=', workspace.id).execute(),
+		memberRows(db, workspace.id, query.onlyAgent),
+		countOpen(db, workspace.id, { ...filters, agentId }),
+	])
+	const channelStats = new Map(current.filter((group) => group.channelId !== null).map((group) => [group.channelId, group]))
+	const channelRows = channels
+		.filter((channel) => channelStats.has(channel.id) || channel.id === filters.channelId)
+		.map((channel) => {
+			const group = channelStats.get(channel.id) ?? emptyTotals()
+			return { channelId: channel.id, name: channel.name, kind: channel.kind as ChannelKind, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut }
+		})
+		.sort((a, b) => b.messagesIn + b.messagesOut - (a.messagesIn + a.messagesOut) || a.name.localeCompare(b.name))
+	const agentStats = new Map(current.filter((group) => group.agentId !== null).map((group) => [group.agentId, group]))
+	const agents = members
+		.filter((member) => !filters.agentId || member.userId === filters.agentId)
+		.map((member) => {
+			const group = agentStats.get(member.userId) ?? emptyTotals()
+			return { ...member, assigned: group.opened, replied: group.messagesOut, resolved: group.resolved, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+		})
+
+	return {
+		timezone: workspace.timezone,
+		preset: query.preset,
+		range,
+		previous,
+		filters: { ...filters, agentId: agentId ?? null },
+		targetSeconds: query.targetSeconds,
+		figures: {
+			opened: change('opened'),
+			resolved: change('resolved'),
+			openNow,
+			messagesIn: change('messagesIn'),
+			messagesOut: change('messagesOut'),
+			firstResponse: duration('firstResponses'),
+			resolution: duration('resolutions'),
+			answeredWithinTarget: { value: shareUnder(now.firstResponses, query.targetSeconds), previous: shareUnder(then.firstResponses, query.targetSeconds) },
+			newContacts: change('newContacts'),
+			campaignSent: change('campaignSent'),
+			campaignDelivered: change('campaignDelivered'),
+		},
+		daily,
+		channels: channelRows,
+		heatmap,
+		agents,
+	}
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0)
+
+function emptyTotals(): Grouped {
+	return {
+		previous: false,
+		day: null,
+		channelId: null,
+		agentId: null,
+		weekday: null,
+		opened: 0,
+		resolved: 0,
+		messagesIn: 0,
+		messagesOut: 0,
+		newContacts: 0,
+		campaignSent: 0,
+		campaignDelivered: 0,
+		firstResponses: new Array<number>(bucketCount).fill(0),
+		resolutions: new Array<number>(bucketCount).fill(0),
+		hours: new Array<number>(24).fill(0),
+	}
+}
+
+/** A row of the grouped statement: its element sums gathered back into arrays. */
+function toGrouped(row: Record<string, unknown>): Grouped {
+	const elements = (prefix: string, size: number) => Array.from({ length: size }, (_, index) => Number(row[`${prefix}${index}`] ?? 0))
+	return {
+		previous: Boolean(row.previous),
+		day: (row.day as string | null) ?? null,
+		channelId: (row.channelId as string | null) ?? null,
+		agentId: (row.agentId as string | null) ?? null,
+		weekday: row.weekday === null || row.weekday === undefined ? null : Number(row.weekday),
+		opened: Number(row.opened),
+		resolved: Number(row.resolved),
+		messagesIn: Number(row.messagesIn),
+		messagesOut: Number(row.messagesOut),
+		newContacts: 0,
+		campaignSent: 0,
+		campaignDelivered: 0,
+		firstResponses: elements('f', bucketCount),
+		resolutions: elements('r', bucketCount),
+		hours: elements('h', 24),
+	}
+}
+
+/** The workspace's members (or one), as the per-agent table lists them. */
+async function memberRows(db: DB, workspaceId: string, onlyUser?: string): Promise<Array<{ userId: string; name: string; availability: Availability }>> {
+	let query = db
+		.selectFrom('members')
+		.innerJoin('users', 'users.id', 'members.userId')
+		.select(['users.id as userId', 'users.name', 'members.availability'])
+		.where('members.workspaceId', '=', workspaceId)
+		.orderBy('users.name')
+	if (onlyUser) query = query.where('members.userId', '=', onlyUser)
+	return query.execute()
+}
+
+/** Conversations open now: the kept counts when only an agent narrows them, else counted. */
+async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): Promise<number> {
+	if (!filters.channelId && !filters.labelId) {
+		let counts = db.selectFrom('conversationCounts').select(sql<number>`coalesce(sum(count), 0)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
+		if (filters.agentId) counts = counts.where('assigneeKey', '=', filters.agentId)
+		return (await counts.executeTakeFirstOrThrow()).n
+	}
+	let open = db.selectFrom('conversations').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
+	if (filters.channelId) open = open.where('channelId', '=', filters.channelId)
+	if (filters.agentId) open = open.where('assigneeId', '=', filters.agentId)
+	if (filters.labelId) {
+		const labelId = filters.labelId
+		open = open.where((eb) => eb.exists(eb.selectFrom('conversationLabels').select('labelId').whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)))
+	}
+	return (await open.executeTakeFirstOrThrow()).n
+}

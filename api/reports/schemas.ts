@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { defaultTarget, targets } from './buckets.ts'
+import { reportTables } from './json.ts'
+
+/** The longest custom range: a year and a day (a leap year's). */
+export const maximumDays = 366
+
+/** A real day of the calendar, `YYYY-MM-DD` (not the 30th of February, which Date would roll over). */
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+const day = z.string().refine(isDay, 'api:reports.invalidDay')
+const optionalId = z
+	.string()
+	.trim()
+	.transform((value) => value || undefined)
+	.pipe(z.string().uuid().optional())
+	.optional()
+
+/** `GET …/reports`: a preset range or `custom` with `from` and `to` (days in the workspace's time zone), the filters, the target. */
+export const reportQuery = z
+	.object({
+		preset: z.enum(['today', '7d', '30d', 'month', 'custom']).default('7d'),
+		from: day.optional(),
+		to: day.optional(),
+		channelId: optionalId,
+		agentId: optionalId,
+		labelId: optionalId,
+		target: z.coerce
+			.number()
+			.int()
+			.refine((value) => (targets as readonly number[]).includes(value), 'api:reports.invalidTarget')
+			.default(defaultTarget),
+	})
+	.superRefine((query, context) => {
+		if (query.preset !== 'custom') return
+		if (!query.from) context.addIssue({ code: 'custom', path: ['from'], message: 'api:validation.required' })
+		if (!query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'api:validation.required' })
+		if (!query.from || !query.to || !isDay(query.from) || !isDay(query.to)) return
+		const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 + 1
+		if (days < 1) context.addIssue({ code: 'custom', path: ['to'], message: 'api:reports.toBeforeFrom' })
+		else if (days > maximumDays) context.addIssue({ code: 'custom', path: ['to'], message: 'api:reports.rangeTooLong' })
+	})
+
+export type ReportQuery = z.output<typeof reportQuery>
+
+export const exportQuery = z.object({ table: z.enum(reportTables) }).passthrough()

@@ -1,0 +1,145 @@
+import { sql } from 'kysely'
+import { durationBounds, bucketCount } from '#api/reports/buckets.ts'
+import { none } from '#api/reports/rollup.ts'
+import { testDb } from './harness.ts'
+
+/**
+ * The report days of a workspace counted again in TypeScript, straight from its facts, without
+ * the roll-up's SQL: what `report_days` must equal after a refresh. Rows with nothing counted are
+ * left out on both sides.
+ */
+export type DayRow = {
+	labelId: string
+	day: string
+	channelId: string
+	agentId: string
+	opened: number
+	resolved: number
+	messagesIn: number
+	messagesOut: number
+	firstResponses: number
+	firstResponseBuckets: number[]
+	resolutionBuckets: number[]
+	incomingHours: number[]
+	newContacts: number
+	campaignSent: number
+	campaignDelivered: number
+}
+
+const key = (row: Pick<DayRow, 'labelId' | 'day' | 'channelId' | 'agentId'>) => `${row.labelId} ${row.day} ${row.channelId} ${row.agentId}`
+
+export async function recount(workspaceId: string): Promise<DayRow[]> {
+	const db = testDb()
+	const { timezone } = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
+	const dayOf = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
+	const hourOf = (date: Date) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(date))
+	// PostgreSQL's width_bucket: how many bounds are at or below the value.
+	const bucketOf = (seconds: number) => durationBounds.filter((bound) => bound <= seconds).length
+
+	const conversations = await db.selectFrom('conversations').select(['id', 'channelId', 'assigneeId', 'createdAt', 'firstResponseAt']).where('workspaceId', '=', workspaceId).execute()
+	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
+	const labels = await db.selectFrom('conversationLabels').select(['conversationId', 'labelId']).where('workspaceId', '=', workspaceId).execute()
+	const labelsOf = (conversationId: string | null) => [none, ...labels.filter((label) => label.conversationId === conversationId).map((label) => label.labelId)]
+	const messages = await db
+		.selectFrom('messages')
+		.select(['conversationId', 'channelId', 'direction', 'kind', 'senderId', 'createdAt', sql<string | null>`activity->>'key'`.as('activityKey')])
+		.where('workspaceId', '=', workspaceId)
+		.execute()
+	const contacts = await db.selectFrom('contacts').select('createdAt').where('workspaceId', '=', workspaceId).execute()
+	const recipients = await db
+		.selectFrom('campaignRecipients')
+		.innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
+		.select(['campaignRecipients.sentAt', 'campaignRecipients.status', 'campaigns.channelId'])
+		.where('campaignRecipients.workspaceId', '=', workspaceId)
+		.where('campaignRecipients.sentAt', 'is not', null)
+		.execute()
+
+	const rows = new Map<string, DayRow>()
+	const add = (at: { conversationId: string | null; day: string; channelId: string; agentId: string }, change: (row: DayRow) => void) => {
+		for (const labelId of labelsOf(at.conversationId)) {
+			const id = { labelId, day: at.day, channelId: at.channelId, agentId: at.agentId }
+			let row = rows.get(key(id))
+			if (!row) {
+				row = {
+					...id,
+					opened: 0,
+					resolved: 0,
+					messagesIn: 0,
+					messagesOut: 0,
+					firstResponses: 0,
+					firstResponseBuckets: new Array<number>(bucketCount).fill(0),
+					resolutionBuckets: new Array<number>(bucketCount).fill(0),
+					incomingHours: new Array<number>(24).fill(0),
+					newContacts: 0,
+					campaignSent: 0,
+					campaignDelivered: 0,
+				}
+				rows.set(key(id), row)
+			}
+			change(row)
+		}
+	}
+
+	for (const conversation of conversations) {
+		add({ conversationId: conversation.id, day: dayOf(conversation.createdAt), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none }, (row) => row.opened++)
+		const answered = conversation.firstResponseAt
+		if (answered) {
+			add({ conversationId: conversation.id, day: dayOf(answered), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none }, (row) => {
+				row.firstResponses++
+				row.firstResponseBuckets[bucketOf((answered.getTime() - conversation.createdAt.getTime()) / 1000)]!++
+			})
+		}
+	}
+	for (const message of messages) {
+		const conversation = byId.get(message.conversationId)
+		if (!conversation) continue
+		const at = { conversationId: message.conversationId, day: dayOf(message.createdAt), channelId: message.channelId }
+		if (message.kind === 'text' && message.direction === 'incoming') {
+			add({ ...at, agentId: conversation.assigneeId ?? none }, (row) => {
+				row.messagesIn++
+				row.incomingHours[hourOf(message.createdAt)]!++
+			})
+		} else if (message.kind === 'text') {
+			add({ ...at, agentId: message.senderId ?? none }, (row) => row.messagesOut++)
+		} else if (message.kind === 'activity' && message.activityKey === 'activity.resolved') {
+			add({ ...at, agentId: message.senderId ?? none }, (row) => {
+				row.resolved++
+				row.resolutionBuckets[bucketOf((message.createdAt.getTime() - conversation.createdAt.getTime()) / 1000)]!++
+			})
+		}
+	}
+	for (const contact of contacts) add({ conversationId: null, day: dayOf(contact.createdAt), channelId: none, agentId: none }, (row) => row.newContacts++)
+	for (const recipient of recipients) {
+		add({ conversationId: null, day: dayOf(recipient.sentAt!), channelId: recipient.channelId, agentId: none }, (row) => {
+			row.campaignSent++
+			if (['delivered', 'read', 'replied'].includes(recipient.status)) row.campaignDelivered++
+		})
+	}
+	return [...rows.values()].sort((a, b) => key(a).localeCompare(key(b)))
+}
+
+/** What `report_days` holds for the workspace, in the same order and shape. */
+export async function storedDays(workspaceId: string): Promise<DayRow[]> {
+	const rows = await testDb()
+		.selectFrom('reportDays')
+		.select([
+			'labelId',
+			sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
+			'channelId',
+			'agentId',
+			'opened',
+			'resolved',
+			'messagesIn',
+			'messagesOut',
+			'firstResponses',
+			'firstResponseBuckets',
+			'resolutionBuckets',
+			'incomingHours',
+			'newContacts',
+			'campaignSent',
+			'campaignDelivered',
+		])
+		.where('workspaceId', '=', workspaceId)
+		.execute()
+	return rows.sort((a, b) => key(a).localeCompare(key(b)))
+}

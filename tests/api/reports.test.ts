@@ -1,0 +1,299 @@
+import fc from 'fast-check'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Channel } from '#api/db/schema.ts'
+import { type ReportJson } from '#api/reports/json.ts'
+import { rebuildReports, refreshReports } from '#api/reports/rollup.ts'
+import { resolveRange } from '#api/reports/queries.ts'
+import { startApi, testDb, type TestApi } from './harness.ts'
+import { createLabel, insertContacts } from './contacts-fixtures.ts'
+import { createLinkChannel, customerWrites, postMessage } from './conversations-fixtures.ts'
+import { recount, storedDays } from './reports-recount.ts'
+import { createTeam, type Team } from './workspaces-fixtures.ts'
+
+const reportsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/reports${rest}`
+
+let api: TestApi
+let team: Team
+let channel: Channel
+beforeAll(async () => {
+	api = await startApi()
+	team = await createTeam('Reports')
+	channel = await createLinkChannel(team.workspace.id)
+})
+afterAll(() => api.close())
+
+async function report(query = '', auth = team.owner.auth, workspaceId = team.workspace.id): Promise<ReportJson> {
+	const response = await api.request('GET', reportsPath(workspaceId, query), { headers: auth })
+	expect(response.status, JSON.stringify(response.body)).toBe(200)
+	return response.body as ReportJson
+}
+
+// Facts written straight into the database, at chosen times (the API writes only "now").
+let number = 1_000_000
+async function insertContact(workspaceId: string, createdAt = new Date()) {
+	const [contact] = await insertContacts(workspaceId, [{ name: `Customer ${number}`, createdAt }])
+	return contact!
+}
+async function insertConversation(workspaceId: string, channelId: string, createdAt: Date, assigneeId: string | null = null) {
+	const contact = await insertContact(workspaceId, createdAt)
+	return testDb()
+		.insertInto('conversations')
+		.values({ workspaceId, number: number++, contactId: contact.id, channelId, assigneeId, createdAt, lastActivityAt: createdAt })
+		.returningAll()
+		.executeTakeFirstOrThrow()
+}
+async function insertMessage(
+	conversation: { id: string; workspaceId: string; channelId: string },
+	message: { direction: 'incoming' | 'outgoing'; kind: 'text' | 'note' | 'activity'; senderId?: string | null; at: Date; resolved?: boolean },
+) {
+	await testDb()
+		.insertInto('messages')
+		.values({
+			workspaceId: conversation.workspaceId,
+			conversationId: conversation.id,
+			channelId: conversation.channelId,
+			direction: message.direction,
+			kind: message.kind,
+			body: message.kind === 'activity' ? '' : 'Hello',
+			activity: message.kind === 'activity' ? { key: message.resolved ? 'activity.resolved' : 'activity.pending', values: { actor: 'Someone' } } : null,
+			senderId: message.senderId ?? null,
+			createdAt: message.at,
+		})
+		.execute()
+	await testDb()
+		.updateTable('conversations')
+		.set({ lastActivityAt: sql<Date>`greatest(last_activity_at, ${message.at})` })
+		.where('id', '=', conversation.id)
+		.execute()
+}
+
+describe('roll-ups', () => {
+	test('equal a recount after any sequence of changes, refreshed along the way or at the end (fast-check)', async () => {
+		const db = testDb()
+		const property = fc.asyncProperty(
+			fc.array(
+				// Weighted so that most steps change what is already there, with refreshes between them.
+				fc.oneof(
+					{ weight: 3, arbitrary: fc.record({ op: fc.constant('conversation' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }), channel: fc.nat(1), agent: fc.nat(2) }) },
+					{
+						weight: 4,
+						arbitrary: fc.record({
+							op: fc.constant('message' as const),
+							conversation: fc.nat(),
+							after: fc.integer({ min: 0, max: 36 * 60 }),
+							kind: fc.constantFrom('in', 'out', 'note', 'resolved', 'pending'),
+							agent: fc.nat(2),
+						}),
+					},
+					{ weight: 2, arbitrary: fc.record({ op: fc.constant('assign' as const), conversation: fc.nat(), agent: fc.nat(2) }) },
+					{ weight: 2, arbitrary: fc.record({ op: fc.constant('answer' as const), conversation: fc.nat(), after: fc.integer({ min: 0, max: 2 * 24 * 60 * 60 }) }) },
+					{ weight: 2, arbitrary: fc.record({ op: fc.constant('label' as const), conversation: fc.nat(), label: fc.nat(1), add: fc.boolean() }) },
+					{ weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), conversation: fc.nat() }) },
+					{ weight: 1, arbitrary: fc.record({ op: fc.constant('contact' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }) },
+					{ weight: 1, arbitrary: fc.record({ op: fc.constant('timezone' as const), zone: fc.constantFrom('UTC', 'Africa/Cairo', 'Asia/Tokyo', 'America/Los_Angeles') }) },
+					{ weight: 3, arbitrary: fc.record({ op: fc.constant('refresh' as const) }) },
+				),
+				{ minLength: 5, maxLength: 40 },
+			),
+			async (commands) => {
+				// A workspace of its own per run: two channels, two agents (and nobody), two labels.
+				const run = await createTeam('Property')
+				const workspaceId = run.workspace.id
+				const channels = [await createLinkChannel(workspaceId, 'One'), await createLinkChannel(workspaceId, 'Two')]
+				const agents = [null, run.agent.user.id, run.otherAgent.user.id]
+				const labels = [await createLabel(api, run.owner.auth, workspaceId, { title: 'Billing' }), await createLabel(api, run.owner.auth, workspaceId, { title: 'Bug' })]
+				// Three days back from now, in minutes: every run crosses midnights in every zone.
+				const start = Date.now() - 3 * 24 * 60 * 60 * 1000
+				const conversations: Array<{ id: string; workspaceId: string; channelId: string; createdAt: Date }> = []
+				const pick = (index: number) => conversations[index % Math.max(1, conversations.length)]
+				for (const command of commands) {
+					switch (command.op) {
+						case 'conversation':
+							conversations.push(await insertConversation(workspaceId, channels[command.channel]!.id, new Date(start + command.minute * 60_000), agents[command.agent]))
+							break
+						case 'message': {
+							const conversation = pick(command.conversation)
+							if (!conversation) break
+							const at = new Date(Math.min(Date.now(), conversation.createdAt.getTime() + command.after * 60_000))
+							const agent = agents[command.agent] ?? null
+							if (command.kind === 'in') await insertMessage(conversation, { direction: 'incoming', kind: 'text', at })
+							else if (command.kind === 'out') await insertMessage(conversation, { direction: 'outgoing', kind: 'text', senderId: agent, at })
+							else if (command.kind === 'note') await insertMessage(conversation, { direction: 'outgoing', kind: 'note', senderId: agent, at })
+							else await insertMessage(conversation, { direction: 'outgoing', kind: 'activity', senderId: agent, at, resolved: command.kind === 'resolved' })
+							break
+						}
+						case 'assign': {
+							const conversation = pick(command.conversation)
+							if (conversation) await db.updateTable('conversations').set({ assigneeId: agents[command.agent] ?? null }).where('id', '=', conversation.id).execute()
+							break
+						}
+						case 'answer': {
+							const conversation = pick(command.conversation)
+							if (!conversation) break
+							const at = new Date(Math.min(Date.now(), conversation.createdAt.getTime() + command.after * 1000))
+							await db.updateTable('conversations').set({ firstResponseAt: at, lastActivityAt: sql<Date>`greatest(last_activity_at, ${at})` }).where('id', '=', conversation.id).execute()
+							break
+						}
+						case 'label': {
+							const conversation = pick(command.conversation)
+							if (!conversation) break
+							const labelId = labels[command.label]!.id
+							if (command.add) await db.insertInto('conversationLabels').values({ workspaceId, conversationId: conversation.id, labelId }).onConflict((oc) => oc.doNothing()).execute()
+							else await db.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).where('labelId', '=', labelId).execute()
+							break
+						}
+						case 'delete': {
+							const conversation = pick(command.conversation)
+							if (!conversation) break
+							await db.deleteFrom('conversations').where('id', '=', conversation.id).execute()
+							conversations.splice(conversations.indexOf(conversation), 1)
+							break
+						}
+						case 'contact':
+							await insertContact(workspaceId, new Date(start + command.minute * 60_000))
+							break
+						case 'timezone':
+							await db.updateTable('workspaces').set({ timezone: command.zone }).where('id', '=', workspaceId).execute()
+							break
+						case 'refresh':
+							await refreshReports(db)
+							break
+					}
+				}
+				await refreshReports(db)
+				expect(await storedDays(workspaceId)).toEqual(await recount(workspaceId))
+			},
+		)
+		await fc.assert(property, { numRuns: 40 })
+	}, 240_000)
+
+	test('a conversation at 23:30 in Cairo counts on that day in Cairo, and on the next in Tokyo', async () => {
+		const db = testDb()
+		const run = await createTeam('Cairo')
+		await db.updateTable('workspaces').set({ timezone: 'Africa/Cairo' }).where('id', '=', run.workspace.id).execute()
+		const link = await createLinkChannel(run.workspace.id)
+		// 2026-03-10 23:30 in Cairo (UTC+2 in March) is 21:30 UTC, and 06:30 on the 11th in Tokyo.
+		await insertConversation(run.workspace.id, link.id, new Date('2026-03-10T21:30:00Z'))
+		await refreshReports(db)
+		const days = async () => (await storedDays(run.workspace.id)).filter((row) => row.opened > 0).map((row) => row.day)
+		expect(await days()).toEqual(['2026-03-10'])
+		await db.updateTable('workspaces').set({ timezone: 'Asia/Tokyo' }).where('id', '=', run.workspace.id).execute()
+		await refreshReports(db)
+		expect(await days()).toEqual(['2026-03-11'])
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+	})
+
+	test('the rebuild command recomputes everything, equal to the recount', async () => {
+		const db = testDb()
+		const run = await createTeam('Rebuild')
+		const link = await createLinkChannel(run.workspace.id)
+		const conversation = await insertConversation(run.workspace.id, link.id, new Date(Date.now() - 2 * 86_400_000), run.agent.user.id)
+		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: new Date(Date.now() - 2 * 86_400_000 + 60_000) })
+		await refreshReports(db)
+		// Roll-ups damaged by hand are put right by a rebuild.
+		await db.updateTable('reportDays').set({ opened: 99 }).where('workspaceId', '=', run.workspace.id).execute()
+		await rebuildReports(db, run.workspace.id)
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+	})
+})
+
+describe('GET /reports', () => {
+	test('reads the roll-ups: figures with the previous period, days, channels, heat map and agents', async () => {
+		const db = testDb()
+		// Through the product's own paths: a visitor writes, an agent is assigned, answers and resolves.
+		const { conversation } = await customerWrites(channel, 'visitor-1', 'Where is my order?')
+		await db.updateTable('conversations').set({ assigneeId: team.agent.user.id }).where('id', '=', conversation.id).execute()
+		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'On its way.' })
+		const resolved = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}`, { headers: team.agent.auth, body: { status: 'resolved' } })
+		expect(resolved.status).toBe(200)
+		await customerWrites(channel, 'visitor-2', 'Hello?')
+		await refreshReports(db)
+
+		const answer = await report('?preset=today')
+		expect(answer.range.from).toBe(answer.range.to)
+		expect(answer.previous.to).toBe(resolveRange('today', team.workspace.timezone).previous.to)
+		expect(answer.figures.opened).toEqual({ value: 2, previous: 0 })
+		expect(answer.figures.resolved.value).toBe(1)
+		expect(answer.figures.messagesIn.value).toBe(2)
+		expect(answer.figures.messagesOut.value).toBe(1)
+		expect(answer.figures.openNow).toBe(1)
+		expect(answer.figures.firstResponse.count).toBe(1)
+		expect(answer.figures.firstResponse.median).toBeLessThan(30)
+		expect(answer.figures.answeredWithinTarget.value).toBe(1)
+		expect(answer.figures.newContacts.value).toBe(2)
+		expect(answer.daily).toHaveLength(1)
+		expect(answer.channels).toEqual([expect.objectContaining({ channelId: channel.id, opened: 2, messagesIn: 2, messagesOut: 1, resolved: 1 })])
+		expect(answer.heatmap.flat().reduce((a, b) => a + b, 0)).toBe(2)
+		const agent = answer.agents.find((row) => row.userId === team.agent.user.id)
+		expect(agent).toMatchObject({ assigned: 1, replied: 1, resolved: 1 })
+		expect(answer.agents.map((row) => row.userId)).toEqual(expect.arrayContaining([team.owner.user.id, team.admin.user.id, team.otherAgent.user.id]))
+
+		// Filtered by the agent: their conversation only.
+		const mine = await report(`?preset=7d&agentId=${team.agent.user.id}`)
+		expect(mine.daily).toHaveLength(7)
+		expect(mine.figures.opened.value).toBe(1)
+		expect(mine.agents.map((row) => row.userId)).toEqual([team.agent.user.id])
+	})
+
+	test('an agent sees their own work only; asking for a colleague is refused', async () => {
+		const own = await report('', team.agent.auth)
+		expect(own.filters.agentId).toBe(team.agent.user.id)
+		expect(own.agents.map((row) => row.userId)).toEqual([team.agent.user.id])
+		const other = await api.request('GET', reportsPath(team.workspace.id, `?agentId=${team.admin.user.id}`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect(other.status).toBe(403)
+		expect((other.body as { message: string }).message).toMatch(/agents/i)
+		for (const auth of [team.owner.auth, team.admin.auth]) expect((await report('', auth)).agents.length).toBeGreaterThan(1)
+	})
+
+	test('anonymous is 401, another workspace 404, its ids 422, and nothing of it shows', async () => {
+		expect((await api.request('GET', reportsPath(team.workspace.id))).status).toBe(401)
+		expect((await api.request('GET', reportsPath(team.workspace.id), { headers: team.outsider.auth })).status).toBe(404)
+		const elsewhere = await createLinkChannel(team.elsewhere.id)
+		await customerWrites(elsewhere, 'stranger', 'Not yours')
+		await refreshReports(testDb())
+		const foreignChannel = await api.request('GET', reportsPath(team.workspace.id, `?channelId=${elsewhere.id}`), { headers: team.owner.auth })
+		expect(foreignChannel.status).toBe(422)
+		const foreignAgent = await api.request('GET', reportsPath(team.workspace.id, `?agentId=${team.outsider.user.id}`), { headers: team.owner.auth })
+		expect(foreignAgent.status).toBe(422)
+		const answer = await report('?preset=today')
+		expect(answer.channels.map((row) => row.channelId)).not.toContain(elsewhere.id)
+		expect(answer.agents.map((row) => row.userId)).not.toContain(team.outsider.user.id)
+		const theirs = await report('?preset=today', team.outsider.auth, team.elsewhere.id)
+		expect(theirs.figures.opened.value).toBe(1)
+		expect(theirs.channels.map((row) => row.channelId)).toEqual([elsewhere.id])
+	})
+
+	test('refuses bad ranges and targets with translated messages', async () => {
+		const bad = async (query: string) => {
+			const response = await api.request('GET', reportsPath(team.workspace.id, query), { headers: { ...team.owner.auth, 'Accept-Language': 'ar' } })
+			expect(response.status, query).toBe(400)
+			const body = response.body as { message: string; details: { fields: Record<string, string[]> } }
+			expect(Object.values(body.details.fields).flat().join(' '), query).toMatch(/[\u0600-\u06FF]/)
+			return body.details.fields
+		}
+		expect(Object.keys(await bad('?preset=custom'))).toEqual(['from', 'to'])
+		expect(Object.keys(await bad('?preset=custom&from=2026-02-30&to=2026-03-01'))).toEqual(['from'])
+		expect(Object.keys(await bad('?preset=custom&from=2026-03-10&to=2026-03-01'))).toEqual(['to'])
+		expect(Object.keys(await bad('?preset=custom&from=2025-01-01&to=2026-03-01'))).toEqual(['to'])
+		expect(Object.keys(await bad('?target=61'))).toEqual(['target'])
+		expect(Object.keys(await bad('?preset=year'))).toEqual(['preset'])
+		expect(Object.keys(await bad('?channelId=nope'))).toEqual(['channelId'])
+		const custom = await report('?preset=custom&from=2026-01-01&to=2026-01-31')
+		expect(custom.daily).toHaveLength(31)
+		expect(custom.previous).toEqual({ from: '2025-12-01', to: '2025-12-31' })
+	})
+
+	test('exports each table as CSV', async () => {
+		for (const table of ['daily', 'channels', 'agents', 'heatmap']) {
+			const response = await api.request('GET', reportsPath(team.workspace.id, `/export?table=${table}&preset=7d`), { headers: team.owner.auth })
+			expect(response.status, table).toBe(200)
+			expect(response.headers.get('content-type')).toContain('text/csv')
+			const lines = String(response.body).trim().split('\r\n')
+			expect(lines.length, table).toBeGreaterThan(1)
+		}
+		const heatmap = await api.request('GET', reportsPath(team.workspace.id, '/export?table=heatmap'), { headers: team.owner.auth })
+		expect(String(heatmap.body).split('\r\n')[1]).toMatch(/^monday,/)
+		expect((await api.request('GET', reportsPath(team.workspace.id, '/export?table=secrets'), { headers: team.owner.auth })).status).toBe(400)
+	})
+})
