@@ -17,29 +17,20 @@
  * statuses. A missed goal is reported, not a failure: figures on a shared machine are noisy.
  */
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { createCookie } from '@remix-run/node'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
-import { cleanup, findServerEntry, isInterrupted, log, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, whenInterrupted, type ServerContext } from './server.ts'
+import { attack, type BenchRequest, type Method } from './load.ts'
+import { cleanup, findServerEntry, isInterrupted, log, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
 // in, create fixtures…) and may override the request's path, headers or body.
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
-
-export type BenchRequest = {
-	path: string
-	method?: Method
-	headers?: Record<string, string>
-	body?: string
-	/** Paths taken in turn, one per request, instead of `path` (writes spread over many rows, as many users' would be). */
-	paths?: string[]
-}
+export type { BenchRequest }
 
 /** What a case should reach in the run (issue 13): a share of /healthz req/s, a p99 ceiling. */
 export type Goal = { minShare?: number; maxP99Ms?: number }
@@ -185,44 +176,6 @@ const cases: BenchCase[] = [
 ]
 
 // ---------------------------------------------------------------------------------------------
-// autocannon ships no types: the part of its API used here.
-
-type AutocannonOptions = {
-	url: string
-	method?: Method
-	headers?: Record<string, string>
-	body?: string
-	connections: number
-	duration: number
-	pipelining?: number
-	timeout?: number
-	requests?: Array<{ setupRequest: (request: { path: string }) => { path: string } }>
-}
-
-type AutocannonResult = {
-	duration: number
-	errors: number
-	timeouts: number
-	non2xx: number
-	statusCodeStats: Record<string, { count: number }>
-	requests: { average: number; total: number; sent: number }
-	latency: { p50: number; p99: number }
-	throughput: { average: number }
-}
-
-type AutocannonInstance = {
-	stop: () => void
-	on: (event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void) => void
-}
-
-type Autocannon = (
-	options: AutocannonOptions,
-	callback: (error: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
-
-// ---------------------------------------------------------------------------------------------
 
 type Options = { build: boolean; duration: number; warmup: number; connections: number; only: string | undefined }
 
@@ -304,43 +257,6 @@ export function meetsGoal(goal: Goal, measured: { share: number; p99Ms: number; 
 
 function describeGoal(goal: Goal): string {
 	return [goal.minShare !== undefined && `≥ ${Math.round(goal.minShare * 100)} %`, goal.maxP99Ms !== undefined && `p99 ≤ ${goal.maxP99Ms} ms`].filter(Boolean).join(', ')
-}
-
-function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number) {
-	const { paths } = request
-	let turn = 0
-	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
-	let samples = new Float64Array(16_384)
-	let count = 0
-	return new Promise<{ result: AutocannonResult; latencies: Float64Array }>((resolve, reject) => {
-		const instance = autocannon(
-			{
-				url: new URL(request.path, baseUrl).href,
-				method: request.method,
-				headers: request.headers,
-				body: request.body,
-				connections,
-				duration: seconds,
-				pipelining: 1,
-				timeout: 10,
-				requests: paths?.length ? [{ setupRequest: (next) => ({ ...next, path: paths[turn++ % paths.length] ?? next.path }) }] : undefined,
-			},
-			(error, result) => {
-				whenInterrupted(undefined)
-				if (error) reject(error)
-				else resolve({ result, latencies: samples.subarray(0, count).sort() })
-			},
-		)
-		whenInterrupted(() => instance.stop())
-		instance.on('response', (_client, _status, _bytes, responseTime) => {
-			if (count === samples.length) {
-				const grown = new Float64Array(samples.length * 2)
-				grown.set(samples)
-				samples = grown
-			}
-			samples[count++] = responseTime
-		})
-	})
 }
 
 async function measure(benchCase: BenchCase, context: SetupContext, options: Options): Promise<Measurement> {

@@ -261,6 +261,25 @@ export async function startServer(entry: string, options: { env?: Record<string,
 	throw new Error(`the server was not ready within 120 s. Last output:\n${output.join('\n')}`)
 }
 
+/** A command-line number from `min` to `max` (a bench's options), or an error that says so. */
+export function numberOption(name: string, value: string, min: number, max = Infinity): number {
+	const parsed = Number(value)
+	if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new Error(`--${name} must be a number from ${min} to ${max}, got ${value}`)
+	return parsed
+}
+
+/** A JSON request to the server's API (with a bearer token), its answer; anything but 2xx throws. */
+export async function callApi<T>(baseUrl: string, method: string, url: string, body: unknown, token?: string): Promise<T> {
+	const response = await fetch(new URL(url, baseUrl), {
+		method,
+		headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+		body: JSON.stringify(body),
+	})
+	const answer = (await response.json().catch(() => null)) as T
+	if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(answer)}`)
+	return answer
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** Nearest-rank percentile of sorted samples. */

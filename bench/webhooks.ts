@@ -36,7 +36,7 @@ import { WebSocket } from 'ws'
 import { createDb, type DB } from '#api/db/database.ts'
 import { workspaceChannel } from '#common/realtime.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../tests/fakes/whatsapp.ts'
-import { cleanup, isInterrupted, log, percentile, resultsDir, root, run, sleep, startServer, table, type ServerContext } from './server.ts'
+import { callApi, cleanup, numberOption, isInterrupted, log, percentile, resultsDir, root, run, sleep, startServer, table, type ServerContext } from './server.ts'
 
 type Options = { rate: number; duration: number; channels: number; customers: number; duplicates: number; build: boolean; profile: string | undefined }
 
@@ -53,11 +53,7 @@ function parseOptions(): Options {
 		},
 		allowPositionals: false,
 	})
-	const number = (name: string, value: string, min: number, max = Infinity) => {
-		const parsed = Number(value)
-		if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new Error(`--${name} must be a number from ${min} to ${max}, got ${value}`)
-		return parsed
-	}
+	const number = numberOption
 	return {
 		rate: number('rate', values.rate, 1, 5000),
 		duration: number('duration', values.duration, 1, 60),
@@ -79,24 +75,13 @@ const drainTimeoutMs = 60_000
 type Channel = { id: string; path: string; phoneNumberId: string }
 type Workspace = { id: string; token: string; channels: Channel[] }
 
-async function api<T>(baseUrl: string, method: string, url: string, body: unknown, token?: string): Promise<T> {
-	const response = await fetch(new URL(url, baseUrl), {
-		method,
-		headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-		body: JSON.stringify(body),
-	})
-	const answer = (await response.json().catch(() => null)) as T
-	if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(answer)}`)
-	return answer
-}
-
 async function setUp(baseUrl: string, fake: WhatsAppFake, channels: number): Promise<Workspace> {
-	const { access_token: token } = await api<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', { name: 'Bench Owner', email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Bench-password-1' })
-	const workspace = await api<{ id: string }>(baseUrl, 'POST', '/v1/workspaces', { name: 'Bench webhooks' }, token)
+	const { access_token: token } = await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', { name: 'Bench Owner', email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Bench-password-1' })
+	const workspace = await callApi<{ id: string }>(baseUrl, 'POST', '/v1/workspaces', { name: 'Bench webhooks' }, token)
 	const created: Channel[] = []
 	for (let n = 0; n < channels; n++) {
 		const number = fake.addNumber()
-		const channel = await api<{ id: string; webhook: { url: string } }>(
+		const channel = await callApi<{ id: string; webhook: { url: string } }>(
 			baseUrl,
 			'POST',
 			`/v1/workspaces/${workspace.id}/channels`,
@@ -131,7 +116,7 @@ async function listen(server: ServerContext, workspace: Workspace): Promise<List
 				count++
 			} else if (frame.event === 'pusher:connection_established' && typeof frame.data === 'string') {
 				const socketId = (JSON.parse(frame.data) as { socket_id: string }).socket_id
-				api<{ auth: string }>(server.baseUrl, 'POST', '/v1/realtime/auth', { socket_id: socketId, channel_name: channel }, workspace.token)
+				callApi<{ auth: string }>(server.baseUrl, 'POST', '/v1/realtime/auth', { socket_id: socketId, channel_name: channel }, workspace.token)
 					.then(({ auth }) => ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } })))
 					.catch(reject)
 			} else if (frame.event === 'pusher_internal:subscription_succeeded') {

@@ -1,12 +1,12 @@
-import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
 import { type OutgoingMessage, ProviderError } from '#api/channels/providers/provider.ts'
 import { fillTemplate } from '#api/channels/templates.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { insertText, lastMessageOf, latestConversation } from '#api/conversations/inbound.ts'
+import { type ExpressionBuilder, sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
-import { type Campaign, type CampaignRecipient, type Channel } from '#api/db/schema.ts'
+import { type Campaign, type CampaignRecipient, type Channel, type Database } from '#api/db/schema.ts'
 import { addJob, type JobConfig, removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { workspaceChannel } from '#common/realtime.ts'
@@ -17,14 +17,19 @@ import { audienceQuery, rateOf, renderMessage } from './queries.ts'
  * row, unique per campaign and contact. A batch claims its recipients (`queued` → `sending`, SKIP
  * LOCKED) and commits before any provider call; each send is recorded (`sent`, the provider's id)
  * in one transaction with its message. A recipient still `sending` after `claimLeaseMs` belongs to
- * a process that died mid-send: its outcome is unknown, so it is reconciled (its message has the
- * provider's id: sent; otherwise failed as "outcome unknown"), never sent a second time.
+ * a process that died: never written, it was never sent and goes back to the queue; written, its
+ * outcome is unknown, so it is reconciled (its message has the provider's id: sent; otherwise failed
+ * as "outcome unknown"), never sent a second time. A claim is its process's while `claimed_at` is
+ * the stamp it took (to the millisecond): a process that finds it changed has lost it and sends nothing.
  */
 
 /** Tries of a recipient whose provider is out of reach or busy, before it is failed. */
 export const campaignSendAttempts = 5
-/** How long a claimed recipient may stay `sending` before it is taken for a crash's. */
+/** How long a claimed recipient may stay `sending` before it is taken for a crash's (well over a provider call's 15 s timeout). */
 export const claimLeaseMs = 60_000
+
+/** A claim's stamp: to the millisecond, so that the `Date` a process keeps compares equal to the column. */
+const claimStamp = sql<Date>`date_trunc('milliseconds', now())`
 
 export const startJobKey = (campaignId: string) => `campaign-start:${campaignId}`
 export const sendJobKey = (campaignId: string) => `campaign-send:${campaignId}`
@@ -142,6 +147,10 @@ async function messageFor(db: DB, campaign: Campaign, recipient: CampaignRecipie
 
 type Outcome = { done: true } | { done: false; retryAfterMs: number }
 
+/** The claim this process took of `recipient` (still `sending`, still stamped as it stamped it). */
+const heldClaim = (recipient: Pick<CampaignRecipient, 'id' | 'claimedAt'>) => (eb: ExpressionBuilder<Database, 'campaignRecipients'>) =>
+	eb.and([eb('campaignRecipients.id', '=', recipient.id), eb('campaignRecipients.status', '=', 'sending'), eb('campaignRecipients.claimedAt', '=', recipient.claimedAt)])
+
 /**
  * One recipient, claimed: its message is written into the contact's conversation (pending) and
  * committed, sent, then recorded with the provider's id, the recipient `sent` in the same
@@ -155,13 +164,18 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 		await db
 			.updateTable('campaignRecipients')
 			.set({ status: 'skipped', reason: 'campaigns:reasons.optedOut', updatedAt: sql<Date>`now()` })
-			.where('id', '=', recipient.id)
-			.where('status', '=', 'sending')
+			.where(heldClaim(recipient))
 			.execute()
 		return { done: true }
 	}
+	let claim: Pick<CampaignRecipient, 'id' | 'claimedAt'> = recipient
 	const identity = recipient.identityId ? await db.selectFrom('contactIdentities').selectAll().where('id', '=', recipient.identityId).executeTakeFirst() : undefined
 	const written = await db.transaction().execute(async (trx) => {
+		// Still ours? (A process slower than the lease may have had it reconciled and claimed by another.)
+		// Stamped again, so that the lease now runs from this write: only the provider's call is left in it.
+		const held = await trx.updateTable('campaignRecipients').set({ claimedAt: claimStamp }).where(heldClaim(recipient)).returning(['id', 'claimedAt']).executeTakeFirst()
+		if (!held) return 'lost' as const
+		claim = held
 		if (!identity) return undefined
 		if (recipient.messageId) {
 			const message = await trx.selectFrom('messages').selectAll().where('id', '=', recipient.messageId).executeTakeFirstOrThrow()
@@ -175,6 +189,7 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 		await trx.updateTable('campaignRecipients').set({ conversationId: conversation.id, messageId: message.id }).where('id', '=', recipient.id).execute()
 		return { message, conversation, created }
 	})
+	if (written === 'lost') return { done: true }
 
 	let result: { externalId: string | null } | { error: string; retryAfterMs?: number; unauthorized?: boolean }
 	const provider = providerFor(channel.kind)
@@ -198,20 +213,19 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 	await db.transaction().execute(async (trx) => {
 		if ('externalId' in result) {
 			await trx.updateTable('messages').set({ status: 'sent', externalId: result.externalId, updatedAt: now }).where('id', '=', written!.message.id).where('status', '=', 'pending').execute()
-			await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where('id', '=', recipient.id).where('status', '=', 'sending').execute()
+			await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
 			return
 		}
 		if (result.retryAfterMs !== undefined) {
 			await trx
 				.updateTable('campaignRecipients')
 				.set({ status: 'queued', claimedAt: null, attempts: recipient.attempts + 1, reason: result.error, updatedAt: now })
-				.where('id', '=', recipient.id)
-				.where('status', '=', 'sending')
+				.where(heldClaim(claim))
 				.execute()
 			return
 		}
 		if (written) await trx.updateTable('messages').set({ status: 'failed', error: result.error, updatedAt: now }).where('id', '=', written.message.id).where('status', '=', 'pending').execute()
-		await trx.updateTable('campaignRecipients').set({ status: 'failed', reason: result.error, updatedAt: now }).where('id', '=', recipient.id).where('status', '=', 'sending').execute()
+		await trx.updateTable('campaignRecipients').set({ status: 'failed', reason: result.error, updatedAt: now }).where(heldClaim(claim)).execute()
 		if (result.unauthorized) {
 			await trx
 				.updateTable('channels')
@@ -228,9 +242,21 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 	return result && 'retryAfterMs' in result && result.retryAfterMs !== undefined ? { done: false, retryAfterMs: result.retryAfterMs } : { done: true }
 }
 
-/** Recipients left `sending` by a process that stopped mid-send: sent when their message has the provider's id, otherwise failed as unknown. */
+/**
+ * Recipients left `sending` by a process that stopped: back to the queue when it never wrote their
+ * message (the send comes only after that write is committed), sent when their message has the
+ * provider's id, otherwise failed as unknown.
+ */
 async function reconcile(db: DB, campaignId: string) {
 	const stale = sql<boolean>`claimed_at < now() - ${`${claimLeaseMs} milliseconds`}::interval`
+	await db
+		.updateTable('campaignRecipients')
+		.set({ status: 'queued', claimedAt: null, updatedAt: sql<Date>`now()` })
+		.where('campaignId', '=', campaignId)
+		.where('status', '=', 'sending')
+		.where('messageId', 'is', null)
+		.where(stale)
+		.execute()
 	await db
 		.updateTable('campaignRecipients')
 		.set({ status: 'sent', sentAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
@@ -285,7 +311,7 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 		if (budget === 0) return []
 		return trx
 			.updateTable('campaignRecipients')
-			.set({ status: 'sending', claimedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+			.set({ status: 'sending', claimedAt: claimStamp, updatedAt: sql<Date>`now()` })
 			.where('id', 'in', (eb) =>
 				eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
 			)
@@ -301,7 +327,7 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 		if (!outcome.done) {
 			// The provider asks us to slow down: the rest of this batch goes back to the queue, untouched.
 			const rest = claimed.slice(index + 1).map((other) => other.id)
-			if (rest.length > 0) await db.updateTable('campaignRecipients').set({ status: 'queued', claimedAt: null }).where('id', 'in', rest).where('status', '=', 'sending').execute()
+			if (rest.length > 0) await db.updateTable('campaignRecipients').set({ status: 'queued', claimedAt: null }).where('id', 'in', rest).where('status', '=', 'sending').where('claimedAt', '=', recipient.claimedAt).execute()
 			waitMs = Math.max(waitMs, outcome.retryAfterMs)
 			break
 		}
@@ -315,6 +341,8 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 					.set(now?.status === 'cancelled' ? { status: 'skipped', reason: 'campaigns:reasons.cancelled', claimedAt: null } : { status: 'queued', claimedAt: null })
 					.where('id', 'in', rest)
 					.where('status', '=', 'sending')
+					// Claimed with this one, in one statement: the same stamp while still ours.
+					.where('claimedAt', '=', recipient.claimedAt)
 					.execute()
 			await announceCampaign(realtime, campaign.workspaceId, campaignId)
 			return

@@ -1,4 +1,5 @@
-import { Logger as GraphileLogger, run, runMigrations, type Runner, type Task, type TaskList } from 'graphile-worker'
+import { EventEmitter } from 'node:events'
+import { Logger as GraphileLogger, run, runMigrations, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { type ProviderConfig } from '#api/channels/providers/provider.ts'
@@ -129,6 +130,39 @@ const defaultPollInterval = 250
 const crontab = '17 3 * * * prune\n* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at\n'
 
 /**
+ * A process killed mid-job (kill -9, out of memory, a lost machine) leaves its jobs locked, and
+ * graphile-worker 0.17 unlocks them only after 4 hours (a campaign would stop for that long). So
+ * each runner holds a session advisory lock (this class, the hash of its worker pool's id) on a
+ * connection of its own, which PostgreSQL drops with the process; every runner, when it starts and
+ * every `sweepIntervalMs`, unlocks the jobs (and named queues) of pools whose lock is gone. Only
+ * locks older than `sweepAfter` are looked at: a new pool takes its lock a moment after it starts.
+ */
+export const livenessLockClass = 0x6a6f6273
+const sweepIntervalMs = 15_000
+const sweepAfter = '10 seconds'
+
+/** Unlocks the jobs and queues of runners that are gone; returns their pools' ids. */
+export async function unlockJobsOfStoppedRunners(pool: pg.Pool): Promise<string[]> {
+	const { rows } = await pool.query<{ pools: string[] }>(
+		`with stopped as (
+			select distinct locked_by from (
+				select locked_by, locked_at from graphile_worker._private_jobs where locked_by is not null
+				union all
+				select locked_by, locked_at from graphile_worker._private_job_queues where locked_by is not null
+			) locked
+			where locked_at < now() - $2::interval
+			and not exists (
+				select 1 from pg_locks
+				where locktype = 'advisory' and classid = $1::int::oid and objid = hashtext(locked_by)::oid and objsubid = 2 and granted
+			)
+		)
+		select array(select locked_by from stopped) as pools, graphile_worker.force_unlock_workers(array(select locked_by from stopped))`,
+		[livenessLockClass, sweepAfter],
+	)
+	return rows[0]?.pools ?? []
+}
+
+/**
  * Starts this process's workers. Several processes may each run one: a job still runs once.
  * `concurrency` jobs at a time; new jobs are picked up at once through LISTEN/NOTIFY.
  */
@@ -152,6 +186,18 @@ export async function startJobRunner(options: {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
 		taskList[name] = task
 	}
+	// This runner's liveness: its lock, held as long as this connection lives (see unlockJobsOfStoppedRunners).
+	const liveness = new pg.Client({ connectionString: options.databaseUrl })
+	liveness.on('error', (error) => options.log.error(`job queue liveness connection lost: ${error.message}`))
+	await liveness.connect()
+	const events: WorkerEvents = new EventEmitter()
+	events.on('pool:create', ({ workerPool }) => {
+		liveness.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, workerPool.id]).catch((error: Error) => options.log.error(`job queue liveness lock: ${error.message}`))
+	})
+	const sweep = () =>
+		unlockJobsOfStoppedRunners(pool)
+			.then((pools) => pools.length > 0 && options.log.info(`jobs: unlocked the jobs of stopped runners ${pools.join(', ')}`))
+			.catch((error: Error) => options.log.error(`jobs: could not unlock the jobs of stopped runners: ${error.message}`))
 	const runner: Runner = await run({
 		pgPool: pool,
 		taskList,
@@ -160,10 +206,16 @@ export async function startJobRunner(options: {
 		pollInterval: options.pollInterval ?? defaultPollInterval,
 		noHandleSignals: true,
 		logger: loggerFor(options.log),
+		events,
 	})
+	await sweep()
+	const sweeper = setInterval(() => void sweep(), sweepIntervalMs)
+	sweeper.unref()
 	return {
 		stop: async () => {
+			clearInterval(sweeper)
 			await runner.stop()
+			await liveness.end()
 			await pool.end()
 		},
 	}

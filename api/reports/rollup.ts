@@ -109,19 +109,27 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 type Span = { from: string; to: string }
 const always: Span = { from: '-infinity', to: 'infinity' }
 
-/** The days (in the workspace's time zone) the spans cover, clamped to the workspace's life: its first fact (seeds write history older than the workspace) to today. */
+/**
+ * The days (in the workspace's time zone) the spans cover. An open end (a new time zone, a rebuild)
+ * stands for the workspace's first fact (seeds write history older than the workspace) or today.
+ */
 async function daysOf(trx: DB, workspaceId: string, spans: Span[]): Promise<string[]> {
 	if (spans.length === 0) return []
 	const { rows } = await sql<{ day: string }>`
 		select distinct to_char(d, 'YYYY-MM-DD') as day
 		from workspaces w,
 			lateral (
-				select least(w.created_at, (select min(created_at) from conversations where workspace_id = w.id), (select min(created_at) from contacts where workspace_id = w.id)) as at
+				select least(
+					w.created_at,
+					(select min(created_at) from conversations where workspace_id = w.id),
+					(select min(created_at) from contacts where workspace_id = w.id),
+					(select min(m.created_at) from channels c cross join lateral (select min(created_at) as created_at from messages where channel_id = c.id) m where c.workspace_id = w.id)
+				) as at
 			) first,
 			jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) s ("from" timestamptz, "to" timestamptz),
 			generate_series(
-				(greatest(s."from", first.at) at time zone w.timezone)::date,
-				(least(s."to", now() + interval '1 day') at time zone w.timezone)::date,
+				((case when s."from" = '-infinity' then first.at else s."from" end) at time zone w.timezone)::date,
+				((case when s."to" = 'infinity' then now() + interval '1 day' else s."to" end) at time zone w.timezone)::date,
 				interval '1 day'
 			) d
 		where w.id = ${workspaceId}
@@ -135,13 +143,17 @@ async function daysOf(trx: DB, workspaceId: string, spans: Span[]): Promise<stri
  * batch in one transaction (a failure leaves its notes for the next run). Returns how many notes
  * it took. Safe beside another refresh: notes are taken with SKIP LOCKED, days under a lock.
  */
-export async function refreshReports(db: DB, options: { batch?: number } = {}): Promise<number> {
+export async function refreshReports(db: DB, options: { batch?: number; workspaceId?: string } = {}): Promise<number> {
 	let taken = 0
 	for (;;) {
 		const count = await db.transaction().execute(async (trx) => {
 			const notes = await trx
 				.deleteFrom('reportDirty')
-				.where('id', 'in', (eb) => eb.selectFrom('reportDirty').select('id').orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked())
+				.where('id', 'in', (eb) => {
+					let stale = eb.selectFrom('reportDirty').select('id')
+					if (options.workspaceId) stale = stale.where('workspaceId', '=', options.workspaceId)
+					return stale.orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked()
+				})
 				.returning(['workspaceId', sql<string>`from_at::text`.as('from'), sql<string>`to_at::text`.as('to')])
 				.execute()
 			const byWorkspace = new Map<string, Span[]>()
@@ -164,6 +176,16 @@ export async function refreshReports(db: DB, options: { batch?: number } = {}): 
 /** The `refresh-reports` job: a refresh, and another in 5 s while changes keep coming (the crontab adds one a minute otherwise). */
 export async function refreshReportsJob(db: DB) {
 	if ((await refreshReports(db)) > 0) await addJob(db, 'refresh-reports', {}, { key: 'refresh-reports', runAt: new Date(Date.now() + 5000) })
+}
+
+/**
+ * Before a workspace's report is read: its stale days recomputed, so that it counts every change
+ * made until now (the job does it for every workspace, but only every few seconds). A few days'
+ * facts, a few milliseconds; nothing when nothing changed.
+ */
+export async function refreshBeforeReading(db: DB, workspaceId: string) {
+	const stale = await db.selectFrom('reportDirty').select('id').where('workspaceId', '=', workspaceId).limit(1).executeTakeFirst()
+	if (stale) await refreshReports(db, { workspaceId })
 }
 
 /** Recomputes every day of a workspace (or of every workspace): the command `npm run reports:rebuild`. */

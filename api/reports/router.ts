@@ -8,6 +8,7 @@ import { parseRequest } from '#api/http/validate.ts'
 import { requireMember } from '#api/workspaces/membership.ts'
 import { type ReportJson, type ReportTable } from './json.ts'
 import { readReport, resolveRange } from './queries.ts'
+import { refreshBeforeReading } from './rollup.ts'
 import { exportQuery, reportQuery } from './schemas.ts'
 
 /**
@@ -36,6 +37,7 @@ export function reportsRouter({ db }: ApiContext): Router {
 		}
 		const custom = query.from && query.to ? { from: query.from, to: query.to } : undefined
 		const { range, previous } = resolveRange(query.preset, workspace.timezone, custom)
+		await refreshBeforeReading(db, workspace.id)
 		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, onlyAgent })
 	}
 

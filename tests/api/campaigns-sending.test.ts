@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { insertText, latestConversation } from '#api/conversations/inbound.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
@@ -99,19 +100,21 @@ describe('exactly once', () => {
 		expect(answer.body).toMatchObject({ status: 'completed', processed: 150, totals: expect.objectContaining({ sent: 150, queued: 0 }) })
 	})
 
-	test('a recipient left "sending" by a process that died is reconciled, not sent again', async () => {
-		const { label, chats, contacts } = await telegramAudience(3, 'Crash')
-		// Started while no process runs jobs; then, as if one had claimed a recipient and died before its call returned:
+	test('a recipient left "sending" by a process that died is reconciled: not sent again once written, queued again if not', async () => {
+		const { label, chats, contacts } = await telegramAudience(4, 'Crash')
+		// Started while no process runs jobs; then, as if one had claimed two recipients and died: the
+		// first's message written (its call may have left), the second's not yet (never sent).
 		const campaign = await startCampaign(label.id)
-		await testDb()
-			.updateTable('campaignRecipients')
-			.set({ status: 'sending', claimedAt: sql<Date>`now() - interval '5 minutes'` })
-			.where('campaignId', '=', campaign.id)
-			.where('contactId', '=', contacts[0]!.id)
-			.execute()
+		const channel = await testDb().selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirstOrThrow()
+		const identity = await testDb().selectFrom('contactIdentities').selectAll().where('contactId', '=', contacts[0]!.id).executeTakeFirstOrThrow()
+		const { conversation } = await latestConversation(testDb(), channel, identity)
+		const written = await insertText(testDb(), conversation, { direction: 'outgoing', body: 'Hello Crash 1', externalId: null, status: 'pending' })
+		const claim = { status: 'sending' as const, claimedAt: sql<Date>`now() - interval '5 minutes'` }
+		await testDb().updateTable('campaignRecipients').set({ ...claim, conversationId: conversation.id, messageId: written.id }).where('campaignId', '=', campaign.id).where('contactId', '=', contacts[0]!.id).execute()
+		await testDb().updateTable('campaignRecipients').set(claim).where('campaignId', '=', campaign.id).where('contactId', '=', contacts[1]!.id).execute()
 		await startRunner()
 		await completed(campaign.id)
-		expect(sentTo().filter((chat) => chats.includes(chat)).sort()).toEqual([chats[1], chats[2]].sort())
+		expect(sentTo().filter((chat) => chats.includes(chat)).sort()).toEqual([chats[1], chats[2], chats[3]].sort())
 		const unknown = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?status=failed`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr-x' } })
 		expect(unknown.body).toMatchObject({ total: 1, recipients: [{ contactId: contacts[0]!.id, reason: expect.stringContaining('renvoyé') }] })
 	})

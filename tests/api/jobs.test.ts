@@ -1,9 +1,11 @@
+import crypto from 'node:crypto'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { inject } from 'vitest'
 import { describe, expect, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { prune } from '#api/jobs/prune.ts'
-import { addJob, jobBatcher, startJobRunner } from '#api/jobs/queue.ts'
+import { addJob, jobBatcher, livenessLockClass, removeJob, startJobRunner, unlockJobsOfStoppedRunners } from '#api/jobs/queue.ts'
 import { createUser, createWorkspace, defaultProviderConfig, testDb } from './harness.ts'
 
 const day = 24 * 60 * 60 * 1000
@@ -74,6 +76,37 @@ describe('the job queue', () => {
 			expect(left.rows[0]?.n).toBe(0)
 		} finally {
 			await second.stop()
+		}
+	})
+
+	test('the jobs of a runner whose process died (its liveness lock gone) are unlocked; a live runner\'s stay locked', async () => {
+		const [live, dead] = [`pool-live-${crypto.randomUUID()}`, `pool-dead-${crypto.randomUUID()}`]
+		const keys = { [live]: `liveness-${live}`, [dead]: `liveness-${dead}` }
+		// Due in a day: no runner takes them; each as if taken a minute ago by its pool.
+		for (const [pool, key] of Object.entries(keys)) {
+			await addJob(testDb(), 'wake-snoozed', { conversationId: crypto.randomUUID() }, { key, runAt: new Date(Date.now() + day) })
+			await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() - interval '1 minute' where key = ${key}`.execute(testDb())
+		}
+		const holder = new pg.Client({ connectionString: inject('databaseUrl') })
+		await holder.connect()
+		const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 })
+		try {
+			await holder.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, live])
+			const unlocked = await unlockJobsOfStoppedRunners(pool)
+			expect(unlocked).toContain(dead)
+			expect(unlocked).not.toContain(live)
+			const lockedBy = async (key: string) => (await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]?.lockedBy
+			expect(await lockedBy(keys[live]!)).toBe(live)
+			expect(await lockedBy(keys[dead]!)).toBe(null)
+			// The live runner's process dies: its lock goes with its connection, and so do its jobs' locks.
+			await holder.end()
+			expect(await unlockJobsOfStoppedRunners(pool)).toContain(live)
+			expect(await lockedBy(keys[live]!)).toBe(null)
+		} finally {
+			await holder.end().catch(() => {})
+			await pool.end()
+			await sql`update graphile_worker._private_jobs set locked_by = null, locked_at = null where key = any(${Object.values(keys)})`.execute(testDb())
+			for (const key of Object.values(keys)) await removeJob(testDb(), key)
 		}
 	})
 

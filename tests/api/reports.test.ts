@@ -91,6 +91,7 @@ describe('roll-ups', () => {
 					{ weight: 2, arbitrary: fc.record({ op: fc.constant('label' as const), conversation: fc.nat(), label: fc.nat(1), add: fc.boolean() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), conversation: fc.nat() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('contact' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }) },
+					{ weight: 1, arbitrary: fc.record({ op: fc.constant('backdate' as const), conversation: fc.nat(), minutes: fc.integer({ min: 1, max: 24 * 60 }), whole: fc.boolean() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('timezone' as const), zone: fc.constantFrom('UTC', 'Africa/Cairo', 'Asia/Tokyo', 'America/Los_Angeles') }) },
 					{ weight: 3, arbitrary: fc.record({ op: fc.constant('refresh' as const) }) },
 				),
@@ -153,6 +154,18 @@ describe('roll-ups', () => {
 						case 'contact':
 							await insertContact(workspaceId, new Date(start + command.minute * 60_000))
 							break
+						case 'backdate': {
+							// As the demo seed does: a thread's messages, its start and its contact moved back in time.
+							const conversation = pick(command.conversation)
+							if (!conversation) break
+							const by = sql`${command.minutes} * interval '1 minute'`
+							await sql`update messages set created_at = created_at - ${by} where conversation_id = ${conversation.id}`.execute(db)
+							if (!command.whole) break
+							await sql`update conversations set created_at = created_at - ${by} where id = ${conversation.id}`.execute(db)
+							await sql`update contacts set created_at = created_at - ${by} where id = (select contact_id from conversations where id = ${conversation.id})`.execute(db)
+							conversation.createdAt = new Date(conversation.createdAt.getTime() - command.minutes * 60_000)
+							break
+						}
 						case 'timezone':
 							await db.updateTable('workspaces').set({ timezone: command.zone }).where('id', '=', workspaceId).execute()
 							break
@@ -165,7 +178,7 @@ describe('roll-ups', () => {
 				expect(await storedDays(workspaceId)).toEqual(await recount(workspaceId))
 			},
 		)
-		await fc.assert(property, { numRuns: 40 })
+		await fc.assert(property, { numRuns: 50 })
 	}, 240_000)
 
 	test('a conversation at 23:30 in Cairo counts on that day in Cairo, and on the next in Tokyo', async () => {
@@ -181,6 +194,20 @@ describe('roll-ups', () => {
 		await db.updateTable('workspaces').set({ timezone: 'Asia/Tokyo' }).where('id', '=', run.workspace.id).execute()
 		await refreshReports(db)
 		expect(await days()).toEqual(['2026-03-11'])
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+	})
+
+	test('a message moved back in time leaves its old day and hour for its new ones', async () => {
+		const db = testDb()
+		const run = await createTeam('Moved')
+		const link = await createLinkChannel(run.workspace.id)
+		const conversation = await insertConversation(run.workspace.id, link.id, new Date('2026-06-02T10:00:00Z'))
+		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: new Date('2026-06-02T10:05:00Z') })
+		await refreshReports(db)
+		await sql`update messages set created_at = created_at - interval '1 day 3 hours' where conversation_id = ${conversation.id}`.execute(db)
+		await refreshReports(db)
+		const rows = (await storedDays(run.workspace.id)).filter((row) => row.messagesIn > 0)
+		expect(rows.map((row) => [row.day, row.incomingHours.indexOf(1)])).toEqual([['2026-06-01', 7]])
 		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
 	})
 

@@ -44,6 +44,7 @@ export async function up(db: Kysely<unknown>) {
 			to_at timestamptz not null
 		)
 	`.execute(db)
+	await sql`create index report_dirty_workspace_idx on report_dirty (workspace_id, id)`.execute(db)
 
 	// Counts per bucket (0 to size - 1) from the buckets met and their counts.
 	await sql`
@@ -74,6 +75,16 @@ export async function up(db: Kysely<unknown>) {
 	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where kind <> 'note' group by workspace_id`).execute(db)
 	await sql`create trigger messages_report_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_report_messages_new()`.execute(db)
 	await sql`create trigger messages_report_deleted after delete on messages referencing old table as old_rows for each statement execute function crm_report_messages_old()`.execute(db)
+	// A message or a contact moved in time (the demo's backdated threads): where it was and where it is. Row
+	// triggers, as PostgreSQL allows no transition tables with a column list; only an update naming the column fires them.
+	await sql`
+		create function crm_report_moved() returns trigger language plpgsql as $$
+		begin
+			insert into report_dirty (workspace_id, from_at, to_at) values (new.workspace_id, least(old.created_at, new.created_at), greatest(old.created_at, new.created_at));
+			return null;
+		end $$
+	`.execute(db)
+	await sql`create trigger messages_report_moved after update of created_at on messages for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
 
 	// Conversations: from their start to their last activity, which holds all their facts; an update only
 	// when it moves what the reports read (assignee, first response, channel), not every new message.
@@ -83,7 +94,7 @@ export async function up(db: Kysely<unknown>) {
 		'crm_report_conversations_changed',
 		`select n.workspace_id, min(least(n.created_at, o.created_at)), max(greatest(n.last_activity_at, o.last_activity_at, n.first_response_at, o.first_response_at, n.created_at))
 		from new_rows n join old_rows o on o.id = n.id
-		where n.assignee_id is distinct from o.assignee_id or n.first_response_at is distinct from o.first_response_at or n.channel_id is distinct from o.channel_id
+		where n.assignee_id is distinct from o.assignee_id or n.first_response_at is distinct from o.first_response_at or n.channel_id is distinct from o.channel_id or n.created_at <> o.created_at
 		group by n.workspace_id`,
 	).execute(db)
 	await sql`create trigger conversations_report_inserted after insert on conversations referencing new table as new_rows for each statement execute function crm_report_conversations_new()`.execute(db)
@@ -103,6 +114,7 @@ export async function up(db: Kysely<unknown>) {
 	await note('crm_report_contacts_old', `select workspace_id, min(created_at), max(created_at) from old_rows group by workspace_id`).execute(db)
 	await sql`create trigger contacts_report_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_report_contacts_new()`.execute(db)
 	await sql`create trigger contacts_report_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_report_contacts_old()`.execute(db)
+	await sql`create trigger contacts_report_moved after update of created_at on contacts for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
 
 	// Campaign recipients: the day their message went out, once it has, and again when its delivery moves.
 	await note(
@@ -128,6 +140,7 @@ export async function down(db: Kysely<unknown>) {
 	for (const [trigger, table] of [
 		['messages_report_inserted', 'messages'],
 		['messages_report_deleted', 'messages'],
+		['messages_report_moved', 'messages'],
 		['conversations_report_inserted', 'conversations'],
 		['conversations_report_deleted', 'conversations'],
 		['conversations_report_updated', 'conversations'],
@@ -135,6 +148,7 @@ export async function down(db: Kysely<unknown>) {
 		['conversation_labels_report_deleted', 'conversation_labels'],
 		['contacts_report_inserted', 'contacts'],
 		['contacts_report_deleted', 'contacts'],
+		['contacts_report_moved', 'contacts'],
 		['campaign_recipients_report_updated', 'campaign_recipients'],
 		['workspaces_report_timezone', 'workspaces'],
 	] as const) {
@@ -143,6 +157,7 @@ export async function down(db: Kysely<unknown>) {
 	for (const name of [
 		'crm_report_messages_new',
 		'crm_report_messages_old',
+		'crm_report_moved',
 		'crm_report_conversations_new',
 		'crm_report_conversations_old',
 		'crm_report_conversations_changed',
