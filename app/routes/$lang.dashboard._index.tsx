@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
 import { type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorDetail, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
+import { errorDetail, reportTargets, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
 import { apiRefusal, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -58,6 +58,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		channels: channels.map(({ id, name }) => ({ id, name })),
 		labels: labels.map(({ id, title }) => ({ id, title })),
 		members: members.map(({ userId, name }) => ({ userId, name })),
+		targets: [...reportTargets],
 		...answer,
 	}
 }
@@ -133,8 +134,8 @@ function ReportLead({ report }: { report: ReportJson }) {
 
 /** The period and the filters: a GET form that works without JavaScript and, with it, applies each change at once. */
 function ReportFilters() {
-	const { query, manages, channels, labels, members, report } = useLoaderData<typeof loader>()
-	const { t } = useTranslation('reports')
+	const { query, manages, channels, labels, members, targets, report } = useLoaderData<typeof loader>()
+	const { t, i18n } = useTranslation('reports')
 	const submit = useSubmit()
 	const onChange = (event: FormEvent<HTMLFormElement>) => {
 		const form = event.currentTarget
@@ -217,7 +218,16 @@ function ReportFilters() {
 					))}
 				</select>
 			</div>
-			{query.target ? <input type="hidden" name="target" value={query.target} /> : null}
+			<div className={reports.filter}>
+				<label htmlFor="report-target">{t('form.target')}</label>
+				<select id="report-target" name="target" defaultValue={query.target || String(report?.targetSeconds ?? '')} className={input}>
+					{targets.map((seconds) => (
+						<option key={seconds} value={seconds}>
+							{formatDuration(i18n.language, seconds)}
+						</option>
+					))}
+				</select>
+			</div>
 			<button type="submit" className={button.primary}>
 				{t('form.apply')}
 			</button>
@@ -255,7 +265,9 @@ function Report({ report }: { report: ReportJson }) {
 					{figuresOf(report, lang).map((figure) => (
 						<li key={figure.key} className={reports.card} data-figure={figure.key}>
 							<span className={reports.cardLabel}>{t(`figures.${figure.key}`, { target: formatDuration(lang, report.targetSeconds) })}</span>
-							<span className={reports.cardValue}>{figure.value ?? t('figures.noValue')}</span>
+							<span className={reports.cardValue} data-value>
+								{figure.value ?? t('figures.noValue')}
+							</span>
 							<span className={reports.cardChange} data-good={figure.good ?? undefined}>
 								{figure.key === 'openNow'
 									? t('figures.openNowHelp')

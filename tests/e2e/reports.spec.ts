@@ -19,25 +19,49 @@ async function visitorWrites(request: APIRequestContext, slug: string, body: str
 	if (!response.ok()) throw new Error(`visitor failed: ${response.status()} ${await response.text()}`)
 }
 
-/** A workspace with a link channel and activity today: three conversations, one answered and resolved. */
-async function busyWorkspace(request: APIRequestContext, business?: string) {
-	const link = await linkChannelOf(request, { business })
+/** A workspace with a link channel and activity today: three conversations, one answered and resolved, and an agent. */
+async function busyWorkspace(request: APIRequestContext) {
+	const link = await linkChannelOf(request)
 	for (const body of ['Where is my order?', 'Do you ship abroad?', 'Hello?']) await visitorWrites(request, link.slug, body)
 	const conversations = await link.conversations()
 	const first = conversations.find((conversation) => conversation.lastMessage?.excerpt === 'Where is my order?')!
 	await link.write(first.number, 'text', 'It ships today.')
-	const resolved = await request.patch(`/v1/workspaces/${link.workspace.id}/conversations/${first.number}`, { data: { status: 'resolved' }, headers: { Authorization: `Bearer ${link.owner.token}` } })
+	const headers = { Authorization: `Bearer ${link.owner.token}` }
+	const resolved = await request.patch(`/v1/workspaces/${link.workspace.id}/conversations/${first.number}`, { data: { status: 'resolved' }, headers })
 	if (!resolved.ok()) throw new Error(`resolve failed: ${resolved.status()} ${await resolved.text()}`)
-	return link
+	const agent = await registerUser(request, { name: 'Ada Agent' })
+	await inviteAndAccept(request, link.workspace.id, link.owner.token, agent.token)
+	// The figures are read from daily roll-ups that a job brings up to date every minute.
+	await expect
+		.poll(
+			async () => {
+				const report = await request.get(`/v1/workspaces/${link.workspace.id}/reports?preset=7d`, { headers })
+				const { figures } = (await report.json()) as { figures: { opened: { value: number }; resolved: { value: number } } }
+				return [figures.opened.value, figures.resolved.value]
+			},
+			{ timeout: 100_000, intervals: [2_000] },
+		)
+		.toEqual([3, 1])
+	return { ...link, agent }
 }
 
 const figure = (page: Page, key: string) => page.locator(`[data-figure="${key}"]`)
+/** A figure card's value alone. */
+const value = (page: Page, key: string) => figure(page, key).locator('[data-value]')
+
+let busy: Awaited<ReturnType<typeof busyWorkspace>>
+
+// One workspace for the file's tests: waiting for its roll-ups once is enough.
+test.beforeAll(async ({ request }) => {
+	test.setTimeout(150_000)
+	busy = await busyWorkspace(request)
+})
 
 test.describe('reports with JavaScript', () => {
 	test.slow()
 
-	test('in English: figures against the previous period, four named charts with their tables, filters applied on change, CSV, open now live', async ({ page, context, request, baseURL }) => {
-		const link = await busyWorkspace(request)
+	test('in English: figures against the previous period, four named charts with their tables, filters applied on change, CSV, open now live', async ({ page, context, baseURL }) => {
+		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/en-us/dashboard')
 		await waitForHydration(page)
@@ -45,12 +69,12 @@ test.describe('reports with JavaScript', () => {
 		// The checklist stays above the reports until its three steps are done (one member, no contact yet… the visitors are contacts).
 		await expect(page.getByRole('heading', { name: /Getting started/ })).toBeVisible()
 		await expect(page.getByRole('heading', { level: 2, name: 'Reports' })).toBeVisible()
-		await expect(figure(page, 'opened')).toContainText('3')
-		await expect(figure(page, 'resolved')).toContainText('1')
-		await expect(figure(page, 'openNow')).toContainText('2')
-		await expect(figure(page, 'messagesIn')).toContainText('3')
-		await expect(figure(page, 'messagesOut')).toContainText('1')
-		await expect(figure(page, 'firstResponseMedian')).toContainText(/sec|min/)
+		await expect(value(page, 'opened')).toHaveText('3')
+		await expect(value(page, 'resolved')).toHaveText('1')
+		await expect(value(page, 'openNow')).toHaveText('2')
+		await expect(value(page, 'messagesIn')).toHaveText('3')
+		await expect(value(page, 'messagesOut')).toHaveText('1')
+		await expect(value(page, 'firstResponseMedian')).toHaveText(/\d+ (sec|min)/)
 
 		for (const name of ['Conversations per day', 'First response per day (median)', 'Conversations by channel', 'Incoming messages by weekday and hour']) {
 			await expect(page.getByRole('img', { name })).toBeVisible()
@@ -75,25 +99,33 @@ test.describe('reports with JavaScript', () => {
 		expect(await csv.text()).toContain('Website')
 
 		// A filter applies as soon as it changes.
-		await page.getByLabel('Period').selectOption('today')
+		await page.getByLabel('Period', { exact: true }).selectOption('today')
 		await expect(page).toHaveURL(/preset=today/)
-		await expect(figure(page, 'opened')).toContainText('3')
+		await expect(value(page, 'opened')).toHaveText('3')
 
-		// Open now is live: a new conversation arrives without a reload.
+	})
+
+	test('open now is live: a new conversation shows without a reload', async ({ page, context, request, baseURL }) => {
+		const link = await linkChannelOf(request)
+		await visitorWrites(request, link.slug, 'Anyone there?')
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto('/en-us/dashboard')
+		await waitForHydration(page)
+		await expect(value(page, 'openNow')).toHaveText('1')
 		await markDocument(page)
 		await visitorWrites(request, link.slug, 'One more thing')
-		await expect(figure(page, 'openNow')).toContainText('3')
+		await expect(value(page, 'openNow')).toHaveText('2')
 		expect(await isSameDocument(page)).toBe(true)
 	})
 
-	test('in Arabic: mirrored, translated, the days running from the right', async ({ page, context, request, baseURL }) => {
-		const link = await busyWorkspace(request, 'متجر النيل')
+	test('in Arabic: mirrored, translated, the days running from the right', async ({ page, context, baseURL }) => {
+		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/ar-eg/dashboard')
 		await waitForHydration(page)
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 		await expect(page.getByRole('heading', { level: 2, name: 'التقارير' })).toBeVisible()
-		await expect(figure(page, 'opened')).toContainText('٣')
+		await expect(value(page, 'opened')).toHaveText('٣')
 		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
 		await expect(page.getByRole('img', { name: 'الرسائل الواردة حسب اليوم والساعة' })).toBeVisible()
 		// The first day's bar stands to the right of the last day's.
@@ -103,15 +135,12 @@ test.describe('reports with JavaScript', () => {
 		await expectAccessible(page)
 	})
 
-	test('an agent sees their own work: no agent filter, their own row', async ({ page, context, request, baseURL }) => {
-		const link = await busyWorkspace(request)
-		const agent = await registerUser(request, { name: 'Ada Agent' })
-		await inviteAndAccept(request, link.workspace.id, link.owner.token, agent.token)
-		await signIn(context, baseURL!, agent.token)
+	test('an agent sees their own work: no agent filter, their own row', async ({ page, context, baseURL }) => {
+		await signIn(context, baseURL!, busy.agent.token)
 		await page.goto('/en-us/dashboard')
 		await waitForHydration(page)
 		await expect(page.getByRole('heading', { level: 2, name: 'Reports' })).toBeVisible()
-		await expect(page.getByLabel('Agent')).toHaveCount(0)
+		await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveCount(0)
 		const agents = page.getByRole('table', { name: 'By agent' })
 		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
 		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
@@ -119,10 +148,11 @@ test.describe('reports with JavaScript', () => {
 })
 
 test.describe('reports without JavaScript', () => {
+	// axe runs in the page's script: the same server HTML is checked by the tests with JavaScript above.
 	test.use({ javaScriptEnabled: false })
 
-	test('in Arabic: custom dates by a plain form post, and dates the API refuses are said in Arabic, the form keeping them', async ({ page, context, request, baseURL }) => {
-		const link = await busyWorkspace(request)
+	test('in Arabic: custom dates by a plain form post, and dates the API refuses are said in Arabic, the form keeping them', async ({ page, context, baseURL }) => {
+		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/ar-eg/dashboard')
 		await expect(page.getByRole('heading', { level: 2, name: 'التقارير' })).toBeVisible()
@@ -130,36 +160,34 @@ test.describe('reports without JavaScript', () => {
 
 		const today = new Date().toISOString().slice(0, 10)
 		const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)
-		await page.getByLabel('من').fill(weekAgo)
-		await page.getByLabel('إلى').fill(today)
+		await page.getByLabel('من', { exact: true }).fill(weekAgo)
+		await page.getByLabel('إلى', { exact: true }).fill(today)
 		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
 		await expect(page).toHaveURL(/preset=custom/)
-		await expect(page.getByLabel('الفترة')).toHaveValue('custom')
+		await expect(page.getByLabel('الفترة', { exact: true })).toHaveValue('custom')
 		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
 
 		// The end before the start: the API's message, in Arabic, above the form that kept the dates.
-		await page.getByLabel('من').fill(today)
-		await page.getByLabel('إلى').fill(weekAgo)
+		await page.getByLabel('من', { exact: true }).fill(today)
+		await page.getByLabel('إلى', { exact: true }).fill(weekAgo)
 		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
 		await expect(page.getByRole('alert')).toContainText('تعذّر عرض التقرير')
-		await expect(page.getByLabel('من')).toHaveValue(today)
-		await expect(page.getByLabel('إلى')).toHaveValue(weekAgo)
-		await expectAccessible(page)
+		await expect(page.getByLabel('من', { exact: true })).toHaveValue(today)
+		await expect(page.getByLabel('إلى', { exact: true })).toHaveValue(weekAgo)
 	})
 
-	test('in English: the period and a channel by the Apply button, then a table opened without a script', async ({ page, context, request, baseURL }) => {
-		const link = await busyWorkspace(request)
+	test('in English: the period and a channel by the Apply button, then a table opened without a script', async ({ page, context, baseURL }) => {
+		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/en-us/dashboard')
-		await page.getByLabel('Period').selectOption('30d')
-		await page.getByLabel('Channel').selectOption({ label: 'Website' })
+		await page.getByLabel('Period', { exact: true }).selectOption('30d')
+		await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'Website' })
 		await page.getByRole('button', { name: 'Apply' }).click()
 		await expect(page).toHaveURL(/preset=30d/)
 		await expect(page).toHaveURL(/channelId=/)
-		await expect(figure(page, 'opened')).toContainText('3')
+		await expect(value(page, 'opened')).toHaveText('3')
 		const channels = page.getByRole('region', { name: 'Conversations by channel' })
 		await channels.getByText('Show the numbers as a table').click()
 		await expect(channels.getByRole('table').getByRole('row', { name: /Website/ })).toBeVisible()
-		await expectAccessible(page)
 	})
 })
