@@ -265,7 +265,7 @@ function Report({ report }: { report: ReportJson }) {
 					{figuresOf(report, lang).map((figure) => (
 						<li key={figure.key} className={reports.card} data-figure={figure.key}>
 							<span className={reports.cardLabel}>{t(`figures.${figure.key}`, { target: formatDuration(lang, report.targetSeconds) })}</span>
-							<span className={reports.cardValue} data-value>
+							<span className={reports.cardValue} data-value data-empty={figure.value === null}>
 								{figure.value ?? t('figures.noValue')}
 							</span>
 							<span className={reports.cardChange} data-good={figure.good ?? undefined}>

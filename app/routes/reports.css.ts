@@ -13,7 +13,12 @@ export const datesLegend = style({ fontSize: '0.8125rem', paddingInline: '0.25re
 export const cards = style({ display: 'grid', gap: '0.75rem', gridTemplateColumns: 'repeat(auto-fill, minmax(13rem, 1fr))', margin: 0, padding: 0, listStyle: 'none' })
 export const card = style({ display: 'grid', gap: '0.25rem', alignContent: 'start', padding: '1rem', borderRadius: vars.radius, border: `1px solid ${vars.color.border}`, background: vars.color.card })
 export const cardLabel = style({ fontSize: '0.8125rem', color: vars.color.mutedForeground })
-export const cardValue = style({ fontSize: '1.5rem', fontWeight: 700, fontVariantNumeric: 'tabular-nums' })
+export const cardValue = style({
+	fontSize: '1.5rem',
+	fontWeight: 700,
+	fontVariantNumeric: 'tabular-nums',
+	selectors: { '&[data-empty="true"]': { fontSize: '1rem', fontWeight: 500, color: vars.color.mutedForeground } },
+})
 export const cardChange = style({
 	fontSize: '0.8125rem',
 	color: vars.color.mutedForeground,

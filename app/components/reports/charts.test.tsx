@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
-import { ChannelsChart, ConversationsChart, DataTable, FirstResponseChart, HeatmapChart, spread, type ChartText } from './charts.tsx'
+import { ChannelsChart, ConversationsChart, DataTable, durationAxis, FirstResponseChart, HeatmapChart, spread, type ChartText } from './charts.tsx'
 import { sampleReport } from './sample.ts'
 
 const report = sampleReport()
@@ -99,6 +99,12 @@ describe('report charts', () => {
 		expect(html).toMatch(/^<details data-table="true"><summary>Show the data<\/summary>/)
 		expect(html.match(/<th scope="row">/g)).toHaveLength(7)
 		expect(html).toContain('<th scope="col">Opened</th>')
+	})
+
+	test('the waiting-time axis is marked at durations people name', () => {
+		expect(durationAxis([0, 240, 420])).toEqual({ top: 600, ticks: [0, 120, 300, 600] })
+		expect(durationAxis([3_900])).toEqual({ top: 7_200, ticks: [0, 1_800, 3_600, 7_200] })
+		expect(durationAxis([])).toEqual({ top: 30, ticks: [0, 30] })
 	})
 
 	test('a long axis labels some of its values, evenly', () => {

@@ -29,7 +29,7 @@ export type ChartText = {
 
 const width = 640
 const height = 240
-const margin = { top: 12, bottom: 28, start: 56, end: 12 }
+const margin = { top: 12, bottom: 28, start: 64, end: 12 }
 const innerWidth = width - margin.start - margin.end
 const innerHeight = height - margin.top - margin.bottom
 
@@ -43,7 +43,7 @@ function ChartSvg({ text, viewHeight = height, children }: { text: ChartText; vi
 			width="100%"
 			// Anchors below are physical (left, right): the text of a right-to-left page is still shaped right to left.
 			style={{ direction: 'ltr', color: themeColor('mutedForeground'), maxInlineSize: '100%', blockSize: 'auto', overflow: 'visible' }}
-			fontSize={11}
+			fontSize={13}
 			data-chart={text.id}
 		>
 			<title id={`${text.id}-title`}>{text.title}</title>
@@ -63,16 +63,27 @@ export function spread<T>(values: T[], most: number): T[] {
 	return values.filter((_, index) => index % step === 0)
 }
 
-function ValueAxis({ rtl, scale, format }: { rtl: boolean; scale: ReturnType<typeof scaleLinear<number>>; format: (value: number) => string }) {
+// Durations people name: the waiting-time axis is marked at these (seconds), not at 1 000 s or 2 000 s.
+const roundDurations = [30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 86_400, 172_800, 604_800, 2_592_000]
+
+/** The top of a waiting-time axis (the first round duration above every value), marked at zero and the three round durations up to it. */
+export function durationAxis(values: number[]): { top: number; ticks: number[] } {
+	const most = Math.max(0, ...values)
+	const top = roundDurations.find((duration) => duration >= most) ?? most
+	return { top, ticks: [0, ...roundDurations.filter((duration) => duration <= top).slice(-3)] }
+}
+
+function ValueAxis({ rtl, scale, format, ticks }: { rtl: boolean; scale: ReturnType<typeof scaleLinear<number>>; format: (value: number) => string; ticks?: number[] }) {
 	const tickFormat: TickFormatter<unknown> = (value) => format(Number(value))
 	const common = {
 		scale,
 		numTicks: 4,
+		tickValues: ticks,
 		stroke: 'currentColor',
 		tickStroke: 'currentColor',
 		tickFormat,
 		hideAxisLine: true,
-		tickLabelProps: { fill: 'currentColor', fontSize: 11, textAnchor: rtl ? ('start' as const) : ('end' as const) },
+		tickLabelProps: { fill: 'currentColor', fontSize: 13, textAnchor: rtl ? ('start' as const) : ('end' as const) },
 	}
 	return rtl ? <AxisRight left={innerWidth} {...common} /> : <AxisLeft {...common} />
 }
@@ -86,7 +97,7 @@ function DayAxis({ days, scale, lang }: { days: string[]; scale: ReturnType<type
 			tickFormat={(day) => formatDay(lang, String(day))}
 			stroke="currentColor"
 			tickStroke="currentColor"
-			tickLabelProps={{ fill: 'currentColor', fontSize: 11, textAnchor: 'middle' }}
+			tickLabelProps={{ fill: 'currentColor', fontSize: 13, textAnchor: 'middle' }}
 		/>
 	)
 }
@@ -132,13 +143,14 @@ export function ConversationsChart({ text, daily }: { text: ChartText; daily: Re
 export function FirstResponseChart({ text, daily }: { text: ChartText; daily: ReportJson['daily'] }) {
 	const days = daily.map((entry) => entry.day)
 	const x = scaleBand({ domain: days, range: across(text.rtl), padding: 0.2 })
-	const y = scaleLinear({ domain: [0, niceMax(daily.map((entry) => entry.firstResponseMedian ?? 0))], range: [innerHeight, 0], nice: true })
+	const axis = durationAxis(daily.map((entry) => entry.firstResponseMedian ?? 0))
+	const y = scaleLinear({ domain: [0, axis.top], range: [innerHeight, 0] })
 	const centre = (day: string) => (x(day) ?? 0) + x.bandwidth() / 2
 	const known = daily.filter((entry) => entry.firstResponseMedian !== null)
 	return (
 		<ChartSvg text={text}>
 			<Group left={text.rtl ? margin.end : margin.start} top={margin.top}>
-				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatDuration(text.lang, value)} />
+				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatDuration(text.lang, value)} ticks={axis.ticks} />
 				<LinePath
 					data={daily}
 					x={(entry) => centre(entry.day)}
