@@ -21,6 +21,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { createCookie } from '@remix-run/node'
+import { createSession } from '#api/auth/sessions.ts'
+import { createDb } from '#api/db/database.ts'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
 import { attack, type BenchRequest, type Method } from './load.ts'
@@ -114,6 +116,44 @@ function inboxPageCase(name: string, goal: Goal, path: string): BenchCase {
 	}
 }
 
+// The reports are read by the workspace's owner (everyone's work), over the inbox's year of conversations.
+let reportsOwner: Promise<string> | undefined
+function reportsReader(context: SetupContext, dataset: InboxDataset) {
+	reportsOwner ??= (async () => {
+		const db = createDb(context.databaseUrl, 1)
+		try {
+			const owner = await db.insertInto('users').values({ email: `bench-owner-${Date.now()}@example.com`, name: 'Bench Owner', passwordHash: 'x', emailVerifiedAt: new Date(), currentWorkspaceId: dataset.workspaceId }).returning('id').executeTakeFirstOrThrow()
+			await db.insertInto('members').values({ workspaceId: dataset.workspaceId, userId: owner.id, role: 'owner' }).execute()
+			return await createSession(db, owner.id)
+		} finally {
+			await db.destroy()
+		}
+	})()
+	return reportsOwner
+}
+
+/** The last 30 days, or the last year (a custom range of 365 days ending today, in UTC: the bench workspace's zone). */
+const reportQuery = (span: '30d' | 'year') => {
+	const today = new Date().toISOString().slice(0, 10)
+	const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10)
+	return span === '30d' ? '?preset=30d' : `?preset=custom&from=${from}&to=${today}`
+}
+
+/** The reports API, or the rendered dashboard, for the owner: over 30 days or a year of the inbox's conversations. */
+function reportsCase(name: string, goal: Goal, kind: 'api' | 'page', span: '30d' | 'year'): BenchCase {
+	return {
+		name,
+		goal,
+		path: kind === 'api' ? '/v1/workspaces/{id}/reports' : '/{lang}/dashboard',
+		setup: async (context) => {
+			const dataset = await inbox(context)
+			const token = await reportsReader(context, dataset)
+			if (kind === 'api') return { path: `/v1/workspaces/${dataset.workspaceId}/reports${reportQuery(span)}`, headers: { Authorization: `Bearer ${token}` } }
+			return { path: `/en-us/dashboard${reportQuery(span)}`, headers: await signedIn(token) }
+		},
+	}
+}
+
 /** The rendered page, signed in as the same member with the crm-token cookie, as a browser is. */
 function contactsPageCase(name: string, goal: Goal, path: (dataset: ContactsDataset) => string): BenchCase {
 	return {
@@ -136,6 +176,8 @@ const inboxList: Goal = { maxP99Ms: 100 }
 const inboxSearch: Goal = { maxP99Ms: 200 }
 const inboxPage: Goal = { maxP99Ms: 300 }
 const inboxReply: Goal = { maxP99Ms: 150 }
+// Issue 17's.
+const dashboard: Goal = { maxP99Ms: 300 }
 
 const cases: BenchCase[] = [
 	{ name: 'home en-us', path: '/en-us', goal: page },
@@ -173,6 +215,10 @@ const cases: BenchCase[] = [
 		}),
 		201,
 	),
+	reportsCase('reports API: 30 days', dashboard, 'api', '30d'),
+	reportsCase('reports API: a year', dashboard, 'api', 'year'),
+	reportsCase('dashboard page en-us: 30 days', dashboard, 'page', '30d'),
+	reportsCase('dashboard page en-us: a year', dashboard, 'page', 'year'),
 ]
 
 // ---------------------------------------------------------------------------------------------

@@ -52,7 +52,12 @@ type Totals = {
 	hours: number[]
 }
 
-type Grouped = Totals & { previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
+/** Which grouping a row of the grouped statement is of: the period's total, or by day, channel, agent or weekday. */
+type GroupedBy = 'total' | 'day' | 'channel' | 'agent' | 'weekday'
+type Grouped = Totals & { by: GroupedBy; previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
+
+// `grouping(day, channel_id, agent_id, isodow)`: a bit set for each of them the row is not grouped by.
+const groupings: Record<number, GroupedBy> = { 15: 'total', 7: 'day', 11: 'channel', 13: 'agent', 14: 'weekday' }
 
 /**
  * The report of one workspace: every figure from the roll-ups in one statement, grouped at once
@@ -69,10 +74,12 @@ export async function readReport(
 	const label = filters.labelId ?? none
 	const channel = filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``
 	const agent = agentId ? sql`and agent_id = ${agentId}` : sql``
-	const previousPeriod = sql`day < ${range.from}::date`
+	// The same text in the select list and in each grouping set (a literal, not a parameter: two parameters are two
+	// expressions to PostgreSQL, and the select's would read as not grouped). The day was validated as YYYY-MM-DD.
+	const previousPeriod = sql`day < ${sql.lit(range.from)}::date`
 	const { rows: grouped } = await sql<Record<string, unknown>>`
-		select ${previousPeriod} as previous, to_char(day, 'YYYY-MM-DD') as day, channel_id as "channelId", agent_id as "agentId",
-			extract(isodow from day)::int - 1 as weekday,
+		select ${previousPeriod} as previous, grouping(day, channel_id, agent_id, extract(isodow from day)) as grouping,
+			to_char(day, 'YYYY-MM-DD') as day, channel_id as "channelId", agent_id as "agentId", extract(isodow from day)::int - 1 as weekday,
 			coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
 			coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut",
 			${elementSums('first_response_buckets', 'f', bucketCount)}, ${elementSums('resolution_buckets', 'r', bucketCount)}, ${elementSums('incoming_hours', 'h', 24)}
@@ -94,14 +101,14 @@ export async function readReport(
 	`.execute(db)
 	const groups = grouped.map(toGrouped)
 	for (const row of workspaceWide) {
-		const group = groups.find((each) => each.previous === row.previous && each.day === null && each.channelId === null && each.agentId === null && each.weekday === null)
+		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
 		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
 		else groups.push({ ...emptyTotals(), ...row })
 	}
 
 	const current = groups.filter((group) => !group.previous)
 	const before = groups.filter((group) => group.previous)
-	const total = (list: Grouped[]) => list.find((group) => group.day === null && group.channelId === null && group.agentId === null && group.weekday === null) ?? emptyTotals()
+	const total = (list: Grouped[]) => list.find((group) => group.by === 'total') ?? emptyTotals()
 	const now = total(current)
 	const then = total(before)
 	const change = (key: 'opened' | 'resolved' | 'messagesIn' | 'messagesOut' | 'newContacts' | 'campaignSent' | 'campaignDelivered') => ({ value: now[key], previous: then[key] })
@@ -114,7 +121,7 @@ export async function readReport(
 		previousP90: quantile(then[key], 0.9),
 	})
 
-	const byDay = new Map(current.filter((group) => group.day !== null).map((group) => [group.day, group]))
+	const byDay = new Map(current.filter((group) => group.by === 'day').map((group) => [group.day, group]))
 	const daily = Array.from({ length: daysBetween(range.from, range.to) }, (_, index) => {
 		const day = addDays(range.from, index)
 		const group = byDay.get(day) ?? emptyTotals()
@@ -122,14 +129,14 @@ export async function readReport(
 	})
 
 	const heatmap = Array.from({ length: 7 }, () => new Array<number>(24).fill(0))
-	for (const group of current) if (group.weekday !== null) heatmap[group.weekday] = group.hours
+	for (const group of current) if (group.by === 'weekday' && group.weekday !== null) heatmap[group.weekday] = group.hours
 
 	const [channels, members, openNow] = await Promise.all([
 		db.selectFrom('channels').select(['id', 'name', 'kind']).where('workspaceId', '=', workspace.id).execute(),
 		memberRows(db, workspace.id, query.onlyAgent),
 		countOpen(db, workspace.id, { ...filters, agentId }),
 	])
-	const channelStats = new Map(current.filter((group) => group.channelId !== null).map((group) => [group.channelId, group]))
+	const channelStats = new Map(current.filter((group) => group.by === 'channel').map((group) => [group.channelId, group]))
 	const channelRows = channels
 		.filter((channel) => channelStats.has(channel.id) || channel.id === filters.channelId)
 		.map((channel) => {
@@ -137,7 +144,7 @@ export async function readReport(
 			return { channelId: channel.id, name: channel.name, kind: channel.kind as ChannelKind, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut }
 		})
 		.sort((a, b) => b.messagesIn + b.messagesOut - (a.messagesIn + a.messagesOut) || a.name.localeCompare(b.name))
-	const agentStats = new Map(current.filter((group) => group.agentId !== null).map((group) => [group.agentId, group]))
+	const agentStats = new Map(current.filter((group) => group.by === 'agent').map((group) => [group.agentId, group]))
 	const agents = members
 		.filter((member) => !filters.agentId || member.userId === filters.agentId)
 		.map((member) => {
@@ -176,6 +183,7 @@ const sum = (values: readonly number[]) => values.reduce((total, value) => total
 
 function emptyTotals(): Grouped {
 	return {
+		by: 'total',
 		previous: false,
 		day: null,
 		channelId: null,
@@ -198,6 +206,7 @@ function emptyTotals(): Grouped {
 function toGrouped(row: Record<string, unknown>): Grouped {
 	const elements = (prefix: string, size: number) => Array.from({ length: size }, (_, index) => Number(row[`${prefix}${index}`] ?? 0))
 	return {
+		by: groupings[Number(row.grouping)] ?? 'total',
 		previous: Boolean(row.previous),
 		day: (row.day as string | null) ?? null,
 		channelId: (row.channelId as string | null) ?? null,

@@ -235,16 +235,21 @@ describe('GET /reports', () => {
 		const resolved = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}`, { headers: team.agent.auth, body: { status: 'resolved' } })
 		expect(resolved.status).toBe(200)
 		await customerWrites(channel, 'visitor-2', 'Hello?')
+		// Yesterday (the workspace is on UTC): the previous period of "today", for the same agent.
+		const yesterday = new Date(Date.parse(`${resolveRange('today', 'UTC').previous.from}T12:00:00Z`))
+		const earlier = await insertConversation(team.workspace.id, channel.id, yesterday, team.agent.user.id)
+		await insertMessage(earlier, { direction: 'incoming', kind: 'text', at: yesterday })
 		await refreshReports(db)
 
 		const answer = await report('?preset=today')
 		expect(answer.range.from).toBe(answer.range.to)
 		expect(answer.previous.to).toBe(resolveRange('today', team.workspace.timezone).previous.to)
-		expect(answer.figures.opened).toEqual({ value: 2, previous: 0 })
+		expect(answer.figures.opened).toEqual({ value: 2, previous: 1 })
+		expect(answer.figures.messagesIn).toEqual({ value: 2, previous: 1 })
 		expect(answer.figures.resolved.value).toBe(1)
 		expect(answer.figures.messagesIn.value).toBe(2)
 		expect(answer.figures.messagesOut.value).toBe(1)
-		expect(answer.figures.openNow).toBe(1)
+		expect(answer.figures.openNow).toBe(2)
 		expect(answer.figures.firstResponse.count).toBe(1)
 		expect(answer.figures.firstResponse.median).toBeLessThan(30)
 		expect(answer.figures.answeredWithinTarget.value).toBe(1)
@@ -256,10 +261,12 @@ describe('GET /reports', () => {
 		expect(agent).toMatchObject({ assigned: 1, replied: 1, resolved: 1 })
 		expect(answer.agents.map((row) => row.userId)).toEqual(expect.arrayContaining([team.owner.user.id, team.admin.user.id, team.otherAgent.user.id]))
 
-		// Filtered by the agent: their conversation only.
+		// Filtered by the agent: their conversations only, today's and yesterday's in a week.
 		const mine = await report(`?preset=7d&agentId=${team.agent.user.id}`)
 		expect(mine.daily).toHaveLength(7)
-		expect(mine.figures.opened.value).toBe(1)
+		expect(mine.figures.opened.value).toBe(2)
+		expect(mine.heatmap.flat().reduce((a, b) => a + b, 0)).toBe(2)
+		expect(mine.daily.map((row) => row.opened).reduce((a, b) => a + b, 0)).toBe(2)
 		expect(mine.agents.map((row) => row.userId)).toEqual([team.agent.user.id])
 	})
 

@@ -4,8 +4,10 @@ import { importContacts } from '#api/contacts/import.ts'
 import { type CsvRecord } from '#api/contacts/csv.ts'
 import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
+import { rebuildReports } from '#api/reports/rollup.ts'
 import { demoCampaign, seedDemoCampaign } from './campaigns.ts'
 import { seedDemoChannels } from './channels.ts'
+import { seedDemoHistory } from './history.ts'
 import { seedDemoInbox } from './inbox.ts'
 import * as people from './people.ts'
 
@@ -29,8 +31,8 @@ export async function isEmpty(db: DB): Promise<boolean> {
 /**
  * The demo workspace: an owner, an admin and an agent, labels, canned responses, 300
  * contacts with Arabic, French and English names, a chat link with 30 conversations in the
- * three languages (api/db/seed/inbox.ts), a conversation on each messaging kind (channels.ts) and a
- * completed campaign (campaigns.ts). Idempotent: a second run changes nothing (contacts are matched
+ * three languages (api/db/seed/inbox.ts), a conversation on each messaging kind (channels.ts), a
+ * completed campaign (campaigns.ts) and a year of resolved conversations for the reports (history.ts). Idempotent: a second run changes nothing (contacts are matched
  * by e-mail, as an import does).
  */
 export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string }> {
@@ -82,6 +84,12 @@ export async function seedDemo(db: DB, log: Log): Promise<{ workspaceId: string 
 	if (channels) log(`demo channels: ${channels} switched-off messaging channels with a conversation each (connect your own in settings)`)
 	const campaign = await seedDemoCampaign(db, workspaceId, owner.id)
 	if (campaign) log(`demo campaign: "${demoCampaign.name}", completed, to ${campaign} chat-link visitors`)
+	const history = await seedDemoHistory(db, workspaceId)
+	if (history.created) {
+		// The dashboard reads its roll-ups at once, not after the job's next turn.
+		await rebuildReports(db, workspaceId)
+		log(`demo history: ${history.created} resolved conversations over the last year, for the dashboard's reports`)
+	}
 	return { workspaceId }
 }
 
