@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useSubmit } from '@remix-run/react'
-import { type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorDetail, reportTargets, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
@@ -67,7 +67,11 @@ export async function loader(args: LoaderFunctionArgs) {
 export default function Dashboard() {
 	const { user, workspace, counts, newUser, locale, report, problem } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
-	const { t: tr } = useTranslation('reports')
+	const { t: tr, ready } = useTranslation('reports')
+	// Reached by a link (the login's redirect) before the reports' words were loaded: they come in a moment.
+	// Once shown, the reports stay, even while a later load of the namespace turns `ready` false.
+	const [shown, setShown] = useState(ready)
+	if (ready && !shown) setShown(true)
 	const steps = [
 		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: workspace.role === 'agent' ? null : '/dashboard/settings/agents' },
 		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: '/dashboard/contacts' },
@@ -103,21 +107,25 @@ export default function Dashboard() {
 					</ol>
 				</section>
 			) : null}
-			<section className={reports.report} aria-labelledby="reports-heading">
-				<div className={styles.pageHeader}>
-					<h2 id="reports-heading" className={styles.pageTitle}>
-						{tr('title')}
-					</h2>
-					{report ? <ReportLead report={report} /> : null}
-				</div>
-				<ReportFilters />
-				{problem ? (
-					<div role="alert" className={reports.problem}>
-						<strong>{tr('failed')}</strong> {problem}
+			{shown ? (
+				<section className={reports.report} aria-labelledby="reports-heading">
+					<div className={styles.pageHeader}>
+						<h2 id="reports-heading" className={styles.pageTitle}>
+							{tr('title')}
+						</h2>
+						{report ? <ReportLead report={report} /> : null}
 					</div>
-				) : null}
-				{report ? <Report report={report} /> : null}
-			</section>
+					<ReportFilters />
+					{problem ? (
+						<div role="alert" className={reports.problem}>
+							<strong>{tr('failed')}</strong> {problem}
+						</div>
+					) : null}
+					{report ? <Report report={report} /> : null}
+				</section>
+			) : (
+				<p role="status">{t('app.loading')}</p>
+			)}
 		</>
 	)
 }
