@@ -211,6 +211,25 @@ describe('roll-ups', () => {
 		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
 	})
 
+	test('a label added or removed moves the conversation’s past into or out of the label’s rows', async () => {
+		const db = testDb()
+		const run = await createTeam('Labelled')
+		const link = await createLinkChannel(run.workspace.id)
+		const label = await createLabel(api, run.owner.auth, run.workspace.id, { title: 'Refunds' })
+		const conversation = await insertConversation(run.workspace.id, link.id, new Date(Date.now() - 3 * 86_400_000))
+		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: new Date(Date.now() - 2 * 86_400_000) })
+		await refreshReports(db)
+		const labelled = async () => (await storedDays(run.workspace.id)).filter((row) => row.labelId === label.id).map((row) => [row.day, row.opened, row.messagesIn])
+		expect(await labelled()).toEqual([])
+		await db.insertInto('conversationLabels').values({ workspaceId: run.workspace.id, conversationId: conversation.id, labelId: label.id }).execute()
+		await refreshReports(db)
+		expect(await labelled()).toHaveLength(2)
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+		await db.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).execute()
+		await refreshReports(db)
+		expect(await labelled()).toEqual([])
+	})
+
 	test('the rebuild command recomputes everything, equal to the recount', async () => {
 		const db = testDb()
 		const run = await createTeam('Rebuild')
