@@ -152,6 +152,13 @@ test.describe('reports with JavaScript', () => {
 		const agents = page.getByRole('table', { name: 'By agent' })
 		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
 		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
+
+		// Another member's work, asked for by hand: the API's refusal, in words, on the page and for the CSV.
+		await page.goto(`/en-us/dashboard?agentId=${busy.owner.user.id}`)
+		await expect(page.getByRole('alert')).toContainText('Agents see the reports of their own work only.')
+		await page.goto(`/en-us/dashboard/reports/export?table=agents&agentId=${busy.owner.user.id}`)
+		await expect(page).toHaveURL(/\/en-us\/dashboard\?/)
+		await expect(page.getByText('The CSV could not be downloaded')).toBeVisible()
 	})
 })
 
