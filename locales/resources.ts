@@ -6,6 +6,7 @@ import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
 import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
+import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAuth from './en-us/auth.json'
@@ -15,6 +16,7 @@ import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
 import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
+import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAuth from './fr-x/auth.json'
@@ -24,6 +26,7 @@ import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
 import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
+import frReports from './fr-x/reports.json'
 import frWorkspaces from './fr-x/workspaces.json'
 import { type Locale } from './languages.ts'
 
@@ -31,18 +34,19 @@ import { type Locale } from './languages.ts'
  * Every translation, by locale and namespace. `common` is what the web app shows (and what the
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
- * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends).
+ * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
+ * dashboard's reports page alone.
  */
 export const resources = {
-	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail },
-	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail },
-	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail },
+	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail, reports: enReports },
+	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail, reports: arReports },
+	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail, reports: frReports },
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'campaigns', 'mail'] as const satisfies readonly Namespace[]

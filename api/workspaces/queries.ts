@@ -134,7 +134,7 @@ export async function setCurrentWorkspace(db: Executor, userId: string, workspac
 
 /** Counts for the dashboard's getting-started checklist. */
 export async function workspaceOverview(db: DB, workspaceId: string) {
-	const [members, invitations, contacts] = await Promise.all([
+	const [members, invitations, contacts, channels] = await Promise.all([
 		db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
 		db
 			.selectFrom('invitations')
@@ -146,7 +146,7 @@ export async function workspaceOverview(db: DB, workspaceId: string) {
 			.executeTakeFirstOrThrow(),
 		// Kept by triggers (migration 0007): no count over 100 000 contacts on every dashboard visit.
 		db.selectFrom('workspaces').select('contactCount as count').where('id', '=', workspaceId).executeTakeFirstOrThrow(),
+		db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
 	])
-	// Channels have no table yet: their count joins here when they land.
-	return { members: members.count, pendingInvitations: invitations.count, contacts: contacts.count, channels: 0 }
+	return { members: members.count, pendingInvitations: invitations.count, contacts: contacts.count, channels: channels.count }
 }

@@ -15,6 +15,9 @@ export type { ConversationJson, ConversationListJson, InboxSummaryJson, MessageJ
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
 export type { LinkPageJson, VisitorMessageJson, VisitorThreadJson } from '#api/link/queries.ts'
+export type { ReportJson, ReportPreset, ReportTable } from '#api/reports/json.ts'
+// The first-response targets the reports offer (seconds); the API refuses any other.
+export { targets as reportTargets } from '#api/reports/buckets.ts'
 
 /** The API as the current visitor: their token (crm-token cookie) and the locale of the URL. */
 export function api(request: Request, context: AppLoadContext, params: { lang?: string } = {}, token?: string | null, headers?: Record<string, string>) {

@@ -350,7 +350,7 @@ describe('PUT /v1/workspaces/switch', () => {
 })
 
 describe('GET /v1/workspaces/{id}/overview', () => {
-	test('counts members and usable invitations; contacts and channels are 0 for now', async () => {
+	test('counts members, usable invitations, contacts and channels', async () => {
 		const team = await createTeam()
 		const db = testDb()
 		const day = 86_400_000
@@ -375,8 +375,9 @@ describe('GET /v1/workspaces/{id}/overview', () => {
 		for (const name of ['Amal', 'Bruno']) {
 			expect((await api.request('POST', `/v1/workspaces/${team.workspace.id}/contacts`, { body: { name }, headers: team.agent.auth })).status).toBe(201)
 		}
+		await db.insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'link', name: 'Website', slug: `site-${team.workspace.id}` }).execute()
 		const response = await api.request('GET', `/v1/workspaces/${team.workspace.id}/overview`, { headers: team.agent.auth })
 		expect(response.status).toBe(200)
-		expect(response.body).toEqual({ members: 4, pendingInvitations: 2, contacts: 2, channels: 0 })
+		expect(response.body).toEqual({ members: 4, pendingInvitations: 2, contacts: 2, channels: 1 })
 	})
 })

@@ -1,0 +1,44 @@
+import { type ReportPreset, type ReportTable } from '#app/.server/api.ts'
+
+export type { ReportJson, ReportPreset, ReportTable } from '#app/.server/api.ts'
+
+export const reportPresets = ['today', '7d', '30d', 'month', 'custom'] as const satisfies readonly ReportPreset[]
+export const reportTableNames = ['daily', 'channels', 'agents', 'heatmap'] as const satisfies readonly ReportTable[]
+
+/** What the reports' form asks for, as the URL holds it ('' for "any"). */
+export type ReportQuery = { preset: ReportPreset; from: string; to: string; channelId: string; agentId: string; labelId: string; target: string }
+
+const defaultPreset: ReportPreset = '7d'
+
+/**
+ * The form's values from the URL. The last `preset` wins: the custom dates' own button sends
+ * `preset=custom` after the select's value, so a form sent without JavaScript still means it. An
+ * unknown preset is the default one; the API checks the dates and ids.
+ */
+export function reportQuery(params: URLSearchParams): ReportQuery {
+	const value = (name: string) => params.get(name)?.trim() ?? ''
+	const asked = params.getAll('preset').at(-1)
+	const preset = reportPresets.find((candidate) => candidate === asked) ?? defaultPreset
+	return { preset, from: value('from'), to: value('to'), channelId: value('channelId'), agentId: value('agentId'), labelId: value('labelId'), target: value('target') }
+}
+
+/** The API's query for the form's values: the dates only for a custom range, nothing empty. */
+export function reportApiQuery(query: ReportQuery): Record<string, string | undefined> {
+	const custom = query.preset === 'custom'
+	return {
+		preset: query.preset,
+		from: custom ? query.from || undefined : undefined,
+		to: custom ? query.to || undefined : undefined,
+		channelId: query.channelId || undefined,
+		agentId: query.agentId || undefined,
+		labelId: query.labelId || undefined,
+		target: query.target || undefined,
+	}
+}
+
+/** The URL search of the same report (`?preset=7d&channelId=…`), for the export links. */
+export function reportSearch(query: ReportQuery, extra: Record<string, string> = {}): string {
+	const params = new URLSearchParams()
+	for (const [name, value] of Object.entries({ ...extra, ...reportApiQuery(query) })) if (value) params.set(name, value)
+	return `?${params.toString()}`
+}

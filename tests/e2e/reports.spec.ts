@@ -1,0 +1,208 @@
+import crypto from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import { type APIRequestContext, type Page } from '@playwright/test'
+import { registerUser, signIn } from './accounts.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+import { linkChannelOf } from './link-support.ts'
+import { inviteAndAccept, isSameDocument, markDocument } from './realtime-support.ts'
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+/** A visitor of the link page writes, through the API as the page's form would (a visitor token of their own). */
+async function visitorWrites(request: APIRequestContext, slug: string, body: string) {
+	const token = crypto.randomBytes(32).toString('base64url')
+	const response = await request.post(`/v1/link/${slug}/messages`, { data: { body }, headers: { 'X-Visitor-Token': token } })
+	if (!response.ok()) throw new Error(`visitor failed: ${response.status()} ${await response.text()}`)
+}
+
+/** A workspace with a link channel and activity today: three conversations, one answered and resolved, and an agent. */
+async function busyWorkspace(request: APIRequestContext) {
+	const link = await linkChannelOf(request)
+	for (const body of ['Where is my order?', 'Do you ship abroad?', 'Hello?']) await visitorWrites(request, link.slug, body)
+	const conversations = await link.conversations()
+	const first = conversations.find((conversation) => conversation.lastMessage?.excerpt === 'Where is my order?')!
+	await link.write(first.number, 'text', 'It ships today.')
+	const headers = { Authorization: `Bearer ${link.owner.token}` }
+	const resolved = await request.patch(`/v1/workspaces/${link.workspace.id}/conversations/${first.number}`, { data: { status: 'resolved' }, headers })
+	if (!resolved.ok()) throw new Error(`resolve failed: ${resolved.status()} ${await resolved.text()}`)
+	const agent = await registerUser(request, { name: 'Ada Agent' })
+	await inviteAndAccept(request, link.workspace.id, link.owner.token, agent.token)
+	// A report recomputes its workspace's stale roll-ups before reading them (decision 013): this only holds the data the tests assume.
+	await expect
+		.poll(
+			async () => {
+				const report = await request.get(`/v1/workspaces/${link.workspace.id}/reports?preset=7d`, { headers })
+				const { figures } = (await report.json()) as { figures: { opened: { value: number }; resolved: { value: number } } }
+				return [figures.opened.value, figures.resolved.value]
+			},
+			{ timeout: 20_000, intervals: [1_000] },
+		)
+		.toEqual([3, 1])
+	return { ...link, agent }
+}
+
+const figure = (page: Page, key: string) => page.locator(`[data-figure="${key}"]`)
+/** A figure card's value alone. */
+const value = (page: Page, key: string) => figure(page, key).locator('[data-value]')
+
+let busy: Awaited<ReturnType<typeof busyWorkspace>>
+
+// One workspace for the file's tests, which only read it.
+test.beforeAll(async ({ request }) => {
+	test.setTimeout(60_000)
+	busy = await busyWorkspace(request)
+})
+
+test.describe('reports with JavaScript', () => {
+	test.slow()
+
+	test('in English: figures against the previous period, four named charts with their tables, filters applied on change, CSV', async ({ page, context, baseURL }) => {
+		const link = busy
+		await signIn(context, baseURL!, link.owner.token)
+		// Reached by a link from another page: the reports' own words load then.
+		await page.goto('/en-us/dashboard/contacts')
+		await waitForHydration(page)
+		await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click()
+		await expect(page).toHaveURL('/en-us/dashboard')
+
+		// An agent invited, contacts (the visitors) and a channel: the checklist has given way to the reports.
+		await expect(page.getByRole('heading', { level: 2, name: 'Reports' })).toBeVisible()
+		await expect(page.getByRole('heading', { name: /Getting started/ })).toHaveCount(0)
+		await expect(value(page, 'opened')).toHaveText('3')
+		// Nothing in the week before: no percentage, the previous value said plainly.
+		await expect(figure(page, 'opened')).toContainText('Previous period: 0')
+		await expect(value(page, 'resolved')).toHaveText('1')
+		await expect(value(page, 'openNow')).toHaveText('2')
+		await expect(figure(page, 'openNow')).toContainText('Live, whatever the period')
+		await expect(value(page, 'messagesIn')).toHaveText('3')
+		await expect(value(page, 'messagesOut')).toHaveText('1')
+		await expect(value(page, 'firstResponseMedian')).toHaveText(/\d+ (sec|min)/)
+
+		for (const name of ['Conversations per day', 'First response per day (median)', 'Conversations by channel', 'Incoming messages by weekday and hour']) {
+			await expect(page.getByRole('img', { name })).toBeVisible()
+		}
+		await expect(page.locator('svg[data-chart="chart-channels"]')).toContainText('Website')
+
+		// The numbers behind a chart, as a table.
+		const conversations = page.getByRole('region', { name: 'Conversations per day' })
+		await conversations.getByText('Show the numbers as a table').click()
+		const table = conversations.getByRole('table', { name: 'Conversations per day' })
+		await expect(table).toBeVisible()
+		await expect(table.getByRole('row')).toHaveCount(8)
+		await expect(page.getByRole('table', { name: 'By agent' }).getByRole('row', { name: /Sam Tester/ })).toBeVisible()
+		await expectAccessible(page)
+
+		// Each CSV link streams the API's CSV.
+		const exportLink = page.getByRole('region', { name: 'Conversations by channel' }).getByRole('link', { name: /Download as CSV/ })
+		const csv = await page.request.get((await exportLink.getAttribute('href'))!)
+		expect(csv.status()).toBe(200)
+		expect(csv.headers()['content-type']).toMatch(/^text\/csv/)
+		expect(csv.headers()['content-disposition']).toMatch(/^attachment/)
+		expect(await csv.text()).toContain('Website')
+
+		// A filter applies as soon as it changes.
+		await page.getByLabel('Period', { exact: true }).selectOption('today')
+		await expect(page).toHaveURL(/preset=today/)
+		await expect(value(page, 'opened')).toHaveText('3')
+
+	})
+
+	test('open now is live: a new conversation shows without a reload', async ({ page, context, request, baseURL }) => {
+		const link = await linkChannelOf(request)
+		await visitorWrites(request, link.slug, 'Anyone there?')
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto('/en-us/dashboard')
+		await waitForHydration(page)
+		// Alone in the workspace: the checklist stays above the reports.
+		await expect(page.getByRole('heading', { name: 'Getting started: 2 of 3 done' })).toBeVisible()
+		await expect(value(page, 'openNow')).toHaveText('1')
+		await markDocument(page)
+		await visitorWrites(request, link.slug, 'One more thing')
+		await expect(value(page, 'openNow')).toHaveText('2')
+		expect(await isSameDocument(page)).toBe(true)
+	})
+
+	test('in Arabic: mirrored, translated, the days running from the right', async ({ page, context, baseURL }) => {
+		const link = busy
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto('/ar-eg/dashboard')
+		await waitForHydration(page)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		await expect(page.getByRole('heading', { level: 2, name: 'التقارير' })).toBeVisible()
+		await expect(value(page, 'opened')).toHaveText('٣')
+		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
+		await expect(page.getByRole('img', { name: 'الرسائل الواردة حسب اليوم والساعة' })).toBeVisible()
+		// The first day's bar stands to the right of the last day's.
+		const bars = page.locator('svg[data-chart="chart-conversations"] rect[data-series="opened"]')
+		const [first, last] = [await bars.first().boundingBox(), await bars.last().boundingBox()]
+		expect(first!.x).toBeGreaterThan(last!.x)
+		await expectAccessible(page)
+	})
+
+	test('an agent sees their own work: no agent filter, their own row', async ({ page, context, baseURL }) => {
+		await signIn(context, baseURL!, busy.agent.token)
+		await page.goto('/en-us/dashboard')
+		await waitForHydration(page)
+		await expect(page.getByRole('heading', { level: 2, name: 'Reports' })).toBeVisible()
+		await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveCount(0)
+		const agents = page.getByRole('table', { name: 'By agent' })
+		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
+		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
+
+		// Another member's work, asked for by hand: the API's refusal, in words, on the page and for the CSV.
+		await page.goto(`/en-us/dashboard?agentId=${busy.owner.user.id}`)
+		await expect(page.getByRole('alert')).toContainText('Agents see the reports of their own work only.')
+		await page.goto(`/en-us/dashboard/reports/export?table=agents&agentId=${busy.owner.user.id}`)
+		await expect(page).toHaveURL(/\/en-us\/dashboard\?/)
+		await expect(page.getByText('The CSV could not be downloaded')).toBeVisible()
+	})
+})
+
+test.describe('reports without JavaScript', () => {
+	// axe runs in the page's script: the same server HTML is checked by the tests with JavaScript above.
+	test.use({ javaScriptEnabled: false })
+
+	test('in Arabic: custom dates by a plain form post, and dates the API refuses are said in Arabic, the form keeping them', async ({ page, context, baseURL }) => {
+		const link = busy
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto('/ar-eg/dashboard')
+		await expect(page.getByRole('heading', { level: 2, name: 'التقارير' })).toBeVisible()
+		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
+
+		const today = new Date().toISOString().slice(0, 10)
+		const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)
+		await page.getByLabel('من', { exact: true }).fill(weekAgo)
+		await page.getByLabel('إلى', { exact: true }).fill(today)
+		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
+		await expect(page).toHaveURL(/preset=custom/)
+		await expect(page.getByLabel('الفترة', { exact: true })).toHaveValue('custom')
+		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
+
+		// The end before the start: the API's message, in Arabic, above the form that kept the dates.
+		await page.getByLabel('من', { exact: true }).fill(today)
+		await page.getByLabel('إلى', { exact: true }).fill(weekAgo)
+		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
+		await expect(page.getByRole('alert')).toContainText('تعذّر عرض التقرير')
+		await expect(page.getByLabel('من', { exact: true })).toHaveValue(today)
+		await expect(page.getByLabel('إلى', { exact: true })).toHaveValue(weekAgo)
+	})
+
+	test('in English: the period and a channel by the Apply button, then a table opened without a script', async ({ page, context, baseURL }) => {
+		const link = busy
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto('/en-us/dashboard')
+		await page.getByLabel('Period', { exact: true }).selectOption('30d')
+		await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'Website' })
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(page).toHaveURL(/preset=30d/)
+		await expect(page).toHaveURL(/channelId=/)
+		await expect(value(page, 'opened')).toHaveText('3')
+		const channels = page.getByRole('region', { name: 'Conversations by channel' })
+		await channels.getByText('Show the numbers as a table').click()
+		await expect(channels.getByRole('table').getByRole('row', { name: /Website/ })).toBeVisible()
+	})
+})
