@@ -12,6 +12,7 @@ import { contactsRouter, isCsvImport } from './contacts/router.ts'
 import { conversationsRouter, isMessageUpload } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
+import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { linkRouter } from './link/router.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
@@ -45,6 +46,7 @@ export function createApi(options: ContextOptions): Router {
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
+	router.use(refuseNulCharacters)
 
 	// Feature routers are mounted here as they land, each with `context`.
 	router.use('/auth', authRouter(context))
