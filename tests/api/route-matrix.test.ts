@@ -1,18 +1,12 @@
 import crypto from 'node:crypto'
-import os from 'node:os'
-import path from 'node:path'
-import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApi, createWebhooks } from '#api/index.ts'
-import { parseConfig } from '#server/config.ts'
-import { startApi, testDb, type TestApi } from './harness.ts'
+import { startApi, type TestApi } from './harness.ts'
 import { createFixtures, type Fixtures } from './route-fixtures.ts'
-import { fillPath, listRoutes, pathParams, type ListedRoute } from './route-list.ts'
-import { callers, idsOf, listsHold, paramsOf, routeMatrix, type Caller, type Prepared } from './route-matrix.ts'
+import { fillPath, pathParams, type ListedRoute } from './route-list.ts'
+import { apiRoutes, callers, idsOf, listsHold, paramsOf, routeMatrix, type Caller, type Prepared } from './route-matrix.ts'
 
 // The routes as the router itself has them: a route added without a row in the matrix fails below.
-const context = { db: testDb(), config: parseConfig({ DATA_DIR: path.join(os.tmpdir(), 'crm-route-matrix') }), logger: pino({ level: 'silent' }) }
-export const routes: ListedRoute[] = [...listRoutes(createApi(context), '/v1'), ...listRoutes(createWebhooks(context), '/webhooks')]
+const routes = apiRoutes()
 
 let api: TestApi
 let fx: Fixtures

@@ -1,9 +1,21 @@
 import crypto from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
 import { createSession } from '#api/auth/sessions.ts'
+import { createApi, createWebhooks } from '#api/index.ts'
 import { visitorChannel, workspaceChannel } from '#common/realtime.ts'
+import { parseConfig } from '#server/config.ts'
 import { createUser, testDb, uniqueEmail } from './harness.ts'
+import { listRoutes, type ListedRoute } from './route-list.ts'
 import { insertInvitation, newVisitorToken, scratchWorkspace, spareMember, type Fixtures, type Holdings } from './route-fixtures.ts'
+
+/** Every route of `/v1` and `/webhooks`, listed from the routers `createApi` and `createWebhooks` build. */
+export function apiRoutes(): ListedRoute[] {
+	const context = { db: testDb(), config: parseConfig({ DATA_DIR: path.join(os.tmpdir(), 'crm-route-matrix') }), logger: pino({ level: 'silent' }) }
+	return [...listRoutes(createApi(context), '/v1'), ...listRoutes(createWebhooks(context), '/webhooks')]
+}
 
 /**
  * Who calls: nobody, a member of another workspace, and each role of this one. Run in this order,
