@@ -167,6 +167,8 @@ describe('hostile requests found before', () => {
 		['a campaign scheduled before the calendar PostgreSQL knows', 400, () => ({ method: 'POST', path: `${base()}/campaigns`, query: '', headers: { ...owner(), 'Content-Type': 'application/json' }, body: json({ name: 'Old', channelId: fx.here.channel.id, body: 'Hi', scheduledAt: '-271821-04-20T00:00:00Z' }) })],
 		['a campaign scheduled in year 1', 201, () => ({ method: 'POST', path: `${base()}/campaigns`, query: '', headers: { ...owner(), 'Content-Type': 'application/json' }, body: json({ name: 'Old', channelId: fx.here.channel.id, body: 'Hi', scheduledAt: '0001-01-01T00:00' }) })],
 		['a snooze far in the future', 200, () => ({ method: 'PATCH', path: `${base()}/conversations/${fx.here.conversation.number}`, query: '', headers: { ...owner(), 'Content-Type': 'application/json' }, body: json({ status: 'snoozed', snoozedUntil: '+275760-09-13T00:00:00.000Z' }) })],
+		['a page past any offset PostgreSQL takes', 400, () => ({ method: 'GET', path: '/v1/user/workspaces', query: 'page=99999999999999999999999', headers: owner(), body: undefined })],
+		['a recipients page past any offset', 400, () => ({ method: 'GET', path: `${base()}/campaigns/${fx.here.campaign.id}/recipients`, query: 'page=1e20', headers: owner(), body: undefined })],
 		['a report of year 1', 400, () => ({ method: 'GET', path: `${base()}/reports`, query: 'preset=custom&from=0001-01-01&to=0001-01-31', headers: owner(), body: undefined })],
 	]
 	test.for(cases)('%s answers %i', async ([, status, request]) => {
