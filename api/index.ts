@@ -13,6 +13,7 @@ import { docsRouter } from './docs/router.ts'
 import { conversationsRouter, isMessageUpload } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
+import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { linkRouter } from './link/router.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
@@ -46,6 +47,7 @@ export function createApi(options: ContextOptions): Router {
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
+	router.use(refuseNulCharacters)
 
 	// The contract and its reference page, public; each router's operations are in its `openapi.ts`.
 	router.use(docsRouter())

@@ -65,7 +65,8 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 	function scheduledAtOf(req: Request, value: string | null, timezone: string): Date | null {
 		if (!value) return null
 		const at = instantIn(value, timezone)
-		if (Number.isNaN(at.getTime())) throw fieldError(req, 400, 'scheduledAt', 'campaigns:validation.scheduledAt')
+		// Years 1 to 9999 only: JavaScript reaches back to 271 821 BC, PostgreSQL to 4713 BC (a 500 beyond).
+		if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999) throw fieldError(req, 400, 'scheduledAt', 'campaigns:validation.scheduledAt')
 		return at
 	}
 

@@ -31,8 +31,8 @@ function columnOf(header: string): ImportColumn | undefined {
  * empty are skipped. A file that cannot be read as a whole is a 400.
  */
 export function readContactsCsv(text: string): CsvRecord[] {
-	// The body was decoded as UTF-8: replacement characters mean it was something else (often Windows-1252 from Excel).
-	if (text.includes('\uFFFD')) throw new HttpError(400, 'contacts:errors.csvNotUtf8')
+	// The body was decoded as UTF-8: replacement characters mean it was something else (often Windows-1252 from Excel), NULs UTF-16.
+	if (text.includes('\uFFFD') || text.includes('\u0000')) throw new HttpError(400, 'contacts:errors.csvNotUtf8')
 	let rows: string[][]
 	try {
 		rows = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false })

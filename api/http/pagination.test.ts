@@ -22,6 +22,8 @@ describe('paginationQuery', () => {
 		expect(errorsOf({ limit: '0' })).toEqual({ limit: ['Must be at least 1.'] })
 		expect(errorsOf({ page: 'two', limit: '1.5' })).toEqual({ page: ['This value is not valid.'], limit: ['This value is not valid.'] })
 		expect(errorsOf({ page: ['1', '2'] })).toEqual({ page: ['This value is not valid.'] })
+		// An offset past PostgreSQL's bigint was a 500 (found by the route fuzzing).
+		expect(errorsOf({ page: '99999999999999999999999' })).toEqual({ page: ['Must be at most 1000000.'] })
 	})
 
 	test('counts the rows to skip', () => {

@@ -3,13 +3,16 @@ import { z } from 'zod'
 /** The largest page a list endpoint answers. */
 export const maximumLimit = 100
 
+/** The last page number taken: beyond it the offset would overflow PostgreSQL's bigint (a 500), and no list is that long. */
+export const maximumPage = 1_000_000
+
 // Query strings arrive as text; an empty parameter means "not given", like the web client drops it.
 const queryInteger = (schema: z.ZodNumber) =>
 	z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().pipe(schema).optional())
 
-/** `?page&limit`: page ≥ 1 (default 1), limit 1..100 (default 10); anything else is a translated 400. */
+/** `?page&limit`: page 1..1 000 000 (default 1), limit 1..100 (default 10); anything else is a translated 400. */
 export const paginationQuery = z.object({
-	page: queryInteger(z.number().int().min(1)).transform((page) => page ?? 1),
+	page: queryInteger(z.number().int().min(1).max(maximumPage)).transform((page) => page ?? 1),
 	limit: queryInteger(z.number().int().min(1).max(maximumLimit)).transform((limit) => limit ?? 10),
 })
 

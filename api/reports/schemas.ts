@@ -7,7 +7,12 @@ export const maximumDays = 366
 
 /** A real day of the calendar, `YYYY-MM-DD` (not the 30th of February, which Date would roll over). */
 const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
-const day = z.string().refine(isDay, 'api:reports.invalidDay')
+// PostgreSQL has no year 0, and the period before a range is read too: a report starts in 1970 at the earliest.
+const earliestDay = '1970-01-01'
+const day = z
+	.string()
+	.refine(isDay, 'api:reports.invalidDay')
+	.refine((value) => !isDay(value) || value >= earliestDay, 'api:reports.dayTooEarly')
 const optionalId = z
 	.string()
 	.trim()

@@ -1,0 +1,329 @@
+import crypto from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
+import { issueAccountToken } from '#api/auth/account-tokens.ts'
+import { createSession } from '#api/auth/sessions.ts'
+import { createApi, createWebhooks } from '#api/index.ts'
+import { visitorChannel, workspaceChannel } from '#common/realtime.ts'
+import { parseConfig } from '#server/config.ts'
+import { createUser, testDb, uniqueEmail } from './harness.ts'
+import { listRoutes, type ListedRoute } from './route-list.ts'
+import { insertInvitation, newVisitorToken, scratchWorkspace, spareMember, type Fixtures, type Holdings } from './route-fixtures.ts'
+
+/** Every route of `/v1` and `/webhooks`, listed from the routers `createApi` and `createWebhooks` build. */
+export function apiRoutes(): ListedRoute[] {
+	const context = { db: testDb(), config: parseConfig({ DATA_DIR: path.join(os.tmpdir(), 'crm-route-matrix') }), logger: pino({ level: 'silent' }) }
+	return [...listRoutes(createApi(context), '/v1'), ...listRoutes(createWebhooks(context), '/webhooks')]
+}
+
+/**
+ * Who calls: nobody, a member of another workspace, and each role of this one. Run in this order,
+ * so that a route the owner alone may use (and which may end the thing) comes last.
+ */
+export const callers = ['anonymous', 'outsider', 'agent', 'admin', 'owner'] as const
+export type Caller = (typeof callers)[number]
+export type Expected = Record<Caller, number>
+
+/** A request that each caller would have the right to make, with ids that exist. */
+export type Prepared = {
+	params?: Record<string, string>
+	query?: string
+	body?: unknown
+	/** Sent as is, with its own Content-Type (a CSV import). */
+	raw?: { body: string; contentType: string }
+	headers?: Record<string, string>
+}
+
+export type RouteRow = {
+	expect: Expected
+	/** Ids and a body that the allowed callers succeed with; called anew for each caller (a deletion needs its own victim). */
+	prepare?: (fx: Fixtures, caller: Caller) => Prepared | Promise<Prepared>
+	/**
+	 * The same request naming the other workspace's things (its ids in this workspace's path):
+	 * this workspace's owner must get 404. By default every path parameter but `:id` is swapped for
+	 * the other workspace's; `false` for a route whose path names nothing of a workspace's.
+	 */
+	foreign?: false | ((fx: Fixtures) => Record<string, string>)
+	/** What naming the other workspace's things answers, when not 404 (pusher-js wants 403 for a channel it may not hear). */
+	foreignStatus?: number
+}
+
+/** The things of `holdings` by the names the routes give their parameters. */
+export function paramsOf(holdings: Holdings, memberId: string): Record<string, string> {
+	return {
+		id: holdings.workspaceId,
+		contactId: holdings.contact.id,
+		labelId: holdings.label.id,
+		cannedId: holdings.canned.id,
+		channelId: holdings.channel.id,
+		number: String(holdings.conversation.number),
+		messageId: holdings.message.id,
+		attachmentId: holdings.attachment.id,
+		campaignId: holdings.campaign.id,
+		invitationId: holdings.invitation.id,
+		userId: memberId,
+		slug: holdings.channel.slug,
+		kind: 'telegram',
+	}
+}
+
+const everyone = (status: number): Expected => ({ anonymous: status, outsider: status, agent: status, admin: status, owner: status })
+const signedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 })
+/** Every member of this workspace; anyone else learns nothing of it. */
+const members = (status: number): Expected => ({ ...signedIn(status), outsider: 404 })
+const managers = (status: number): Expected => ({ ...members(status), agent: 403 })
+const ownerOnly = (status: number): Expected => ({ ...managers(status), admin: 403 })
+
+const db = () => testDb()
+/** The caller's user, or none for nobody and the outsider's for the outsider. */
+const userOf = (fx: Fixtures, caller: Caller) => (caller === 'anonymous' ? undefined : caller === 'outsider' ? fx.team.outsider : fx.team[caller])
+const password = 'Sup3r-secret'
+const newPassword = 'Another-Str0ng-passphrase'
+
+async function freshContact(fx: Fixtures) {
+	return db().insertInto('contacts').values({ workspaceId: fx.here.workspaceId, name: 'Victim', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+}
+
+async function freshCampaign(fx: Fixtures, status: 'draft' | 'running' | 'paused') {
+	return db()
+		.insertInto('campaigns')
+		.values({ workspaceId: fx.here.workspaceId, channelId: fx.here.channel.id, name: `${status} campaign`, body: 'Hello', status, startedAt: status === 'draft' ? null : new Date(), createdBy: fx.team.owner.user.id })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+}
+
+const campaignAction = (status: 'draft' | 'running' | 'paused'): RouteRow => ({
+	expect: managers(200),
+	prepare: async (fx) => ({ params: { campaignId: (await freshCampaign(fx, status)).id } }),
+})
+
+/** Every `/v1` route and `/webhooks`, by `METHOD path` as the router lists them: who gets what. */
+export const routeMatrix: Record<string, RouteRow> = {
+	// Accounts: open to anyone, a signed-in user included (the web app never sends one there).
+	'POST /v1/auth/register': { expect: everyone(201), prepare: () => ({ body: { name: 'New person', email: uniqueEmail('register'), password: newPassword } }) },
+	'POST /v1/auth/login': {
+		expect: everyone(200),
+		prepare: async () => {
+			const user = await createUser({ password })
+			return { body: { email: user.user.email, password } }
+		},
+	},
+	'POST /v1/auth/logout': {
+		expect: signedIn(204),
+		// A session of the caller's own, so that the one the matrix signs in with lives on.
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			return user ? { headers: { Authorization: `Bearer ${await createSession(db(), user.user.id)}` } } : {}
+		},
+	},
+	'POST /v1/auth/forgot-password': { expect: everyone(202), prepare: () => ({ body: { email: uniqueEmail('forgot') } }) },
+	'POST /v1/auth/validate-reset-token': {
+		expect: everyone(200),
+		prepare: async (fx) => ({ body: { token: await issueAccountToken(db(), fx.team.otherAgent.user.id, 'reset_password') } }),
+	},
+	'POST /v1/auth/reset-password': {
+		expect: everyone(200),
+		prepare: async () => {
+			const user = await createUser()
+			return { body: { token: await issueAccountToken(db(), user.user.id, 'reset_password'), password: newPassword } }
+		},
+	},
+	'POST /v1/auth/verify-email': {
+		expect: everyone(200),
+		prepare: async (fx) => ({ body: { token: await issueAccountToken(db(), fx.team.otherAgent.user.id, 'verify_email') } }),
+	},
+	// Everyone of the matrix is verified already.
+	'POST /v1/auth/resend-verification': { expect: signedIn(409) },
+	'GET /v1/auth/profile': { expect: signedIn(200) },
+	'PATCH /v1/auth/profile': { expect: signedIn(200), prepare: () => ({ body: { theme: 'blue' } }) },
+	'POST /v1/auth/change-password': { expect: signedIn(204), prepare: () => ({ body: { currentPassword: password, password } }) },
+
+	// Workspaces.
+	'POST /v1/workspaces/invitations/preview': { expect: everyone(200), prepare: (fx) => ({ body: { code: fx.here.invitation.code, method: 'link' } }) },
+	'POST /v1/workspaces': { expect: signedIn(201), prepare: () => ({ body: { name: 'Another workspace' } }) },
+	'PUT /v1/workspaces/switch': { expect: members(200), prepare: (fx) => ({ body: { workspaceId: fx.here.workspaceId } }) },
+	// Into a workspace of its own: the outsider joins it rather than this one.
+	'POST /v1/workspaces/invitations/accept': {
+		expect: signedIn(200),
+		prepare: async (fx) => {
+			const { workspace } = await scratchWorkspace(fx.team)
+			return { body: { code: (await insertInvitation(workspace.id, fx.team.owner.user.id)).code, method: 'link' } }
+		},
+	},
+	'GET /v1/workspaces/:id': { expect: members(200) },
+	'PATCH /v1/workspaces/:id': { expect: managers(200), prepare: () => ({ body: { logoColor: '#225588' } }) },
+	'DELETE /v1/workspaces/:id': {
+		expect: ownerOnly(204),
+		prepare: async (fx) => {
+			const { workspace } = await scratchWorkspace(fx.team)
+			return { params: { id: workspace.id }, body: { confirmName: workspace.name } }
+		},
+	},
+	'GET /v1/workspaces/:id/overview': { expect: members(200) },
+	'GET /v1/workspaces/:id/members': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/members/me': { expect: members(200), prepare: () => ({ body: { availability: 'online' } }) },
+	'PATCH /v1/workspaces/:id/members/:userId': { expect: managers(200), prepare: () => ({ body: { role: 'agent' } }) },
+	'DELETE /v1/workspaces/:id/members/:userId': { expect: managers(204), prepare: async (fx) => ({ params: { userId: (await spareMember(fx.here.workspaceId)).id } }) },
+	// The owner must hand the workspace over first (409); the others leave a workspace of their own.
+	'POST /v1/workspaces/:id/leave': {
+		expect: { ...members(204), owner: 409 },
+		prepare: async (fx) => ({ params: { id: (await scratchWorkspace(fx.team)).workspace.id } }),
+	},
+	'POST /v1/workspaces/:id/transfer-ownership': {
+		expect: ownerOnly(200),
+		prepare: async (fx) => {
+			const { workspace, spare } = await scratchWorkspace(fx.team)
+			return { params: { id: workspace.id }, body: { userId: spare.id } }
+		},
+	},
+	'GET /v1/workspaces/:id/invitations': { expect: managers(200) },
+	'POST /v1/workspaces/:id/invitations': { expect: managers(201), prepare: () => ({ body: { method: 'link', role: 'agent' } }) },
+	'DELETE /v1/workspaces/:id/invitations/:invitationId': {
+		expect: managers(204),
+		prepare: async (fx) => ({ params: { invitationId: (await insertInvitation(fx.here.workspaceId, fx.team.owner.user.id)).id } }),
+	},
+	'GET /v1/user/workspaces': { expect: signedIn(200) },
+
+	// Contacts: every member reads, creates, edits, imports and exports; owners and admins delete and opt in again.
+	'GET /v1/workspaces/:id/contacts': { expect: members(200) },
+	'POST /v1/workspaces/:id/contacts': { expect: members(201), prepare: () => ({ body: { name: 'Created contact' } }) },
+	'GET /v1/workspaces/:id/contacts/export': { expect: members(200) },
+	'POST /v1/workspaces/:id/contacts/import': { expect: members(200), prepare: () => ({ raw: { body: 'name,company\nImported person,Acme\n', contentType: 'text/csv' } }) },
+	'POST /v1/workspaces/:id/contacts/bulk': { expect: members(200), prepare: (fx) => ({ body: { action: 'label', contactIds: [fx.here.contact.id], labelId: fx.here.label.id } }) },
+	'GET /v1/workspaces/:id/contacts/:contactId': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/contacts/:contactId': { expect: members(200), prepare: () => ({ body: { company: 'Acme' } }) },
+	'POST /v1/workspaces/:id/contacts/:contactId/opt-in': { expect: managers(200) },
+	'DELETE /v1/workspaces/:id/contacts/:contactId': { expect: managers(204), prepare: async (fx) => ({ params: { contactId: (await freshContact(fx)).id } }) },
+
+	// Labels and canned responses: everyone reads, owners and admins write.
+	'GET /v1/workspaces/:id/labels': { expect: members(200) },
+	'POST /v1/workspaces/:id/labels': { expect: managers(201), prepare: () => ({ body: { title: `label-${crypto.randomBytes(4).toString('hex')}`, color: '#aa5500' } }) },
+	'GET /v1/workspaces/:id/labels/:labelId': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/labels/:labelId': { expect: managers(200), prepare: () => ({ body: { description: 'Changed' } }) },
+	'DELETE /v1/workspaces/:id/labels/:labelId': {
+		expect: managers(204),
+		prepare: async (fx) => ({
+			params: { labelId: (await db().insertInto('labels').values({ workspaceId: fx.here.workspaceId, title: `gone-${crypto.randomBytes(4).toString('hex')}`, color: '#336699' }).returning('id').executeTakeFirstOrThrow()).id },
+		}),
+	},
+	'GET /v1/workspaces/:id/canned-responses': { expect: members(200) },
+	'POST /v1/workspaces/:id/canned-responses': { expect: managers(201), prepare: () => ({ body: { shortCode: `hi-${crypto.randomBytes(4).toString('hex')}`, content: 'Hi there' } }) },
+	'GET /v1/workspaces/:id/canned-responses/:cannedId': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/canned-responses/:cannedId': { expect: managers(200), prepare: () => ({ body: { content: 'Hello again' } }) },
+	'DELETE /v1/workspaces/:id/canned-responses/:cannedId': {
+		expect: managers(204),
+		prepare: async (fx) => ({
+			params: { cannedId: (await db().insertInto('cannedResponses').values({ workspaceId: fx.here.workspaceId, shortCode: `bye-${crypto.randomBytes(4).toString('hex')}`, content: 'Bye' }).returning('id').executeTakeFirstOrThrow()).id },
+		}),
+	},
+
+	// Channels: everyone reads, owners and admins write. A link channel has neither templates nor credentials (422).
+	'GET /v1/workspaces/:id/channels': { expect: members(200) },
+	'POST /v1/workspaces/:id/channels': { expect: managers(201), prepare: () => ({ body: { kind: 'link', name: 'Another site' } }) },
+	'GET /v1/workspaces/:id/channels/:channelId': { expect: members(200) },
+	'GET /v1/workspaces/:id/channels/:channelId/templates': { expect: members(422) },
+	'PATCH /v1/workspaces/:id/channels/:channelId': { expect: managers(200), prepare: () => ({ body: { enabled: true } }) },
+	'PUT /v1/workspaces/:id/channels/:channelId/credentials': { expect: managers(422), prepare: () => ({ body: { credentials: {} } }) },
+	'DELETE /v1/workspaces/:id/channels/:channelId': {
+		expect: managers(204),
+		prepare: async (fx) => ({
+			params: { channelId: (await db().insertInto('channels').values({ workspaceId: fx.here.workspaceId, kind: 'link', name: 'Gone', slug: `gone-${crypto.randomBytes(5).toString('hex')}` }).returning('id').executeTakeFirstOrThrow()).id },
+		}),
+	},
+
+	// The inbox: every member.
+	'GET /v1/workspaces/:id/conversations': { expect: members(200), prepare: () => ({ query: 'status=all' }) },
+	'GET /v1/workspaces/:id/conversations/summary': { expect: members(200) },
+	'POST /v1/workspaces/:id/conversations/bulk': { expect: members(200), prepare: (fx) => ({ body: { numbers: [fx.here.conversation.number], action: 'status', status: 'open' } }) },
+	'GET /v1/workspaces/:id/conversations/:number': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/conversations/:number': { expect: members(200), prepare: () => ({ body: { priority: 'high' } }) },
+	'PUT /v1/workspaces/:id/conversations/:number/labels': { expect: members(200), prepare: (fx) => ({ body: { labelIds: [fx.here.label.id] } }) },
+	'GET /v1/workspaces/:id/conversations/:number/messages': { expect: members(200) },
+	'POST /v1/workspaces/:id/conversations/:number/messages': { expect: members(201), prepare: () => ({ body: { kind: 'note', body: 'A note' } }) },
+	'POST /v1/workspaces/:id/conversations/:number/messages/:messageId/retry': {
+		expect: members(200),
+		prepare: async (fx) => {
+			await db().updateTable('messages').set({ status: 'failed', error: 'matrix' }).where('id', '=', fx.here.message.id).execute()
+			return {}
+		},
+	},
+	'POST /v1/workspaces/:id/conversations/:number/read': { expect: members(204) },
+	'GET /v1/workspaces/:id/attachments/:attachmentId': { expect: members(200) },
+
+	// Campaigns: everyone reads (and previews an audience), owners and admins write.
+	'GET /v1/workspaces/:id/campaigns': { expect: members(200) },
+	'POST /v1/workspaces/:id/campaigns/audience': { expect: members(200), prepare: (fx) => ({ body: { channelId: fx.here.channel.id } }) },
+	'POST /v1/workspaces/:id/campaigns': { expect: managers(201), prepare: (fx) => ({ body: { name: 'New campaign', channelId: fx.here.channel.id, body: 'Hi {{name}}' } }) },
+	'GET /v1/workspaces/:id/campaigns/:campaignId': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/campaigns/:campaignId': { expect: managers(200), prepare: () => ({ body: { name: 'Renamed campaign' } }) },
+	'DELETE /v1/workspaces/:id/campaigns/:campaignId': { expect: managers(204), prepare: async (fx) => ({ params: { campaignId: (await freshCampaign(fx, 'draft')).id } }) },
+	'POST /v1/workspaces/:id/campaigns/:campaignId/start': campaignAction('draft'),
+	'POST /v1/workspaces/:id/campaigns/:campaignId/pause': campaignAction('running'),
+	'POST /v1/workspaces/:id/campaigns/:campaignId/resume': campaignAction('paused'),
+	'POST /v1/workspaces/:id/campaigns/:campaignId/cancel': campaignAction('draft'),
+	'GET /v1/workspaces/:id/campaigns/:campaignId/recipients': { expect: members(200) },
+	'GET /v1/workspaces/:id/campaigns/:campaignId/message-preview': { expect: members(200) },
+
+	// Reports: every member (an agent sees their own work).
+	'GET /v1/workspaces/:id/reports': { expect: members(200) },
+	'GET /v1/workspaces/:id/reports/export': { expect: members(200), prepare: () => ({ query: 'table=daily' }) },
+
+	// Realtime: pusher-js wants 403 for a channel it may not hear, whoever asks.
+	'POST /v1/realtime/auth': { expect: { ...members(200), outsider: 403 }, prepare: (fx) => ({ body: { socket_id: '1234.5678', channel_name: workspaceChannel(fx.here.workspaceId) } }) },
+	'POST /v1/realtime/user-auth': { expect: signedIn(200), prepare: () => ({ body: { socket_id: '1234.5678' } }) },
+
+	// A link's visitors: no account, named by their token.
+	'GET /v1/link/:slug': { expect: everyone(200), foreign: false },
+	'GET /v1/link/:slug/messages': { expect: everyone(200), foreign: false, prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken } }) },
+	'POST /v1/link/:slug/messages': { expect: everyone(201), foreign: false, prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }) },
+	// Another workspace's file is no more the visitor's than another visitor's.
+	'GET /v1/link/:slug/attachments/:attachmentId': {
+		expect: everyone(200),
+		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken } }),
+		foreign: (fx) => ({ attachmentId: fx.elsewhere.attachment.id }),
+	},
+	'POST /v1/link/:slug/realtime/auth': {
+		expect: everyone(200),
+		foreign: (fx) => ({ slug: fx.elsewhere.channel.slug }),
+		foreignStatus: 403,
+		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { socket_id: '1234.5678', channel_name: visitorChannel(fx.here.conversation.id) } }),
+	},
+
+	// Providers post here: an event for a channel that is not there is acknowledged and dropped.
+	'ALL /webhooks/:kind/:channelId': { expect: everyone(200), foreign: false, prepare: () => ({ params: { channelId: crypto.randomUUID() }, body: { update_id: 1 } }) },
+}
+
+/** Every id of `holdings` and its marker: none may appear in an answer to this workspace. */
+export function idsOf(holdings: Holdings): string[] {
+	return [
+		holdings.workspaceId,
+		holdings.owner.user.id,
+		holdings.channel.id,
+		holdings.channel.slug,
+		holdings.contact.id,
+		holdings.label.id,
+		holdings.canned.id,
+		holdings.conversation.id,
+		holdings.attachment.id,
+		holdings.campaign.id,
+		holdings.invitation.id,
+		holdings.invitation.code,
+	]
+}
+
+/** What a list of this workspace must hold (so that finding nothing of the other's means something). */
+export const listsHold: Record<string, (fx: Fixtures) => string> = {
+	'GET /v1/user/workspaces': (fx) => fx.here.workspaceId,
+	'GET /v1/workspaces/:id/members': (fx) => fx.team.otherAgent.user.id,
+	'GET /v1/workspaces/:id/invitations': (fx) => fx.here.invitation.id,
+	'GET /v1/workspaces/:id/contacts': (fx) => fx.here.contact.id,
+	'GET /v1/workspaces/:id/contacts/export': () => 'Here contact',
+	'GET /v1/workspaces/:id/labels': (fx) => fx.here.label.id,
+	'GET /v1/workspaces/:id/canned-responses': (fx) => fx.here.canned.id,
+	'GET /v1/workspaces/:id/channels': (fx) => fx.here.channel.id,
+	'GET /v1/workspaces/:id/conversations': (fx) => fx.here.conversation.id,
+	'GET /v1/workspaces/:id/conversations/:number/messages': (fx) => fx.here.message.id,
+	'GET /v1/workspaces/:id/campaigns': (fx) => fx.here.campaign.id,
+	'GET /v1/link/:slug/messages': (fx) => fx.here.message.id,
+}
