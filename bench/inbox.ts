@@ -392,7 +392,6 @@ export async function seedInbox(databaseUrl: string, contacts: { workspaceId: st
 		if (pending.length) {
 			const step = Date.now()
 			for (const workspace of pending) {
-				await db.deleteFrom('reportDirty').where('workspaceId', '=', workspace.id).execute()
 				await rebuildReports(db, workspace.id)
 			}
 			await sql`vacuum analyze report_days`.execute(db)

@@ -199,6 +199,8 @@ export async function rebuildReports(db: DB, workspaceId?: string) {
 	if (workspaceId) query = query.where('id', '=', workspaceId)
 	for (const { id } of await query.execute()) {
 		await db.transaction().execute(async (trx) => {
+			// Its stale days are among all of them.
+			await trx.deleteFrom('reportDirty').where('workspaceId', '=', id).execute()
 			await trx.deleteFrom('reportDays').where('workspaceId', '=', id).execute()
 			await recomputeDays(trx, id, await daysOf(trx, id, [always]))
 		})

@@ -1,51 +1,12 @@
 import { type Router } from 'express'
+import { listRoutes as routesOf, type ListedRoute as Route } from '#api/http/routes.ts'
 
 /** One route as Express will answer it: `GET /v1/workspaces/:id/contacts`; `ALL` for `router.all`. */
-export type ListedRoute = { method: string; path: string; key: string }
+export type ListedRoute = Route & { key: string }
 
-type Layer = {
-	route?: { path: unknown; methods: Record<string, boolean> }
-	handle: { stack?: Layer[] }
-	regexp: RegExp
-	keys: Array<{ name: string | number }>
-}
-
-/** The path a mounted router answers under, read back from its layer's regexp (Express 4 keeps no string of it). */
-export function mountPath(layer: Pick<Layer, 'regexp' | 'keys'>): string {
-	let key = 0
-	const path = layer.regexp.source
-		.replace(/^\^/, '')
-		.replace(/\\\/\?\(\?=\\\/\|\$\)$/, '')
-		.replace(/\(\?:\\\/\(\[\^\\?\/\]\+\?\)\)/g, () => `/:${String(layer.keys[key++]?.name)}`)
-		.replace(/\\\//g, '/')
-	if (/[\\()[\]?*+^$|]/.test(path) || key !== layer.keys.length) throw new Error(`cannot read the mount path of ${String(layer.regexp)}`)
-	return path
-}
-
-function joined(prefix: string, path: string): string {
-	const whole = `${prefix}${path}`.replace(/\/+/g, '/')
-	return whole.length > 1 ? whole.replace(/\/$/, '') : whole
-}
-
-/** Every route of `router` and of the routers mounted in it, at any depth, with their full path under `prefix`. */
+/** Every route of `router` and of the routers mounted in it (api/http/routes.ts), each with its key for the expectation tables. */
 export function listRoutes(router: Router, prefix: string): ListedRoute[] {
-	const routes: ListedRoute[] = []
-	const walk = (stack: Layer[], base: string) => {
-		for (const layer of stack) {
-			if (layer.route) {
-				if (typeof layer.route.path !== 'string') throw new Error(`a route under ${base} has a path that is not a string`)
-				const path = joined(base, layer.route.path)
-				for (const method of Object.keys(layer.route.methods)) {
-					const name = method === '_all' ? 'ALL' : method.toUpperCase()
-					routes.push({ method: name, path, key: `${name} ${path}` })
-				}
-			} else if (layer.handle.stack) {
-				walk(layer.handle.stack, joined(base, mountPath(layer)))
-			}
-		}
-	}
-	walk((router as unknown as { stack: Layer[] }).stack, prefix)
-	return routes
+	return routesOf(router, prefix).map((route) => ({ ...route, key: `${route.method} ${route.path}` }))
 }
 
 /** `path` with each `:name` replaced by `params[name]`, URL-encoded. */

@@ -100,6 +100,9 @@ const campaignAction = (status: 'draft' | 'running' | 'paused'): RouteRow => ({
 
 /** Every `/v1` route and `/webhooks`, by `METHOD path` as the router lists them: who gets what. */
 export const routeMatrix: Record<string, RouteRow> = {
+	// The API's own contract and its reference: public.
+	'GET /v1/openapi.json': { expect: everyone(200) },
+	'GET /v1/docs': { expect: everyone(200) },
 	// Accounts: open to anyone, a signed-in user included (the web app never sends one there).
 	'POST /v1/auth/register': { expect: everyone(201), prepare: () => ({ body: { name: 'New person', email: uniqueEmail('register'), password: newPassword } }) },
 	'POST /v1/auth/login': {

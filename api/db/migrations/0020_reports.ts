@@ -71,9 +71,10 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`
-	// Messages: their own time (notes count for nothing).
-	await note('crm_report_messages_new', `select workspace_id, min(created_at), max(created_at) from new_rows where kind <> 'note' group by workspace_id`).execute(db)
-	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where kind <> 'note' group by workspace_id`).execute(db)
+	// Messages: their own time; only texts and resolutions count (a note, a snooze's line, an assignment's change nothing here).
+	const counted = `kind = 'text' or (kind = 'activity' and activity->>'key' = 'activity.resolved')`
+	await note('crm_report_messages_new', `select workspace_id, min(created_at), max(created_at) from new_rows where ${counted} group by workspace_id`).execute(db)
+	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where ${counted} group by workspace_id`).execute(db)
 	await sql`create trigger messages_report_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_report_messages_new()`.execute(db)
 	await sql`create trigger messages_report_deleted after delete on messages referencing old table as old_rows for each statement execute function crm_report_messages_old()`.execute(db)
 	// A message or a contact moved in time (the demo's backdated threads): where it was and where it is. Row
