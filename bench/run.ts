@@ -5,7 +5,7 @@
  * contacts cases first seed 2 × 100 000 contacts into that database (bench/contacts.ts), the inbox
  * cases 2 × 100 000 conversations with 2 × 1 000 000 messages on top of them (bench/inbox.ts).
  *
- *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us | --only "inbox: list"]
+ *   npm run bench -- [--no-build] [--duration 10] [--warmup 2] [--connections 50] [--only en-us | --only "inbox: list|dashboard"]
  *
  * Environment: BENCH_SKIP_BUILD=1 (same as --no-build), BENCH_LOG_LEVEL (the server's, default
  * warn), BENCH_DATABASE_URL (an existing PostgreSQL instead of the embedded one; the contacts
@@ -398,7 +398,7 @@ async function main() {
 	const entry = findServerEntry()
 	const context = await startServer(entry)
 
-	const selected = options.only ? cases.filter((c) => `${c.name} ${c.path}`.includes(options.only ?? '')) : cases
+	const selected = options.only ? cases.filter((c) => (options.only ?? '').split('|').some((part) => `${c.name} ${c.path}`.includes(part))) : cases
 	if (selected.length === 0) throw new Error(`no case matches --only ${options.only}`)
 	const baseline = await measure(baselineCase, context, options)
 	const measurements = [baseline]
