@@ -9,6 +9,8 @@ import { demoCampaign } from '#api/db/seed/campaigns.ts'
 import { demoMessagingChannels } from '#api/db/seed/channels.ts'
 import { demoChannel, demoThreads } from '#api/db/seed/conversations.ts'
 import { demoContactCount } from '#api/db/seed/demo.ts'
+import { historyConversations } from '#api/db/seed/history.ts'
+import { every, none } from '#api/reports/rollup.ts'
 
 // Each test has a DATA_DIR of its own with its own embedded PostgreSQL, as `npm start` would.
 const directories: string[] = []
@@ -82,8 +84,10 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			// The chat link's conversations, played through the inbound path and the API's actions.
 			const channel = await server.db.selectFrom('channels').selectAll().where('slug', '=', demoChannel.slug).executeTakeFirstOrThrow()
 			expect(channel).toMatchObject({ workspaceId: workspace.id, kind: 'link', enabled: true })
+			// The played conversations come first; the year of history after them (history.ts).
+			const played = demoThreads.length + demoMessagingChannels.length
 			const conversations = async () =>
-				(await server.db.selectFrom('conversations').select((eb) => eb.fn.countAll<string>().as('n')).where('channelId', '=', channel.id).executeTakeFirstOrThrow()).n
+				(await server.db.selectFrom('conversations').select((eb) => eb.fn.countAll<string>().as('n')).where('channelId', '=', channel.id).where('number', '<=', played).executeTakeFirstOrThrow()).n
 			expect(Number(await conversations())).toBe(demoThreads.length)
 			const inbox = await sql<Record<string, number>>`
 				select count(distinct status)::int as statuses, count(distinct assignee_id)::int as assignees,
@@ -91,8 +95,8 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				       count(*) filter (where incoming_count <> (select count(*) from messages m where m.conversation_id = c.id and m.direction = 'incoming'))::int as "wrongCounts",
 				       count(*) filter (where last_message_id is distinct from (select max(id) from messages m where m.conversation_id = c.id and m.kind = 'text'))::int as "wrongLast",
 				       (select last_number from conversation_numbers where workspace_id = ${workspace.id}) as "lastNumber"
-				from conversations c where channel_id = ${channel.id}`.execute(server.db)
-			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: demoThreads.length + demoMessagingChannels.length })
+				from conversations c where channel_id = ${channel.id} and number <= ${played}`.execute(server.db)
+			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: played + historyConversations })
 			expect(inbox.rows[0]?.labelled).toBeGreaterThan(5)
 			const messages = await sql<Record<string, number>>`
 				select count(*) filter (where direction = 'incoming' and kind = 'text')::int as incoming,
@@ -102,14 +106,14 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				       count(*) filter (where body ~ '[؀-ۿ]')::int as arabic,
 				       count(*) filter (where body ~ '(Bonjour|merci)')::int as french,
 				       count(*) filter (where body ~ '(Hi|thanks|Thank you)')::int as english
-				from messages where channel_id = ${channel.id}`.execute(server.db)
+				from messages where channel_id = ${channel.id} and conversation_id in (select id from conversations where number <= ${played} and channel_id = ${channel.id})`.execute(server.db)
 			for (const [kind, count] of Object.entries(messages.rows[0] ?? {})) expect(count, kind).toBeGreaterThan(2)
 
 			// A conversation on every messaging kind, on switched-off channels without credentials; their replies never leave.
 			const perKind = async () =>
 				(
 					await sql<{ kind: string; enabled: boolean; credentials: string | null; conversations: number; pending: number }>`
-						select ch.kind, ch.enabled, ch.credentials, (select count(*)::int from conversations c where c.channel_id = ch.id) as conversations,
+						select ch.kind, ch.enabled, ch.credentials, (select count(*)::int from conversations c where c.channel_id = ch.id and c.number <= ${played}) as conversations,
 						       (select count(*)::int from messages m where m.channel_id = ch.id and m.status = 'pending') as pending
 						from channels ch where ch.workspace_id = ${workspace.id} and ch.kind <> 'link' order by ch.kind`.execute(server.db)
 				).rows
@@ -126,6 +130,19 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				).rows
 			expect(await campaign()).toEqual([{ status: 'completed', recipients: demoThreads.length, counted: demoThreads.length, statuses: ['delivered', 'failed', 'read', 'replied'] }])
 
+			// A year of resolved conversations on every channel, and the dashboard's roll-ups of it, built already.
+			const history = async () =>
+				(
+					await sql<{ conversations: number; resolved: number; channels: number; days: number; stale: number }>`
+						select count(*)::int as conversations, count(*) filter (where status = 'resolved')::int as resolved, count(distinct channel_id)::int as channels,
+							(now()::date - min(created_at)::date) as days, (select count(*)::int from report_dirty where workspace_id = ${workspace.id}) as stale
+						from conversations where workspace_id = ${workspace.id} and number > ${played}`.execute(server.db)
+				).rows[0]
+			expect(await history()).toEqual({ conversations: historyConversations, resolved: historyConversations, channels: kinds.length + 1, days: expect.any(Number), stale: 0 })
+			expect((await history())?.days).toBeGreaterThan(300)
+			const rolledUp = await sql<{ opened: number }>`select sum(opened)::int as opened from report_days where workspace_id = ${workspace.id} and label_id = ${none} and channel_id = ${every} and agent_id = ${every}`.execute(server.db)
+			expect(rolledUp.rows[0]?.opened).toBe(played + historyConversations)
+
 			const again = await run(['api/db/seed.ts'], directory)
 			expect(again.code).toBe(0)
 			expect(again.output).toContain(`0 contacts created, ${demoContactCount} already there`)
@@ -134,6 +151,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			expect(Number(await conversations())).toBe(demoThreads.length)
 			expect(await perKind()).toEqual(kinds.map((kind) => ({ kind, enabled: false, credentials: null, conversations: 1, pending: 0 })))
 			expect(await campaign()).toHaveLength(1)
+			expect((await history())?.conversations).toBe(historyConversations)
 		} finally {
 			await server.close()
 		}
