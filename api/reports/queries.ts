@@ -14,8 +14,15 @@ export const daysBetween = (from: string, to: string) => Math.round((toTime(to) 
 
 /** Today in a time zone. */
 export function todayIn(timezone: string, now = new Date()): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+	let format = dayFormats.get(timezone)
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })
+		dayFormats.set(timezone, format)
+	}
+	return format.format(now)
 }
+// A formatter per time zone, made once (making one costs more than the report's arithmetic); the zones are IANA names, a few hundred at most.
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The range a preset names today in `timezone` (`custom` keeps `from` and `to`), and the period of the same length before it. */
 export function resolveRange(preset: ReportPreset, timezone: string, custom?: ReportRange, now = new Date()): { range: ReportRange; previous: ReportRange } {
@@ -34,9 +41,9 @@ export function resolveRange(preset: ReportPreset, timezone: string, custom?: Re
 	return { range, previous: { from: addDays(range.from, -length), to: addDays(range.from, -1) } }
 }
 
-/** Sums of each array element over the group, as `"{prefix}0"` … (names the camel-case plugin leaves alone). */
-function elementSums(column: string, prefix: string, size: number): RawBuilder<unknown> {
-	return sql.raw(Array.from({ length: size }, (_, index) => `coalesce(sum(${column}[${index + 1}]), 0)::int as "${prefix}${index}"`).join(', '))
+/** The element-by-element sum of an array column over the group, as one array (`size` elements). */
+function arraySum(column: string, size: number): RawBuilder<number[]> {
+	return sql.raw(`array[${Array.from({ length: size }, (_, index) => `coalesce(sum(${column}[${index + 1}]), 0)`).join(', ')}]::int[]`)
 }
 
 type Totals = {
@@ -56,14 +63,15 @@ type Totals = {
 type GroupedBy = 'total' | 'day' | 'channel' | 'agent' | 'weekday'
 type Grouped = Totals & { by: GroupedBy; previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
 
-// `grouping(day, isodow)`: a bit set for each of them the row is not grouped by.
+// `grouping(day, isodow)`: a bit set for each of them the row of this period is not grouped by.
 const groupings: Record<number, GroupedBy> = { 3: 'total', 1: 'day', 2: 'weekday' }
 
 /**
- * The report of one workspace from the roll-ups, in three statements that each read only the rows
- * and sum only the columns they need: the filter's day rows (its channel or `every`, its agent or
- * `every`) summed by period, day and weekday (GROUPING SETS), the histograms element by element in
- * PostgreSQL; the channels' rows; the agents' rows. "Open now" is live. An agent (`onlyAgent`)
+ * The report of one workspace from the roll-ups, in statements that each read only the rows and
+ * sum only the columns they need: the filter's day rows (its channel or `every`, its agent or
+ * `every`) of this period summed whole, by day and by weekday (GROUPING SETS) and of the previous
+ * one whole, the histograms element by element in PostgreSQL into one array each; the channels'
+ * rows; the agents' rows. "Open now" is live. An agent (`onlyAgent`)
  * sees their own work only.
  */
 export async function readReport(
@@ -80,17 +88,20 @@ export async function readReport(
 	const thisPeriod = sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${range.from}::date and ${range.to}::date`
 	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
 		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
-	// The same text in the select list and in each grouping set (a literal, not a parameter: two parameters are two
-	// expressions to PostgreSQL, and the select's would read as not grouped). The day was validated as YYYY-MM-DD.
-	const previousPeriod = sql`day < ${sql.lit(range.from)}::date`
-	const [totals, byChannel, byAgent, workspaceWide] = await Promise.all([
+	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
+	const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`
+	const [totals, previousTotal, byChannel, byAgent, workspaceWide] = await Promise.all([
+		// This period: its total, its days and its weekdays (the heat map).
 		sql<Record<string, unknown>>`
-			select ${previousPeriod} as previous, grouping(day, extract(isodow from day)) as grouping,
-				to_char(day, 'YYYY-MM-DD') as day, extract(isodow from day)::int - 1 as weekday, ${counts},
-				${elementSums('first_response_buckets', 'f', bucketCount)}, ${elementSums('resolution_buckets', 'r', bucketCount)}, ${elementSums('incoming_hours', 'h', 24)}
+			select grouping(day, extract(isodow from day)) as grouping, to_char(day, 'YYYY-MM-DD') as day, extract(isodow from day)::int - 1 as weekday,
+				${counts}, ${histograms}, ${arraySum('incoming_hours', 24)} as h
 			from report_days
-			where ${days} and channel_id = ${channelKey} and agent_id = ${agentKey}
-			group by grouping sets ((${previousPeriod}), (${previousPeriod}, day), (${previousPeriod}, extract(isodow from day)))
+			where ${thisPeriod} and ${filtered}
+			group by grouping sets ((), (day), (extract(isodow from day)))
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select ${counts}, ${histograms} from report_days
+			where workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${previous.to}::date and ${filtered}
 		`.execute(db),
 		sql<Record<string, unknown>>`
 			select channel_id as "channelId", ${counts}
@@ -99,14 +110,14 @@ export async function readReport(
 			group by channel_id
 		`.execute(db),
 		sql<Record<string, unknown>>`
-			select agent_id as "agentId", ${counts}, ${elementSums('first_response_buckets', 'f', bucketCount)}
+			select agent_id as "agentId", ${counts}, ${arraySum('first_response_buckets', bucketCount)} as f
 			from report_days
 			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
 			group by agent_id
 		`.execute(db),
 		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
 		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
-			select ${previousPeriod} as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
+			select day < ${range.from}::date as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
 				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
 				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
 			from report_days
@@ -117,6 +128,7 @@ export async function readReport(
 	])
 	const groups = [
 		...totals.rows.map((row) => toGrouped(row, groupings[Number(row.grouping)] ?? 'total')),
+		...previousTotal.rows.map((row) => ({ ...toGrouped(row, 'total'), previous: true })),
 		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
 		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
 	]
@@ -222,12 +234,12 @@ function emptyTotals(): Grouped {
 	}
 }
 
-/** A row of a grouped statement: its element sums gathered back into arrays. */
+/** A row of a grouped statement, with the histograms it has (the others empty). */
 function toGrouped(row: Record<string, unknown>, by: GroupedBy): Grouped {
-	const elements = (prefix: string, size: number) => Array.from({ length: size }, (_, index) => Number(row[`${prefix}${index}`] ?? 0))
+	const histogram = (value: unknown, size: number) => (Array.isArray(value) ? (value as number[]) : new Array<number>(size).fill(0))
 	return {
 		by,
-		previous: Boolean(row.previous),
+		previous: false,
 		day: (row.day as string | null) ?? null,
 		channelId: (row.channelId as string | null) ?? null,
 		agentId: (row.agentId as string | null) ?? null,
@@ -239,9 +251,9 @@ function toGrouped(row: Record<string, unknown>, by: GroupedBy): Grouped {
 		newContacts: 0,
 		campaignSent: 0,
 		campaignDelivered: 0,
-		firstResponses: elements('f', bucketCount),
-		resolutions: elements('r', bucketCount),
-		hours: elements('h', 24),
+		firstResponses: histogram(row.f, bucketCount),
+		resolutions: histogram(row.r, bucketCount),
+		hours: histogram(row.h, 24),
 	}
 }
 
