@@ -20,9 +20,10 @@ import {
 	profileUpdateSchema,
 	registerSchema,
 	resetPasswordSchema,
+	sessionParams,
 	tokenSchema,
 } from './schemas.ts'
-import { createSession, revokeAllSessions, revokeOtherSessions, revokeSession } from './sessions.ts'
+import { createSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeOwnSession, revokeSession } from './sessions.ts'
 import { hashToken } from './tokens.ts'
 
 const minute = 60
@@ -117,6 +118,34 @@ export function authRouter(context: ApiContext): Router {
 		signedIn,
 		handler(async (req, res) => {
 			await revokeSession(db, req.session.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.get(
+		'/sessions',
+		signedIn,
+		handler(async (req, res) => {
+			res.json({ sessions: await listSessions(db, req.user.id, req.session.id) })
+		}),
+	)
+
+	router.post(
+		'/sessions/revoke-others',
+		signedIn,
+		handler(async (req, res) => {
+			await revokeOtherSessions(db, req.user.id, req.session.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.delete(
+		'/sessions/:sessionId',
+		signedIn,
+		handler(async (req, res) => {
+			const { sessionId } = parseRequest(req, 'params', sessionParams)
+			// Another user's session is as unknown as a missing one.
+			if (!(await revokeOwnSession(db, req.user.id, sessionId))) throw new HttpError(404, 'auth:errors.sessionNotFound')
 			res.status(204).end()
 		}),
 	)

@@ -29,6 +29,7 @@ export function api(request: Request, context: AppLoadContext, params: { lang?: 
 		// The API rate-limits by this address; it believes it from loopback only.
 		forwardedFor: context.clientIp || null,
 		requestId: request.headers.get('X-Request-Id'),
+		userAgent: request.headers.get('User-Agent'),
 		headers,
 	})
 }
