@@ -5,6 +5,7 @@ import { createApiClient } from './api-client.ts'
 export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
+export type { SessionJson } from '#api/auth/sessions.ts'
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
 export type { CampaignJson } from '#api/campaigns/queries.ts'
 export type { ChannelJson } from '#api/channels/queries.ts'
