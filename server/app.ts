@@ -7,7 +7,6 @@ import { createRequestHandler } from '@remix-run/express'
 import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
-import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import { createApi, createWebhooks } from '#api/index.ts'
 import { readingOncePerPage } from '#api/http/page-reads.ts'
@@ -20,6 +19,7 @@ import { locales } from '#locales/languages.ts'
 import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
+import { securityHeaders } from './security-headers.ts'
 import { anonymousPageCache } from './page-cache.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
@@ -101,39 +101,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 
 	app.use(healthRoutes({ isReady: () => isReachable(database.db), isStopping: () => shuttingDown }))
 
-	app.use((_req, res, next) => {
-		res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
-		next()
-	})
 	const development = !config.isProduction
-	app.use(
-		helmet({
-			contentSecurityPolicy: {
-				useDefaults: true,
-				directives: {
-					'default-src': ["'self'"],
-					// Pages run only the scripts they were rendered with; 'strict-dynamic' lets those load their chunks.
-					'script-src': ["'strict-dynamic'", "'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-					'script-src-attr': ["'none'"],
-					// React renders style attributes and sonner injects its stylesheet at run time.
-					'style-src': ["'self'", "'unsafe-inline'"],
-					'img-src': ["'self'", 'data:', 'blob:'],
-					'font-src': ["'self'", 'data:'],
-					'connect-src': ["'self'", 'ws:', 'wss:', ...(development ? ['ws://localhost:*', 'ws://127.0.0.1:*'] : [])],
-					'form-action': ["'self'"],
-					'frame-ancestors': ["'none'"],
-					'object-src': ["'none'"],
-					'base-uri': ["'self'"],
-					'upgrade-insecure-requests': config.PUBLIC_URL.startsWith('https://') ? [] : null,
-				},
-			},
-			crossOriginEmbedderPolicy: false,
-			// Same-site pages get the referrer ('Go Back' without JavaScript) and a real Origin on form
-			// posts (with no-referrer, browsers send `Origin: null`, which the CSRF check refuses).
-			referrerPolicy: { policy: 'same-origin' },
-			strictTransportSecurity: config.PUBLIC_URL.startsWith('https://'),
-		}),
-	)
+	app.use(securityHeaders(config))
 	app.use(compression())
 
 	const api = config.API_BASE_URL ? undefined : createApi({ db: database.db, config, logger, realtime })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { type ApiDocs } from '#api/http/openapi.ts'
 import { userAnswer } from '#api/workspaces/openapi.ts'
-import { changePasswordSchema, emailSchema, loginSchema, profileUpdateSchema, registerSchema, resetPasswordSchema, tokenSchema } from './schemas.ts'
+import { changePasswordSchema, emailSchema, loginSchema, profileUpdateSchema, registerSchema, resetPasswordSchema, sessionParams, tokenSchema } from './schemas.ts'
 
 // The words of `res.json({ message })` answers, in the caller's language.
 const messageAnswer = z.object({ message: z.string() })
@@ -12,6 +12,19 @@ export function documentAuth(docs: ApiDocs) {
 	docs.add({ method: 'post', path: '/register', summary: 'Create an account and sign in', caller: 'anyone', body: registerSchema, responses: { 201: signedIn }, errors: [409, 429] })
 	docs.add({ method: 'post', path: '/login', summary: 'Sign in', caller: 'anyone', body: loginSchema, responses: { 200: signedIn }, errors: [401, 429] })
 	docs.add({ method: 'post', path: '/logout', summary: 'End this session', responses: { 204: 'Signed out.' } })
+	const sessionAnswer = z.object({
+		id: z.string().uuid(),
+		browser: z.string().nullable(),
+		system: z.string().nullable(),
+		userAgent: z.string().nullable(),
+		ip: z.string().nullable(),
+		createdAt: z.string(),
+		lastSeenAt: z.string(),
+		current: z.boolean(),
+	})
+	docs.add({ method: 'get', path: '/sessions', summary: "The signed-in user's active sessions", description: 'Most recently used first; `current` marks the caller’s.', responses: { 200: { description: 'The sessions.', schema: z.object({ sessions: z.array(sessionAnswer) }) } } })
+	docs.add({ method: 'post', path: '/sessions/revoke-others', summary: 'Sign out everywhere else', responses: { 204: 'Every other session is ended.' } })
+	docs.add({ method: 'delete', path: '/sessions/:sessionId', summary: 'End one of the user’s sessions', params: sessionParams, responses: { 204: 'Signed out there.' }, errors: [404] })
 	docs.add({
 		method: 'post',
 		path: '/forgot-password',

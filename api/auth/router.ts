@@ -10,6 +10,7 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { issueAccountToken, peekAccountToken, useAccountToken } from './account-tokens.ts'
 import { accountMail, type AccountMailKind } from './mails.ts'
+import { createLoginThrottle } from './login-throttle.ts'
 import { checkPassword, hashPassword, verifyPassword } from './password.ts'
 import { profileOf } from './profile.ts'
 import {
@@ -19,9 +20,10 @@ import {
 	profileUpdateSchema,
 	registerSchema,
 	resetPasswordSchema,
+	sessionParams,
 	tokenSchema,
 } from './schemas.ts'
-import { createSession, revokeAllSessions, revokeOtherSessions, revokeSession } from './sessions.ts'
+import { createSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeOwnSession, revokeSession } from './sessions.ts'
 import { hashToken } from './tokens.ts'
 
 const minute = 60
@@ -29,7 +31,6 @@ const hour = 60 * minute
 
 /** The limits of the auth endpoints (failed sign-ins, sign-ups, reset mails, link guesses). */
 export const authLimitRules = {
-	loginAddress: { points: 5, seconds: 15 * minute },
 	loginIp: { points: 20, seconds: 15 * minute },
 	registerIp: { points: 10, seconds: hour },
 	forgotAddress: { points: 5, seconds: hour },
@@ -57,6 +58,7 @@ const verifiedNow = sql<Date>`coalesce(email_verified_at, now())`
 export function authRouter(context: ApiContext): Router {
 	const { db, config, logger, mailer } = context
 	const limits = createRateLimits(db, authLimitRules)
+	const loginThrottle = createLoginThrottle(db)
 	const signedIn = requireUser(db)
 	const router = Router()
 
@@ -98,15 +100,15 @@ export function authRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { email, password } = parseRequest(req, 'body', loginSchema)
 			const ip = clientIp(req)
-			const address = addressKey(email)
 			// Counted before checking, so parallel guesses cannot slip past the limit; a success gives its point back.
-			await consumeAll([
-				[limits.loginIp, ip],
-				[limits.loginAddress, address],
-			])
+			await limits.loginIp.consume(ip)
+			await loginThrottle.attempt(email, ip)
 			const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
-			if (!(await checkPassword(user?.passwordHash, password)) || !user) throw new HttpError(401, 'auth:errors.invalidCredentials')
-			await Promise.all([limits.loginAddress.reset(address), limits.loginIp.reward(ip)])
+			if (!(await checkPassword(user?.passwordHash, password)) || !user) {
+				await loginThrottle.failed(email, ip)
+				throw new HttpError(401, 'auth:errors.invalidCredentials')
+			}
+			await Promise.all([loginThrottle.succeeded(email, ip), limits.loginIp.reward(ip)])
 			res.json(await signedInAnswer(req, user))
 		}),
 	)
@@ -116,6 +118,34 @@ export function authRouter(context: ApiContext): Router {
 		signedIn,
 		handler(async (req, res) => {
 			await revokeSession(db, req.session.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.get(
+		'/sessions',
+		signedIn,
+		handler(async (req, res) => {
+			res.json({ sessions: await listSessions(db, req.user.id, req.session.id) })
+		}),
+	)
+
+	router.post(
+		'/sessions/revoke-others',
+		signedIn,
+		handler(async (req, res) => {
+			await revokeOtherSessions(db, req.user.id, req.session.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.delete(
+		'/sessions/:sessionId',
+		signedIn,
+		handler(async (req, res) => {
+			const { sessionId } = parseRequest(req, 'params', sessionParams)
+			// Another user's session is as unknown as a missing one.
+			if (!(await revokeOwnSession(db, req.user.id, sessionId))) throw new HttpError(404, 'auth:errors.sessionNotFound')
 			res.status(204).end()
 		}),
 	)
@@ -241,12 +271,13 @@ export function authRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { currentPassword, password } = parseRequest(req, 'body', changePasswordSchema)
 			// Guessing the current password from a stolen session counts as failed sign-ins.
-			const address = addressKey(req.user.email)
-			await limits.loginAddress.consume(address)
+			const ip = clientIp(req)
+			await loginThrottle.attempt(req.user.email, ip)
 			if (!(await verifyPassword(req.user.passwordHash, currentPassword))) {
+				await loginThrottle.failed(req.user.email, ip)
 				throw fieldError(req, 400, 'currentPassword', 'auth:errors.wrongCurrentPassword')
 			}
-			await limits.loginAddress.reset(address)
+			await loginThrottle.succeeded(req.user.email, ip)
 			const passwordHash = await hashPassword(password)
 			await db.transaction().execute(async (trx) => {
 				await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', req.user.id).execute()

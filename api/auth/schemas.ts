@@ -50,3 +50,5 @@ export const profileUpdateSchema = z
 		theme: z.enum(themeNames).optional(),
 	})
 	.strict()
+
+export const sessionParams = z.object({ sessionId: z.string().uuid() })

@@ -3,6 +3,7 @@ import { preparedQuery } from '#api/db/prepared.ts'
 import { type Session, type User } from '#api/db/schema.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
 import { hashToken, newToken } from './tokens.ts'
+import { describeAgent } from './user-agent.ts'
 
 const day = 24 * 60 * 60 * 1000
 /** A session unused for this long ends. */
@@ -122,4 +123,40 @@ export async function revokeAllSessions(db: DB, userId: string) {
 /** Signs a user out on every device but this one (after a password change). */
 export async function revokeOtherSessions(db: DB, userId: string, keepSessionId: string) {
 	await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '!=', keepSessionId).execute()
+}
+
+/** A session as its user sees it in their list. */
+export type SessionJson = {
+	id: string
+	browser: string | null
+	system: string | null
+	/** The raw agent, cut short, for what the parser does not recognise. */
+	userAgent: string | null
+	ip: string | null
+	createdAt: string
+	lastSeenAt: string
+	current: boolean
+}
+
+/** The user's live sessions, the most recently used first. */
+export async function listSessions(db: DB, userId: string, currentSessionId: string): Promise<SessionJson[]> {
+	const now = Date.now()
+	const rows = await db.selectFrom('sessions').selectAll().where('userId', '=', userId).where('expiresAt', '>', new Date(now)).orderBy('lastUsedAt', 'desc').orderBy('id').execute()
+	return rows
+		.filter((row) => row.lastUsedAt.getTime() + sessionIdleTimeout > now)
+		.map((row) => ({
+			id: row.id,
+			...describeAgent(row.userAgent),
+			userAgent: row.userAgent && row.userAgent.length > 120 ? `${row.userAgent.slice(0, 119)}…` : row.userAgent,
+			ip: row.ip,
+			createdAt: row.createdAt.toISOString(),
+			lastSeenAt: row.lastUsedAt.toISOString(),
+			current: row.id === currentSessionId,
+		}))
+}
+
+/** Ends one of the user's sessions; false when it is not theirs (or already over). */
+export async function revokeOwnSession(db: DB, userId: string, sessionId: string): Promise<boolean> {
+	const result = await db.deleteFrom('sessions').where('id', '=', sessionId).where('userId', '=', userId).executeTakeFirst()
+	return Number(result.numDeletedRows) > 0
 }

@@ -64,6 +64,8 @@ export type ApiClientOptions = {
 	/** Forwarded so the API can log and rate-limit by the real client. */
 	forwardedFor?: string | null
 	requestId?: string | null
+	/** The visitor's browser, so that a session created for it is recognisable in the sessions list. */
+	userAgent?: string | null
 	/** Sent with every request (a link-page visitor's `X-Visitor-Token`). */
 	headers?: Record<string, string>
 }
@@ -87,6 +89,7 @@ export function createApiClient(options: ApiClientOptions) {
 		if (options.token) headers.Authorization = `Bearer ${options.token}`
 		if (options.forwardedFor) headers['X-Forwarded-For'] = options.forwardedFor
 		if (options.requestId) headers['X-Request-Id'] = options.requestId
+		if (options.userAgent) headers['User-Agent'] = options.userAgent
 		const response = await doFetch(url, { method, headers, body: init.body })
 		if (response.ok) return response
 		const parsed = parseBody(await response.text())

@@ -5,6 +5,7 @@ import { createApiClient } from './api-client.ts'
 export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
 
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
+export type { SessionJson } from '#api/auth/sessions.ts'
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
 export type { CampaignJson } from '#api/campaigns/queries.ts'
 export type { ChannelJson } from '#api/channels/queries.ts'
@@ -29,6 +30,7 @@ export function api(request: Request, context: AppLoadContext, params: { lang?: 
 		// The API rate-limits by this address; it believes it from loopback only.
 		forwardedFor: context.clientIp || null,
 		requestId: request.headers.get('X-Request-Id'),
+		userAgent: request.headers.get('User-Agent'),
 		headers,
 	})
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
@@ -9,7 +9,10 @@ import { getThemePreference } from '#app/.server/preferences.ts'
 import { refusalToast, requireUser, type User } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { type SessionJson } from '#app/.server/api.ts'
 import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { Confirm } from '#app/components/confirm.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { combineHeaders, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -29,9 +32,22 @@ const passwordFields = ['currentPassword', 'password', 'confirmPassword']
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
-	const { user, locale } = await requireUser(args, { workspace: 'optional' })
+	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
-	return { user, title: t('profile.title') }
+	const { sessions } = await api.get<{ sessions: SessionJson[] }>('/auth/sessions')
+	// Formatted here, once, so the page shows the same words with or without JavaScript.
+	const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+	const devices = sessions.map((session) => ({
+		id: session.id,
+		current: session.current,
+		name: [session.browser, session.system].filter(Boolean).join(' · ') || session.userAgent || t('profile.unknownDevice'),
+		ip: session.ip,
+		times: t('profile.sessionTimes', { created: when.format(new Date(session.createdAt)), lastSeen: when.format(new Date(session.lastSeenAt)) }),
+	}))
+	const asked = new URL(args.request.url).searchParams.get('signOut')
+	const signingOut: { others: true } | { others: false; id: string; name: string } | null =
+		asked === 'others' ? { others: true } : (devices.filter((device) => device.id === asked && !device.current).map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
+	return { user, title: t('profile.title'), devices, signingOut }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -52,6 +68,16 @@ export async function action(args: ActionFunctionArgs) {
 			return refusalToast(error, { locale, request, to: back, title: t('profile.resendFailed') })
 		}
 		return redirectWithToast(back, { type: 'success', title: t('profile.resent') })
+	}
+
+	if (intent === 'revoke-session' || intent === 'revoke-others') {
+		try {
+			if (intent === 'revoke-others') await api.post('/auth/sessions/revoke-others')
+			else await api.delete(`/auth/sessions/${encodeURIComponent(String(formData.get('sessionId') ?? ''))}`)
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: here, title: t('profile.signOutFailed') })
+		}
+		return redirectWithToast(here, { type: 'success', title: t(intent === 'revoke-others' ? 'profile.signedOutOthers' : 'profile.signedOut') })
 	}
 
 	if (intent === 'password') {
@@ -86,9 +112,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-	const { user, title } = useLoaderData<typeof loader>()
+	const { user, title, devices, signingOut } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
-	const { t } = useTranslation()
+	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
 	const [profileForm, profile] = useValidatedForm(loadProfileSchema, {
@@ -158,6 +184,44 @@ export default function Profile() {
 						{t('profile.updatePassword')}
 					</Button>
 				</Form>
+			</section>
+			<section className={styles.section} aria-labelledby="sessions-heading">
+				<h2 id="sessions-heading" className={styles.sectionTitle}>
+					{t('profile.sessionsTitle')}
+				</h2>
+				<p>{t('profile.sessionsLead')}</p>
+				{signingOut ? (
+					<Confirm
+						title={signingOut.others ? t('profile.signOutOthersTitle') : t('profile.signOutTitle', { device: signingOut.name })}
+						text={signingOut.others ? t('profile.signOutOthersText') : t('profile.signOutText')}
+						fields={signingOut.others ? { intent: 'revoke-others' } : { intent: 'revoke-session', sessionId: signingOut.id }}
+						confirm={signingOut.others ? t('profile.signOutOthers') : t('profile.signOut')}
+						cancel={`/${i18n.language}/dashboard/profile`}
+					/>
+				) : null}
+				<ul className={styles.sessionList} aria-labelledby="sessions-heading">
+					{devices.map((device) => (
+						<li key={device.id} className={styles.sessionItem} data-testid="session">
+							<div>
+								<strong>{device.name}</strong>
+								{device.ip ? <bdi dir="ltr"> · {device.ip}</bdi> : null}
+								<div>{device.times}</div>
+							</div>
+							{device.current ? (
+								<span>{t('profile.thisDevice')}</span>
+							) : (
+								<Link to={`?signOut=${device.id}`} className={button.ghost}>
+									{t('profile.signOut')}
+								</Link>
+							)}
+						</li>
+					))}
+				</ul>
+				{devices.length > 1 ? (
+					<Link to="?signOut=others" className={button.destructive}>
+						{t('profile.signOutOthers')}
+					</Link>
+				) : null}
 			</section>
 		</>
 	)

@@ -137,3 +137,7 @@ export const outage = style({
 	borderRadius: vars.radius,
 	border: `1px solid ${vars.color.warning}`,
 })
+
+/** The profile's list of signed-in devices: one row each, its action at the inline end. */
+export const sessionList = style({ listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '0.75rem' })
+export const sessionItem = style({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '1rem', flexWrap: 'wrap' })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loginThrottleRules } from '#api/auth/login-throttle.ts'
 import { hashToken } from '#api/auth/tokens.ts'
 import { type ErrorAnswer, freshIp, linkIn, strongPassword, visitor, waitForMail } from './auth-support.ts'
 import { createUser, startApi, testDb, uniqueEmail, type TestApi } from './harness.ts'
@@ -23,33 +24,71 @@ async function attempts(count: number, attempt: (index: number) => Promise<{ sta
 }
 
 describe('failed sign-ins', () => {
-	test('5 per address in 15 minutes, from any IP; then even the right password waits', async () => {
-		const { user, password } = await createUser()
-		await attempts(5, () => visitor(api).post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
-		const blocked = await visitor(api).post('/login', { email: user.email.toUpperCase(), password })
-		expectTooMany(blocked, 15 * 60)
+	const pairKey = (email: string, ip: string) => hashToken(`${email.toLowerCase()}\n${ip}`)
+	/** Ends the wait of an (address, IP) pair, as if its time had passed. */
+	const waitIsOver = (email: string, ip: string) =>
+		testDb().updateTable('rateLimits').set({ expire: Date.now() - 1 }).where('key', '=', `loginPairWait:${pairKey(email, ip)}`).execute()
 
-		const french = await visitor(api, { language: 'fr-x' }).post('/login', { email: user.email, password })
+	test('an attacker failing from one IP waits after 5, longer after each further failure; even the right password waits', async () => {
+		const { user, password } = await createUser()
+		const attacker = visitor(api)
+		await attempts(5, () => attacker.post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
+		const blocked = await attacker.post('/login', { email: user.email.toUpperCase(), password })
+		expectTooMany(blocked, 30)
+		expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(25)
+
+		const french = await visitor(api, { ip: attacker.ip, language: 'fr-x' }).post('/login', { email: user.email, password })
 		expect(french.status).toBe(429)
 		expect((french.body as ErrorAnswer).message).toBe(`Trop de tentatives. Réessayez dans ${french.headers.get('retry-after')} secondes.`)
+
+		await waitIsOver(user.email, attacker.ip)
+		expect((await attacker.post('/login', { email: user.email, password: 'Wrong-passw0rd' })).status).toBe(401)
+		const longer = await attacker.post('/login', { email: user.email, password })
+		expectTooMany(longer, 60)
+		expect(Number(longer.headers.get('retry-after'))).toBeGreaterThan(55)
 	})
 
-	test('the window ends: once the counter expires the address may try again', async () => {
+	test('the owner signs in from another IP while the attacker is kept waiting (ASVS V6.3.1)', async () => {
 		const { user, password } = await createUser()
-		await attempts(5, () => visitor(api).post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
-		expect((await visitor(api).post('/login', { email: user.email, password })).status).toBe(429)
+		const attacker = visitor(api)
+		await attempts(5, () => attacker.post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
+		expect((await attacker.post('/login', { email: user.email, password })).status).toBe(429)
+		const owner = visitor(api)
+		expect((await owner.post('/login', { email: user.email, password })).status).toBe(200)
+		// The owner's own pair is untouched by the attacker's failures.
+		await attempts(4, () => owner.post('/login', { email: user.email, password: 'Typo-passw0rd' }), 401)
+		expect((await owner.post('/login', { email: user.email, password })).status).toBe(200)
+		expect((await attacker.post('/login', { email: user.email, password })).status).toBe(429)
+	})
+
+	test('over the per-address ceiling (failures from every IP) sign-ins are only delayed, never refused', async () => {
+		const { user, password } = await createUser()
 		const key = `loginAddress:${hashToken(user.email.toLowerCase())}`
-		const counter = await testDb().selectFrom('rateLimits').selectAll().where('key', '=', key).executeTakeFirstOrThrow()
-		expect(counter.points).toBeGreaterThan(5)
-		await testDb().updateTable('rateLimits').set({ expire: Date.now() - 1 }).where('key', '=', key).execute()
+		await testDb()
+			.insertInto('rateLimits')
+			.values({ key, points: loginThrottleRules.addressCeiling, expire: Date.now() + 60 * 60 * 1000 })
+			.onConflict((oc) => oc.column('key').doUpdateSet({ points: loginThrottleRules.addressCeiling }))
+			.execute()
+		const started = Date.now()
 		expect((await visitor(api).post('/login', { email: user.email, password })).status).toBe(200)
+		expect(Date.now() - started).toBeGreaterThanOrEqual(loginThrottleRules.addressDelayMs - 50)
 	})
 
-	test('a successful sign-in resets the address’s count', async () => {
+	test('parallel guesses from one IP cannot slip past the wait', async () => {
+		const { user } = await createUser()
+		const attacker = visitor(api)
+		const answers = await Promise.all(Array.from({ length: 12 }, () => attacker.post('/login', { email: user.email, password: 'Wrong-passw0rd' })))
+		const checked = answers.filter((answer) => answer.status === 401).length
+		expect(checked).toBeLessThanOrEqual(6)
+		expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - checked)
+	})
+
+	test('a successful sign-in starts the pair afresh', async () => {
 		const { user, password } = await createUser()
+		const owner = visitor(api)
 		for (let round = 0; round < 2; round++) {
-			await attempts(4, () => visitor(api).post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
-			expect((await visitor(api).post('/login', { email: user.email, password })).status).toBe(200)
+			await attempts(4, () => owner.post('/login', { email: user.email, password: 'Wrong-passw0rd' }), 401)
+			expect((await owner.post('/login', { email: user.email, password })).status).toBe(200)
 		}
 	})
 
@@ -67,19 +106,23 @@ describe('failed sign-ins', () => {
 		await attempts(22, () => visitor(api, { ip }).post('/login', { email: user.email, password }), 200)
 	})
 
-	test('wrong current passwords in change-password count as failed sign-ins', async () => {
+	test('wrong current passwords in change-password count as failed sign-ins from that IP', async () => {
 		const { user, password, auth } = await createUser()
-		await attempts(5, () => visitor(api, { auth }).post('/change-password', { currentPassword: 'Not-the-0ne', password: strongPassword }), 400)
-		expectTooMany(await visitor(api, { auth }).post('/change-password', { currentPassword: password, password: strongPassword }), 15 * 60)
-		expect((await visitor(api).post('/login', { email: user.email, password })).status).toBe(429)
+		const ip = freshIp()
+		await attempts(5, () => visitor(api, { ip, auth }).post('/change-password', { currentPassword: 'Not-the-0ne', password: strongPassword }), 400)
+		expectTooMany(await visitor(api, { ip, auth }).post('/change-password', { currentPassword: password, password: strongPassword }), 30)
+		expect((await visitor(api, { ip }).post('/login', { email: user.email, password })).status).toBe(429)
+		expect((await visitor(api).post('/login', { email: user.email, password })).status).toBe(200)
 	})
 
-	test('counters keep no address in clear', async () => {
+	test('counters keep no address in clear, and a pair’s key no IP either', async () => {
 		const email = uniqueEmail('private')
-		await visitor(api).post('/login', { email, password: 'Wrong-passw0rd' })
+		const ip = freshIp()
+		await visitor(api, { ip }).post('/login', { email, password: 'Wrong-passw0rd' })
 		const rows = await testDb().selectFrom('rateLimits').select('key').execute()
 		expect(rows.some((row) => row.key === `loginAddress:${hashToken(email)}`)).toBe(true)
-		expect(rows.filter((row) => row.key.includes(email))).toEqual([])
+		expect(rows.some((row) => row.key === `loginPair:${pairKey(email, ip)}`)).toBe(true)
+		expect(rows.filter((row) => row.key.includes(email) || (row.key.startsWith('loginPair') && row.key.includes(ip)))).toEqual([])
 	})
 })
 

@@ -139,6 +139,21 @@ export const routeMatrix: Record<string, RouteRow> = {
 	// Everyone of the matrix is verified already.
 	'POST /v1/auth/resend-verification': { expect: signedIn(409) },
 	'GET /v1/auth/profile': { expect: signedIn(200) },
+	'GET /v1/auth/sessions': { expect: signedIn(200) },
+	'POST /v1/auth/sessions/revoke-others': {
+		expect: signedIn(204),
+		// Ends only the caller's other sessions: the one the matrix signs in with lives on.
+	},
+	'DELETE /v1/auth/sessions/:sessionId': {
+		expect: signedIn(204),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			if (!user) return { params: { sessionId: '00000000-0000-4000-8000-000000000000' } }
+			await createSession(db(), user.user.id)
+			const newest = await db().selectFrom('sessions').select('id').where('userId', '=', user.user.id).orderBy('createdAt', 'desc').executeTakeFirstOrThrow()
+			return { params: { sessionId: newest.id } }
+		},
+	},
 	'PATCH /v1/auth/profile': { expect: signedIn(200), prepare: () => ({ body: { theme: 'blue' } }) },
 	'POST /v1/auth/change-password': { expect: signedIn(204), prepare: () => ({ body: { currentPassword: password, password } }) },
 
