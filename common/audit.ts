@@ -1,3 +1,31 @@
+/**
+ * What the audit log records, each the key of its line under `audit:events` in the locales. A
+ * line's values are names and counts, never a secret: a channel's change lists the fields that
+ * changed, not what they became.
+ */
+export const auditKinds = [
+	'session.signedIn',
+	'member.roleChanged',
+	'member.removed',
+	'member.left',
+	'member.ownershipTransferred',
+	'invitation.created',
+	'invitation.revoked',
+	'invitation.accepted',
+	'channel.created',
+	'channel.updated',
+	'channel.credentialsReplaced',
+	'channel.deleted',
+	'contacts.deleted',
+	'contacts.imported',
+	'campaign.started',
+	'campaign.cancelled',
+	'export.contacts',
+	'export.campaignRecipients',
+	'export.report',
+] as const
+export type AuditKind = (typeof auditKinds)[number]
+
 /** One line of the audit log as stored: its kind (the key under `audit:events`) and what it is said with. */
 export type AuditLine = {
 	kind: string

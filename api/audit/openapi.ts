@@ -39,6 +39,7 @@ export function documentAuditLog(docs: ApiDocs) {
 					page: z.number().int(),
 					limit: z.number().int(),
 					total: z.number().int(),
+					keptDays: z.number().int().openapi({ description: 'How many days lines are kept (AUDIT_LOG_DAYS).' }),
 				}),
 			},
 		},

@@ -1,34 +1,10 @@
 import { sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type AuditValues } from '#api/db/schema.ts'
+import { type AuditKind } from '#common/audit.ts'
 
-/**
- * What the audit log records, each the key of its line under `audit:events` in the locales. A
- * line's values are names and counts, never a secret: a channel's change lists the fields that
- * changed, not what they became.
- */
-export const auditKinds = [
-	'session.signedIn',
-	'member.roleChanged',
-	'member.removed',
-	'member.left',
-	'member.ownershipTransferred',
-	'invitation.created',
-	'invitation.revoked',
-	'invitation.accepted',
-	'channel.created',
-	'channel.updated',
-	'channel.credentialsReplaced',
-	'channel.deleted',
-	'contacts.deleted',
-	'contacts.imported',
-	'campaign.started',
-	'campaign.cancelled',
-	'export.contacts',
-	'export.campaignRecipients',
-	'export.report',
-] as const
-export type AuditKind = (typeof auditKinds)[number]
+// The kinds live in common/audit.ts, which the page's filter reads too.
+export { auditKinds, type AuditKind } from '#common/audit.ts'
 
 /** Who did it: the signed-in user, whose name is kept with the line. */
 export type AuditActor = { id: string; name: string }

@@ -11,7 +11,7 @@ import { allAuditEvents, listAuditEvents } from './queries.ts'
 import { auditLogQuery } from './schemas.ts'
 
 /** `/v1/workspaces/:id/audit-log`: owners and admins read who did what and when; agents get 403. */
-export function auditLogRouter({ db }: ApiContext): Router {
+export function auditLogRouter({ db, config }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
 
@@ -22,7 +22,7 @@ export function auditLogRouter({ db }: ApiContext): Router {
 			const query = parseRequest(req, 'query', auditLogQuery)
 			if (query.format === 'csv') return sendCsv(db, req, res, workspace, query)
 			const { events, total } = await listAuditEvents(db, workspace, query)
-			res.json({ events, page: query.page, limit: query.limit, total })
+			res.json({ events, page: query.page, limit: query.limit, total, keptDays: config.AUDIT_LOG_DAYS })
 		})
 	)
 

@@ -207,7 +207,7 @@ describe('reading the log', () => {
 
 	test('newest first, a page at a time, with the total', async () => {
 		const first = await read('?limit=2')
-		expect(first).toMatchObject({ page: 1, limit: 2, total: 5 })
+		expect(first).toMatchObject({ page: 1, limit: 2, total: 5, keptDays: 365 })
 		expect(first.events.map((event) => event.kind)).toEqual(['export.contacts', 'export.contacts'])
 		const third = await read('?limit=2&page=3')
 		expect(third.events.map((event) => event.kind)).toEqual(['session.signedIn'])
