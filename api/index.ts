@@ -3,6 +3,7 @@ import { type Logger } from 'pino'
 import { type Config } from '#server/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#server/realtime-config.ts'
 import { attachmentsRouter } from './attachments/router.ts'
+import { auditLogRouter } from './audit/router.ts'
 import { authRouter } from './auth/router.ts'
 import { campaignsRouter } from './campaigns/router.ts'
 import { cannedResponsesRouter } from './canned-responses/router.ts'
@@ -62,6 +63,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/attachments', attachmentsRouter(context))
 	router.use('/workspaces/:id/campaigns', campaignsRouter(context))
 	router.use('/workspaces/:id/reports', reportsRouter(context))
+	router.use('/workspaces/:id/audit-log', auditLogRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

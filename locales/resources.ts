@@ -1,4 +1,5 @@
 import arApi from './ar-eg/api.json'
+import arAudit from './ar-eg/audit.json'
 import arAuth from './ar-eg/auth.json'
 import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
@@ -9,6 +10,7 @@ import arMail from './ar-eg/mail.json'
 import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
+import enAudit from './en-us/audit.json'
 import enAuth from './en-us/auth.json'
 import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
@@ -19,6 +21,7 @@ import enMail from './en-us/mail.json'
 import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
+import frAudit from './fr-x/audit.json'
 import frAuth from './fr-x/auth.json'
 import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
@@ -35,18 +38,18 @@ import { type Locale } from './languages.ts'
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
- * dashboard's reports page alone.
+ * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too).
  */
 export const resources = {
-	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail, reports: enReports },
-	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail, reports: arReports },
-	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail, reports: frReports },
+	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail, reports: enReports, audit: enAudit },
+	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail, reports: arReports, audit: arAudit },
+	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail, reports: frReports, audit: frAudit },
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
-export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'campaigns', 'mail'] as const satisfies readonly Namespace[]
+export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'campaigns', 'mail', 'audit'] as const satisfies readonly Namespace[]

@@ -53,6 +53,13 @@ const envSchema = z.object({
 		.min(1024, 'UPLOAD_MAX_BYTES must be at least 1024')
 		.max(2 ** 31, 'UPLOAD_MAX_BYTES must be at most 2147483648 (2 GiB)')
 		.default(16 * 1024 * 1024),
+	// How long the audit log keeps its lines, in days; the nightly prune deletes older ones.
+	AUDIT_LOG_DAYS: z.coerce
+		.number({ invalid_type_error: 'AUDIT_LOG_DAYS must be a number of days' })
+		.int('AUDIT_LOG_DAYS must be a whole number of days')
+		.min(1, 'AUDIT_LOG_DAYS must be at least 1')
+		.max(36_500, 'AUDIT_LOG_DAYS must be at most 36500 (a hundred years)')
+		.default(365),
 	// The words a customer answers, alone, to stop campaigns (comma-separated).
 	OPT_OUT_WORDS: z
 		.string()

@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express'
 import { sql } from 'kysely'
+import { recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type User } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
@@ -68,7 +69,12 @@ export function authRouter(context: ApiContext): Router {
 	}
 
 	async function signedInAnswer(req: Request, user: User) {
-		const accessToken = await createSession(db, user.id, device(req))
+		const accessToken = await db.transaction().execute(async (trx) => {
+			const token = await createSession(trx, user.id, device(req))
+			// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/015-audit-log.md).
+			if (user.currentWorkspaceId) await recordSignIn(trx, user, user.currentWorkspaceId)
+			return token
+		})
 		return { access_token: accessToken, user: await profileOf(db, user) }
 	}
 

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { approvedTemplate, fillTemplate } from '#api/channels/templates.ts'
 import { csvLine } from '#api/contacts/csv.ts'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Campaign, type Channel, type Workspace } from '#api/db/schema.ts'
@@ -211,7 +212,11 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 						const channel = await trx.selectFrom('channels').select('enabled').where('id', '=', campaign.channelId).executeTakeFirstOrThrow()
 						if (!channel.enabled) throw new HttpError(409, 'campaigns:reasons.channelDisabled')
 					}
-					return transition.run(trx, campaign)
+					const done = await transition.run(trx, campaign)
+					if (action === 'start' || action === 'cancel') {
+						await recordAudit(trx, workspace.id, req.user, action === 'start' ? 'campaign.started' : 'campaign.cancelled', { campaign: campaign.name, campaignId: campaign.id })
+					}
+					return done
 				})
 				if (!changed) throw new HttpError(409, `campaigns:errors.cannot.${action}`, { values: { status: req.t(`campaigns:status.${found.status}`) } })
 				void announceCampaign(realtime, workspace.id, found.id)
@@ -235,6 +240,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 			if (query.status) rows = rows.where('campaignRecipients.status', '=', query.status)
 			const reasonOf = (reason: string | null) => (reason?.startsWith('campaigns:') ? req.t(reason) : reason)
 			if (query.format === 'csv') {
+				await recordAudit(db, workspace.id, req.user, 'export.campaignRecipients', { campaign: campaign.name, campaignId: campaign.id })
 				const all = await rows.execute()
 				res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 				res.setHeader('Content-Disposition', `attachment; filename="campaign-${campaign.id}.csv"`)

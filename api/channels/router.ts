@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { Router, type Request } from 'express'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
@@ -51,6 +52,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const { kind } = parseRequest(req, 'body', channelKindBody)
 			if (kind !== 'link') {
 				const { created, credentials } = await connectMessaging(req, workspace.id, kind)
+				await recordAudit(db, workspace.id, req.user, 'channel.created', { channel: created.name, channelId: created.id, channelKind: kind })
 				res.status(201).json({ ...channelJson(created), webhook: webhookOf(created, credentials) })
 				return
 			}
@@ -75,6 +77,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 					return insert(`${suggested}-${Date.now().toString(36)}`)
 				})
 			}
+			// After the insert, which may be tried twice (a slug taken meanwhile): a failed statement would end a transaction.
+			await recordAudit(db, workspace.id, req.user, 'channel.created', { channel: created.name, channelId: created.id, channelKind: kind })
 			res.status(201).json(channelJson(created))
 		}),
 	)
@@ -126,17 +130,25 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
 			const updated = await db
-				.updateTable('channels')
-				.set({
-					...columns,
-					...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
-					...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
-					updatedAt: new Date(),
+				.transaction()
+				.execute(async (trx) => {
+					const row = await trx
+						.updateTable('channels')
+						.set({
+							...columns,
+							...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
+							...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
+							updatedAt: new Date(),
+						})
+						.where('workspaceId', '=', workspace.id)
+						.where('id', '=', channelId)
+						.returning(publicChannelColumns)
+						.executeTakeFirst()
+					// Which fields changed, never what they became.
+					const fields = Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]))
+					if (row && fields.length > 0) await recordAudit(trx, workspace.id, req.user, 'channel.updated', { channel: row.name, channelId: row.id, fields: fields.join(',') })
+					return row
 				})
-				.where('workspaceId', '=', workspace.id)
-				.where('id', '=', channelId)
-				.returning(publicChannelColumns)
-				.executeTakeFirst()
 				.catch(taken(req, changes.slug))
 			if (!updated) throw channelNotFound()
 			res.json(channelJson(updated))
@@ -169,20 +181,26 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				await provider.disconnect(current, config).catch((error: unknown) => logger.warn({ err: error, channelId }, 'the provider did not release the old credentials'))
 				await provider.connect(replaced, webhookUrl(config, found), config).catch(refused)
 			}
-			const updated = await db
-				.updateTable('channels')
-				.set({
-					credentials: sealCredentials(credentials, config.ENCRYPTION_KEY),
-					settings: { ...found.settings, ...learnt },
-					status: statusOf(found.enabled),
-					statusDetail: null,
-					failingSince: null,
-					updatedAt: new Date(),
-				})
-				.where('workspaceId', '=', workspace.id)
-				.where('id', '=', channelId)
-				.returning(publicChannelColumns)
-				.executeTakeFirst()
+			const updated = await db.transaction().execute(async (trx) => {
+				const row = await trx
+					.updateTable('channels')
+					.set({
+						credentials: sealCredentials(credentials, config.ENCRYPTION_KEY),
+						settings: { ...found.settings, ...learnt },
+						status: statusOf(found.enabled),
+						statusDetail: null,
+						failingSince: null,
+						updatedAt: new Date(),
+					})
+					.where('workspaceId', '=', workspace.id)
+					.where('id', '=', channelId)
+					.returning(publicChannelColumns)
+					.executeTakeFirst()
+				// The names of the credentials replaced; their values stay sealed in the channel.
+				const fields = Object.entries(given).flatMap(([name, value]) => (value ? [name] : []))
+				if (row) await recordAudit(trx, workspace.id, req.user, 'channel.credentialsReplaced', { channel: row.name, channelId: row.id, fields: fields.join(',') })
+				return row
+			})
 			if (!updated) throw channelNotFound()
 			res.json({ ...channelJson(updated), webhook: webhookOf(updated, credentials), maskedCredentials: maskCredentials(credentials) })
 		}),
@@ -201,8 +219,12 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 					logger.warn({ err: error, channelId }, 'the provider did not disconnect the channel')
 				})
 			}
-			const deleted = await db.deleteFrom('channels').where('workspaceId', '=', workspace.id).where('id', '=', channelId).executeTakeFirst()
-			if (deleted.numDeletedRows === 0n) throw channelNotFound()
+			const deleted = await db.transaction().execute(async (trx) => {
+				const row = await trx.deleteFrom('channels').where('workspaceId', '=', workspace.id).where('id', '=', channelId).returning(['id', 'name', 'kind']).executeTakeFirst()
+				if (row) await recordAudit(trx, workspace.id, req.user, 'channel.deleted', { channel: row.name, channelId: row.id, channelKind: row.kind })
+				return row
+			})
+			if (!deleted) throw channelNotFound()
 			res.status(204).end()
 		}),
 	)

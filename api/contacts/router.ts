@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
@@ -107,6 +108,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const query = parseRequest(req, 'query', exportContactsQuery)
 			const direction = query.direction ?? defaultDirection(query.sort)
 			const narrow = await narrowFor(db, workspace.id, query)
+			await recordAudit(db, workspace.id, req.user, 'export.contacts')
 			res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 			res.setHeader('Content-Disposition', `attachment; filename="contacts-${new Date().toISOString().slice(0, 10)}.csv"`)
 			let closed = false
@@ -151,6 +153,8 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const { country } = parseRequest(req, 'query', importContactsQuery)
 			const records = readContactsCsv(await readCsvBody(req, res))
 			const result = await importContacts(db, records, { workspaceId: workspace.id, t: req.t, country, createLabels: managers.includes(role) })
+			// Each batch of rows is its own transaction (import.ts): the line is written once they are all applied, with the counts.
+			await recordAudit(db, workspace.id, req.user, 'contacts.imported', { created: result.created, updated: result.updated, skipped: result.rejected.length })
 			if (result.created + result.updated > 0) announce(workspace.id, 'contact.imported')
 			res.json(result)
 		}),
@@ -167,7 +171,9 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 				const contacts = trx.selectFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds)
 				if (action === 'delete') {
 					const deleted = await trx.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds).executeTakeFirst()
-					return Number(deleted.numDeletedRows)
+					const count = Number(deleted.numDeletedRows)
+					if (count > 0) await recordAudit(trx, workspace.id, req.user, 'contacts.deleted', { count })
+					return count
 				}
 				const { count } = await contacts.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
 				if (action === 'label' && labelId) {
@@ -255,8 +261,12 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
-			const deleted = await db.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', '=', contactId).executeTakeFirst()
-			if (deleted.numDeletedRows === 0n) throw contactNotFound()
+			const deleted = await db.transaction().execute(async (trx) => {
+				const row = await trx.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', '=', contactId).returning('id').executeTakeFirst()
+				if (row) await recordAudit(trx, workspace.id, req.user, 'contacts.deleted', { count: 1 })
+				return row
+			})
+			if (!deleted) throw contactNotFound()
 			announce(workspace.id, 'contact.deleted', { contactId })
 			res.status(204).end()
 		}),

@@ -100,6 +100,7 @@ export interface Database {
 	campaignRecipients: CampaignRecipientsTable
 	reportDays: ReportDaysTable
 	reportDirty: ReportDirtyTable
+	auditEvents: AuditEventsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -442,3 +443,16 @@ export interface ReportDirtyTable {
 	fromAt: Date
 	toAt: Date
 }
+
+/** One line of a workspace's audit log (migration 0022): `kind` is its translation key under `audit:events`, said with `values`. */
+export interface AuditEventsTable {
+	id: ColumnType<number, never, never>
+	workspaceId: string
+	actorId: string | null
+	actorName: string
+	kind: string
+	values: ColumnType<AuditValues, AuditValues | undefined, never>
+	createdAt: CreatedAt
+}
+export type AuditValues = Record<string, string | number>
+export type AuditEvent = Selectable<AuditEventsTable>

@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { type OpenAPIObject } from 'openapi3-ts/oas30'
 import { apiDocs, errorBodySchema, securitySchemes } from '#api/http/openapi.ts'
 import { documentAttachments } from '#api/attachments/openapi.ts'
+import { documentAuditLog } from '#api/audit/openapi.ts'
 import { documentAuth } from '#api/auth/openapi.ts'
 import { documentCampaigns } from '#api/campaigns/openapi.ts'
 import { documentCannedResponses } from '#api/canned-responses/openapi.ts'
@@ -34,6 +35,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentAttachments(apiDocs(registry, '/workspaces/:id/attachments', 'Conversations'))
 	documentCampaigns(apiDocs(registry, '/workspaces/:id/campaigns', 'Campaigns'))
 	documentReports(apiDocs(registry, '/workspaces/:id/reports', 'Reports'))
+	documentAuditLog(apiDocs(registry, '/workspaces/:id/audit-log', 'Audit log'))
 	documentWorkspaces(apiDocs(registry, '/workspaces', 'Workspaces'))
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))

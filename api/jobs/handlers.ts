@@ -7,8 +7,8 @@ import { type JobHandlers } from './queue.ts'
 
 /** Every task of the job queue, by name. */
 export const jobHandlers: JobHandlers = {
-	prune: async (_payload, { db }) => {
-		await prune(db)
+	prune: async (_payload, { db, config }) => {
+		await prune(db, { auditLogDays: config.AUDIT_LOG_DAYS })
 	},
 	'send-message': async ({ messageId, attempt }, { db, realtime, config }) => {
 		await deliverMessage(db, realtime, config, messageId, attempt)

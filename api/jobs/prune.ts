@@ -1,13 +1,17 @@
 import { sql } from 'kysely'
 import { sessionIdleTimeout } from '#api/auth/sessions.ts'
+import { pruneAuditLog } from '#api/audit/queries.ts'
 import { type DB } from '#api/db/database.ts'
 
 // Spent links stay a while so that opening an old one says why it no longer works.
 const keepSpentTokens = '7 days'
 const keepDeadInvitations = '30 days'
 
-/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again. */
-export async function prune(db: DB): Promise<{ sessions: number; tokens: number; invitations: number }> {
+/** The audit log's lines are kept this many days unless AUDIT_LOG_DAYS says otherwise. */
+export const defaultAuditLogDays = 365
+
+/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, and audit lines past their time. */
+export async function prune(db: DB, options: { auditLogDays?: number } = {}): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number }> {
 	const idleSince = new Date(Date.now() - sessionIdleTimeout)
 	const sessions = await db.deleteFrom('sessions').where((eb) => eb.or([eb('expiresAt', '<=', sql<Date>`now()`), eb('lastUsedAt', '<=', idleSince)])).executeTakeFirst()
 	const tokens = await db
@@ -18,5 +22,6 @@ export async function prune(db: DB): Promise<{ sessions: number; tokens: number;
 		.deleteFrom('invitations')
 		.where((eb) => eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`), eb('revokedAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`)]))
 		.executeTakeFirst()
-	return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows), invitations: Number(invitations.numDeletedRows) }
+	const auditEvents = await pruneAuditLog(db, options.auditLogDays ?? defaultAuditLogDays)
+	return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows), invitations: Number(invitations.numDeletedRows), auditEvents }
 }

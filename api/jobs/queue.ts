@@ -39,7 +39,7 @@ export type JobName = keyof JobPayloads
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
 
 /** The providers' addresses, the key that opens channel credentials, where attachments go, and the campaigns' opt-out words. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS'>>
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 

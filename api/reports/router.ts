@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express'
 import { csvLine } from '#api/contacts/csv.ts'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -53,6 +54,8 @@ export function reportsRouter({ db }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { table } = parseRequest(req, 'query', exportQuery)
 			const answer = await report(req)
+			const { workspace } = await requireMember(db, req)
+			await recordAudit(db, workspace.id, req.user, 'export.report', { table, from: answer.range.from, to: answer.range.to })
 			res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 			res.setHeader('Content-Disposition', `attachment; filename="report-${table}-${answer.range.from}-${answer.range.to}.csv"`)
 			res.send(tableCsv(answer, table))

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { Router, type RequestHandler } from 'express'
 import { sql } from 'kysely'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { type DB } from '#api/db/database.ts'
@@ -58,6 +59,11 @@ function invitationJson(invitation: Invitation & { createdByName: string | null 
 		createdByName: invitation.createdByName,
 		url,
 	}
+}
+
+/** What the log says of an invitation: its role, and whom it was mailed to (a link names nobody); never its code. */
+function auditValuesOf(invitation: Invitation): Record<string, string> {
+	return { role: invitation.role, method: invitation.method, ...(invitation.email ? { email: invitation.email } : {}) }
 }
 
 function invitationNotFound() {
@@ -155,6 +161,7 @@ export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 			const joined = Boolean(inserted.numInsertedOrUpdatedRows)
 			if (joined) {
 				await trx.updateTable('invitations').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', invitation.id).execute()
+				await recordAudit(trx, invitation.workspaceId, req.user, 'invitation.accepted', { role: invitation.role, method: invitation.method })
 			}
 			return { user: await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId), workspaceId: invitation.workspaceId, joined }
 		})
@@ -232,6 +239,8 @@ export function invitationRoutes(context: ApiContext): Router {
 					throw new HttpError(502, 'workspaces:errors.mailFailed')
 				}
 			}
+			// After the mail: an invitation undone because its mail failed was never made.
+			await recordAudit(db, workspace.id, req.user, 'invitation.created', auditValuesOf(invitation))
 			res.status(201).json(invitationJson({ ...invitation, createdByName: req.user.name }, invitationUrl(config.PUBLIC_URL, req.locale, invitation)))
 		}),
 	)
@@ -241,13 +250,15 @@ export function invitationRoutes(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { invitationId } = parseParams(req, invitationParams, invitationNotFound)
-			const invitation = await db
-				.updateTable('invitations')
-				.set((eb) => ({ revokedAt: eb.fn.coalesce('revokedAt', sql<Date>`now()`) }))
-				.where('id', '=', invitationId)
-				.where('workspaceId', '=', workspace.id)
-				.returning('revokedAt')
-				.executeTakeFirst()
+			const invitation = await db.transaction().execute(async (trx) => {
+				const found = await trx.selectFrom('invitations').selectAll().where('id', '=', invitationId).where('workspaceId', '=', workspace.id).forUpdate().executeTakeFirst()
+				// Revoking twice changes nothing, and says nothing more.
+				if (found && !found.revokedAt) {
+					await trx.updateTable('invitations').set({ revokedAt: sql<Date>`now()` }).where('id', '=', found.id).execute()
+					await recordAudit(trx, workspace.id, req.user, 'invitation.revoked', auditValuesOf(found))
+				}
+				return found
+			})
 			if (!invitation) throw invitationNotFound()
 			res.status(204).end()
 		}),

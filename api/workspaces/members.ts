@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
+import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { workspaceJson } from '#api/auth/profile.ts'
 import { type DB } from '#api/db/database.ts'
@@ -64,9 +65,9 @@ async function requireTarget(db: DB, req: Request, { workspace }: Membership): P
 }
 
 /** Leaving: anyone but the owner, who must hand the workspace over first. */
-async function leave(db: DB, { workspace, role }: Membership, userId: string) {
+async function leave(db: DB, { workspace, role }: Membership, user: { id: string; name: string }) {
 	if (role === 'owner') throw new HttpError(409, 'workspaces:errors.ownerCannotLeave')
-	await removeMember(db, workspace.id, userId)
+	await removeMember(db, workspace.id, user.id, (trx) => recordAudit(trx, workspace.id, user, 'member.left'))
 }
 
 /** Tells the workspace, then closes the removed user's connections: they reconnect without its channels. */
@@ -107,7 +108,12 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			const target = await requireTarget(db, req, membership)
 			const { role } = parseRequest(req, 'body', changeRoleBody)
 			if (target.role === 'owner') throw ownerProtected()
-			await db.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
+			if (role !== target.role) {
+				await db.transaction().execute(async (trx) => {
+					await trx.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
+					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', { member: target.name, memberId: target.userId, from: target.role, to: role })
+				})
+			}
 			void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
 			res.json({ ...target, role })
 		}),
@@ -119,13 +125,15 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			const membership = await requireMember(db, req)
 			const target = await requireTarget(db, req, membership)
 			if (target.userId === req.user.id) {
-				await leave(db, membership, req.user.id)
+				await leave(db, membership, req.user)
 				announceRemoval(realtime, membership.workspace.id, req.user.id)
 				return res.status(204).end()
 			}
 			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 			if (target.role === 'owner') throw ownerProtected()
-			await removeMember(db, membership.workspace.id, target.userId)
+			await removeMember(db, membership.workspace.id, target.userId, (trx) =>
+				recordAudit(trx, membership.workspace.id, req.user, 'member.removed', { member: target.name, memberId: target.userId, role: target.role }),
+			)
 			announceRemoval(realtime, membership.workspace.id, target.userId)
 			res.status(204).end()
 		}),
@@ -135,7 +143,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 		'/:id/leave',
 		handler(async (req, res) => {
 			const membership = await requireMember(db, req)
-			await leave(db, membership, req.user.id)
+			await leave(db, membership, req.user)
 			announceRemoval(realtime, membership.workspace.id, req.user.id)
 			res.status(204).end()
 		}),
@@ -164,6 +172,8 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 					.executeTakeFirst()
 				if (demoted.numUpdatedRows === 0n) throw new HttpError(403, 'errors.forbidden')
 				await trx.updateTable('members').set({ role: 'owner' }).where('workspaceId', '=', workspace.id).where('userId', '=', userId).execute()
+				const heir = await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirstOrThrow()
+				await recordAudit(trx, workspace.id, req.user, 'member.ownershipTransferred', { member: heir.name, memberId: userId })
 			})
 			void realtime.publish(workspaceChannel(workspace.id), 'workspace.ownership-transferred', {
 				workspaceId: workspace.id,

@@ -115,8 +115,9 @@ export async function deleteWorkspace(db: DB, workspaceId: string) {
 }
 
 /** Ends a membership; if it was the user's current workspace, another becomes current. */
-export async function removeMember(db: DB, workspaceId: string, userId: string) {
+export async function removeMember(db: DB, workspaceId: string, userId: string, alongside?: (trx: DB) => Promise<void>) {
 	await db.transaction().execute(async (trx) => {
+		await alongside?.(trx)
 		await trx.deleteFrom('members').where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute()
 		const user = await trx.selectFrom('users').select('currentWorkspaceId').where('id', '=', userId).executeTakeFirst()
 		if (user?.currentWorkspaceId === workspaceId) await moveCurrentWorkspaceAway(trx, workspaceId, [userId])

@@ -1,4 +1,5 @@
 import { Router } from 'express'
+import { recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { requireUser } from '#api/http/authenticate.ts'
@@ -56,7 +57,11 @@ export function workspacesRouter(context: ApiContext): Router {
 			const valid = workspaceParams.safeParse({ id: workspaceId })
 			const membership = valid.success ? await findMembership(db, req.user.id, valid.data.id) : undefined
 			if (!membership) throw workspaceNotFound()
-			const user = await setCurrentWorkspace(db, req.user.id, membership.workspace.id)
+			const user = await db.transaction().execute(async (trx) => {
+				const switched = await setCurrentWorkspace(trx, req.user.id, membership.workspace.id)
+				if (req.user.currentWorkspaceId !== membership.workspace.id) await recordSignIn(trx, switched, membership.workspace.id, { via: 'switch' })
+				return switched
+			})
 			res.json(await profileOf(db, user))
 		}),
 	)

@@ -286,6 +286,9 @@ export const routeMatrix: Record<string, RouteRow> = {
 	// Reports: every member (an agent sees their own work).
 	'GET /v1/workspaces/:id/reports': { expect: members(200) },
 	'GET /v1/workspaces/:id/reports/export': { expect: members(200), prepare: () => ({ query: 'table=daily' }) },
+	// The audit log: owners and admins alone.
+	'GET /v1/workspaces/:id/audit-log': { expect: managers(200) },
+	'GET /v1/workspaces/:id/audit-log/export': { expect: managers(200) },
 
 	// Realtime: pusher-js wants 403 for a channel it may not hear, whoever asks.
 	'POST /v1/realtime/auth': { expect: { ...members(200), outsider: 403 }, prepare: (fx) => ({ body: { socket_id: '1234.5678', channel_name: workspaceChannel(fx.here.workspaceId) } }) },

@@ -1,0 +1,48 @@
+import { sql } from 'kysely'
+import { type DB } from '#api/db/database.ts'
+import { type AuditValues } from '#api/db/schema.ts'
+import { type AuditKind } from '#common/audit.ts'
+
+// The kinds live in common/audit.ts, which the page's filter reads too.
+export { auditKinds, type AuditKind } from '#common/audit.ts'
+
+/** Who did it: the signed-in user, whose name is kept with the line. */
+export type AuditActor = { id: string; name: string }
+
+/** Adds a line to a workspace's log; given a transaction, inside it, so that it stands or falls with the change. */
+export async function recordAudit(db: DB, workspaceId: string, actor: AuditActor, kind: AuditKind, values: AuditValues = {}) {
+	await db
+		.insertInto('auditEvents')
+		.values({
+			workspaceId,
+			actorId: actor.id,
+			actorName: actor.name,
+			kind,
+			values,
+		})
+		.execute()
+}
+
+/**
+ * A session entering a workspace: a sign-in, in the workspace it opens in (the user's current
+ * one), and a switch to another. Only while the user is a member there: a stale current workspace says nothing.
+ */
+export async function recordSignIn(db: DB, user: AuditActor, workspaceId: string, values: AuditValues = {}) {
+	await db
+		.insertInto('auditEvents')
+		.columns(['workspaceId', 'actorId', 'actorName', 'kind', 'values'])
+		.expression((eb) =>
+			eb
+				.selectFrom('members')
+				.select([
+					'members.workspaceId',
+					eb.val(user.id).as('actorId'),
+					eb.val(user.name).as('actorName'),
+					eb.val<AuditKind>('session.signedIn').as('kind'),
+					sql<AuditValues>`${JSON.stringify(values)}::jsonb`.as('values'),
+				])
+				.where('members.workspaceId', '=', workspaceId)
+				.where('members.userId', '=', user.id)
+		)
+		.execute()
+}

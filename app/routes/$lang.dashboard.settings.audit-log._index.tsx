@@ -1,0 +1,142 @@
+import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { listOrToast } from '#app/.server/session.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Pagination } from '#app/components/pagination.tsx'
+import { ToastMessage } from '#app/components/toaster.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import * as field from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { auditKinds, auditLineText, type AuditLine } from '#common/audit.ts'
+import { auditFilters, requireAuditReader } from './audit-log.server.ts'
+import * as css from './audit-log.css.ts'
+import * as styles from './dashboard.css.ts'
+
+export const handle = { i18n: ['audit'] }
+
+type AuditEvent = AuditLine & { id: string; actor: { id: string | null; name: string }; createdAt: string }
+type AuditPage = { events: AuditEvent[]; page: number; limit: number; total: number; keptDays: number }
+type Member = { userId: string; name: string }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireAuditReader(args)
+	const params = new URL(args.request.url).searchParams
+	const filters = auditFilters(params)
+	const t = await serverT(locale)
+	const workspace = `/workspaces/${user.workspace.id}`
+	const [{ list, failure }, members] = await Promise.all([
+		listOrToast(
+			api.get<AuditPage>(`${workspace}/audit-log`, { ...filters, page: params.get('page'), limit: 25 }),
+			{ events: [], page: 1, limit: 25, total: 0, keptDays: 365 },
+			{ locale, request: args.request, title: t('audit:loadFailed') },
+		),
+		// The people to filter by: today's members (someone who left is still named on their lines).
+		api.get<{ members: Member[] }>(`${workspace}/members`, { limit: 100 }).then(
+			(answer) => answer.members.map(({ userId, name }) => ({ userId, name })),
+			() => [],
+		),
+	])
+	return { title: t('audit:title'), locale, list, failure, filters, members }
+}
+
+export default function AuditLog() {
+	const { title, locale, list, failure, filters, members } = useLoaderData<typeof loader>()
+	const { t } = useTranslation('audit')
+	const when = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
+	const base = `/${locale}/dashboard/settings/audit-log`
+	const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value)).toString()
+	return (
+		<>
+			<ToastMessage toast={failure} />
+			<div className={table.toolbar}>
+				<div className={styles.pageHeader}>
+					<h1 className={styles.pageTitle}>{title}</h1>
+					<p className={styles.pageLead}>{t('description', { days: list.keptDays })}</p>
+				</div>
+				{/* A download, not a page: the browser saves what the server streams. */}
+				<Link to={`${base}/export${query ? `?${query}` : ''}`} reloadDocument className={button.outline} download>
+					{t('exportCsv')}
+				</Link>
+			</div>
+
+			<Form method="get" className={css.filters} aria-label={t('filters.apply')}>
+				<div className={field.field}>
+					<label htmlFor="audit-actor" className={field.label}>
+						{t('filters.actor')}
+					</label>
+					<select id="audit-actor" name="actorId" defaultValue={filters.actorId} className={field.input}>
+						<option value="">{t('filters.anyone')}</option>
+						{members.map((member) => (
+							<option key={member.userId} value={member.userId}>
+								{member.name}
+							</option>
+						))}
+					</select>
+				</div>
+				<div className={field.field}>
+					<label htmlFor="audit-kind" className={field.label}>
+						{t('filters.kind')}
+					</label>
+					<select id="audit-kind" name="kind" defaultValue={filters.kind} className={field.input}>
+						<option value="">{t('filters.anyKind')}</option>
+						{auditKinds.map((kind) => (
+							<option key={kind} value={kind}>
+								{t(`kinds.${kind}`)}
+							</option>
+						))}
+					</select>
+				</div>
+				<div className={field.field}>
+					<label htmlFor="audit-from" className={field.label}>
+						{t('filters.from')}
+					</label>
+					<input id="audit-from" type="date" name="from" defaultValue={filters.from} className={field.input} />
+				</div>
+				<div className={field.field}>
+					<label htmlFor="audit-to" className={field.label}>
+						{t('filters.to')}
+					</label>
+					<input id="audit-to" type="date" name="to" defaultValue={filters.to} className={field.input} />
+				</div>
+				<button type="submit" className={button.primary}>
+					{t('filters.apply')}
+				</button>
+				{query ? (
+					<Link to={base} className={button.ghost}>
+						{t('filters.clear')}
+					</Link>
+				) : null}
+			</Form>
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('columns.when')}</th>
+							<th className={table.th}>{t('columns.who')}</th>
+							<th className={table.th}>{t('columns.what')}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{list.events.map((event) => (
+							<tr key={event.id} data-kind={event.kind}>
+								<td className={table.td}>
+									<time dateTime={event.createdAt}>{when(event.createdAt)}</time>
+								</td>
+								<td className={table.td}>{event.actor.name}</td>
+								<td className={table.td}>{auditLineText(t, event)}</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{list.events.length === 0 ? <p className={table.empty}>{t('empty')}</p> : null}
+			</div>
+			<Pagination page={list.page} limit={list.limit} total={list.total} />
+		</>
+	)
+}
