@@ -71,7 +71,7 @@ export function authRouter(context: ApiContext): Router {
 	async function signedInAnswer(req: Request, user: User) {
 		const accessToken = await db.transaction().execute(async (trx) => {
 			const token = await createSession(trx, user.id, device(req))
-			// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/015-audit-log.md).
+			// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/016-audit-log.md).
 			if (user.currentWorkspaceId) await recordSignIn(trx, user, user.currentWorkspaceId)
 			return token
 		})

@@ -444,7 +444,7 @@ export interface ReportDirtyTable {
 	toAt: Date
 }
 
-/** One line of a workspace's audit log (migration 0022): `kind` is its translation key under `audit:events`, said with `values`. */
+/** One line of a workspace's audit log (migration 0021): `kind` is its translation key under `audit:events`, said with `values`. */
 export interface AuditEventsTable {
 	id: ColumnType<number, never, never>
 	workspaceId: string

@@ -19,7 +19,7 @@ import * as m0017 from './0017_attachments.ts'
 import * as m0018 from './0018_campaigns.ts'
 import * as m0019 from './0019_channel_campaign_rate.ts'
 import * as m0020 from './0020_reports.ts'
-import * as m0022 from './0022_audit_log.ts'
+import * as m0021 from './0021_audit_log.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -43,5 +43,5 @@ export const migrations: Record<string, Migration> = {
 	'0018_campaigns': m0018,
 	'0019_channel_campaign_rate': m0019,
 	'0020_reports': m0020,
-	'0022_audit_log': m0022,
+	'0021_audit_log': m0021,
 }

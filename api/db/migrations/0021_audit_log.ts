@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The audit log (issue 18, docs/decisions/015-audit-log.md): who did what in a workspace, and
+ * The audit log (issue 18, docs/decisions/016-audit-log.md): who did what in a workspace, and
  * when. A row holds its line as a translation key (`kind`) and the values it is said with, so that
  * it is translated when read, in the reader's language. The actor's name is kept beside their id:
  * the line still says who after they leave the workspace or delete their account.
