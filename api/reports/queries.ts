@@ -84,8 +84,8 @@ export async function readReport(
 	const label = filters.labelId ?? none
 	const channelKey = filters.channelId ?? every
 	const agentKey = agentId ?? every
-	const days = sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${range.to}::date`
-	const thisPeriod = sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${range.from}::date and ${range.to}::date`
+	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${from}::date and ${to}::date`
+	const thisPeriod = period(range)
 	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
 		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
 	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
@@ -101,7 +101,7 @@ export async function readReport(
 		`.execute(db),
 		sql<Record<string, unknown>>`
 			select ${counts}, ${histograms} from report_days
-			where workspace_id = ${workspace.id} and label_id = ${label} and day between ${previous.from}::date and ${previous.to}::date and ${filtered}
+			where ${period(previous)} and ${filtered}
 		`.execute(db),
 		sql<Record<string, unknown>>`
 			select channel_id as "channelId", ${counts}
