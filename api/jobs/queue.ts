@@ -81,11 +81,14 @@ export function jobBatcher(db: DB): (jobs: BatchedJob[]) => Promise<void> {
 			waiting = []
 			const specs = batch.flatMap((entry) => entry.jobs.map((job) => ({ identifier: job.name, payload: job.payload, queue_name: job.queueName ?? null })))
 			try {
-				await sql`select count(*) from graphile_worker.add_jobs(array(
-					select row(spec->>'identifier', spec->'payload', spec->>'queue_name', null, null, null, null, null)::graphile_worker.job_spec
+				// One add_job per job, called in the callers' order (PostgreSQL evaluates a volatile select list after its
+				// ORDER BY): add_jobs joins its specs to the tasks and queues, and a hash join handed the ids out in
+				// another order (a burst's webhooks would then have run in the wrong order in their queue).
+				await sql`select count(*) from (
+					select graphile_worker.add_job(spec->>'identifier', spec->'payload', queue_name => spec->>'queue_name')
 					from json_array_elements(${JSON.stringify(specs)}::json) with ordinality as specs(spec, n)
 					order by n
-				))`.execute(db)
+				) added`.execute(db)
 				for (const entry of batch) entry.settle()
 			} catch (error) {
 				for (const entry of batch) entry.settle(error)

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { sendCampaignBatch } from '#api/campaigns/sending.ts'
+import { sendCampaignBatch, sendJobKey } from '#api/campaigns/sending.ts'
 import { type Channel } from '#api/db/schema.ts'
+import { removeJob } from '#api/jobs/queue.ts'
 import { addAudience, addLabel, campaignAction, campaignsPath, createCampaign, recipientsOf, type CampaignJson } from './campaigns-fixtures.ts'
 import { createLinkChannel, recordingRealtime } from './conversations-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
@@ -210,6 +211,8 @@ describe("the channel's campaign rate", () => {
 		const batchOf = async (extra: Record<string, unknown>) => {
 			const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, labelsIn: [label.id], ...extra }))
 			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'start')
+			// This batch alone: no job runner may send the campaign's next ones meanwhile.
+			await removeJob(testDb(), sendJobKey(campaign.id))
 			await sendCampaignBatch(testDb(), recordingRealtime(), api.config, campaign.id)
 			const sent = (await recipientsOf(campaign.id)).filter((recipient) => recipient.status !== 'queued').length
 			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'cancel')
