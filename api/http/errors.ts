@@ -48,8 +48,23 @@ function fromBodyParser(error: BodyParserError): HttpError | undefined {
 	return undefined
 }
 
+// How node-postgres says the database cannot be reached: the socket's errors, PostgreSQL's
+// "connection exception" (08…) and "operator intervention" (57P01 to 57P03: shutting down,
+// starting up) classes, too many connections, and the pool's own words for a lost or slow connection.
+const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'])
+const unreachableMessages = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i
+
+/** A database that cannot be reached is a 503 the caller may retry, with the time to wait, not a 500. */
+function fromDatabase(error: Error & { code?: string }): HttpError | undefined {
+	const code = typeof error.code === 'string' ? error.code : ''
+	if (unreachableCodes.has(code) || code.startsWith('08') || unreachableMessages.test(error.message)) {
+		return new HttpError(503, 'errors.databaseUnavailable', { headers: { 'Retry-After': '5' } })
+	}
+	return undefined
+}
+
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-	const known = error instanceof HttpError ? error : error instanceof Error ? fromBodyParser(error) : undefined
+	const known = error instanceof HttpError ? error : error instanceof Error ? (fromBodyParser(error) ?? fromDatabase(error)) : undefined
 	const httpError = known ?? new HttpError(500, 'errors.internal')
 	if (!known) req.log.error({ err: error }, 'unhandled error in /v1')
 	else if (httpError.statusCode >= 500) req.log.warn({ err: error }, 'request failed')

@@ -22,13 +22,15 @@ export function ErrorScreen({ referrer }: { referrer: string | null | undefined 
 			? t('error.pageNotFound', { path: errorData.path })
 			: (errorData.message ?? t(errorData.messageKey ?? (status === 404 ? 'error.notFound' : 'error.unexpected')))
 	if (!isRouteErrorResponse(error)) console.error(error)
+	// 404: nothing here; 503: a part (the database) is away for a moment, nothing was lost; else unexpected.
+	const words = status === 404 ? ['error.title', 'error.description'] : status === 503 ? ['error.titleUnavailable', 'error.descriptionUnavailable'] : ['error.titleUnexpected', 'error.descriptionUnexpected']
 
 	return (
 		<main className={styles.screen}>
 			<div>
 				<p className={styles.status}>{status}</p>
-				<h1 className={styles.title}>{t(status === 404 ? 'error.title' : 'error.titleUnexpected')}</h1>
-				<p className={styles.message}>{t(status === 404 ? 'error.description' : 'error.descriptionUnexpected')}</p>
+				<h1 className={styles.title}>{t(words[0]!)}</h1>
+				<p className={styles.message}>{t(words[1]!)}</p>
 				<p className={styles.detail} data-testid="error-message">
 					{message}
 				</p>
