@@ -214,7 +214,9 @@ describe("the channel's campaign rate", () => {
 			// This batch alone: no job runner may send the campaign's next ones meanwhile.
 			await removeJob(testDb(), sendJobKey(campaign.id))
 			await sendCampaignBatch(testDb(), recordingRealtime(), api.config, campaign.id)
-			const sent = (await recipientsOf(campaign.id)).filter((recipient) => recipient.status !== 'queued').length
+			const recipients = await recipientsOf(campaign.id)
+			expect(recipients, JSON.stringify(recipients.map((recipient) => recipient.status))).toHaveLength(10)
+			const sent = recipients.filter((recipient) => recipient.status !== 'queued').length
 			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'cancel')
 			return sent
 		}
