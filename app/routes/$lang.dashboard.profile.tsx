@@ -15,10 +15,11 @@ import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { combineHeaders, formOf } from '#app/utils/http.ts'
+import { dateTimeFormat } from '#app/utils/intl.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { themeNames } from '#common/theme.ts'
-import { languages } from '#locales/languages.ts'
+import { languageOf, languages } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { profileSchema, passwordSchema } from './$lang.dashboard.profile.schema.ts'
@@ -35,8 +36,9 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
 	const { sessions } = await api.get<{ sessions: SessionJson[] }>('/auth/sessions')
-	// Formatted here, once, so the page shows the same words with or without JavaScript.
-	const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+	// Formatted here, once, so the page shows the same words with or without JavaScript; in the
+	// language's real tag (`fr`, not `fr-x`) and the workspace's time zone, as the other pages' dates.
+	const when = dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: user.workspace?.timezone ?? 'UTC' })
 	const devices = sessions.map((session) => ({
 		id: session.id,
 		current: session.current,
