@@ -309,12 +309,17 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 			.executeTakeFirstOrThrow()
 		const budget = Math.max(0, rate - recent)
 		if (budget === 0) return []
+		// The batch is picked once, in a materialised CTE: as `id in (… limit … skip locked)`, a nested loop
+		// could run the pick again for each row it joined, each time past the rows this statement had just
+		// claimed, and claim the whole campaign in one batch (a test forces that plan).
 		return trx
+			.with(
+				(cte) => cte('picked').materialized(),
+				(query) => query.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
+			)
 			.updateTable('campaignRecipients')
 			.set({ status: 'sending', claimedAt: claimStamp, updatedAt: sql<Date>`now()` })
-			.where('id', 'in', (eb) =>
-				eb.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
-			)
+			.where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
 			.where('status', '=', 'queued')
 			.returningAll()
 			.execute()

@@ -152,13 +152,18 @@ export async function refreshReports(db: DB, options: { batch?: number; workspac
 	let taken = 0
 	for (;;) {
 		const count = await db.transaction().execute(async (trx) => {
+			// Picked once (a materialised CTE): as `id in (… limit … skip locked)` a nested loop may pick again per row.
 			const notes = await trx
+				.with(
+					(cte) => cte('picked').materialized(),
+					(query) => {
+						let stale = query.selectFrom('reportDirty').select('id')
+						if (options.workspaceId) stale = stale.where('workspaceId', '=', options.workspaceId)
+						return stale.orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked()
+					},
+				)
 				.deleteFrom('reportDirty')
-				.where('id', 'in', (eb) => {
-					let stale = eb.selectFrom('reportDirty').select('id')
-					if (options.workspaceId) stale = stale.where('workspaceId', '=', options.workspaceId)
-					return stale.orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked()
-				})
+				.where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
 				.returning(['workspaceId', sql<string>`from_at::text`.as('from'), sql<string>`to_at::text`.as('to')])
 				.execute()
 			const byWorkspace = new Map<string, Span[]>()

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { sendCampaignBatch, sendJobKey } from '#api/campaigns/sending.ts'
+import { createDb } from '#api/db/database.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { addAudience, addLabel, campaignAction, campaignsPath, createCampaign, recipientsOf, type CampaignJson } from './campaigns-fixtures.ts'
@@ -203,9 +204,7 @@ describe("the channel's campaign rate", () => {
 		expect(patched.body).toMatchObject({ campaignRatePerSecond: 25, kindRatePerSecond: 30 })
 	})
 
-	// Retried: in three of five full API runs (never alone) the campaign had sent all ten after the one
-	// batch, as if the channel's rate was not read; not understood yet (see the closing note of issue 16).
-	test('a batch sends at the campaign’s rate, else the channel’s, else the kind’s default', { retry: 2 }, async () => {
+	test('a batch sends at the campaign’s rate, else the channel’s, else the kind’s default', async () => {
 		const site = await createLinkChannel(team.workspace.id, 'Batch site')
 		await testDb().updateTable('channels').set({ campaignRatePerSecond: 4 }).where('id', '=', site.id).execute()
 		const label = await addLabel(team.workspace.id, 'batch')
@@ -218,19 +217,37 @@ describe("the channel's campaign rate", () => {
 			await sendCampaignBatch(testDb(), recordingRealtime(), api.config, campaign.id)
 			const recipients = await recipientsOf(campaign.id)
 			const sent = recipients.filter((recipient) => recipient.status !== 'queued').length
-			const cancel = await api.request('POST', campaignsPath(team.workspace.id, `/${campaign.id}/cancel`), { headers: team.owner.auth })
-			if (cancel.status !== 200) {
-				// What sent the rest, if this fails again: the recipients now, and the campaign's jobs.
-				const now = (await recipientsOf(campaign.id)).map((recipient) => [recipient.status, recipient.claimedAt?.toISOString()])
-				const jobs = await sql`select task_identifier, locked_by, run_at, attempts from graphile_worker.jobs where key like ${`%${campaign.id}%`}`.execute(testDb())
-				expect.fail(`cancel answered ${cancel.status}; after the batch ${JSON.stringify(recipients.map((recipient) => recipient.status))}, now ${JSON.stringify(now)}, jobs ${JSON.stringify(jobs.rows)}`)
-			}
+			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'cancel')
 			return sent
 		}
 		expect(await batchOf({})).toBe(4)
 		// Another campaign's claims in the last second are taken off the channel's rate: wait it out.
 		await new Promise((resolve) => setTimeout(resolve, 1100))
 		expect(await batchOf({ ratePerSecond: 2 })).toBe(2)
+	})
+})
+
+describe('claiming a batch', () => {
+	test('takes no more recipients than the rate, whatever plan PostgreSQL picks (a nested loop ran the LIMIT again per row)', async () => {
+		const site = await createLinkChannel(team.workspace.id, 'Claims site')
+		await testDb().updateTable('channels').set({ campaignRatePerSecond: 3 }).where('id', '=', site.id).execute()
+		const label = await addLabel(team.workspace.id, 'claims')
+		await addAudience(team.workspace.id, site.id, Array.from({ length: 10 }, (_, index) => ({ name: `Claim ${index}`, labels: [label.id] })))
+		const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, labelsIn: [label.id] }))
+		await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'start')
+		await removeJob(testDb(), sendJobKey(campaign.id))
+		// The plan a busy database chose: no hashing, no materialising, so the IN (… LIMIT … SKIP LOCKED) is rescanned per row.
+		const url = new URL(inject('databaseUrl'))
+		url.searchParams.set('options', '-c enable_hashjoin=off -c enable_hashagg=off -c enable_mergejoin=off -c enable_material=off -c enable_memoize=off -c enable_sort=off')
+		const forced = createDb(url.toString(), 2)
+		try {
+			await sendCampaignBatch(forced, recordingRealtime(), api.config, campaign.id)
+		} finally {
+			await forced.destroy()
+		}
+		const recipients = await recipientsOf(campaign.id)
+		expect(recipients.filter((recipient) => recipient.status !== 'queued')).toHaveLength(3)
+		await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'cancel')
 	})
 })
 
