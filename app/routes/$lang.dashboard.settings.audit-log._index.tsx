@@ -6,7 +6,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { Pagination } from '#app/components/pagination.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
-import * as field from '#app/components/ui/field.css.ts'
+import { Field, SelectField } from '#app/components/ui/field.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -65,44 +65,24 @@ export default function AuditLog() {
 			</div>
 
 			<Form method="get" className={css.filters} aria-label={t('filters.apply')}>
-				<div className={field.field}>
-					<label htmlFor="audit-actor" className={field.label}>
-						{t('filters.actor')}
-					</label>
-					<select id="audit-actor" name="actorId" defaultValue={filters.actorId} className={field.input}>
-						<option value="">{t('filters.anyone')}</option>
-						{members.map((member) => (
-							<option key={member.userId} value={member.userId}>
-								{member.name}
-							</option>
-						))}
-					</select>
-				</div>
-				<div className={field.field}>
-					<label htmlFor="audit-kind" className={field.label}>
-						{t('filters.kind')}
-					</label>
-					<select id="audit-kind" name="kind" defaultValue={filters.kind} className={field.input}>
-						<option value="">{t('filters.anyKind')}</option>
-						{auditKinds.map((kind) => (
-							<option key={kind} value={kind}>
-								{t(`kinds.${kind}`)}
-							</option>
-						))}
-					</select>
-				</div>
-				<div className={field.field}>
-					<label htmlFor="audit-from" className={field.label}>
-						{t('filters.from')}
-					</label>
-					<input id="audit-from" type="date" name="from" defaultValue={filters.from} className={field.input} />
-				</div>
-				<div className={field.field}>
-					<label htmlFor="audit-to" className={field.label}>
-						{t('filters.to')}
-					</label>
-					<input id="audit-to" type="date" name="to" defaultValue={filters.to} className={field.input} />
-				</div>
+				<SelectField label={t('filters.actor')} select={{ id: 'audit-actor', name: 'actorId', defaultValue: filters.actorId }}>
+					<option value="">{t('filters.anyone')}</option>
+					{members.map((member) => (
+						<option key={member.userId} value={member.userId}>
+							{member.name}
+						</option>
+					))}
+				</SelectField>
+				<SelectField label={t('filters.kind')} select={{ id: 'audit-kind', name: 'kind', defaultValue: filters.kind }}>
+					<option value="">{t('filters.anyKind')}</option>
+					{auditKinds.map((kind) => (
+						<option key={kind} value={kind}>
+							{t(`kinds.${kind}`)}
+						</option>
+					))}
+				</SelectField>
+				<Field label={t('filters.from')} input={{ id: 'audit-from', type: 'date', name: 'from', defaultValue: filters.from }} />
+				<Field label={t('filters.to')} input={{ id: 'audit-to', type: 'date', name: 'to', defaultValue: filters.to }} />
 				<button type="submit" className={button.primary}>
 					{t('filters.apply')}
 				</button>
