@@ -17,13 +17,17 @@ export function relativeTimeFormat(locale: string): Intl.RelativeTimeFormat {
 	return format
 }
 
-const sizeFormats = new Map<string, Intl.NumberFormat>()
+const numberFormats = new Map<string, Intl.NumberFormat>()
+
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+	const key = `${locale}|${JSON.stringify(options)}`
+	let format = numberFormats.get(key)
+	if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)))
+	return format
+}
 
 /** A file's size in the reader's language: "820 B", "14.2 kB", "3.1 MB" (decimal units, as file managers show them). */
 export function formatFileSize(locale: string, bytes: number): string {
 	const [unit, value] = bytes < 1000 ? (['byte', bytes] as const) : bytes < 1_000_000 ? (['kilobyte', bytes / 1000] as const) : (['megabyte', bytes / 1_000_000] as const)
-	const key = `${locale}|${unit}`
-	let format = sizeFormats.get(key)
-	if (!format) sizeFormats.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })))
-	return format.format(value)
+	return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value)
 }

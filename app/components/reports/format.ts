@@ -1,22 +1,8 @@
+import { dateTimeFormat as dateFormat, numberFormat } from '#app/utils/intl.ts'
+
 // The reports' numbers in the reader's language (an i18next language tag: en-US, ar-EG, fr).
-// Formatters are kept per language and options: a page of reports formats a few hundred values.
-const numberFormats = new Map<string, Intl.NumberFormat>()
+// Formatters are kept per language and options (app/utils/intl.ts): a page of reports formats a few hundred values.
 const listFormats = new Map<string, Intl.ListFormat>()
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
-
-function numberFormat(lang: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-	const key = `${lang}|${JSON.stringify(options)}`
-	let format = numberFormats.get(key)
-	if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(lang, options)))
-	return format
-}
-
-function dateFormat(lang: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-	const key = `${lang}|${JSON.stringify(options)}`
-	let format = dateFormats.get(key)
-	if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(lang, options)))
-	return format
-}
 
 export function formatCount(lang: string, value: number): string {
 	return numberFormat(lang).format(value)
