@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
+import { tabCounts } from '#api/conversations/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Availability, type ChannelKind } from '#api/db/schema.ts'
 import { bucketCount, quantile, shareUnder } from './buckets.ts'
@@ -271,11 +272,7 @@ async function memberRows(db: DB, workspaceId: string, onlyUser?: string): Promi
 
 /** Conversations open now: the kept counts when only an agent narrows them, else counted. */
 async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): Promise<number> {
-	if (!filters.channelId && !filters.labelId) {
-		let counts = db.selectFrom('conversationCounts').select(sql<number>`coalesce(sum(count), 0)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
-		if (filters.agentId) counts = counts.where('assigneeKey', '=', filters.agentId)
-		return (await counts.executeTakeFirstOrThrow()).n
-	}
+	if (!filters.channelId && !filters.labelId) return (await tabCounts(db, workspaceId, filters.agentId ?? undefined)).open
 	let open = db.selectFrom('conversations').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
 	if (filters.channelId) open = open.where('channelId', '=', filters.channelId)
 	if (filters.agentId) open = open.where('assigneeId', '=', filters.agentId)
