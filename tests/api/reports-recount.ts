@@ -1,5 +1,7 @@
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
+import { type ReportDaysTable } from '#api/db/schema.ts'
 import { durationBounds, bucketCount } from '#api/reports/buckets.ts'
+import { todayIn } from '#api/reports/queries.ts'
 import { every, none } from '#api/reports/rollup.ts'
 import { testDb } from './harness.ts'
 
@@ -8,30 +10,14 @@ import { testDb } from './harness.ts'
  * the roll-up's SQL: what `report_days` must equal after a refresh. Rows with nothing counted are
  * left out on both sides.
  */
-export type DayRow = {
-	labelId: string
-	day: string
-	channelId: string
-	agentId: string
-	opened: number
-	resolved: number
-	messagesIn: number
-	messagesOut: number
-	firstResponses: number
-	firstResponseBuckets: number[]
-	resolutionBuckets: number[]
-	incomingHours: number[]
-	newContacts: number
-	campaignSent: number
-	campaignDelivered: number
-}
+export type DayRow = Omit<Selectable<ReportDaysTable>, 'workspaceId'>
 
 const key = (row: Pick<DayRow, 'labelId' | 'day' | 'channelId' | 'agentId'>) => `${row.labelId} ${row.day} ${row.channelId} ${row.agentId}`
 
 export async function recount(workspaceId: string): Promise<DayRow[]> {
 	const db = testDb()
 	const { timezone } = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
-	const dayOf = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
+	const dayOf = (date: Date) => todayIn(timezone, date)
 	const hourOf = (date: Date) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(date))
 	// PostgreSQL's width_bucket: how many bounds are at or below the value.
 	const bucketOf = (seconds: number) => durationBounds.filter((bound) => bound <= seconds).length
