@@ -26,7 +26,7 @@ import { createDb } from '#api/db/database.ts'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
 import { attack, type BenchRequest, type Method } from './load.ts'
-import { cleanup, findServerEntry, isInterrupted, log, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
+import { cleanup, findServerEntry, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
@@ -236,16 +236,11 @@ function parseOptions(): Options {
 		},
 		allowPositionals: false,
 	})
-	const number = (name: string, value: string, min: number) => {
-		const parsed = Number(value)
-		if (!Number.isFinite(parsed) || parsed < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${value}`)
-		return parsed
-	}
 	return {
 		build: !values['no-build'] && process.env.BENCH_SKIP_BUILD !== '1',
-		duration: number('duration', values.duration, 1),
-		warmup: number('warmup', values.warmup, 0),
-		connections: Math.round(number('connections', values.connections, 1)),
+		duration: numberOption('duration', values.duration, 1),
+		warmup: numberOption('warmup', values.warmup, 0),
+		connections: Math.round(numberOption('connections', values.connections, 1)),
 		only: values.only,
 	}
 }

@@ -264,7 +264,7 @@ export async function startServer(entry: string, options: { env?: Record<string,
 /** A command-line number from `min` to `max` (a bench's options), or an error that says so. */
 export function numberOption(name: string, value: string, min: number, max = Infinity): number {
 	const parsed = Number(value)
-	if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new Error(`--${name} must be a number from ${min} to ${max}, got ${value}`)
+	if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new Error(`--${name} must be a number ${max === Infinity ? `≥ ${min}` : `from ${min} to ${max}`}, got ${value}`)
 	return parsed
 }
 
