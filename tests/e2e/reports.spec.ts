@@ -4,7 +4,7 @@ import { type APIRequestContext, type Page } from '@playwright/test'
 import { registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
-import { inviteAndAccept, isSameDocument, markDocument } from './realtime-support.ts'
+import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 async function expectAccessible(page: Page) {
 	const results = await new AxeBuilder({ page }).analyze()
@@ -120,6 +120,8 @@ test.describe('reports with JavaScript', () => {
 		// Alone in the workspace: the checklist stays above the reports.
 		await expect(page.getByRole('heading', { name: 'Getting started: 2 of 3 done' })).toBeVisible()
 		await expect(value(page, 'openNow')).toHaveText('1')
+		// Live once the page's socket is on the workspace's channel: what happens before that is in the page itself.
+		await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${link.workspace.id}`)).toBe(1)
 		await markDocument(page)
 		await visitorWrites(request, link.slug, 'One more thing')
 		await expect(value(page, 'openNow')).toHaveText('2')
