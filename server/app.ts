@@ -20,6 +20,7 @@ import { type Config } from './config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { securityHeaders } from './security-headers.ts'
+import { discardUnreadBody } from './unread-body.ts'
 import { anonymousPageCache } from './page-cache.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
@@ -98,6 +99,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 		},
 	})
 	app.use(requestLog)
+	app.use(discardUnreadBody(config.UPLOAD_MAX_BYTES))
 
 	app.use(healthRoutes({ isReady: () => isReachable(database.db), isStopping: () => shuttingDown }))
 

@@ -98,7 +98,7 @@ export async function action(args: ActionFunctionArgs) {
 	const intent = String(formData.get('intent') ?? 'save')
 
 	if (['start', 'pause', 'resume', 'cancel', 'delete'].includes(intent)) {
-		const campaignId = String(formData.get('campaignId') ?? '')
+		const campaignId = encodeURIComponent(String(formData.get('campaignId') ?? ''))
 		let done = intent
 		try {
 			if (intent === 'delete') await api.delete(`${base}/${campaignId}`)
@@ -122,7 +122,7 @@ export async function action(args: ActionFunctionArgs) {
 			const audience = await api.post<Audience>(`${base}/audience`, { channelId: body.channelId, labelsIn: body.labelsIn, labelsOut: body.labelsOut })
 			return data({ result: submission.reply(), audience })
 		}
-		const saved = campaignId ? await api.patch<CampaignJson>(`${base}/${campaignId}`, body) : await api.post<CampaignJson>(base, body)
+		const saved = campaignId ? await api.patch<CampaignJson>(`${base}/${encodeURIComponent(campaignId)}`, body) : await api.post<CampaignJson>(base, body)
 		return redirectWithToast(`${here}?campaign=${saved.id}`, { type: 'success', title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }) })
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })

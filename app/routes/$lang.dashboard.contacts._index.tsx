@@ -63,7 +63,10 @@ export async function action(args: ActionFunctionArgs) {
 	const intent = String(formData.get('intent') ?? '')
 	const t = await serverT(locale)
 	const base = `/workspaces/${user.workspace.id}/contacts`
-	const back = `/${locale}/dashboard/contacts${String(formData.get('search') ?? '')}`
+	// The list's query as the page had it, parsed again (a posted value is no path nor header text of its
+	// own), and only when it fits in a Location header.
+	const kept = new URLSearchParams(String(formData.get('search') ?? '')).toString()
+	const back = `/${locale}/dashboard/contacts${kept && kept.length <= 2000 ? `?${kept}` : ''}`
 
 	if (intent === 'import') {
 		const file = formData.get('file')
@@ -82,7 +85,7 @@ export async function action(args: ActionFunctionArgs) {
 		const name = String(formData.get('name') ?? '')
 		const shown = `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`
 		try {
-			await api.post(`${base}/${contactId}/opt-in`)
+			await api.post(`${base}/${encodeURIComponent(contactId)}/opt-in`)
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: shown, title: t('contacts.optInFailed') })
 		}
@@ -91,7 +94,7 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'delete') {
 		try {
-			await api.delete(`${base}/${String(formData.get('contactId') ?? '')}`)
+			await api.delete(`${base}/${encodeURIComponent(String(formData.get('contactId') ?? ''))}`)
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: back, title: t('contacts.deleteFailed') })
 		}

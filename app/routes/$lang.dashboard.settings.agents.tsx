@@ -81,7 +81,7 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (formData.get('intent') === 'revoke') {
 		try {
-			await api.delete(`${base}/${String(formData.get('invitationId') ?? '')}`)
+			await api.delete(`${base}/${encodeURIComponent(String(formData.get('invitationId') ?? ''))}`)
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: here, title: t('agents.revokeFailed') })
 		}

@@ -50,7 +50,7 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (formData.get('intent') === 'delete') {
 		try {
-			await api.delete(`${base}/${String(formData.get('labelId') ?? '')}`)
+			await api.delete(`${base}/${encodeURIComponent(String(formData.get('labelId') ?? ''))}`)
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: here, title: t('labels.deleteFailed') })
 		}
@@ -61,7 +61,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
 	const { labelId, ...label } = submission.value
 	try {
-		if (labelId) await api.patch(`${base}/${labelId}`, { ...label, description: label.description ?? null })
+		if (labelId) await api.patch(`${base}/${encodeURIComponent(labelId)}`, { ...label, description: label.description ?? null })
 		else await api.post(base, label)
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })

@@ -53,10 +53,11 @@ export async function action(args: ActionFunctionArgs) {
 	const userId = String(form.get('userId') ?? '')
 	const t = await serverT(locale)
 	const workspace = `/workspaces/${user.workspace.id}`
+	const member = `${workspace}/members/${encodeURIComponent(userId)}`
 	const here = `/${locale}/dashboard/team-members`
 	const calls: Record<string, () => Promise<unknown>> = {
-		role: () => api.patch(`${workspace}/members/${userId}`, { role: form.get('role') }),
-		remove: () => api.delete(`${workspace}/members/${userId}`),
+		role: () => api.patch(member, { role: form.get('role') }),
+		remove: () => api.delete(member),
 		transfer: () => api.post(`${workspace}/transfer-ownership`, { userId }),
 		leave: () => api.post(`${workspace}/leave`),
 		availability: () => api.patch(`${workspace}/members/me`, { availability: form.get('availability') }),

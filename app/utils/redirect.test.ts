@@ -9,6 +9,14 @@ describe('safePath', () => {
 		expect(safePath('https://evil.example')).toBeUndefined()
 		expect(safePath(['/a'])).toBeUndefined()
 	})
+
+	test('gives the path percent-encoded, fit for a Location header', () => {
+		expect(safePath('/ar-eg/dashboard/contacts?search=محمد')).toBe('/ar-eg/dashboard/contacts?search=%D9%85%D8%AD%D9%85%D8%AF')
+		expect(safePath('/\u202Egnp')).toBe('/%E2%80%AEgnp')
+		expect(safePath('/a\r\nSet-Cookie: x=1')).toBe('/aSet-Cookie:%20x=1')
+		expect(safePath('/\t/evil.example')).toBeUndefined()
+		expect(safePath(`/${'a'.repeat(5000)}`)).toBeUndefined()
+	})
 })
 
 describe('withLocale', () => {

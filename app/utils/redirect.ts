@@ -3,9 +3,15 @@
  * (`//evil.example`, `https://…`, `javascript:`) yields undefined.
  */
 export function safePath(target: unknown): string | undefined {
-	if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined
-	return target
+	if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\') || target.length > maxPathLength) return undefined
+	// As the browser would read it, percent-encoded: a Location header carries no raw bidi control, line break or non-ASCII letter.
+	const url = new URL(target, 'http://here.invalid')
+	if (url.origin !== 'http://here.invalid') return undefined
+	return `${url.pathname}${url.search}${url.hash}`
 }
+
+/** Longer than any path of ours with its query: refused rather than sent back in a header. */
+const maxPathLength = 2000
 
 /** Puts `path` under another locale: `/en-us/auth/login?x` → `/ar-eg/auth/login?x`. */
 export function withLocale(path: string, locale: string): string {

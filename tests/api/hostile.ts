@@ -27,6 +27,10 @@ export const nastyStrings = [
 	'{{name}}',
 	'${7*7}',
 	'../../etc/passwd',
+	'/\u202Egnp',
+	'/a\r\nSet-Cookie: x=1',
+	'/محمد?q=é',
+	'/\t/evil.example',
 	'null',
 	'undefined',
 	'NaN',
@@ -158,3 +162,15 @@ export const headerText = fc.oneof(
 
 /** Path segments sent as they are, not encoded: bad percent-encoding and the like (not `..` nor `%2e%2e`, which fetch resolves away before sending). */
 export const rawSegments = ['%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', '%C0%AF', '%FF%FE', '0x10', '1e3', '-1', '00001', '99999999999999999999', 'me', '%20']
+
+/** What a failure may never show: a stack frame, a file of the server, a database's own words. */
+export const leaks = [/\n\s+at /, /\bat [\w.<>]+ \(/, /\.ts:\d+:\d+/, /node_modules/, /syntax error/i, /relation "/i, /violates/i, /duplicate key/i, /invalid input syntax/i, /out of range/i, /TypeError|ReferenceError|RangeError/]
+
+/** Like encodeURIComponent, but a lone surrogate goes out as the UTF-8 bytes of its code (which no decoder accepts) instead of throwing. */
+export function encodeLoosely(text: string): string {
+	return Array.from(text, (character) => {
+		const code = character.charCodeAt(0)
+		if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
+		return encodeURIComponent(character)
+	}).join('')
+}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startApi, type TestApi } from './harness.ts'
-import { contentTypes, headerText, hostileJson, hostileString, mutatedBody, rawBodies, rawSegments } from './hostile.ts'
+import { contentTypes, encodeLoosely, headerText, hostileJson, hostileString, leaks, mutatedBody, rawBodies, rawSegments } from './hostile.ts'
 import { createFixtures, type Fixtures } from './route-fixtures.ts'
 import { pathParams, type ListedRoute } from './route-list.ts'
 import { apiRoutes, paramsOf, routeMatrix, type Prepared } from './route-matrix.ts'
@@ -20,8 +20,6 @@ beforeAll(async () => {
 })
 afterAll(() => api.close())
 
-/** What a failure may never show: a stack frame, a file of the server, a database's own words. */
-const leaks = [/\n\s+at /, /\bat [\w.<>]+ \(/, /\.ts:\d+:\d+/, /node_modules/, /syntax error/i, /relation "/i, /violates/i, /duplicate key/i, /invalid input syntax/i, /out of range/i, /TypeError|ReferenceError|RangeError/]
 
 export type FuzzRequest = {
 	method: string
@@ -45,15 +43,6 @@ export async function sendHostile(api: TestApi, request: FuzzRequest) {
 	for (const leak of leaks) if (leak.test(text)) throw new Error(`the answer shows ${String(leak)}: ${what}`)
 	if (response.status >= 400 && !isErrorBody(text, response.status)) throw new Error(`not the API's error body: ${what}`)
 	return { status: response.status, text }
-}
-
-/** Like encodeURIComponent, but a lone surrogate goes out as the UTF-8 bytes of its code (which no decoder accepts) instead of throwing. */
-function encodeLoosely(text: string): string {
-	return Array.from(text, (character) => {
-		const code = character.charCodeAt(0)
-		if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
-		return encodeURIComponent(character)
-	}).join('')
 }
 
 function isErrorBody(text: string, status: number): boolean {

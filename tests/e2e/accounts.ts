@@ -46,6 +46,11 @@ export async function signIn(context: BrowserContext, baseURL: string, token: st
 	await context.addCookies([{ name: 'crm-token', value, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
 }
 
+/** The `Cookie` header of a session, for a request context that is no browser. */
+export async function tokenCookieHeader(token: string): Promise<string> {
+	return (await tokenCookie.serialize(token)).split(';')[0]!
+}
+
 /** The access token a browser context holds, if any. */
 export async function tokenOf(context: BrowserContext): Promise<string | null> {
 	const cookie = (await context.cookies()).find((entry) => entry.name === 'crm-token')

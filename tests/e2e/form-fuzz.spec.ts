@@ -1,0 +1,259 @@
+import crypto from 'node:crypto'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import fc from 'fast-check'
+import { type APIRequestContext, type Browser, request as playwright } from '@playwright/test'
+import { encodeLoosely, hostileString, leaks } from '../api/hostile.ts'
+import { freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
+import { expect, test } from './fixtures.ts'
+import { linkChannelOf } from './link-support.ts'
+
+/**
+ * Every page form, fuzzed (issue 18): each route of the build that has an action is either a page
+ * opened here, whose `<form method="post">`s are read from the server's own HTML and posted again
+ * with hostile values, or an endpoint posted to directly. No answer may be a 5xx, show a stack or
+ * the database's words, or be an unfinished document. A new action route with no row below fails.
+ */
+
+type Fixture = Awaited<ReturnType<typeof fixtureOf>>
+
+/** The pages opened, by route id; the locale alternates so that both directions are fuzzed. */
+const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequestContext) => string[] | Promise<string[]>> = {
+	'routes/$lang.auth.login': (_, lang) => [`/${lang}/auth/login`],
+	'routes/$lang.auth.signup': (_, lang) => [`/${lang}/auth/signup`],
+	'routes/$lang.auth.forgot-password': (_, lang) => [`/${lang}/auth/forgot-password`],
+	'routes/$lang.auth.reset-password': async (fixture, lang, request) => {
+		expect((await request.post('/v1/auth/forgot-password', { data: { email: fixture.email } })).ok()).toBe(true)
+		const { link } = await mailedLink(fixture.email, '/auth/reset-password')
+		return [`/${lang}/auth/reset-password?token=not-a-token`, new URL(link).pathname.replace(/^\/[^/]+/, `/${lang}`) + new URL(link).search]
+	},
+	'routes/$lang.auth.verify-email': async (fixture, lang) => {
+		const { link } = await mailedLink(fixture.email, '/auth/verify-email')
+		return [`/${lang}/auth/verify-email?token=not-a-token`, new URL(link).pathname.replace(/^\/[^/]+/, `/${lang}`) + new URL(link).search]
+	},
+	'routes/$lang.c.$slug': (fixture, lang) => [`/${lang}/c/${fixture.slug}`],
+	'routes/$lang.dashboard_.settings.workspaces.setup-workspace': (_, lang) => [`/${lang}/dashboard/settings/workspaces/setup-workspace`],
+	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
+	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
+	'routes/$lang.dashboard.settings.channels.create': (_, lang) => [`/${lang}/dashboard/settings/channels/create`, `/${lang}/dashboard/settings/channels/create?kind=telegram`],
+	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
+	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
+	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
+	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
+	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
+	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [`/${lang}/dashboard/contacts/itsForm`, `/${lang}/dashboard/contacts/itsForm?id=${fixture.contactId}`],
+	'routes/$lang.dashboard.contacts._index': (fixture, lang) => [`/${lang}/dashboard/contacts?contact=${fixture.contactId}`],
+	'routes/$lang.dashboard.conversations': (_, lang) => [`/${lang}/dashboard/conversations?conversation=1`],
+	'routes/$lang.dashboard.team-members': (_, lang) => [`/${lang}/dashboard/team-members`],
+	'routes/$lang.dashboard.profile': (_, lang) => [`/${lang}/dashboard/profile`],
+}
+
+/** Who opens the page, when not the fixture's owner: nobody signed in, or a user with no workspace yet. */
+const openedBy: Record<string, 'anonymous' | 'newcomer'> = {
+	'routes/$lang.auth.login': 'anonymous',
+	'routes/$lang.auth.signup': 'anonymous',
+	'routes/$lang.auth.forgot-password': 'anonymous',
+	'routes/$lang.auth.reset-password': 'anonymous',
+	'routes/$lang.dashboard_.settings.workspaces.setup-workspace': 'newcomer',
+}
+
+/** Links to the same page with a query (a confirmation, an edit mode, a tab) are opened too, up to this many. */
+const followedLinks = 6
+
+/** Action routes that are no page of their own: posted to by scripts or by other pages' forms; fuzzed directly. */
+const endpoints: Record<string, (fixture: Fixture) => string> = {
+	'routes/$lang.c.$slug_.realtime-auth': (fixture) => `/en-us/c/${fixture.slug}/realtime-auth`,
+	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
+	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
+	'routes/realtime.user-auth': () => '/realtime/user-auth',
+	'routes/realtime.auth': () => '/realtime/auth',
+	'routes/$lang.auth.logout': () => '/fr-x/auth/logout',
+	'routes/$lang.$': () => '/en-us/no/such/page',
+	'routes/$': () => '/no/such/page',
+}
+
+type BuiltRoute = { id: string; parentId?: string; path?: string; module: { action?: unknown } }
+
+/** The build's own route table: every route with an action, with its full path pattern. */
+async function actionRoutes() {
+	const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as { routes: Record<string, BuiltRoute> }
+	const fullPath = (route: BuiltRoute): string => {
+		const parent = route.parentId ? build.routes[route.parentId] : undefined
+		return [parent ? fullPath(parent) : '', route.path ?? ''].filter(Boolean).join('/')
+	}
+	return Object.values(build.routes)
+		.filter((route) => route.module.action)
+		.map((route) => ({ id: route.id, splat: fullPath(route).endsWith('*'), pattern: new RegExp(`^/${fullPath(route).replace(/:\w+/g, '[^/]+').replace('*', '.*')}/?$`) }))
+}
+
+/** A fresh owner per page (its forms may delete the workspace or the account): a link channel, a conversation, a label, a contact. */
+async function fixtureOf(request: APIRequestContext) {
+	const link = await linkChannelOf(request)
+	const headers = { Authorization: `Bearer ${link.owner.token}` }
+	const written = await request.post(`/v1/link/${link.slug}/messages`, { data: { body: 'Hello' }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
+	expect(written.ok(), await written.text()).toBe(true)
+	const base = `/v1/workspaces/${link.workspace.id}`
+	expect((await request.post(`${base}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })).ok()).toBe(true)
+	const contact = await request.post(`${base}/contacts`, { data: { name: 'Karim', email: 'karim@example.test' }, headers })
+	const channels = await request.get(`${base}/channels`, { headers })
+	const [channel] = ((await channels.json()) as { channels: Array<{ id: string }> }).channels
+	const newcomer = await registerUser(request)
+	return { token: link.owner.token, newcomerToken: newcomer.token, email: link.owner.email, slug: link.slug, channelId: channel!.id, contactId: ((await contact.json()) as { id: string }).id }
+}
+
+type Field = { name: string; type: string; value: string; options: string[] }
+type Form = { action: string; multipart: boolean; fields: Field[]; buttons: Array<{ name: string; value: string }> }
+
+/** The page's post forms as the server rendered them (no script runs). */
+async function formsOn(browser: Browser, baseURL: string, token: string | null, url: string): Promise<{ forms: Form[]; links: string[] }> {
+	const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'X-Forwarded-For': freshIp() } })
+	try {
+		if (token) await signIn(context, baseURL, token)
+		const page = await context.newPage()
+		const response = await page.goto(url)
+		expect(response?.status(), url).toBeLessThan(500)
+		const links = await page.$$eval('a[href]', (anchors) => [
+			...new Set(anchors.map((anchor) => new URL(anchor.getAttribute('href')!, location.href)).filter((href) => href.origin === location.origin && href.pathname === location.pathname && href.search).map((href) => href.pathname + href.search)),
+		])
+		const forms = await page.$$eval('form', (forms) =>
+			forms
+				.filter((form) => form.getAttribute('method')?.toLowerCase() === 'post')
+				.map((form) => {
+					const controls = Array.from(form.elements) as Array<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>
+					return {
+						// Read as attributes: a control named "action" or "method" shadows the form's own properties.
+						action: new URL(form.getAttribute('action') ?? '', location.href).href,
+						multipart: form.getAttribute('enctype') === 'multipart/form-data',
+						fields: controls
+							.filter((control) => control.name && !(control instanceof HTMLButtonElement) && control.type !== 'submit')
+							.map((control) => ({
+								name: control.name,
+								type: control.type,
+								value: control.value,
+								options: control instanceof HTMLSelectElement ? Array.from(control.options, (option) => option.value) : [],
+							})),
+						buttons: controls.filter((control) => control.name && (control instanceof HTMLButtonElement || control.type === 'submit')).map((control) => ({ name: control.name, value: control.value })),
+					}
+				}),
+		)
+		return { forms, links }
+	} finally {
+		await context.close()
+	}
+}
+
+/** One submission of a form: each field its rendered value, another option, a hostile string or left out; the button kept most of the time. */
+function submissionOf(form: Form, button: { name: string; value: string } | undefined): fc.Arbitrary<Array<[string, string]>> {
+	const field = (entry: Field) =>
+		fc.oneof(
+			{ weight: 2, arbitrary: fc.constant<[string, string] | null>([entry.name, entry.value]) },
+			{ weight: 1, arbitrary: entry.options.length ? fc.constantFrom(...entry.options).map((value): [string, string] => [entry.name, value]) : fc.constant<[string, string] | null>(null) },
+			{ weight: 3, arbitrary: hostileString.map((value): [string, string] => [entry.name, value]) },
+			{ weight: 1, arbitrary: fc.constant(null) },
+		)
+	const pressed = button
+		? fc.oneof({ weight: 5, arbitrary: fc.constant<[string, string]>([button.name, button.value]) }, { weight: 1, arbitrary: hostileString.map((value): [string, string] => [button.name, value]) })
+		: fc.constant(null)
+	const extra = fc.option(fc.tuple(fc.oneof(fc.constantFrom('intent', 'id', '__proto__', 'redirectTo'), hostileString), hostileString), { nil: null, freq: 4 })
+	return fc.tuple(fc.tuple(...form.fields.map(field)), pressed, extra).map(([fields, press, more]) => [...fields, press, more].filter((entry): entry is [string, string] => entry !== null))
+}
+
+function encoded(entries: Array<[string, string]>, multipart: boolean): { body: Buffer; type: string } {
+	if (!multipart) return { body: Buffer.from(entries.map(([name, value]) => `${encodeLoosely(name)}=${encodeLoosely(value)}`).join('&')), type: 'application/x-www-form-urlencoded' }
+	const boundary = `----fuzz${Math.random().toString(16).slice(2)}`
+	const parts = entries.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`)
+	return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` }
+}
+
+let previous = 'none'
+
+/** Posts as a browser would (same origin), and checks the answer. */
+async function post(request: APIRequestContext, baseURL: string, action: string, entries: Array<[string, string]>, multipart: boolean) {
+	const { body, type } = encoded(entries, multipart)
+	const sent = `POST ${action} ${type.split(';')[0]} ${JSON.stringify(entries).slice(0, 600)}`
+	const response = await request.post(action, { data: body, headers: { 'Content-Type': type, Origin: baseURL, 'X-Forwarded-For': freshIp() }, maxRedirects: 0 }).catch((error: unknown) => {
+		throw new Error(`the server dropped ${sent} (the post before it: ${previous}): ${String(error)}`)
+	})
+	previous = sent
+	const text = await response.text()
+	const what = `${sent} → ${response.status()} ${text.slice(0, 300)}`
+	expect(response.status(), what).toBeLessThan(500)
+	for (const leak of leaks) expect(leak.test(text), `${String(leak)} in ${what}`).toBe(false)
+	if (/text\/html/.test(response.headers()['content-type'] ?? '')) expect(text.includes('</html>'), `an unfinished document: ${what}`).toBe(true)
+	return response.status()
+}
+
+// A form that ends the session or deletes what the page stands on is fuzzed last.
+const ending = /logout|delete|remove|leave|revoke|sign-?out/i
+const runsPerForm = 6
+
+test.describe('page forms under hostile input', () => {
+	test('every action route of the build is fuzzed below', async () => {
+		const missing = (await actionRoutes()).map((route) => route.id).filter((id) => !(id in pages) && !(id in endpoints))
+		expect(missing, 'action routes with no row in form-fuzz.spec.ts').toEqual([])
+	})
+
+	Object.entries(pages).forEach(([routeId, urls], index) => {
+		test(`${routeId}: its forms answer hostile posts with no 5xx and no leak`, async ({ browser, request, baseURL }) => {
+			test.slow()
+			const fixture = await fixtureOf(request)
+			const lang = index % 2 ? 'ar-eg' : 'en-us'
+			const routes = await actionRoutes()
+			const reached = new Set<string>()
+			const token = openedBy[routeId] === 'anonymous' ? null : openedBy[routeId] === 'newcomer' ? fixture.newcomerToken : fixture.token
+			const opened = await urls(fixture, lang, request)
+			const queue = [...opened]
+			for (let index = 0; index < queue.length; index++) {
+				const { forms, links } = await formsOn(browser, baseURL!, token, queue[index]!)
+				if (index < opened.length) queue.push(...links.filter((link) => !queue.includes(link)).slice(0, followedLinks))
+				const variants = forms.flatMap((form): Array<{ form: Form; button?: Form['buttons'][number] }> => (form.buttons.length ? form.buttons.map((button) => ({ form, button })) : [{ form }]))
+				variants.sort((a, b) => Number(ending.test(`${a.form.action} ${a.button?.value ?? ''}`)) - Number(ending.test(`${b.form.action} ${b.button?.value ?? ''}`)))
+				for (const { form, button } of variants) {
+					const action = new URL(form.action)
+					const matching = routes.filter((route) => route.pattern.test(action.pathname))
+					// A splat route (the 404 pages) matches any path: it is the one posted to only when no other is.
+					const posted = (matching.some((route) => !route.splat) ? matching.filter((route) => !route.splat) : matching).map((route) => route.id)
+					// The shell's forms (theme, language, sign out) are the endpoints' test's: signing out here would end the page's session.
+					if (posted.some((id) => id in endpoints)) continue
+					for (const id of posted) reached.add(id)
+					await signedRequest(baseURL!, token, async (signed) => {
+						await fc.assert(
+							fc.asyncProperty(submissionOf(form, button), async (entries) => {
+								await post(signed, baseURL!, action.pathname + action.search, entries, form.multipart)
+							}),
+							{ numRuns: runsPerForm },
+						)
+					})
+				}
+			}
+			// The page's own action is among those fuzzed: the form was found.
+			expect([...reached], `no form of ${queue.join(', ')} posts to its own route`).toContain(routeId)
+		})
+	})
+
+	test('the endpoints without a page of their own answer hostile posts with no 5xx and no leak', async ({ request, baseURL }) => {
+		test.slow()
+		const fixture = await fixtureOf(request)
+		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name'), hostileString), hostileString), { maxLength: 5 })
+		await signedRequest(baseURL!, fixture.token, async (signed) => {
+			for (const url of Object.values(endpoints).map((endpoint) => endpoint(fixture))) {
+				await fc.assert(
+					fc.asyncProperty(fields, fc.boolean(), async (entries, multipart) => {
+						await post(signed, baseURL!, url, entries, multipart)
+					}),
+					{ numRuns: 20 },
+				)
+			}
+		})
+	})
+})
+
+/** A request context holding the session cookie (if any) of the browser that rendered the form. */
+async function signedRequest(baseURL: string, token: string | null, run: (signed: APIRequestContext) => Promise<void>) {
+	const signed = await playwright.newContext({ baseURL, extraHTTPHeaders: token ? { Cookie: await tokenCookieHeader(token) } : {} })
+	try {
+		await run(signed)
+	} finally {
+		await signed.dispose()
+	}
+}
