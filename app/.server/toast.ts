@@ -16,8 +16,21 @@ const toastSchema = z.object({
 export type Toast = z.output<typeof toastSchema>
 export type ToastInput = z.input<typeof toastSchema>
 
+/** A toast that names what the user typed (a contact's name) can be long: it is shortened to fit, never refused. */
 export async function toastHeaders(toast: ToastInput): Promise<Headers> {
-	return new Headers({ 'Set-Cookie': await toastCookie.serialize(toastSchema.parse(toast)) })
+	const fitted = { ...toast, title: shortened(toast.title, 300), description: toast.description === undefined ? undefined : shortened(toast.description, 1000) }
+	return new Headers({ 'Set-Cookie': await toastCookie.serialize(toastSchema.parse(fitted)) })
+}
+
+function shortened(text: string, max: number): string {
+	if (text.length <= max) return text
+	let kept = ''
+	// Whole characters only: an emoji is not cut in half.
+	for (const character of text) {
+		if (kept.length + character.length > max - 1) break
+		kept += character
+	}
+	return `${kept}…`
 }
 
 /** Redirects and shows `toast` on the next page, with or without JavaScript. */
