@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { Secret, TOTP } from 'otpauth'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { createWorkspace, freshIp, registerUser, signIn } from './accounts.ts'
@@ -15,6 +16,12 @@ async function turnOnByApi(request: APIRequestContext, token: string) {
 	const enabled = await request.post('/v1/auth/two-factor/enable', { headers, data: { code: codeFor(setup.secret) } })
 	expect(enabled.ok()).toBe(true)
 	return { secret: setup.secret, recoveryCodes: ((await enabled.json()) as { recoveryCodes: string[] }).recoveryCodes }
+}
+
+async function expectAccessible(page: Page) {
+	const results = await new AxeBuilder({ page }).analyze()
+	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
 }
 
 async function signOut(page: Page, name: string, words: { signOut: string }) {
@@ -35,6 +42,7 @@ test.describe('two-step sign-in, with JavaScript', () => {
 		await expect(section.getByRole('img', { name: 'QR code to scan with an authenticator app' })).toBeVisible()
 		const secret = (await section.getByTestId('two-factor-secret').textContent()) ?? ''
 		expect(secret.replace(/\s/g, '')).toMatch(/^[A-Z2-7]{32}$/)
+		await expectAccessible(page)
 
 		// A wrong code first: refused beside the field, the QR code and the secret still there.
 		const code = section.getByLabel('Code from your authenticator app')
@@ -74,6 +82,7 @@ test.describe('two-step sign-in, with JavaScript', () => {
 		const loginCode = page.getByLabel('Code from your authenticator app')
 		await expect(loginCode).toHaveAttribute('autocomplete', 'one-time-code')
 		await expect(loginCode).toHaveAttribute('inputmode', 'numeric')
+		await expectAccessible(page)
 		// The code the set-up took is spent; the next one signs in.
 		await loginCode.fill(codeFor(secret, 1))
 		await page.getByRole('button', { name: 'Verify' }).click()
@@ -117,11 +126,29 @@ test.describe('two-step sign-in, with JavaScript', () => {
 test.describe('two-step sign-in, in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('signing in with a recovery code, which works once', async ({ page, request }) => {
+	test('turned on from the profile page, then signing in with a recovery code, which works once', async ({ page, context, request, baseURL }) => {
 		const user = await registerUser(request, { locale: 'ar-eg', name: 'ريم' })
 		await createWorkspace(request, user.token, 'دعم')
-		const { recoveryCodes } = await turnOnByApi(request, user.token)
+		await signIn(context, baseURL!, user.token)
+		await page.goto('/ar-eg/dashboard/profile')
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		const section = page.locator('#two-factor')
+		await section.getByRole('button', { name: 'تفعيل تسجيل الدخول بخطوتين' }).click()
+		await expect(section.getByRole('img', { name: 'رمز QR للمسح بتطبيق مصادقة' })).toBeVisible()
+		const secret = (await section.getByTestId('two-factor-secret').textContent()) ?? ''
+		// A code in the wrong shape: refused by the action, the set-up still on the page.
+		await section.getByLabel('الرمز من تطبيق المصادقة').fill('12345')
+		await section.getByRole('button', { name: 'التأكيد والتفعيل' }).click()
+		await expect(section.getByText('أدخل الرمز المكوّن من 6 أرقام من تطبيق المصادقة.')).toBeVisible()
+		await expect(section.getByTestId('two-factor-secret')).toHaveText(secret)
+		await section.getByLabel('الرمز من تطبيق المصادقة').fill(codeFor(secret))
+		await section.getByRole('button', { name: 'التأكيد والتفعيل' }).click()
+		const recoveryCodes = (await section.getByTestId('recovery-codes').inputValue()).split('\n')
+		expect(recoveryCodes).toHaveLength(10)
+		await expect(section.getByText('تبقّت 10 رموز استرداد.')).toBeVisible()
 		const [code] = recoveryCodes as [string]
+		await page.locator('summary', { hasText: 'ريم' }).click()
+		await page.getByRole('button', { name: 'تسجيل الخروج', exact: true }).click()
 
 		const signInWith = async (recoveryCode: string) => {
 			await page.goto('/ar-eg/auth/login')
