@@ -152,7 +152,8 @@ function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }:
 						</button>
 					</Form>
 				)}
-				{blocked && user?.workspace ? (
+				{/* The profile says it beside its own set-up. */}
+				{blocked && user?.workspace && location.pathname !== `${base}/profile` ? (
 					<p className={styles.banner} role="status">
 						<span>{t('twoFactor.requiredBanner', { workspace: user.workspace.name })}</span>
 						<Link to={`${base}/profile#two-factor`} className={button.outline}>

@@ -112,6 +112,11 @@ test.describe('two-step sign-in, with JavaScript', () => {
 		await page.goto('/en-us/dashboard/contacts')
 		await expect(page).toHaveURL(/\/en-us\/dashboard\/profile#two-factor$/)
 		await expect(page.getByText('Strict Support requires two-step sign-in: turn it on to use this workspace.')).toBeVisible()
+		// Elsewhere the shell says it too, with the way to the set-up.
+		await page.goto('/en-us/dashboard/settings/workspaces')
+		await expect(page.getByText('Strict Support requires two-step sign-in. Turn it on in your profile to keep working there.')).toBeVisible()
+		await page.getByRole('link', { name: 'Set it up' }).click()
+		await expect(page).toHaveURL(/\/en-us\/dashboard\/profile#two-factor$/)
 		await waitForHydration(page)
 		await page.locator('#two-factor').getByRole('button', { name: 'Turn on two-step sign-in' }).click()
 		const secret = (await page.getByTestId('two-factor-secret').textContent()) ?? ''
