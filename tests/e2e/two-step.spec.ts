@@ -57,7 +57,8 @@ test.describe('two-step sign-in, with JavaScript', () => {
 		await section.getByRole('button', { name: 'Confirm and turn on' }).click()
 		const codes = section.getByTestId('recovery-codes')
 		await expect(codes).toBeVisible()
-		expect((await codes.inputValue()).split('\n')).toHaveLength(10)
+		const recoveryCodes = (await codes.inputValue()).split('\n')
+		expect(recoveryCodes).toHaveLength(10)
 		await expect(section.getByRole('button', { name: 'Copy the codes' })).toBeVisible()
 		await expect(section.getByRole('link', { name: 'Download as a text file' })).toHaveAttribute('download', 'recovery-codes.txt')
 		await expect(section.getByText(/^Two-step sign-in is on since/)).toBeVisible()
@@ -88,6 +89,19 @@ test.describe('two-step sign-in, with JavaScript', () => {
 		await page.getByRole('button', { name: 'Verify' }).click()
 		await expect(page).toHaveURL(/\/en-us\/dashboard$/)
 		expect((await context.cookies()).find((cookie) => cookie.name === 'crm-two-factor')).toBeUndefined()
+
+		// Turned off with the password and a recovery code; a wrong one is said beside the field.
+		await page.goto('/en-us/dashboard/profile')
+		await waitForHydration(page)
+		await section.getByLabel('Current password').fill(user.password)
+		await section.getByLabel('Code from your authenticator app, or a recovery code').fill('aaaaa-bbbbb')
+		await section.getByRole('button', { name: 'Turn off' }).click()
+		await expect(section.getByText('This recovery code is not valid, or it was already used.')).toBeVisible()
+		await section.getByLabel('Current password').fill(user.password)
+		await section.getByLabel('Code from your authenticator app, or a recovery code').fill(recoveryCodes[0]!)
+		await section.getByRole('button', { name: 'Turn off' }).click()
+		await expect(page.getByText('Two-step sign-in is off')).toBeVisible()
+		await expect(section.getByRole('button', { name: 'Turn on two-step sign-in' })).toBeVisible()
 	})
 
 	test('a workspace that requires it sends a member without it to set it up', async ({ page, context, request, baseURL }) => {
