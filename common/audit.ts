@@ -23,6 +23,10 @@ export const auditKinds = [
 	'export.contacts',
 	'export.campaignRecipients',
 	'export.report',
+	'twoFactor.enabled',
+	'twoFactor.disabled',
+	'workspace.twoFactorRequired',
+	'workspace.twoFactorOptional',
 ] as const
 export type AuditKind = (typeof auditKinds)[number]
 

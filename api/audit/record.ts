@@ -46,3 +46,17 @@ export async function recordSignIn(db: DB, user: AuditActor, workspaceId: string
 		)
 		.execute()
 }
+
+/**
+ * A change to the user's own account that each of their workspaces should know of (two-step
+ * sign-in turned on or off): a line in every workspace they are a member of.
+ */
+export async function recordInEveryWorkspace(db: DB, user: AuditActor, kind: AuditKind) {
+	await db
+		.insertInto('auditEvents')
+		.columns(['workspaceId', 'actorId', 'actorName', 'kind'])
+		.expression((eb) =>
+			eb.selectFrom('members').select(['members.workspaceId', eb.val(user.id).as('actorId'), eb.val(user.name).as('actorName'), eb.val<AuditKind>(kind).as('kind')]).where('members.userId', '=', user.id),
+		)
+		.execute()
+}

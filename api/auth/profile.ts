@@ -9,6 +9,8 @@ export type WorkspaceJson = {
 	timezone: string
 	defaultLocale: string
 	logoColor: string
+	/** Members must have two-step sign-in on to use it. */
+	requireTwoFactor: boolean
 	role: Role
 	createdAt: string
 }
@@ -21,6 +23,8 @@ export type UserJson = {
 	emailVerified: boolean
 	locale: string
 	theme: string
+	/** Two-step sign-in is on (never the secret). */
+	twoFactorEnabled: boolean
 	/** The current workspace, or null when the user has none (the "has no workspace" state). */
 	workspace: WorkspaceJson | null
 	createdAt: string
@@ -34,6 +38,7 @@ export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
 		timezone: workspace.timezone,
 		defaultLocale: workspace.defaultLocale,
 		logoColor: workspace.logoColor,
+		requireTwoFactor: workspace.requireTwoFactor,
 		role,
 		createdAt: workspace.createdAt.toISOString(),
 	}
@@ -58,6 +63,7 @@ export async function profileOf(db: DB, user: User): Promise<UserJson> {
 		emailVerified: user.emailVerifiedAt !== null,
 		locale: user.locale,
 		theme: user.theme,
+		twoFactorEnabled: user.twoFactorEnabledAt !== null,
 		workspace: current ? workspaceJson(current, current.role) : null,
 		createdAt: user.createdAt.toISOString(),
 	}

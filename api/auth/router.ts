@@ -1,8 +1,8 @@
 import { type Request, Router } from 'express'
-import { sql } from 'kysely'
-import { recordSignIn } from '#api/audit/record.ts'
+import { sql, type Kysely } from 'kysely'
+import { recordInEveryWorkspace, recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
-import { type User } from '#api/db/schema.ts'
+import { type Database, type User } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -23,9 +23,24 @@ import {
 	resetPasswordSchema,
 	sessionParams,
 	tokenSchema,
+	twoFactorCodeSchema,
+	twoFactorDisableSchema,
+	twoFactorLoginSchema,
 } from './schemas.ts'
 import { createSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeOwnSession, revokeSession } from './sessions.ts'
 import { hashToken } from './tokens.ts'
+import {
+	acceptTotp,
+	clearTwoFactor,
+	issueChallenge,
+	issuerOf,
+	newTwoFactorSecret,
+	peekChallenge,
+	recoveryCodesLeft,
+	replaceRecoveryCodes,
+	spendChallenge,
+	spendRecoveryCode,
+} from './two-factor.ts'
 
 const minute = 60
 const hour = 60 * minute
@@ -38,6 +53,9 @@ export const authLimitRules = {
 	forgotIp: { points: 20, seconds: hour },
 	tokenIp: { points: 20, seconds: hour },
 	resendUser: { points: 5, seconds: hour },
+	// Codes of two-step sign-in, at login and in the profile: a success gives its point back.
+	twoFactorUser: { points: 10, seconds: 15 * minute },
+	twoFactorIp: { points: 30, seconds: 15 * minute },
 }
 
 function clientIp(req: Request): string {
@@ -68,14 +86,27 @@ export function authRouter(context: ApiContext): Router {
 		await mailer.send(accountMail(kind, { to: user.email, name: user.name, locale: user.locale, token, publicUrl: config.PUBLIC_URL }))
 	}
 
+	async function openSession(trx: Kysely<Database>, req: Request, user: User) {
+		const token = await createSession(trx, user.id, device(req))
+		// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/016-audit-log.md).
+		if (user.currentWorkspaceId) await recordSignIn(trx, user, user.currentWorkspaceId)
+		return token
+	}
+
 	async function signedInAnswer(req: Request, user: User) {
-		const accessToken = await db.transaction().execute(async (trx) => {
-			const token = await createSession(trx, user.id, device(req))
-			// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/016-audit-log.md).
-			if (user.currentWorkspaceId) await recordSignIn(trx, user, user.currentWorkspaceId)
-			return token
-		})
+		const accessToken = await db.transaction().execute((trx) => openSession(trx, req, user))
 		return { access_token: accessToken, user: await profileOf(db, user) }
+	}
+
+	/**
+	 * Checks a TOTP code or a recovery code of the user (one point of their limit, given back on
+	 * success); a wrong one is a 400 beside its field. In `trx`, so the caller's change and the
+	 * code's use stand or fall together.
+	 */
+	async function checkSecondFactor(trx: Kysely<Database>, req: Request, user: User, input: { code?: string; recoveryCode?: string }) {
+		const key = config.ENCRYPTION_KEY
+		const accepted = input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
+		if (!accepted) throw fieldError(req, 400, input.code !== undefined ? 'code' : 'recoveryCode', input.code !== undefined ? 'auth:errors.wrongCode' : 'auth:errors.wrongRecoveryCode')
 	}
 
 	router.post(
@@ -115,7 +146,35 @@ export function authRouter(context: ApiContext): Router {
 				throw new HttpError(401, 'auth:errors.invalidCredentials')
 			}
 			await Promise.all([loginThrottle.succeeded(email, ip), limits.loginIp.reward(ip)])
+			// Two-step sign-in: no session yet, a challenge for the second request (docs/decisions/017-two-step-sign-in.md).
+			if (user.twoFactorEnabledAt) {
+				const { challenge, expiresAt } = await issueChallenge(db, user.id)
+				res.status(202).json({ twoFactorRequired: true, challenge, expiresAt: expiresAt.toISOString() })
+				return
+			}
 			res.json(await signedInAnswer(req, user))
+		}),
+	)
+
+	router.post(
+		'/login/two-factor',
+		handler(async (req, res) => {
+			const input = parseRequest(req, 'body', twoFactorLoginSchema)
+			const ip = clientIp(req)
+			await limits.twoFactorIp.consume(ip)
+			const expired = new HttpError(401, 'auth:errors.challengeExpired')
+			const user = await peekChallenge(db, input.challenge)
+			if (!user) throw expired
+			await limits.twoFactorUser.consume(user.id)
+			const accessToken = await db.transaction().execute(async (trx) => {
+				// Used up first: of two requests with one challenge, the second waits here and finds nothing.
+				if (!(await spendChallenge(trx, input.challenge))) throw expired
+				// A wrong code rolls the challenge back, so the user may try again until it expires.
+				await checkSecondFactor(trx, req, user, input)
+				return openSession(trx, req, user)
+			})
+			await Promise.all([limits.twoFactorUser.reward(user.id), limits.twoFactorIp.reward(ip)])
+			res.json({ access_token: accessToken, user: await profileOf(db, user) })
 		}),
 	)
 
@@ -268,6 +327,88 @@ export function authRouter(context: ApiContext): Router {
 						.executeTakeFirstOrThrow()
 				: req.user
 			res.json(await profileOf(db, user))
+		}),
+	)
+
+	router.get(
+		'/two-factor',
+		signedIn,
+		handler(async (req, res) => {
+			const enabledAt = req.user.twoFactorEnabledAt
+			res.json({ enabled: enabledAt !== null, enabledAt: enabledAt?.toISOString() ?? null, recoveryCodesLeft: enabledAt ? await recoveryCodesLeft(db, req.user.id) : 0 })
+		}),
+	)
+
+	router.post(
+		'/two-factor/setup',
+		signedIn,
+		handler(async (req, res) => {
+			if (req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
+			// A new set-up replaces an unfinished one: only the newest QR code works.
+			const { secret, uri, qrSvg, sealed } = await newTwoFactorSecret(req.user, { issuer: issuerOf(config.PUBLIC_URL), key: config.ENCRYPTION_KEY })
+			await db.updateTable('users').set({ twoFactorSecret: sealed, twoFactorLastStep: null, updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).execute()
+			res.json({ secret, uri, qrSvg })
+		}),
+	)
+
+	router.post(
+		'/two-factor/enable',
+		signedIn,
+		handler(async (req, res) => {
+			const input = parseRequest(req, 'body', twoFactorCodeSchema)
+			if (req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
+			if (!req.user.twoFactorSecret) throw new HttpError(409, 'auth:errors.twoFactorNotStarted')
+			await limits.twoFactorUser.consume(req.user.id)
+			const recoveryCodes = await db.transaction().execute(async (trx) => {
+				await checkSecondFactor(trx, req, req.user, input)
+				const enabled = await trx.updateTable('users').set({ twoFactorEnabledAt: new Date(), updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).executeTakeFirst()
+				if (Number(enabled.numUpdatedRows) === 0) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
+				await recordInEveryWorkspace(trx, req.user, 'twoFactor.enabled')
+				return replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY)
+			})
+			await limits.twoFactorUser.reward(req.user.id)
+			res.json({ recoveryCodes })
+		}),
+	)
+
+	router.post(
+		'/two-factor/disable',
+		signedIn,
+		handler(async (req, res) => {
+			const input = parseRequest(req, 'body', twoFactorDisableSchema)
+			if (!req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorOff')
+			// The password first, counted as sign-ins are (a stolen session guessing it is slowed the same way).
+			const ip = clientIp(req)
+			await loginThrottle.attempt(req.user.email, ip)
+			if (!(await verifyPassword(req.user.passwordHash, input.password))) {
+				await loginThrottle.failed(req.user.email, ip)
+				throw fieldError(req, 400, 'password', 'auth:errors.wrongCurrentPassword')
+			}
+			await loginThrottle.succeeded(req.user.email, ip)
+			await limits.twoFactorUser.consume(req.user.id)
+			await db.transaction().execute(async (trx) => {
+				await checkSecondFactor(trx, req, req.user, input)
+				await clearTwoFactor(trx, req.user.id)
+				await recordInEveryWorkspace(trx, req.user, 'twoFactor.disabled')
+			})
+			await limits.twoFactorUser.reward(req.user.id)
+			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/two-factor/recovery-codes',
+		signedIn,
+		handler(async (req, res) => {
+			const input = parseRequest(req, 'body', twoFactorCodeSchema)
+			if (!req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorOff')
+			await limits.twoFactorUser.consume(req.user.id)
+			const recoveryCodes = await db.transaction().execute(async (trx) => {
+				await checkSecondFactor(trx, req, req.user, input)
+				return replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY)
+			})
+			await limits.twoFactorUser.reward(req.user.id)
+			res.json({ recoveryCodes })
 		}),
 	)
 

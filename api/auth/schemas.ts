@@ -52,3 +52,33 @@ export const profileUpdateSchema = z
 	.strict()
 
 export const sessionParams = z.object({ sessionId: z.string().uuid() })
+
+// A TOTP code as apps show it (`123 456` too); checked against the secret later, so any text is only refused here when it cannot be one.
+const totpCode = z
+	.string()
+	.trim()
+	.max(20)
+	.refine((value) => value.length > 0, 'validation.required')
+	.refine((value) => /^\d{6}$/.test(value.replace(/[\s-]/g, '')), 'auth:errors.codeFormat')
+
+const recoveryCode = z
+	.string()
+	.trim()
+	.max(40)
+	.refine((value) => value.length > 0, 'validation.required')
+
+export const twoFactorCodeSchema = z.object({ code: totpCode }).strict()
+
+/** A TOTP code or a recovery code, one of the two. */
+const codeOrRecovery = { code: totpCode.optional(), recoveryCode: recoveryCode.optional() }
+const oneOf = (value: { code?: string; recoveryCode?: string }) => (value.code === undefined) !== (value.recoveryCode === undefined)
+
+export const twoFactorDisableSchema = z
+	.object({ password: anyPassword, ...codeOrRecovery })
+	.strict()
+	.refine(oneOf, { message: 'auth:errors.codeOrRecoveryCode', path: ['code'] })
+
+export const twoFactorLoginSchema = z
+	.object({ challenge: token, ...codeOrRecovery })
+	.strict()
+	.refine(oneOf, { message: 'auth:errors.codeOrRecoveryCode', path: ['code'] })

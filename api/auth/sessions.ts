@@ -58,6 +58,7 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'workspaces.timezone as wTimezone',
 			'workspaces.defaultLocale as wDefaultLocale',
 			'workspaces.logoColor as wLogoColor',
+			'workspaces.requireTwoFactor as wRequireTwoFactor',
 			'workspaces.contactCount as wContactCount',
 			'workspaces.createdAt as wCreatedAt',
 			'workspaces.updatedAt as wUpdatedAt',
@@ -88,11 +89,11 @@ export async function findSession(
 		await db.updateTable('sessions').set({ lastUsedAt: new Date(now) }).where('id', '=', row.sessionId).execute()
 	}
 	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, role, ...rest } = row
-	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
+	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
 	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt }
 	if (memberOf === undefined) return { session, user }
 	const membership =
-		role && wId && wName && wSlug && wTimezone && wDefaultLocale && wLogoColor && wContactCount !== null && wCreatedAt && wUpdatedAt
+		role && wId && wName && wSlug && wTimezone && wDefaultLocale && wLogoColor && wRequireTwoFactor !== null && wContactCount !== null && wCreatedAt && wUpdatedAt
 			? {
 					role,
 					workspace: {
@@ -102,6 +103,7 @@ export async function findSession(
 						timezone: wTimezone,
 						defaultLocale: wDefaultLocale,
 						logoColor: wLogoColor,
+						requireTwoFactor: wRequireTwoFactor,
 						contactCount: wContactCount,
 						createdAt: wCreatedAt,
 						updatedAt: wUpdatedAt,

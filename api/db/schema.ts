@@ -17,6 +17,12 @@ export interface UsersTable {
 	locale: Generated<string>
 	theme: Generated<string>
 	currentWorkspaceId: string | null
+	/** The TOTP secret, sealed under ENCRYPTION_KEY (api/channels/crypto.ts); set at set-up, before it is confirmed. */
+	twoFactorSecret: string | null
+	/** When two-step sign-in was confirmed; null while it is off. */
+	twoFactorEnabledAt: Date | null
+	/** The last 30-second step a code was accepted for (no code works twice). */
+	twoFactorLastStep: number | null
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -28,6 +34,8 @@ export interface WorkspacesTable {
 	timezone: Generated<string>
 	defaultLocale: Generated<string>
 	logoColor: Generated<string>
+	/** Members must have two-step sign-in on to use the workspace (its owner's choice). */
+	requireTwoFactor: Generated<boolean>
 	/** Kept up to date by triggers (migration 0007): never written by the application. */
 	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
@@ -101,6 +109,26 @@ export interface Database {
 	reportDays: ReportDaysTable
 	reportDirty: ReportDirtyTable
 	auditEvents: AuditEventsTable
+	twoFactorRecoveryCodes: TwoFactorRecoveryCodesTable
+	twoFactorChallenges: TwoFactorChallengesTable
+}
+
+/** A one-time recovery code, kept as a keyed hash (api/auth/two-factor.ts). */
+export interface TwoFactorRecoveryCodesTable {
+	id: Generated<string>
+	userId: string
+	codeHash: string
+	usedAt: Date | null
+	createdAt: CreatedAt
+}
+
+/** The login's second step: a correct password gets this, not a session. */
+export interface TwoFactorChallengesTable {
+	id: Generated<string>
+	userId: string
+	tokenHash: string
+	expiresAt: Date
+	createdAt: CreatedAt
 }
 
 export type User = Selectable<UsersTable>

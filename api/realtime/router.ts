@@ -5,7 +5,7 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
-import { findMembership } from '#api/workspaces/membership.ts'
+import { findMembership, meetsTwoFactorRule } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
 import { channelAuthBody, userAuthBody } from './schemas.ts'
 
@@ -31,7 +31,7 @@ export function realtimeRouter({ db, realtime }: ApiContext): Router {
 			// A conversation's channels (typing, what its visitor hears) are for members of its workspace.
 			const workspaceId = subject.kind === 'conversation' || subject.kind === 'visitor' ? await workspaceOfConversation(db, subject.id) : subject.id
 			const membership = workspaceId ? await findMembership(db, req.user.id, workspaceId) : undefined
-			if (!membership) throw new HttpError(403, 'realtime.channelForbidden')
+			if (!membership || !meetsTwoFactorRule(req.user, membership.workspace)) throw new HttpError(403, 'realtime.channelForbidden')
 			const presence =
 				subject.kind === 'workspace-presence' ? { user_id: req.user.id, user_info: { name: req.user.name, role: membership.role } } : undefined
 			res.json(realtime.authorizeChannel(body.socket_id, body.channel_name, presence))

@@ -142,7 +142,8 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 	router.post(
 		'/:id/leave',
 		handler(async (req, res) => {
-			const membership = await requireMember(db, req)
+			// Leaving needs no two-step sign-in: a member who will not turn it on may go.
+			const membership = await requireMember(db, req, undefined, { twoFactor: 'optional' })
 			await leave(db, membership, req.user)
 			announceRemoval(realtime, membership.workspace.id, req.user.id)
 			res.status(204).end()

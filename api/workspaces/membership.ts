@@ -1,7 +1,7 @@
 import { type Request } from 'express'
 import { type z } from 'zod'
 import { type DB } from '#api/db/database.ts'
-import { type Role, type Workspace } from '#api/db/schema.ts'
+import { type Role, type User, type Workspace } from '#api/db/schema.ts'
 import { readOncePerPage } from '#api/http/page-reads.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { workspaceParams } from './schemas.ts'
@@ -46,16 +46,29 @@ export function rememberMembership(req: Request, workspaceId: string, membership
 	preloaded.set(req, { workspaceId, membership })
 }
 
+/** The 403 of a workspace whose owner requires two-step sign-in, to a member who has not turned it on. */
+export function twoFactorRequired() {
+	return new HttpError(403, 'workspaces:errors.twoFactorRequired', { details: { reason: 'twoFactorRequired' } })
+}
+
+/** Whether the user may use the workspace: two-step sign-in on, when its owner requires it. */
+export function meetsTwoFactorRule(user: Pick<User, 'twoFactorEnabledAt'>, workspace: Pick<Workspace, 'requireTwoFactor'>): boolean {
+	return !workspace.requireTwoFactor || user.twoFactorEnabledAt !== null
+}
+
 /**
  * The caller's membership in the workspace of `:id`. A non-member learns nothing (404, as for a
- * workspace that does not exist); a member whose role is not in `roles` gets 403.
+ * workspace that does not exist); a member without two-step sign-in where it is required gets 403
+ * (except where `twoFactor: 'optional'`: reading the workspace itself, leaving it); a member whose
+ * role is not in `roles` gets 403.
  */
-export async function requireMember(db: DB, req: Request, roles?: readonly Role[]): Promise<Membership> {
+export async function requireMember(db: DB, req: Request, roles?: readonly Role[], options: { twoFactor?: 'optional' } = {}): Promise<Membership> {
 	const { id } = parseParams(req, workspaceParams, workspaceNotFound)
 	const known = preloaded.get(req)
 	const membership =
 		known?.workspaceId === id ? known.membership : await readOncePerPage(req, `membership ${req.user.id} ${id}`, () => findMembership(db, req.user.id, id))
 	if (!membership) throw workspaceNotFound()
+	if (options.twoFactor !== 'optional' && !meetsTwoFactorRule(req.user, membership.workspace)) throw twoFactorRequired()
 	if (roles && !roles.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 	return membership
 }

@@ -30,6 +30,7 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 			timezone: z.string(),
 			defaultLocale: z.string(),
 			logoColor: z.string(),
+			requireTwoFactor: z.boolean(),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
 		})
@@ -46,6 +47,7 @@ export const userAnswer = answerSchema<UserJson>()(
 			emailVerified: z.boolean(),
 			locale: z.string(),
 			theme: z.string(),
+			twoFactorEnabled: z.boolean(),
 			workspace: workspaceAnswer.nullable(),
 			createdAt: z.string().datetime(),
 		})
@@ -106,7 +108,7 @@ export function documentWorkspaces(docs: ApiDocs) {
 		errors: [403, 404, 410, 422],
 	})
 	docs.add({ method: 'get', path: '/:id', summary: 'A workspace', params: workspaceParams, responses: { 200: workspace } })
-	docs.add({ method: 'patch', path: '/:id', summary: 'Change a workspace', description: 'Owners and admins.', params: workspaceParams, body: updateWorkspaceBody, responses: { 200: workspace }, errors: [403] })
+	docs.add({ method: 'patch', path: '/:id', summary: 'Change a workspace', description: 'Owners and admins; `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.', params: workspaceParams, body: updateWorkspaceBody, responses: { 200: workspace }, errors: [403, 409] })
 	docs.add({
 		method: 'delete',
 		path: '/:id',

@@ -1,9 +1,9 @@
 import { Router } from 'express'
-import { recordSignIn } from '#api/audit/record.ts'
+import { recordAudit, recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { HttpError } from '#api/http/errors.ts'
+import { fieldError, HttpError } from '#api/http/errors.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { workspaceChannel } from '#common/realtime.ts'
@@ -71,7 +71,8 @@ export function workspacesRouter(context: ApiContext): Router {
 	router.get(
 		'/:id',
 		handler(async (req, res) => {
-			const { workspace, role } = await requireMember(db, req)
+			// Readable without two-step sign-in, so that a page can say the workspace requires it.
+			const { workspace, role } = await requireMember(db, req, undefined, { twoFactor: 'optional' })
 			res.json(workspaceJson(workspace, role))
 		}),
 	)
@@ -81,13 +82,23 @@ export function workspacesRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace, role } = await requireMember(db, req, managers)
 			const changes = parseRequest(req, 'body', updateWorkspaceBody)
+			const requirement = changes.requireTwoFactor
+			if (requirement !== undefined && role !== 'owner') throw fieldError(req, 403, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerOnly')
+			// The owner goes first: requiring what they do not have would lock them out of their own workspace.
+			if (requirement === true && !req.user.twoFactorEnabledAt) throw fieldError(req, 409, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerFirst')
 			const updated = Object.keys(changes).length
-				? await db
-						.updateTable('workspaces')
-						.set({ ...changes, updatedAt: new Date() })
-						.where('id', '=', workspace.id)
-						.returningAll()
-						.executeTakeFirstOrThrow()
+				? await db.transaction().execute(async (trx) => {
+						const row = await trx
+							.updateTable('workspaces')
+							.set({ ...changes, updatedAt: new Date() })
+							.where('id', '=', workspace.id)
+							.returningAll()
+							.executeTakeFirstOrThrow()
+						if (requirement !== undefined && requirement !== workspace.requireTwoFactor) {
+							await recordAudit(trx, workspace.id, req.user, requirement ? 'workspace.twoFactorRequired' : 'workspace.twoFactorOptional')
+						}
+						return row
+					})
 				: workspace
 			if (updated !== workspace) void realtime.publish(workspaceChannel(workspace.id), 'workspace.updated', { workspaceId: workspace.id })
 			res.json(workspaceJson(updated, role))

@@ -40,6 +40,8 @@ export const updateWorkspaceBody = z.object({
 	timezone: timezone.optional(),
 	defaultLocale: locale.optional(),
 	logoColor: logoColor.optional(),
+	/** Owner only: members must have two-step sign-in on. */
+	requireTwoFactor: z.boolean().optional(),
 })
 
 export const deleteWorkspaceBody = z.object({ confirmName: z.string() })

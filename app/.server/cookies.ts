@@ -54,3 +54,10 @@ export const tokenCookie = createCookie('crm-token', { path: '/', sameSite: 'lax
 
 /** Set on sign-up: the dashboard greets a new user differently. */
 export const newUserCookie = createCookie('crm-new-user', { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: thirtyDays })
+
+/**
+ * The login's second step: the API's challenge between a right password and a right code, kept
+ * from page scripts (httpOnly), so the step works the same with and without JavaScript. Five
+ * minutes, like the challenge.
+ */
+export const twoFactorCookie = createCookie('crm-two-factor', { path: '/', sameSite: 'lax', httpOnly: true, secure, secrets, maxAge: 5 * 60 })

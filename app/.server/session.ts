@@ -134,18 +134,32 @@ async function signedInClient({ request, params, context }: Args) {
 	return { locale, token, client: api(request, context, params, token) }
 }
 
+/** The user's current workspace requires two-step sign-in and they have not turned it on: its API answers 403. */
+export function twoFactorMissing(user: UserJson): boolean {
+	return Boolean(user.workspace?.requireTwoFactor && !user.twoFactorEnabled)
+}
+
+/** Where a member goes to turn on two-step sign-in that their workspace requires. */
+export const twoFactorSetupPath = (locale: string) => `/${locale}/dashboard/profile#two-factor`
+
 /**
  * Every protected loader and action starts here. A visitor goes to the login page (which brings
- * them back); a user without a workspace goes to setup-workspace unless `workspace: 'optional'`.
+ * them back); a user without a workspace goes to setup-workspace unless `workspace: 'optional'`; a
+ * member of a workspace that requires two-step sign-in, without it, goes to set it up.
  * When the profile cannot be had, the page answers 503 inside the shell (`profileUnavailable`).
  */
-export async function requireUser(args: Args, options?: { workspace?: 'required' }): Promise<SignedIn<WorkspaceUser>>
+export async function requireUser(args: Args, options?: { workspace?: 'required'; twoFactor?: 'optional' }): Promise<SignedIn<WorkspaceUser>>
 export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
-export async function requireUser(args: Args, options: { workspace?: 'required' | 'optional' } = {}): Promise<SignedIn> {
+export async function requireUser(args: Args, options: { workspace?: 'required' | 'optional'; twoFactor?: 'optional' } = {}): Promise<SignedIn> {
 	const { locale, token, client } = await signedInClient(args)
 	const user = await profileOrOutage(args, client, locale)
 	if (!user) throw data(profileUnavailable, { status: 503 })
-	if ((options.workspace ?? 'required') === 'required' && !user.workspace) throw redirect(setupWorkspacePath(locale))
+	if ((options.workspace ?? 'required') === 'required') {
+		if (!user.workspace) throw redirect(setupWorkspacePath(locale))
+		// The workspace's owner requires two-step sign-in: its pages wait until the member has turned it on
+		// (but for `twoFactor: 'optional'`, the pages that list, switch and create workspaces).
+		if (options.twoFactor !== 'optional' && twoFactorMissing(user)) throw redirect(twoFactorSetupPath(locale))
+	}
 	return { user, token, locale, api: client }
 }
 

@@ -9,7 +9,9 @@ import { getThemePreference } from '#app/.server/preferences.ts'
 import { refusalToast, requireUser, type User } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { type SessionJson } from '#app/.server/api.ts'
+import { ApiError, type SessionJson } from '#app/.server/api.ts'
+import { CopyButton } from '#app/components/channels/copy-button.tsx'
+import { setupAgain, type TwoFactorSetup } from './$lang.dashboard.profile.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -22,11 +24,16 @@ import { themeNames } from '#common/theme.ts'
 import { languageOf, languages } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
-import { profileSchema, passwordSchema } from './$lang.dashboard.profile.schema.ts'
+import { profileSchema, passwordSchema, twoFactorCodeSchema, twoFactorDisableSchema, twoFactorEnableSchema } from './$lang.dashboard.profile.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadProfileSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.profileSchema)
 const loadPasswordSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.passwordSchema)
+const loadEnableSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorEnableSchema)
+const loadCodeSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorCodeSchema)
+const loadDisableSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorDisableSchema)
+
+type TwoFactorState = { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number }
 
 const passwordFields = ['currentPassword', 'password', 'confirmPassword']
 
@@ -35,7 +42,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
-	const { sessions } = await api.get<{ sessions: SessionJson[] }>('/auth/sessions')
+	const [{ sessions }, twoFactor] = await Promise.all([api.get<{ sessions: SessionJson[] }>('/auth/sessions'), api.get<TwoFactorState>('/auth/two-factor')])
 	// Formatted here, once, so the page shows the same words with or without JavaScript; in the
 	// language's real tag (`fr`, not `fr-x`) and the workspace's time zone, as the other pages' dates.
 	const when = dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: user.workspace?.timezone ?? 'UTC' })
@@ -49,7 +56,18 @@ export async function loader(args: LoaderFunctionArgs) {
 	const asked = new URL(args.request.url).searchParams.get('signOut')
 	const signingOut: { others: true } | { others: false; id: string; name: string } | null =
 		asked === 'others' ? { others: true } : (devices.filter((device) => device.id === asked && !device.current).map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
-	return { user, title: t('profile.title'), devices, signingOut }
+	return {
+		user,
+		title: t('profile.title'),
+		devices,
+		signingOut,
+		twoFactor: { enabled: twoFactor.enabled, since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null, recoveryCodesLeft: twoFactor.recoveryCodesLeft },
+	}
+}
+
+/** A code field that holds either a code of the app or a recovery code: sent to the API as the one it looks like. */
+function codeOrRecovery(code: string) {
+	return /^\d{3}[\s-]?\d{3}$/.test(code) ? { code } : { recoveryCode: code }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -80,6 +98,58 @@ export async function action(args: ActionFunctionArgs) {
 			return refusalToast(error, { locale, request, to: here, title: t('profile.signOutFailed') })
 		}
 		return redirectWithToast(here, { type: 'success', title: t(intent === 'revoke-others' ? 'profile.signedOutOthers' : 'profile.signedOut') })
+	}
+
+	if (intent === 'two-factor-setup') {
+		try {
+			const setup = await api.post<TwoFactorSetup>('/auth/two-factor/setup')
+			return data({ intent: 'two-factor-setup' as const, setup })
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: here, title: t('twoFactor.failed') })
+		}
+	}
+
+	if (intent === 'two-factor-enable') {
+		const submission = parseWithZod(formData, { schema: twoFactorEnableSchema })
+		const setup = await setupAgain(String(formData.get('secret') ?? ''), String(formData.get('uri') ?? ''))
+		if (submission.status !== 'success') return data({ intent: 'two-factor-enable' as const, result: submission.reply(), setup }, { status: 400 })
+		try {
+			const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/enable', { code: submission.value.code })
+			return data({ intent: 'two-factor-enable' as const, recoveryCodes, enabled: true })
+		} catch (error) {
+			const { result, status } = await apiErrorReply(submission, error, { signedIn })
+			return data({ intent: 'two-factor-enable' as const, result, setup }, { status })
+		}
+	}
+
+	if (intent === 'two-factor-regenerate') {
+		const submission = parseWithZod(formData, { schema: twoFactorCodeSchema })
+		if (submission.status !== 'success') return data({ intent: 'two-factor-regenerate' as const, result: submission.reply() }, { status: 400 })
+		try {
+			const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/recovery-codes', { code: submission.value.code })
+			return data({ intent: 'two-factor-regenerate' as const, recoveryCodes })
+		} catch (error) {
+			const { result, status } = await apiErrorReply(submission, error, { signedIn })
+			return data({ intent: 'two-factor-regenerate' as const, result }, { status })
+		}
+	}
+
+	if (intent === 'two-factor-disable') {
+		const submission = parseWithZod(formData, { schema: twoFactorDisableSchema })
+		if (submission.status !== 'success') return data({ intent: 'two-factor-disable' as const, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+		try {
+			await api.post('/auth/two-factor/disable', { password: submission.value.password, ...codeOrRecovery(submission.value.code) })
+		} catch (error) {
+			// The page has one field for both kinds of code: the API's word on a recovery code goes beside it.
+			if (error instanceof ApiError) {
+				const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields
+				if (fields?.recoveryCode) fields.code = fields.recoveryCode
+				delete fields?.recoveryCode
+			}
+			const { result, status } = await apiErrorReply(submission, error, { signedIn, hideFields: ['password'] })
+			return data({ intent: 'two-factor-disable' as const, result }, { status })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('twoFactor.turnedOff') })
 	}
 
 	if (intent === 'password') {
@@ -114,7 +184,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-	const { user, title, devices, signingOut } = useLoaderData<typeof loader>()
+	const { user, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
@@ -187,6 +257,7 @@ export default function Profile() {
 					</Button>
 				</Form>
 			</section>
+			<TwoFactorSection user={user} state={twoFactor} />
 			<section className={styles.section} aria-labelledby="sessions-heading">
 				<h2 id="sessions-heading" className={styles.sectionTitle}>
 					{t('profile.sessionsTitle')}
@@ -226,5 +297,161 @@ export default function Profile() {
 				) : null}
 			</section>
 		</>
+	)
+}
+
+/** The secret as people type it: groups of four. */
+const groupedSecret = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ')
+
+/**
+ * Two-step sign-in: turning it on (QR code, the secret written out, a first code), the recovery
+ * codes shown once, new ones, turning it off. Every step is a form post, so it works without JavaScript.
+ */
+function TwoFactorSection({ user, state }: { user: User; state: { enabled: boolean; since: string | null; recoveryCodesLeft: number } }) {
+	const actionData = useKeptActionData<typeof action>()
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+	const reply = actionData && 'intent' in actionData && actionData.intent.startsWith('two-factor') ? actionData : undefined
+	const setup = reply && 'setup' in reply ? reply.setup : null
+	const recoveryCodes = reply && 'recoveryCodes' in reply ? reply.recoveryCodes : null
+	const required = Boolean(user.workspace?.requireTwoFactor) && !state.enabled
+	return (
+		<section id="two-factor" className={styles.section} aria-labelledby="two-factor-heading">
+			<h2 id="two-factor-heading" className={styles.sectionTitle}>
+				{t('twoFactor.title')}
+			</h2>
+			{required && user.workspace ? (
+				<p className={styles.banner} role="status">
+					{t('twoFactor.requiredNotice', { workspace: user.workspace.name })}
+				</p>
+			) : null}
+			{recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : null}
+			{state.enabled ? (
+				<>
+					<p>{t('twoFactor.onSince', { date: state.since ?? '' })}</p>
+					<p>{t('twoFactor.codesLeft', { count: state.recoveryCodesLeft })}</p>
+					<RegenerateForm result={reply?.intent === 'two-factor-regenerate' && 'result' in reply ? reply.result : undefined} busy={busy('two-factor-regenerate')} />
+					<DisableForm result={reply?.intent === 'two-factor-disable' && 'result' in reply ? reply.result : undefined} busy={busy('two-factor-disable')} />
+				</>
+			) : setup ? (
+				<SetUp setup={setup} result={reply?.intent === 'two-factor-enable' && 'result' in reply ? reply.result : undefined} busy={busy('two-factor-enable')} />
+			) : (
+				<Form method="post" className={formClass}>
+					<p>{t('twoFactor.offLead')}</p>
+					<div>
+						<Button type="submit" name="intent" value="two-factor-setup" disabled={busy('two-factor-setup')}>
+							{t('twoFactor.turnOn')}
+						</Button>
+					</div>
+				</Form>
+			)}
+		</section>
+	)
+}
+
+type Result = Parameters<typeof useValidatedForm>[1]['lastResult']
+
+function SetUp({ setup, result, busy }: { setup: TwoFactorSetup; result: Result; busy: boolean }) {
+	const { t } = useTranslation()
+	const [form, fields] = useValidatedForm(loadEnableSchema, { id: 'two-factor-enable', lastResult: result })
+	return (
+		<div className={formClass}>
+			<p>{t('twoFactor.setup.scan')}</p>
+			<img className={styles.qrCode} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt={t('twoFactor.setup.qrAlt')} />
+			<p id="two-factor-manual">{t('twoFactor.setup.manual')}</p>
+			<p>
+				<code className={styles.secret} data-testid="two-factor-secret" aria-describedby="two-factor-manual">
+					{groupedSecret(setup.secret)}
+				</code>
+			</p>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				<input type="hidden" name="secret" value={setup.secret} />
+				<input type="hidden" name="uri" value={setup.uri} />
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field
+					label={t('twoFactor.fields.code')}
+					help={t('twoFactor.setup.confirmHelp')}
+					input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7, dir: 'ltr', required: true }}
+					errors={fields.code.errors}
+					errorId={fields.code.errorId}
+				/>
+				<div>
+					<Button type="submit" name="intent" value="two-factor-enable" disabled={busy}>
+						{t('twoFactor.setup.confirm')}
+					</Button>
+				</div>
+			</Form>
+		</div>
+	)
+}
+
+/** Shown once, after turning on or asking for new ones: to copy, download or write down. */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+	const { t } = useTranslation()
+	const text = codes.join('\n')
+	return (
+		<div className={formClass} role="status">
+			<h3 className={styles.sectionTitle}>{t('twoFactor.codes.title')}</h3>
+			<p>{t('twoFactor.codes.lead')}</p>
+			<textarea className={styles.recoveryCodes} readOnly rows={codes.length} value={text} aria-label={t('twoFactor.codes.title')} data-testid="recovery-codes" />
+			<div className={styles.actionsRow}>
+				<CopyButton text={text} label={t('twoFactor.codes.copy')} copiedLabel={t('twoFactor.codes.copied')} accessibleName={t('twoFactor.codes.copy')} />
+				<a className={button.outline} href={`data:text/plain;charset=utf-8,${encodeURIComponent(`${text}\n`)}`} download="recovery-codes.txt">
+					{t('twoFactor.codes.download')}
+				</a>
+			</div>
+		</div>
+	)
+}
+
+function RegenerateForm({ result, busy }: { result: Result; busy: boolean }) {
+	const { t } = useTranslation()
+	const [form, fields] = useValidatedForm(loadCodeSchema, { id: 'two-factor-regenerate', lastResult: result })
+	return (
+		<Form method="post" {...getFormProps(form)} className={formClass} aria-labelledby="two-factor-regenerate-heading">
+			<h3 id="two-factor-regenerate-heading" className={styles.sectionTitle}>
+				{t('twoFactor.regenerate.title')}
+			</h3>
+			<p>{t('twoFactor.regenerate.lead')}</p>
+			<FormErrors id={form.errorId} errors={form.errors} />
+			<Field
+				label={t('twoFactor.fields.code')}
+				input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7, dir: 'ltr', required: true }}
+				errors={fields.code.errors}
+				errorId={fields.code.errorId}
+			/>
+			<div>
+				<Button type="submit" variant="outline" name="intent" value="two-factor-regenerate" disabled={busy}>
+					{t('twoFactor.regenerate.submit')}
+				</Button>
+			</div>
+		</Form>
+	)
+}
+
+function DisableForm({ result, busy }: { result: Result; busy: boolean }) {
+	const { t } = useTranslation()
+	const [form, fields] = useValidatedForm(loadDisableSchema, { id: 'two-factor-disable', lastResult: result })
+	return (
+		<Form method="post" {...getFormProps(form)} className={formClass} aria-labelledby="two-factor-disable-heading">
+			<h3 id="two-factor-disable-heading" className={styles.sectionTitle}>
+				{t('twoFactor.disable.title')}
+			</h3>
+			<p>{t('twoFactor.disable.lead')}</p>
+			<FormErrors id={form.errorId} errors={form.errors} />
+			<PasswordField label={t('auth.fields.currentPassword')} field={fields.password} autoComplete="current-password" result={result} />
+			<Field
+				label={t('twoFactor.fields.codeOrRecovery')}
+				input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', dir: 'ltr', maxLength: 40, required: true }}
+				errors={fields.code.errors}
+				errorId={fields.code.errorId}
+			/>
+			<div>
+				<Button type="submit" variant="destructive" name="intent" value="two-factor-disable" disabled={busy}>
+					{t('twoFactor.disable.submit')}
+				</Button>
+			</div>
+		</Form>
 	)
 }

@@ -32,7 +32,7 @@ const loadDeleteSchema = () => import('./$lang.dashboard.settings.workspaces._in
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
-	const { user, locale, api } = await requireUser(args)
+	const { user, locale, api } = await requireUser(args, { twoFactor: 'optional' })
 	const t = await serverT(locale)
 	const url = new URL(args.request.url)
 	const search = url.searchParams.get('search') ?? ''
@@ -49,7 +49,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
-	const { locale, api } = await requireUser(args)
+	const { locale, api } = await requireUser(args, { twoFactor: 'optional' })
 	const formData = await formOf(request)
 	const intent = formData.get('intent')
 	const t = await serverT(locale)
@@ -64,6 +64,19 @@ export async function action(args: ActionFunctionArgs) {
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: safePath(formData.get('redirectTo')) ?? here, title: t('workspaces.switchFailed') })
 		}
+	}
+
+	if (intent === 'two-factor-requirement') {
+		const workspaceId = String(formData.get('workspaceId') ?? '')
+		const requireTwoFactor = formData.get('requireTwoFactor') === 'on'
+		const back = `${here}?edit=${encodeURIComponent(workspaceId)}`
+		try {
+			await api.patch(`/workspaces/${encodeURIComponent(workspaceId)}`, { requireTwoFactor })
+		} catch (error) {
+			// Not the owner (403), or the owner without two-step sign-in (409): said in a toast.
+			return refusalToast(error, { locale, request, to: back, title: t('twoFactor.workspace.saveFailed') })
+		}
+		return redirectWithToast(back, { type: 'success', title: t(requireTwoFactor ? 'twoFactor.workspace.required' : 'twoFactor.workspace.optional') })
 	}
 
 	if (intent === 'delete') {
@@ -125,6 +138,7 @@ export default function Workspaces() {
 						<input type="hidden" name="intent" value="update" />
 						<input type="hidden" name="workspaceId" value={editing.id} />
 					</WorkspaceForm>
+					{editing.role === 'owner' ? <TwoFactorRequirement workspace={editing} /> : null}
 					<Link to={base} className={button.ghost}>
 						{t('actions.cancel')}
 					</Link>
@@ -228,5 +242,31 @@ function DeleteWorkspace({ workspace, lastResult, cancel }: { workspace: Workspa
 				</div>
 			</Form>
 		</section>
+	)
+}
+
+/** The owner's choice: every member must have two-step sign-in on to use the workspace. */
+function TwoFactorRequirement({ workspace }: { workspace: Workspace }) {
+	const { t } = useTranslation()
+	const navigation = useNavigation()
+	const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'two-factor-requirement'
+	return (
+		<Form method="post" className={formClass} aria-labelledby="two-factor-requirement-heading">
+			<h3 id="two-factor-requirement-heading" className={styles.sectionTitle}>
+				{t('twoFactor.title')}
+			</h3>
+			<input type="hidden" name="intent" value="two-factor-requirement" />
+			<input type="hidden" name="workspaceId" value={workspace.id} />
+			<label className={styles.check}>
+				<input type="checkbox" name="requireTwoFactor" defaultChecked={workspace.requireTwoFactor} aria-describedby="two-factor-requirement-help" />
+				{t('twoFactor.workspace.require')}
+			</label>
+			<p id="two-factor-requirement-help">{t('twoFactor.workspace.help')}</p>
+			<div>
+				<Button type="submit" variant="outline" disabled={pending}>
+					{t('twoFactor.workspace.save')}
+				</Button>
+			</div>
+		</Form>
 	)
 }

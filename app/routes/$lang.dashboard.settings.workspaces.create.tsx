@@ -13,14 +13,14 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
-	const { locale } = await requireUser(args)
+	const { locale } = await requireUser(args, { twoFactor: 'optional' })
 	const t = await serverT(locale)
 	return { title: t('workspaces.create.title'), locale, timezones }
 }
 
 /** Creates a workspace; it becomes the current one. */
 export async function action(args: ActionFunctionArgs) {
-	return createWorkspace(args.request, await requireUser(args))
+	return createWorkspace(args.request, await requireUser(args, { twoFactor: 'optional' }))
 }
 
 export default function CreateWorkspace() {

@@ -3,7 +3,7 @@ import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError,
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
-import { rethrowApiError, userForShell, type Workspace } from '#app/.server/session.ts'
+import { rethrowApiError, twoFactorMissing, userForShell, type Workspace } from '#app/.server/session.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
@@ -18,6 +18,8 @@ import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await userForShell(args)
+	// A workspace that requires two-step sign-in of a user without it: its API answers 403, so the shell asks it nothing.
+	const blocked = user ? twoFactorMissing(user) : false
 	// The switcher offers the first hundred; the workspaces page lists them all.
 	const [workspaces, inbox] = user?.workspace
 		? await Promise.all([
@@ -25,10 +27,10 @@ export async function loader(args: LoaderFunctionArgs) {
 					.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
 					.then((list) => list.workspaces)
 					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
-				inboxSummary(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+				blocked ? null : inboxSummary(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 			])
 		: [[], null]
-	return { user, locale, workspaces, inbox, realtime: args.context.realtime }
+	return { user, locale, workspaces, inbox, blocked, realtime: args.context.realtime }
 }
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
@@ -77,8 +79,8 @@ export function ErrorBoundary() {
 
 type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
 
-function Shell({ user, locale, workspaces, inbox, realtime, children }: ShellData & { children: React.ReactNode }) {
-	useWorkspaceEvents(user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
+function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }: ShellData & { children: React.ReactNode }) {
+	useWorkspaceEvents(blocked ? undefined : user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
 	const { t } = useTranslation()
 	const location = useLocation()
 	const items = navigationFor(user?.workspace?.role)
@@ -138,7 +140,7 @@ function Shell({ user, locale, workspaces, inbox, realtime, children }: ShellDat
 					</div>
 				</details>
 			</header>
-			<InboxNotifications session={user?.workspace ? { config: realtime, userId: user.id } : null} />
+			<InboxNotifications session={user?.workspace && !blocked ? { config: realtime, userId: user.id } : null} />
 			<main id="main" className={styles.main}>
 				{!user || user.emailVerified ? null : (
 					<Form method="post" action={`${base}/profile`} className={styles.banner}>
@@ -150,6 +152,15 @@ function Shell({ user, locale, workspaces, inbox, realtime, children }: ShellDat
 						</button>
 					</Form>
 				)}
+				{/* The profile says it beside its own set-up. */}
+				{blocked && user?.workspace && location.pathname !== `${base}/profile` ? (
+					<p className={styles.banner} role="status">
+						<span>{t('twoFactor.requiredBanner', { workspace: user.workspace.name })}</span>
+						<Link to={`${base}/profile#two-factor`} className={button.outline}>
+							{t('twoFactor.setUp')}
+						</Link>
+					</p>
+				) : null}
 				{children}
 			</main>
 		</div>

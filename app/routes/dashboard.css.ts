@@ -141,3 +141,22 @@ export const outage = style({
 /** The profile's list of signed-in devices: one row each, its action at the inline end. */
 export const sessionList = style({ listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '0.75rem' })
 export const sessionItem = style({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '1rem', flexWrap: 'wrap' })
+
+// Two-step sign-in: a checkbox with its label, the QR code (always dark on white, as scanners want), the secret and the recovery codes.
+export const check = style({ display: 'flex', gap: '0.5rem', alignItems: 'flex-start', fontSize: '0.875rem' })
+export const qrCode = style({ inlineSize: '12rem', blockSize: '12rem', background: 'white', borderRadius: vars.radius, padding: '0.25rem' })
+export const secret = style({ fontFamily: 'ui-monospace, monospace', fontSize: '0.9375rem', letterSpacing: '0.05em', wordBreak: 'break-all', unicodeBidi: 'isolate', direction: 'ltr' })
+export const recoveryCodes = style({
+	fontFamily: 'ui-monospace, monospace',
+	fontSize: '0.9375rem',
+	inlineSize: '100%',
+	maxInlineSize: '20rem',
+	minBlockSize: '11rem',
+	padding: '0.5rem',
+	direction: 'ltr',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	background: vars.color.background,
+	color: vars.color.foreground,
+})
+export const actionsRow = style({ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' })

@@ -157,6 +157,7 @@ describe('GET /v1/auth/profile', () => {
 			emailVerified: true,
 			locale: 'en-us',
 			theme: 'zinc',
+			twoFactorEnabled: false,
 			workspace: null,
 			createdAt: user.createdAt.toISOString(),
 		})

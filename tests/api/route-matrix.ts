@@ -9,6 +9,7 @@ import { visitorChannel, workspaceChannel } from '#common/realtime.ts'
 import { parseConfig } from '#server/config.ts'
 import { createUser, testDb, uniqueEmail } from './harness.ts'
 import { listRoutes, type ListedRoute } from './route-list.ts'
+import { seedTwoFactor, totpCode } from './two-factor-support.ts'
 import { insertInvitation, newVisitorToken, scratchWorkspace, spareMember, type Fixtures, type Holdings } from './route-fixtures.ts'
 
 /** Every route of `/v1` and `/webhooks`, listed from the routers `createApi` and `createWebhooks` build. */
@@ -152,6 +153,46 @@ export const routeMatrix: Record<string, RouteRow> = {
 			await createSession(db(), user.user.id)
 			const newest = await db().selectFrom('sessions').select('id').where('userId', '=', user.user.id).orderBy('createdAt', 'desc').executeTakeFirstOrThrow()
 			return { params: { sessionId: newest.id } }
+		},
+	},
+	// Two-step sign-in: each row sets the caller's state afresh, so the order of the rows does not matter.
+	'POST /v1/auth/login/two-factor': {
+		expect: everyone(200),
+		prepare: async (fx) => {
+			const user = await createUser({ password })
+			const secret = await seedTwoFactor(user.user.id, fx.api.config.ENCRYPTION_KEY, { on: true })
+			const login = await fx.api.request('POST', '/v1/auth/login', { body: { email: user.user.email, password }, headers: { 'X-Forwarded-For': '10.200.0.1' } })
+			return { body: { challenge: (login.body as { challenge: string }).challenge, code: totpCode(secret) } }
+		},
+	},
+	'GET /v1/auth/two-factor': { expect: signedIn(200) },
+	'POST /v1/auth/two-factor/setup': {
+		expect: signedIn(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			if (user) await db().updateTable('users').set({ twoFactorSecret: null, twoFactorEnabledAt: null }).where('id', '=', user.user.id).execute()
+			return {}
+		},
+	},
+	'POST /v1/auth/two-factor/enable': {
+		expect: signedIn(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			return { body: { code: user ? totpCode(await seedTwoFactor(user.user.id, fx.api.config.ENCRYPTION_KEY, { on: false })) : '123456' } }
+		},
+	},
+	'POST /v1/auth/two-factor/recovery-codes': {
+		expect: signedIn(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			return { body: { code: user ? totpCode(await seedTwoFactor(user.user.id, fx.api.config.ENCRYPTION_KEY, { on: true })) : '123456' } }
+		},
+	},
+	'POST /v1/auth/two-factor/disable': {
+		expect: signedIn(204),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			return { body: { password, code: user ? totpCode(await seedTwoFactor(user.user.id, fx.api.config.ENCRYPTION_KEY, { on: true })) : '123456' } }
 		},
 	},
 	'PATCH /v1/auth/profile': { expect: signedIn(200), prepare: () => ({ body: { theme: 'blue' } }) },

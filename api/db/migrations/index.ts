@@ -20,6 +20,7 @@ import * as m0018 from './0018_campaigns.ts'
 import * as m0019 from './0019_channel_campaign_rate.ts'
 import * as m0020 from './0020_reports.ts'
 import * as m0021 from './0021_audit_log.ts'
+import * as m0022 from './0022_two_factor.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
 	'0019_channel_campaign_rate': m0019,
 	'0020_reports': m0020,
 	'0021_audit_log': m0021,
+	'0022_two_factor': m0022,
 }
