@@ -20,7 +20,8 @@ const notPaused = () => false
 export function ConnectionIndicator() {
 	const { t } = useTranslation()
 	const state = useSyncExternalStore(subscribeToConnectionState, connectionState, serverState)
-	const shown = livePaused() ? 'down' : tone[state]
+	const paused = useSyncExternalStore(subscribeToConnectionState, livePaused, notPaused)
+	const shown = paused ? 'down' : tone[state]
 	if (!shown) return null
 	return (
 		<span className={styles.indicator} data-tone={shown} role="status" title={t(`realtime.${shown}Hint`)}>

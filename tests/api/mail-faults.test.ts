@@ -116,6 +116,21 @@ describe('while the mail server refuses', () => {
 		expect(mailsTo(email)).toHaveLength(1)
 	})
 
+	test('an invitation revoked while its mail waits is not mailed', async () => {
+		smtp.refuse({ code: 421, at: 'greeting' })
+		const team = await createTeam('Withdrawn Co')
+		const email = uniqueEmail('withdrawn')
+		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations`, { body: { method: 'email', role: 'agent', email }, headers: team.owner.auth })
+		const { id } = created.body as { id: string }
+		await refusedOnce(`mail:invitation:${id}`)
+		expect((await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/invitations/${id}`, { headers: team.owner.auth })).status).toBe(204)
+
+		smtp.accept()
+		// The retry finds the invitation withdrawn: the job ends without a mail.
+		await until(async () => (await mailJob(`mail:invitation:${id}`)) === undefined)
+		expect(mailsTo(email)).toEqual([])
+	})
+
 	test('a password reset is answered the same, and mailed once the server accepts', async () => {
 		smtp.refuse({ code: 421, at: 'greeting' })
 		const email = uniqueEmail('forgetful')
