@@ -17,7 +17,6 @@ import { apiLocale, translatorFor } from './http/i18n.ts'
 import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { linkRouter } from './link/router.ts'
-import { createMailer, type Mailer } from './mail/mailer.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { webhooksRouter } from './webhooks/router.ts'
@@ -26,13 +25,12 @@ import { reportsRouter } from './reports/router.ts'
 
 export type { ApiContext }
 
-type ContextOptions = Omit<ApiContext, 'mailer' | 'realtime'> & { mailer?: Mailer; realtime?: Realtime }
+type ContextOptions = Omit<ApiContext, 'realtime'> & { realtime?: Realtime }
 
-/** The context routers are built with: mail and realtime as configured unless given. */
+/** The context routers are built with: realtime as configured unless given. */
 function apiContext(options: ContextOptions): ApiContext {
 	return {
 		...options,
-		mailer: options.mailer ?? createMailer(options.config, options.logger),
 		realtime: options.realtime ?? defaultRealtime(options.config, options.logger),
 	}
 }

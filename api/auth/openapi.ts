@@ -72,7 +72,7 @@ export function documentAuth(docs: ApiDocs) {
 	})
 	docs.add({ method: 'post', path: '/reset-password', summary: 'Set a new password with a reset link', caller: 'anyone', body: resetPasswordSchema, responses: { 200: { description: 'Done; other sessions are ended.', schema: messageAnswer } }, errors: [429] })
 	docs.add({ method: 'post', path: '/verify-email', summary: 'Verify the address with the mailed link', caller: 'anyone', body: tokenSchema, responses: { 200: { description: 'Verified.', schema: messageAnswer } }, errors: [429] })
-	docs.add({ method: 'post', path: '/resend-verification', summary: 'Mail the verification link again', responses: { 202: { description: 'Sent.', schema: messageAnswer } }, errors: [409, 429] })
+	docs.add({ method: 'post', path: '/resend-verification', summary: 'Mail the verification link again', responses: { 202: { description: 'Queued: a mail still waiting for the mail server is tried again now.', schema: messageAnswer } }, errors: [409, 429] })
 	docs.add({ method: 'get', path: '/profile', summary: "The signed-in user's profile", description: 'The user, their current workspace and their role in it.', responses: { 200: { description: 'The profile.', schema: userAnswer } } })
 	docs.add({ method: 'patch', path: '/profile', summary: 'Change the name, language or other profile fields', body: profileUpdateSchema, responses: { 200: { description: 'The updated profile.', schema: userAnswer } } })
 	const recoveryCodes = z.object({ recoveryCodes: z.array(z.string()).length(10) })

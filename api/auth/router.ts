@@ -9,8 +9,8 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { issueAccountToken, peekAccountToken, useAccountToken } from './account-tokens.ts'
-import { accountMail, type AccountMailKind } from './mails.ts'
+import { queueMail } from '#api/mail/jobs.ts'
+import { peekAccountToken, useAccountToken } from './account-tokens.ts'
 import { createLoginThrottle } from './login-throttle.ts'
 import { checkPassword, hashPassword, verifyPassword } from './password.ts'
 import { profileOf } from './profile.ts'
@@ -75,16 +75,11 @@ const verifiedNow = sql<Date>`coalesce(email_verified_at, now())`
 
 /** `/v1/auth/*`: accounts, sessions, mailed links and the signed-in user's profile. */
 export function authRouter(context: ApiContext): Router {
-	const { db, config, logger, mailer } = context
+	const { db, config, logger } = context
 	const limits = createRateLimits(db, authLimitRules)
 	const loginThrottle = createLoginThrottle(db)
 	const signedIn = requireUser(db)
 	const router = Router()
-
-	async function mailLink(user: User, kind: AccountMailKind) {
-		const token = await issueAccountToken(db, user.id, kind === 'verifyEmail' ? 'verify_email' : 'reset_password')
-		await mailer.send(accountMail(kind, { to: user.email, name: user.name, locale: user.locale, token, publicUrl: config.PUBLIC_URL }))
-	}
 
 	async function openSession(trx: Kysely<Database>, req: Request, user: User) {
 		const token = await createSession(trx, user.id, device(req))
@@ -117,17 +112,22 @@ export function authRouter(context: ApiContext): Router {
 			const taken = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
 			if (taken) throw fieldError(req, 409, 'email', 'auth:errors.emailTaken')
 			const passwordHash = await hashPassword(input.password)
+			// The verification mail is queued with the account: the job queue sends it, and retries while SMTP refuses.
 			const user = await db
-				.insertInto('users')
-				.values({ name: input.name, email: input.email, passwordHash, emailVerifiedAt: null, locale: input.locale ?? req.locale })
-				.returningAll()
-				.executeTakeFirstOrThrow()
+				.transaction()
+				.execute(async (trx) => {
+					const created = await trx
+						.insertInto('users')
+						.values({ name: input.name, email: input.email, passwordHash, emailVerifiedAt: null, locale: input.locale ?? req.locale })
+						.returningAll()
+						.executeTakeFirstOrThrow()
+					await queueMail(trx, { kind: 'verifyEmail', userId: created.id })
+					return created
+				})
 				.catch((error: unknown) => {
 					// Two sign-ups racing for one address: the second loses here rather than above.
 					throw isUniqueViolation(error) ? fieldError(req, 409, 'email', 'auth:errors.emailTaken') : error
 				})
-			// The account exists either way; the dashboard offers to send the link again.
-			await mailLink(user, 'verifyEmail').catch((error: unknown) => req.log.error({ err: error }, 'verification mail not sent'))
 			res.status(201).json(await signedInAnswer(req, user))
 		}),
 	)
@@ -227,9 +227,9 @@ export function authRouter(context: ApiContext): Router {
 			// After answering: neither the answer nor its timing may tell whether the address has an account.
 			try {
 				const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
-				if (user) await mailLink(user, 'resetPassword')
+				if (user) await queueMail(db, { kind: 'resetPassword', userId: user.id })
 			} catch (error) {
-				logger.error({ err: error }, 'password reset mail not sent')
+				logger.error({ err: error }, 'password reset mail not queued')
 			}
 		}),
 	)
@@ -295,12 +295,8 @@ export function authRouter(context: ApiContext): Router {
 			// 409 rather than a silent 202: the page can say there is nothing left to do.
 			if (req.user.emailVerifiedAt) throw new HttpError(409, 'auth:errors.alreadyVerified')
 			await limits.resendUser.consume(req.user.id)
-			try {
-				await mailLink(req.user, 'verifyEmail')
-			} catch (error) {
-				req.log.error({ err: error }, 'verification mail not sent')
-				throw new HttpError(503, 'auth:errors.mailNotSent')
-			}
+			// A mail still waiting for SMTP is tried again now, not queued twice (api/mail/jobs.ts).
+			await queueMail(db, { kind: 'verifyEmail', userId: req.user.id })
 			res.status(202).json({ message: req.t('auth:messages.verificationSent') })
 		}),
 	)

@@ -1,5 +1,6 @@
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
+import { sendMail } from '#api/mail/jobs.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
@@ -27,5 +28,8 @@ export const jobHandlers: JobHandlers = {
 	},
 	'refresh-reports': async (_payload, { db }) => {
 		await refreshReportsJob(db)
+	},
+	'send-mail': async (payload, { db, mailer, config }) => {
+		await sendMail(db, mailer, config, payload)
 	},
 }

@@ -5,6 +5,7 @@ import pg from 'pg'
 import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
+import { createMailer, type Mailer } from '#api/mail/mailer.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { type Config } from '#server/config.ts'
 
@@ -31,17 +32,24 @@ export type JobPayloads = {
 	'send-campaign': { campaignId: string }
 	/** Recomputes the report days that changes made stale (api/reports/rollup.ts); every minute, and again 5 s after a run that found work. */
 	'refresh-reports': Record<string, never>
+	/** Writes and sends a mail (api/mail/jobs.ts): an account's link, or an invitation; keyed per subject, retried while SMTP refuses. */
+	'send-mail': { kind: 'verifyEmail' | 'resetPassword'; userId: string } | { kind: 'invitation'; invitationId: string }
 }
 
 export type JobName = keyof JobPayloads
 
-/** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
-export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
+/** What a task works with: the database, realtime to tell members (and visitors) what it changed, the providers' addresses and the mail server. */
+export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer: Mailer }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go, and the campaigns' opt-out words. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS'>>
+/** The providers' addresses, the key that opens channel credentials, where attachments go, the campaigns' opt-out words, and mail. */
+export type JobConfig = ProviderConfig &
+	Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
+	Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
+
+/** Some of the tasks: a runner given them takes only their jobs (the API tests' mail runner). */
+export type SomeJobHandlers = Partial<JobHandlers>
 
 /** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key; jobs of one `queueName` run one at a time, in order. */
 export async function addJob<Name extends JobName>(
@@ -130,7 +138,10 @@ const defaultPollInterval = 250
 
 // Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night; the reports'
 // roll-ups every minute (one pending job at most, whatever the number of processes).
-const crontab = '17 3 * * * prune\n* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at\n'
+const crontab: Array<[JobName, string]> = [
+	['prune', '17 3 * * * prune'],
+	['refresh-reports', '* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at'],
+]
 
 /**
  * A process killed mid-job (kill -9, out of memory, a lost machine) leaves its jobs locked, and
@@ -172,7 +183,7 @@ export async function unlockJobsOfStoppedRunners(pool: pg.Pool): Promise<string[
 export async function startJobRunner(options: {
 	db: DB
 	databaseUrl: string
-	handlers: JobHandlers
+	handlers: SomeJobHandlers
 	log: Log
 	config: JobConfig
 	/** Where tasks publish; without it (tests of the queue alone) their events go nowhere. */
@@ -183,7 +194,7 @@ export async function startJobRunner(options: {
 	// The runner's bookkeeping (taking a job, marking it done) does not wait for the disk: a "done" lost
 	// in a crash runs the job again, and every task is safe to run twice. Adding a job waits (the API's pool).
 	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`), { waitForDisk: false })
-	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime, config: options.config }
+	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime, config: options.config, mailer: createMailer(options.config, options.log) }
 	const taskList: TaskList = {}
 	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
@@ -204,7 +215,8 @@ export async function startJobRunner(options: {
 	const runner: Runner = await run({
 		pgPool: pool,
 		taskList,
-		crontab,
+		// A runner given some tasks only schedules those.
+		crontab: crontab.flatMap(([name, line]) => (options.handlers[name] ? [`${line}\n`] : [])).join(''),
 		concurrency: options.concurrency ?? 2,
 		pollInterval: options.pollInterval ?? defaultPollInterval,
 		noHandleSignals: true,

@@ -2,21 +2,22 @@ import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
-import { type Logger } from 'pino'
+import { type Log } from '#api/db/embedded-postgres.ts'
 import { type Config } from '#server/config.ts'
 
 export type Mail = { to: string; subject: string; text: string; html?: string; locale?: string }
 
 export type Mailer = {
-	/** Sends a mail; resolves once the SMTP server accepted it or the .eml file is written. */
+	/** Sends a mail; resolves once the SMTP server accepted it or the .eml file is written, rejects when the server refused it. */
 	send: (mail: Mail) => Promise<void>
 }
 
 /**
  * Mail through nodemailer: to `SMTP_URL` when set, otherwise as `.eml` files in
  * `DATA_DIR/outbox`, with the links they carry logged so a developer can follow them.
+ * Only the job queue sends (the `send-mail` task, api/mail/jobs.ts): a request queues its mail.
  */
-export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'dataDir'>, logger: Logger): Mailer {
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'dataDir'>, log: Pick<Log, 'info'>): Mailer {
 	const outbox = path.join(config.dataDir, 'outbox')
 	const transport: Transporter = config.SMTP_URL
 		? nodemailer.createTransport(config.SMTP_URL)
@@ -32,16 +33,16 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'da
 				html: mail.html,
 				headers: mail.locale ? { 'Content-Language': mail.locale } : undefined,
 			})
-			const links = mail.text.match(/https?:\/\/\S+/g) ?? []
 			if (config.SMTP_URL) {
-				logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent')
+				log.info(`mail sent to ${mail.to}: ${mail.subject} (${info.messageId})`)
 				return
 			}
 			await fs.mkdir(outbox, { recursive: true })
 			// Sortable by time, unique within a millisecond.
 			const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`)
 			await fs.writeFile(file, info.message as Buffer)
-			logger.info({ to: mail.to, subject: mail.subject, file, links }, 'mail written to the outbox')
+			const links = mail.text.match(/https?:\/\/\S+/g) ?? []
+			log.info(`mail to ${mail.to} written to ${file}${links.length > 0 ? `; its links: ${links.join(' ')}` : ''}`)
 		},
 	}
 }

@@ -5,13 +5,14 @@ import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Invitation, type InvitationMethod, type Workspace } from '#api/db/schema.ts'
+import { type Invitation, type InvitationMethod } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
-import { translatorFor } from '#api/http/i18n.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { workspaceChannel } from '#common/realtime.ts'
-import { isLocale, languageOf, type Locale } from '#locales/languages.ts'
 import { handler } from '#api/http/handler.ts'
+import { createRateLimits } from '#api/http/rate-limit.ts'
+import { queueMail } from '#api/mail/jobs.ts'
+import { invitationUrl } from './invitation-mail.ts'
 import { findMembership, managers, parseParams, requireMember } from './membership.ts'
 import { setCurrentWorkspace } from './queries.ts'
 import { createInvitationBody, invitationCodeBody, invitationParams } from './schemas.ts'
@@ -36,12 +37,6 @@ export type InvitationJson = {
 /** 128 random bits, URL-safe: unguessable, and short enough to paste. */
 function newInvitationCode(): string {
 	return crypto.randomBytes(16).toString('base64url')
-}
-
-/** The sign-up page that reads the invitation from its query (it also handles a signed-in visitor). */
-export function invitationUrl(publicUrl: string, locale: Locale, invitation: Pick<Invitation, 'code' | 'method'>): string {
-	const query = new URLSearchParams({ agent_invite_code: invitation.code, agent_invite_method: invitation.method })
-	return `${publicUrl}/${locale}/auth/signup?${query}`
 }
 
 function invitationJson(invitation: Invitation & { createdByName: string | null }, url: string): InvitationJson {
@@ -77,50 +72,6 @@ function assertUsable(invitation: Invitation | undefined, method: InvitationMeth
 	if (invitation.revokedAt) throw new HttpError(410, 'workspaces:errors.invitationRevoked')
 	if (invitation.expiresAt.getTime() <= Date.now()) throw new HttpError(410, 'workspaces:errors.invitationExpired')
 	if (invitation.maxUses !== null && invitation.uses >= invitation.maxUses) throw new HttpError(410, 'workspaces:errors.invitationUsedUp')
-}
-
-function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
-}
-
-/** The invitation mail, in the invitee's language when they already have an account, else the workspace's. */
-async function mailInvitation(
-	{ db, config, mailer }: ApiContext,
-	invitation: Invitation,
-	workspace: Workspace,
-	inviterName: string,
-): Promise<void> {
-	const to = invitation.email ?? ''
-	const invitee = await db.selectFrom('users').select('locale').where('email', '=', to).executeTakeFirst()
-	const locale = [invitee?.locale, workspace.defaultLocale].find(isLocale) ?? 'en-us'
-	const language = languageOf(locale)
-	const t = translatorFor(locale)
-	const url = invitationUrl(config.PUBLIC_URL, locale, invitation)
-	const values = {
-		inviter: inviterName,
-		workspace: workspace.name,
-		date: new Intl.DateTimeFormat(language.tag, { dateStyle: 'long', timeZone: workspace.timezone }).format(invitation.expiresAt),
-	}
-	const lines = {
-		greeting: t('workspaces:mail.invitation.greeting'),
-		body: t(`workspaces:mail.invitation.body.${invitation.role}`, values),
-		action: t('workspaces:mail.invitation.action'),
-		expires: t('workspaces:mail.invitation.expires', values),
-		ignore: t('workspaces:mail.invitation.ignore'),
-	}
-	const html = `<!doctype html><html lang="${language.tag}" dir="${language.dir}"><body style="font-family: system-ui, sans-serif; line-height: 1.5">
-<p>${escapeHtml(lines.greeting)}</p>
-<p>${escapeHtml(lines.body)}</p>
-<p><a href="${escapeHtml(url)}" style="display: inline-block; padding: 10px 16px; border-radius: 6px; background: #18181b; color: #fff; text-decoration: none">${escapeHtml(lines.action)}</a></p>
-<p style="color: #52525b">${escapeHtml(lines.expires)}<br>${escapeHtml(lines.ignore)}</p>
-</body></html>`
-	await mailer.send({
-		to,
-		locale,
-		subject: t('workspaces:mail.invitation.subject', values),
-		text: [lines.greeting, '', lines.body, '', `${lines.action}: ${url}`, '', lines.expires, lines.ignore].join('\n'),
-		html,
-	})
 }
 
 /** `POST /v1/workspaces/invitations/preview`: what the sign-up page says about an invitation; no session needed. */
@@ -184,9 +135,13 @@ async function listInvitations(db: DB, workspaceId: string) {
 		.execute()
 }
 
-/** `/v1/workspaces/:id/invitations`: owners and admins invite, list and revoke. */
+/** How often one invitation may be mailed again. */
+export const invitationLimitRules = { resendInvitation: { points: 5, seconds: 60 * 60 } }
+
+/** `/v1/workspaces/:id/invitations`: owners and admins invite, list, mail again and revoke. */
 export function invitationRoutes(context: ApiContext): Router {
 	const { db, config } = context
+	const limits = createRateLimits(db, invitationLimitRules)
 	const router = Router()
 
 	router.get(
@@ -214,34 +169,46 @@ export function invitationRoutes(context: ApiContext): Router {
 					.executeTakeFirst()
 				if (member) throw new HttpError(409, 'workspaces:errors.alreadyMember', { values: { email } })
 			}
-			const invitation = await db
-				.insertInto('invitations')
-				.values({
-					workspaceId: workspace.id,
-					code: newInvitationCode(),
-					method: body.method,
-					email,
-					role: body.role,
-					expiresAt: new Date(Date.now() + body.expiresInDays * day),
-					// A mailed invitation is for one person unless said otherwise.
-					maxUses: body.maxUses ?? (email ? 1 : null),
-					createdBy: req.user.id,
-				})
-				.returningAll()
-				.executeTakeFirstOrThrow()
-			if (email) {
-				try {
-					await mailInvitation(context, invitation, workspace, req.user.name)
-				} catch (error) {
-					// An invitation nobody received would only confuse the list: undo it and say so.
-					await db.deleteFrom('invitations').where('id', '=', invitation.id).execute()
-					req.log.warn({ err: error }, 'invitation mail failed')
-					throw new HttpError(502, 'workspaces:errors.mailFailed')
-				}
-			}
-			// After the mail: an invitation undone because its mail failed was never made.
-			await recordAudit(db, workspace.id, req.user, 'invitation.created', auditValuesOf(invitation))
+			// The invitation, its mail (sent by the job queue, retried while SMTP refuses) and its log line: all or nothing.
+			const invitation = await db.transaction().execute(async (trx) => {
+				const created = await trx
+					.insertInto('invitations')
+					.values({
+						workspaceId: workspace.id,
+						code: newInvitationCode(),
+						method: body.method,
+						email,
+						role: body.role,
+						expiresAt: new Date(Date.now() + body.expiresInDays * day),
+						// A mailed invitation is for one person unless said otherwise.
+						maxUses: body.maxUses ?? (email ? 1 : null),
+						createdBy: req.user.id,
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow()
+				if (email) await queueMail(trx, { kind: 'invitation', invitationId: created.id })
+				await recordAudit(trx, workspace.id, req.user, 'invitation.created', auditValuesOf(created))
+				return created
+			})
 			res.status(201).json(invitationJson({ ...invitation, createdByName: req.user.name }, invitationUrl(config.PUBLIC_URL, req.locale, invitation)))
+		}),
+	)
+
+	router.post(
+		'/:id/invitations/:invitationId/resend',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { invitationId } = parseParams(req, invitationParams, invitationNotFound)
+			const invitation = await db.selectFrom('invitations').selectAll().where('id', '=', invitationId).where('workspaceId', '=', workspace.id).executeTakeFirst()
+			if (!invitation) throw invitationNotFound()
+			if (invitation.method !== 'email' || !invitation.email) throw new HttpError(422, 'workspaces:errors.invitationNotMailed')
+			if (invitation.revokedAt || invitation.expiresAt.getTime() <= Date.now() || (invitation.maxUses !== null && invitation.uses >= invitation.maxUses)) {
+				throw new HttpError(410, 'workspaces:errors.invitationNotResendable')
+			}
+			await limits.resendInvitation.consume(invitation.id)
+			// A mail still waiting for SMTP is tried again now, not queued twice (api/mail/jobs.ts).
+			await queueMail(db, { kind: 'invitation', invitationId: invitation.id })
+			res.status(202).json({ message: req.t('workspaces:messages.invitationResent', { email: invitation.email }) })
 		}),
 	)
 

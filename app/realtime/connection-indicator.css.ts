@@ -13,3 +13,15 @@ export const dot = style({
 		[`${indicator}[data-tone="down"] &`]: { background: vars.color.destructive },
 	},
 })
+
+// Quiet: the page's own colours, a thin warning edge on the start side (the right one in Arabic).
+export const paused = style({
+	padding: '0.5rem 1rem',
+	fontSize: '0.8125rem',
+	color: vars.color.mutedForeground,
+	background: vars.color.muted,
+	borderInlineStart: `3px solid ${vars.color.warning}`,
+	borderRadius: vars.radius,
+	margin: 0,
+})
+export const pausedTitle = style({ color: vars.color.foreground, fontWeight: 600 })

@@ -79,6 +79,16 @@ export async function action(args: ActionFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}/invitations`
 	const here = `/${locale}/dashboard/settings/agents`
 
+	if (formData.get('intent') === 'resend') {
+		let answer: { message: string }
+		try {
+			answer = await api.post<{ message: string }>(`${base}/${String(formData.get('invitationId') ?? '')}/resend`)
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: here, title: t('agents.resendFailed') })
+		}
+		return redirectWithToast(here, { type: 'success', title: answer.message })
+	}
+
 	if (formData.get('intent') === 'revoke') {
 		try {
 			await api.delete(`${base}/${encodeURIComponent(String(formData.get('invitationId') ?? ''))}`)
@@ -220,6 +230,15 @@ export default function Agents() {
 												<Link to={`${base}?created=${invitation.id}`} className={button.ghost}>
 													{t('agents.showLink')}
 												</Link>
+												{invitation.method === 'email' ? (
+													<Form method="post">
+														<input type="hidden" name="intent" value="resend" />
+														<input type="hidden" name="invitationId" value={invitation.id} />
+														<button type="submit" className={button.ghost} disabled={pending}>
+															{t('agents.resend')}
+														</button>
+													</Form>
+												) : null}
 												<Link to={`${base}?revoke=${invitation.id}`} className={button.ghost}>
 													{t('agents.revoke')}
 												</Link>

@@ -9,7 +9,7 @@ import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
-import { ConnectionIndicator } from '#app/realtime/connection-indicator.tsx'
+import { ConnectionIndicator, LiveUpdatesPaused } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import { isProfileUnavailable } from '#app/utils/profile-outage.ts'
@@ -142,6 +142,7 @@ function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }:
 			</header>
 			<InboxNotifications session={user?.workspace && !blocked ? { config: realtime, userId: user.id } : null} />
 			<main id="main" className={styles.main}>
+				<LiveUpdatesPaused />
 				{!user || user.emailVerified ? null : (
 					<Form method="post" action={`${base}/profile`} className={styles.banner}>
 						<span>{t('profile.unverified', { email: user.email })}</span>

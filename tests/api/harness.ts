@@ -10,6 +10,8 @@ import { pinoHttp } from 'pino-http'
 import { inject } from 'vitest'
 import { createApi, createWebhooks } from '#api/index.ts'
 import { hashPassword } from '#api/auth/password.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { createSession } from '#api/auth/sessions.ts'
 import { type Role } from '#api/db/schema.ts'
 import { createDb, type DB } from '#api/db/database.ts'
@@ -44,8 +46,18 @@ export type TestApi = {
 	close: () => Promise<void>
 }
 
-/** The real /v1 router and the providers' /webhooks on a real HTTP server on loopback, against the test database. */
-export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
+const quiet = { info: () => {}, debug: () => {}, error: () => {} }
+
+/** A job runner of the `send-mail` task alone, sending as `config` says (the mails of a TestApi land in its outbox). */
+export function startMailRunner(config: Config): Promise<JobRunner> {
+	return startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: { 'send-mail': jobHandlers['send-mail'] }, log: quiet, config, pollInterval: 100 })
+}
+
+/**
+ * The real /v1 router and the providers' /webhooks on a real HTTP server on loopback, against the
+ * test database, with a runner of the mail jobs (requests queue their mails) unless `mail` is false.
+ */
+export async function startApi(env: Record<string, string> = {}, options: { mail?: boolean } = {}): Promise<TestApi> {
 	const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-api-'))
 	const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test', ...env })
 	const logger = pino({ level: 'silent' })
@@ -58,6 +70,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 	const server = http.createServer(app)
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+	const mail = options.mail === false ? undefined : await startMailRunner(config)
 	return {
 		url,
 		dataDir,
@@ -82,6 +95,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
 		},
 		async close() {
 			await new Promise<void>((resolve) => server.close(() => resolve()))
+			await mail?.stop()
 			await fs.rm(dataDir, { recursive: true, force: true })
 		},
 	}

@@ -114,11 +114,11 @@ export async function scratchWorkspace(team: Team) {
 	return { workspace, spare }
 }
 
-/** Link invitations straight in the database. */
-export async function insertInvitation(workspaceId: string, createdBy: string) {
+/** Invitations straight in the database: by link, or by mail to `email`. */
+export async function insertInvitation(workspaceId: string, createdBy: string, email?: string) {
 	return testDb()
 		.insertInto('invitations')
-		.values({ workspaceId, code: crypto.randomBytes(16).toString('base64url'), method: 'link', role: 'agent', expiresAt: new Date(Date.now() + 86_400_000), createdBy })
+		.values({ workspaceId, code: crypto.randomBytes(16).toString('base64url'), method: email ? 'email' : 'link', email: email ?? null, role: 'agent', expiresAt: new Date(Date.now() + 86_400_000), createdBy })
 		.returning(['id', 'code'])
 		.executeTakeFirstOrThrow()
 }

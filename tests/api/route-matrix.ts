@@ -238,6 +238,10 @@ export const routeMatrix: Record<string, RouteRow> = {
 	},
 	'GET /v1/workspaces/:id/invitations': { expect: managers(200) },
 	'POST /v1/workspaces/:id/invitations': { expect: managers(201), prepare: () => ({ body: { method: 'link', role: 'agent' } }) },
+	'POST /v1/workspaces/:id/invitations/:invitationId/resend': {
+		expect: managers(202),
+		prepare: async (fx) => ({ params: { invitationId: (await insertInvitation(fx.here.workspaceId, fx.team.owner.user.id, uniqueEmail('invitee'))).id } }),
+	},
 	'DELETE /v1/workspaces/:id/invitations/:invitationId': {
 		expect: managers(204),
 		prepare: async (fx) => ({ params: { invitationId: (await insertInvitation(fx.here.workspaceId, fx.team.owner.user.id)).id } }),

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Page } from '@playwright/test'
+import { readOutbox } from '../support/mail.ts'
 import { createWorkspace, registerUser, signIn, strongPassword, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
@@ -75,6 +76,26 @@ test.describe('workspaces without JavaScript', () => {
 		await page.goto('/en-us/dashboard/settings/agents')
 		await expect(page).toHaveURL('/en-us/dashboard')
 		await expect(page.getByText('Only owners and admins can invite agents.')).toBeVisible()
+	})
+
+	test('an invitation by e-mail is sent, and sent again from the list', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { name: 'Rita Resend' })
+		await createWorkspace(request, owner.token, 'Resend Co')
+		await signIn(context, baseURL!, owner.token)
+		const address = uniqueEmail('invitee')
+		await page.goto('/en-us/dashboard/settings/agents')
+		await page.getByLabel('How to invite').selectOption({ label: 'E-mail invitation' })
+		await page.getByLabel('Their e-mail address').fill(address)
+		await page.getByRole('button', { name: 'Create the invitation' }).click()
+		await expect(page.getByText(`Invitation sent to ${address}`)).toBeVisible()
+		const mailsTo = async () => (await readOutbox(process.env.E2E_DATA_DIR!)).filter((mail) => mail.to === address)
+		await expect.poll(async () => (await mailsTo()).length).toBe(1)
+
+		await page.locator('tr', { hasText: address }).getByRole('button', { name: 'Send again' }).click()
+		await expect(page.getByText(`The invitation was sent again to ${address}.`)).toBeVisible()
+		await expect.poll(async () => (await mailsTo()).length).toBe(2)
+		const [first, second] = await mailsTo()
+		expect(second!.text).toBe(first!.text)
 	})
 
 	test('an invalid invitation says why', async ({ page }) => {
