@@ -38,8 +38,8 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, and the providers' addresses. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go, and the campaigns' opt-out words. */
-export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS'>>
+/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), and the campaigns' opt-out words. */
+export type JobConfig = ProviderConfig & Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir'> & Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 
