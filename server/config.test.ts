@@ -72,6 +72,12 @@ describe('configuration', () => {
 		expect(problemsOf({ ...s3, S3_ENDPOINT: 'minio' })).toEqual(['S3_ENDPOINT must be an absolute URL'])
 	})
 
+	test('TRUST_PROXY: loopback by default, a proxy container’s network when told', () => {
+		expect(parseConfig({}, tmpDataDir()).TRUST_PROXY).toBe('loopback')
+		expect(problemsOf({ TRUST_PROXY: 'loopback, uniquelocal, 10.0.0.0/8' })).toEqual([])
+		expect(problemsOf({ TRUST_PROXY: 'everyone' })).toEqual(['TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated'])
+	})
+
 	test('lists allowed redirect hosts', () => {
 		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmpDataDir()).ALLOWED_REDIRECT_HOSTS).toEqual([
 			'shop.example',

@@ -22,6 +22,12 @@ const boolean = z
 const envSchema = z.object({
 	NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 	HOST: z.string().trim().min(1).default('0.0.0.0'),
+	// Whose X-Forwarded-For is believed (Express's `trust proxy`): loopback, or e.g. `uniquelocal` behind a proxy container.
+	TRUST_PROXY: z
+		.string()
+		.trim()
+		.default('loopback')
+		.refine((value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())), 'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated'),
 	PORT: port.default(3000),
 	PUBLIC_URL: optionalUrl('PUBLIC_URL'),
 	DATA_DIR: z.string().trim().min(1).default('.data'),
