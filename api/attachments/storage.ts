@@ -1,16 +1,16 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type ReadableStream as NodeWebStream } from 'node:stream/web'
-import os from 'node:os'
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { type Config } from '#server/config.ts'
 
 /**
- * Where attachments' bytes live, behind the smallest interface both backends need (disk here,
- * S3-compatible object storage in s3-storage.ts): put a stream under a new random key, read it back,
+ * Where attachments' bytes live, behind the smallest interface both backends need (`diskStorage`,
+ * `s3Storage` for S3-compatible object storage): put a stream under a new random key, read it back,
  * remove it. Keys are ours (never a sender's file name), so no name ever reaches a path on disk.
  */
 export type Storage = {
