@@ -1,45 +1,37 @@
 import 'dotenv/config'
-import { z } from 'zod'
 import { startStandaloneRealtime } from '#realtime/standalone.ts'
+import { ConfigError } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
+import { parseStandaloneRealtimeConfig } from '#server/realtime-config.ts'
 
 /**
- * `npm run start:realtime`: the Pusher-protocol server of `realtime/` alone, for an app configured
- * with PUSHER_HOST pointing at it (external mode). It reads the app's own variables: PUSHER_APP_ID,
- * PUSHER_KEY and PUSHER_SECRET (the one app it serves), PUSHER_PORT (where it listens, 6001 by
- * default) and HOST. Behind TLS, terminate it in a proxy and set PUSHER_FORCE_TLS on the app.
+ * The embedded Pusher-protocol server alone (`npm run start:realtime`, build/realtime.js), for
+ * several app processes to share as they would share Soketi: they set PUSHER_HOST to it and the same
+ * PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET. GET /healthz answers while it accepts connections.
  */
-const environment = z.object({
-	HOST: z.string().trim().min(1).default('0.0.0.0'),
-	PUSHER_PORT: z.coerce.number().int().min(1).max(65_535).default(6001),
-	PUSHER_APP_ID: z.string({ required_error: 'PUSHER_APP_ID is required' }).trim().min(1, 'PUSHER_APP_ID is required'),
-	PUSHER_KEY: z.string({ required_error: 'PUSHER_KEY is required' }).trim().min(1, 'PUSHER_KEY is required'),
-	PUSHER_SECRET: z.string({ required_error: 'PUSHER_SECRET is required' }).trim().min(8, 'PUSHER_SECRET must have at least 8 characters'),
-	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-})
-
 async function main() {
-	const parsed = environment.safeParse(process.env)
-	if (!parsed.success) {
-		process.stderr.write(`${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n')}\n`)
+	let config
+	try {
+		config = parseStandaloneRealtimeConfig(process.env)
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error
+		process.stderr.write(`${error.message}\n`)
 		process.exit(1)
 	}
-	const env = parsed.data
-	const logger = createLogger(env.LOG_LEVEL)
-	const server = await startStandaloneRealtime({
-		host: env.HOST,
-		port: env.PUSHER_PORT,
-		apps: [{ id: env.PUSHER_APP_ID, key: env.PUSHER_KEY, secret: env.PUSHER_SECRET }],
-		logger,
-	})
-	logger.info(`realtime server listening on ${env.HOST}:${server.port} (app ${env.PUSHER_APP_ID})`)
+	const logger = createLogger(config.logLevel)
+	const server = await startStandaloneRealtime({ host: config.host, port: config.port, apps: [config.app], logger: logger.child({ module: 'realtime' }) })
+	logger.info(`realtime: Pusher-protocol server for app ${config.app.id} listening on ${config.host}:${server.port}`)
 	let stopping = false
 	const stop = (signal: NodeJS.Signals) => {
 		if (stopping) return
 		stopping = true
-		logger.info(`${signal} received: telling clients to reconnect`)
+		logger.info(`${signal} received: telling sockets to reconnect`)
+		setTimeout(() => process.exit(1), 10_000).unref()
 		server.close().then(
-			() => process.exit(0),
+			() => {
+				logger.info('stopped cleanly')
+				process.exit(0)
+			},
 			(error: unknown) => {
 				logger.error({ err: error }, 'shutdown failed')
 				process.exit(1)

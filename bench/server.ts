@@ -29,9 +29,10 @@ export type ServerContext = { baseUrl: string; databaseUrl: string; dataDir: str
 type Running = { child: ChildProcess; exited: Promise<void> }
 export type Shutdown = { exitCode: number | null; signal: string | null; seconds: number; clean: boolean }
 
-let server: Running | undefined
+// Several app processes may run (bench:webhooks --processes 2): the first owns the embedded PostgreSQL.
+let servers: Running[] = []
 let shutdown: Shutdown | undefined
-let dataDir: string | undefined
+let dataDirs: string[] = []
 let interrupted = false
 let onInterrupt: (() => void) | undefined
 
@@ -54,10 +55,14 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
 	}
 }
 
-async function stopServer() {
-	const running = server
-	server = undefined
-	if (!running) return
+/** Stops the servers, the last started first (the first one's embedded PostgreSQL outlives the others). */
+async function stopServers() {
+	const running = servers
+	servers = []
+	for (const each of running.reverse()) await stopServer(each)
+}
+
+async function stopServer(running: Running) {
 	const { child, exited } = running
 	if (child.exitCode === null && child.signalCode === null) {
 		log('stopping the server (SIGTERM)')
@@ -97,31 +102,30 @@ async function groupGone(child: ChildProcess, ms: number): Promise<boolean> {
 	}
 }
 
-function removeDataDir() {
-	if (!dataDir) return
-	fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
-	dataDir = undefined
+function removeDataDirs() {
+	for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+	dataDirs = []
 }
 
-/** Stops the server (and its PostgreSQL) and removes the temporary DATA_DIR. */
+/** Stops the servers (and their PostgreSQL) and removes the temporary DATA_DIRs. */
 export async function cleanup() {
 	try {
-		await stopServer()
+		await stopServers()
 	} catch (error) {
 		log(`could not stop the server: ${error instanceof Error ? error.message : String(error)}`)
 	}
 	try {
-		removeDataDir()
+		removeDataDirs()
 	} catch (error) {
-		log(`could not remove ${dataDir}: ${error instanceof Error ? error.message : String(error)}`)
+		log(`could not remove ${dataDirs.join(', ')}: ${error instanceof Error ? error.message : String(error)}`)
 	}
 }
 
 process.on('exit', () => {
 	// Last resort when something exits before cleanup() ran: nothing asynchronous is possible here.
-	if (server) killGroup(server.child, 'SIGKILL')
+	for (const running of servers) killGroup(running.child, 'SIGKILL')
 	try {
-		removeDataDir()
+		removeDataDirs()
 	} catch {
 		// Nothing more can be done while exiting.
 	}
@@ -177,17 +181,18 @@ export function findServerEntry(): string {
  * the port is chosen here (the kernel's pick, released just before); the line is still honoured
  * when it shows up.
  */
-export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[] } = {}): Promise<ServerContext> {
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
+export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[]; joining?: ServerContext } = {}): Promise<ServerContext> {
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
+	dataDirs.push(dataDir)
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
 	fs.chmodSync(dataDir, 0o755)
 	const port = await freePort()
 	// Chosen here so that the contacts case can seed the embedded database (on loopback; the server
 	// generates its password into DATA_DIR/postgres-password, read once it is up).
 	const databasePort = await freePort()
-	const databaseUrl = () =>
-		process.env.BENCH_DATABASE_URL ||
-		`postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir!, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
+	const { joining } = options
+	const givenDatabase = joining?.databaseUrl ?? process.env.BENCH_DATABASE_URL
+	const databaseUrl = () => givenDatabase || `postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
 	let baseUrl = `http://127.0.0.1:${port}`
 	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
 	const output: string[] = []
@@ -202,16 +207,19 @@ export async function startServer(entry: string, options: { env?: Record<string,
 			PORT: String(port),
 			DATA_DIR: dataDir,
 			// Empty rather than absent so that a DATABASE_URL in .env cannot win: always the embedded database.
-			DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-			EMBEDDED_PG_PORT: process.env.BENCH_DATABASE_URL ? '' : String(databasePort),
+			DATABASE_URL: givenDatabase ?? '',
+			EMBEDDED_PG_PORT: givenDatabase ? '' : String(databasePort),
+			// A process joining the first one shares its database, secrets and realtime server (its embedded one).
+			...(joining ? joiningEnv(joining) : {}),
 			PUBLIC_URL: baseUrl,
 			LOG_LEVEL: logLevel,
-			SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+			SESSION_SECRET: sessionSecret,
 			...options.env,
 		},
 	})
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-	server = { child, exited }
+	const running = { child, exited }
+	servers.push(running)
 	// Everything the server prints goes to bench/results/server.log; a few lines of it to the terminal.
 	fs.mkdirSync(resultsDir, { recursive: true })
 	const logPath = path.join(resultsDir, options.logName ?? 'server.log')
@@ -220,7 +228,7 @@ export async function startServer(entry: string, options: { env?: Record<string,
 	void exited.then(() => logFile.end())
 	child.once('exit', (code, signal) => {
 		// Not stopped from here: it crashed.
-		if (server?.child === child && !interrupted) log(`the server exited unexpectedly (${signal ?? `exit code ${code}`})`)
+		if (servers.includes(running) && !interrupted) log(`the server exited unexpectedly (${signal ?? `exit code ${code}`})`)
 	})
 	let shown = 0
 	const keep = (line: string, show: boolean) => {
@@ -251,7 +259,7 @@ export async function startServer(entry: string, options: { env?: Record<string,
 			await response.body?.cancel()
 			if (response.ok) {
 				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-				return { baseUrl, databaseUrl: databaseUrl(), dataDir: dataDir! }
+				return { baseUrl, databaseUrl: databaseUrl(), dataDir }
 			}
 		} catch {
 			// Not listening yet.
@@ -259,6 +267,24 @@ export async function startServer(entry: string, options: { env?: Record<string,
 		await sleep(250)
 	}
 	throw new Error(`the server was not ready within 120 s. Last output:\n${output.join('\n')}`)
+}
+
+/** The run's SESSION_SECRET, the same for every app process (a token one signs, another reads). */
+const sessionSecret = crypto.randomBytes(32).toString('hex')
+
+/** What a second app process needs to work beside `first`: its secrets, and its embedded realtime server as PUSHER_HOST. */
+function joiningEnv(first: ServerContext): Record<string, string> {
+	const app = JSON.parse(fs.readFileSync(path.join(first.dataDir, 'realtime-app.json'), 'utf8')) as { id: string; key: string; secret: string }
+	const url = new URL(first.baseUrl)
+	return {
+		ENCRYPTION_KEY: fs.readFileSync(path.join(first.dataDir, 'encryption-key'), 'utf8').trim(),
+		PUSHER_HOST: url.hostname,
+		PUSHER_PORT: url.port,
+		PUSHER_FORCE_TLS: 'false',
+		PUSHER_APP_ID: app.id,
+		PUSHER_KEY: app.key,
+		PUSHER_SECRET: app.secret,
+	}
 }
 
 /** A command-line number from `min` to `max` (a bench's options), or an error that says so. */

@@ -6,7 +6,7 @@
  * standing in for Meta. A share of them are exact retries of earlier ones (the same bytes, as Meta
  * retries), to prove they are stored once.
  *
- *   npm run bench:webhooks -- [--rate 1000] [--duration 10] [--channels 4] [--customers 400] [--duplicates 0.05] [--build] [--profile DIR]
+ *   npm run bench:webhooks -- [--rate 1000] [--duration 10] [--channels 4] [--customers 400] [--duplicates 0.05] [--processes 1|2|both] [--build] [--profile DIR]
  *
  * `--build` builds even when `build/` exists (after a change to the product); `--profile DIR` writes
  * the server's CPU profile there (node --cpu-prof, for Chrome's DevTools or speedscope).
@@ -23,6 +23,14 @@
  * message per distinct wamid, none missing, none twice. Exits non-zero if any webhook was lost,
  * stored twice, answered with an error, or its event never came. Writes bench/results/webhooks.json
  * (and the server's output to bench/results/webhooks-server.log).
+ *
+ * `--processes 2` runs two app processes on the same PostgreSQL (the second with DATABASE_URL and
+ * the first's embedded realtime server as its PUSHER_HOST, as several containers share Soketi), the
+ * webhooks spread over both and both running job workers; `--processes both` measures one, then two
+ * (each on a fresh database), and prints the ratio. Sustained throughput is the inbound messages
+ * stored per second while the backlog lasted (from the first stored to the last, by their
+ * `created_at`): give a rate above what the machine records, and few enough webhooks to drain
+ * within a minute (e.g. `--rate 400 --duration 5`).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -38,7 +46,7 @@ import { workspaceChannel } from '#common/realtime.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../tests/fakes/whatsapp.ts'
 import { callApi, cleanup, numberOption, isInterrupted, log, percentile, resultsDir, root, run, sleep, startServer, table, type ServerContext } from './server.ts'
 
-type Options = { rate: number; duration: number; channels: number; customers: number; duplicates: number; build: boolean; profile: string | undefined }
+type Options = { rate: number; duration: number; channels: number; customers: number; duplicates: number; processes: number[]; build: boolean; profile: string | undefined }
 
 function parseOptions(): Options {
 	const { values } = parseArgs({
@@ -48,6 +56,7 @@ function parseOptions(): Options {
 			channels: { type: 'string', default: '4' },
 			customers: { type: 'string', default: '400' },
 			duplicates: { type: 'string', default: '0.05' },
+			processes: { type: 'string', default: '1' },
 			build: { type: 'boolean', default: false },
 			profile: { type: 'string' },
 		},
@@ -60,6 +69,7 @@ function parseOptions(): Options {
 		channels: Math.round(number('channels', values.channels, 1, 50)),
 		customers: Math.round(number('customers', values.customers, 1, 100_000)),
 		duplicates: number('duplicates', values.duplicates, 0, 0.5),
+		processes: values.processes === 'both' ? [1, 2] : [Math.round(number('processes', values.processes, 1, 2))],
 		build: values.build,
 		profile: values.profile,
 	}
@@ -166,7 +176,7 @@ function post(baseUrl: URL, webhook: Webhook, retry: boolean): Promise<Sent> {
  * n-th goes to channel n mod channels from one of `customers` customers; a `duplicates` share are
  * the same bytes as one of the last 1 000 sent (a retry).
  */
-async function attack(baseUrl: URL, workspace: Workspace, options: Pick<Options, 'rate' | 'customers' | 'duplicates'>, total: number, onBacklog?: () => void) {
+async function attack(baseUrls: URL[], workspace: Workspace, options: Pick<Options, 'rate' | 'customers' | 'duplicates'>, total: number, onBacklog?: () => void) {
 	const pending: Array<Promise<Sent>> = []
 	const recent: Webhook[] = []
 	let lag = 0
@@ -188,7 +198,8 @@ async function attack(baseUrl: URL, workspace: Workspace, options: Pick<Options,
 				recent.push(webhook)
 				if (recent.length > 1000) recent.shift()
 			}
-			pending.push(post(baseUrl, webhook, isRetry))
+			// Spread over the app processes as a load balancer would (round robin).
+			pending.push(post(baseUrls[n % baseUrls.length]!, webhook, isRetry))
 		}
 		onBacklog?.()
 		await sleep(1)
@@ -309,6 +320,16 @@ const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a'
 const times = (value: number, base: number) => (base > 0 && Number.isFinite(value / base) ? `${(value / base).toFixed(1)}×` : 'n/a')
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
 
+/** Inbound messages stored per second while the backlog lasted: from the first stored to the last, by their own timestamps. */
+async function throughputOf(db: DB, workspace: Workspace, since: number): Promise<{ stored: number; seconds: number; perSecond: number }> {
+	const { rows } = await sql<{ stored: number; seconds: number | null }>`
+		select count(*)::int as stored, extract(epoch from max(created_at) - min(created_at))::float8 as seconds
+		from messages where channel_id = any(${workspace.channels.map((channel) => channel.id)}::uuid[]) and direction = 'incoming' and created_at >= to_timestamp(${since / 1000})`.execute(db)
+	const stored = rows[0]?.stored ?? 0
+	const seconds = rows[0]?.seconds ?? 0
+	return { stored, seconds, perSecond: seconds > 0 ? (stored - 1) / seconds : 0 }
+}
+
 async function main() {
 	const options = parseOptions()
 	const entry = path.join(root, 'build', 'server.js')
@@ -316,11 +337,31 @@ async function main() {
 		log('building for production (npm run build; only when build/ is missing or with --build)')
 		await run('npm', ['run', 'build'])
 	}
+	const measured: Array<{ processes: number; perSecond: number }> = []
+	for (const processes of options.processes) {
+		if (isInterrupted()) break
+		measured.push({ processes, perSecond: await measure(entry, options, processes) })
+		// Each measure starts on a fresh database.
+		await cleanup()
+	}
+	const [one, two] = measured
+	if (one && two) {
+		process.stdout.write(`\ninbound messages stored per second on one PostgreSQL: 1 app process ${one.perSecond.toFixed(1)}/s, 2 app processes ${two.perSecond.toFixed(1)}/s, ratio ${(two.perSecond / one.perSecond).toFixed(2)}×\n`)
+	}
+}
+
+/** One run of the bench with `processes` app processes; returns the inbound messages stored per second. */
+async function measure(entry: string, options: Options, processes: number): Promise<number> {
 	const fake = await startWhatsAppFake()
 	let listener: Listener | undefined
 	let db: DB | undefined
+	const suffix = processes > 1 ? `-${processes}-processes` : ''
 	try {
-		const server = await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: 'webhooks-server.log', nodeArgs: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : [] })
+		const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : []
+		const server = await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: `webhooks-server${suffix}.log`, nodeArgs })
+		const others: ServerContext[] = []
+		for (let n = 2; n <= processes; n++) others.push(await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: `webhooks-server${suffix}-${n}.log`, nodeArgs, joining: server }))
+		const baseUrls = [server, ...others].map((each) => new URL(each.baseUrl))
 		db = createDb(server.databaseUrl, 2)
 		const workspace = await setUp(server.baseUrl, fake, options.channels)
 		listener = await listen(server, workspace)
@@ -355,31 +396,34 @@ async function main() {
 		const since = Date.now()
 		const eventsBefore = listener.count()
 		const started = performance.now()
-		const attacked = await attack(baseUrl, workspace, options, total, sampleBacklog)
+		log(`${processes} app process(es): ${baseUrls.map(String).join(', ')}`)
+		const attacked = await attack(baseUrls, workspace, options, total, sampleBacklog)
 		const lastAnswered = performance.now()
 		const load = await outcomeOf(db, workspace, listener, attacked.sent, since, eventsBefore)
 		const drainedSeconds = (performance.now() - lastAnswered) / 1000
 		const loadAfter = loadAverage()
 		const totalSeconds = (performance.now() - started) / 1000
+		const throughput = await throughputOf(db, workspace, since)
 
 		const cpus = os.cpus()
 		const report = {
 			date: new Date().toISOString(),
 			machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()} ${os.release()}`, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
-			options,
+			options: { ...options, processes },
+			throughput,
 			baseline: { healthz, single: { answer: single.answer, endToEnd: single.endToEnd } },
 			databaseWaits: Object.fromEntries(waits),
 			databaseLockWaits: Object.fromEntries(lockWaits),
 			load: { ...load, sent: undefined, requests: attacked.sent.length, retries: attacked.retries, sentSeconds: attacked.sentSeconds, senderLagMs: attacked.lag, drainedSeconds, totalSeconds, jobBacklogPeak: backlogPeak },
 		}
 		fs.mkdirSync(resultsDir, { recursive: true })
-		const file = path.join(resultsDir, 'webhooks.json')
+		const file = path.join(resultsDir, `webhooks${suffix}.json`)
 		fs.writeFileSync(file, `${JSON.stringify(report, null, '\t')}\n`)
 
 		const write = (text: string) => process.stdout.write(`${text}\n`)
 		write('')
 		write(`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after`)
-		write(`${attacked.sent.length.toLocaleString('en-US')} webhooks in ${attacked.sentSeconds.toFixed(1)} s (${Math.round(attacked.sent.length / attacked.sentSeconds)}/s, sender at most ${ms(attacked.lag)} ms late), ${options.channels} channel(s), ${options.customers} customers, ${attacked.retries} retries of earlier ones; loopback`)
+		write(`${processes} app process(es) on one PostgreSQL: ${attacked.sent.length.toLocaleString('en-US')} webhooks in ${attacked.sentSeconds.toFixed(1)} s (${Math.round(attacked.sent.length / attacked.sentSeconds)}/s, sender at most ${ms(attacked.lag)} ms late), ${options.channels} channel(s), ${options.customers} customers, ${attacked.retries} retries of earlier ones; loopback`)
 		write('')
 		write(
 			table([
@@ -401,6 +445,7 @@ async function main() {
 				['message.created received / missing / twice', `${load.events} / ${load.eventsMissing} / ${load.eventsTwice}`],
 				['jobs waiting, peak / at the end', `${backlogPeak} / ${load.jobsLeft}`],
 				['drained after the last answer', `${drainedSeconds.toFixed(1)} s`],
+				['inbound messages stored per second (first to last stored)', `${throughput.perSecond.toFixed(1)}/s (${throughput.stored} in ${throughput.seconds.toFixed(1)} s)`],
 			]),
 		)
 		const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0)
@@ -420,6 +465,7 @@ async function main() {
 			process.stderr.write(`\nFAILED: ${failures.join(', ')}\n`)
 			process.exitCode = 1
 		}
+		return throughput.perSecond
 	} finally {
 		listener?.close()
 		agent.destroy()

@@ -2,6 +2,8 @@ import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 import { createRealtimeServer, type RealtimeServerOptions } from './index.ts'
 
+const healthPaths = new Set(['/', '/healthz', '/readyz'])
+
 export type StandaloneRealtime = {
 	/** The port it listens on (the one asked for, or the one the kernel chose for 0). */
 	port: number
@@ -11,14 +13,18 @@ export type StandaloneRealtime = {
 
 /**
  * The Pusher-protocol server alone on its own HTTP server: the HTTP events API (`/apps/{id}/…`),
- * WebSockets on `/app/{key}`, and `GET /` answering 200 for health checks; anything else is a 404.
+ * WebSockets on `/app/{key}`, and `GET /`, `/healthz` and `/readyz` for health checks (200 while it
+ * accepts connections, 503 once it is stopping); anything else is a 404.
  */
 export async function startStandaloneRealtime(options: RealtimeServerOptions & { host: string; port: number }): Promise<StandaloneRealtime> {
 	const realtime = createRealtimeServer(options)
+	let stopping = false
 	const server = http.createServer((req, res) => {
 		realtime.httpHandler(req, res, () => {
-			res.writeHead(req.url === '/' ? 200 : 404, { 'Content-Type': 'text/plain' })
-			res.end(req.url === '/' ? 'OK\n' : 'Not found\n')
+			const path = (req.url ?? '').split('?', 1)[0] ?? ''
+			const health = req.method === 'GET' && healthPaths.has(path)
+			res.writeHead(health ? (stopping ? 503 : 200) : 404, { 'Content-Type': 'application/json' })
+			res.end(JSON.stringify(health ? { status: stopping ? 'stopping' : 'ok', connections: realtime.connectionCount() } : { error: 'Not found' }))
 		})
 	})
 	server.on('upgrade', (req, socket, head) => {
@@ -31,6 +37,7 @@ export async function startStandaloneRealtime(options: RealtimeServerOptions & {
 	return {
 		port: (server.address() as AddressInfo).port,
 		async close() {
+			stopping = true
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()))
 			server.closeIdleConnections()
 			await realtime.close()

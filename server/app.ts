@@ -31,7 +31,7 @@ declare module '@remix-run/node' {
 	interface AppLoadContext {
 		/** The nonce of this response's Content-Security-Policy, for `<Scripts nonce>`. */
 		cspNonce: string
-		/** The visitor's address (X-Forwarded-For is believed from loopback proxies only). */
+		/** The visitor's address (X-Forwarded-For is believed from TRUST_PROXY's proxies only: loopback by default). */
 		clientIp: string
 		/** Where the backend-for-frontend reaches the `/v1` API. */
 		apiBaseUrl: string
@@ -61,7 +61,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const { config, logger, database } = options
 	const app = express()
 	app.disable('x-powered-by')
-	app.set('trust proxy', 'loopback')
+	app.set('trust proxy', config.TRUST_PROXY.split(',').map((part) => part.trim()))
 	const server = http.createServer(app)
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false

@@ -64,6 +64,20 @@ describe('configuration', () => {
 		expect(problemsOf({ UPLOAD_MAX_BYTES: '10' })).toEqual(['UPLOAD_MAX_BYTES must be at least 1024'])
 	})
 
+	test('S3_*: the bucket with its region and keys, all or none', () => {
+		const s3 = { S3_BUCKET: 'crm', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }
+		expect(problemsOf({ ...s3, S3_ENDPOINT: 'http://minio:9000' })).toEqual([])
+		expect(problemsOf({ S3_BUCKET: 'crm' })).toEqual(['S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set'])
+		expect(problemsOf({ S3_ENDPOINT: 'http://minio:9000' })).toEqual(['S3_BUCKET is required when another S3_* variable is set'])
+		expect(problemsOf({ ...s3, S3_ENDPOINT: 'minio' })).toEqual(['S3_ENDPOINT must be an absolute URL'])
+	})
+
+	test('TRUST_PROXY: loopback by default, a proxy container’s network when told', () => {
+		expect(parseConfig({}, tmpDataDir()).TRUST_PROXY).toBe('loopback')
+		expect(problemsOf({ TRUST_PROXY: 'loopback, uniquelocal, 10.0.0.0/8' })).toEqual([])
+		expect(problemsOf({ TRUST_PROXY: 'everyone' })).toEqual(['TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated'])
+	})
+
 	test('lists allowed redirect hosts', () => {
 		expect(parseConfig({ ALLOWED_REDIRECT_HOSTS: ' Shop.example , help.example,' }, tmpDataDir()).ALLOWED_REDIRECT_HOSTS).toEqual([
 			'shop.example',

@@ -22,6 +22,12 @@ const boolean = z
 const envSchema = z.object({
 	NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 	HOST: z.string().trim().min(1).default('0.0.0.0'),
+	// Whose X-Forwarded-For is believed (Express's `trust proxy`): loopback, or e.g. `uniquelocal` behind a proxy container.
+	TRUST_PROXY: z
+		.string()
+		.trim()
+		.default('loopback')
+		.refine((value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())), 'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated'),
 	PORT: port.default(3000),
 	PUBLIC_URL: optionalUrl('PUBLIC_URL'),
 	DATA_DIR: z.string().trim().min(1).default('.data'),
@@ -75,6 +81,19 @@ const envSchema = z.object({
 	),
 	PUSHER_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
 	PUSHER_FORCE_TLS: boolean,
+	// Where browsers reach the Pusher-protocol server when it is not where the app publishes (Soketi behind the app's proxy).
+	PUSHER_PUBLIC_URL: optionalUrl('PUSHER_PUBLIC_URL').refine(
+		(value) => value === undefined || /^(https?|wss?):\/\/[^/]+\/?$/.test(value),
+		'PUSHER_PUBLIC_URL must be a scheme and host only, e.g. https://crm.example.com',
+	),
+	// Attachments on S3-compatible object storage (AWS S3, MinIO…) instead of DATA_DIR/uploads, when S3_BUCKET is set.
+	S3_BUCKET: optionalString,
+	S3_REGION: optionalString,
+	S3_ENDPOINT: optionalUrl('S3_ENDPOINT'),
+	S3_ACCESS_KEY_ID: optionalString,
+	S3_SECRET_ACCESS_KEY: optionalString,
+	// Path-style URLs (http://host/bucket/key), which MinIO needs; on by default when S3_ENDPOINT is set.
+	S3_FORCE_PATH_STYLE: boolean,
 	SMTP_URL: optionalString.refine(
 		(value) => value === undefined || /^smtps?:\/\//.test(value),
 		'SMTP_URL must start with smtp:// or smtps://',
@@ -144,6 +163,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 	if (values.PUSHER_HOST && pusherCredentials.some((value) => !value)) {
 		problems.push('PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set')
 	}
+	const s3 = { S3_REGION: values.S3_REGION, S3_ACCESS_KEY_ID: values.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: values.S3_SECRET_ACCESS_KEY }
+	if (values.S3_BUCKET && Object.values(s3).some((value) => !value)) {
+		problems.push('S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set')
+	}
+	if (!values.S3_BUCKET && (values.S3_ENDPOINT || Object.values(s3).some(Boolean))) problems.push('S3_BUCKET is required when another S3_* variable is set')
 	if (problems.length) throw new ConfigError(problems)
 
 	const dataDir = path.resolve(cwd, values.DATA_DIR)

@@ -3,7 +3,8 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parseConfig } from './config.ts'
 import { problemsOf, tmpDataDir } from './config-test-support.ts'
-import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
+import { parseStandaloneRealtimeConfig, publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
+import { ConfigError } from './config.ts'
 
 describe('realtime configuration', () => {
 	test('without PUSHER_HOST: the embedded server, with credentials generated once into DATA_DIR (0600)', () => {
@@ -59,6 +60,36 @@ describe('realtime configuration', () => {
 		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual(['PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set'])
 		expect(problemsOf({ PUSHER_HOST: 'https://soketi.example', PUSHER_APP_ID: '1', PUSHER_KEY: 'k', PUSHER_SECRET: 's' })).toEqual([
 			'PUSHER_HOST must be a host name without scheme or path, e.g. soketi.example.com',
+		])
+	})
+
+	test('PUSHER_PUBLIC_URL: browsers reach Soketi behind the app’s proxy while the app publishes to it directly', () => {
+		const credentials = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret', PUSHER_HOST: 'soketi', PUSHER_PORT: '6001', PUSHER_FORCE_TLS: 'false' }
+		const realtime = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_PUBLIC_URL: 'https://crm.example.com' }, tmpDataDir()))
+		expect(realtime).toMatchObject({ host: 'soketi', port: 6001, useTLS: false })
+		expect(realtime.browser).toEqual({ key: 'key', cluster: 'mt1', wsHost: 'crm.example.com', wsPort: 443, forceTLS: true })
+		expect(resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_PUBLIC_URL: 'http://localhost:8080' }, tmpDataDir())).browser).toMatchObject({ wsHost: 'localhost', wsPort: 8080, forceTLS: false })
+		expect(problemsOf({ ...credentials, PUSHER_PUBLIC_URL: 'https://crm.example.com/app' })).toEqual(['PUSHER_PUBLIC_URL must be a scheme and host only, e.g. https://crm.example.com'])
+	})
+
+	test('the standalone process: the same PUSHER_* credentials, required, on PUSHER_PORT (6001 by default)', () => {
+		const env = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' }
+		expect(parseStandaloneRealtimeConfig(env)).toEqual({ app: { id: 'app', key: 'key', secret: 'secret' }, host: '0.0.0.0', port: 6001, logLevel: 'info' })
+		expect(parseStandaloneRealtimeConfig({ ...env, HOST: '127.0.0.1', PUSHER_PORT: '44001', LOG_LEVEL: 'warn' })).toMatchObject({ host: '127.0.0.1', port: 44001, logLevel: 'warn' })
+		const refused = (values: Record<string, string>) => {
+			try {
+				parseStandaloneRealtimeConfig(values)
+			} catch (error) {
+				if (error instanceof ConfigError) return error.problems
+				throw error
+			}
+			return []
+		}
+		expect(refused({ PUSHER_KEY: 'key', PUSHER_PORT: 'x', LOG_LEVEL: 'loud' })).toEqual([
+			'PUSHER_APP_ID is required: every app process publishes with the same one',
+			'PUSHER_SECRET is required: every app process publishes with the same one',
+			'PUSHER_PORT must be a port number (0 to 65535)',
+			'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
 		])
 	})
 })

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { type RealtimeTarget } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#common/realtime.ts'
-import { type Config } from './config.ts'
+import { type Config, ConfigError } from './config.ts'
 
 /** One Pusher app: what the SDK signs and publishes with, and what the embedded server accepts. */
 export type RealtimeApp = { id: string; key: string; secret: string }
@@ -104,8 +104,42 @@ export function resolveRealtimeConfig(config: Config): RealtimeConfig {
 		port,
 		useTLS,
 		cluster,
-		browser: isPusherChannels(host)
-			? { key: app.key, cluster, wsHost: null, wsPort: null, forceTLS: true }
-			: { key: app.key, cluster, wsHost: host, wsPort: port, forceTLS: useTLS },
+		browser: config.PUSHER_PUBLIC_URL
+			? browserAt(app.key, cluster, new URL(config.PUSHER_PUBLIC_URL))
+			: isPusherChannels(host)
+				? { key: app.key, cluster, wsHost: null, wsPort: null, forceTLS: true }
+				: { key: app.key, cluster, wsHost: host, wsPort: port, forceTLS: useTLS },
 	}
+}
+
+/** Browsers at a public address of their own (PUSHER_PUBLIC_URL: Soketi behind the app's reverse proxy, say). */
+function browserAt(key: string, cluster: string, url: URL): RealtimeBrowserConfig {
+	const secure = url.protocol === 'https:' || url.protocol === 'wss:'
+	return { key, cluster, wsHost: url.hostname, wsPort: Number(url.port) || (secure ? 443 : 80), forceTLS: secure }
+}
+
+/** The standalone realtime process (`npm run start:realtime`): one app, where it listens, how it stops. */
+export type StandaloneRealtimeConfig = { app: RealtimeApp; host: string; port: number; logLevel: Config['LOG_LEVEL'] }
+
+/**
+ * The standalone process's configuration, from the same PUSHER_* variables the app processes
+ * publish with: PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required (every process must agree on
+ * them, so none is generated), it listens on HOST (0.0.0.0) and PUSHER_PORT (6001, Soketi's).
+ */
+export function parseStandaloneRealtimeConfig(env: Record<string, string | undefined>): StandaloneRealtimeConfig {
+	const problems: string[] = []
+	const value = (name: string) => {
+		const found = env[name]?.trim()
+		if (!found) problems.push(`${name} is required: every app process publishes with the same one`)
+		return found ?? ''
+	}
+	const app = { id: value('PUSHER_APP_ID'), key: value('PUSHER_KEY'), secret: value('PUSHER_SECRET') }
+	const portText = env.PUSHER_PORT?.trim() || '6001'
+	const port = Number(portText)
+	if (!/^\d+$/.test(portText) || port > 65535) problems.push('PUSHER_PORT must be a port number (0 to 65535)')
+	const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+	const logLevel = levels.find((level) => level === (env.LOG_LEVEL?.trim() || 'info'))
+	if (!logLevel) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')}`)
+	if (problems.length) throw new ConfigError(problems)
+	return { app, host: env.HOST?.trim() || '0.0.0.0', port, logLevel: logLevel ?? 'info' }
 }

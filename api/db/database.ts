@@ -57,8 +57,10 @@ export async function openDatabase(options: {
 	}
 	const db = createDb(url, options.poolSize, (error) => options.log.error(`idle database connection lost: ${error.message}`))
 	try {
-		await migrateToLatest(db, options.log)
-		await installJobQueue(url)
+		await oneAtATime(url, async () => {
+			await migrateToLatest(db, options.log)
+			await installJobQueue(url)
+		})
 	} catch (error) {
 		await db.destroy()
 		await stopCluster()
@@ -73,6 +75,25 @@ export async function openDatabase(options: {
 		},
 	}
 }
+
+/**
+ * Runs `work` while holding a session advisory lock on the database: app processes started together
+ * (replicas) migrate one after another, the first doing the work and the others finding it done
+ * (graphile-worker's own install is not safe to run twice at once).
+ */
+async function oneAtATime(url: string, work: () => Promise<void>) {
+	const client = new pg.Client({ connectionString: url })
+	await client.connect()
+	try {
+		await client.query('select pg_advisory_lock($1, $2)', [migrationLockClass, 1])
+		await work()
+	} finally {
+		await client.end()
+	}
+}
+
+/** The advisory lock class of start-up migrations ('migr'). */
+const migrationLockClass = 0x6d696772
 
 /** Creates `name` on the server of `adminUrl` unless it exists. */
 export async function ensureDatabase(adminUrl: string, name: string) {

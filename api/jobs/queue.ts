@@ -41,10 +41,10 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, the providers' addresses and the mail server. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer: Mailer }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go, the campaigns' opt-out words, and mail. */
+/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail. */
 export type JobConfig = ProviderConfig &
 	Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
-	Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS'>>
+	Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 

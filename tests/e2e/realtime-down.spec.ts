@@ -11,7 +11,7 @@ import { linkChannelOf } from './link-support.ts'
 import { isSameDocument, markDocument, subscriptionCount, watchConsole } from './realtime-support.ts'
 
 // External mode (docs/decisions/018-faults.md): the Pusher-protocol server runs alone (`npm run
-// start:realtime`, build/realtime-server.js) and an app server of this spec's own points at it with
+// start:realtime`, build/realtime.js) and an app server of this spec's own points at it with
 // PUSHER_HOST. The spec stops the realtime server and starts it again; the app keeps working throughout.
 const realtimePort = Number(process.env.E2E_PORT) + 4
 const appPort = Number(process.env.E2E_PORT) + 5
@@ -43,7 +43,7 @@ async function stop({ child }: Started) {
 }
 
 const startRealtime = () =>
-	start('build/realtime-server.js', { HOST: '127.0.0.1', PUSHER_PORT: String(realtimePort), PUSHER_APP_ID: pusherApp.id, PUSHER_KEY: pusherApp.key, PUSHER_SECRET: pusherApp.secret }, `http://127.0.0.1:${realtimePort}/`)
+	start('build/realtime.js', { HOST: '127.0.0.1', PUSHER_PORT: String(realtimePort), PUSHER_APP_ID: pusherApp.id, PUSHER_KEY: pusherApp.key, PUSHER_SECRET: pusherApp.secret }, `http://127.0.0.1:${realtimePort}/`)
 
 const startApp = (dataDir: string) =>
 	start(
