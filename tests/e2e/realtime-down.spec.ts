@@ -13,8 +13,9 @@ import { isSameDocument, markDocument, subscriptionCount, watchConsole } from '.
 // External mode (docs/decisions/018-faults.md): the Pusher-protocol server runs alone (`npm run
 // start:realtime`, build/realtime.js) and an app server of this spec's own points at it with
 // PUSHER_HOST. The spec stops the realtime server and starts it again; the app keeps working throughout.
-const realtimePort = Number(process.env.E2E_PORT) + 4
-const appPort = Number(process.env.E2E_PORT) + 5
+// E2E_PORT + 1 … + 3 are the providers' fakes, + 4 … + 9 the multi-process spec's.
+const realtimePort = Number(process.env.E2E_PORT) + 10
+const appPort = Number(process.env.E2E_PORT) + 11
 const appURL = `http://127.0.0.1:${appPort}`
 const pusherApp = { id: String(crypto.randomInt(100_000, 1_000_000)), key: crypto.randomBytes(10).toString('hex'), secret: crypto.randomBytes(32).toString('hex') }
 
