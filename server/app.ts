@@ -184,6 +184,12 @@ type RemixBuild = { build: ServerBuild | (() => Promise<ServerBuild>); close: ()
 /** Development: Vite serves the modules and renders through its SSR loader, with HMR. */
 async function developmentBuild(app: express.Express): Promise<RemixBuild> {
 	const vite = await import('vite')
+	// Vite servers not in middleware mode (the Remix plugin's child compiler, created later) exit the
+	// process on SIGTERM once they have closed, with code 143, before server.ts has finished the
+	// requests in flight: their hook is taken off as it is added; server.ts stops them (close below).
+	process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+		if (event === 'SIGTERM' && listener.name === 'parentSigtermCallback') queueMicrotask(() => process.off('SIGTERM', listener))
+	})
 	const devServer = await vite.createServer({ server: { middlewareMode: true }, appType: 'custom' })
 	app.use(devServer.middlewares)
 	return {

@@ -46,7 +46,10 @@ describe('a profile the API cannot give (specification, section 8: only logged)'
 		vi.spyOn(console, 'error').mockImplementation(() => {})
 		profileStatus = 503
 		const thrown: unknown = await requireUser(await args()).catch((error: unknown) => error)
-		expect(thrown).toMatchObject({ data: { profileUnavailable: true }, init: { status: 503 } })
+		// The API's 503: its database is away (the shell says "we'll be right back"); a 500 is the API's own failure.
+		expect(thrown).toMatchObject({ data: { profileUnavailable: true, databaseAway: true }, init: { status: 503 } })
+		profileStatus = 500
+		expect(await requireUser(await args()).catch((error: unknown) => error)).toMatchObject({ data: { profileUnavailable: true, databaseAway: false }, init: { status: 503 } })
 		vi.restoreAllMocks()
 	})
 
