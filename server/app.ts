@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -43,6 +44,8 @@ declare module '@remix-run/node' {
 }
 
 const quietPaths = new Set(['/healthz', '/readyz'])
+/** How long a shutdown goes on serving the connections already open (see close). */
+const idleGraceMs = 500
 
 export type AppServer = {
 	server: http.Server
@@ -64,6 +67,17 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const server = http.createServer(app)
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false
+	// The responses being written: once shutdown begins, each tells its client to close the connection
+	// rather than send its next request on it (which the closing server would reset).
+	const inFlight = new Set<http.ServerResponse>()
+	app.use((_req, res, next) => {
+		if (shuttingDown) res.setHeader('Connection', 'close')
+		else {
+			inFlight.add(res)
+			res.once('close', () => inFlight.delete(res))
+		}
+		next()
+	})
 
 	const realtimeConfig = resolveRealtimeConfig(config)
 	// Without PUSHER_HOST this process is also the Pusher-protocol server, on the same port.
@@ -164,13 +178,21 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			}),
 		close: async () => {
 			shuttingDown = true
-			const closed = new Promise<void>((resolve) => {
-				server.close(() => resolve())
-				server.closeIdleConnections()
-			})
+			for (const res of inFlight) {
+				// A response already under way (its headers sent) ends its connection when it is done.
+				if (!res.headersSent) res.setHeader('Connection', 'close')
+				else res.once('finish', () => res.socket?.end())
+			}
+			// No new connection. The open ones are still served for a moment, each answer with Connection: close:
+			// a client under load sends its next request on its keep-alive connection before it could know,
+			// and closing that connection now would reset the request. Those left idle are closed after it.
+			// (net's close: http's own closes the idle connections at once.)
+			const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()))
+			const grace = setTimeout(() => server.closeIdleConnections(), idleGraceMs)
 			// Open WebSockets would hold server.close() for ever: they are told to reconnect, then closed.
 			await realtimeServer?.close()
 			await closed
+			clearTimeout(grace)
 			await inProcess?.idle()
 			await remix.close()
 			await jobs?.stop()
