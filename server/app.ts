@@ -105,7 +105,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 		},
 		autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
 		...requestMessages,
-		customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+		// A 503 is the database away for a moment (api/http/errors.ts has said why, once): not an error of ours, nor one line per request at that level.
+		customLogLevel: (_req, res, error) => (res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
 		serializers: {
 			req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
 			res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -3,9 +3,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createCookie } from '@remix-run/node'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, ensureDatabase } from '#api/db/database.ts'
 import { startEmbeddedPostgres, type EmbeddedCluster } from '#api/db/embedded-postgres.ts'
+import { livenessLockClass } from '#api/jobs/queue.ts'
 import { freePort, killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
 
 /**
@@ -120,13 +122,16 @@ test('PostgreSQL stops under load and comes back: 503s meanwhile, success again 
 	// Statuses: created, or 503 while it was away; never a 500 nor a broken connection.
 	const statuses = [...new Set(writes.map((write) => write.status))]
 	expect(statuses.filter((status) => status !== 201 && status !== 503), JSON.stringify(statuses)).toEqual([])
-	// Every acknowledged write is in the database.
 	const db = createDb(databaseUrl, 1)
 	try {
+		// Every acknowledged write is in the database.
 		const ids = writes.flatMap((write) => (write.status === 201 && write.id ? [write.id] : []))
 		expect(ids.length).toBe(acknowledged())
 		const found = await db.selectFrom('contacts').select('id').where('id', 'in', ids).execute()
 		expect(found.length).toBe(ids.length)
+		// The job runner is live again: its liveness lock is held on a new connection (api/jobs/queue.ts).
+		const livenessLocks = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = ${livenessLockClass}::oid and granted`.execute(db)).rows[0]?.n ?? 0
+		await until('the job runner holds its liveness lock again', async () => (await livenessLocks()) > 0, 10_000)
 	} finally {
 		await db.destroy()
 	}
