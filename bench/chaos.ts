@@ -5,7 +5,7 @@
  * contacts.ts: 2 × 100 000 contacts; bench/inbox.ts: 2 × 100 000 conversations, 2 × 1 000 000 messages),
  * and prints one table of figures.
  *
- *   npm run chaos -- [--no-build] [--duration 300] [--warmup 15] [--connections 200] [--down 10] [--port 43000]
+ *   npm run chaos -- [--no-build] [--duration 300] [--warmup 30] [--connections 200] [--down 10] [--port 43000]
  *
  * 1. Load: the mixed workload (sign-in, inbox list, thread, reply, contacts search, a page render), each
  *    case on its share of the connections at once, for --duration seconds after --warmup; per case
@@ -43,7 +43,7 @@ function parseOptions(): Options {
 		options: {
 			'no-build': { type: 'boolean', default: false },
 			duration: { type: 'string', default: '300' },
-			warmup: { type: 'string', default: '15' },
+			warmup: { type: 'string', default: '30' },
 			connections: { type: 'string', default: '200' },
 			down: { type: 'string', default: '10' },
 			port: { type: 'string' },
@@ -276,7 +276,12 @@ async function sigterm(context: ServerContext, cases: MixCase[], options: Option
 			const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)))
 			socket.on('error', () => {})
 			await new Promise<void>((resolve, reject) => {
-				socket.on('message', (data: Buffer) => (JSON.parse(data.toString()) as { event?: string }).event === 'pusher:connection_established' && resolve())
+				socket.on('message', (data: Buffer) => {
+					const { event } = JSON.parse(data.toString()) as { event?: string }
+					if (event === 'pusher:connection_established') resolve()
+					// As pusher-js does: a client that does not answer the server's ping is closed with 4201.
+					if (event === 'pusher:ping') socket.send(JSON.stringify({ event: 'pusher:pong', data: {} }))
+				})
 				socket.on('close', () => reject(new Error('a WebSocket closed before it was established')))
 			})
 			return closed

@@ -66,12 +66,15 @@ export async function unauthorized(locale: Locale, returnTo?: string): Promise<R
 	)
 }
 
-/** Rethrows an API failure, turning a 401 into signing out. Use in a catch of any signed-in call. */
+/** Rethrows an API failure, turning a 401 into signing out and a 503 into the error screen's. Use in a catch of any signed-in call. */
 export async function rethrowApiError(error: unknown, locale: Locale, request: Request): Promise<never> {
 	if (error instanceof ApiError && error.statusCode === 401) {
 		const url = new URL(request.url)
 		throw await unauthorized(locale, request.method === 'GET' ? url.pathname + url.search : undefined)
 	}
+	// The API's database away for a moment: the error screen's "we'll be right back" with the API's
+	// translated words, not a 500 (a thrown error is one, whatever it says).
+	if (error instanceof ApiError && error.statusCode === 503) throw data({ message: error.message }, { status: 503, headers: { 'Retry-After': '5' } })
 	throw error
 }
 
