@@ -389,6 +389,17 @@ process.on('exit', () => {
 	fs.rmSync(pgDirectory, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
 })
 
+/** The load's rows of the table: a case a row, then the server's memory. */
+function loadRows(load: CaseFigures[], rssWarm: number, rssAfter: number): string[][] {
+	const rows = [['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'unexpected']]
+	for (const each of load) {
+		rows.push([`load: ${each.name} (${each.connections} conn.)`, Math.round(each.requestsPerSecond).toLocaleString('en-US'), each.p50.toFixed(1), each.p99.toFixed(1), String(each.errors), String(each.unexpected)])
+	}
+	const growth = rssAfter / rssWarm - 1
+	rows.push(['load: server RSS after warm-up → after the run', `${rssWarm.toFixed(0)} MB → ${rssAfter.toFixed(0)} MB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`, '', '', '', ''])
+	return rows
+}
+
 const ms = (value: number | undefined) => (value === undefined ? 'never' : `${Math.round(value)} ms`)
 const statuses = (counts: Record<string, number>) =>
 	Object.entries(counts)
@@ -429,6 +440,8 @@ async function main() {
 		const load = await runMix(cases, context.baseUrl, options.connections, options.duration)
 		await sleep(2_000)
 		const rssAfter = rssMb(context.pid)
+		// Said at once: the faults that follow may end the run.
+		log(`load:\n${table(loadRows(load, rssWarm, rssAfter))}`)
 		if (isInterrupted()) return
 
 		const fault = await databaseFault(context, cases, contacts, inbox, cluster, options)
@@ -464,12 +477,8 @@ async function main() {
 		const file = path.join(resultsDir, 'chaos.json')
 		fs.writeFileSync(file, `${JSON.stringify(output, null, '\t')}\n`)
 
-		const rows = [['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'unexpected']]
-		for (const each of load) {
-			rows.push([`load: ${each.name} (${each.connections} conn.)`, Math.round(each.requestsPerSecond).toLocaleString('en-US'), each.p50.toFixed(1), each.p99.toFixed(1), String(each.errors), String(each.unexpected)])
-		}
+		const rows = loadRows(load, rssWarm, rssAfter)
 		const line = (label: string, value: string) => rows.push([label, value, '', '', '', ''])
-		line('load: server RSS after warm-up → after the run', `${rssWarm.toFixed(0)} MB → ${rssAfter.toFixed(0)} MB (${rssGrowth >= 0 ? '+' : ''}${(rssGrowth * 100).toFixed(1)} %)`)
 		line('database: time to the first 503 after the stop', ms(fault.firstUnavailableMs))
 		line('database: writes started while down', statuses(fault.whileDown.writes))
 		line('database: /readyz, API, page while down', `${fault.whileDown.readyz}, ${fault.whileDown.api.status} (Retry-After ${fault.whileDown.api.retryAfter ?? 'none'}), ${fault.whileDown.page.status}`)
