@@ -284,7 +284,8 @@ async function sigterm(context: ServerContext, cases: MixCase[], options: Option
 				})
 				socket.on('close', () => reject(new Error('a WebSocket closed before it was established')))
 			})
-			return closed
+			// In an object: an async function returning the promise itself would wait for the close.
+			return { closed }
 		}),
 	)
 
@@ -334,7 +335,7 @@ async function sigterm(context: ServerContext, cases: MixCase[], options: Option
 	gone = true
 	await running
 	agent.destroy()
-	const codes = await Promise.all(sockets)
+	const codes = await Promise.all(sockets.map((socket) => socket.closed))
 
 	const before = sent.filter((each) => each.beforeSignal)
 	const afterSignal: Record<string, number> = {}
