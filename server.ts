@@ -1,5 +1,6 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
+import { isDatabaseUnavailable } from '#api/db/errors.ts'
 import { defaultRealtime } from '#api/index.ts'
 import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
@@ -21,6 +22,14 @@ async function main() {
 	process.env.SESSION_SECRET = config.SESSION_SECRET
 	process.env.PUBLIC_URL = config.PUBLIC_URL
 	const logger = createLogger(config.LOG_LEVEL)
+	// graphile-worker 0.17 records a job's outcome (done, failed) without awaiting it, and retries only
+	// a few error codes: with the database away, the rejection is unhandled and Node would stop the
+	// process for it. That one is logged (the job stays locked, and runs again once its lock expires);
+	// any other unhandled rejection still stops the process.
+	process.on('unhandledRejection', (reason) => {
+		if (!isDatabaseUnavailable(reason)) throw reason
+		logger.error(`database unreachable outside a request: ${(reason as Error).message}`)
+	})
 	for (const name of config.generatedSecrets) logger.warn(generatedSecretWarning(name, config.dataDir))
 	const database = await openDatabase({
 		databaseUrl: config.DATABASE_URL,

@@ -14,6 +14,8 @@ export type BenchRequest = {
 	body?: string
 	/** Paths taken in turn, one per request, instead of `path` (writes spread over many rows, as many users' would be). */
 	paths?: string[]
+	/** Headers of the request of that turn, on top of `headers` (sign-ins from many addresses behind a proxy). */
+	headersFor?: (turn: number) => Record<string, string>
 }
 
 // autocannon ships no types: the part of its API used here.
@@ -29,7 +31,7 @@ type AutocannonOptions = {
 	timeout?: number
 	/** Requests a second across all connections (open loop at that rate); none: as fast as they answer. */
 	overallRate?: number
-	requests?: Array<{ setupRequest: (request: { path: string }) => { path: string } }>
+	requests?: Array<{ setupRequest: (request: { path: string; headers?: Record<string, string> }) => { path: string; headers?: Record<string, string> } }>
 }
 
 export type AutocannonResult = {
@@ -60,7 +62,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
  * first), at most `overallRate` requests a second when given; every response time kept (autocannon's histogram keeps whole milliseconds), sorted.
  */
 export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number, stop?: Promise<unknown>, overallRate?: number) {
-	const { paths } = request
+	const { paths, headersFor } = request
 	let turn = 0
 	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
 	let samples = new Float64Array(16_384)
@@ -77,7 +79,17 @@ export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRe
 				pipelining: 1,
 				timeout: 10,
 				overallRate,
-				requests: paths?.length ? [{ setupRequest: (next) => ({ ...next, path: paths[turn++ % paths.length] ?? next.path }) }] : undefined,
+				requests:
+					paths?.length || headersFor
+						? [
+								{
+									setupRequest: (next) => {
+										const at = turn++
+										return { ...next, path: paths?.length ? (paths[at % paths.length] ?? next.path) : next.path, headers: headersFor ? { ...next.headers, ...headersFor(at) } : next.headers }
+									},
+								},
+							]
+						: undefined,
 			},
 			(error, result) => {
 				whenInterrupted(undefined)

@@ -20,8 +20,8 @@ let serverLog: string | undefined
 
 export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`)
 
-/** The running server: where it answers, its database (to seed and check it), its DATA_DIR. */
-export type ServerContext = { baseUrl: string; databaseUrl: string; dataDir: string }
+/** The running server: where it answers, its database (to seed and check it), its DATA_DIR, its process id. */
+export type ServerContext = { baseUrl: string; databaseUrl: string; dataDir: string; pid: number }
 
 // ---------------------------------------------------------------------------------------------
 // Cleanup: the server and the temporary DATA_DIR go away on success, failure and Ctrl-C alike.
@@ -181,12 +181,12 @@ export function findServerEntry(): string {
  * the port is chosen here (the kernel's pick, released just before); the line is still honoured
  * when it shows up.
  */
-export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[]; joining?: ServerContext } = {}): Promise<ServerContext> {
+export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[]; joining?: ServerContext; port?: number } = {}): Promise<ServerContext> {
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
 	dataDirs.push(dataDir)
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
 	fs.chmodSync(dataDir, 0o755)
-	const port = await freePort()
+	const port = options.port ?? (await freePort())
 	// Chosen here so that the contacts case can seed the embedded database (on loopback; the server
 	// generates its password into DATA_DIR/postgres-password, read once it is up).
 	const databasePort = await freePort()
@@ -259,7 +259,7 @@ export async function startServer(entry: string, options: { env?: Record<string,
 			await response.body?.cancel()
 			if (response.ok) {
 				log(`server ready at ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-				return { baseUrl, databaseUrl: databaseUrl(), dataDir }
+				return { baseUrl, databaseUrl: databaseUrl(), dataDir, pid: child.pid! }
 			}
 		} catch {
 			// Not listening yet.

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -44,6 +45,8 @@ declare module '@remix-run/node' {
 }
 
 const quietPaths = new Set(['/healthz', '/readyz'])
+/** How long a shutdown goes on serving the connections already open (see close). */
+const idleGraceMs = 500
 
 export type AppServer = {
 	server: http.Server
@@ -65,6 +68,17 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const server = http.createServer(app)
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false
+	// The responses being written: once shutdown begins, each tells its client to close the connection
+	// rather than send its next request on it (which the closing server would reset).
+	const inFlight = new Set<http.ServerResponse>()
+	app.use((_req, res, next) => {
+		if (shuttingDown) res.setHeader('Connection', 'close')
+		else {
+			inFlight.add(res)
+			res.once('close', () => inFlight.delete(res))
+		}
+		next()
+	})
 
 	const realtimeConfig = resolveRealtimeConfig(config)
 	// Without PUSHER_HOST this process is also the Pusher-protocol server, on the same port.
@@ -92,7 +106,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 		},
 		autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
 		...requestMessages,
-		customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+		// A 503 is the database away for a moment (api/http/errors.ts has said why, once): not an error of ours, nor one line per request at that level.
+		customLogLevel: (_req, res, error) => (res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
 		serializers: {
 			req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
 			res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
@@ -166,13 +181,21 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 			}),
 		close: async () => {
 			shuttingDown = true
-			const closed = new Promise<void>((resolve) => {
-				server.close(() => resolve())
-				server.closeIdleConnections()
-			})
+			for (const res of inFlight) {
+				// A response already under way (its headers sent) ends its connection when it is done.
+				if (!res.headersSent) res.setHeader('Connection', 'close')
+				else res.once('finish', () => res.socket?.end())
+			}
+			// No new connection. The open ones are still served for a moment, each answer with Connection: close:
+			// a client under load sends its next request on its keep-alive connection before it could know,
+			// and closing that connection now would reset the request. Those left idle are closed after it.
+			// (net's close: http's own closes the idle connections at once.)
+			const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()))
+			const grace = setTimeout(() => server.closeIdleConnections(), idleGraceMs)
 			// Open WebSockets would hold server.close() for ever: they are told to reconnect, then closed.
 			await realtimeServer?.close()
 			await closed
+			clearTimeout(grace)
 			await inProcess?.idle()
 			await remix.close()
 			await jobs?.stop()
@@ -186,6 +209,12 @@ type RemixBuild = { build: ServerBuild | (() => Promise<ServerBuild>); close: ()
 /** Development: Vite serves the modules and renders through its SSR loader, with HMR. */
 async function developmentBuild(app: express.Express): Promise<RemixBuild> {
 	const vite = await import('vite')
+	// Vite servers not in middleware mode (the Remix plugin's child compiler, created later) exit the
+	// process on SIGTERM once they have closed, with code 143, before server.ts has finished the
+	// requests in flight: their hook is taken off as it is added; server.ts stops them (close below).
+	process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+		if (event === 'SIGTERM' && listener.name === 'parentSigtermCallback') queueMicrotask(() => process.off('SIGTERM', listener))
+	})
 	const devServer = await vite.createServer({ server: { middlewareMode: true }, appType: 'custom' })
 	app.use(devServer.middlewares)
 	return {

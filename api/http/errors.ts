@@ -1,5 +1,6 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler } from 'express'
 import { type TFunction } from 'i18next'
+import { isDatabaseUnavailable } from '#api/db/errors.ts'
 
 /** Values interpolated into a translated message. */
 export type MessageValues = Record<string, string | number>
@@ -48,19 +49,9 @@ function fromBodyParser(error: BodyParserError): HttpError | undefined {
 	return undefined
 }
 
-// How node-postgres says the database cannot be reached: the socket's errors, PostgreSQL's
-// "connection exception" (08…) and "operator intervention" (57P01 to 57P03: shutting down,
-// starting up) classes, too many connections, and the pool's own words for a lost or slow connection.
-const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'])
-const unreachableMessages = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i
-
 /** A database that cannot be reached is a 503 the caller may retry, with the time to wait, not a 500. */
-function fromDatabase(error: Error & { code?: string }): HttpError | undefined {
-	const code = typeof error.code === 'string' ? error.code : ''
-	if (unreachableCodes.has(code) || code.startsWith('08') || unreachableMessages.test(error.message)) {
-		return new HttpError(503, 'errors.databaseUnavailable', { headers: { 'Retry-After': '5' } })
-	}
-	return undefined
+function fromDatabase(error: Error): HttpError | undefined {
+	return isDatabaseUnavailable(error) ? new HttpError(503, 'errors.databaseUnavailable', { headers: { 'Retry-After': '5' } }) : undefined
 }
 
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {

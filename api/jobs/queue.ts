@@ -200,14 +200,9 @@ export async function startJobRunner(options: {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
 		taskList[name] = task
 	}
-	// This runner's liveness: its lock, held as long as this connection lives (see unlockJobsOfStoppedRunners).
-	const liveness = new pg.Client({ connectionString: options.databaseUrl })
-	liveness.on('error', (error) => options.log.error(`job queue liveness connection lost: ${error.message}`))
-	await liveness.connect()
+	const liveness = await holdLiveness(options.databaseUrl, options.log)
 	const events: WorkerEvents = new EventEmitter()
-	events.on('pool:create', ({ workerPool }) => {
-		liveness.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, workerPool.id]).catch((error: Error) => options.log.error(`job queue liveness lock: ${error.message}`))
-	})
+	events.on('pool:create', ({ workerPool }) => liveness.lock(workerPool.id))
 	const sweep = () =>
 		unlockJobsOfStoppedRunners(pool)
 			.then((pools) => pools.length > 0 && options.log.info(`jobs: unlocked the jobs of stopped runners ${pools.join(', ')}`))
@@ -230,8 +225,54 @@ export async function startJobRunner(options: {
 		stop: async () => {
 			clearInterval(sweeper)
 			await runner.stop()
-			await liveness.end()
+			await liveness.close()
 			await pool.end()
+		},
+	}
+}
+
+/**
+ * This runner's liveness: its pools' locks, held as long as this connection lives (see
+ * unlockJobsOfStoppedRunners). A database restart drops the connection and the locks with it: it
+ * is opened again (every second until the database answers) and the locks taken again, or every
+ * runner, this one included, would take this live runner for a dead one and unlock its jobs.
+ */
+async function holdLiveness(databaseUrl: string, log: Log) {
+	const pools = new Set<string>()
+	let client: pg.Client | undefined
+	let closed = false
+	let retry: NodeJS.Timeout | undefined
+	const take = (connection: pg.Client, poolId: string) =>
+		connection.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, poolId]).catch((error: Error) => log.error(`job queue liveness lock: ${error.message}`))
+	const connect = async () => {
+		const connection = new pg.Client({ connectionString: databaseUrl })
+		connection.on('error', (error) => {
+			log.error(`job queue liveness connection lost: ${error.message}`)
+			if (client === connection) reconnect()
+		})
+		await connection.connect()
+		client = connection
+		for (const poolId of pools) await take(connection, poolId)
+	}
+	const reconnect = () => {
+		client = undefined
+		if (closed || retry) return
+		retry = setTimeout(() => {
+			retry = undefined
+			if (!closed) connect().catch(reconnect)
+		}, 1000)
+		retry.unref()
+	}
+	await connect()
+	return {
+		lock: (poolId: string) => {
+			pools.add(poolId)
+			if (client) void take(client, poolId)
+		},
+		close: async () => {
+			closed = true
+			clearTimeout(retry)
+			await client?.end()
 		},
 	}
 }

@@ -3,7 +3,8 @@ import { type AddressInfo } from 'node:net'
 import { type AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { tokenCookie } from './cookies.ts'
-import { requireUser, userForShell } from './session.ts'
+import { ApiError } from './api-client.ts'
+import { requireUser, rethrowApiError, userForShell } from './session.ts'
 
 // A stand-in for the /v1 API whose profile answers what each test asks.
 let profileStatus = 503
@@ -46,7 +47,10 @@ describe('a profile the API cannot give (specification, section 8: only logged)'
 		vi.spyOn(console, 'error').mockImplementation(() => {})
 		profileStatus = 503
 		const thrown: unknown = await requireUser(await args()).catch((error: unknown) => error)
-		expect(thrown).toMatchObject({ data: { profileUnavailable: true }, init: { status: 503 } })
+		// The API's 503: its database is away (the shell says "we'll be right back"); a 500 is the API's own failure.
+		expect(thrown).toMatchObject({ data: { profileUnavailable: true, databaseAway: true }, init: { status: 503 } })
+		profileStatus = 500
+		expect(await requireUser(await args()).catch((error: unknown) => error)).toMatchObject({ data: { profileUnavailable: true, databaseAway: false }, init: { status: 503 } })
 		vi.restoreAllMocks()
 	})
 
@@ -58,5 +62,15 @@ describe('a profile the API cannot give (specification, section 8: only logged)'
 			expect((thrown as Response).headers.get('Location')).toBe('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fcontacts')
 			expect((thrown as Response).headers.get('Set-Cookie')).toContain('crm-token=;')
 		}
+	})
+})
+
+describe('an API failure rethrown by a loader', () => {
+	test("the database away (503) is the error screen's 503 with the API's words; another failure stays an error (a 500)", async () => {
+		const { request } = await args()
+		const away = new ApiError('La base de données ne répond pas pour le moment.', '/v1/x', 503, null)
+		expect(await rethrowApiError(away, 'fr-x', request).catch((error: unknown) => error)).toMatchObject({ data: { message: away.message }, init: { status: 503 } })
+		const broken = new ApiError('Internal', '/v1/x', 500, null)
+		expect(await rethrowApiError(broken, 'fr-x', request).catch((error: unknown) => error)).toBe(broken)
 	})
 })

@@ -66,12 +66,15 @@ export async function unauthorized(locale: Locale, returnTo?: string): Promise<R
 	)
 }
 
-/** Rethrows an API failure, turning a 401 into signing out. Use in a catch of any signed-in call. */
+/** Rethrows an API failure, turning a 401 into signing out and a 503 into the error screen's. Use in a catch of any signed-in call. */
 export async function rethrowApiError(error: unknown, locale: Locale, request: Request): Promise<never> {
 	if (error instanceof ApiError && error.statusCode === 401) {
 		const url = new URL(request.url)
 		throw await unauthorized(locale, request.method === 'GET' ? url.pathname + url.search : undefined)
 	}
+	// The API's database away for a moment: the error screen's "we'll be right back" with the API's
+	// translated words, not a 500 (a thrown error is one, whatever it says).
+	if (error instanceof ApiError && error.statusCode === 503) throw data({ message: error.message }, { status: 503, headers: { 'Retry-After': '5' } })
 	throw error
 }
 
@@ -113,15 +116,16 @@ export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }
 
 /**
  * The profile, or null when the API could not answer it (a 5xx or no answer at all): the
- * specification only logs that failure. A 401 signs the user out.
+ * specification only logs that failure. A 401 signs the user out. `databaseAway`: the API said 503,
+ * its database is away for a moment (api/http/errors.ts).
  */
-async function profileOrOutage({ request, context }: Args, client: ApiClient, locale: Locale): Promise<UserJson | null> {
+async function profileOrOutage({ request, context }: Args, client: ApiClient, locale: Locale): Promise<{ user: UserJson } | { user: null; databaseAway: boolean }> {
 	try {
-		return await fetchProfile(request, context, client)
+		return { user: await fetchProfile(request, context, client) }
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode < 500) return rethrowApiError(error, locale, request)
 		console.error('Profile fetch failed:', error instanceof Error ? error.message : error)
-		return null
+		return { user: null, databaseAway: error instanceof ApiError && error.statusCode === 503 }
 	}
 }
 
@@ -152,8 +156,9 @@ export async function requireUser(args: Args, options?: { workspace?: 'required'
 export async function requireUser(args: Args, options: { workspace: 'optional' }): Promise<SignedIn>
 export async function requireUser(args: Args, options: { workspace?: 'required' | 'optional'; twoFactor?: 'optional' } = {}): Promise<SignedIn> {
 	const { locale, token, client } = await signedInClient(args)
-	const user = await profileOrOutage(args, client, locale)
-	if (!user) throw data(profileUnavailable, { status: 503 })
+	const profile = await profileOrOutage(args, client, locale)
+	if (!profile.user) throw data({ ...profileUnavailable, databaseAway: profile.databaseAway }, { status: 503 })
+	const { user } = profile
 	if ((options.workspace ?? 'required') === 'required') {
 		if (!user.workspace) throw redirect(setupWorkspacePath(locale))
 		// The workspace's owner requires two-step sign-in: its pages wait until the member has turned it on
@@ -169,7 +174,7 @@ export async function requireUser(args: Args, options: { workspace?: 'required' 
  */
 export async function userForShell(args: Args): Promise<{ user: UserJson | null; locale: Locale; api: ApiClient }> {
 	const { locale, client } = await signedInClient(args)
-	return { user: await profileOrOutage(args, client, locale), locale, api: client }
+	return { user: (await profileOrOutage(args, client, locale)).user, locale, api: client }
 }
 
 /** Where a signed-in user goes instead of an auth page, or after signing in (section 2). */

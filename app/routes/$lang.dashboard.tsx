@@ -12,7 +12,7 @@ import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
 import { ConnectionIndicator, LiveUpdatesPaused } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
-import { isProfileUnavailable } from '#app/utils/profile-outage.ts'
+import { isDatabaseAway, isProfileUnavailable } from '#app/utils/profile-outage.ts'
 import { type RootLoader } from '#app/root.tsx'
 import * as styles from './dashboard.css.ts'
 
@@ -64,11 +64,13 @@ export function ErrorBoundary() {
 	const { t } = useTranslation()
 	const location = useLocation()
 	if (!shell || !isProfileUnavailable(error)) return <ErrorScreen referrer={referrer} />
+	// The database away for a moment: the error screen's words for a 503, within the shell.
+	const [title, hint] = isDatabaseAway(error) ? ['error.titleUnavailable', 'error.descriptionUnavailable'] : ['profile.unavailable', 'profile.unavailableHint']
 	return (
 		<Shell {...shell}>
 			<section className={styles.outage} role="status">
-				<h1>{t('profile.unavailable')}</h1>
-				<p>{t('profile.unavailableHint')}</p>
+				<h1>{t(title)}</h1>
+				<p>{t(hint)}</p>
 				<a href={location.pathname + location.search} className={button.primary}>
 					{t('profile.tryAgain')}
 				</a>
