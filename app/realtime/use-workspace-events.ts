@@ -1,9 +1,9 @@
-import { useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import { workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
 import { type RealtimeSession } from './config.ts'
 import { listen } from './pusher.client.ts'
 import { throttle } from './throttle.ts'
+import { useRevalidateWhenIdle } from './use-revalidate-when-idle.ts'
 
 // A burst of events (an import, a busy inbox) reloads the page's data once a second at most.
 const revalidateIntervalMs = 1000
@@ -14,28 +14,14 @@ const revalidateIntervalMs = 1000
  * Also joins the workspace's presence channel, so the team can see who is online.
  */
 export function useWorkspaceEvents(workspaceId: string | undefined, session: RealtimeSession) {
-	const { revalidate } = useRevalidator()
 	const { userId } = session
-	// An event during a navigation (a form's redirect loading) waits for it: revalidating then would abort
-	// that navigation's loaders half-way (an AbortError on the error screen); its end reloads what was missed.
-	const navigating = useNavigation().state !== 'idle'
-	const busy = useRef(false)
-	const missed = useRef(false)
-	useEffect(() => {
-		busy.current = navigating
-		if (navigating || !missed.current) return
-		missed.current = false
-		void revalidate()
-	}, [navigating, revalidate])
+	const revalidate = useRevalidateWhenIdle()
 	// Loader data is new on every revalidation: depend on the values, not on the object.
 	const { key, cluster, wsHost, wsPort, forceTLS } = session.config
 	useEffect(() => {
 		if (!workspaceId) return
 		const current: RealtimeSession = { userId, config: { key, cluster, wsHost, wsPort, forceTLS } }
-		const refresh = throttle(() => {
-			if (busy.current) missed.current = true
-			else void revalidate()
-		}, revalidateIntervalMs)
+		const refresh = throttle(revalidate, revalidateIntervalMs)
 		const leave = [
 			listen(current, workspaceChannel(workspaceId), { onEvent: refresh, onResubscribed: refresh }),
 			listen(current, workspacePresenceChannel(workspaceId), {}),

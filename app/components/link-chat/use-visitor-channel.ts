@@ -1,6 +1,6 @@
-import { useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { throttle, type Throttled } from '#app/realtime/throttle.ts'
+import { useRevalidateWhenIdle } from '#app/realtime/use-revalidate-when-idle.ts'
 import { visitorChannel, type RealtimeBrowserConfig } from '#common/realtime.ts'
 
 // An agent who stopped typing without saying so (closed the tab) is no longer shown after this.
@@ -15,7 +15,8 @@ const typingEveryMs = 2_000
  */
 export function useVisitorChannel(options: { config: RealtimeBrowserConfig; authEndpoint: string; conversationId: string | null }) {
 	const { config, authEndpoint, conversationId } = options
-	const { revalidate } = useRevalidator()
+	// The visitor's own message posts a form: its event waits for that navigation instead of aborting it.
+	const revalidate = useRevalidateWhenIdle()
 	const sendTypingRef = useRef<Throttled | null>(null)
 	const [teamTyping, setTeamTyping] = useState(false)
 
@@ -40,13 +41,13 @@ export function useVisitorChannel(options: { config: RealtimeBrowserConfig; auth
 			let subscribedBefore = false
 			channel.bind('pusher:subscription_succeeded', () => {
 				// Subscribed again after a dropped connection: replies may have come meanwhile.
-				if (subscribedBefore) void revalidate()
+				if (subscribedBefore) revalidate()
 				subscribedBefore = true
 				sendTypingRef.current ??= throttle(() => channel.trigger('client-typing', { typing: true, from: 'visitor' }), typingEveryMs)
 			})
 			const changed = () => {
 				setTeamTyping(false)
-				void revalidate()
+				revalidate()
 			}
 			channel.bind('message.created', changed)
 			channel.bind('message.updated', changed)
