@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import net, { type AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import readline from 'node:readline'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { createDb, dropDatabase, ensureDatabase, type DB } from '#api/db/database.ts'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.ts'
+import { killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
 
 /**
  * Exactly once across a killed process (docs/decisions/012-campaigns.md): the real server, a child
@@ -23,7 +21,6 @@ import { startTelegramFake, type TelegramFake } from '../fakes/telegram.ts'
  */
 
 const recipients = 2_000
-const root = path.resolve(import.meta.dirname, '..', '..')
 
 let fake: TelegramFake
 let db: DB
@@ -31,83 +28,26 @@ let adminUrl: string
 let databaseUrl: string
 let databaseName: string
 let dataDir: string
-const children = new Set<ChildProcess>()
+// One for both starts, as a DATA_DIR-generated one would be.
+const sessionSecret = crypto.randomBytes(32).toString('hex')
 
-type Server = { url: string; child: ChildProcess; exited: Promise<void>; output: string[] }
-
-/** `server.ts` in a process group of its own (tsx's esbuild goes with it), ready once `/readyz` answers. */
-async function startServer(): Promise<Server> {
-	const env: NodeJS.ProcessEnv = {
-		PATH: process.env.PATH,
-		HOME: process.env.HOME,
-		NODE_ENV: 'development',
-		HOST: '127.0.0.1',
-		// Not 0: the job runner's realtime publishes go to PORT as configured.
-		PORT: String(await freePort()),
-		DATA_DIR: dataDir,
-		DATABASE_URL: databaseUrl,
-		TELEGRAM_API_URL: fake.url,
-		PUBLIC_URL: 'http://crm.test',
-		LOG_LEVEL: 'info',
-		// Vite's HMR socket: any free port, so that a developer's `npm run dev` does not clash.
-		HMR_PORT: '0',
-	}
-	const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-	children.add(child)
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-	void exited.then(() => children.delete(child))
-	const output: string[] = []
-	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`the server did not start within 60 s:\n${output.join('\n')}`)), 60_000)
-		const keep = (line: string) => {
-			output.push(line)
-			if (output.length > 200) output.shift()
-			const match = /CRM listening on (http:\/\/\S+)/.exec(line)
-			if (match?.[1]) {
-				clearTimeout(timer)
-				resolve(match[1])
-			}
-		}
-		readline.createInterface({ input: child.stdout! }).on('line', keep)
-		readline.createInterface({ input: child.stderr! }).on('line', keep)
-		void exited.then(() => reject(new Error(`the server exited before it listened:\n${output.join('\n')}`)))
-	})
-	return { url, child, exited, output }
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer()
-		probe.on('error', reject)
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as AddressInfo
-			probe.close(() => resolve(port))
-		})
-	})
-}
+/** `server.ts` in a process group of its own (tsx's esbuild goes with it), on this file's database and DATA_DIR. */
+const startServer = () => startChildServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TELEGRAM_API_URL: fake.url, SESSION_SECRET: sessionSecret })
 
 /** kill -9 of the whole group: no shutdown hook, no graceful stop of the job runner. */
-async function kill(server: Server) {
+async function kill(server: ChildServer) {
 	process.kill(-server.child.pid!, 'SIGKILL')
 	await server.exited
 }
 
-async function stop(server: Server) {
+async function stop(server: ChildServer) {
 	server.child.kill('SIGTERM')
 	const timer = setTimeout(() => process.kill(-server.child.pid!, 'SIGKILL'), 15_000)
 	await server.exited
 	clearTimeout(timer)
 }
 
-async function until(check: () => Promise<boolean>, ms: number) {
-	for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-		if (await check()) return
-		await new Promise((resolve) => setTimeout(resolve, 20))
-	}
-	throw new Error(`timed out after ${ms} ms`)
-}
-
-async function call<T>(server: Server, method: string, route: string, body?: unknown, token?: string): Promise<T> {
+async function call<T>(server: ChildServer, method: string, route: string, body?: unknown, token?: string): Promise<T> {
 	const response = await fetch(`${server.url}${route}`, {
 		method,
 		headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
@@ -132,7 +72,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-	for (const child of children) process.kill(-child.pid!, 'SIGKILL')
+	killChildServers()
 	await db?.destroy()
 	await dropDatabase(adminUrl, databaseName)
 	await fake?.close()
@@ -166,7 +106,7 @@ test('the server is killed (SIGKILL) mid-campaign and started again: no chat rec
 	const sendPath = `/bot${bot.token}/sendMessage`
 	const sentTo = () => fake.received.filter((request) => request.path === sendPath).map((request) => Number((request.body as { chat_id: number | string }).chat_id))
 	// Halfway through its first batch (1 000 claimed at once), the process dies.
-	await until(async () => sentTo().length >= 400, 30_000)
+	await until('400 sent', () => sentTo().length >= 400, 30_000)
 	await kill(server)
 	const atKill = sentTo().length
 	expect(atKill).toBeLessThan(recipients)
@@ -181,7 +121,7 @@ test('the server is killed (SIGKILL) mid-campaign and started again: no chat rec
 
 	server = await startServer()
 	const statusOf = async () => (await db.selectFrom('campaigns').select('status').where('id', '=', created.id).executeTakeFirstOrThrow()).status
-	await until(async () => (await statusOf()) === 'completed', 60_000).catch(async (error: Error) => {
+	await until('the campaign completed', async () => (await statusOf()) === 'completed', 60_000).catch(async (error: Error) => {
 		// Why it did not finish: its recipients by status and its send job (locked by whom, since when).
 		const state = await sql`select (select json_object_agg(status, n) from (select status, count(*) as n from campaign_recipients where campaign_id = ${created.id} group by status) s) as recipients,
 			(select json_agg(json_build_object('key', key, 'lockedBy', locked_by, 'lockedAt', locked_at, 'runAt', run_at, 'attempts', attempts, 'lastError', last_error)) from graphile_worker._private_jobs where key = ${`campaign-send:${created.id}`}) as job`.execute(db)
