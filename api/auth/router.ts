@@ -98,6 +98,20 @@ export function authRouter(context: ApiContext): Router {
 	 * success); a wrong one is a 400 beside its field. In `trx`, so the caller's change and the
 	 * code's use stand or fall together.
 	 */
+	/**
+	 * The signed-in user's own password, asked again before a change: guessing it from a stolen session
+	 * counts as failed sign-ins, so it is slowed the same way.
+	 */
+	async function confirmOwnPassword(req: Request, user: User, password: string, field: string) {
+		const ip = clientIp(req)
+		await loginThrottle.attempt(user.email, ip)
+		if (!(await verifyPassword(user.passwordHash, password))) {
+			await loginThrottle.failed(user.email, ip)
+			throw fieldError(req, 400, field, 'auth:errors.wrongCurrentPassword')
+		}
+		await loginThrottle.succeeded(user.email, ip)
+	}
+
 	async function checkSecondFactor(trx: Kysely<Database>, req: Request, user: User, input: { code?: string; recoveryCode?: string }) {
 		const key = config.ENCRYPTION_KEY
 		const accepted = input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
@@ -373,14 +387,8 @@ export function authRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const input = parseRequest(req, 'body', twoFactorDisableSchema)
 			if (!req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorOff')
-			// The password first, counted as sign-ins are (a stolen session guessing it is slowed the same way).
-			const ip = clientIp(req)
-			await loginThrottle.attempt(req.user.email, ip)
-			if (!(await verifyPassword(req.user.passwordHash, input.password))) {
-				await loginThrottle.failed(req.user.email, ip)
-				throw fieldError(req, 400, 'password', 'auth:errors.wrongCurrentPassword')
-			}
-			await loginThrottle.succeeded(req.user.email, ip)
+			// The password first, then the second factor.
+			await confirmOwnPassword(req, req.user, input.password, 'password')
 			await limits.twoFactorUser.consume(req.user.id)
 			await db.transaction().execute(async (trx) => {
 				await checkSecondFactor(trx, req, req.user, input)
@@ -413,14 +421,7 @@ export function authRouter(context: ApiContext): Router {
 		signedIn,
 		handler(async (req, res) => {
 			const { currentPassword, password } = parseRequest(req, 'body', changePasswordSchema)
-			// Guessing the current password from a stolen session counts as failed sign-ins.
-			const ip = clientIp(req)
-			await loginThrottle.attempt(req.user.email, ip)
-			if (!(await verifyPassword(req.user.passwordHash, currentPassword))) {
-				await loginThrottle.failed(req.user.email, ip)
-				throw fieldError(req, 400, 'currentPassword', 'auth:errors.wrongCurrentPassword')
-			}
-			await loginThrottle.succeeded(req.user.email, ip)
+			await confirmOwnPassword(req, req.user, currentPassword, 'currentPassword')
 			const passwordHash = await hashPassword(password)
 			await db.transaction().execute(async (trx) => {
 				await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', req.user.id).execute()
