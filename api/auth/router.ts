@@ -102,7 +102,8 @@ export function authRouter(context: ApiContext): Router {
 	 * The signed-in user's own password, asked again before a change: guessing it from a stolen session
 	 * counts as failed sign-ins, so it is slowed the same way.
 	 */
-	async function confirmOwnPassword(req: Request, user: User, password: string, field: string) {
+	async function confirmOwnPassword(req: Request & { user: User }, password: string, field: string) {
+		const { user } = req
 		const ip = clientIp(req)
 		await loginThrottle.attempt(user.email, ip)
 		if (!(await verifyPassword(user.passwordHash, password))) {
@@ -116,6 +117,20 @@ export function authRouter(context: ApiContext): Router {
 		const key = config.ENCRYPTION_KEY
 		const accepted = input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
 		if (!accepted) throw fieldError(req, 400, input.code !== undefined ? 'code' : 'recoveryCode', input.code !== undefined ? 'auth:errors.wrongCode' : 'auth:errors.wrongRecoveryCode')
+	}
+
+	/**
+	 * A change of the signed-in user's two-step settings: their code (or a recovery code) is checked,
+	 * counted against their limit, in the transaction that makes the change.
+	 */
+	async function withSecondFactor<T>(req: Request & { user: User }, input: { code?: string; recoveryCode?: string }, change: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+		await limits.twoFactorUser.consume(req.user.id)
+		const result = await db.transaction().execute(async (trx) => {
+			await checkSecondFactor(trx, req, req.user, input)
+			return change(trx)
+		})
+		await limits.twoFactorUser.reward(req.user.id)
+		return result
 	}
 
 	router.post(
@@ -368,15 +383,12 @@ export function authRouter(context: ApiContext): Router {
 			const input = parseRequest(req, 'body', twoFactorCodeSchema)
 			if (req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
 			if (!req.user.twoFactorSecret) throw new HttpError(409, 'auth:errors.twoFactorNotStarted')
-			await limits.twoFactorUser.consume(req.user.id)
-			const recoveryCodes = await db.transaction().execute(async (trx) => {
-				await checkSecondFactor(trx, req, req.user, input)
+			const recoveryCodes = await withSecondFactor(req, input, async (trx) => {
 				const enabled = await trx.updateTable('users').set({ twoFactorEnabledAt: new Date(), updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).executeTakeFirst()
 				if (Number(enabled.numUpdatedRows) === 0) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
 				await recordInEveryWorkspace(trx, req.user, 'twoFactor.enabled')
 				return replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY)
 			})
-			await limits.twoFactorUser.reward(req.user.id)
 			res.json({ recoveryCodes })
 		}),
 	)
@@ -388,14 +400,11 @@ export function authRouter(context: ApiContext): Router {
 			const input = parseRequest(req, 'body', twoFactorDisableSchema)
 			if (!req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorOff')
 			// The password first, then the second factor.
-			await confirmOwnPassword(req, req.user, input.password, 'password')
-			await limits.twoFactorUser.consume(req.user.id)
-			await db.transaction().execute(async (trx) => {
-				await checkSecondFactor(trx, req, req.user, input)
+			await confirmOwnPassword(req, input.password, 'password')
+			await withSecondFactor(req, input, async (trx) => {
 				await clearTwoFactor(trx, req.user.id)
 				await recordInEveryWorkspace(trx, req.user, 'twoFactor.disabled')
 			})
-			await limits.twoFactorUser.reward(req.user.id)
 			res.status(204).end()
 		}),
 	)
@@ -406,12 +415,7 @@ export function authRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const input = parseRequest(req, 'body', twoFactorCodeSchema)
 			if (!req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorOff')
-			await limits.twoFactorUser.consume(req.user.id)
-			const recoveryCodes = await db.transaction().execute(async (trx) => {
-				await checkSecondFactor(trx, req, req.user, input)
-				return replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY)
-			})
-			await limits.twoFactorUser.reward(req.user.id)
+			const recoveryCodes = await withSecondFactor(req, input, (trx) => replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY))
 			res.json({ recoveryCodes })
 		}),
 	)
@@ -421,7 +425,7 @@ export function authRouter(context: ApiContext): Router {
 		signedIn,
 		handler(async (req, res) => {
 			const { currentPassword, password } = parseRequest(req, 'body', changePasswordSchema)
-			await confirmOwnPassword(req, req.user, currentPassword, 'currentPassword')
+			await confirmOwnPassword(req, currentPassword, 'currentPassword')
 			const passwordHash = await hashPassword(password)
 			await db.transaction().execute(async (trx) => {
 				await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', req.user.id).execute()
