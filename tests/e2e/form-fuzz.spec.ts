@@ -203,9 +203,9 @@ test.describe('page forms under hostile input', () => {
 			const token = openedBy[routeId] === 'anonymous' ? null : openedBy[routeId] === 'newcomer' ? fixture.newcomerToken : fixture.token
 			const opened = await urls(fixture, lang, request)
 			const queue = [...opened]
-			for (let index = 0; index < queue.length; index++) {
-				const { forms, links } = await formsOn(browser, baseURL!, token, queue[index]!)
-				if (index < opened.length) queue.push(...links.filter((link) => !queue.includes(link)).slice(0, followedLinks))
+			for (let position = 0; position < queue.length; position++) {
+				const { forms, links } = await formsOn(browser, baseURL!, token, queue[position]!)
+				if (position < opened.length) queue.push(...links.filter((link) => !queue.includes(link)).slice(0, followedLinks))
 				const variants = forms.flatMap((form): Array<{ form: Form; button?: Form['buttons'][number] }> => (form.buttons.length ? form.buttons.map((button) => ({ form, button })) : [{ form }]))
 				variants.sort((a, b) => Number(ending.test(`${a.form.action} ${a.button?.value ?? ''}`)) - Number(ending.test(`${b.form.action} ${b.button?.value ?? ''}`)))
 				for (const { form, button } of variants) {
