@@ -196,8 +196,16 @@ test('killing process A mid-run loses nothing: B finishes the campaign and the m
 
 	await expect.poll(async () => (await campaign(viaB)).status, { timeout: 200_000 }).toBe('completed')
 	const done = await campaign(viaB)
-	expect(done.totals.sent).toBe(8)
-	expect(received(audience.bot.token, 'Last day of the sale').sort()).toEqual(audience.chats.map(String).sort())
+	// As in tests/api/campaigns-crash.test.ts (decision 012): the one recipient A was sending to as it died
+	// may end failed as "outcome unknown" (it may or may not have reached Telegram); every other is sent.
+	const failed = done.totals.failed ?? 0
+	expect(failed).toBeLessThanOrEqual(1)
+	expect(done.totals.sent! + failed).toBe(8)
+	// Nobody receives it twice, and every one sent was received.
+	const got = received(audience.bot.token, 'Last day of the sale')
+	expect(new Set(got).size).toBe(got.length)
+	expect(got.every((chat) => audience.chats.map(String).includes(chat))).toBe(true)
+	expect(got.length).toBeGreaterThanOrEqual(done.totals.sent!)
 	const heard = async () => {
 		const list = (await (await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations?status=all&limit=100`, { headers: audience.headers })).json()) as { conversations: Array<{ number: number; contact: { name: string } }> }
 		const number = list.conversations.find((conversation) => conversation.contact.name === 'Customer0')?.number
