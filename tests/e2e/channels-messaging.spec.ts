@@ -23,9 +23,8 @@ test.beforeAll(async () => {
 	meta = await startMetaFake(metaFakePort)
 })
 test.afterAll(async () => {
-	await fake.close()
-	await whatsapp.close()
-	await meta.close()
+	// Those that started, when one of them could not.
+	await Promise.all([fake?.close(), whatsapp?.close(), meta?.close()])
 })
 
 /** The create page, hydrated, and one kind's connect form on it. */
