@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { paginationQuery } from '#api/http/pagination.ts'
+import { isCalendarDay } from '#api/http/validate.ts'
 import { auditKinds } from './record.ts'
 
-/** A real day of the calendar, `YYYY-MM-DD` (not the 30th of February, which Date would roll over). */
-const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && value >= '1970-01-01' && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+const isDay = (value: string) => isCalendarDay(value) && value >= '1970-01-01'
 
 // A GET form sends every field, the empty ones too: empty means "any".
 const blank = (value: unknown) => (value === '' ? undefined : value)

@@ -48,3 +48,13 @@ export function parseRequest<Schema extends z.ZodTypeAny>(req: Request, source: 
 		details: { source, fields: fieldErrors(req.t, result.error) },
 	})
 }
+
+/**
+ * A real day of the calendar, `YYYY-MM-DD`: not the 30th of February, which Date would roll over,
+ * nor a 13th month or a 0th day, which it cannot read at all.
+ */
+export function isCalendarDay(value: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
+	const time = Date.parse(`${value}T00:00:00Z`)
+	return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value)
+}

@@ -1,12 +1,11 @@
 import { z } from 'zod'
+import { isCalendarDay as isDay } from '#api/http/validate.ts'
 import { defaultTarget, targets } from './buckets.ts'
 import { reportTables } from './json.ts'
 
 /** The longest custom range: a year and a day (a leap year's). */
 export const maximumDays = 366
 
-/** A real day of the calendar, `YYYY-MM-DD` (not the 30th of February, which Date would roll over). */
-const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
 // PostgreSQL has no year 0, and the period before a range is read too: a report starts in 1970 at the earliest.
 const earliestDay = '1970-01-01'
 const day = z

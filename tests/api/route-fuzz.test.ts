@@ -159,6 +159,9 @@ describe('hostile requests found before', () => {
 		['a page past any offset PostgreSQL takes', 400, () => ({ method: 'GET', path: '/v1/user/workspaces', query: 'page=99999999999999999999999', headers: owner(), body: undefined })],
 		['a recipients page past any offset', 400, () => ({ method: 'GET', path: `${base()}/campaigns/${fx.here.campaign.id}/recipients`, query: 'page=1e20', headers: owner(), body: undefined })],
 		['a report of year 1', 400, () => ({ method: 'GET', path: `${base()}/reports`, query: 'preset=custom&from=0001-01-01&to=0001-01-31', headers: owner(), body: undefined })],
+		['a report from the 0th day of the 0th month', 400, () => ({ method: 'GET', path: `${base()}/reports`, query: 'preset=custom&from=0000-00-00&to=2026-01-31', headers: owner(), body: undefined })],
+		['an audit log from a day no calendar has', 400, () => ({ method: 'GET', path: `${base()}/audit-log`, query: 'from=2026-13-45', headers: owner(), body: undefined })],
+		['a report export with a day no calendar has', 400, () => ({ method: 'GET', path: `${base()}/reports/export`, query: 'table=daily&from=2026-13-45', headers: owner(), body: undefined })],
 	]
 	test.for(cases)('%s answers %i', async ([, status, request]) => {
 		const answer = await sendHostile(api, request())
