@@ -8,7 +8,12 @@ import { defineConfig, devices } from '@playwright/test'
 // the realtime server of realtime-down.spec.ts) may already be the local end of an outgoing
 // connection, and listening fails with EADDRINUSE, as CI once saw.
 process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 10000))
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-'))
+if (!process.env.E2E_DATA_DIR) {
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-'))
+	process.env.E2E_DATA_DIR = dataDir
+	// Its database (tens of megabytes) goes when the run ends, after the server has stopped (gracefulShutdown below).
+	process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }))
+}
 const port = Number(process.env.E2E_PORT)
 export const telegramFakePort = port + 1
 export const whatsappFakePort = port + 2

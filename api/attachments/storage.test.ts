@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type S3Fake, startS3Fake } from '../../tests/fakes/s3.ts'
 import { diskStorage, FileTooLarge, s3Storage, storageFor } from './storage.ts'
 
-const tmpRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), 'crm-uploads-'))
+const roots: string[] = []
+/** A fresh upload root, removed after the file's tests. */
+function tmpRoot(): string {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-uploads-'))
+	roots.push(root)
+	return root
+}
+afterAll(() => {
+	for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
+})
 
 describe('diskStorage', () => {
 	it('keeps a file under a random key and reads it back', async () => {

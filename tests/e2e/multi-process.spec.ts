@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { type APIRequestContext, type Browser, type Page, request as playwrightRequest } from '@playwright/test'
 import PusherServer from 'pusher'
 import { type EmbeddedCluster } from '#api/db/embedded-postgres.ts'
@@ -76,6 +77,7 @@ test.afterAll(async () => {
 	await telegram?.close()
 	await s3?.close()
 	await postgres?.cluster.stop()
+	if (postgres) for (const dir of [postgres.dataDir, ...[ports.a, ports.b].map((port) => `${postgres.dataDir}-app-${port}`)]) fs.rmSync(dir, { recursive: true, force: true })
 })
 
 // A failure says what the processes said.
