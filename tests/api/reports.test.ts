@@ -214,6 +214,29 @@ describe('roll-ups', () => {
 		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
 	})
 
+	test('a message older than its conversation’s start still moves with the conversation’s later changes (label, assignee)', async () => {
+		// Found by the property above (CI, seed 452166461): the label's note covered the conversation from its start only.
+		const db = testDb()
+		const run = await createTeam('Older message')
+		const link = await createLinkChannel(run.workspace.id)
+		const label = await createLabel(api, run.owner.auth, run.workspace.id, { title: 'Early' })
+		const startedAt = new Date(Date.now() - 2 * 86_400_000)
+		const conversation = await insertConversation(run.workspace.id, link.id, startedAt)
+		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: startedAt })
+		// Moved back across a midnight, before the conversation began, as the demo's backdating moves a thread's messages.
+		await sql`update messages set created_at = created_at - interval '30 hours' where conversation_id = ${conversation.id}`.execute(db)
+		await refreshReports(db)
+		await db.insertInto('conversationLabels').values({ workspaceId: run.workspace.id, conversationId: conversation.id, labelId: label.id }).execute()
+		await refreshReports(db)
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+		await db.updateTable('conversations').set({ assigneeId: run.agent.user.id }).where('id', '=', conversation.id).execute()
+		await refreshReports(db)
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+		await db.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).execute()
+		await refreshReports(db)
+		expect(await storedDays(run.workspace.id)).toEqual(await recount(run.workspace.id))
+	})
+
 	test('a label added or removed moves the conversation’s past into or out of the label’s rows', async () => {
 		const db = testDb()
 		const run = await createTeam('Labelled')
@@ -340,8 +363,55 @@ describe('GET /reports', () => {
 		expect(custom.previous).toEqual({ from: '2025-12-01', to: '2025-12-31' })
 	})
 
+	test('gives the range by week too: Monday to Sunday, the first and last weeks cut to the range, each week its days’ sums and its own median', async () => {
+		const db = testDb()
+		const weeks = await createTeam('Weeks')
+		const link = await createLinkChannel(weeks.workspace.id)
+		// Wednesday 7 to Tuesday 20 January 2026 (UTC): three weeks, the first from Wednesday, the last until Tuesday.
+		const at = (day: string, time = '10:00') => new Date(`${day}T${time}:00Z`)
+		const facts: Array<[string, number | null]> = [
+			['2026-01-06', 30], // the Tuesday before the range: in its first week, not in the range
+			['2026-01-08', 60],
+			['2026-01-08', 600],
+			['2026-01-11', 6_000],
+			['2026-01-12', 120],
+			['2026-01-20', null],
+		]
+		for (const [day, firstResponseSeconds] of facts) {
+			const conversation = await insertConversation(weeks.workspace.id, link.id, at(day), weeks.agent.user.id)
+			await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: at(day) })
+			if (firstResponseSeconds !== null) {
+				const answered = new Date(at(day).getTime() + firstResponseSeconds * 1000)
+				await db.updateTable('conversations').set({ firstResponseAt: answered }).where('id', '=', conversation.id).execute()
+				await insertMessage(conversation, { direction: 'outgoing', kind: 'text', senderId: weeks.agent.user.id, at: answered })
+			}
+		}
+		await refreshReports(db)
+		const answer = await report('?preset=custom&from=2026-01-07&to=2026-01-20', weeks.owner.auth, weeks.workspace.id)
+		expect(answer.weekly.map(({ from, to }) => [from, to])).toEqual([
+			['2026-01-07', '2026-01-11'],
+			['2026-01-12', '2026-01-18'],
+			['2026-01-19', '2026-01-20'],
+		])
+		for (const week of answer.weekly) {
+			const days = answer.daily.filter((row) => row.day >= week.from && row.day <= week.to)
+			for (const key of ['opened', 'resolved', 'messagesIn', 'messagesOut'] as const) expect(week[key], `${week.from} ${key}`).toBe(days.reduce((total, row) => total + row[key], 0))
+			// The week's median is the one a report of exactly that week gives, not a median of its days' medians.
+			const alone = await report(`?preset=custom&from=${week.from}&to=${week.to}`, weeks.owner.auth, weeks.workspace.id)
+			expect(week.firstResponseMedian, week.from).toBe(alone.figures.firstResponse.median)
+		}
+		expect(answer.weekly.map((week) => week.opened)).toEqual([3, 1, 1])
+		expect(answer.weekly[2]!.firstResponseMedian).toBeNull()
+
+		const csv = await api.request('GET', reportsPath(weeks.workspace.id, '/export?table=weekly&preset=custom&from=2026-01-07&to=2026-01-20'), { headers: weeks.owner.auth })
+		expect(csv.status).toBe(200)
+		const lines = String(csv.body).trim().split('\r\n')
+		expect(lines[0]).toBe('from,to,opened,resolved,messages_in,messages_out,first_response_median_seconds')
+		expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['2026-01-07,2026-01-11,3', '2026-01-12,2026-01-18,1', '2026-01-19,2026-01-20,1'])
+	})
+
 	test('exports each table as CSV', async () => {
-		for (const table of ['daily', 'channels', 'agents', 'heatmap']) {
+		for (const table of ['daily', 'weekly', 'channels', 'agents', 'heatmap']) {
 			const response = await api.request('GET', reportsPath(team.workspace.id, `/export?table=${table}&preset=7d`), { headers: team.owner.auth })
 			expect(response.status, table).toBe(200)
 			expect(response.headers.get('content-type')).toContain('text/csv')
