@@ -55,6 +55,11 @@ export type ReportJson = {
 	}
 	/** One entry per day of the range, in order. */
 	daily: Array<{ day: string; opened: number; resolved: number; messagesIn: number; messagesOut: number; firstResponseMedian: number | null }>
+	/**
+	 * The same by week (Monday to Sunday, in order), each cut to the range: the first from `range.from`,
+	 * the last to `range.to`. The dashboard draws a long range by week; the median is the week's own.
+	 */
+	weekly: Array<{ from: string; to: string; opened: number; resolved: number; messagesIn: number; messagesOut: number; firstResponseMedian: number | null }>
 	/** Channels with any activity in the range (or the filtered one), busiest first. */
 	channels: Array<{ channelId: string; name: string; kind: ChannelKind; opened: number; resolved: number; messagesIn: number; messagesOut: number }>
 	/** Incoming messages by weekday (0 Monday … 6 Sunday) and hour (0 … 23), in the workspace's time zone. */
@@ -68,5 +73,5 @@ export type ReportJson = {
 }
 
 /** The tables of the report, each exported as CSV (`GET …/reports/export?table=`). */
-export const reportTables = ['daily', 'channels', 'agents', 'heatmap'] as const
+export const reportTables = ['daily', 'weekly', 'channels', 'agents', 'heatmap'] as const
 export type ReportTable = (typeof reportTables)[number]

@@ -16,7 +16,7 @@ export type { ConversationJson, ConversationListJson, InboxSummaryJson, MessageJ
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
 export type { LinkPageJson, VisitorMessageJson, VisitorThreadJson } from '#api/link/queries.ts'
-export type { ReportJson, ReportPreset, ReportTable } from '#api/reports/json.ts'
+export type { ReportJson, ReportPreset, ReportRange, ReportTable } from '#api/reports/json.ts'
 // The first-response targets the reports offer (seconds); the API refuses any other.
 export { targets as reportTargets } from '#api/reports/buckets.ts'
 

@@ -13,7 +13,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { reportApiQuery, reportPresets, reportQuery, reportSearch, type ReportTable } from '#app/utils/reports.ts'
+import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, reportQuery, reportSearch, type ReportTable } from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
 import * as overview from './overview.css.ts'
 import * as reports from './reports.css.ts'
@@ -40,7 +40,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		manages ? api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((list) => list.members, fail) : ([] as Member[]),
 		// A refused range or filter (a 400 or 422 in the user's language) is said above the form, which keeps what was asked.
 		api.get<ReportJson>(`${base}/reports`, reportApiQuery(query)).then(
-			(report) => ({ report, problem: null }),
+			(report) => ({ report: drawnSeries(report), problem: null }),
 			async (error: unknown) => ({ report: null, problem: errorDetail(await apiRefusal(error, locale, args.request)) }),
 		),
 	])
@@ -135,7 +135,7 @@ function ReportLead({ report }: { report: ReportJson }) {
 	const lang = i18n.language
 	return (
 		<p className={styles.pageLead}>
-			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, report.daily.length) })}
+			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)) })}
 		</p>
 	)
 }
@@ -254,6 +254,15 @@ function Report({ report }: { report: ReportJson }) {
 	const duration = (seconds: number | null) => (seconds === null ? '' : formatDuration(lang, seconds))
 	const count = (value: number) => formatCount(lang, value)
 	const exportHref = (table: ReportTable) => `/${locale}/dashboard/reports/export${reportSearch(query, { table })}`
+	// A long range by week, each week under its first day (the charts' shape); its table names both ends.
+	const byWeek = drawnByWeek(report.range)
+	const series: ReportJson['daily'] = byWeek ? report.weekly.map(({ from, ...week }) => ({ day: from, ...week })) : report.daily
+	const seriesTo = new Map(report.weekly.map((week) => [week.from, week.to]))
+	const seriesName = (from: string) => (byWeek ? t('columns.weekRange', { from: formatDay(lang, from), to: formatDay(lang, seriesTo.get(from) ?? from) }) : formatDay(lang, from, { weekday: true }))
+	const seriesTable: ReportTable = byWeek ? 'weekly' : 'daily'
+	const conversationsTitle = t(byWeek ? 'charts.conversations.titleWeekly' : 'charts.conversations.title')
+	const firstResponseTitle = t(byWeek ? 'charts.firstResponse.titleWeekly' : 'charts.firstResponse.title')
+	const seriesColumn = t(byWeek ? 'columns.week' : 'columns.day')
 
 	const { figures } = report
 	const medianFirst = figures.firstResponse.median
@@ -290,11 +299,12 @@ function Report({ report }: { report: ReportJson }) {
 				</ul>
 			</section>
 
+			{byWeek ? <p className={reports.note}>{t('charts.byWeek')}</p> : null}
 			<div className={reports.charts}>
 				<ChartFrame
 					id="chart-conversations"
-					title={t('charts.conversations.title')}
-					exportHref={exportHref('daily')}
+					title={conversationsTitle}
+					exportHref={exportHref(seriesTable)}
 					legend={
 						<ul className={reports.legend}>
 							<li>
@@ -309,28 +319,28 @@ function Report({ report }: { report: ReportJson }) {
 					}
 					chart={
 						<ConversationsChart
-							text={text('chart-conversations', t('charts.conversations.title'), t('charts.conversations.description', { opened: count(figures.opened.value), resolved: count(figures.resolved.value), from: day(report.range.from), to: day(report.range.to) }))}
-							daily={report.daily}
+							text={text('chart-conversations', conversationsTitle, t('charts.conversations.description', { opened: count(figures.opened.value), resolved: count(figures.resolved.value), from: day(report.range.from), to: day(report.range.to) }))}
+							daily={series}
 						/>
 					}
 					table={{
-						columns: [t('columns.day'), t('columns.opened'), t('columns.resolved'), t('columns.messagesIn'), t('columns.messagesOut')],
-						rows: report.daily.map((entry) => ({ key: entry.day, cells: [formatDay(lang, entry.day, { weekday: true }), count(entry.opened), count(entry.resolved), count(entry.messagesIn), count(entry.messagesOut)] })),
+						columns: [seriesColumn, t('columns.opened'), t('columns.resolved'), t('columns.messagesIn'), t('columns.messagesOut')],
+						rows: series.map((entry) => ({ key: entry.day, cells: [seriesName(entry.day), count(entry.opened), count(entry.resolved), count(entry.messagesIn), count(entry.messagesOut)] })),
 					}}
 				/>
 				<ChartFrame
 					id="chart-first-response"
-					title={t('charts.firstResponse.title')}
-					exportHref={exportHref('daily')}
+					title={firstResponseTitle}
+					exportHref={exportHref(seriesTable)}
 					chart={
 						<FirstResponseChart
-							text={text('chart-first-response', t('charts.firstResponse.title'), medianFirst === null ? t('charts.firstResponse.none') : t('charts.firstResponse.description', { median: duration(medianFirst) }))}
-							daily={report.daily}
+							text={text('chart-first-response', firstResponseTitle, medianFirst === null ? t('charts.firstResponse.none') : t('charts.firstResponse.description', { median: duration(medianFirst) }))}
+							daily={series}
 						/>
 					}
 					table={{
-						columns: [t('columns.day'), t('columns.firstResponse')],
-						rows: report.daily.map((entry) => ({ key: entry.day, cells: [formatDay(lang, entry.day, { weekday: true }), duration(entry.firstResponseMedian)] })),
+						columns: [seriesColumn, t('columns.firstResponse')],
+						rows: series.map((entry) => ({ key: entry.day, cells: [seriesName(entry.day), duration(entry.firstResponseMedian)] })),
 					}}
 				/>
 				<ChartFrame

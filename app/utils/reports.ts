@@ -1,9 +1,9 @@
-import { type ReportPreset, type ReportTable } from '#app/.server/api.ts'
+import { type ReportJson, type ReportPreset, type ReportRange, type ReportTable } from '#app/.server/api.ts'
 
 export type { ReportJson, ReportPreset, ReportTable } from '#app/.server/api.ts'
 
 export const reportPresets = ['today', '7d', '30d', 'month', 'custom'] as const satisfies readonly ReportPreset[]
-export const reportTableNames = ['daily', 'channels', 'agents', 'heatmap'] as const satisfies readonly ReportTable[]
+export const reportTableNames = ['daily', 'weekly', 'channels', 'agents', 'heatmap'] as const satisfies readonly ReportTable[]
 
 /** What the reports' form asks for, as the URL holds it ('' for "any"). */
 export type ReportQuery = { preset: ReportPreset; from: string; to: string; channelId: string; agentId: string; labelId: string; target: string }
@@ -41,4 +41,15 @@ export function reportSearch(query: ReportQuery, extra: Record<string, string> =
 	const params = new URLSearchParams()
 	for (const [name, value] of Object.entries({ ...extra, ...reportApiQuery(query) })) if (value) params.set(name, value)
 	return `?${params.toString()}`
+}
+
+/** The days of a range, both ends included. */
+export const rangeDays = ({ from, to }: ReportRange) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1
+
+/** Ranges longer than two months are drawn by week: a year by day is 365 bars no one can read, and a page three times the size. */
+export const drawnByWeek = (range: ReportRange) => rangeDays(range) > 62
+
+/** The report with only the series the dashboard draws (by day or by week): the page carries no rows it does not show. */
+export function drawnSeries(report: ReportJson): ReportJson {
+	return drawnByWeek(report.range) ? { ...report, daily: [] } : { ...report, weekly: [] }
 }

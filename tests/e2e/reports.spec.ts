@@ -109,6 +109,23 @@ test.describe('reports with JavaScript', () => {
 		await expect(page).toHaveURL(/preset=today/)
 		await expect(value(page, 'opened')).toHaveText('3')
 
+		// Three months are drawn by week: a row a week in the table, each naming its first and last day, and the weekly CSV.
+		const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+		await page.goto(`/en-us/dashboard?preset=custom&from=${day(90)}&to=${day(0)}`)
+		await expect(page.getByText('A range this long is drawn by week.')).toBeVisible()
+		await expect(page.getByRole('img', { name: 'Conversations per week' })).toBeVisible()
+		await expect(page.getByRole('img', { name: 'First response per week (median)' })).toBeVisible()
+		const weekly = page.getByRole('region', { name: 'Conversations per week' })
+		await weekly.getByText('Show the numbers as a table').click()
+		const weeks = weekly.getByRole('table', { name: 'Conversations per week' })
+		await expect(weeks.getByRole('columnheader').first()).toHaveText('Week')
+		const mondays = Math.ceil((91 + ((new Date(`${day(90)}T00:00:00Z`).getUTCDay() + 6) % 7)) / 7)
+		await expect(weeks.getByRole('row')).toHaveCount(mondays + 1)
+		await expect(weeks.getByRole('row').nth(1)).toContainText(/ to /)
+		const weeklyCsv = await page.request.get((await weekly.getByRole('link', { name: /Download as CSV/ }).getAttribute('href'))!)
+		expect((await weeklyCsv.text()).split('\r\n')[0]).toBe('from,to,opened,resolved,messages_in,messages_out,first_response_median_seconds')
+		await expectAccessible(page)
+
 	})
 
 	test('open now is live: a new conversation shows without a reload', async ({ page, context, request, baseURL }) => {

@@ -27,6 +27,8 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 			campaignDelivered: { value: 180, previous: 0 },
 		},
 		daily: days.map((day, index) => ({ day, opened: index + 3, resolved: index, messagesIn: 10 + index, messagesOut: 8 + index, firstResponseMedian: index === 2 ? null : 60 * (index + 1) })),
+		// 2025-03-03 is a Monday: the week is whole.
+		weekly: [{ from: days[0]!, to: days[6]!, opened: 42, resolved: 21, messagesIn: 91, messagesOut: 77, firstResponseMedian: 240 }],
 		channels: [
 			{ channelId: 'c1', name: 'Website', kind: 'link', opened: 30, resolved: 20, messagesIn: 90, messagesOut: 70 },
 			{ channelId: 'c2', name: 'واتساب', kind: 'whatsapp', opened: 12, resolved: 10, messagesIn: 30, messagesOut: 25 },
