@@ -1,113 +1,73 @@
-import { sql, type RawBuilder } from "kysely";
-import { tabCounts } from "#api/conversations/queries.ts";
-import { type DB } from "#api/db/database.ts";
-import { type Availability, type ChannelKind } from "#api/db/schema.ts";
-import { bucketCount, quantile, shareUnder } from "./buckets.ts";
-import {
-  type ReportFilters,
-  type ReportJson,
-  type ReportPreset,
-  type ReportRange,
-} from "./json.ts";
-import { every, none } from "./rollup.ts";
+import { sql, type RawBuilder } from 'kysely'
+import { tabCounts } from '#api/conversations/queries.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Availability, type ChannelKind } from '#api/db/schema.ts'
+import { bucketCount, quantile, shareUnder } from './buckets.ts'
+import { type ReportFilters, type ReportJson, type ReportPreset, type ReportRange } from './json.ts'
+import { every, none } from './rollup.ts'
 
 /** Plain dates (`YYYY-MM-DD`) as UTC midnights, for their arithmetic. */
-const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const toDay = (time: number) => new Date(time).toISOString().slice(0, 10);
-const dayMs = 86_400_000;
-export const addDays = (day: string, days: number) =>
-  toDay(toTime(day) + days * dayMs);
-export const daysBetween = (from: string, to: string) =>
-  Math.round((toTime(to) - toTime(from)) / dayMs) + 1;
+const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`)
+const toDay = (time: number) => new Date(time).toISOString().slice(0, 10)
+const dayMs = 86_400_000
+export const addDays = (day: string, days: number) => toDay(toTime(day) + days * dayMs)
+export const daysBetween = (from: string, to: string) => Math.round((toTime(to) - toTime(from)) / dayMs) + 1
 
 /** Today in a time zone. */
 export function todayIn(timezone: string, now = new Date()): string {
-  let format = dayFormats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", {
-      timeZone: timezone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    dayFormats.set(timezone, format);
-  }
-  return format.format(now);
+	let format = dayFormats.get(timezone)
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })
+		dayFormats.set(timezone, format)
+	}
+	return format.format(now)
 }
 // A formatter per time zone, made once (making one costs more than the report's arithmetic); the zones are IANA names, a few hundred at most.
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The range a preset names today in `timezone` (`custom` keeps `from` and `to`), and the period of the same length before it. */
-export function resolveRange(
-  preset: ReportPreset,
-  timezone: string,
-  custom?: ReportRange,
-  now = new Date()
-): { range: ReportRange; previous: ReportRange } {
-  const today = todayIn(timezone, now);
-  const range: ReportRange =
-    preset === "today"
-      ? { from: today, to: today }
-      : preset === "7d"
-      ? { from: addDays(today, -6), to: today }
-      : preset === "30d"
-      ? { from: addDays(today, -29), to: today }
-      : preset === "month"
-      ? { from: `${today.slice(0, 8)}01`, to: today }
-      : custom ?? { from: today, to: today };
-  const length = daysBetween(range.from, range.to);
-  return {
-    range,
-    previous: {
-      from: addDays(range.from, -length),
-      to: addDays(range.from, -1),
-    },
-  };
+export function resolveRange(preset: ReportPreset, timezone: string, custom?: ReportRange, now = new Date()): { range: ReportRange; previous: ReportRange } {
+	const today = todayIn(timezone, now)
+	const range: ReportRange =
+		preset === 'today'
+			? { from: today, to: today }
+			: preset === '7d'
+				? { from: addDays(today, -6), to: today }
+				: preset === '30d'
+					? { from: addDays(today, -29), to: today }
+					: preset === 'month'
+						? { from: `${today.slice(0, 8)}01`, to: today }
+						: (custom ?? { from: today, to: today })
+	const length = daysBetween(range.from, range.to)
+	return { range, previous: { from: addDays(range.from, -length), to: addDays(range.from, -1) } }
 }
 
 /** The element-by-element sum of an array column over the group, as one array (`size` elements). */
 function arraySum(column: string, size: number): RawBuilder<number[]> {
-  return sql.raw(
-    `array[${Array.from(
-      { length: size },
-      (_, index) => `coalesce(sum(${column}[${index + 1}]), 0)`
-    ).join(", ")}]::int[]`
-  );
+	return sql.raw(`array[${Array.from({ length: size }, (_, index) => `coalesce(sum(${column}[${index + 1}]), 0)`).join(', ')}]::int[]`)
 }
 
 type Totals = {
-  opened: number;
-  resolved: number;
-  messagesIn: number;
-  messagesOut: number;
-  newContacts: number;
-  campaignSent: number;
-  campaignDelivered: number;
-  firstResponses: number[];
-  resolutions: number[];
-  hours: number[];
-};
+	opened: number
+	resolved: number
+	messagesIn: number
+	messagesOut: number
+	newContacts: number
+	campaignSent: number
+	campaignDelivered: number
+	firstResponses: number[]
+	resolutions: number[]
+	hours: number[]
+}
 
 /** Which grouping a row of the grouped statement is of: the period's total, or by day, week, channel, agent or weekday. */
-type GroupedBy = "total" | "day" | "week" | "channel" | "agent" | "weekday";
-type Grouped = Totals & {
-  by: GroupedBy;
-  previous: boolean;
-  day: string | null;
-  channelId: string | null;
-  agentId: string | null;
-  weekday: number | null;
-};
+type GroupedBy = 'total' | 'day' | 'week' | 'channel' | 'agent' | 'weekday'
+type Grouped = Totals & { by: GroupedBy; previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
 
 // `grouping(day, isodow, week)`: a bit set (4, 2, 1) for each of them the row of this period is not grouped by.
-const groupings: Record<number, GroupedBy> = {
-  7: "total",
-  3: "day",
-  5: "weekday",
-  6: "week",
-};
+const groupings: Record<number, GroupedBy> = { 7: 'total', 3: 'day', 5: 'weekday', 6: 'week' }
 /** The Monday that begins a day's ISO week. */
-const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`);
+const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`)
 
 /**
  * The report of one workspace from the roll-ups, in statements that each read only the rows and
@@ -118,75 +78,48 @@ const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`);
  * sees their own work only.
  */
 export async function readReport(
-  db: DB,
-  workspace: { id: string; timezone: string },
-  query: {
-    preset: ReportPreset;
-    range: ReportRange;
-    previous: ReportRange;
-    filters: ReportFilters;
-    targetSeconds: number;
-    onlyAgent?: string;
-  }
+	db: DB,
+	workspace: { id: string; timezone: string },
+	query: { preset: ReportPreset; range: ReportRange; previous: ReportRange; filters: ReportFilters; targetSeconds: number; onlyAgent?: string },
 ): Promise<ReportJson> {
-  const { range, previous, filters } = query;
-  const agentId = query.onlyAgent ?? filters.agentId;
-  const label = filters.labelId ?? none;
-  const channelKey = filters.channelId ?? every;
-  const agentKey = agentId ?? every;
-  const period = ({ from, to }: ReportRange) =>
-    sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${from}::date and ${to}::date`;
-  const thisPeriod = period(range);
-  const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
-		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`;
-  const histograms = sql`${arraySum(
-    "first_response_buckets",
-    bucketCount
-  )} as f, ${arraySum("resolution_buckets", bucketCount)} as r`;
-  const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`;
-  const [totals, previousTotal, byChannel, byAgent, workspaceWide] =
-    await Promise.all([
-      // This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.
-      sql<Record<string, unknown>>`
+	const { range, previous, filters } = query
+	const agentId = query.onlyAgent ?? filters.agentId
+	const label = filters.labelId ?? none
+	const channelKey = filters.channelId ?? every
+	const agentKey = agentId ?? every
+	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${from}::date and ${to}::date`
+	const thisPeriod = period(range)
+	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
+		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
+	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
+	const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`
+	const [totals, previousTotal, byChannel, byAgent, workspaceWide] = await Promise.all([
+		// This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.
+		sql<Record<string, unknown>>`
 			select grouping(day, extract(isodow from day), ${weekOf}) as grouping, to_char(coalesce(day, ${weekOf}), 'YYYY-MM-DD') as day,
-				extract(isodow from day)::int - 1 as weekday, ${counts}, ${histograms}, ${arraySum(
-        "incoming_hours",
-        24
-      )} as h
+				extract(isodow from day)::int - 1 as weekday, ${counts}, ${histograms}, ${arraySum('incoming_hours', 24)} as h
 			from report_days
 			where ${thisPeriod} and ${filtered}
 			group by grouping sets ((), (day), (extract(isodow from day)), (${weekOf}))
 		`.execute(db),
-      sql<Record<string, unknown>>`
+		sql<Record<string, unknown>>`
 			select ${counts}, ${histograms} from report_days
 			where ${period(previous)} and ${filtered}
 		`.execute(db),
-      sql<Record<string, unknown>>`
+		sql<Record<string, unknown>>`
 			select channel_id as "channelId", ${counts}
 			from report_days
-			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${
-        filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``
-      }
+			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``}
 			group by channel_id
 		`.execute(db),
-      sql<Record<string, unknown>>`
-			select agent_id as "agentId", ${counts}, ${arraySum(
-        "first_response_buckets",
-        bucketCount
-      )} as f
+		sql<Record<string, unknown>>`
+			select agent_id as "agentId", ${counts}, ${arraySum('first_response_buckets', bucketCount)} as f
 			from report_days
-			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${
-        agentId ? sql`and agent_id = ${agentId}` : sql``
-      }
+			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
 			group by agent_id
 		`.execute(db),
-      // New contacts belong to no channel, agent or label; campaign messages to a channel only.
-      sql<{
-        previous: boolean;
-        newContacts: number;
-        campaignSent: number;
-        campaignDelivered: number;
-      }>`
+		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
+		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
 			select day < ${range.from}::date as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
 				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
 				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
@@ -195,299 +128,178 @@ export async function readReport(
 				and day between ${previous.from}::date and ${range.to}::date
 			group by 1
 		`.execute(db),
-    ]);
-  const groups = [
-    ...totals.rows.map((row) =>
-      toGrouped(row, groupings[Number(row.grouping)] ?? "total")
-    ),
-    ...previousTotal.rows.map((row) => ({
-      ...toGrouped(row, "total"),
-      previous: true,
-    })),
-    ...byChannel.rows.map((row) => toGrouped(row, "channel")),
-    ...byAgent.rows.map((row) => toGrouped(row, "agent")),
-  ];
-  for (const row of workspaceWide.rows) {
-    const group = groups.find(
-      (each) => each.previous === row.previous && each.by === "total"
-    );
-    if (group)
-      Object.assign(group, {
-        newContacts: row.newContacts,
-        campaignSent: row.campaignSent,
-        campaignDelivered: row.campaignDelivered,
-      });
-    else groups.push({ ...emptyTotals(), ...row });
-  }
+	])
+	const groups = [
+		...totals.rows.map((row) => toGrouped(row, groupings[Number(row.grouping)] ?? 'total')),
+		...previousTotal.rows.map((row) => ({ ...toGrouped(row, 'total'), previous: true })),
+		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
+		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
+	]
+	for (const row of workspaceWide.rows) {
+		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
+		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
+		else groups.push({ ...emptyTotals(), ...row })
+	}
 
-  const current = groups.filter((group) => !group.previous);
-  const before = groups.filter((group) => group.previous);
-  const total = (list: Grouped[]) =>
-    list.find((group) => group.by === "total") ?? emptyTotals();
-  const now = total(current);
-  const then = total(before);
-  const change = (
-    key:
-      | "opened"
-      | "resolved"
-      | "messagesIn"
-      | "messagesOut"
-      | "newContacts"
-      | "campaignSent"
-      | "campaignDelivered"
-  ) => ({ value: now[key], previous: then[key] });
-  const duration = (key: "firstResponses" | "resolutions") => ({
-    count: sum(now[key]),
-    median: quantile(now[key], 0.5),
-    p90: quantile(now[key], 0.9),
-    previousCount: sum(then[key]),
-    previousMedian: quantile(then[key], 0.5),
-    previousP90: quantile(then[key], 0.9),
-  });
+	const current = groups.filter((group) => !group.previous)
+	const before = groups.filter((group) => group.previous)
+	const total = (list: Grouped[]) => list.find((group) => group.by === 'total') ?? emptyTotals()
+	const now = total(current)
+	const then = total(before)
+	const change = (key: 'opened' | 'resolved' | 'messagesIn' | 'messagesOut' | 'newContacts' | 'campaignSent' | 'campaignDelivered') => ({ value: now[key], previous: then[key] })
+	const duration = (key: 'firstResponses' | 'resolutions') => ({
+		count: sum(now[key]),
+		median: quantile(now[key], 0.5),
+		p90: quantile(now[key], 0.9),
+		previousCount: sum(then[key]),
+		previousMedian: quantile(then[key], 0.5),
+		previousP90: quantile(then[key], 0.9),
+	})
 
-  const byDay = new Map(
-    current
-      .filter((group) => group.by === "day")
-      .map((group) => [group.day, group])
-  );
-  const daily = Array.from(
-    { length: daysBetween(range.from, range.to) },
-    (_, index) => {
-      const day = addDays(range.from, index);
-      const group = byDay.get(day) ?? emptyTotals();
-      return {
-        day,
-        opened: group.opened,
-        resolved: group.resolved,
-        messagesIn: group.messagesIn,
-        messagesOut: group.messagesOut,
-        firstResponseMedian: quantile(group.firstResponses, 0.5),
-      };
-    }
-  );
+	const byDay = new Map(current.filter((group) => group.by === 'day').map((group) => [group.day, group]))
+	const daily = Array.from({ length: daysBetween(range.from, range.to) }, (_, index) => {
+		const day = addDays(range.from, index)
+		const group = byDay.get(day) ?? emptyTotals()
+		return { day, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+	})
 
-  // Every week the range touches, from its Monday (or the range's first day) to its Sunday (or the range's last day).
-  const byWeek = new Map(
-    current
-      .filter((group) => group.by === "week")
-      .map((group) => [group.day, group])
-  );
-  const firstMonday = addDays(
-    range.from,
-    -((new Date(toTime(range.from)).getUTCDay() + 6) % 7)
-  );
-  const weekly = Array.from(
-    { length: Math.ceil(daysBetween(firstMonday, range.to) / 7) },
-    (_, index) => {
-      const monday = addDays(firstMonday, index * 7);
-      const group = byWeek.get(monday) ?? emptyTotals();
-      const sunday = addDays(monday, 6);
-      return {
-        from: monday < range.from ? range.from : monday,
-        to: sunday > range.to ? range.to : sunday,
-        opened: group.opened,
-        resolved: group.resolved,
-        messagesIn: group.messagesIn,
-        messagesOut: group.messagesOut,
-        firstResponseMedian: quantile(group.firstResponses, 0.5),
-      };
-    }
-  );
+	// Every week the range touches, from its Monday (or the range's first day) to its Sunday (or the range's last day).
+	const byWeek = new Map(current.filter((group) => group.by === 'week').map((group) => [group.day, group]))
+	const firstMonday = addDays(range.from, -((new Date(toTime(range.from)).getUTCDay() + 6) % 7))
+	const weekly = Array.from({ length: Math.ceil(daysBetween(firstMonday, range.to) / 7) }, (_, index) => {
+		const monday = addDays(firstMonday, index * 7)
+		const group = byWeek.get(monday) ?? emptyTotals()
+		const sunday = addDays(monday, 6)
+		return {
+			from: monday < range.from ? range.from : monday,
+			to: sunday > range.to ? range.to : sunday,
+			opened: group.opened,
+			resolved: group.resolved,
+			messagesIn: group.messagesIn,
+			messagesOut: group.messagesOut,
+			firstResponseMedian: quantile(group.firstResponses, 0.5),
+		}
+	})
 
-  const heatmap = Array.from({ length: 7 }, () =>
-    new Array<number>(24).fill(0)
-  );
-  for (const group of current)
-    if (group.by === "weekday" && group.weekday !== null)
-      heatmap[group.weekday] = group.hours;
+	const heatmap = Array.from({ length: 7 }, () => new Array<number>(24).fill(0))
+	for (const group of current) if (group.by === 'weekday' && group.weekday !== null) heatmap[group.weekday] = group.hours
 
-  const [channels, members, openNow] = await Promise.all([
-    db
-      .selectFrom("channels")
-      .select(["id", "name", "kind"])
-      .where("workspaceId", "=", workspace.id)
-      .execute(),
-    memberRows(db, workspace.id, query.onlyAgent),
-    countOpen(db, workspace.id, { ...filters, agentId }),
-  ]);
-  const channelStats = new Map(
-    current
-      .filter((group) => group.by === "channel")
-      .map((group) => [group.channelId, group])
-  );
-  const channelRows = channels
-    .filter(
-      (channel) =>
-        channelStats.has(channel.id) || channel.id === filters.channelId
-    )
-    .map((channel) => {
-      const group = channelStats.get(channel.id) ?? emptyTotals();
-      return {
-        channelId: channel.id,
-        name: channel.name,
-        kind: channel.kind as ChannelKind,
-        opened: group.opened,
-        resolved: group.resolved,
-        messagesIn: group.messagesIn,
-        messagesOut: group.messagesOut,
-      };
-    })
-    .sort(
-      (a, b) =>
-        b.messagesIn + b.messagesOut - (a.messagesIn + a.messagesOut) ||
-        a.name.localeCompare(b.name)
-    );
-  const agentStats = new Map(
-    current
-      .filter((group) => group.by === "agent")
-      .map((group) => [group.agentId, group])
-  );
-  const agents = members
-    .filter((member) => !filters.agentId || member.userId === filters.agentId)
-    .map((member) => {
-      const group = agentStats.get(member.userId) ?? emptyTotals();
-      return {
-        ...member,
-        assigned: group.opened,
-        replied: group.messagesOut,
-        resolved: group.resolved,
-        firstResponseMedian: quantile(group.firstResponses, 0.5),
-      };
-    });
+	const [channels, members, openNow] = await Promise.all([
+		db.selectFrom('channels').select(['id', 'name', 'kind']).where('workspaceId', '=', workspace.id).execute(),
+		memberRows(db, workspace.id, query.onlyAgent),
+		countOpen(db, workspace.id, { ...filters, agentId }),
+	])
+	const channelStats = new Map(current.filter((group) => group.by === 'channel').map((group) => [group.channelId, group]))
+	const channelRows = channels
+		.filter((channel) => channelStats.has(channel.id) || channel.id === filters.channelId)
+		.map((channel) => {
+			const group = channelStats.get(channel.id) ?? emptyTotals()
+			return { channelId: channel.id, name: channel.name, kind: channel.kind as ChannelKind, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut }
+		})
+		.sort((a, b) => b.messagesIn + b.messagesOut - (a.messagesIn + a.messagesOut) || a.name.localeCompare(b.name))
+	const agentStats = new Map(current.filter((group) => group.by === 'agent').map((group) => [group.agentId, group]))
+	const agents = members
+		.filter((member) => !filters.agentId || member.userId === filters.agentId)
+		.map((member) => {
+			const group = agentStats.get(member.userId) ?? emptyTotals()
+			return { ...member, assigned: group.opened, replied: group.messagesOut, resolved: group.resolved, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+		})
 
-  return {
-    timezone: workspace.timezone,
-    preset: query.preset,
-    range,
-    previous,
-    filters: { ...filters, agentId: agentId ?? null },
-    targetSeconds: query.targetSeconds,
-    figures: {
-      opened: change("opened"),
-      resolved: change("resolved"),
-      openNow,
-      messagesIn: change("messagesIn"),
-      messagesOut: change("messagesOut"),
-      firstResponse: duration("firstResponses"),
-      resolution: duration("resolutions"),
-      answeredWithinTarget: {
-        value: shareUnder(now.firstResponses, query.targetSeconds),
-        previous: shareUnder(then.firstResponses, query.targetSeconds),
-      },
-      newContacts: change("newContacts"),
-      campaignSent: change("campaignSent"),
-      campaignDelivered: change("campaignDelivered"),
-    },
-    daily,
-    weekly,
-    channels: channelRows,
-    heatmap,
-    agents,
-  };
+	return {
+		timezone: workspace.timezone,
+		preset: query.preset,
+		range,
+		previous,
+		filters: { ...filters, agentId: agentId ?? null },
+		targetSeconds: query.targetSeconds,
+		figures: {
+			opened: change('opened'),
+			resolved: change('resolved'),
+			openNow,
+			messagesIn: change('messagesIn'),
+			messagesOut: change('messagesOut'),
+			firstResponse: duration('firstResponses'),
+			resolution: duration('resolutions'),
+			answeredWithinTarget: { value: shareUnder(now.firstResponses, query.targetSeconds), previous: shareUnder(then.firstResponses, query.targetSeconds) },
+			newContacts: change('newContacts'),
+			campaignSent: change('campaignSent'),
+			campaignDelivered: change('campaignDelivered'),
+		},
+		daily,
+		weekly,
+		channels: channelRows,
+		heatmap,
+		agents,
+	}
 }
 
-const sum = (values: readonly number[]) =>
-  values.reduce((total, value) => total + value, 0);
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0)
 
 function emptyTotals(): Grouped {
-  return {
-    by: "total",
-    previous: false,
-    day: null,
-    channelId: null,
-    agentId: null,
-    weekday: null,
-    opened: 0,
-    resolved: 0,
-    messagesIn: 0,
-    messagesOut: 0,
-    newContacts: 0,
-    campaignSent: 0,
-    campaignDelivered: 0,
-    firstResponses: new Array<number>(bucketCount).fill(0),
-    resolutions: new Array<number>(bucketCount).fill(0),
-    hours: new Array<number>(24).fill(0),
-  };
+	return {
+		by: 'total',
+		previous: false,
+		day: null,
+		channelId: null,
+		agentId: null,
+		weekday: null,
+		opened: 0,
+		resolved: 0,
+		messagesIn: 0,
+		messagesOut: 0,
+		newContacts: 0,
+		campaignSent: 0,
+		campaignDelivered: 0,
+		firstResponses: new Array<number>(bucketCount).fill(0),
+		resolutions: new Array<number>(bucketCount).fill(0),
+		hours: new Array<number>(24).fill(0),
+	}
 }
 
 /** A row of a grouped statement, with the histograms it has (the others empty). */
 function toGrouped(row: Record<string, unknown>, by: GroupedBy): Grouped {
-  const histogram = (value: unknown, size: number) =>
-    Array.isArray(value)
-      ? (value as number[])
-      : new Array<number>(size).fill(0);
-  return {
-    by,
-    previous: false,
-    day: (row.day as string | null) ?? null,
-    channelId: (row.channelId as string | null) ?? null,
-    agentId: (row.agentId as string | null) ?? null,
-    weekday:
-      row.weekday === null || row.weekday === undefined
-        ? null
-        : Number(row.weekday),
-    opened: Number(row.opened),
-    resolved: Number(row.resolved),
-    messagesIn: Number(row.messagesIn),
-    messagesOut: Number(row.messagesOut),
-    newContacts: 0,
-    campaignSent: 0,
-    campaignDelivered: 0,
-    firstResponses: histogram(row.f, bucketCount),
-    resolutions: histogram(row.r, bucketCount),
-    hours: histogram(row.h, 24),
-  };
+	const histogram = (value: unknown, size: number) => (Array.isArray(value) ? (value as number[]) : new Array<number>(size).fill(0))
+	return {
+		by,
+		previous: false,
+		day: (row.day as string | null) ?? null,
+		channelId: (row.channelId as string | null) ?? null,
+		agentId: (row.agentId as string | null) ?? null,
+		weekday: row.weekday === null || row.weekday === undefined ? null : Number(row.weekday),
+		opened: Number(row.opened),
+		resolved: Number(row.resolved),
+		messagesIn: Number(row.messagesIn),
+		messagesOut: Number(row.messagesOut),
+		newContacts: 0,
+		campaignSent: 0,
+		campaignDelivered: 0,
+		firstResponses: histogram(row.f, bucketCount),
+		resolutions: histogram(row.r, bucketCount),
+		hours: histogram(row.h, 24),
+	}
 }
 
 /** The workspace's members (or one), as the per-agent table lists them. */
-async function memberRows(
-  db: DB,
-  workspaceId: string,
-  onlyUser?: string
-): Promise<
-  Array<{ userId: string; name: string; availability: Availability }>
-> {
-  let query = db
-    .selectFrom("members")
-    .innerJoin("users", "users.id", "members.userId")
-    .select(["users.id as userId", "users.name", "members.availability"])
-    .where("members.workspaceId", "=", workspaceId)
-    .orderBy("users.name");
-  if (onlyUser) query = query.where("members.userId", "=", onlyUser);
-  return query.execute();
+async function memberRows(db: DB, workspaceId: string, onlyUser?: string): Promise<Array<{ userId: string; name: string; availability: Availability }>> {
+	let query = db
+		.selectFrom('members')
+		.innerJoin('users', 'users.id', 'members.userId')
+		.select(['users.id as userId', 'users.name', 'members.availability'])
+		.where('members.workspaceId', '=', workspaceId)
+		.orderBy('users.name')
+	if (onlyUser) query = query.where('members.userId', '=', onlyUser)
+	return query.execute()
 }
 
 /** Conversations open now: the kept counts when only an agent narrows them, else counted. */
-async function countOpen(
-  db: DB,
-  workspaceId: string,
-  filters: ReportFilters
-): Promise<number> {
-  if (!filters.channelId && !filters.labelId)
-    return (await tabCounts(db, workspaceId, filters.agentId ?? undefined))
-      .open;
-  let open = db
-    .selectFrom("conversations")
-    .select(sql<number>`count(*)::int`.as("n"))
-    .where("workspaceId", "=", workspaceId)
-    .where("status", "=", "open");
-  if (filters.channelId) open = open.where("channelId", "=", filters.channelId);
-  if (filters.agentId) open = open.where("assigneeId", "=", filters.agentId);
-  if (filters.labelId) {
-    const labelId = filters.labelId;
-    open = open.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("conversationLabels")
-          .select("labelId")
-          .whereRef(
-            "conversationLabels.conversationId",
-            "=",
-            "conversations.id"
-          )
-          .where("conversationLabels.labelId", "=", labelId)
-      )
-    );
-  }
-  return (await open.executeTakeFirstOrThrow()).n;
+async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): Promise<number> {
+	if (!filters.channelId && !filters.labelId) return (await tabCounts(db, workspaceId, filters.agentId ?? undefined)).open
+	let open = db.selectFrom('conversations').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
+	if (filters.channelId) open = open.where('channelId', '=', filters.channelId)
+	if (filters.agentId) open = open.where('assigneeId', '=', filters.agentId)
+	if (filters.labelId) {
+		const labelId = filters.labelId
+		open = open.where((eb) => eb.exists(eb.selectFrom('conversationLabels').select('labelId').whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)))
+	}
+	return (await open.executeTakeFirstOrThrow()).n
 }
