@@ -108,6 +108,7 @@ export interface Database {
 	campaignRecipients: CampaignRecipientsTable
 	reportDays: ReportDaysTable
 	reportDirty: ReportDirtyTable
+	reportVersions: ReportVersionsTable
 	auditEvents: AuditEventsTable
 	twoFactorRecoveryCodes: TwoFactorRecoveryCodesTable
 	twoFactorChallenges: TwoFactorChallengesTable
@@ -470,6 +471,12 @@ export interface ReportDirtyTable {
 	workspaceId: string
 	fromAt: Date
 	toAt: Date
+}
+
+/** Raised whenever a workspace's roll-ups change (migration 0024); what was read at an older one is stale. bigint: pg gives it as a string. */
+export interface ReportVersionsTable {
+	workspaceId: string
+	version: ColumnType<string, string | number | undefined, string | number>
 }
 
 /** One line of a workspace's audit log (migration 0021): `kind` is its translation key under `audit:events`, said with `values`. */

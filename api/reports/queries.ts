@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import { tabCounts } from '#api/conversations/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Availability, type ChannelKind } from '#api/db/schema.ts'
@@ -70,76 +71,18 @@ const groupings: Record<number, GroupedBy> = { 7: 'total', 3: 'day', 5: 'weekday
 const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`)
 
 /**
- * The report of one workspace from the roll-ups, in statements that each read only the rows and
- * sum only the columns they need: the filter's day rows (its channel or `every`, its agent or
- * `every`) of this period summed whole, by day and by weekday (GROUPING SETS) and of the previous
- * one whole, the histograms element by element in PostgreSQL into one array each; the channels'
- * rows; the agents' rows. "Open now" is live. An agent (`onlyAgent`)
- * sees their own work only.
+ * The report of one workspace from the roll-ups of `version` (rollupGroups), with what is live read
+ * now: "open now", the channels' names, the members and their availability. An agent
+ * (`onlyAgent`) sees their own work only.
  */
 export async function readReport(
 	db: DB,
 	workspace: { id: string; timezone: string },
-	query: { preset: ReportPreset; range: ReportRange; previous: ReportRange; filters: ReportFilters; targetSeconds: number; onlyAgent?: string },
+	query: { preset: ReportPreset; range: ReportRange; previous: ReportRange; filters: ReportFilters; targetSeconds: number; onlyAgent?: string; version: string },
 ): Promise<ReportJson> {
 	const { range, previous, filters } = query
 	const agentId = query.onlyAgent ?? filters.agentId
-	const label = filters.labelId ?? none
-	const channelKey = filters.channelId ?? every
-	const agentKey = agentId ?? every
-	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspace.id} and label_id = ${label} and day between ${from}::date and ${to}::date`
-	const thisPeriod = period(range)
-	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
-		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
-	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
-	const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`
-	const [totals, previousTotal, byChannel, byAgent, workspaceWide] = await Promise.all([
-		// This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.
-		sql<Record<string, unknown>>`
-			select grouping(day, extract(isodow from day), ${weekOf}) as grouping, to_char(coalesce(day, ${weekOf}), 'YYYY-MM-DD') as day,
-				extract(isodow from day)::int - 1 as weekday, ${counts}, ${histograms}, ${arraySum('incoming_hours', 24)} as h
-			from report_days
-			where ${thisPeriod} and ${filtered}
-			group by grouping sets ((), (day), (extract(isodow from day)), (${weekOf}))
-		`.execute(db),
-		sql<Record<string, unknown>>`
-			select ${counts}, ${histograms} from report_days
-			where ${period(previous)} and ${filtered}
-		`.execute(db),
-		sql<Record<string, unknown>>`
-			select channel_id as "channelId", ${counts}
-			from report_days
-			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${filters.channelId ? sql`and channel_id = ${filters.channelId}` : sql``}
-			group by channel_id
-		`.execute(db),
-		sql<Record<string, unknown>>`
-			select agent_id as "agentId", ${counts}, ${arraySum('first_response_buckets', bucketCount)} as f
-			from report_days
-			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
-			group by agent_id
-		`.execute(db),
-		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
-		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
-			select day < ${range.from}::date as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
-				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
-				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
-			from report_days
-			where workspace_id = ${workspace.id} and label_id = ${none} and agent_id = ${every} and channel_id in (${every}, ${channelKey})
-				and day between ${previous.from}::date and ${range.to}::date
-			group by 1
-		`.execute(db),
-	])
-	const groups = [
-		...totals.rows.map((row) => toGrouped(row, groupings[Number(row.grouping)] ?? 'total')),
-		...previousTotal.rows.map((row) => ({ ...toGrouped(row, 'total'), previous: true })),
-		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
-		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
-	]
-	for (const row of workspaceWide.rows) {
-		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
-		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
-		else groups.push({ ...emptyTotals(), ...row })
-	}
+	const groups = await rollupGroups(db, workspace.id, query.version, { range, previous, labelId: filters.labelId, channelId: filters.channelId, agentId })
 
 	const current = groups.filter((group) => !group.previous)
 	const before = groups.filter((group) => group.previous)
@@ -231,6 +174,88 @@ export async function readReport(
 		heatmap,
 		agents,
 	}
+}
+
+/** Reports read from the roll-ups, kept per workspace, roll-up version and query (a few hundred; the least recently read go first). */
+const kept = new LRUCache<string, readonly Grouped[]>({ max: 500 })
+
+/**
+ * The roll-up rows a report is made of, in statements that each read only the rows and sum only
+ * the columns they need: the filter's day rows (its channel or `every`, its agent or `every`) of
+ * this period summed whole, by day, by week and by weekday (GROUPING SETS) and of the previous one
+ * whole, the histograms element by element in PostgreSQL into one array each; the channels' rows;
+ * the agents' rows; the workspace-wide counts. Kept under `version` (refreshBeforeReading), which
+ * every change of the roll-ups raises in its own transaction: no process answers from rows older
+ * than the version PostgreSQL holds. The rows are shared: read them, never change them.
+ */
+async function rollupGroups(
+	db: DB,
+	workspaceId: string,
+	version: string,
+	query: { range: ReportRange; previous: ReportRange; labelId: string | null; channelId: string | null; agentId: string | null },
+): Promise<readonly Grouped[]> {
+	const { range, previous, channelId, agentId } = query
+	const label = query.labelId ?? none
+	const channelKey = channelId ?? every
+	const agentKey = agentId ?? every
+	const key = [workspaceId, version, range.from, range.to, previous.from, label, channelKey, agentKey].join(' ')
+	const hit = kept.get(key)
+	if (hit) return hit
+	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspaceId} and label_id = ${label} and day between ${from}::date and ${to}::date`
+	const thisPeriod = period(range)
+	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
+		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
+	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
+	const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`
+	const [totals, previousTotal, byChannel, byAgent, workspaceWide] = await Promise.all([
+		// This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.
+		sql<Record<string, unknown>>`
+			select grouping(day, extract(isodow from day), ${weekOf}) as grouping, to_char(coalesce(day, ${weekOf}), 'YYYY-MM-DD') as day,
+				extract(isodow from day)::int - 1 as weekday, ${counts}, ${histograms}, ${arraySum('incoming_hours', 24)} as h
+			from report_days
+			where ${thisPeriod} and ${filtered}
+			group by grouping sets ((), (day), (extract(isodow from day)), (${weekOf}))
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select ${counts}, ${histograms} from report_days
+			where ${period(previous)} and ${filtered}
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select channel_id as "channelId", ${counts}
+			from report_days
+			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${channelId ? sql`and channel_id = ${channelId}` : sql``}
+			group by channel_id
+		`.execute(db),
+		sql<Record<string, unknown>>`
+			select agent_id as "agentId", ${counts}, ${arraySum('first_response_buckets', bucketCount)} as f
+			from report_days
+			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
+			group by agent_id
+		`.execute(db),
+		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
+		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
+			select day < ${range.from}::date as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
+				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
+				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
+			from report_days
+			where workspace_id = ${workspaceId} and label_id = ${none} and agent_id = ${every} and channel_id in (${every}, ${channelKey})
+				and day between ${previous.from}::date and ${range.to}::date
+			group by 1
+		`.execute(db),
+	])
+	const groups = [
+		...totals.rows.map((row) => toGrouped(row, groupings[Number(row.grouping)] ?? 'total')),
+		...previousTotal.rows.map((row) => ({ ...toGrouped(row, 'total'), previous: true })),
+		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
+		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
+	]
+	for (const row of workspaceWide.rows) {
+		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
+		if (group) Object.assign(group, { newContacts: row.newContacts, campaignSent: row.campaignSent, campaignDelivered: row.campaignDelivered })
+		else groups.push({ ...emptyTotals(), ...row })
+	}
+	kept.set(key, groups)
+	return groups
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0)

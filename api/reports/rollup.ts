@@ -28,6 +28,12 @@ const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
 export async function recomputeDays(trx: DB, workspaceId: string, days: string[]) {
 	if (days.length === 0) return
 	await sql`select pg_advisory_xact_lock(hashtext('reports'), hashtext(${workspaceId}))`.execute(trx)
+	// Reports kept from the roll-ups (readReport) are stale from this transaction's commit on.
+	await trx
+		.insertInto('reportVersions')
+		.values({ workspaceId, version: 1 })
+		.onConflict((oc) => oc.column('workspaceId').doUpdateSet({ version: sql`report_versions.version + 1` }))
+		.execute()
 	const { timezone } = await trx.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
 	const dayList = sql`${days}::date[]`
 	await trx.deleteFrom('reportDays').where('workspaceId', '=', workspaceId).where(sql<boolean>`day = any(${dayList})`).execute()
@@ -191,11 +197,20 @@ export async function refreshReportsJob(db: DB) {
 /**
  * Before a workspace's report is read: its stale days recomputed, so that it counts every change
  * made until now (the job does it for every workspace, but only every few seconds). A few days'
- * facts, a few milliseconds; nothing when nothing changed.
+ * facts, a few milliseconds; nothing when nothing changed. Returns the version of the roll-ups then.
  */
-export async function refreshBeforeReading(db: DB, workspaceId: string) {
-	const stale = await db.selectFrom('reportDirty').select('id').where('workspaceId', '=', workspaceId).limit(1).executeTakeFirst()
-	if (stale) await refreshReports(db, { workspaceId })
+export async function refreshBeforeReading(db: DB, workspaceId: string): Promise<string> {
+	const state = () =>
+		sql<{ version: string | null; stale: boolean }>`
+			select (select version from report_versions where workspace_id = ${workspaceId})::text as version,
+				exists (select from report_dirty where workspace_id = ${workspaceId}) as stale
+		`.execute(db)
+	let now = (await state()).rows[0]
+	if (now?.stale) {
+		await refreshReports(db, { workspaceId })
+		now = (await state()).rows[0]
+	}
+	return now?.version ?? '0'
 }
 
 /** Recomputes every day of a workspace (or of every workspace): the command `npm run reports:rebuild`. */

@@ -38,8 +38,8 @@ export function reportsRouter({ db }: ApiContext): Router {
 		}
 		const custom = query.from && query.to ? { from: query.from, to: query.to } : undefined
 		const { range, previous } = resolveRange(query.preset, workspace.timezone, custom)
-		await refreshBeforeReading(db, workspace.id)
-		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, onlyAgent })
+		const version = await refreshBeforeReading(db, workspace.id)
+		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, onlyAgent, version })
 	}
 
 	router.get(

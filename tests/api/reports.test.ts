@@ -410,6 +410,32 @@ describe('GET /reports', () => {
 		expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['2026-01-07,2026-01-11,3', '2026-01-12,2026-01-18,1', '2026-01-19,2026-01-20,1'])
 	})
 
+	test('a report kept from the roll-ups is never answered once they changed: by a refresh, before reading, or a rebuild', async () => {
+		const db = testDb()
+		const kept = await createTeam('Kept')
+		const link = await createLinkChannel(kept.workspace.id)
+		const opened = async () => (await report('?preset=7d', kept.owner.auth, kept.workspace.id)).figures.opened.value
+		const version = async () => (await db.selectFrom('reportVersions').select('version').where('workspaceId', '=', kept.workspace.id).executeTakeFirst())?.version ?? '0'
+		expect(await opened()).toBe(0)
+		expect(await opened()).toBe(0)
+		// The refresh job runs between two reads.
+		await insertConversation(kept.workspace.id, link.id, new Date())
+		await refreshReports(db)
+		expect(await opened()).toBe(1)
+		// Nothing refreshed yet: the read refreshes first, and answers from the new roll-ups.
+		await insertConversation(kept.workspace.id, link.id, new Date())
+		expect(await opened()).toBe(2)
+		// Roll-ups changed by hand, then rebuilt: a new version, the rebuilt figures.
+		const before = await version()
+		await db.updateTable('reportDays').set({ opened: 99 }).where('workspaceId', '=', kept.workspace.id).execute()
+		await rebuildReports(db, kept.workspace.id)
+		expect(BigInt(await version())).toBeGreaterThan(BigInt(before))
+		expect(await opened()).toBe(2)
+		// The same rows under other filters are other reports.
+		expect((await report(`?preset=7d&channelId=${link.id}`, kept.owner.auth, kept.workspace.id)).figures.opened.value).toBe(2)
+		expect((await report(`?preset=7d&agentId=${kept.agent.user.id}`, kept.owner.auth, kept.workspace.id)).figures.opened.value).toBe(0)
+	})
+
 	test('exports each table as CSV', async () => {
 		for (const table of ['daily', 'weekly', 'channels', 'agents', 'heatmap']) {
 			const response = await api.request('GET', reportsPath(team.workspace.id, `/export?table=${table}&preset=7d`), { headers: team.owner.auth })
