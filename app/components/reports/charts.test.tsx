@@ -76,11 +76,13 @@ describe('report charts', () => {
 		const ltr = render(<HeatmapChart text={text()} heatmap={report.heatmap} />).html
 		expect(ltr.match(/data-hour=/g)).toHaveLength(168)
 		const cell = (html: string, weekday: number, hour: number) => {
-			const match = new RegExp(`<rect data-weekday="${weekday}" data-hour="${hour}" data-count="(\\d+)" x="([\\d.]+)"[^>]*fill-opacity="([\\d.]+)"`).exec(html)
+			// An empty cell has no opacity of its own.
+			const match = new RegExp(`<rect data-weekday="${weekday}" data-hour="${hour}" data-count="(\\d+)" x="([\\d.]+)"(?:[^>]*fill-opacity="([\\d.]+)")?`).exec(html)
 			return { count: Number(match?.[1]), x: Number(match?.[2]), opacity: Number(match?.[3]) }
 		}
 		expect(cell(ltr, 0, 9)).toMatchObject({ count: 12, opacity: 1 })
 		expect(cell(ltr, 4, 15).opacity).toBeLessThan(1)
+		expect(cell(ltr, 0, 0)).toMatchObject({ count: 0, opacity: Number.NaN })
 		expect(cell(ltr, 0, 0).x).toBeLessThan(cell(ltr, 0, 23).x)
 		expect(ltr).toContain('>Mon<')
 		const rtl = render(<HeatmapChart text={text(true)} heatmap={report.heatmap} />).html

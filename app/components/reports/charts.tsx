@@ -104,6 +104,9 @@ function DayAxis({ days, scale, lang }: { days: string[]; scale: ReturnType<type
 
 const niceMax = (values: number[]) => Math.max(1, ...values)
 
+/** A length of the 640-unit drawing to a tenth: finer is invisible, and a year of shapes written to 16 digits doubles the page. */
+const px = (value: number) => Math.round(value * 10) / 10
+
 /** Conversations opened and resolved per day: two bars a day, "opened" first in reading order. */
 export function ConversationsChart({ text, daily }: { text: ChartText; daily: ReportJson['daily'] }) {
 	const days = daily.map((entry) => entry.day)
@@ -124,10 +127,10 @@ export function ConversationsChart({ text, daily }: { text: ChartText; daily: Re
 								key={`${entry.day}-${name}`}
 								data-series={name}
 								data-day={entry.day}
-								x={(x(entry.day) ?? 0) + (inner(name) ?? 0)}
-								y={innerHeight - barHeight}
-								width={inner.bandwidth()}
-								height={barHeight}
+								x={px((x(entry.day) ?? 0) + (inner(name) ?? 0))}
+								y={px(innerHeight - barHeight)}
+								width={px(inner.bandwidth())}
+								height={px(barHeight)}
 								style={{ fill: fill[name] }}
 							/>
 						)
@@ -160,7 +163,7 @@ export function FirstResponseChart({ text, daily }: { text: ChartText; daily: Re
 					style={{ stroke: themeColor('primary'), fill: 'none' }}
 				/>
 				{known.map((entry) => (
-					<circle key={entry.day} data-day={entry.day} cx={centre(entry.day)} cy={y(entry.firstResponseMedian ?? 0)} r={3.5} style={{ fill: themeColor('primary') }} />
+					<circle key={entry.day} data-day={entry.day} cx={px(centre(entry.day))} cy={px(y(entry.firstResponseMedian ?? 0))} r={3.5} style={{ fill: themeColor('primary') }} />
 				))}
 				<DayAxis days={days} scale={x} lang={text.lang} />
 			</Group>
@@ -231,25 +234,28 @@ export function HeatmapChart({ text, heatmap }: { text: ChartText; heatmap: Repo
 				binHeight={cell}
 				gap={2}
 			>
-				{(grid) =>
-					grid.flatMap((column) =>
-						column.map((bin) => (
-							<rect
-								key={`${bin.row}-${bin.column}`}
-								data-weekday={bin.row}
-								data-hour={bin.column}
-								data-count={bin.count ?? 0}
-								x={bin.x}
-								y={bin.y}
-								width={bin.width}
-								height={bin.height}
-								rx={2}
-								style={{ fill: (bin.count ?? 0) > 0 ? themeColor('primary') : themeColor('muted') }}
-								fillOpacity={(bin.count ?? 0) > 0 ? 0.15 + (0.85 * (bin.count ?? 0)) / busiest : 1}
-							/>
-						)),
-					)
-				}
+				{(grid) => (
+					// The cells take the group's colour; an empty one its own.
+					<g style={{ fill: themeColor('primary') }}>
+						{grid.flatMap((column) =>
+							column.map((bin) => (
+								<rect
+									key={`${bin.row}-${bin.column}`}
+									data-weekday={bin.row}
+									data-hour={bin.column}
+									data-count={bin.count ?? 0}
+									x={px(bin.x)}
+									y={px(bin.y)}
+									width={px(bin.width)}
+									height={px(bin.height)}
+									rx={2}
+									style={(bin.count ?? 0) > 0 ? undefined : { fill: themeColor('muted') }}
+									fillOpacity={(bin.count ?? 0) > 0 ? Math.round((15 + (85 * (bin.count ?? 0)) / busiest)) / 100 : undefined}
+								/>
+							)),
+						)}
+					</g>
+				)}
 			</HeatmapRect>
 			{hours
 				.filter((hour) => hour % 3 === 0)
