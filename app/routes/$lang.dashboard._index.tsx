@@ -320,7 +320,7 @@ function Report({ report }: { report: ReportJson }) {
 					chart={
 						<ConversationsChart
 							text={text('chart-conversations', conversationsTitle, t('charts.conversations.description', { opened: count(figures.opened.value), resolved: count(figures.resolved.value), from: day(report.range.from), to: day(report.range.to) }))}
-							daily={series}
+							series={series}
 						/>
 					}
 					table={{
@@ -335,7 +335,7 @@ function Report({ report }: { report: ReportJson }) {
 					chart={
 						<FirstResponseChart
 							text={text('chart-first-response', firstResponseTitle, medianFirst === null ? t('charts.firstResponse.none') : t('charts.firstResponse.description', { median: duration(medianFirst) }))}
-							daily={series}
+							series={series}
 						/>
 					}
 					table={{

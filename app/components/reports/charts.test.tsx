@@ -21,8 +21,8 @@ function barsOf(html: string, series: string) {
 describe('report charts', () => {
 	test('each chart is an image named by its title and described by its summary', () => {
 		for (const chart of [
-			<ConversationsChart key="a" text={text()} daily={report.daily} />,
-			<FirstResponseChart key="b" text={text()} daily={report.daily} />,
+			<ConversationsChart key="a" text={text()} series={report.daily} />,
+			<FirstResponseChart key="b" text={text()} series={report.daily} />,
 			<ChannelsChart key="c" text={text()} channels={report.channels} />,
 			<HeatmapChart key="d" text={text()} heatmap={report.heatmap} />,
 		]) {
@@ -37,7 +37,7 @@ describe('report charts', () => {
 	})
 
 	test('conversations per day: two bars a day, as tall as their counts, days left to right', () => {
-		const { html } = render(<ConversationsChart text={text()} daily={report.daily} />)
+		const { html } = render(<ConversationsChart text={text()} series={report.daily} />)
 		const opened = barsOf(html, 'opened')
 		expect(opened.map((bar) => bar.day)).toEqual(report.daily.map((entry) => entry.day))
 		expect(barsOf(html, 'resolved')).toHaveLength(7)
@@ -46,7 +46,7 @@ describe('report charts', () => {
 	})
 
 	test('in Arabic the days run right to left and the labels are Arabic', () => {
-		const { html } = render(<ConversationsChart text={text(true)} daily={report.daily} />)
+		const { html } = render(<ConversationsChart text={text(true)} series={report.daily} />)
 		const opened = barsOf(html, 'opened')
 		expect(opened[0]!.x).toBeGreaterThan(opened[6]!.x)
 		// "opened" is still first in reading order: to the right of "resolved" of the same day.
@@ -57,7 +57,7 @@ describe('report charts', () => {
 	})
 
 	test('first response: a point for each day that had one, the axis in durations', () => {
-		const { html } = render(<FirstResponseChart text={text()} daily={report.daily} />)
+		const { html } = render(<FirstResponseChart text={text()} series={report.daily} />)
 		expect(html.match(/<circle/g)).toHaveLength(6)
 		expect(html).not.toContain('data-day="2025-03-05"')
 		expect(html).toMatch(/>\d+ min</)

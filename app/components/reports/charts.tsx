@@ -107,20 +107,23 @@ const niceMax = (values: number[]) => Math.max(1, ...values)
 /** A length of the 640-unit drawing to a tenth: finer is invisible, and a year of shapes written to 16 digits doubles the page. */
 const px = (value: number) => Math.round(value * 10) / 10
 
-/** Conversations opened and resolved per day: two bars a day, "opened" first in reading order. */
-export function ConversationsChart({ text, daily }: { text: ChartText; daily: ReportJson['daily'] }) {
-	const days = daily.map((entry) => entry.day)
+/** The days of a range, or its weeks under their first day. */
+export type Series = ReportJson['daily']
+
+/** Conversations opened and resolved per day (or week): two bars each, "opened" first in reading order. */
+export function ConversationsChart({ text, series }: { text: ChartText; series: Series }) {
+	const days = series.map((entry) => entry.day)
 	const x = scaleBand({ domain: days, range: across(text.rtl), padding: 0.2 })
-	const series = ['opened', 'resolved'] as const
-	const inner = scaleBand({ domain: [...series], range: text.rtl ? [x.bandwidth(), 0] : [0, x.bandwidth()], padding: 0.05 })
-	const y = scaleLinear({ domain: [0, niceMax(daily.flatMap((entry) => [entry.opened, entry.resolved]))], range: [innerHeight, 0], nice: true })
+	const measures = ['opened', 'resolved'] as const
+	const inner = scaleBand({ domain: [...measures], range: text.rtl ? [x.bandwidth(), 0] : [0, x.bandwidth()], padding: 0.05 })
+	const y = scaleLinear({ domain: [0, niceMax(series.flatMap((entry) => [entry.opened, entry.resolved]))], range: [innerHeight, 0], nice: true })
 	const fill = { opened: themeColor('primary'), resolved: themeColor('success') }
 	return (
 		<ChartSvg text={text}>
 			<Group left={text.rtl ? margin.end : margin.start} top={margin.top}>
 				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatCount(text.lang, value)} />
-				{daily.map((entry) =>
-					series.map((name) => {
+				{series.map((entry) =>
+					measures.map((name) => {
 						const barHeight = innerHeight - y(entry[name])
 						return (
 							<Bar
@@ -142,20 +145,20 @@ export function ConversationsChart({ text, daily }: { text: ChartText; daily: Re
 	)
 }
 
-/** The median first response of each day, as a line; days without a first response leave a gap. */
-export function FirstResponseChart({ text, daily }: { text: ChartText; daily: ReportJson['daily'] }) {
-	const days = daily.map((entry) => entry.day)
+/** The median first response of each day (or week), as a line; those without a first response leave a gap. */
+export function FirstResponseChart({ text, series }: { text: ChartText; series: Series }) {
+	const days = series.map((entry) => entry.day)
 	const x = scaleBand({ domain: days, range: across(text.rtl), padding: 0.2 })
-	const axis = durationAxis(daily.map((entry) => entry.firstResponseMedian ?? 0))
+	const axis = durationAxis(series.map((entry) => entry.firstResponseMedian ?? 0))
 	const y = scaleLinear({ domain: [0, axis.top], range: [innerHeight, 0] })
 	const centre = (day: string) => (x(day) ?? 0) + x.bandwidth() / 2
-	const known = daily.filter((entry) => entry.firstResponseMedian !== null)
+	const known = series.filter((entry) => entry.firstResponseMedian !== null)
 	return (
 		<ChartSvg text={text}>
 			<Group left={text.rtl ? margin.end : margin.start} top={margin.top}>
 				<ValueAxis rtl={text.rtl} scale={y} format={(value) => formatDuration(text.lang, value)} ticks={axis.ticks} />
 				<LinePath
-					data={daily}
+					data={series}
 					x={(entry) => centre(entry.day)}
 					y={(entry) => y(entry.firstResponseMedian ?? 0)}
 					defined={(entry) => entry.firstResponseMedian !== null}
