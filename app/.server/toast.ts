@@ -16,10 +16,25 @@ const toastSchema = z.object({
 export type Toast = z.output<typeof toastSchema>
 export type ToastInput = z.input<typeof toastSchema>
 
-/** A toast that names what the user typed (a contact's name) can be long: it is shortened to fit, never refused. */
+/** What a browser keeps of one cookie, its name and attributes included: a longer one is dropped whole. */
+const cookieBytes = 4096
+
+/**
+ * A toast that names what the user typed (a contact's name) can be long: it is shortened to fit,
+ * never refused. To fit the schema's lengths, then the cookie: Arabic or emoji take two to four
+ * bytes a character before the cookie's base64, so the longer text is halved until it fits.
+ */
 export async function toastHeaders(toast: ToastInput): Promise<Headers> {
-	const fitted = { ...toast, title: shortened(toast.title, 300), description: toast.description === undefined ? undefined : shortened(toast.description, 1000) }
-	return new Headers({ 'Set-Cookie': await toastCookie.serialize(toastSchema.parse(fitted)) })
+	let fitted = toastSchema.parse({ ...toast, title: shortened(toast.title, 300), description: toast.description === undefined ? undefined : shortened(toast.description, 1000) })
+	for (;;) {
+		const cookie = await toastCookie.serialize(fitted)
+		if (Buffer.byteLength(cookie) <= cookieBytes) return new Headers({ 'Set-Cookie': cookie })
+		const description = fitted.description ?? ''
+		fitted =
+			description.length > fitted.title.length
+				? { ...fitted, description: shortened(description, Math.floor(description.length / 2)) }
+				: { ...fitted, title: shortened(fitted.title, Math.floor(fitted.title.length / 2)) }
+	}
 }
 
 function shortened(text: string, max: number): string {
