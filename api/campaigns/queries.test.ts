@@ -21,6 +21,10 @@ describe('variables', () => {
 	test('built-in fields, custom attributes and fallbacks', () => {
 		expect(renderMessage('{{name}} / {{ company | Acme }} / {{plan}} / {{attributes.company}} / {{missing|—}} / {{missing}}!', contact)).toBe('Layla / Acme / Gold / attr / — / !')
 	})
+
+	test('a variable named like what every object has (toString, constructor, __proto__) is a missing one, not a crash', () => {
+		expect(renderMessage('{{toString|x}} {{constructor}} {{attributes.__proto__|y}} {{hasOwnProperty}}.', contact)).toBe('x  y .')
+	})
 })
 
 describe('the rate', () => {

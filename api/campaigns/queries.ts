@@ -69,8 +69,10 @@ export function renderMessage(text: string, contact: ContactFields): string {
 	return text.replace(variable, (_, name: string, fallback: string | undefined) => {
 		const key = name.startsWith('attributes.') ? name.slice('attributes.'.length) : name
 		const builtIn: Record<string, string | null> = { name: contact.name, company: contact.company, email: contact.email, phone: contact.phone }
-		const value = key in builtIn && !name.startsWith('attributes.') ? builtIn[key] : contact.attributes[key]
-		return value?.trim() ? value : (fallback ?? '').trim()
+		// Own keys only: `{{toString}}` names no field, though every object has one.
+		const from = Object.hasOwn(builtIn, key) && !name.startsWith('attributes.') ? builtIn : contact.attributes
+		const value: unknown = Object.hasOwn(from, key) ? from[key] : undefined
+		return typeof value === 'string' && value.trim() ? value : (fallback ?? '').trim()
 	})
 }
 

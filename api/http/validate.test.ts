@@ -44,3 +44,14 @@ describe('isCalendarDay', () => {
 		expect(isCalendarDay(value)).toBe(false),
 	)
 })
+
+describe('fieldErrors of fields named like what every object has', () => {
+	test('constructor, toString and __proto__ are fields like any other', () => {
+		const record = z.record(z.string().max(1))
+		const result = record.safeParse(JSON.parse('{"constructor": "long", "toString": "long", "__proto__": "long"}'))
+		expect(result.success).toBe(false)
+		const fields = fieldErrors(translatorFor('en-us'), (result as z.SafeParseError<unknown>).error)
+		expect(Object.keys(fields).sort()).toEqual(['__proto__', 'constructor', 'toString'])
+		expect(JSON.parse(JSON.stringify(fields)).__proto__).toHaveLength(1)
+	})
+})

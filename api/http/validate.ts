@@ -30,12 +30,13 @@ export function issueMessage(t: TFunction<'api'>, issue: z.ZodIssue): string {
 
 /** Field path → messages, the shape forms understand (conform's `submission.reply({ fieldErrors })`). */
 export function fieldErrors(t: TFunction<'api'>, error: z.ZodError): Record<string, string[]> {
-	const fields: Record<string, string[]> = {}
+	// A Map, then own properties: a field may be named `constructor` or `__proto__` (a record's key).
+	const fields = new Map<string, string[]>()
 	for (const issue of error.issues) {
 		const key = issue.path.join('.') || '_'
-		;(fields[key] ??= []).push(issueMessage(t, issue))
+		fields.set(key, [...(fields.get(key) ?? []), issueMessage(t, issue)])
 	}
-	return fields
+	return Object.fromEntries(fields)
 }
 
 type Source = 'body' | 'query' | 'params'

@@ -62,7 +62,8 @@ export async function action(args: ActionFunctionArgs) {
 		leave: () => api.post(`${workspace}/leave`),
 		availability: () => api.patch(`${workspace}/members/me`, { availability: form.get('availability') }),
 	}
-	const call = calls[intent]
+	// Its own keys only: `toString` is on every object, and was a 500 (the page-form fuzzing found it).
+	const call = Object.hasOwn(calls, intent) ? calls[intent] : undefined
 	if (!call) return redirectWithToast(here, { type: 'error', title: t('forms.invalid') })
 	try {
 		await call()

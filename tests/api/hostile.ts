@@ -25,6 +25,7 @@ export const nastyStrings = [
 	'<script>alert(1)</script>',
 	'<img src=x onerror=alert(1)>',
 	'{{name}}',
+	'{{toString}} {{constructor|x}} {{attributes.__proto__}}',
 	'${7*7}',
 	'../../etc/passwd',
 	'/\u202Egnp',
