@@ -202,12 +202,14 @@ test('killing process A mid-run loses nothing: B finishes the campaign and the m
 	// may end failed as "outcome unknown" (it may or may not have reached Telegram); every other is sent.
 	const failed = done.totals.failed ?? 0
 	expect(failed).toBeLessThanOrEqual(1)
-	expect(done.totals.sent! + failed).toBe(8)
+	// Sent, or further: Customer0's own message above marks theirs replied when it had already gone out (CI saw 7 sent + 1 replied).
+	const reached = (['sent', 'delivered', 'read', 'replied'] as const).reduce((total, status) => total + (done.totals[status] ?? 0), 0)
+	expect(reached + failed).toBe(8)
 	// Nobody receives it twice, and every one sent was received.
 	const got = received(audience.bot.token, 'Last day of the sale')
 	expect(new Set(got).size).toBe(got.length)
 	expect(got.every((chat) => audience.chats.map(String).includes(chat))).toBe(true)
-	expect(got.length).toBeGreaterThanOrEqual(done.totals.sent!)
+	expect(got.length).toBeGreaterThanOrEqual(reached)
 	const heard = async () => {
 		const list = (await (await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations?status=all&limit=100`, { headers: audience.headers })).json()) as { conversations: Array<{ number: number; contact: { name: string } }> }
 		const number = list.conversations.find((conversation) => conversation.contact.name === 'Customer0')?.number
