@@ -176,8 +176,12 @@ export async function readReport(
 	}
 }
 
-/** Reports read from the roll-ups, kept per workspace, roll-up version and query (a few hundred; the least recently read go first). */
-const kept = new LRUCache<string, readonly Grouped[]>({ max: 500 })
+/**
+ * Reports read from the roll-ups, kept per workspace, roll-up version and query, the least recently
+ * read going first. Counted in rows (a row holds its histograms, under a kilobyte): about 20 MB, a
+ * few dozen years or a few hundred months.
+ */
+const kept = new LRUCache<string, readonly Grouped[]>({ maxSize: 20_000, sizeCalculation: (groups) => Math.max(1, groups.length) })
 
 /**
  * The roll-up rows a report is made of, in statements that each read only the rows and sum only
