@@ -34,6 +34,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from '#api/db/embedded-po
 import { seedContacts, type ContactsDataset } from './contacts.ts'
 import { longThreadNumber, seedInbox, type InboxDataset } from './inbox.ts'
 import { attack, type AutocannonResult, type BenchRequest } from './load.ts'
+import { signalLoad } from '../tests/api/signal-load.ts'
 import { cleanup, findServerEntry, freePort, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
 
 type Options = { build: boolean; duration: number; warmup: number; connections: number; down: number; port: number | undefined }
@@ -265,7 +266,6 @@ async function databaseFault(context: ServerContext, cases: MixCase[], contacts:
 // ---------------------------------------------------------------------------------------------
 // 3. SIGTERM under load.
 
-type Sent = { beforeSignal: boolean; answeredAfterSignal?: boolean; outcome?: number | string }
 type Termination = { requests: number; inFlightAtSignal: number; inFlightCompleted: number; resetsBeforeSignal: number; afterSignal: Record<string, number>; webSockets: Record<string, number>; exitCode: number | null; seconds: number }
 
 async function sigterm(context: ServerContext, cases: MixCase[], options: Options): Promise<Termination> {
@@ -303,37 +303,16 @@ async function sigterm(context: ServerContext, cases: MixCase[], options: Option
 			outgoing.on('error', reject)
 			outgoing.end(request.body)
 		})
-	const sent: Sent[] = []
-	let signalled = false
-	let gone = false
-	let outstanding = 0
-	const loop = async (index: number) => {
-		const mix = cases[index % cases.length]!
-		for (let turn = index * 100_000; !gone; turn++) {
-			const record: Sent = { beforeSignal: !signalled }
-			sent.push(record)
-			outstanding++
-			try {
-				record.outcome = await send(mix.request, turn)
-			} catch (error) {
-				record.outcome = (error as NodeJS.ErrnoException).code ?? String(error)
-				if (record.outcome === 'ECONNREFUSED') gone = true
-			} finally {
-				outstanding--
-				record.answeredAfterSignal = signalled
-			}
-		}
-	}
-	const running = Promise.all(Array.from({ length: loops }, (_, index) => loop(index)))
+	const load = signalLoad(loops, (index, turn) => send(cases[index % cases.length]!.request, index * 100_000 + turn))
+	const { sent } = load
 	await sleep(5_000)
-	while (outstanding < loops / 2) await sleep(5)
-	const inFlightAtSignal = outstanding
-	signalled = true
+	while (load.outstanding() < loops / 2) await sleep(5)
+	const inFlightAtSignal = load.outstanding()
+	load.signal()
 	log('SIGTERM to the server')
 	// Sends SIGTERM and waits for the exit (SIGKILL after 15 s), then removes its DATA_DIR.
 	await cleanup()
-	gone = true
-	await running
+	await load.stop()
 	agent.destroy()
 	const codes = await Promise.all(sockets.map((socket) => socket.closed))
 

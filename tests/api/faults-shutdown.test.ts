@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import WebSocket from 'ws'
 import { dropDatabase, ensureDatabase } from '#api/db/database.ts'
 import { killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
+import { signalLoad } from './signal-load.ts'
 
 /**
  * Graceful shutdown under load (issue 18): the real server (a child process) answers a light load on
@@ -40,8 +41,6 @@ afterAll(async () => {
 	fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-type Sent = { beforeSignal: boolean; answeredAfterSignal?: boolean; outcome?: number | string }
-
 test('SIGTERM under load: in-flight requests finish, no reset, WebSockets told to reconnect, exit 0', { timeout: 90_000 }, async () => {
 	// Keep-alive connections, as a proxy or a browser keeps them.
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
@@ -70,37 +69,18 @@ test('SIGTERM under load: in-flight requests finish, no reset, WebSockets told t
 	await established
 
 	// Eight loops of writes and reads on the keep-alive connections, until the server is gone.
-	const sent: Sent[] = []
-	let signalled = false
-	let gone = false
-	let outstanding = 0
-	const loop = async (index: number) => {
-		for (let n = 0; !gone; n++) {
-			const record: Sent = { beforeSignal: !signalled }
-			sent.push(record)
-			outstanding++
-			try {
-				const { status } = index % 2 === 0 ? await send('POST', contactsPath, { name: `Shutdown ${index}-${n}` }, auth) : await send('GET', `${contactsPath}?limit=50`, undefined, auth)
-				record.outcome = status
-			} catch (error) {
-				record.outcome = (error as NodeJS.ErrnoException).code ?? String(error)
-				if (record.outcome === 'ECONNREFUSED') gone = true
-			} finally {
-				outstanding--
-				record.answeredAfterSignal = signalled
-			}
-		}
-	}
-	const loops = Promise.all(Array.from({ length: 8 }, (_, index) => loop(index)))
+	const load = signalLoad(8, async (index, turn) =>
+		index % 2 === 0 ? (await send('POST', contactsPath, { name: `Shutdown ${index}-${turn}` }, auth)).status : (await send('GET', `${contactsPath}?limit=50`, undefined, auth)).status,
+	)
+	const { sent } = load
 	await until('requests answered before the signal', () => sent.filter((each) => each.outcome === 201 || each.outcome === 200).length >= 40, 30_000)
 	// The signal comes while requests are in flight.
-	await until('requests in flight', () => outstanding >= 4, 10_000)
-	signalled = true
+	await until('requests in flight', () => load.outstanding() >= 4, 10_000)
+	load.signal()
 	server.child.kill('SIGTERM')
 
 	const exit = await server.exited
-	gone = true
-	await loops
+	await load.stop()
 	agent.destroy()
 
 	const before = sent.filter((each) => each.beforeSignal)
