@@ -3,10 +3,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, expect, inject, test } from 'vitest'
-import { createDb, dropDatabase, ensureDatabase, type DB } from '#api/db/database.ts'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createDb, type DB } from '#api/db/database.ts'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.ts'
-import { killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
+import { killChildServers, ownDatabase, startChildServer, until, type ChildServer } from './child-server.ts'
 
 /**
  * Exactly once across a killed process (docs/decisions/012-campaigns.md): the real server, a child
@@ -24,15 +24,13 @@ const recipients = 2_000
 
 let fake: TelegramFake
 let db: DB
-let adminUrl: string
-let databaseUrl: string
-let databaseName: string
+let database: { url: string; drop: () => Promise<void> }
 let dataDir: string
 // One for both starts, as a DATA_DIR-generated one would be.
 const sessionSecret = crypto.randomBytes(32).toString('hex')
 
 /** `server.ts` in a process group of its own (tsx's esbuild goes with it), on this file's database and DATA_DIR. */
-const startServer = () => startChildServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TELEGRAM_API_URL: fake.url, SESSION_SECRET: sessionSecret })
+const startServer = () => startChildServer({ DATA_DIR: dataDir, DATABASE_URL: database.url, TELEGRAM_API_URL: fake.url, SESSION_SECRET: sessionSecret })
 
 /** kill -9 of the whole group: no shutdown hook, no graceful stop of the job runner. */
 async function kill(server: ChildServer) {
@@ -60,21 +58,15 @@ async function call<T>(server: ChildServer, method: string, route: string, body?
 
 beforeAll(async () => {
 	fake = await startTelegramFake()
-	const url = new URL(inject('databaseUrl'))
-	databaseName = `${url.pathname.slice(1)}_crash`
-	url.pathname = '/postgres'
-	adminUrl = url.toString()
-	await ensureDatabase(adminUrl, databaseName)
-	url.pathname = `/${databaseName}`
-	databaseUrl = url.toString()
-	db = createDb(databaseUrl, 2)
+	database = await ownDatabase('crash')
+	db = createDb(database.url, 2)
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-crash-'))
 })
 
 afterAll(async () => {
 	killChildServers()
 	await db?.destroy()
-	await dropDatabase(adminUrl, databaseName)
+	await database.drop()
 	await fake?.close()
 	fs.rmSync(dataDir, { recursive: true, force: true })
 })

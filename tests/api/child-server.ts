@@ -3,6 +3,8 @@ import crypto from 'node:crypto'
 import net, { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import readline from 'node:readline'
+import { inject } from 'vitest'
+import { dropDatabase, ensureDatabase } from '#api/db/database.ts'
 
 /**
  * The real server as a child process (`server.ts` under tsx, as `npm run dev` runs it), in a
@@ -93,4 +95,15 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
 		if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
 		await new Promise((resolve) => setTimeout(resolve, 50))
 	}
+}
+
+/** A database of the test file's own beside the run's (`name` its suffix), for a child server to migrate; `drop` removes it. */
+export async function ownDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+	const url = new URL(inject('databaseUrl'))
+	const databaseName = `${url.pathname.slice(1)}_${name}`
+	url.pathname = '/postgres'
+	const adminUrl = url.toString()
+	await ensureDatabase(adminUrl, databaseName)
+	url.pathname = `/${databaseName}`
+	return { url: url.toString(), drop: () => dropDatabase(adminUrl, databaseName) }
 }

@@ -3,10 +3,9 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, expect, inject, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import { dropDatabase, ensureDatabase } from '#api/db/database.ts'
-import { killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
+import { killChildServers, ownDatabase, startChildServer, until, type ChildServer } from './child-server.ts'
 import { signalLoad } from './signal-load.ts'
 
 /**
@@ -19,25 +18,19 @@ import { signalLoad } from './signal-load.ts'
  * otherwise run in the child).
  */
 
-let adminUrl: string
-let databaseName: string
+let database: { url: string; drop: () => Promise<void> }
 let dataDir: string
 let server: ChildServer
 
 beforeAll(async () => {
-	const url = new URL(inject('databaseUrl'))
-	databaseName = `${url.pathname.slice(1)}_shutdown`
-	url.pathname = '/postgres'
-	adminUrl = url.toString()
-	await ensureDatabase(adminUrl, databaseName)
-	url.pathname = `/${databaseName}`
+	database = await ownDatabase('shutdown')
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-faults-shutdown-'))
-	server = await startChildServer({ DATA_DIR: dataDir, DATABASE_URL: url.toString() })
+	server = await startChildServer({ DATA_DIR: dataDir, DATABASE_URL: database.url })
 })
 
 afterAll(async () => {
 	killChildServers()
-	await dropDatabase(adminUrl, databaseName)
+	await database.drop()
 	fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
