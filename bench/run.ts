@@ -155,7 +155,7 @@ function reportsCase(name: string, goal: Goal, kind: 'api' | 'page', span: '30d'
 }
 
 /** The rendered page, signed in as the same member with the crm-token cookie, as a browser is. */
-function contactsPageCase(name: string, goal: Goal, path: (dataset: ContactsDataset) => string): BenchCase {
+function contactsPageCase(name: string, goal: Goal | undefined, path: (dataset: ContactsDataset) => string): BenchCase {
 	return {
 		name,
 		goal,
@@ -184,6 +184,10 @@ const cases: BenchCase[] = [
 	{ name: 'home ar-eg', path: '/ar-eg', goal: page },
 	{ name: 'home fr-x', path: '/fr-x', goal: page },
 	{ name: 'login page en-us', path: '/en-us/auth/login', goal: page },
+	// The floors of a rendered page (decision 021): the login page rendered for every request (any
+	// cookie skips the anonymous page cache), no database, no API call; then the lightest signed-in
+	// page, the profile, whose shell every dashboard page has (session, profile, workspaces, summary).
+	{ name: 'login page en-us, rendered (floor)', path: '/en-us/auth/login', headers: { Cookie: 'bench=1' } },
 	{ name: 'readyz (database)', path: '/readyz' },
 	contactsCase('contacts: first page', contactsApi, () => ''),
 	contactsCase(`contacts: page ${deepPageRows.toLocaleString('en-US')} rows deep`, contactsApi, async (dataset, { baseUrl }) => `?cursor=${await cursorAt(baseUrl, dataset, deepPageRows)}`),
@@ -194,6 +198,7 @@ const cases: BenchCase[] = [
 	contactsCase('contacts: filter by label, newest first', contactsApi, (dataset) => `?label=${dataset.labelId}&sort=created`),
 	contactsPageCase('contacts page en-us', contactsPage, () => '/en-us/dashboard/contacts'),
 	contactsPageCase('contacts page ar-eg, searched', contactsPage, () => `/ar-eg/dashboard/contacts?search=${encodeURIComponent('محمد')}`),
+	contactsPageCase('profile page en-us, the signed-in shell (floor)', undefined, () => '/en-us/dashboard/profile'),
 	inboxCase('inbox: list open tab', inboxList, () => ({ path: '' })),
 	inboxCase('inbox: list mine', inboxList, () => ({ path: '?assignee=me' })),
 	inboxCase('inbox: list a label', inboxList, (dataset) => ({ path: `?labelId=${dataset.labelId}` })),
