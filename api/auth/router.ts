@@ -94,11 +94,6 @@ export function authRouter(context: ApiContext): Router {
 	}
 
 	/**
-	 * Checks a TOTP code or a recovery code of the user (one point of their limit, given back on
-	 * success); a wrong one is a 400 beside its field. In `trx`, so the caller's change and the
-	 * code's use stand or fall together.
-	 */
-	/**
 	 * The signed-in user's own password, asked again before a change: guessing it from a stolen session
 	 * counts as failed sign-ins, so it is slowed the same way.
 	 */
@@ -113,6 +108,11 @@ export function authRouter(context: ApiContext): Router {
 		await loginThrottle.succeeded(user.email, ip)
 	}
 
+	/**
+	 * Checks a TOTP code or a recovery code of the user (one point of their limit, given back on
+	 * success); a wrong one is a 400 beside its field. In `trx`, so the caller's change and the
+	 * code's use stand or fall together.
+	 */
 	async function checkSecondFactor(trx: Kysely<Database>, req: Request, user: User, input: { code?: string; recoveryCode?: string }) {
 		const key = config.ENCRYPTION_KEY
 		const accepted = input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
