@@ -61,7 +61,7 @@ test.beforeAll(async () => {
 	// Started together, as replicas are: they migrate one after the other. Each has a DATA_DIR of its own.
 	const appProcess = (port: number) => {
 		const url = `http://127.0.0.1:${port}`
-		return startNode('build/server.js', url, { ...shared, PORT: String(port), PUBLIC_URL: url, DATA_DIR: `${postgres.dataDir}-app-${port}` })
+		return startNode('build/server.js', url, { ...shared, PORT: String(port), PUBLIC_URL: url, DATA_DIR: appDataDir(postgres.dataDir, port) })
 	}
 	;[processA, processB] = await Promise.all([appProcess(ports.a), appProcess(ports.b)])
 	viaA = await playwrightRequest.newContext({ baseURL: processA.url })
@@ -77,8 +77,13 @@ test.afterAll(async () => {
 	await telegram?.close()
 	await s3?.close()
 	await postgres?.cluster.stop()
-	if (postgres) for (const dir of [postgres.dataDir, ...[ports.a, ports.b].map((port) => `${postgres.dataDir}-app-${port}`)]) fs.rmSync(dir, { recursive: true, force: true })
+	if (postgres) for (const dir of [postgres.dataDir, ...[ports.a, ports.b].map((port) => appDataDir(postgres.dataDir, port))]) fs.rmSync(dir, { recursive: true, force: true })
 })
+
+/** The DATA_DIR of the app process on `port`, beside the database's. */
+function appDataDir(databaseDir: string, port: number) {
+	return `${databaseDir}-app-${port}`
+}
 
 // A failure says what the processes said.
 test.afterEach(async ({ browserName: _ }, testInfo) => {
