@@ -231,8 +231,8 @@ test.describe('page forms under hostile input', () => {
 						const rendered = form.fields.map((field): [string, string] => [field.name, field.value])
 						const pickers = [...form.fields.filter((field) => field.type === 'hidden' || field.type === 'select-one'), ...(button ? [button] : [])]
 						for (const picker of pickers) {
+							const others = rendered.filter(([field]) => field !== picker.name)
 							for (const name of inherited) {
-								const others = rendered.filter(([field]) => field !== picker.name)
 								await post(signed, baseURL!, action.pathname + action.search, [...others, ...(button && button !== picker ? [[button.name, button.value] as [string, string]] : []), [picker.name, name]], form.multipart)
 							}
 						}
