@@ -109,9 +109,9 @@ export function authRouter(context: ApiContext): Router {
 	}
 
 	/**
-	 * Checks a TOTP code or a recovery code of the user (one point of their limit, given back on
-	 * success); a wrong one is a 400 beside its field. In `trx`, so the caller's change and the
-	 * code's use stand or fall together.
+	 * Checks a TOTP code or a recovery code of the user; a wrong one is a 400 beside its field. Its
+	 * callers count it against the user's limit (a point taken first, given back on success). In
+	 * `trx`, so the caller's change and the code's use stand or fall together.
 	 */
 	async function checkSecondFactor(trx: Kysely<Database>, req: Request, user: User, input: { code?: string; recoveryCode?: string }) {
 		const key = config.ENCRYPTION_KEY
