@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
+import { chromiumPath } from './scripts/browser.ts'
 
 // Chosen once in the main process; workers inherit the environment, so they agree on it.
 // Below Linux's ephemeral range (32768 and up): there a port this run listens on later (the fakes,
@@ -22,7 +23,6 @@ const baseURL = `http://127.0.0.1:${port}`
 
 const providerSpecs = /(channels-messaging|campaigns)\.spec\.ts$/
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
 const asRoot = process.getuid?.() === 0
 
 export default defineConfig({
@@ -38,7 +38,7 @@ export default defineConfig({
 		baseURL,
 		trace: 'retain-on-failure',
 		launchOptions: {
-			executablePath: chromiumPath,
+			executablePath: chromiumPath(),
 			args: asRoot
 				? ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 				: [],

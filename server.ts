@@ -1,6 +1,7 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
 import { isDatabaseUnavailable } from '#api/db/errors.ts'
+import { exitOnStartFailure, StartupError } from '#api/db/startup-error.ts'
 import { defaultRealtime } from '#api/index.ts'
 import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
@@ -43,7 +44,11 @@ async function main() {
 	}
 	const startJobs = () => startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), config, realtime: defaultRealtime(config, logger) })
 	const app = await createAppServer({ config, logger, database, startJobs })
-	const url = await app.listen()
+	const url = await app.listen().catch(async (error: NodeJS.ErrnoException) => {
+		await database.close()
+		if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error
+		throw new StartupError(`${config.HOST}:${config.PORT} cannot be listened on (${error.code === 'EADDRINUSE' ? 'another process listens there' : 'this user may not'}): set PORT=… to another port.`)
+	})
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
 
 	let stopping = false
@@ -75,7 +80,4 @@ function plainLog(logger: Logger) {
 	return { info: (message: string) => logger.info(message), debug: (message: string) => logger.debug(message), error: (message: string) => logger.error(message) }
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-	process.exit(1)
-})
+main().catch(exitOnStartFailure)

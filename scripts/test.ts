@@ -1,28 +1,52 @@
 /* eslint-disable no-console -- a command-line runner prints its progress */
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { browserWays, checkBrowser } from './browser.ts'
 
 /**
  * `npm test`: every check, in order, each stage's output streamed; stops at the first failure
  * and prints a summary either way. Stages can be skipped with SKIP=lint,e2e (for local work).
  */
-type Stage = { name: string; command: string; args: string[] }
+type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean> }
 
 const stages: Stage[] = [
 	{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
 	{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
 	{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
-	{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
+	// Before the API tests: the quick start's test starts the built server as a new user would.
 	{ name: 'build', command: 'npm', args: ['run', 'build'] },
-	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'] },
+	{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
+	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'], prepare: ensureBrowser },
 ]
 
 const skipped = new Set((process.env.SKIP ?? '').split(',').map((name) => name.trim()).filter(Boolean))
 
-function run(stage: Stage): Promise<number> {
+function run(stage: Pick<Stage, 'command' | 'args'>): Promise<number> {
 	return new Promise((resolve) => {
 		const child = spawn(stage.command, stage.args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } })
+		child.on('error', () => resolve(127))
 		child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
 	})
+}
+
+/**
+ * The browser tests need a Chromium: with none (no CHROMIUM_PATH, no Debian Chromium, no
+ * Playwright's own), Playwright's own is installed, with its system libraries where apt can be used.
+ */
+async function ensureBrowser(): Promise<boolean> {
+	const { chromium } = await import('@playwright/test')
+	const found = checkBrowser(chromium.executablePath())
+	if (found.ready) return true
+	if (found.reason === 'missing-chromium-path') {
+		console.log(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} names no file. ${browserWays}`)
+		return false
+	}
+	const withDeps = process.platform === 'linux' && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')
+	const args = ['playwright', 'install', ...(withDeps ? ['--with-deps'] : []), 'chromium']
+	console.log(`No Chromium for the browser tests: installing Playwright's own (npx ${args.join(' ')}).`)
+	if ((await run({ command: 'npx', args })) === 0 && checkBrowser(chromium.executablePath()).ready) return true
+	console.log(`Playwright's Chromium could not be installed. ${browserWays}`)
+	return false
 }
 
 const results: Array<{ name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }> = []
@@ -34,7 +58,7 @@ for (const stage of stages) {
 	}
 	console.log(`\n━━ ${stage.name}: ${stage.command} ${stage.args.join(' ')}`)
 	const started = performance.now()
-	const code = await run(stage)
+	const code = (await (stage.prepare?.() ?? true)) ? await run(stage) : 1
 	const seconds = (performance.now() - started) / 1000
 	results.push({ name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds })
 	if (code !== 0) failed = true

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { unusableDataDir } from '#api/db/startup-error.ts'
 
 const optionalString = z
 	.string()
@@ -193,9 +194,13 @@ export function readOrCreateSecret(dataDir: string, name: string): string {
 	try {
 		return fs.readFileSync(file, 'utf8').trim()
 	} catch {
-		fs.mkdirSync(dataDir, { recursive: true })
 		const secret = crypto.randomBytes(32).toString('hex')
-		fs.writeFileSync(file, secret, { mode: 0o600 })
+		try {
+			fs.mkdirSync(dataDir, { recursive: true })
+			fs.writeFileSync(file, secret, { mode: 0o600 })
+		} catch (error) {
+			throw unusableDataDir(dataDir, error)
+		}
 		return secret
 	}
 }

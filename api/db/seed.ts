@@ -1,6 +1,7 @@
 import 'dotenv/config'
 import { parseConfig } from '#server/config.ts'
 import { openDatabase } from './database.ts'
+import { exitOnStartFailure } from './startup-error.ts'
 import { demoAccount, seedDemo } from './seed/demo.ts'
 
 /**
@@ -9,7 +10,7 @@ import { demoAccount, seedDemo } from './seed/demo.ts'
  */
 const config = parseConfig(process.env)
 const log = { info: (m: string) => process.stdout.write(`${m}\n`), debug: () => {}, error: (m: string) => process.stderr.write(`${m}\n`) }
-const { db, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, embeddedPort: config.EMBEDDED_PG_PORT, log })
+const { db, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, embeddedPort: config.EMBEDDED_PG_PORT, log }).catch(exitOnStartFailure)
 
 try {
 	await seedDemo(db, log.info)

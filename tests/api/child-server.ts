@@ -25,24 +25,28 @@ const root = path.resolve(import.meta.dirname, '..', '..')
 const children = new Set<ChildProcess>()
 
 export async function startChildServer(env: { DATA_DIR: string; DATABASE_URL: string } & Record<string, string>): Promise<ChildServer> {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-		cwd: root,
+	return startServerProcess(['--import', 'tsx', 'server.ts'], root, {
+		NODE_ENV: 'development',
+		PUBLIC_URL: 'http://crm.test',
+		LOG_LEVEL: 'info',
+		SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+		// Vite's HMR socket: any free port, so that a developer's `npm run dev` does not clash.
+		HMR_PORT: '0',
+		...env,
+	})
+}
+
+/**
+ * `node …args` in `cwd` as a server, on loopback and a free port, with `env` and nothing else of
+ * this process's environment but PATH and HOME (as a new user's shell would have).
+ */
+export async function startServerProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildServer> {
+	const child = spawn(process.execPath, args, {
+		cwd,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {
-			PATH: process.env.PATH,
-			HOME: process.env.HOME,
-			NODE_ENV: 'development',
-			HOST: '127.0.0.1',
-			// Not 0: the job runner's realtime publishes go to PORT as configured.
-			PORT: String(await freePort()),
-			PUBLIC_URL: 'http://crm.test',
-			LOG_LEVEL: 'info',
-			SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-			// Vite's HMR socket: any free port, so that a developer's `npm run dev` does not clash.
-			HMR_PORT: '0',
-			...env,
-		},
+		// Not PORT 0: the job runner's realtime publishes go to PORT as configured.
+		env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
 	})
 	children.add(child)
 	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
