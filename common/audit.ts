@@ -18,6 +18,7 @@ export const auditKinds = [
 	'channel.deleted',
 	'contacts.deleted',
 	'contacts.imported',
+	'contacts.merged',
 	'campaign.started',
 	'campaign.cancelled',
 	'export.contacts',

@@ -4,7 +4,7 @@ import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
 import { type ContactIdentityJson, type ContactJson, type ContactPageJson } from './queries.ts'
-import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
+import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, mergeContactBody, updateContactBody } from './schemas.ts'
 
 const identity = answerSchema<ContactIdentityJson>()(
 	z.object({ channelId: z.string().uuid(), channelKind: z.enum(channelKinds), channelName: z.string(), externalId: z.string().nullable(), since: z.string().datetime() }),
@@ -16,6 +16,7 @@ const contactAnswer = answerSchema<ContactJson>()(
 			id: z.string().uuid(),
 			name: z.string(),
 			email: z.string().nullable(),
+			unverifiedEmail: z.string().nullable().openapi({ description: 'What a chat-link visitor typed as their e-mail: a claim, not checked, never matched to another contact.' }),
 			phone: z.string().nullable(),
 			company: z.string().nullable(),
 			notes: z.string().nullable(),
@@ -27,6 +28,10 @@ const contactAnswer = answerSchema<ContactJson>()(
 			updatedAt: z.string().datetime(),
 			identities: z.array(identity).optional().openapi({ description: 'On a single contact: who they are on each channel they wrote on.' }),
 			optedOutAt: z.string().datetime().nullable().optional().openapi({ description: 'On a single contact: when they opted out of campaigns.' }),
+			possibleMatches: z
+				.array(z.object({ id: z.string().uuid(), name: z.string() }))
+				.optional()
+				.openapi({ description: 'On a single contact: the contact whose e-mail is the one this contact claims (`unverifiedEmail`), to merge it into.' }),
 		})
 		.openapi('Contact'),
 )
@@ -74,6 +79,17 @@ export function documentContacts(docs: ApiDocs) {
 		summary: 'Receive campaigns again',
 		description: 'For a contact who opted out and asked to receive them again: owners and admins.',
 		params: contactParams,
+		responses: { 200: contact },
+		errors: [403],
+	})
+	docs.add({
+		method: 'post',
+		path: '/:contactId/merge',
+		summary: 'Merge a contact into another',
+		description:
+			'The contact of the path goes into `into`: its identities, conversations, campaign recipients, labels and the fields `into` lacks; then it is deleted. Owners and admins. Answers the merged contact.',
+		params: contactParams,
+		body: mergeContactBody,
 		responses: { 200: contact },
 		errors: [403],
 	})

@@ -10,6 +10,8 @@ export type ContactJson = {
 	id: string
 	name: string
 	email: string | null
+	/** The e-mail a chat-link visitor typed: their claim, not checked; `email` is the contact's own. */
+	unverifiedEmail: string | null
 	phone: string | null
 	company: string | null
 	notes: string | null
@@ -23,7 +25,11 @@ export type ContactJson = {
 	identities?: ContactIdentityJson[]
 	/** On a single contact: when they opted out of campaigns (an opt-out word); null while they receive them. */
 	optedOutAt?: string | null
+	/** On a single contact: the contacts whose e-mail is the one this contact claims, which an agent may merge it into. */
+	possibleMatches?: ContactMatchJson[]
 }
+
+export type ContactMatchJson = { id: string; name: string }
 
 /**
  * A contact's identity on a channel. `externalId` is the provider's id of them (a WhatsApp number,
@@ -41,6 +47,7 @@ export function contactJson(contact: ContactRow, labels: LabelSummary[]): Contac
 		id: contact.id,
 		name: contact.name,
 		email: contact.email,
+		unverifiedEmail: contact.unverifiedEmail,
 		phone: contact.phone,
 		company: contact.company,
 		notes: contact.notes,
@@ -58,6 +65,7 @@ const contactColumns = [
 	'contacts.workspaceId',
 	'contacts.name',
 	'contacts.email',
+	'contacts.unverifiedEmail',
 	'contacts.phone',
 	'contacts.company',
 	'contacts.notes',
@@ -87,7 +95,14 @@ export async function findContact(db: Executor, workspaceId: string, contactId: 
 			.executeTakeFirst(),
 		identitiesOf(db, workspaceId, contactId),
 	])
-	return contact && { ...contactJson(contact, contact.labels), identities, optedOutAt: contact.optedOutAt?.toISOString() ?? null }
+	if (!contact) return undefined
+	const possibleMatches = contact.unverifiedEmail ? await contactsWithEmail(db, workspaceId, contact.unverifiedEmail) : []
+	return { ...contactJson(contact, contact.labels), identities, optedOutAt: contact.optedOutAt?.toISOString() ?? null, possibleMatches }
+}
+
+/** The contact whose own e-mail this is (one at most: e-mails are unique in a workspace). */
+function contactsWithEmail(db: Executor, workspaceId: string, email: string): Promise<ContactMatchJson[]> {
+	return db.selectFrom('contacts').select(['id', 'name']).where('workspaceId', '=', workspaceId).where('email', '=', email).execute()
 }
 
 async function identitiesOf(db: Executor, workspaceId: string, contactId: string): Promise<ContactIdentityJson[]> {

@@ -15,7 +15,8 @@ import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
 import { contactEmailConstraint, contactJson, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, type ContactPageJson } from './queries.ts'
-import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, updateContactBody } from './schemas.ts'
+import { mergeContacts } from './merge.ts'
+import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, mergeContactBody, updateContactBody } from './schemas.ts'
 
 type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.bulk-changed' | 'contact.imported'
 
@@ -47,7 +48,7 @@ function databaseRefusal(req: Request, email: string | null | undefined) {
 	}
 }
 
-/** `/v1/workspaces/:id/contacts`: every member reads, creates, edits, imports and exports; owners and admins delete. */
+/** `/v1/workspaces/:id/contacts`: every member reads, creates, edits, imports and exports; owners and admins delete and merge. */
 export function contactsRouter({ db, realtime }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
@@ -253,6 +254,26 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			if (!row) throw contactNotFound()
 			announce(workspace.id, 'contact.updated', { contactId })
 			res.json(await findContact(db, workspace.id, contactId))
+		}),
+	)
+
+	// Two contacts found to be one person (a chat-link visitor and the customer whose e-mail they typed): owners and admins, as deleting.
+	router.post(
+		'/:contactId/merge',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const { into } = parseRequest(req, 'body', mergeContactBody)
+			if (into === contactId) throw fieldError(req, 400, 'into', 'contacts:errors.mergeIntoItself')
+			const merged = await db.transaction().execute(async (trx) => {
+				const names = await mergeContacts(trx, workspace.id, contactId, into)
+				if (names) await recordAudit(trx, workspace.id, req.user, 'contacts.merged', { contact: names.sourceName, into: names.targetName })
+				return names
+			})
+			if (!merged) throw contactNotFound()
+			announce(workspace.id, 'contact.deleted', { contactId })
+			announce(workspace.id, 'contact.updated', { contactId: into })
+			res.json(await findContact(db, workspace.id, into))
 		}),
 	)
 

@@ -78,6 +78,9 @@ export type ContactInput = z.output<typeof updateContactBody>
 
 export const contactParams = z.object({ id: z.string().uuid(), contactId: z.string().uuid() })
 
+/** `POST …/contacts/{contactId}/merge`: the contact of the path goes into `into`, which stays. */
+export const mergeContactBody = z.object({ into: z.string().uuid() }).strict()
+
 // A query parameter left empty by a GET form is one not given.
 const optionalParameter = <Schema extends z.ZodTypeAny>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 

@@ -11,8 +11,12 @@ import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 /** A message from a customer, as any channel hands it over once it has verified and parsed it. */
 export type InboundMessage = {
 	channel: Channel
-	/** The customer as the channel knows them: `externalId` is their id there (a wa_id, a chat id, a visitor token's hash). */
-	from: { externalId: string; name: string; email?: string | null; phone?: string | null }
+	/**
+	 * The customer as the channel knows them: `externalId` is their id there (a wa_id, a chat id, a
+	 * visitor token's hash). `unverifiedEmail` is what a chat-link visitor typed: kept as a claim on
+	 * their new contact, never used to find another.
+	 */
+	from: { externalId: string; name: string; unverifiedEmail?: string | null; phone?: string | null }
 	/** The provider's id of the message: a retried delivery with the same id is recorded once. */
 	externalId?: string | null
 	/** The text, or the caption of `attachments`. */
@@ -47,9 +51,9 @@ function excerptOf(body: string): string {
 }
 
 /**
- * Records a customer's message: their contact and identity on the channel (matched by e-mail when
- * given), their conversation (the latest one on this channel, reopened when resolved or snoozed, a
- * new numbered one otherwise), the message itself, once per provider id. Members hear of it by
+ * Records a customer's message: their identity on the channel (a new one is a new contact), their
+ * conversation (their identity's latest one, reopened when resolved or snoozed, a new numbered one
+ * otherwise), the message itself, once per provider id. Members hear of it by
  * `conversation.created` or `conversation.updated` and `message.created` on the workspace channel.
  */
 export async function receiveMessage(db: DB, realtime: Realtime, inbound: InboundMessage): Promise<Received> {
@@ -131,14 +135,17 @@ export function insertText(trx: DB, conversation: Conversation, values: Pick<Ins
 		.executeTakeFirstOrThrow()
 }
 
-/** The customer's latest conversation on the channel (locked), or a new one: a reply, or a campaign's message, continues it. */
+/**
+ * The latest conversation of the customer's identity on the channel (locked), or a new one: a reply,
+ * or a campaign's message, continues it. By identity, not contact: a contact merged from several
+ * chat-link visitors has a thread per visitor, each read only by its own visitor.
+ */
 export async function latestConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }) {
 	const latest = await trx
 		.selectFrom('conversations')
 		.selectAll()
 		.where('workspaceId', '=', channel.workspaceId)
-		.where('channelId', '=', channel.id)
-		.where('contactId', '=', identity.contactId)
+		.where('identityId', '=', identity.id)
 		.orderBy('createdAt', 'desc')
 		.limit(1)
 		.forUpdate()
@@ -146,29 +153,32 @@ export async function latestConversation(trx: DB, channel: Channel, identity: { 
 	return { conversation: latest ?? (await startConversation(trx, channel, identity)), created: !latest }
 }
 
-/** The customer's identity on the channel; a new one finds their contact by e-mail or creates it. */
+/**
+ * The customer's identity on the channel; a new one is a new contact. Nothing the customer says of
+ * themselves (an e-mail typed in a chat link) attaches them to a contact that exists: only an
+ * agent's merge does (issue 26).
+ */
 async function findOrCreateIdentity(trx: DB, { channel, from }: InboundMessage) {
 	const existing = () =>
 		trx.selectFrom('contactIdentities').selectAll().where('channelId', '=', channel.id).where('externalId', '=', from.externalId).executeTakeFirst()
 	const known = await existing()
 	if (known) return known
 
-	const email = from.email?.trim().toLowerCase() || null
-	const contact =
-		(email && (await trx.selectFrom('contacts').select('id').where('workspaceId', '=', channel.workspaceId).where('email', '=', email).executeTakeFirst())) ||
-		(await trx
-			.insertInto('contacts')
-			.values({ workspaceId: channel.workspaceId, name: from.name, email, phone: from.phone ?? null, avatarColor: randomLogoColor() })
-			.returning('id')
-			.executeTakeFirstOrThrow())
-	// Two first messages at once: the second finds the first's identity.
+	const contact = await trx
+		.insertInto('contacts')
+		.values({ workspaceId: channel.workspaceId, name: from.name, unverifiedEmail: from.unverifiedEmail?.trim().toLowerCase() || null, phone: from.phone ?? null, avatarColor: randomLogoColor() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	// Two first messages at once: the second waits for the first's identity here and takes it; its own contact goes.
 	const inserted = await trx
 		.insertInto('contactIdentities')
 		.values({ workspaceId: channel.workspaceId, channelId: channel.id, contactId: contact.id, externalId: from.externalId })
 		.onConflict((oc) => oc.columns(['channelId', 'externalId']).doNothing())
 		.returningAll()
 		.executeTakeFirst()
-	return inserted ?? (await existing())!
+	if (inserted) return inserted
+	await trx.deleteFrom('contacts').where('id', '=', contact.id).execute()
+	return (await existing())!
 }
 
 /** A new conversation, numbered after the workspace's last one. */

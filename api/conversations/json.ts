@@ -10,7 +10,8 @@ export type ConversationJson = {
 	status: ConversationStatus
 	snoozedUntil: string | null
 	priority: Priority
-	contact: { id: string; name: string; email: string | null; phone: string | null; avatarColor: string }
+	/** `unverifiedEmail`: what a chat-link visitor typed as their e-mail, not checked. */
+	contact: { id: string; name: string; email: string | null; unverifiedEmail: string | null; phone: string | null; avatarColor: string }
 	channel: { id: string; kind: ChannelKind; name: string }
 	assignee: { id: string; name: string } | null
 	labels: LabelSummary[]

@@ -22,7 +22,7 @@ const conversationAnswer = answerSchema<ConversationJson>()(
 			status: z.enum(conversationStatuses),
 			snoozedUntil: z.string().datetime().nullable(),
 			priority: z.enum(priorities),
-			contact: z.object({ id: z.string().uuid(), name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), avatarColor: z.string() }),
+			contact: z.object({ id: z.string().uuid(), name: z.string(), email: z.string().nullable(), unverifiedEmail: z.string().nullable(), phone: z.string().nullable(), avatarColor: z.string() }),
 			channel: z.object({ id: z.string().uuid(), kind: z.enum(channelKinds), name: z.string() }),
 			assignee: z.object({ id: z.string().uuid(), name: z.string() }).nullable(),
 			labels: z.array(labelSummary),

@@ -182,6 +182,8 @@ export interface ContactsTable {
 	workspaceId: string
 	name: string
 	email: string | null
+	/** What a chat-link visitor typed as their e-mail: a claim, never matched nor trusted until an agent merges. */
+	unverifiedEmail: Generated<string | null>
 	phone: string | null
 	company: string | null
 	notes: string | null

@@ -58,20 +58,6 @@ export async function hasIdentity(db: Executor, channelId: string, externalId: s
 	return row !== undefined
 }
 
-/** Whether the contact of this e-mail already talks on the channel (as another visitor, or this one on another device). */
-export async function emailTalksHere(db: Executor, channel: Pick<Channel, 'id' | 'workspaceId'>, email: string): Promise<boolean> {
-	const row = await db
-		.selectFrom('contacts')
-		.innerJoin('contactIdentities', 'contactIdentities.contactId', 'contacts.id')
-		.select('contacts.id')
-		.where('contacts.workspaceId', '=', channel.workspaceId)
-		.where('contacts.email', '=', email)
-		.where('contactIdentities.channelId', '=', channel.id)
-		.limit(1)
-		.executeTakeFirst()
-	return row !== undefined
-}
-
 /**
  * The visitor's conversation: the latest one started by their own identity on the channel. Only
  * theirs: a contact matched by e-mail may have others, which this visitor never sees.

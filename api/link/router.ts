@@ -11,7 +11,7 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
-import { emailTalksHere, findLinkChannel, hasIdentity, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { findLinkChannel, hasIdentity, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
 import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
 
 const minute = 60
@@ -91,11 +91,11 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			if (!known && page.askEmail && !body.email) missing.email = [req.t('channels:validation.emailRequired')]
 			if (Object.keys(missing).length > 0) throw new HttpError(400, 'errors.validation', { details: { source: 'body', fields: missing } })
 
-			const name = body.name ?? req.t('channels:link.visitorName', { code: externalId.slice(0, 6) })
-			// A contact known by e-mail is matched, unless it already talks here: its conversation on this channel would take this
-			// visitor's messages, which they could then not read (only their own identity's thread is theirs). They become a contact of their own.
-			const email = !known && body.email && !(await emailTalksHere(db, channel, body.email)) ? body.email : null
-			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, email }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
+			// What the form did not ask is not taken. A new visitor is a new contact: the e-mail they type is their claim, kept
+			// as such (an agent may merge them into the contact it names); it never makes them that contact (issue 26).
+			const name = (page.askName && body.name) || req.t('channels:link.visitorName', { code: externalId.slice(0, 6) })
+			const unverifiedEmail = page.askEmail ? body.email : undefined
+			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, unverifiedEmail }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
 			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, attachments: [], createdAt: message.createdAt.toISOString() }
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
 		}),

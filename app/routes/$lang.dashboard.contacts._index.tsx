@@ -51,6 +51,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		selected,
 		confirmDelete: url.searchParams.has('delete'),
 		confirmOptIn: url.searchParams.has('optIn'),
+		confirmMerge: url.searchParams.get('merge'),
 		manages: user.workspace.role !== 'agent',
 		failure,
 	}
@@ -92,6 +93,17 @@ export async function action(args: ActionFunctionArgs) {
 		return redirectWithToast(shown, { type: 'success', title: t('contacts.optedIn', { name }) })
 	}
 
+	if (intent === 'merge') {
+		const contactId = String(formData.get('contactId') ?? '')
+		const into = String(formData.get('into') ?? '')
+		try {
+			const merged = await api.post<Contact>(`${base}/${encodeURIComponent(contactId)}/merge`, { into })
+			return redirectWithToast(`/${locale}/dashboard/contacts?contact=${encodeURIComponent(merged.id)}`, { type: 'success', title: t('contacts.merge.done', { name: String(formData.get('name') ?? ''), into: merged.name }) })
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`, title: t('contacts.merge.failed') })
+		}
+	}
+
 	if (intent === 'delete') {
 		try {
 			await api.delete(`${base}/${encodeURIComponent(String(formData.get('contactId') ?? ''))}`)
@@ -115,7 +127,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Contacts() {
-	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, manages, failure } = useLoaderData<typeof loader>()
+	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, failure } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -268,7 +280,17 @@ export default function Contacts() {
 					</nav>
 				</div>
 				<div className={contacts.report}>
-					{selected ? <ContactPanel contact={selected} confirmDelete={confirmDelete} confirmOptIn={confirmOptIn} manages={manages} base={base} close={withParams({ contact: null, delete: null, optIn: null })} /> : null}
+					{selected ? (
+						<ContactPanel
+							contact={selected}
+							confirmDelete={confirmDelete}
+							confirmOptIn={confirmOptIn}
+							confirmMerge={confirmMerge}
+							manages={manages}
+							base={base}
+							close={withParams({ contact: null, delete: null, optIn: null, merge: null })}
+						/>
+					) : null}
 					<ImportForm outcome={actionData?.intent === 'import' ? actionData : null} />
 				</div>
 			</div>
@@ -324,7 +346,23 @@ function ContactRow({ contact, to }: { contact: Contact; to: string }) {
 }
 
 /** The chosen contact beside the list: how to reach them, labels, attributes, notes. */
-function ContactPanel({ contact, confirmDelete, confirmOptIn, manages, base, close }: { contact: Contact; confirmDelete: boolean; confirmOptIn: boolean; manages: boolean; base: string; close: string }) {
+function ContactPanel({
+	contact,
+	confirmDelete,
+	confirmOptIn,
+	confirmMerge,
+	manages,
+	base,
+	close,
+}: {
+	contact: Contact
+	confirmDelete: boolean
+	confirmOptIn: boolean
+	confirmMerge: string | null
+	manages: boolean
+	base: string
+	close: string
+}) {
 	const { t } = useTranslation()
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const reopen = `${close}${close.includes('?') ? '&' : '?'}contact=${contact.id}`
@@ -337,6 +375,14 @@ function ContactPanel({ contact, confirmDelete, confirmOptIn, manages, base, clo
 			<dl className={contacts.facts}>
 				<dt className={contacts.term}>{t('contacts.email')}</dt>
 				<dd dir="ltr">{contact.email ?? '—'}</dd>
+				{contact.unverifiedEmail ? (
+					<>
+						<dt className={contacts.term}>{t('contacts.unverifiedEmail')}</dt>
+						<dd>
+							<bdi dir="ltr">{contact.unverifiedEmail}</bdi> <small>{t('contacts.unverifiedNote')}</small>
+						</dd>
+					</>
+				) : null}
 				<dt className={contacts.term}>{t('contacts.phone')}</dt>
 				<dd dir="ltr">{contact.phone ?? '—'}</dd>
 				<dt className={contacts.term}>{t('contacts.company')}</dt>
@@ -355,8 +401,9 @@ function ContactPanel({ contact, confirmDelete, confirmOptIn, manages, base, clo
 					))}
 				</span>
 			) : null}
-			{contact.notes ? <p>{contact.notes}</p> : null}
+			{contact.notes ? <p dir="auto">{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
+			{contact.possibleMatches?.length ? <PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} /> : null}
 			{contact.optedOutAt ? (
 				<div className={contacts.optedOut}>
 					<p>{t('contacts.optedOut', { date: date(contact.optedOutAt) })}</p>
@@ -410,6 +457,55 @@ function ContactPanel({ contact, confirmDelete, confirmOptIn, manages, base, clo
 				</div>
 			)}
 		</aside>
+	)
+}
+
+/**
+ * The contact whose e-mail this visitor typed: a hint, never acted on by itself. Owners and admins
+ * merge the visitor into it after a confirmation that says what moves (issue 26).
+ */
+function PossibleMatches({ contact, confirmMerge, manages, reopen }: { contact: Contact; confirmMerge: string | null; manages: boolean; reopen: string }) {
+	const { t } = useTranslation()
+	const { pathname } = useLocation()
+	return (
+		<section className={contacts.optedOut} aria-labelledby="matches-heading">
+			<h3 id="matches-heading" className={contacts.term}>
+				{t('contacts.merge.heading')}
+			</h3>
+			{(contact.possibleMatches ?? []).map((match) =>
+				manages && confirmMerge === match.id ? (
+					<Form key={match.id} method="post" className={table.actions} role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
+						<p id="merge-title">{t('contacts.merge.title', { name: contact.name, into: match.name })}</p>
+						<p id="merge-text">{t('contacts.merge.text', { into: match.name })}</p>
+						<input type="hidden" name="intent" value="merge" />
+						<input type="hidden" name="contactId" value={contact.id} />
+						<input type="hidden" name="into" value={match.id} />
+						<input type="hidden" name="name" value={contact.name} />
+						<button type="submit" className={button.primary}>
+							{t('contacts.merge.confirm')}
+						</button>
+						<Link to={reopen} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					</Form>
+				) : (
+					<p key={match.id}>
+						{t('contacts.merge.hint')}{' '}
+						<Link to={`${pathname}?contact=${match.id}`}>
+							<bdi>{match.name}</bdi>
+						</Link>
+						{manages ? (
+							<>
+								{' '}
+								<Link to={`${reopen}&merge=${match.id}`} className={button.outline}>
+									{t('contacts.merge.action', { into: match.name })}
+								</Link>
+							</>
+						) : null}
+					</p>
+				),
+			)}
+		</section>
 	)
 }
 

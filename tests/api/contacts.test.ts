@@ -35,6 +35,8 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 				'notes',
 				'optedOutAt',
 				'phone',
+				'possibleMatches',
+				'unverifiedEmail',
 				'updatedAt',
 			])
 			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [], identities: [], optedOutAt: null })

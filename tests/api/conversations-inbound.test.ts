@@ -29,12 +29,12 @@ describe('an incoming message', () => {
 	test('creates the contact, a numbered conversation and the message, once per provider id; a later one reuses them', async () => {
 		const published: Published[] = []
 		const realtime = recordingRealtime(published)
-		const from = { externalId: 'visitor-1', name: 'Amira Haddad', email: 'Amira.Inbound@example.com' }
+		const from = { externalId: 'visitor-1', name: 'Amira Haddad', unverifiedEmail: 'Amira.Inbound@example.com' }
 		const first = await receiveMessage(testDb(), realtime, { channel, from, externalId: 'm-1', body: '  مرحبا،\n هل أنتم مفتوحون؟ ' })
 		expect(first.duplicate).toBe(false)
 		expect(first.conversation).toMatchObject({ number: 1, status: 'open', incomingCount: 1, lastMessageExcerpt: 'مرحبا، هل أنتم مفتوحون؟', lastMessageDirection: 'incoming' })
 		const contact = await testDb().selectFrom('contacts').selectAll().where('id', '=', first.conversation.contactId).executeTakeFirstOrThrow()
-		expect(contact).toMatchObject({ name: 'Amira Haddad', email: 'amira.inbound@example.com', workspaceId: team.workspace.id })
+		expect(contact).toMatchObject({ name: 'Amira Haddad', email: null, unverifiedEmail: 'amira.inbound@example.com', workspaceId: team.workspace.id })
 
 		const retried = await receiveMessage(testDb(), realtime, { channel, from, externalId: 'm-1', body: 'ignored' })
 		expect(retried).toMatchObject({ duplicate: true, message: { id: first.message.id } })

@@ -37,6 +37,12 @@ async function thread(token: string, query = '', to = slug): Promise<Thread> {
 	return response.body as Thread
 }
 
+/** The contact a visitor's identity belongs to. */
+async function visitorContact(token: string): Promise<string> {
+	const identity = await testDb().selectFrom('contactIdentities').select('contactId').where('externalId', '=', crypto.createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow()
+	return identity.contactId
+}
+
 const gone = { message: 'This chat link does not exist or is switched off.', statusCode: 404, details: null }
 
 describe('the link channel’s public face', () => {
@@ -143,10 +149,10 @@ describe('a visitor', () => {
 		expect((await thread(first)).messages.map((message) => message.body)).toEqual(['My secret order number is 42'])
 	})
 
-	test('the pre-chat form asks name and e-mail before the first message only, with translated messages; the contact is matched by e-mail', async () => {
+	test('the pre-chat form asks name and e-mail before the first message only, with translated messages; the e-mail is a claim, never the contact it names', async () => {
 		const asking = `ask-${crypto.randomBytes(4).toString('hex')}`
 		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Asks', slug: asking, settings: { askName: true, askEmail: true } }, headers: team.owner.auth })
-		const known = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Nadia Known', email: 'nadia.known@example.com', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const known = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Nadia Known', email: 'nadia.known@example.com', phone: '+201001234567', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
 		const token = newToken()
 		const refused = await post(token, { body: 'Hi' }, {}, asking)
 		expect(refused.status).toBe(400)
@@ -157,9 +163,86 @@ describe('a visitor', () => {
 		expect(arabic.body).toMatchObject({ details: { fields: { name: ['يُرجى كتابة اسمك.'] } } })
 
 		expect((await post(token, { body: 'Hi', name: 'Nadia', email: ' Nadia.Known@example.com ' }, {}, asking)).status).toBe(201)
-		const identity = await testDb().selectFrom('contactIdentities').select('contactId').where('externalId', '=', crypto.createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow()
-		expect(identity.contactId).toBe(known.id)
+		// A contact of their own, the e-mail kept as what they typed; the known contact is untouched and shown as a possible match.
+		const contactId = await visitorContact(token)
+		expect(contactId).not.toBe(known.id)
+		const visitor = await api.request('GET', `/v1/workspaces/${team.workspace.id}/contacts/${contactId}`, { headers: team.agent.auth })
+		expect(visitor.body).toMatchObject({ name: 'Nadia', email: null, unverifiedEmail: 'nadia.known@example.com', phone: null, possibleMatches: [{ id: known.id, name: 'Nadia Known' }] })
+		expect(await testDb().selectFrom('contactIdentities').select('id').where('contactId', '=', known.id).execute()).toEqual([])
 		expect((await post(token, { body: 'No form the second time' }, {}, asking)).status).toBe(201)
+	})
+
+	test('a name and an e-mail the channel does not ask for are ignored', async () => {
+		const token = newToken()
+		const email = `unasked-${crypto.randomBytes(3).toString('hex')}@example.com`
+		expect((await post(token, { body: 'Hello', name: 'Grace Gold', email })).status).toBe(201)
+		const contact = await testDb().selectFrom('contacts').select(['name', 'email', 'unverifiedEmail']).where('id', '=', await visitorContact(token)).executeTakeFirstOrThrow()
+		expect(contact).toEqual({ name: expect.stringMatching(/^Visitor /), email: null, unverifiedEmail: null })
+	})
+
+	test('a visitor who types a customer’s e-mail gets nothing of theirs: not their contact, thread, campaigns nor opt-out', async () => {
+		const email = `grace-${crypto.randomBytes(3).toString('hex')}@example.com`
+		const asking = `claim-${crypto.randomBytes(4).toString('hex')}`
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Claims', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		// The real customer: created by hand, then writing on the link channel themselves.
+		const grace = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Grace Gold', email, company: 'A-99812', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const attacker = newToken()
+		const answer = await post(attacker, { body: 'STOP', email: email.toUpperCase() }, {}, asking)
+		expect(answer.status).toBe(201)
+		expect(await visitorContact(attacker)).not.toBe(grace.id)
+		const real = await testDb().selectFrom('contacts').select(['optedOutAt', 'lastActivityAt', 'createdAt']).where('id', '=', grace.id).executeTakeFirstOrThrow()
+		expect(real.optedOutAt).toBeNull()
+		// Their conversation's contact is their own, and the inbox says the e-mail is theirs to claim only.
+		const { conversationId } = answer.body as { conversationId: string }
+		const listed = await testDb().selectFrom('conversations').select('contactId').where('id', '=', conversationId).executeTakeFirstOrThrow()
+		expect(listed.contactId).not.toBe(grace.id)
+	})
+
+	test('four first messages at once with one e-mail: four contacts, four threads, no 500, nothing lost', async () => {
+		const asking = `race-${crypto.randomBytes(4).toString('hex')}`
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Race', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		for (const email of ['shared-known@example.com', `new-${crypto.randomBytes(3).toString('hex')}@example.com`]) {
+			const tokens = [newToken(), newToken(), newToken(), newToken()]
+			const answers = await Promise.all(tokens.map((token, index) => post(token, { body: `first of ${index}`, email }, {}, asking)))
+			expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201])
+			await Promise.all(tokens.map((token, index) => post(token, { body: `second of ${index}` }, {}, asking)))
+			for (const [index, token] of tokens.entries()) {
+				expect((await thread(token, '', asking)).messages.map((message) => message.body)).toEqual([`first of ${index}`, `second of ${index}`])
+			}
+			expect(new Set(await Promise.all(tokens.map(visitorContact))).size).toBe(4)
+		}
+	})
+
+	test('an owner or admin merges a visitor into the contact they named; each visitor keeps their own thread', async () => {
+		const email = `merge-${crypto.randomBytes(3).toString('hex')}@example.com`
+		const asking = `merge-${crypto.randomBytes(4).toString('hex')}`
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Merges', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		const [first, second] = [newToken(), newToken()]
+		await post(first, { body: 'From my phone', email }, {}, asking)
+		await post(second, { body: 'From my laptop', email }, {}, asking)
+		const customer = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Merged Customer', email, avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const merge = (visitor: string, into: string, auth: Record<string, string>, workspaceId = team.workspace.id) =>
+			api.request('POST', `/v1/workspaces/${workspaceId}/contacts/${visitor}/merge`, { body: { into }, headers: auth })
+		const [firstContact, secondContact] = [await visitorContact(first), await visitorContact(second)]
+
+		expect((await merge(firstContact, customer.id, team.agent.auth)).status).toBe(403)
+		expect((await merge(firstContact, customer.id, team.outsider.auth, team.elsewhere.id)).status).toBe(404)
+		expect((await merge(firstContact, firstContact, team.admin.auth)).body).toMatchObject({ statusCode: 400, details: { fields: { into: ['A contact cannot be merged into itself.'] } } })
+		const merged = await merge(firstContact, customer.id, team.admin.auth)
+		expect(merged.status).toBe(200)
+		expect(merged.body).toMatchObject({ id: customer.id, email, identities: [{ channelKind: 'link' }] })
+		expect((await merge(secondContact, customer.id, team.owner.auth)).status).toBe(200)
+		expect((await api.request('GET', `/v1/workspaces/${team.workspace.id}/contacts/${firstContact}`, { headers: team.owner.auth })).status).toBe(404)
+
+		// One contact, two visitors: each next message continues that visitor's own thread, which only they read.
+		await post(first, { body: 'Phone again' }, {}, asking)
+		await post(second, { body: 'Laptop again' }, {}, asking)
+		expect((await thread(first, '', asking)).messages.map((message) => message.body)).toEqual(['From my phone', 'Phone again'])
+		expect((await thread(second, '', asking)).messages.map((message) => message.body)).toEqual(['From my laptop', 'Laptop again'])
+		const conversations = await testDb().selectFrom('conversations').select('id').where('contactId', '=', customer.id).execute()
+		expect(conversations).toHaveLength(2)
+		const audit = await testDb().selectFrom('auditEvents').select(['kind', 'values']).where('workspaceId', '=', team.workspace.id).where('kind', '=', 'contacts.merged').execute()
+		expect(audit).toHaveLength(2)
 	})
 
 	test.each([

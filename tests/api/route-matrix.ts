@@ -248,7 +248,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 	},
 	'GET /v1/user/workspaces': { expect: signedIn(200) },
 
-	// Contacts: every member reads, creates, edits, imports and exports; owners and admins delete and opt in again.
+	// Contacts: every member reads, creates, edits, imports and exports; owners and admins delete, merge and opt in again.
 	'GET /v1/workspaces/:id/contacts': { expect: members(200) },
 	'POST /v1/workspaces/:id/contacts': { expect: members(201), prepare: () => ({ body: { name: 'Created contact' } }) },
 	'GET /v1/workspaces/:id/contacts/export': { expect: members(200) },
@@ -257,6 +257,10 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/contacts/:contactId': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/contacts/:contactId': { expect: members(200), prepare: () => ({ body: { company: 'Acme' } }) },
 	'POST /v1/workspaces/:id/contacts/:contactId/opt-in': { expect: managers(200) },
+	'POST /v1/workspaces/:id/contacts/:contactId/merge': {
+		expect: managers(200),
+		prepare: async (fx) => ({ params: { contactId: (await freshContact(fx)).id }, body: { into: fx.here.contact.id } }),
+	},
 	'DELETE /v1/workspaces/:id/contacts/:contactId': { expect: managers(204), prepare: async (fx) => ({ params: { contactId: (await freshContact(fx)).id } }) },
 
 	// Labels and canned responses: everyone reads, owners and admins write.

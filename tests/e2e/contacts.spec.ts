@@ -1,8 +1,10 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
 import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
-import { createWorkspace, registerUser, signIn } from './accounts.ts'
+import { createWorkspace, registerUser, signIn, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { linkChannelOf } from './link-support.ts'
 
 async function expectAccessible(page: Page) {
 	const results = await new AxeBuilder({ page }).analyze()
@@ -180,5 +182,39 @@ test('dates are shown in the workspace’s time zone, so browsers anywhere hydra
 		await expect(rows(page)).toHaveCount(1)
 		expect(errors, timezoneId).toEqual([])
 		await context.close()
+	}
+})
+
+test('a chat visitor’s typed e-mail shows as a claim with the contact it names; an owner merges them after confirming, with and without JavaScript', async ({ page, browser, request, baseURL }) => {
+	const link = await linkChannelOf(request, { settings: { askEmail: true } })
+	const headers = { Authorization: `Bearer ${link.owner.token}` }
+	for (const javaScriptEnabled of [true, false]) {
+		const email = uniqueEmail('grace')
+		const customer = await request.post(`/v1/workspaces/${link.workspace.id}/contacts`, { data: { name: 'Grace Gold', email, company: 'A-99812' }, headers })
+		expect(customer.status()).toBe(201)
+		const token = crypto.randomBytes(32).toString('base64url')
+		const written = await request.post(`/v1/link/${link.slug}/messages`, { data: { body: `Hello ${javaScriptEnabled}`, email }, headers: { 'X-Visitor-Token': token } })
+		expect(written.status()).toBe(201)
+		const conversation = (await link.conversations()).find((row) => row.lastMessage?.excerpt === `Hello ${javaScriptEnabled}`)
+		const visitorId = conversation?.contact.id
+		expect(conversation?.contact.name).toMatch(/^Visitor /)
+
+		// With JavaScript, the test's own page (its console is watched); without, a context of its own.
+		const context = javaScriptEnabled ? page.context() : await browser.newContext({ javaScriptEnabled })
+		await signIn(context, baseURL!, link.owner.token)
+		const tab = javaScriptEnabled ? page : await context.newPage()
+		await tab.goto(`/en-us/dashboard/contacts?contact=${visitorId}`)
+		const panel = tab.getByRole('complementary', { name: conversation!.contact.name })
+		await expect(panel).toContainText(`E-mail they typed${email} (not verified)`)
+		await expect(panel.getByRole('region', { name: 'Possible match' })).toContainText('This e-mail belongs to Grace Gold')
+		await panel.getByRole('link', { name: 'Merge into Grace Gold' }).click()
+		const dialog = tab.getByRole('alertdialog', { name: `Merge ${conversation!.contact.name} into Grace Gold?` })
+		await expect(dialog).toContainText('anyone can type any e-mail in a chat')
+		await dialog.getByRole('button', { name: 'Merge' }).click()
+		await expect(tab.getByText(`${conversation!.contact.name} merged into Grace Gold`)).toBeVisible()
+		const merged = tab.getByRole('complementary', { name: 'Grace Gold' })
+		await expect(merged).toContainText('A visitor of the chat link')
+		await expect(merged).toContainText('A-99812')
+		if (!javaScriptEnabled) await context.close()
 	}
 })

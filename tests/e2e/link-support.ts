@@ -5,7 +5,7 @@ import PusherClient, { type Channel } from 'pusher-js'
 import { createWorkspace, registerUser } from './accounts.ts'
 import { realtimeSdk } from './realtime-support.ts'
 
-type Conversation = { id: string; number: number; contact: { name: string }; lastMessage: { excerpt: string } | null }
+type Conversation = { id: string; number: number; contact: { id: string; name: string }; lastMessage: { excerpt: string } | null }
 
 /** An owner with a workspace and a link channel, all through the API. */
 export async function linkChannelOf(request: APIRequestContext, options: { business?: string; settings?: Record<string, unknown> } = {}) {

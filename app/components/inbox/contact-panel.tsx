@@ -27,6 +27,14 @@ export function ContactPanel({ conversation }: { conversation: Conversation }) {
 			<dl className={styles.facts}>
 				<dt className={styles.term}>{t('contact.email')}</dt>
 				<dd dir="ltr">{contact.email ?? '—'}</dd>
+				{contact.unverifiedEmail ? (
+					<>
+						<dt className={styles.term}>{t('contact.unverifiedEmail')}</dt>
+						<dd>
+							<bdi dir="ltr">{contact.unverifiedEmail}</bdi> <small>{t('contact.unverifiedNote')}</small>
+						</dd>
+					</>
+				) : null}
 				<dt className={styles.term}>{t('contact.phone')}</dt>
 				<dd dir="ltr">{contact.phone ?? '—'}</dd>
 				<dt className={styles.term}>{t('contact.channel')}</dt>
