@@ -2,7 +2,7 @@ import 'dotenv/config'
 import { startStandaloneRealtime } from '#realtime/standalone.ts'
 import { ConfigError } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
-import { parseStandaloneRealtimeConfig } from '#server/realtime-config.ts'
+import { parseStandaloneRealtimeConfig, realtimeServerOptions } from '#server/realtime-config.ts'
 
 /**
  * The embedded Pusher-protocol server alone (`npm run start:realtime`, build/realtime.js), for
@@ -19,7 +19,13 @@ async function main() {
 		process.exit(1)
 	}
 	const logger = createLogger(config.logLevel)
-	const server = await startStandaloneRealtime({ host: config.host, port: config.port, apps: [config.app], logger: logger.child({ module: 'realtime' }) })
+	const server = await startStandaloneRealtime({
+		host: config.host,
+		port: config.port,
+		apps: [config.app],
+		logger: logger.child({ module: 'realtime' }),
+		...realtimeServerOptions(config.limits),
+	})
 	logger.info(`realtime: Pusher-protocol server for app ${config.app.id} listening on ${config.host}:${server.port}`)
 	let stopping = false
 	const stop = (signal: NodeJS.Signals) => {

@@ -13,7 +13,8 @@ import { createRealtimeServer } from '#realtime/index.ts'
 import { healthRoutes } from '#server/health.ts'
 import { BENCH_APP, type ServerMessage, type ServerRequest } from './realtime-protocol.ts'
 
-const realtime = createRealtimeServer({ apps: [BENCH_APP] })
+// The bench's own two channels: by default the server refuses public ones such as `bench`.
+const realtime = createRealtimeServer({ apps: [BENCH_APP], channelNames: [/^(private-)?bench$/] })
 const app = express()
 app.disable('x-powered-by')
 app.use(realtime.httpHandler)

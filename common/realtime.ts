@@ -27,13 +27,20 @@ export const visitorChannel = (conversationId: string) => `private-visitor-${con
 export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation' | 'visitor'; id: string }
 
 // Lower case only, as PostgreSQL writes them: one channel per workspace, not one per spelling.
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const uuidPattern = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+const uuid = new RegExp(`^${uuidPattern}$`)
 const kinds = [
 	['private-workspace-', 'workspace'],
 	['presence-workspace-', 'workspace-presence'],
 	['private-conversation-', 'conversation'],
 	['private-visitor-', 'visitor'],
 ] as const
+
+/**
+ * Every channel name browsers subscribe to (the user's `#server-to-user-{id}` aside, joined by signing in):
+ * the embedded realtime server refuses any other, so that nobody fills it with channels nobody authorises.
+ */
+export const channelNamePatterns: readonly RegExp[] = kinds.map(([prefix]) => new RegExp(`^${prefix}${uuidPattern}$`))
 
 /** What a channel name is about, or undefined for any name that is not one of ours. */
 export function channelSubject(name: string): ChannelSubject | undefined {

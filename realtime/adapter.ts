@@ -31,6 +31,7 @@ export interface Adapter {
 	channels(appId: string): Promise<Map<string, ChannelStats>>
 	channel(appId: string, channel: string): Promise<ChannelStats>
 	presenceMembers(appId: string, channel: string): Promise<Map<string, unknown>>
+	// Closes (4009) the sockets signed in as the user and those that joined a presence channel as them.
 	terminateUserConnections(appId: string, userId: string): Promise<void>
 	getCachedEvent(appId: string, channel: string): Promise<string | undefined>
 	setCachedEvent(appId: string, channel: string, payload: string, ttlSeconds: number): Promise<void>

@@ -23,6 +23,15 @@ export function isValidChannelName(name: string): boolean {
 	return CHANNEL_NAME.test(name)
 }
 
+// Private (and encrypted) and presence channels, which the app authorises one by one; public ones need no
+// authorisation, so any socket could fill the server with them.
+export const DEFAULT_CHANNEL_NAMES: readonly RegExp[] = [/^private-/, /^presence-/]
+
+// User channels are not matched against the patterns: signing in decides who joins them.
+export function isAllowedChannelName(name: string, patterns: readonly RegExp[]): boolean {
+	return channelKind(name) === 'user' || patterns.some((pattern) => pattern.test(name))
+}
+
 export function isCacheChannel(name: string): boolean {
 	return CACHE_CHANNEL.test(name)
 }
@@ -101,6 +110,15 @@ export class ChannelRegistry {
 			}
 		}
 		return { left: true, subscriptionCount: sockets.size, memberRemoved }
+	}
+
+	// Sockets that joined some presence channel as this user.
+	memberSocketIds(userId: string): Set<string> {
+		const found = new Set<string>()
+		for (const channel of this.presence.keys()) {
+			for (const [socketId, member] of this.subscribers.get(channel) ?? []) if (member === userId) found.add(socketId)
+		}
+		return found
 	}
 
 	socketIds(channel: string): Iterable<string> {

@@ -4,7 +4,7 @@ import PusherServer from 'pusher'
 import PusherClient, { type Channel, type PresenceChannel } from 'pusher-js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createRealtimeServer } from './index.ts'
-import { APP, next, RawClient, startServer, subscribed, type TestServer, withTimeout } from './test-support.ts'
+import { ANY_CHANNEL, APP, next, RawClient, startServer, subscribed, type TestServer, withTimeout } from './test-support.ts'
 
 // Compatibility with the official SDKs beyond realtime/pusher-js.test.ts: every channel type on one
 // connection, end-to-end encryption, refused signatures as pusher-js sees them, presence across
@@ -256,7 +256,7 @@ describe('presence and client events with pusher-js', () => {
 describe('a server restart', () => {
 	// A second server that can come back on the same port, as the app process does after a restart.
 	async function listen(port: number): Promise<{ port: number; close(): Promise<void> }> {
-		const realtime = createRealtimeServer({ apps: [APP] })
+		const realtime = createRealtimeServer({ apps: [APP], channelNames: ANY_CHANNEL })
 		const http = createServer((req, res) => realtime.httpHandler(req, res, () => res.writeHead(404).end()))
 		http.on('upgrade', (req, socket, head) => {
 			if (!realtime.handleUpgrade(req, socket, head)) socket.destroy()

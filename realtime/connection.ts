@@ -5,6 +5,7 @@ import {
 	acceptsClientEvents,
 	type ChannelKind,
 	channelKind,
+	isAllowedChannelName,
 	isCacheChannel,
 	isValidChannelName,
 	parsePresenceMember,
@@ -37,6 +38,9 @@ export interface ConnectionSettings {
 	pongTimeoutSeconds: number
 	maxMessageBytes: number
 	cacheTtlSeconds: number
+	channelNames: readonly RegExp[]
+	maxChannels: number
+	maxSubscriptionsPerSecond: number
 }
 
 export interface ConnectionContext {
@@ -54,6 +58,7 @@ export class Connection implements AdapterSocket {
 	// Subscribed channel -> the presence user id this socket joined it as.
 	private readonly channels = new Map<string, string | undefined>()
 	private readonly clientEvents: TokenBucket
+	private readonly subscriptions: TokenBucket
 	private queue: Promise<void> = Promise.resolve()
 	private state: 'open' | 'closing' | 'closed' = 'open'
 	private timer: NodeJS.Timeout | undefined
@@ -66,6 +71,8 @@ export class Connection implements AdapterSocket {
 		private readonly context: ConnectionContext,
 	) {
 		this.clientEvents = new TokenBucket(context.app.maxClientEventsPerSecond, context.app.maxClientEventsPerSecond)
+		const { maxSubscriptionsPerSecond } = context.settings
+		this.subscriptions = new TokenBucket(maxSubscriptionsPerSecond, maxSubscriptionsPerSecond)
 		this.closed = new Promise((resolve) => {
 			this.markClosed = resolve
 		})
@@ -203,12 +210,35 @@ export class Connection implements AdapterSocket {
 			this.sendError(ErrorCode.InvalidMessage, 'pusher:subscribe requires data.channel')
 			return
 		}
+		const { settings } = this.context
+		// Before anything else: a refused subscription costs a signature check too.
+		if (!this.subscriptions.take()) {
+			this.rejectSubscription(channel, {
+				type: 'LimitReached',
+				error: `More than ${settings.maxSubscriptionsPerSecond} subscriptions per second`,
+				status: 429,
+			})
+			return
+		}
 		if (!isValidChannelName(channel)) {
 			this.rejectSubscription(channel, { type: 'InvalidChannel', error: 'Invalid channel name', status: 400 })
 			return
 		}
+		if (!isAllowedChannelName(channel, settings.channelNames)) {
+			this.rejectSubscription(channel, { type: 'InvalidChannel', error: 'Channel name not allowed on this server', status: 403 })
+			return
+		}
 		const kind = channelKind(channel)
 		if (this.channels.has(channel)) return this.confirmSubscription(channel, kind)
+		if (kind !== 'user' && this.subscriptionCount() >= settings.maxChannels) {
+			this.rejectSubscription(channel, {
+				type: 'LimitReached',
+				error: `More than ${settings.maxChannels} channels on one connection`,
+				// As a full presence channel: a limit of the server, which clients only display.
+				status: 4100,
+			})
+			return
+		}
 		if (kind === 'user') {
 			if (this.userId !== undefined && channel === userChannel(this.userId)) {
 				await this.context.adapter.join(this.context.app.id, this, channel)
@@ -270,6 +300,21 @@ export class Connection implements AdapterSocket {
 			const cached = await adapter.getCachedEvent(app.id, channel)
 			this.send(cached ?? encode({ event: 'pusher:cache_miss', channel }))
 		}
+	}
+
+	// Channels held, the user channel (joined by signing in, one at most) aside.
+	private subscriptionCount(): number {
+		return this.channels.size - (this.userId !== undefined && this.channels.has(userChannel(this.userId)) ? 1 : 0)
+	}
+
+	// Who sent a client event, as the app vouched for it: the socket's member of that presence channel (as
+	// Pusher does), elsewhere the user it signed in as, or its presence member when it is one user everywhere.
+	private sender(channel: string, kind: ChannelKind): string | undefined {
+		if (kind === 'presence') return this.channels.get(channel)
+		if (this.userId !== undefined) return this.userId
+		const members = new Set<string>()
+		for (const member of this.channels.values()) if (member !== undefined) members.add(member)
+		return members.size === 1 ? [...members][0] : undefined
 	}
 
 	private presenceMember(channel: string, channelData: string): PresenceMember | undefined {
@@ -381,9 +426,10 @@ export class Connection implements AdapterSocket {
 			this.sendError(ErrorCode.InvalidMessage, `Client event data larger than ${app.maxEventBytes} bytes`)
 			return
 		}
+		// Whatever the sender wrote in its data, user_id says who it is: receivers trust that field only.
 		const event: PusherMessage = { event: message.event, channel, data: message.data }
-		const userId = this.channels.get(channel)
-		if (kind === 'presence' && userId !== undefined) event.user_id = userId
+		const sender = this.sender(channel, kind)
+		if (sender !== undefined) event.user_id = sender
 		await adapter.publish(app.id, channel, encode(event), this.id)
 	}
 }

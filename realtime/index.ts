@@ -3,7 +3,9 @@ import { type IncomingMessage } from 'node:http'
 import { type Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { type Adapter } from './adapter.ts'
+import { addressKey } from './address.ts'
 import { type App, type AppConfig, type AppLimits, AppRegistry } from './apps.ts'
+import { DEFAULT_CHANNEL_NAMES } from './channels.ts'
 import { Connection, type ConnectionSettings } from './connection.ts'
 import { createHttpHandler, type HttpHandler } from './http-api.ts'
 import { LocalAdapter } from './local-adapter.ts'
@@ -12,6 +14,7 @@ import { CloseCode, closeReason, errorMessage, SUPPORTED_PROTOCOLS } from './pro
 
 export type { Adapter, AdapterSocket, ChannelStats, JoinOptions } from './adapter.ts'
 export type { App, AppConfig, AppLimits } from './apps.ts'
+export { DEFAULT_CHANNEL_NAMES } from './channels.ts'
 export type { HttpHandler } from './http-api.ts'
 export type { Logger } from './logger.ts'
 export { LocalAdapter } from './local-adapter.ts'
@@ -28,6 +31,18 @@ export interface RealtimeServerOptions {
 	pongTimeoutSeconds?: number
 	// Connections across all apps; beyond it new sockets are closed with 4100.
 	maxConnections?: number
+	// Connections from one address (an IPv6 one by its /64), all apps together; beyond it 4100 too.
+	maxConnectionsPerAddress?: number
+	// Where a connection comes from, for maxConnectionsPerAddress: only the host knows which proxies to believe.
+	// Defaults to the peer's address.
+	clientAddress?: (req: IncomingMessage) => string | undefined
+	// The channel names sockets may subscribe to (user channels aside: signing in decides those). The default,
+	// DEFAULT_CHANNEL_NAMES, refuses public channels: nobody authorises them, so any socket could open thousands.
+	channelNames?: readonly RegExp[]
+	// Channels one socket may hold at once, its user channel aside.
+	maxChannelsPerConnection?: number
+	// Subscription requests per second per socket, refused or not (a burst of as many is allowed).
+	maxSubscriptionsPerSecond?: number
 	// Largest WebSocket frame handled; larger frames get a pusher:error and are dropped.
 	maxMessageBytes?: number
 	maxBodyBytes?: number
@@ -65,8 +80,15 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 		pongTimeoutSeconds: options.pongTimeoutSeconds ?? 30,
 		maxMessageBytes: options.maxMessageBytes ?? 16 * 1024,
 		cacheTtlSeconds: options.cacheTtlSeconds ?? 30 * 60,
+		channelNames: options.channelNames ?? DEFAULT_CHANNEL_NAMES,
+		maxChannels: options.maxChannelsPerConnection ?? 100,
+		maxSubscriptionsPerSecond: options.maxSubscriptionsPerSecond ?? 10,
 	}
 	const maxConnections = options.maxConnections ?? Infinity
+	const maxConnectionsPerAddress = options.maxConnectionsPerAddress ?? Infinity
+	const clientAddress = options.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress)
+	// Open connections per addressKey(); an address leaves the map with its last connection.
+	const perAddress = new Map<string, number>()
 	const closeTimeoutMs = options.closeTimeoutMs ?? 3000
 	const connections = new Map<string, Connection>()
 	const wss = new WebSocketServer({
@@ -76,7 +98,7 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 	})
 	let closing: Promise<void> | undefined
 
-	function admission(req: IncomingMessage): Admission {
+	function admission(req: IncomingMessage, address: string): Admission {
 		if (closing !== undefined) return { code: CloseCode.Reconnect, message: 'Server is shutting down, reconnect shortly' }
 		const url = URL.canParse(req.url ?? '/', 'http://localhost') ? new URL(req.url ?? '/', 'http://localhost') : undefined
 		const match = url === undefined ? null : APP_PATH.exec(url.pathname)
@@ -99,6 +121,9 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 		if (app === undefined) return { code: CloseCode.AppNotFound, message: `App key ${key.slice(0, 64)} does not exist` }
 		if (!app.enabled) return { code: CloseCode.AppDisabled, message: 'Application is disabled' }
 		if (connections.size >= maxConnections) return { code: CloseCode.OverCapacity, message: 'Over capacity' }
+		if ((perAddress.get(address) ?? 0) >= maxConnectionsPerAddress) {
+			return { code: CloseCode.OverCapacity, message: 'Too many connections from this address' }
+		}
 		return { app }
 	}
 
@@ -111,9 +136,10 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 
 	function accept(ws: WebSocket, req: IncomingMessage): void {
 		try {
-			const admitted = admission(req)
+			const address = addressKey(clientAddress(req))
+			const admitted = admission(req, address)
 			if ('code' in admitted) {
-				logger.debug({ code: admitted.code, url: req.url }, 'realtime connection refused')
+				logger.debug({ code: admitted.code, url: req.url, address }, 'realtime connection refused')
 				ws.on('error', () => undefined)
 				ws.send(errorMessage(admitted.code, admitted.message))
 				ws.close(admitted.code, closeReason(admitted.message))
@@ -121,7 +147,13 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 			}
 			const connection = new Connection(newSocketId(), ws, { app: admitted.app, adapter, logger, settings })
 			connections.set(connection.id, connection)
-			void connection.closed.then(() => connections.delete(connection.id))
+			perAddress.set(address, (perAddress.get(address) ?? 0) + 1)
+			void connection.closed.then(() => {
+				connections.delete(connection.id)
+				const left = (perAddress.get(address) ?? 1) - 1
+				if (left > 0) perAddress.set(address, left)
+				else perAddress.delete(address)
+			})
 			connection.open()
 		} catch (error) {
 			logger.error({ err: error, url: req.url }, 'realtime connection setup failed')

@@ -83,7 +83,9 @@ export class LocalAdapter implements Adapter {
 	async terminateUserConnections(appId: string, userId: string): Promise<void> {
 		const namespace = this.namespaces.get(appId)
 		if (namespace === undefined) return
-		const socketIds = [...namespace.channels.socketIds(userChannel(userId))]
+		// Signed in as the user, or a presence member as them (the app vouched for both): a socket that
+		// joined the app's presence channel without signing in must not outlive its user's removal either.
+		const socketIds = new Set([...namespace.channels.socketIds(userChannel(userId)), ...namespace.channels.memberSocketIds(userId)])
 		for (const socketId of socketIds) {
 			namespace.sockets.get(socketId)?.terminate(CloseCode.Unauthorized, 'Connection terminated by the app')
 		}

@@ -1,11 +1,11 @@
 import PusherServer from 'pusher'
 import { describe, expect, it } from 'vitest'
 import { startStandaloneRealtime } from './standalone.ts'
-import { APP, RawClient } from './test-support.ts'
+import { ANY_CHANNEL, APP, RawClient } from './test-support.ts'
 
 describe('the server alone', () => {
 	it('answers health checks, takes WebSockets and published events, and tells clients to reconnect when it stops', async () => {
-		const server = await startStandaloneRealtime({ host: '127.0.0.1', port: 0, apps: [APP] })
+		const server = await startStandaloneRealtime({ host: '127.0.0.1', port: 0, apps: [APP], channelNames: ANY_CHANNEL })
 		const base = `http://127.0.0.1:${server.port}`
 		expect((await fetch(`${base}/`)).status).toBe(200)
 		expect((await fetch(`${base}/elsewhere`)).status).toBe(404)

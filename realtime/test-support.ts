@@ -6,6 +6,8 @@ import { type AppConfig, createRealtimeServer, type RealtimeServer, type Realtim
 import { isRecord } from './protocol.ts'
 
 export const APP = { id: '1001', key: 'test-key', secret: 'test-secret' } satisfies AppConfig
+// The protocol's tests use public channels, which the server refuses unless its channelNames allow them.
+export const ANY_CHANNEL: readonly RegExp[] = [/^/]
 
 export interface TestServer {
 	realtime: RealtimeServer
@@ -19,7 +21,7 @@ export async function startServer(
 	options: Partial<RealtimeServerOptions> = {},
 	listener?: (realtime: RealtimeServer) => RequestListener,
 ): Promise<TestServer> {
-	const realtime = createRealtimeServer({ apps: [APP], ...options })
+	const realtime = createRealtimeServer({ apps: [APP], channelNames: ANY_CHANNEL, ...options })
 	const fallback: RequestListener = (req, res) =>
 		realtime.httpHandler(req, res, () => {
 			res.writeHead(404, { 'content-type': 'text/plain' })
@@ -136,8 +138,8 @@ export class RawClient {
 		})
 	}
 
-	static open(port: number, path = `/app/${APP.key}?protocol=7&client=raw&version=1`): RawClient {
-		return new RawClient(new WebSocket(`ws://127.0.0.1:${port}${path}`))
+	static open(port: number, path = `/app/${APP.key}?protocol=7&client=raw&version=1`, headers: Record<string, string> = {}): RawClient {
+		return new RawClient(new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers }))
 	}
 
 	static async connect(port: number, path?: string): Promise<RawClient> {

@@ -26,7 +26,7 @@ import { anonymousPageCache } from './page-cache.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { requestMessages, type Logger } from './logger.ts'
-import { publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
+import { publishTarget, realtimeServerOptions, resolveRealtimeConfig } from './realtime-config.ts'
 
 declare module '@remix-run/node' {
 	interface AppLoadContext {
@@ -83,7 +83,7 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	const realtimeConfig = resolveRealtimeConfig(config)
 	// Without PUSHER_HOST this process is also the Pusher-protocol server, on the same port.
 	const realtimeServer = realtimeConfig.embedded
-		? createRealtimeServer({ apps: [realtimeConfig.app], logger: logger.child({ module: 'realtime' }) })
+		? createRealtimeServer({ apps: [realtimeConfig.app], logger: logger.child({ module: 'realtime' }), ...realtimeServerOptions(config) })
 		: undefined
 	let realtimePort = realtimeConfig.port
 	const realtime = createRealtime({ target: () => publishTarget(realtimeConfig, realtimePort), logger })

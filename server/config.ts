@@ -20,15 +20,38 @@ const boolean = z
 	.optional()
 	.transform((value) => (value === undefined || value === '' ? undefined : value === 'true' || value === '1'))
 
+// Whose X-Forwarded-For is believed (Express's `trust proxy`): loopback, or e.g. `uniquelocal` behind a proxy container.
+export const trustProxy = z
+	.string()
+	.trim()
+	.default('loopback')
+	.refine((value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())), 'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated')
+
+const limit = (name: string, fallback: number, max: number) =>
+	z.coerce
+		.number({ invalid_type_error: `${name} must be a number` })
+		.int(`${name} must be a whole number`)
+		.min(1, `${name} must be at least 1`)
+		.max(max, `${name} must be at most ${max}`)
+		.default(fallback)
+
+/**
+ * The embedded realtime server's limits (also the standalone one's, `npm run start:realtime`): one
+ * unauthenticated socket could otherwise hold any number of channels and one address any number of sockets.
+ */
+export const realtimeLimits = {
+	REALTIME_MAX_CONNECTIONS: limit('REALTIME_MAX_CONNECTIONS', 10_000, 1_000_000),
+	// An office behind one NAT shares an address: each open page of each agent is one connection.
+	REALTIME_MAX_CONNECTIONS_PER_ADDRESS: limit('REALTIME_MAX_CONNECTIONS_PER_ADDRESS', 50, 1_000_000),
+	// A page holds about five (workspace, presence, conversation, visitor, own user).
+	REALTIME_MAX_CHANNELS_PER_CONNECTION: limit('REALTIME_MAX_CHANNELS_PER_CONNECTION', 100, 10_000),
+	REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: limit('REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND', 10, 10_000),
+}
+
 const envSchema = z.object({
 	NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 	HOST: z.string().trim().min(1).default('0.0.0.0'),
-	// Whose X-Forwarded-For is believed (Express's `trust proxy`): loopback, or e.g. `uniquelocal` behind a proxy container.
-	TRUST_PROXY: z
-		.string()
-		.trim()
-		.default('loopback')
-		.refine((value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())), 'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated'),
+	TRUST_PROXY: trustProxy,
 	PORT: port.default(3000),
 	PUBLIC_URL: optionalUrl('PUBLIC_URL'),
 	DATA_DIR: z.string().trim().min(1).default('.data'),
@@ -82,6 +105,7 @@ const envSchema = z.object({
 	),
 	PUSHER_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
 	PUSHER_FORCE_TLS: boolean,
+	...realtimeLimits,
 	// Where browsers reach the Pusher-protocol server when it is not where the app publishes (Soketi behind the app's proxy).
 	PUSHER_PUBLIC_URL: optionalUrl('PUSHER_PUBLIC_URL').refine(
 		(value) => value === undefined || /^(https?|wss?):\/\/[^/]+\/?$/.test(value),

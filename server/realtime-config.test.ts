@@ -1,9 +1,10 @@
 import fs from 'node:fs'
+import { type IncomingMessage } from 'node:http'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parseConfig } from './config.ts'
 import { problemsOf, tmpDataDir } from './config-test-support.ts'
-import { parseStandaloneRealtimeConfig, publishTarget, resolveRealtimeConfig } from './realtime-config.ts'
+import { clientAddressFor, parseStandaloneRealtimeConfig, publishTarget, type RealtimeLimits, realtimeServerOptions, resolveRealtimeConfig } from './realtime-config.ts'
 import { ConfigError } from './config.ts'
 
 describe('realtime configuration', () => {
@@ -74,7 +75,7 @@ describe('realtime configuration', () => {
 
 	test('the standalone process: the same PUSHER_* credentials, required, on PUSHER_PORT (6001 by default)', () => {
 		const env = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' }
-		expect(parseStandaloneRealtimeConfig(env)).toEqual({ app: { id: 'app', key: 'key', secret: 'secret' }, host: '0.0.0.0', port: 6001, logLevel: 'info' })
+		expect(parseStandaloneRealtimeConfig(env)).toEqual({ app: { id: 'app', key: 'key', secret: 'secret' }, host: '0.0.0.0', port: 6001, logLevel: 'info', limits: defaultLimits })
 		expect(parseStandaloneRealtimeConfig({ ...env, HOST: '127.0.0.1', PUSHER_PORT: '44001', LOG_LEVEL: 'warn' })).toMatchObject({ host: '127.0.0.1', port: 44001, logLevel: 'warn' })
 		const refused = (values: Record<string, string>) => {
 			try {
@@ -91,5 +92,56 @@ describe('realtime configuration', () => {
 			'PUSHER_PORT must be a port number (0 to 65535)',
 			'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
 		])
+		expect(parseStandaloneRealtimeConfig({ ...env, REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '5', TRUST_PROXY: 'uniquelocal' }).limits).toMatchObject({
+			REALTIME_MAX_CONNECTIONS_PER_ADDRESS: 5,
+			TRUST_PROXY: 'uniquelocal',
+		})
+		expect(refused({ ...env, REALTIME_MAX_CHANNELS_PER_CONNECTION: 'many', REALTIME_MAX_CONNECTIONS: '0' })).toEqual([
+			'REALTIME_MAX_CONNECTIONS must be at least 1',
+			'REALTIME_MAX_CHANNELS_PER_CONNECTION must be a number',
+		])
+	})
+
+	test('the realtime server’s limits: finite by default, each one configurable, nonsense refused', () => {
+		expect(pick(parseConfig({}, tmpDataDir()))).toEqual(defaultLimits)
+		const configured = parseConfig(
+			{ REALTIME_MAX_CONNECTIONS: '500', REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '8', REALTIME_MAX_CHANNELS_PER_CONNECTION: '20', REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: '4' },
+			tmpDataDir(),
+		)
+		const options = realtimeServerOptions(configured)
+		expect(options).toMatchObject({ maxConnections: 500, maxConnectionsPerAddress: 8, maxChannelsPerConnection: 20, maxSubscriptionsPerSecond: 4 })
+		// Only the product's channels, public ones never.
+		const workspace = '0b6a8a52-6c1f-4a38-9d43-2f7d3a1c5e10'
+		const allowed = (name: string) => options.channelNames?.some((pattern) => pattern.test(name)) ?? false
+		for (const name of [`private-workspace-${workspace}`, `presence-workspace-${workspace}`, `private-conversation-${workspace}`, `private-visitor-${workspace}`]) {
+			expect(allowed(name)).toBe(true)
+		}
+		for (const name of ['news', `private-workspace-${workspace}x`, `presence-workspace-${workspace.toUpperCase()}`, 'private-anything', `cache-${workspace}`]) {
+			expect(allowed(name)).toBe(false)
+		}
+		expect(problemsOf({ REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '1.5' })).toEqual(['REALTIME_MAX_CONNECTIONS_PER_ADDRESS must be a whole number'])
+		expect(problemsOf({ REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: 'x' })).toEqual(['REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND must be a number'])
+	})
+
+	test('a connection’s address: the peer, or X-Forwarded-For when the peer is a trusted proxy', () => {
+		const upgrade = (peer: string, forwarded?: string) =>
+			({ headers: forwarded ? { 'x-forwarded-for': forwarded } : {}, socket: { remoteAddress: peer } }) as unknown as IncomingMessage
+		const behindLoopback = clientAddressFor('loopback')
+		expect(behindLoopback(upgrade('127.0.0.1', '203.0.113.7'))).toBe('203.0.113.7')
+		// Anyone else's header is their own say-so.
+		expect(behindLoopback(upgrade('198.51.100.2', '203.0.113.7'))).toBe('198.51.100.2')
+		expect(clientAddressFor('10.0.0.0/8')(upgrade('10.1.2.3', '2001:db8::1, 10.0.0.5'))).toBe('2001:db8::1')
 	})
 })
+
+const defaultLimits = {
+	TRUST_PROXY: 'loopback',
+	REALTIME_MAX_CONNECTIONS: 10_000,
+	REALTIME_MAX_CONNECTIONS_PER_ADDRESS: 50,
+	REALTIME_MAX_CHANNELS_PER_CONNECTION: 100,
+	REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: 10,
+}
+
+function pick(config: RealtimeLimits): RealtimeLimits {
+	return Object.fromEntries(Object.keys(defaultLimits).map((key) => [key, config[key as keyof RealtimeLimits]])) as RealtimeLimits
+}

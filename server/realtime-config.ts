@@ -1,9 +1,13 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import { type IncomingMessage } from 'node:http'
 import path from 'node:path'
+import express, { type Request } from 'express'
+import { z } from 'zod'
 import { type RealtimeTarget } from '#api/realtime/publisher.ts'
-import { type RealtimeBrowserConfig } from '#common/realtime.ts'
-import { type Config, ConfigError } from './config.ts'
+import { channelNamePatterns, type RealtimeBrowserConfig } from '#common/realtime.ts'
+import { type RealtimeServerOptions } from '#realtime/index.ts'
+import { type Config, ConfigError, realtimeLimits, trustProxy } from './config.ts'
 
 /** One Pusher app: what the SDK signs and publishes with, and what the embedded server accepts. */
 export type RealtimeApp = { id: string; key: string; secret: string }
@@ -118,13 +122,48 @@ function browserAt(key: string, cluster: string, url: URL): RealtimeBrowserConfi
 	return { key, cluster, wsHost: url.hostname, wsPort: Number(url.port) || (secure ? 443 : 80), forceTLS: secure }
 }
 
-/** The standalone realtime process (`npm run start:realtime`): one app, where it listens, how it stops. */
-export type StandaloneRealtimeConfig = { app: RealtimeApp; host: string; port: number; logLevel: Config['LOG_LEVEL'] }
+/** What the realtime server's limits are read from: the app's configuration, or the standalone process's. */
+export type RealtimeLimits = Pick<
+	Config,
+	'TRUST_PROXY' | 'REALTIME_MAX_CONNECTIONS' | 'REALTIME_MAX_CONNECTIONS_PER_ADDRESS' | 'REALTIME_MAX_CHANNELS_PER_CONNECTION' | 'REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND'
+>
+
+/**
+ * What the embedded or standalone realtime server is told of the product: the only channels its pages
+ * subscribe to, its limits, and whose X-Forwarded-For to believe when counting connections per address.
+ */
+export function realtimeServerOptions(limits: RealtimeLimits): Partial<RealtimeServerOptions> {
+	return {
+		channelNames: channelNamePatterns,
+		maxConnections: limits.REALTIME_MAX_CONNECTIONS,
+		maxConnectionsPerAddress: limits.REALTIME_MAX_CONNECTIONS_PER_ADDRESS,
+		maxChannelsPerConnection: limits.REALTIME_MAX_CHANNELS_PER_CONNECTION,
+		maxSubscriptionsPerSecond: limits.REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND,
+		clientAddress: clientAddressFor(limits.TRUST_PROXY),
+	}
+}
+
+/**
+ * A WebSocket upgrade's client address as Express's `req.ip` would say with TRUST_PROXY: behind a proxy every
+ * browser comes from the proxy's address, which a per-address limit must not count as one client.
+ */
+export function clientAddressFor(trust: string): (req: IncomingMessage) => string | undefined {
+	const app = express()
+	app.set('trust proxy', trust.split(',').map((part) => part.trim()))
+	// Upgrades never pass through Express: its request prototype reads `ip` from the headers and socket given.
+	return (req) => (Object.create(app.request, { headers: { value: req.headers }, socket: { value: req.socket }, connection: { value: req.socket } }) as Request).ip
+}
+
+/** The standalone realtime process (`npm run start:realtime`): one app, where it listens, how it stops, its limits. */
+export type StandaloneRealtimeConfig = { app: RealtimeApp; host: string; port: number; logLevel: Config['LOG_LEVEL']; limits: RealtimeLimits }
+
+const standaloneLimits = z.object({ TRUST_PROXY: trustProxy, ...realtimeLimits })
 
 /**
  * The standalone process's configuration, from the same PUSHER_* variables the app processes
  * publish with: PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required (every process must agree on
- * them, so none is generated), it listens on HOST (0.0.0.0) and PUSHER_PORT (6001, Soketi's).
+ * them, so none is generated), it listens on HOST (0.0.0.0) and PUSHER_PORT (6001, Soketi's), with the
+ * app's REALTIME_* limits and TRUST_PROXY (a proxy in front of it, too, must not count as one client).
  */
 export function parseStandaloneRealtimeConfig(env: Record<string, string | undefined>): StandaloneRealtimeConfig {
 	const problems: string[] = []
@@ -140,6 +179,8 @@ export function parseStandaloneRealtimeConfig(env: Record<string, string | undef
 	const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 	const logLevel = levels.find((level) => level === (env.LOG_LEVEL?.trim() || 'info'))
 	if (!logLevel) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')}`)
-	if (problems.length) throw new ConfigError(problems)
-	return { app, host: env.HOST?.trim() || '0.0.0.0', port, logLevel: logLevel ?? 'info' }
+	const limits = standaloneLimits.safeParse(env)
+	if (!limits.success) problems.push(...limits.error.issues.map((issue) => issue.message))
+	if (problems.length || !limits.success) throw new ConfigError(problems)
+	return { app, host: env.HOST?.trim() || '0.0.0.0', port, logLevel: logLevel ?? 'info', limits: limits.data }
 }

@@ -75,6 +75,14 @@ function announceRemoval(realtime: Realtime, workspaceId: string, userId: string
 	void realtime.publish(workspaceChannel(workspaceId), 'member.removed', { workspaceId, userId }).then(() => realtime.terminateUserConnections(userId))
 }
 
+/**
+ * Tells the workspace, then closes the member's connections: a subscription is checked only when it is made,
+ * so they reconnect and are authorised afresh for their new role (and presence shows it).
+ */
+function announceRoleChange(realtime: Realtime, workspaceId: string, userId: string) {
+	void realtime.publish(workspaceChannel(workspaceId), 'member.updated', { workspaceId, userId }).then(() => realtime.terminateUserConnections(userId))
+}
+
 /** Routes under `/v1/workspaces/:id` for members: the list, roles, removal, leaving, ownership, availability. */
 export function memberRoutes({ db, realtime }: ApiContext): Router {
 	const router = Router()
@@ -114,7 +122,8 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', { member: target.name, memberId: target.userId, from: target.role, to: role })
 				})
 			}
-			void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
+			if (role === target.role) void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
+			else announceRoleChange(realtime, membership.workspace.id, target.userId)
 			res.json({ ...target, role })
 		}),
 	)
@@ -176,11 +185,13 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 				const heir = await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirstOrThrow()
 				await recordAudit(trx, workspace.id, req.user, 'member.ownershipTransferred', { member: heir.name, memberId: userId })
 			})
-			void realtime.publish(workspaceChannel(workspace.id), 'workspace.ownership-transferred', {
+			const told = realtime.publish(workspaceChannel(workspace.id), 'workspace.ownership-transferred', {
 				workspaceId: workspace.id,
 				fromUserId: req.user.id,
 				toUserId: userId,
 			})
+			// Both roles changed: both are authorised afresh, as after any role change.
+			void told.then(() => Promise.all([realtime.terminateUserConnections(req.user.id), realtime.terminateUserConnections(userId)]))
 			res.json(workspaceJson(workspace, 'admin'))
 		}),
 	)

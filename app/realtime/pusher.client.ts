@@ -1,5 +1,5 @@
 import type Pusher from 'pusher-js'
-import { type Options } from 'pusher-js'
+import { type Options, type PresenceChannel } from 'pusher-js'
 import { type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { type RealtimeSession } from './config.ts'
 import { setConnectionState, type ConnectionState } from './connection-state.ts'
@@ -14,8 +14,12 @@ import { setConnectionState, type ConnectionState } from './connection-state.ts'
  */
 
 export type ChannelListener = {
-	/** An event published on the channel (pusher's own events are left out). */
-	onEvent?: (event: string, data: unknown) => void
+	/**
+	 * An event published on the channel (pusher's own events are left out). For a client event (`client-…`),
+	 * `sender` is the user id the realtime server stamped on it (`user_id`): the only word on who sent it, since
+	 * its data says whatever the sender wrote. Undefined for the server's events and for senders nobody vouched for.
+	 */
+	onEvent?: (event: string, data: unknown, sender?: string) => void
 	/** The channel was subscribed again after the connection dropped: events may have been missed. */
 	onResubscribed?: () => void
 	/** The channel is subscribed (at once when it already was): client events may be sent on it from now. */
@@ -92,16 +96,22 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 					if (subscribedBefore) listener.onResubscribed?.()
 					subscribedBefore = true
 					listener.onSubscribed?.()
-				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:')) {
+				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:') && !event.startsWith('client-')) {
 					listener.onEvent?.(event, data)
 				}
 			}
+			// pusher-js hands a client event's user_id to presence channels' bind() only: read it from the frame itself.
+			const fromPeer = (frame: { event: string; channel?: string; data?: unknown; user_id?: string }) => {
+				if (frame.channel === channelName && frame.event.startsWith('client-')) listener.onEvent?.(frame.event, frame.data, frame.user_id)
+			}
 			channel.bind_global(handle)
+			pusher.connection.bind('message', fromPeer)
 			let subscribed = true
 			return () => {
 				if (!subscribed) return
 				subscribed = false
 				channel.unbind_global(handle)
+				pusher.connection.unbind('message', fromPeer)
 				const left = (listeners.get(channelName) ?? 1) - 1
 				if (left > 0) {
 					listeners.set(channelName, left)
@@ -121,7 +131,7 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 	}
 }
 
-type Shared = { identity: string; client: Promise<RealtimeClient | null>; leases: number; idle?: ReturnType<typeof setTimeout> }
+type Shared = { identity: string; client: Promise<RealtimeClient | null>; ready?: RealtimeClient | null; leases: number; idle?: ReturnType<typeof setTimeout> }
 let shared: Shared | undefined
 
 function sharedFor(session: RealtimeSession): Shared {
@@ -133,8 +143,10 @@ function sharedFor(session: RealtimeSession): Shared {
 		console.warn('Realtime could not start', error)
 		return null
 	})
-	shared = { identity, client, leases: 0 }
-	return shared
+	const entry: Shared = { identity, client, leases: 0 }
+	void client.then((ready) => (entry.ready = ready))
+	shared = entry
+	return entry
 }
 
 function closeShared(entry: Shared) {
@@ -149,10 +161,22 @@ function closeShared(entry: Shared) {
  */
 export function sendClientEvent(channelName: string, event: `client-${string}`, data: Record<string, unknown>): Promise<boolean> {
 	if (!shared) return Promise.resolve(false)
-	return shared.client.then((client) => {
+	return shared.client.then(async (client) => {
+		// Once signed in (or refused): the realtime server names a client event's sender by the user its socket signed in as.
+		await client?.pusher.user.signinDonePromise
 		const channel = client?.pusher.channel(channelName)
 		return channel?.subscribed ? channel.trigger(event, data) : false
 	})
+}
+
+/**
+ * The `user_info` that `userId` has on a presence channel this page listens to (as the app signed it when they
+ * joined); undefined when they are not among its members, or the page does not listen to it.
+ */
+export function presenceMemberInfo(channelName: string, userId: string): unknown {
+	const channel = shared?.ready?.pusher.channel(channelName) as PresenceChannel | undefined
+	const member = (channel?.members?.get(userId) ?? undefined) as { info?: unknown } | undefined
+	return member?.info
 }
 
 /**

@@ -12,7 +12,7 @@ import { createRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { createRealtimeClient, type RealtimeClient } from '#app/realtime/pusher.client.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
 import { parseConfig } from '#server/config.ts'
-import { publishTarget, resolveRealtimeConfig, type RealtimeConfig } from '#server/realtime-config.ts'
+import { publishTarget, realtimeServerOptions, resolveRealtimeConfig, type RealtimeConfig } from '#server/realtime-config.ts'
 import { testDb } from './harness.ts'
 
 export type Answer = { status: number; body: unknown }
@@ -34,13 +34,15 @@ export type RealtimeTestServer = {
 /**
  * The API and the embedded realtime server on one HTTP server, composed as server/app.ts does:
  * the Pusher HTTP API first, the `/v1` router publishing to this very server, WebSockets on upgrade.
+ * `env` adds to its configuration (the realtime server's limits, say).
  */
-export async function startRealtimeServer(): Promise<RealtimeTestServer> {
+export async function startRealtimeServer(env: Record<string, string> = {}): Promise<RealtimeTestServer> {
 	const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-realtime-'))
-	const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test', HOST: '127.0.0.1', PORT: '0' })
+	const config = parseConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://crm.test', HOST: '127.0.0.1', PORT: '0', ...env })
 	const realtimeConfig = resolveRealtimeConfig(config)
 	const logger = pino({ level: 'silent' })
-	const embedded = createRealtimeServer({ apps: [realtimeConfig.app] })
+	// With the product's channel names and limits, as server/app.ts composes it.
+	const embedded = createRealtimeServer({ apps: [realtimeConfig.app], ...realtimeServerOptions(config) })
 	let port = 0
 	const realtime = createRealtime({ target: () => publishTarget(realtimeConfig, port), logger })
 	const app = express()

@@ -33,7 +33,7 @@ type Props = {
 export function Thread({ locale, maxUploadMegabytes, me, workspaceId, conversation, thread, members, labels, session }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
-	const live = useConversationLive(session, conversation.id, me)
+	const live = useConversationLive(session, workspaceId, conversation.id, me, members)
 	const timeZone = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.user?.workspace?.timezone ?? 'UTC'
 	const older = new URLSearchParams(search).has('before')
 	const end = useRef<HTMLDivElement>(null)
