@@ -10,7 +10,7 @@ import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { workspaceChannel } from '#common/realtime.ts'
 import { handler } from '#api/http/handler.ts'
-import { createRateLimits } from '#api/http/rate-limit.ts'
+import { consumeAll, createRateLimits, type RateLimit } from '#api/http/rate-limit.ts'
 import { queueMail } from '#api/mail/jobs.ts'
 import { invitationUrl } from './invitation-mail.ts'
 import { findMembership, managers, parseParams, requireMember } from './membership.ts'
@@ -59,6 +59,10 @@ function invitationJson(invitation: Invitation & { createdByName: string | null 
 /** What the log says of an invitation: its role, and whom it was mailed to (a link names nobody); never its code. */
 function auditValuesOf(invitation: Invitation): Record<string, string> {
 	return { role: invitation.role, method: invitation.method, ...(invitation.email ? { email: invitation.email } : {}) }
+}
+
+function requireVerified(user: { emailVerifiedAt: Date | null }) {
+	if (!user.emailVerifiedAt) throw new HttpError(403, 'workspaces:errors.verifyToInvite')
 }
 
 function invitationNotFound() {
@@ -135,8 +139,19 @@ async function listInvitations(db: DB, workspaceId: string) {
 		.execute()
 }
 
-/** How often one invitation may be mailed again. */
-export const invitationLimitRules = { resendInvitation: { points: 5, seconds: 60 * 60 } }
+const hour = 60 * 60
+
+/**
+ * How many invitations may be made and mailed: per workspace and per inviter (an owner or admin's
+ * account taken over, or a workspace made to mail strangers), per recipient (one address is not
+ * flooded from many workspaces), and how often one invitation may be mailed again.
+ */
+export const invitationLimitRules = {
+	invitationWorkspace: { points: 100, seconds: 24 * hour },
+	invitationInviter: { points: 30, seconds: hour },
+	invitationRecipient: { points: 10, seconds: 24 * hour },
+	resendInvitation: { points: 5, seconds: hour },
+}
 
 /** `/v1/workspaces/:id/invitations`: owners and admins invite, list, mail again and revoke. */
 export function invitationRoutes(context: ApiContext): Router {
@@ -159,6 +174,13 @@ export function invitationRoutes(context: ApiContext): Router {
 			const { workspace } = await requireMember(db, req, managers)
 			const body = parseRequest(req, 'body', createInvitationBody)
 			const email = body.method === 'email' ? (body.email ?? null) : null
+			// Only a proven address sends mail in the product's name: an account made a minute ago with any e-mail does not.
+			if (email) requireVerified(req.user)
+			await consumeAll([
+				[limits.invitationWorkspace, workspace.id],
+				[limits.invitationInviter, req.user.id],
+				...(email ? [[limits.invitationRecipient, email.toLowerCase()] as [RateLimit, string]] : []),
+			])
 			if (email) {
 				const member = await db
 					.selectFrom('members')
@@ -205,7 +227,12 @@ export function invitationRoutes(context: ApiContext): Router {
 			if (invitation.revokedAt || invitation.expiresAt.getTime() <= Date.now() || (invitation.maxUses !== null && invitation.uses >= invitation.maxUses)) {
 				throw new HttpError(410, 'workspaces:errors.invitationNotResendable')
 			}
-			await limits.resendInvitation.consume(invitation.id)
+			requireVerified(req.user)
+			await consumeAll([
+				[limits.resendInvitation, invitation.id],
+				[limits.invitationInviter, req.user.id],
+				[limits.invitationRecipient, invitation.email.toLowerCase()],
+			])
 			// A mail still waiting for SMTP is tried again now, not queued twice (api/mail/jobs.ts).
 			await queueMail(db, { kind: 'invitation', invitationId: invitation.id })
 			res.status(202).json({ message: req.t('workspaces:messages.invitationResent', { email: invitation.email }) })

@@ -146,12 +146,12 @@ export function documentWorkspaces(docs: ApiDocs) {
 	})
 
 	docs.add({ method: 'get', path: '/:id/invitations', summary: 'The invitations', description: 'Owners and admins.', params: workspaceParams, responses: { 200: { description: 'The invitations, each with its URL.', schema: z.object({ invitations: z.array(invitation) }) } }, errors: [403] })
-	docs.add({ method: 'post', path: '/:id/invitations', summary: 'Invite by link or by mail', description: 'Owners and admins.', params: workspaceParams, body: createInvitationBody, responses: { 201: { description: 'The invitation, with its URL; its mail, if any, is queued (retried while the mail server refuses).', schema: invitation } }, errors: [403, 409] })
+	docs.add({ method: 'post', path: '/:id/invitations', summary: 'Invite by link or by mail', description: 'Owners and admins; by mail, only once their own e-mail is confirmed (403 otherwise). At most 100 a day per workspace, 30 an hour per inviter, 10 mails a day per address (429).', params: workspaceParams, body: createInvitationBody, responses: { 201: { description: 'The invitation, with its URL; its mail, if any, is queued (retried while the mail server refuses).', schema: invitation } }, errors: [403, 409, 429] })
 	docs.add({
 		method: 'post',
 		path: '/:id/invitations/:invitationId/resend',
 		summary: 'Mail an invitation again',
-		description: 'Owners and admins; a live invitation by e-mail, five times an hour at most.',
+		description: 'Owners and admins whose own e-mail is confirmed; a live invitation by e-mail, five times an hour at most (and within the per-inviter and per-address limits of creating one).',
 		params: invitationParams,
 		responses: { 202: { description: 'The mail is queued.', schema: z.object({ message: z.string() }) } },
 		errors: [403, 404, 410, 422, 429],

@@ -144,6 +144,41 @@ describe('creating invitations', () => {
 		expect(response.status).toBe(409)
 		expect(response.body).toMatchObject({ message: `${team.agent.user.email} is already a member of this workspace.` })
 	})
+
+	test('an inviter whose own e-mail is not confirmed mails nobody, in their language; a link still works', async () => {
+		const team = await createTeam()
+		const unverified = await createUser({ workspaceId: team.workspace.id, role: 'admin', verified: false })
+		const { auth } = unverified
+		const address = uniqueEmail('never-mailed')
+		const refused = await invite(team, { method: 'email', role: 'agent', email: address }, { ...auth, 'Accept-Language': 'fr-x' })
+		expect(refused.status).toBe(403)
+		expect(refused.body).toMatchObject({ message: expect.stringMatching(/^Confirmez votre adresse e-mail avant d’inviter par e-mail/) })
+		expect((await invite(team, { method: 'link', role: 'agent' }, auth)).status).toBe(201)
+		expect(await mailsTo(api, address)).toEqual([])
+		// Nor mails again an invitation someone else made.
+		const { invitation } = await invite(team, { method: 'email', role: 'agent', email: uniqueEmail() })
+		const again = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations/${invitation.id}/resend`, { headers: auth })
+		expect(again.status).toBe(403)
+	})
+
+	test('one address gets at most 10 invitation mails a day, whatever the workspaces; one inviter makes at most 30 an hour', async () => {
+		const address = uniqueEmail('flooded')
+		const [first, second] = [await createTeam(), await createTeam()]
+		for (let n = 0; n < 5; n++) expect((await invite(first, { method: 'email', role: 'agent', email: address })).status).toBe(201)
+		for (let n = 0; n < 5; n++) expect((await invite(second, { method: 'email', role: 'agent', email: address })).status).toBe(201)
+		const flooded = await invite(first, { method: 'email', role: 'agent', email: address }, { 'Accept-Language': 'ar-eg' })
+		expect(flooded.status).toBe(429)
+		expect(flooded.body).toMatchObject({ message: expect.stringContaining('محاولات كثيرة') })
+		expect((await invite(first, { method: 'email', role: 'agent', email: uniqueEmail() })).status).toBe(201)
+
+		const busy = await createTeam()
+		for (let n = 0; n < 30; n++) expect((await invite(busy, { method: 'link', role: 'agent' })).status).toBe(201)
+		const refused = await invite(busy, { method: 'link', role: 'agent' })
+		expect(refused.status).toBe(429)
+		expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+		// Another manager of the same workspace still invites.
+		expect((await invite(busy, { method: 'link', role: 'agent' }, busy.owner.auth)).status).toBe(201)
+	})
 })
 
 describe('listing and revoking', () => {
