@@ -4,7 +4,6 @@ import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
 import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
@@ -23,6 +22,8 @@ import { refuseForeignOrigin } from './csrf.ts'
 import { securityHeaders } from './security-headers.ts'
 import { discardUnreadBody } from './unread-body.ts'
 import { anonymousPageCache } from './page-cache.ts'
+import { createPageHandler } from './page-handler.ts'
+import { privatePages } from './private-pages.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { requestMessages, type Logger } from './logger.ts'
@@ -134,9 +135,13 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 
 	const remix = development ? await developmentBuild(app) : await productionBuild(app)
 	app.use(refuseForeignOrigin(config.PUBLIC_URL))
-	const pages = createRequestHandler({
+	// A signed-in visitor's pages are kept by no cache (decision 015).
+	app.use(privatePages())
+	// A post's body is capped at its page's limit before Remix reads it (decision 015).
+	const pages = createPageHandler({
 		build: remix.build,
 		mode: config.NODE_ENV,
+		uploadMaxBytes: config.UPLOAD_MAX_BYTES,
 		getLoadContext: (req, res) => ({
 			cspNonce: res.locals.cspNonce as string,
 			clientIp: req.ip ?? '',

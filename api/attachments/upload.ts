@@ -30,7 +30,8 @@ export async function readUpload(req: Request, storage: Storage, maxBytes: numbe
 	let stored: Promise<NewAttachment & { truncated: boolean }> | null = null
 	let parser: busboy.Busboy
 	try {
-		parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxBytes, parts: 25 }, defParamCharset: 'utf8' })
+		// busboy counts a file that reaches its limit as cut off, one of exactly `maxBytes` too: it (and the storage below) take one byte more, which tells the two apart.
+		parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxBytes + 1, parts: 25 }, defParamCharset: 'utf8' })
 	} catch {
 		throw new HttpError(400, 'errors.validation')
 	}
@@ -45,7 +46,7 @@ export async function readUpload(req: Request, storage: Storage, maxBytes: numbe
 			}
 			const contentType = (info.mimeType || 'application/octet-stream').toLowerCase()
 			const filename = cleanFilename(info.filename)
-			stored = storage.put(stream, maxBytes).then(({ key, size }) => ({
+			stored = storage.put(stream, maxBytes + 1).then(({ key, size }) => ({
 				kind: attachmentKindOf(contentType),
 				filename,
 				contentType,

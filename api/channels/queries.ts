@@ -90,14 +90,32 @@ export function findChannel(db: Executor, workspaceId: string, channelId: string
 	return db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).where('id', '=', channelId).executeTakeFirst()
 }
 
+/** How long a link channel's slug stays its workspace's once the channel is deleted or its slug changed (migration 0026). */
+export const slugReservedDays = 30
+
+/** The slugs given up within `slugReservedDays` by workspaces other than `workspaceId`: nobody else may take them yet. */
+function reservedElsewhere(db: Executor, workspaceId: string) {
+	return db
+		.selectFrom('releasedChannelSlugs')
+		.select('slug')
+		.where('workspaceId', '<>', workspaceId)
+		.where('releasedAt', '>', sql<Date>`now() - make_interval(days => ${slugReservedDays})`)
+}
+
+/** Whether `slug` is another workspace's deleted link's, still reserved to it (the workspace that gave it up may take it back). */
+export async function isSlugReserved(db: Executor, slug: string, workspaceId: string): Promise<boolean> {
+	return (await reservedElsewhere(db, workspaceId).where('slug', '=', slug).executeTakeFirst()) !== undefined
+}
+
 /** A free slug for a channel named `name` (`Café Lumière` → `cafe-lumiere`, then `cafe-lumiere-2`…); `chat-…` for other scripts. */
-export async function suggestSlug(db: Executor, name: string): Promise<string> {
+export async function suggestSlug(db: Executor, name: string, workspaceId: string): Promise<string> {
 	const fromName = slugBase(name)
 	const base = fromName && fromName.length >= 3 ? fromName : randomSuffixed('chat')
 	const rows = await db
 		.selectFrom('channels')
 		.select('slug')
 		.where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+		.union(reservedElsewhere(db, workspaceId).where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)])))
 		.execute()
 	return firstFreeSlug(base, new Set(rows.map((row) => String(row.slug))))
 }

@@ -9,7 +9,7 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { channelJson, channelSlugConstraint, findChannel, linkSettingsOf, listChannels, publicChannelColumns, type PublicChannel, suggestSlug } from './queries.ts'
+import { channelJson, channelSlugConstraint, findChannel, isSlugReserved, linkSettingsOf, listChannels, publicChannelColumns, type PublicChannel, slugReservedDays, suggestSlug } from './queries.ts'
 import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
@@ -25,6 +25,11 @@ function slugTaken(req: Request, slug: string) {
 	return fieldError(req, 409, 'slug', 'channels:errors.slugTaken', { slug })
 }
 
+/** The 409 of a slug another workspace's deleted link had, still reserved to it, shown beside the field. */
+function slugReserved(req: Request, slug: string) {
+	return fieldError(req, 409, 'slug', 'channels:errors.slugReserved', { slug, days: slugReservedDays })
+}
+
 // A disabled link answers 404 to its visitors; the list shows why.
 const statusOf = (enabled: boolean) => (enabled ? 'active' : 'disabled')
 
@@ -35,6 +40,10 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 
 	const taken = (req: Request, slug: string | undefined) => (error: unknown) => {
 		throw slug !== undefined && isUniqueViolation(error, channelSlugConstraint) ? slugTaken(req, slug) : error
+	}
+	// A deleted link's address is not another workspace's at once: its visitors would reach their page.
+	const refuseReserved = async (req: Request, slug: string | undefined, workspaceId: string) => {
+		if (slug !== undefined && (await isSlugReserved(db, slug, workspaceId))) throw slugReserved(req, slug)
 	}
 
 	router.get(
@@ -68,10 +77,12 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			} as const
 			const insert = (slug: string) => db.insertInto('channels').values({ ...values, slug }).returning(publicChannelColumns).executeTakeFirstOrThrow()
 			let created
-			if (body.slug) created = await insert(body.slug).catch(taken(req, body.slug))
-			else {
+			if (body.slug) {
+				await refuseReserved(req, body.slug, workspace.id)
+				created = await insert(body.slug).catch(taken(req, body.slug))
+			} else {
 				// Two channels of the same name at once: the second takes a random suffix rather than a 409 for a slug nobody typed.
-				const suggested = await suggestSlug(db, body.name)
+				const suggested = await suggestSlug(db, body.name, workspace.id)
 				created = await insert(suggested).catch(async (error: unknown) => {
 					if (!isUniqueViolation(error, channelSlugConstraint)) throw error
 					return insert(`${suggested}-${Date.now().toString(36)}`)
@@ -129,6 +140,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const changes: { name?: string; slug?: string; enabled?: boolean; settings?: Partial<LinkSettings>; campaignRatePerSecond?: number | null } =
 				found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
+			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)
 			const updated = await db
 				.transaction()
 				.execute(async (trx) => {

@@ -96,6 +96,7 @@ export interface Database {
 	contactSearch: ContactSearchTable
 	cannedResponses: CannedResponsesTable
 	channels: ChannelsTable
+	releasedChannelSlugs: ReleasedChannelSlugsTable
 	conversationNumbers: ConversationNumbersTable
 	contactIdentities: ContactIdentitiesTable
 	conversations: ConversationsTable
@@ -257,6 +258,13 @@ export interface ChannelsTable {
 }
 
 export type Channel = Selectable<ChannelsTable>
+
+/** A slug a link channel gave up, kept for its workspace a while (migration 0026; written by a trigger on channels). */
+export interface ReleasedChannelSlugsTable {
+	slug: string
+	workspaceId: string
+	releasedAt: Date
+}
 
 /** Who a contact is on a channel: a WhatsApp wa_id, a Telegram chat id, a link visitor's token hash. */
 export interface ContactIdentitiesTable {

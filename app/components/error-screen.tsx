@@ -5,6 +5,14 @@ import * as styles from './error-screen.css.ts'
 
 type ErrorData = { message?: string; messageKey?: string; path?: string }
 
+// 404: nothing here; 413: a post over its page's limit (server/page-bodies.ts); 503: a part (the
+// database) is away for a moment, nothing was lost; any other status: unexpected.
+const wordsOf: Record<number, [string, string]> = {
+	404: ['error.title', 'error.description'],
+	413: ['error.titleTooLarge', 'error.descriptionTooLarge'],
+	503: ['error.titleUnavailable', 'error.descriptionUnavailable'],
+}
+
 /**
  * The one error screen: 404s, route validation failures and anything unhandled. `referrer` (the
  * root loader's) is where 'Go Back' leads without JavaScript; a prop, since root.tsx renders this.
@@ -22,8 +30,7 @@ export function ErrorScreen({ referrer }: { referrer: string | null | undefined 
 			? t('error.pageNotFound', { path: errorData.path })
 			: (errorData.message ?? t(errorData.messageKey ?? (status === 404 ? 'error.notFound' : 'error.unexpected')))
 	if (!isRouteErrorResponse(error)) console.error(error)
-	// 404: nothing here; 503: a part (the database) is away for a moment, nothing was lost; else unexpected.
-	const words = status === 404 ? ['error.title', 'error.description'] : status === 503 ? ['error.titleUnavailable', 'error.descriptionUnavailable'] : ['error.titleUnexpected', 'error.descriptionUnexpected']
+	const words = wordsOf[status] ?? ['error.titleUnexpected', 'error.descriptionUnexpected']
 
 	return (
 		<main className={styles.screen}>

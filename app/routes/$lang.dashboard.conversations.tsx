@@ -105,7 +105,7 @@ export async function loader(args: LoaderFunctionArgs) {
 			: null
 	return {
 		now: Date.now(),
-		maxUploadMegabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES, languageOf(locale).tag),
+		upload: { maxBytes: args.context.config.UPLOAD_MAX_BYTES, megabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES, languageOf(locale).tag) },
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
 		locale,
 		me: { userId: user.id, name: user.name },

@@ -288,6 +288,13 @@ describe('replies with a file', () => {
 		expect((await fetch(`${api.url}/v1/link/${channel.slug}/attachments/${reply.attachments[0]!.id}`)).status).toBe(400)
 	})
 
+	test('a file of exactly UPLOAD_MAX_BYTES is kept (busboy calls a file that reaches its limit cut off)', async () => {
+		const { number } = await telegramConversation(56_004)
+		const answer = await postWithFile(team.agent.auth, number, { kind: 'note', body: '' }, { name: 'exact.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes, 1) })
+		expect(answer.status).toBe(201)
+		expect(((await answer.json()) as MessageJson).attachments).toMatchObject([{ filename: 'exact.bin', size: maxBytes, status: 'stored' }])
+	})
+
 	test('a file over the limit, an empty file, or a reply with neither text nor file is refused, translated, and nothing is kept', async () => {
 		const { number } = await telegramConversation(56_003)
 		const before = storedFiles().length

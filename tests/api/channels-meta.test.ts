@@ -1,3 +1,5 @@
+import http from 'node:http'
+import { type AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { customerFile, customerMessage, delivered, echo, type MetaFake, type MetaPage, pageWebhook, readUpTo, startMetaFake } from '../fakes/meta.ts'
@@ -179,6 +181,36 @@ describe('messages in and out', () => {
 		await post(customerFile(account, psid, 'file', 'http://127.0.0.2:9/internal/secrets.txt'))
 		const refused = await until(async () => (await reader.thread(conversation.number)).find((each) => each.attachments[0]?.filename === 'secrets.txt'))
 		expect(refused.attachments).toMatchObject([{ kind: 'file', status: 'failed' }])
+	})
+
+	test('a redirect on the way to a file is followed on Meta’s servers only: one to a loopback address is never asked', async () => {
+		// A service of the machine's own, which only a redirect could make the server ask.
+		const internal: string[] = []
+		const service = http.createServer((req, res) => {
+			internal.push(req.url ?? '')
+			res.end('the internal secrets')
+		})
+		await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+		try {
+			const { channel, account, post } = await connect('messenger', 'Redirects')
+			const psid = '24681357900456'
+			const bytes = Buffer.from('\x89PNG\r\n\x1a\n a picture moved to another host of the CDN')
+			await post(customerFile(account, psid, 'image', fake.addRedirect(fake.addFile(bytes, 'moved.png', 'image/png'), 'moved.png')))
+			const conversation = await reader.firstConversation(channel.id)
+			const moved = await until(async () => (await reader.thread(conversation.number)).find((each) => each.attachments[0]?.filename === 'moved.png'))
+			expect(moved.attachments).toMatchObject([{ kind: 'image', status: 'stored', size: bytes.length }])
+
+			const inside = `http://127.0.0.1:${(service.address() as AddressInfo).port}/internal/secrets.txt`
+			await post(customerFile(account, psid, 'file', fake.addRedirect(inside, 'report.txt')))
+			await post(customerFile(account, psid, 'file', fake.addRedirect(fake.addRedirect(inside, 'hop.txt'), 'twice.txt')))
+			for (const filename of ['report.txt', 'twice.txt']) {
+				const refused = await until(async () => (await reader.thread(conversation.number)).find((each) => each.attachments[0]?.filename === filename))
+				expect(refused.attachments, filename).toMatchObject([{ kind: 'file', status: 'failed' }])
+			}
+			expect(internal).toEqual([])
+		} finally {
+			await new Promise<void>((resolve) => service.close(() => resolve()))
+		}
 	})
 
 	test('an agent’s picture goes to the Send API as a multipart attachment, the text after it as its own message', async () => {

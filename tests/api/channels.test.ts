@@ -84,6 +84,43 @@ describe('channels', () => {
 		expect(renamed.status).toBe(409)
 	})
 
+	test('a deleted link’s slug stays its workspace’s for 30 days: another gets a 409 saying why (on create, on edit, never as a suggestion); the same workspace takes it back', async () => {
+		const slug = unique()
+		const gone = await create({ name: 'Gone soon', slug })
+		expect((await api.request('DELETE', path(team.workspace.id, gone.id), { headers: team.owner.auth })).status).toBe(204)
+
+		const other = await createTeam('Slug claimers')
+		const claim = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api.request('POST', path(other.workspace.id), { body: { kind: 'link', name: 'Theirs', ...body }, headers: { ...other.owner.auth, ...headers } })
+		const french = await claim({ slug }, { 'Accept-Language': 'fr' })
+		expect(french.status).toBe(409)
+		const message = `L’adresse « ${slug} » appartenait à un lien de discussion supprimé il y a moins de 30 jours. Elle reste réservée à son espace de travail d’ici là, pour que les visiteurs du lien n’arrivent pas sur la page de quelqu’un d’autre. Choisissez-en une autre.`
+		expect(french.body).toEqual({ message, statusCode: 409, details: { source: 'body', fields: { slug: [message] } } })
+		const theirs = (await claim({ slug: unique() })).body as ChannelJson
+		const renamed = await api.request('PATCH', path(other.workspace.id, theirs.id), { body: { slug }, headers: other.owner.auth })
+		expect(renamed.status).toBe(409)
+		expect(renamed.body).toMatchObject({ message: expect.stringContaining(`The address “${slug}” belonged to a chat link deleted less than 30 days ago.`) })
+		// A name that would make that slug is given the next free one.
+		expect(((await claim({ name: slug })).body as ChannelJson).slug).toBe(`${slug}-2`)
+
+		// Its own workspace takes it back; renamed away, the old slug is reserved again.
+		const back = await create({ name: 'Back again', slug })
+		expect(back.slug).toBe(slug)
+		const moved = unique()
+		expect((await api.request('PATCH', path(team.workspace.id, back.id), { body: { slug: moved }, headers: team.owner.auth })).status).toBe(200)
+		expect((await claim({ slug })).status).toBe(409)
+
+		// Thirty days on, anyone may take it.
+		await testDb().updateTable('releasedChannelSlugs').set({ releasedAt: new Date(Date.now() - 31 * 86_400_000) }).where('slug', '=', slug).execute()
+		expect((await claim({ slug })).status).toBe(201)
+
+		// A workspace deleted with its links: their slugs stay reserved too.
+		const leaving = await createTeam('Leaving')
+		const kept = unique()
+		expect((await api.request('POST', path(leaving.workspace.id), { body: { kind: 'link', name: 'Last words', slug: kept }, headers: leaving.owner.auth })).status).toBe(201)
+		await testDb().deleteFrom('workspaces').where('id', '=', leaving.workspace.id).execute()
+		expect((await claim({ slug: kept })).status).toBe(409)
+	})
+
 	test.each(['instagram', 'facebook', 'messenger'])('a %s channel asks for its page, translated', async (kind) => {
 		const response = await api.request('POST', path(team.workspace.id), { body: { kind, name: 'Page' }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
 		expect(response.status).toBe(400)

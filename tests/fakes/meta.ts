@@ -19,6 +19,8 @@ export type MetaFake = FakeServer & {
 	addProfile: (id: string, profile: { first_name?: string; last_name?: string; name?: string; username?: string }) => void
 	/** A file a customer sent, served as Meta's CDN serves it (no token; its URL is the webhook's `payload.url`). */
 	addFile: (bytes: Buffer, name: string, contentType: string) => string
+	/** A file's URL that answers `302 Found` to `location`, as Meta's CDN sends a file on from one of its hosts to another. */
+	addRedirect: (location: string, name: string) => string
 	/** Posts a webhook as Meta would: signed with `appSecret` (or a forged signature). */
 	postWebhook: (url: string, appSecret: string, payload: unknown, options?: { signature?: string }) => Promise<Response>
 }
@@ -33,10 +35,13 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 	const profiles = new Map<string, Record<string, string>>()
 
 	const files = new Map<string, { bytes: Buffer; contentType: string }>()
+	const redirects = new Map<string, string>()
 
 	const route = (request: Received): Answer | undefined => {
 		const file = request.method === 'GET' ? files.get(request.path) : undefined
 		if (file) return { status: 200, body: file.bytes, headers: { 'Content-Type': file.contentType } }
+		const location = request.method === 'GET' ? redirects.get(request.path) : undefined
+		if (location) return { status: 302, body: {}, headers: { Location: location } }
 		const person = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)?.[1]
 		const profile = person && request.method === 'GET' ? profiles.get(person) : undefined
 		if (profile) {
@@ -94,6 +99,11 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 		addFile(bytes, name, contentType) {
 			const path = `/cdn/${crypto.randomBytes(8).toString('hex')}/${encodeURIComponent(name)}`
 			files.set(path, { bytes, contentType })
+			return `${server.url}${path}`
+		},
+		addRedirect(location, name) {
+			const path = `/cdn/${crypto.randomBytes(8).toString('hex')}/${encodeURIComponent(name)}`
+			redirects.set(path, location)
 			return `${server.url}${path}`
 		},
 		postWebhook: postSignedWebhook,

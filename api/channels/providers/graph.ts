@@ -12,6 +12,11 @@ type GraphError = { error?: { message?: string; type?: string; code?: number; er
 // Graph's codes for "slow down": application (4), user (17), page (32), a call's own limit (613), and WhatsApp's account and pair limits.
 const rateLimitCodes = new Set([4, 17, 32, 613, 80007, 130429, 131048, 131056])
 
+/** Meta's CDN, where its files are (lookaside.fbsbx.com, *.fbcdn.net, *.cdninstagram.com, facebook.com), over https. */
+export function isMetaCdn(url: URL): boolean {
+	return url.protocol === 'https:' && /(^|\.)(fbsbx\.com|fbcdn\.net|cdninstagram\.com|facebook\.com)$/.test(url.hostname)
+}
+
 /** A Graph call with the channel's token; an error body becomes a ProviderError of the right kind. */
 export async function graphCall<T>(url: string, token: string, init: { method?: 'GET' | 'POST'; body?: unknown; form?: FormData } = {}): Promise<T> {
 	let response: Response

@@ -1,5 +1,5 @@
 import { downloadFile } from './download.ts'
-import { graphCall, verifyMetaWebhook } from './graph.ts'
+import { graphCall, isMetaCdn, verifyMetaWebhook } from './graph.ts'
 import { type ChannelProvider, type InboundAttachment, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError } from './provider.ts'
 
 /**
@@ -60,13 +60,11 @@ function bodyOf(message: NonNullable<Messaging['message']>): string {
 
 /**
  * Meta's CDN, where a webhook's files are (lookaside.fbsbx.com, *.fbcdn.net, *.cdninstagram.com),
- * or the Graph API's own host (a proxy, a test's fake): nothing else is fetched on a webhook's word.
+ * or the Graph API's own host (a proxy, a test's fake): nothing else is fetched on a webhook's word,
+ * nor any redirect on the way to the file that leads elsewhere.
  */
-function isMetaFile(url: string, config: ProviderConfig): boolean {
-	if (!URL.canParse(url)) return false
-	const { protocol, host, hostname } = new URL(url)
-	if (host === new URL(config.META_GRAPH_URL).host) return true
-	return protocol === 'https:' && /(^|\.)(fbsbx\.com|fbcdn\.net|cdninstagram\.com|facebook\.com)$/.test(hostname)
+function isMetaFile(url: URL, config: ProviderConfig): boolean {
+	return url.host === new URL(config.META_GRAPH_URL).host || isMetaCdn(url)
 }
 
 export function pageMessagingProvider({ kind, object }: PageOptions): ChannelProvider {
@@ -135,8 +133,7 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 		},
 
 		async fetchAttachment(_channel, ref, config) {
-			if (!isMetaFile(ref, config)) throw new ProviderError('refused', 'The file is not on Meta’s servers')
-			return downloadFile(ref)
+			return downloadFile(ref, {}, (hop) => isMetaFile(hop, config))
 		},
 
 		async send(channel, message, config) {

@@ -1,5 +1,5 @@
 import { downloadFile } from './download.ts'
-import { graphCall, verifyMetaWebhook } from './graph.ts'
+import { graphCall, isMetaCdn, verifyMetaWebhook } from './graph.ts'
 import { type ChannelProvider, type Described, type InboundAttachment, type InboundEvent, type ProviderConfig, ProviderError } from './provider.ts'
 
 /**
@@ -122,8 +122,10 @@ export const whatsappProvider: ChannelProvider = {
 		// The media id gives a short-lived URL (5 minutes), fetched with the same token.
 		const token = channel.credentials.accessToken ?? ''
 		const media = await graphCall<{ url?: string; mime_type?: string; file_size?: number | string }>(`${base(config)}/${encodeURIComponent(ref)}`, token)
-		if (!media.url) throw new ProviderError('refused', 'Meta gave no URL for the media')
-		const file = await downloadFile(media.url, { Authorization: `Bearer ${token}` })
+		const address = media.url
+		if (!address) throw new ProviderError('refused', 'Meta gave no URL for the media')
+		// Meta's answer names the file's address; a redirect from there may lead to its CDN only (and gets no token).
+		const file = await downloadFile(address, { Authorization: `Bearer ${token}` }, (hop) => hop.origin === new URL(address).origin || isMetaCdn(hop))
 		const size = Number(media.file_size)
 		return { ...file, contentType: media.mime_type ?? file.contentType, size: file.size ?? (Number.isInteger(size) && size > 0 ? size : null) }
 	},

@@ -24,6 +24,7 @@ import * as m0022 from './0022_two_factor.ts'
 import * as m0023 from './0023_report_spans.ts'
 import * as m0024 from './0024_report_versions.ts'
 import * as m0025 from './0025_visitor_email_claims.ts'
+import * as m0026 from './0026_released_channel_slugs.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
 	'0023_report_spans': m0023,
 	'0024_report_versions': m0024,
 	'0025_visitor_email_claims': m0025,
+	'0026_released_channel_slugs': m0026,
 }

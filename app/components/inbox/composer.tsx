@@ -12,7 +12,7 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Kind = 'text' | 'note'
 type Suggestion = { id: string; label: string; hint: string; insert: string }
-type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; maxUploadMegabytes: string; onTyping: (kind: Kind) => void }
+type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; upload: { maxBytes: number; megabytes: string }; onTyping: (kind: Kind) => void }
 
 function readDraft(key: string): string {
 	try {
@@ -36,7 +36,7 @@ function writeDraft(key: string, text: string) {
  * a new line), `/` at the start of a line offers canned responses, `@` in a note offers members, and
  * the draft is kept per conversation in this browser until it is sent.
  */
-export function Composer({ locale, workspaceId, conversation, members, maxUploadMegabytes, onTyping }: Props) {
+export function Composer({ locale, workspaceId, conversation, members, upload, onTyping }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const fetcher = useFetcher<typeof action>()
 	const canned = useFetcher<CannedLoader>()
@@ -224,9 +224,21 @@ export function Composer({ locale, workspaceId, conversation, members, maxUpload
 			) : null}
 			<div className={styles.composerFile}>
 				<label htmlFor="composer-file">{t('composer.attach')}</label>
-				<input ref={fileInput} id="composer-file" type="file" name="file" aria-describedby="composer-file-hint" />
+				<input
+					ref={fileInput}
+					id="composer-file"
+					type="file"
+					name="file"
+					aria-describedby="composer-file-hint"
+					// Said before it is sent, so a file far over the limit never leaves the browser (the page's post is capped).
+					onChange={(event) => {
+						const file = event.currentTarget.files?.[0]
+						event.currentTarget.setCustomValidity(file && file.size > upload.maxBytes ? t('composer.fileTooLarge', { max: upload.megabytes }) : '')
+						event.currentTarget.reportValidity()
+					}}
+				/>
 				<span id="composer-file-hint" className={styles.composerFileHint}>
-					{t('composer.attachHint', { max: maxUploadMegabytes })}
+					{t('composer.attachHint', { max: upload.megabytes })}
 				</span>
 			</div>
 			<div className={styles.composerRow}>

@@ -19,7 +19,8 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Props = {
 	locale: string
-	maxUploadMegabytes: string
+	/** The largest file an agent may attach, in bytes and as the hint says it. */
+	upload: { maxBytes: number; megabytes: string }
 	me: { userId: string; name: string }
 	workspaceId: string
 	conversation: Conversation
@@ -30,10 +31,10 @@ type Props = {
 }
 
 /** The open conversation: who is here and typing, the header's actions, the messages by day, the composer. */
-export function Thread({ locale, maxUploadMegabytes, me, workspaceId, conversation, thread, members, labels, session }: Props) {
+export function Thread({ locale, upload, me, workspaceId, conversation, thread, members, labels, session }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
-	const live = useConversationLive(session, workspaceId, conversation.id, me, members)
+	const live = useConversationLive(session, conversation.id, me)
 	const timeZone = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.user?.workspace?.timezone ?? 'UTC'
 	const older = new URLSearchParams(search).has('before')
 	const end = useRef<HTMLDivElement>(null)
@@ -88,7 +89,7 @@ export function Thread({ locale, maxUploadMegabytes, me, workspaceId, conversati
 			<p className={styles.typing} aria-live="polite">
 				{typingNames.length ? t('typing', { names: typingNames.join(', ') }) : ''}
 			</p>
-			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} maxUploadMegabytes={maxUploadMegabytes} onTyping={live.typed} />
+			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} upload={upload} onTyping={live.typed} />
 			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
 	)
