@@ -9,6 +9,7 @@ export const auditKinds = [
 	'member.removed',
 	'member.left',
 	'member.ownershipTransferred',
+	'member.twoFactorReset',
 	'invitation.created',
 	'invitation.revoked',
 	'invitation.accepted',

@@ -20,11 +20,15 @@ export type RealtimeBrowserConfig = {
 
 export const workspaceChannel = (workspaceId: string) => `private-workspace-${workspaceId}`
 export const workspacePresenceChannel = (workspaceId: string) => `presence-workspace-${workspaceId}`
-export const conversationChannel = (conversationId: string) => `private-conversation-${conversationId}`
+/**
+ * The agents on an open conversation: its members are who is viewing it, and `client-typing` who is typing. A presence
+ * channel because Pusher Channels and Soketi stamp a client event's sender (`user_id`) there only.
+ */
+export const conversationPresenceChannel = (conversationId: string) => `presence-conversation-${conversationId}`
 /** What a link-page visitor hears of their conversation (replies, agents typing); never notes. Members of the workspace may listen too. */
 export const visitorChannel = (conversationId: string) => `private-visitor-${conversationId}`
 
-export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation' | 'visitor'; id: string }
+export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation-presence' | 'visitor'; id: string }
 
 // Lower case only, as PostgreSQL writes them: one channel per workspace, not one per spelling.
 const uuidPattern = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
@@ -32,7 +36,7 @@ const uuid = new RegExp(`^${uuidPattern}$`)
 const kinds = [
 	['private-workspace-', 'workspace'],
 	['presence-workspace-', 'workspace-presence'],
-	['private-conversation-', 'conversation'],
+	['presence-conversation-', 'conversation-presence'],
 	['private-visitor-', 'visitor'],
 ] as const
 

@@ -113,10 +113,11 @@ describe('realtime configuration', () => {
 		// Only the product's channels, public ones never.
 		const workspace = '0b6a8a52-6c1f-4a38-9d43-2f7d3a1c5e10'
 		const allowed = (name: string) => options.channelNames?.some((pattern) => pattern.test(name)) ?? false
-		for (const name of [`private-workspace-${workspace}`, `presence-workspace-${workspace}`, `private-conversation-${workspace}`, `private-visitor-${workspace}`]) {
+		for (const name of [`private-workspace-${workspace}`, `presence-workspace-${workspace}`, `presence-conversation-${workspace}`, `private-visitor-${workspace}`]) {
 			expect(allowed(name)).toBe(true)
 		}
-		for (const name of ['news', `private-workspace-${workspace}x`, `presence-workspace-${workspace.toUpperCase()}`, 'private-anything', `cache-${workspace}`]) {
+		// private-conversation-{id} is retired: typing and viewing moved to the presence channel.
+		for (const name of ['news', `private-workspace-${workspace}x`, `presence-workspace-${workspace.toUpperCase()}`, 'private-anything', `cache-${workspace}`, `private-conversation-${workspace}`]) {
 			expect(allowed(name)).toBe(false)
 		}
 		expect(problemsOf({ REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '1.5' })).toEqual(['REALTIME_MAX_CONNECTIONS_PER_ADDRESS must be a whole number'])

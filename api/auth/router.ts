@@ -81,8 +81,8 @@ export function authRouter(context: ApiContext): Router {
 	const signedIn = requireUser(db)
 	const router = Router()
 
-	async function openSession(trx: Kysely<Database>, req: Request, user: User) {
-		const token = await createSession(trx, user.id, device(req))
+	async function openSession(trx: Kysely<Database>, req: Request, user: User, options: { secondFactor?: boolean } = {}) {
+		const token = await createSession(trx, user.id, device(req), options)
 		// The session opens in the user's current workspace: that workspace's log says so (docs/decisions/016-audit-log.md).
 		if (user.currentWorkspaceId) await recordSignIn(trx, user, user.currentWorkspaceId)
 		return token
@@ -200,7 +200,7 @@ export function authRouter(context: ApiContext): Router {
 				if (!(await spendChallenge(trx, input.challenge))) throw expired
 				// A wrong code rolls the challenge back, so the user may try again until it expires.
 				await checkSecondFactor(trx, req, user, input)
-				return openSession(trx, req, user)
+				return openSession(trx, req, user, { secondFactor: true })
 			})
 			await Promise.all([limits.twoFactorUser.reward(user.id), limits.twoFactorIp.reward(ip)])
 			res.json({ access_token: accessToken, user: await profileOf(db, user) })
@@ -386,6 +386,9 @@ export function authRouter(context: ApiContext): Router {
 			const recoveryCodes = await withSecondFactor(req, input, async (trx) => {
 				const enabled = await trx.updateTable('users').set({ twoFactorEnabledAt: new Date(), updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).executeTakeFirst()
 				if (Number(enabled.numUpdatedRows) === 0) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
+				// This session has just shown the code; every other one was opened with a password alone, and ends.
+				await trx.updateTable('sessions').set({ secondFactorAt: new Date() }).where('id', '=', req.session.id).execute()
+				await revokeOtherSessions(trx, req.user.id, req.session.id)
 				await recordInEveryWorkspace(trx, req.user, 'twoFactor.enabled')
 				return replaceRecoveryCodes(trx, req.user.id, config.ENCRYPTION_KEY)
 			})
@@ -403,6 +406,8 @@ export function authRouter(context: ApiContext): Router {
 			await confirmOwnPassword(req, input.password, 'password')
 			await withSecondFactor(req, input, async (trx) => {
 				await clearTwoFactor(trx, req.user.id)
+				// Whoever else was signed in as this user now holds a password-only account's session: ended.
+				await revokeOtherSessions(trx, req.user.id, req.session.id)
 				await recordInEveryWorkspace(trx, req.user, 'twoFactor.disabled')
 			})
 			res.status(204).end()

@@ -18,6 +18,7 @@ export async function createSession(
 	db: DB,
 	userId: string,
 	device: { userAgent?: string | null; ip?: string | null } = {},
+	options: { secondFactor?: boolean } = {},
 ): Promise<string> {
 	const token = newToken()
 	await db
@@ -28,6 +29,7 @@ export async function createSession(
 			userAgent: device.userAgent?.slice(0, 400) ?? null,
 			ip: device.ip ?? null,
 			expiresAt: new Date(Date.now() + sessionLifetime),
+			secondFactorAt: options.secondFactor ? new Date() : null,
 		})
 		.execute()
 	return token
@@ -51,6 +53,7 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'sessions.createdAt as sessionCreatedAt',
 			'sessions.lastUsedAt',
 			'sessions.expiresAt',
+			'sessions.secondFactorAt',
 			'members.role',
 			'workspaces.id as wId',
 			'workspaces.name as wName',
@@ -88,9 +91,9 @@ export async function findSession(
 	if (now - row.lastUsedAt.getTime() > touchInterval) {
 		await db.updateTable('sessions').set({ lastUsedAt: new Date(now) }).where('id', '=', row.sessionId).execute()
 	}
-	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, role, ...rest } = row
+	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...rest } = row
 	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
-	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt }
+	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt }
 	if (memberOf === undefined) return { session, user }
 	const membership =
 		role && wId && wName && wSlug && wTimezone && wDefaultLocale && wLogoColor && wRequireTwoFactor !== null && wContactCount !== null && wCreatedAt && wUpdatedAt

@@ -59,6 +59,8 @@ export interface SessionsTable {
 	createdAt: CreatedAt
 	lastUsedAt: Generated<Date>
 	expiresAt: Date
+	/** When this session passed a second factor (a code at sign-in, or turning two-step sign-in on); null: a password only. */
+	secondFactorAt: ColumnType<Date | null, Date | null | undefined, Date | null>
 }
 
 export const tokenPurposes = ['verify_email', 'reset_password'] as const

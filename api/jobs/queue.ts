@@ -32,8 +32,12 @@ export type JobPayloads = {
 	'send-campaign': { campaignId: string }
 	/** Recomputes the report days that changes made stale (api/reports/rollup.ts); every minute, and again 5 s after a run that found work. */
 	'refresh-reports': Record<string, never>
-	/** Writes and sends a mail (api/mail/jobs.ts): an account's link, or an invitation; keyed per subject, retried while SMTP refuses. */
-	'send-mail': { kind: 'verifyEmail' | 'resetPassword'; userId: string } | { kind: 'invitation'; invitationId: string }
+	/** Writes and sends a mail (api/mail/jobs.ts): an account's link, an invitation, or a notice; keyed per subject, retried while SMTP refuses. */
+	'send-mail':
+		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
+		| { kind: 'invitation'; invitationId: string }
+		/** A member's two-step sign-in turned off by `byUserId`, an owner or admin of `workspaceId`. */
+		| { kind: 'twoFactorReset'; userId: string; workspaceId: string; byUserId: string }
 }
 
 export type JobName = keyof JobPayloads

@@ -1,5 +1,5 @@
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
-import { accountMail } from '#api/auth/mails.ts'
+import { accountMail, twoFactorResetMail } from '#api/auth/mails.ts'
 import { type DB } from '#api/db/database.ts'
 import { addJob, type JobConfig, type JobPayloads } from '#api/jobs/queue.ts'
 import { invitationMail } from '#api/workspaces/invitation-mail.ts'
@@ -49,6 +49,15 @@ export async function sendMail(db: DB, mailer: Mailer, config: Pick<JobConfig, '
 	}
 	const user = await db.selectFrom('users').selectAll().where('id', '=', job.userId).executeTakeFirst()
 	if (!user || (job.kind === 'verifyEmail' && user.emailVerifiedAt)) return
+	if (job.kind === 'twoFactorReset') {
+		const [workspace, actor] = await Promise.all([
+			db.selectFrom('workspaces').select('name').where('id', '=', job.workspaceId).executeTakeFirst(),
+			db.selectFrom('users').select('name').where('id', '=', job.byUserId).executeTakeFirst(),
+		])
+		const from = { actor: actor?.name ?? '—', workspace: workspace?.name ?? '—' }
+		await mailer.send(twoFactorResetMail({ to: user.email, name: user.name, locale: user.locale, publicUrl: config.PUBLIC_URL, ...from }))
+		return
+	}
 	// Issued as the mail is written: its link lives its full life from now, and a retry's link replaces the failed one's.
 	const token = await issueAccountToken(db, user.id, job.kind === 'verifyEmail' ? 'verify_email' : 'reset_password')
 	await mailer.send(accountMail(job.kind, { to: user.email, name: user.name, locale: user.locale, token, publicUrl: config.PUBLIC_URL }))

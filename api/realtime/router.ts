@@ -28,12 +28,17 @@ export function realtimeRouter({ db, realtime }: ApiContext): Router {
 			const body = parseRequest(req, 'body', channelAuthBody)
 			const subject = channelSubject(body.channel_name)
 			if (!subject) throw new HttpError(403, 'realtime.channelForbidden')
-			// A conversation's channels (typing, what its visitor hears) are for members of its workspace.
-			const workspaceId = subject.kind === 'conversation' || subject.kind === 'visitor' ? await workspaceOfConversation(db, subject.id) : subject.id
+			// A conversation's channels (who is viewing and typing, what its visitor hears) are for members of its workspace.
+			const workspaceId = subject.kind === 'conversation-presence' || subject.kind === 'visitor' ? await workspaceOfConversation(db, subject.id) : subject.id
 			const membership = workspaceId ? await findMembership(db, req.user.id, workspaceId) : undefined
-			if (!membership || !meetsTwoFactorRule(req.user, membership.workspace)) throw new HttpError(403, 'realtime.channelForbidden')
+			if (!membership || !meetsTwoFactorRule(req, membership.workspace)) throw new HttpError(403, 'realtime.channelForbidden')
+			// A presence member is who the realtime server says sent a client event there, and the name the others show.
 			const presence =
-				subject.kind === 'workspace-presence' ? { user_id: req.user.id, user_info: { name: req.user.name, role: membership.role } } : undefined
+				subject.kind === 'workspace-presence'
+					? { user_id: req.user.id, user_info: { name: req.user.name, role: membership.role } }
+					: subject.kind === 'conversation-presence'
+						? { user_id: req.user.id, user_info: { name: req.user.name } }
+						: undefined
 			res.json(realtime.authorizeChannel(body.socket_id, body.channel_name, presence))
 		}),
 	)

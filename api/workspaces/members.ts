@@ -1,6 +1,8 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { recordAudit } from '#api/audit/record.ts'
+import { revokeAllSessions } from '#api/auth/sessions.ts'
+import { clearTwoFactor } from '#api/auth/two-factor.ts'
 import { type ApiContext } from '#api/context.ts'
 import { workspaceJson } from '#api/auth/profile.ts'
 import { type DB } from '#api/db/database.ts'
@@ -11,11 +13,13 @@ import { parseRequest } from '#api/http/validate.ts'
 import { workspaceChannel } from '#common/realtime.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { handler } from '#api/http/handler.ts'
+import { queueMail } from '#api/mail/jobs.ts'
 import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
 import { matches, removeMember, sortableName } from './queries.ts'
 import { availabilityBody, changeRoleBody, memberParams, transferOwnershipBody } from './schemas.ts'
 
-export type MemberJson = { userId: string; name: string; email: string; role: Role; availability: Availability; joinedAt: string }
+/** `twoFactorEnabled`: whether the member signs in with two-step sign-in, which owners and admins may reset for them. */
+export type MemberJson = { userId: string; name: string; email: string; role: Role; availability: Availability; twoFactorEnabled: boolean; joinedAt: string }
 
 function memberNotFound() {
 	return new HttpError(404, 'workspaces:errors.memberNotFound')
@@ -29,12 +33,18 @@ function membersOf(db: DB, workspaceId: string) {
 	return db.selectFrom('members').innerJoin('users', 'users.id', 'members.userId').where('members.workspaceId', '=', workspaceId)
 }
 
+const memberColumns = ['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'users.twoFactorEnabledAt', 'members.createdAt as joinedAt'] as const
+
+function memberJson({ twoFactorEnabledAt, joinedAt, ...row }: Omit<MemberJson, 'twoFactorEnabled' | 'joinedAt'> & { twoFactorEnabledAt: Date | null; joinedAt: Date }): MemberJson {
+	return { ...row, twoFactorEnabled: twoFactorEnabledAt !== null, joinedAt: joinedAt.toISOString() }
+}
+
 async function findMember(db: DB, workspaceId: string, userId: string): Promise<MemberJson | undefined> {
 	const row = await membersOf(db, workspaceId)
-		.select(['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'members.createdAt as joinedAt'])
+		.select(memberColumns)
 		.where('members.userId', '=', userId)
 		.executeTakeFirst()
-	return row && { ...row, joinedAt: row.joinedAt.toISOString() }
+	return row && memberJson(row)
 }
 
 /** The members of a workspace: owner first, then admins, then agents, each by name. */
@@ -44,7 +54,7 @@ async function listMembers(db: DB, workspaceId: string, query: Pagination & { se
 	if (search) base = base.where((eb) => eb.or([matches('users.name', search), matches('users.email', search)]))
 	const [rows, count] = await Promise.all([
 		base
-			.select(['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'members.createdAt as joinedAt'])
+			.select(memberColumns)
 			.orderBy(sql`case ${sql.ref('members.role')} when 'owner' then 0 when 'admin' then 1 else 2 end`)
 			.orderBy(sortableName('users.name'))
 			.orderBy('users.id')
@@ -53,7 +63,7 @@ async function listMembers(db: DB, workspaceId: string, query: Pagination & { se
 			.execute(),
 		base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
 	])
-	return { members: rows.map((row): MemberJson => ({ ...row, joinedAt: row.joinedAt.toISOString() })), total: count.total }
+	return { members: rows.map(memberJson), total: count.total }
 }
 
 /** The member `:userId` of the caller's workspace, or 404. */
@@ -125,6 +135,32 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			if (role === target.role) void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
 			else announceRoleChange(realtime, membership.workspace.id, target.userId)
 			res.json({ ...target, role })
+		}),
+	)
+
+	/**
+	 * A member who lost their phone and their recovery codes: the owner turns their two-step sign-in off
+	 * (an admin, an agent's), ends their sessions and mails them. Only for an account that is a member of
+	 * this workspace alone: an owner of one workspace must not weaken an account other workspaces rely on.
+	 */
+	router.post(
+		'/:id/members/:userId/two-factor/reset',
+		handler(async (req, res) => {
+			const membership = await requireMember(db, req, managers)
+			const target = await requireTarget(db, req, membership)
+			if (target.userId === req.user.id || target.role === 'owner') throw ownerProtected()
+			if (membership.role === 'admin' && target.role !== 'agent') throw new HttpError(403, 'workspaces:errors.resetTwoFactorAdmins')
+			if (!target.twoFactorEnabled) throw new HttpError(409, 'workspaces:errors.twoFactorNotOn', { values: { name: target.name } })
+			const elsewhere = await db.selectFrom('members').select('workspaceId').where('userId', '=', target.userId).where('workspaceId', '!=', membership.workspace.id).limit(1).executeTakeFirst()
+			if (elsewhere) throw new HttpError(409, 'workspaces:errors.twoFactorResetElsewhere', { values: { name: target.name } })
+			await db.transaction().execute(async (trx) => {
+				await clearTwoFactor(trx, target.userId)
+				await revokeAllSessions(trx, target.userId)
+				await recordAudit(trx, membership.workspace.id, req.user, 'member.twoFactorReset', { member: target.name, memberId: target.userId })
+				await queueMail(trx, { kind: 'twoFactorReset', userId: target.userId, workspaceId: membership.workspace.id, byUserId: req.user.id })
+			})
+			void realtime.terminateUserConnections(target.userId)
+			res.json({ ...target, twoFactorEnabled: false })
 		}),
 	)
 

@@ -1,7 +1,7 @@
 import { type Request } from 'express'
 import { type z } from 'zod'
 import { type DB } from '#api/db/database.ts'
-import { type Role, type User, type Workspace } from '#api/db/schema.ts'
+import { type Role, type Session, type User, type Workspace } from '#api/db/schema.ts'
 import { readOncePerPage } from '#api/http/page-reads.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { workspaceParams } from './schemas.ts'
@@ -46,14 +46,22 @@ export function rememberMembership(req: Request, workspaceId: string, membership
 	preloaded.set(req, { workspaceId, membership })
 }
 
-/** The 403 of a workspace whose owner requires two-step sign-in, to a member who has not turned it on. */
-export function twoFactorRequired() {
-	return new HttpError(403, 'workspaces:errors.twoFactorRequired', { details: { reason: 'twoFactorRequired' } })
+/**
+ * The 403 of a workspace whose owner requires two-step sign-in: to a member who has not turned it on,
+ * or who has, but whose session was opened with a password alone (before they turned it on).
+ */
+export function twoFactorRequired(user: Pick<User, 'twoFactorEnabledAt'>) {
+	return user.twoFactorEnabledAt
+		? new HttpError(403, 'workspaces:errors.twoFactorSession', { details: { reason: 'twoFactorSession' } })
+		: new HttpError(403, 'workspaces:errors.twoFactorRequired', { details: { reason: 'twoFactorRequired' } })
 }
 
-/** Whether the user may use the workspace: two-step sign-in on, when its owner requires it. */
-export function meetsTwoFactorRule(user: Pick<User, 'twoFactorEnabledAt'>, workspace: Pick<Workspace, 'requireTwoFactor'>): boolean {
-	return !workspace.requireTwoFactor || user.twoFactorEnabledAt !== null
+/**
+ * Whether the caller may use the workspace: when its owner requires two-step sign-in, a user who has
+ * it on, in a session that passed a second factor.
+ */
+export function meetsTwoFactorRule(caller: { user: Pick<User, 'twoFactorEnabledAt'>; session: Pick<Session, 'secondFactorAt'> }, workspace: Pick<Workspace, 'requireTwoFactor'>): boolean {
+	return !workspace.requireTwoFactor || (caller.user.twoFactorEnabledAt !== null && caller.session.secondFactorAt !== null)
 }
 
 /**
@@ -68,7 +76,7 @@ export async function requireMember(db: DB, req: Request, roles?: readonly Role[
 	const membership =
 		known?.workspaceId === id ? known.membership : await readOncePerPage(req, `membership ${req.user.id} ${id}`, () => findMembership(db, req.user.id, id))
 	if (!membership) throw workspaceNotFound()
-	if (options.twoFactor !== 'optional' && !meetsTwoFactorRule(req.user, membership.workspace)) throw twoFactorRequired()
+	if (options.twoFactor !== 'optional' && !meetsTwoFactorRule(req, membership.workspace)) throw twoFactorRequired(req.user)
 	if (roles && !roles.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 	return membership
 }

@@ -55,7 +55,9 @@ export const userAnswer = answerSchema<UserJson>()(
 )
 
 const member = answerSchema<MemberJson>()(
-	z.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), role: z.enum(roles), availability: z.enum(availabilities), joinedAt: z.string().datetime() }).openapi('Member'),
+	z
+		.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), role: z.enum(roles), availability: z.enum(availabilities), twoFactorEnabled: z.boolean(), joinedAt: z.string().datetime() })
+		.openapi('Member'),
 )
 
 const invitation = answerSchema<InvitationJson>()(
@@ -124,6 +126,16 @@ export function documentWorkspaces(docs: ApiDocs) {
 	docs.add({ method: 'get', path: '/:id/members', summary: 'The members', description: 'Owner first, then admins, then agents, each by name.', params: workspaceParams, query: listQuery, responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } } })
 	docs.add({ method: 'patch', path: '/:id/members/me', summary: 'Set one’s own availability', params: workspaceParams, body: availabilityBody, responses: { 200: { description: 'The caller as a member.', schema: member } } })
 	docs.add({ method: 'patch', path: '/:id/members/:userId', summary: 'Change a member’s role', description: 'Owners and admins; the owner’s role is changed by transferring ownership.', params: memberParams, body: changeRoleBody, responses: { 200: { description: 'The member.', schema: member } }, errors: [403] })
+	docs.add({
+		method: 'post',
+		path: '/:id/members/:userId/two-factor/reset',
+		summary: 'Turn a member’s two-step sign-in off',
+		description:
+			'For a member who lost their phone and recovery codes: the owner for admins and agents, an admin for agents. Ends their sessions, mails them, and is in the audit log. Refused (409) when it is off, or when the account is also a member of another workspace.',
+		params: memberParams,
+		responses: { 200: { description: 'The member.', schema: member } },
+		errors: [403, 409],
+	})
 	docs.add({
 		method: 'delete',
 		path: '/:id/members/:userId',

@@ -10,7 +10,7 @@ import { workspaceChannel } from '#common/realtime.ts'
 import { handler } from '#api/http/handler.ts'
 import { acceptInvitation, invitationRoutes, previewInvitation } from './invitations.ts'
 import { memberRoutes } from './members.ts'
-import { findMembership, managers, ownerOnly, requireMember, workspaceNotFound } from './membership.ts'
+import { findMembership, managers, meetsTwoFactorRule, ownerOnly, requireMember, workspaceNotFound } from './membership.ts'
 import { createWorkspace, deleteWorkspace, listUserWorkspaces, setCurrentWorkspace, workspaceOverview } from './queries.ts'
 import { createWorkspaceBody, deleteWorkspaceBody, switchWorkspaceBody, updateWorkspaceBody, workspaceParams } from './schemas.ts'
 
@@ -85,7 +85,9 @@ export function workspacesRouter(context: ApiContext): Router {
 			const requirement = changes.requireTwoFactor
 			if (requirement !== undefined && role !== 'owner') throw fieldError(req, 403, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerOnly')
 			// The owner goes first: requiring what they do not have would lock them out of their own workspace.
-			if (requirement === true && !req.user.twoFactorEnabledAt) throw fieldError(req, 409, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerFirst')
+			if (requirement === true && !meetsTwoFactorRule(req, { requireTwoFactor: true })) {
+				throw fieldError(req, 409, 'requireTwoFactor', req.user.twoFactorEnabledAt ? 'workspaces:errors.twoFactorSession' : 'workspaces:errors.twoFactorOwnerFirst')
+			}
 			const updated = Object.keys(changes).length
 				? await db.transaction().execute(async (trx) => {
 						const row = await trx

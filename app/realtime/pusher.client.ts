@@ -24,7 +24,15 @@ export type ChannelListener = {
 	onResubscribed?: () => void
 	/** The channel is subscribed (at once when it already was): client events may be sent on it from now. */
 	onSubscribed?: () => void
+	/**
+	 * A presence channel's members, all of them, whenever they change: on subscribing (at once when already
+	 * subscribed), when someone joins or leaves, and none while the connection is down (they are unknown then).
+	 * This page's user is among them; `info` is the `user_info` the app signed for each.
+	 */
+	onMembers?: (members: PresenceMember[]) => void
 }
+
+export type PresenceMember = { id: string; info: unknown }
 
 export type RealtimeClient = {
 	pusher: Pusher
@@ -89,16 +97,34 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 				refusalLoggers.set(channelName, logger)
 				channel.bind('pusher:subscription_error', logger)
 			}
+			const presence = channelName.startsWith('presence-')
+			const members = () => {
+				const found: PresenceMember[] = []
+				const { members: present } = channel as PresenceChannel
+				present.each((member: PresenceMember) => found.push({ id: member.id, info: member.info }))
+				return found
+			}
 			let subscribedBefore = channel.subscribed
-			if (subscribedBefore) listener.onSubscribed?.()
+			if (subscribedBefore) {
+				listener.onSubscribed?.()
+				if (presence) listener.onMembers?.(members())
+			}
 			const handle = (event: string, data: unknown) => {
 				if (event === 'pusher:subscription_succeeded') {
 					if (subscribedBefore) listener.onResubscribed?.()
 					subscribedBefore = true
 					listener.onSubscribed?.()
+					if (presence) listener.onMembers?.(members())
+				} else if (event === 'pusher:member_added' || event === 'pusher:member_removed') {
+					if (presence) listener.onMembers?.(members())
 				} else if (!event.startsWith('pusher:') && !event.startsWith('pusher_internal:') && !event.startsWith('client-')) {
 					listener.onEvent?.(event, data)
 				}
+			}
+			// pusher-js forgets a presence channel's members when the connection drops, without a word: say so, since
+			// who was there may leave unseen until the subscription is made again (which lists them afresh).
+			const dropped = ({ current }: { current: string }) => {
+				if (presence && current !== 'connected') listener.onMembers?.([])
 			}
 			// pusher-js hands a client event's user_id to presence channels' bind() only: read it from the frame itself.
 			const fromPeer = (frame: { event: string; channel?: string; data?: unknown; user_id?: string }) => {
@@ -106,12 +132,14 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 			}
 			channel.bind_global(handle)
 			pusher.connection.bind('message', fromPeer)
+			pusher.connection.bind('state_change', dropped)
 			let subscribed = true
 			return () => {
 				if (!subscribed) return
 				subscribed = false
 				channel.unbind_global(handle)
 				pusher.connection.unbind('message', fromPeer)
+				pusher.connection.unbind('state_change', dropped)
 				const left = (listeners.get(channelName) ?? 1) - 1
 				if (left > 0) {
 					listeners.set(channelName, left)
@@ -131,7 +159,7 @@ export async function createRealtimeClient(config: RealtimeBrowserConfig, option
 	}
 }
 
-type Shared = { identity: string; client: Promise<RealtimeClient | null>; ready?: RealtimeClient | null; leases: number; idle?: ReturnType<typeof setTimeout> }
+type Shared = { identity: string; client: Promise<RealtimeClient | null>; leases: number; idle?: ReturnType<typeof setTimeout> }
 let shared: Shared | undefined
 
 function sharedFor(session: RealtimeSession): Shared {
@@ -143,10 +171,8 @@ function sharedFor(session: RealtimeSession): Shared {
 		console.warn('Realtime could not start', error)
 		return null
 	})
-	const entry: Shared = { identity, client, leases: 0 }
-	void client.then((ready) => (entry.ready = ready))
-	shared = entry
-	return entry
+	shared = { identity, client, leases: 0 }
+	return shared
 }
 
 function closeShared(entry: Shared) {
@@ -161,22 +187,10 @@ function closeShared(entry: Shared) {
  */
 export function sendClientEvent(channelName: string, event: `client-${string}`, data: Record<string, unknown>): Promise<boolean> {
 	if (!shared) return Promise.resolve(false)
-	return shared.client.then(async (client) => {
-		// Once signed in (or refused): the realtime server names a client event's sender by the user its socket signed in as.
-		await client?.pusher.user.signinDonePromise
+	return shared.client.then((client) => {
 		const channel = client?.pusher.channel(channelName)
 		return channel?.subscribed ? channel.trigger(event, data) : false
 	})
-}
-
-/**
- * The `user_info` that `userId` has on a presence channel this page listens to (as the app signed it when they
- * joined); undefined when they are not among its members, or the page does not listen to it.
- */
-export function presenceMemberInfo(channelName: string, userId: string): unknown {
-	const channel = shared?.ready?.pusher.channel(channelName) as PresenceChannel | undefined
-	const member = (channel?.members?.get(userId) ?? undefined) as { info?: unknown } | undefined
-	return member?.info
 }
 
 /**

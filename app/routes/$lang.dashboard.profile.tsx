@@ -149,7 +149,7 @@ export async function action(args: ActionFunctionArgs) {
 			const { result, status } = await apiErrorReply(submission, error, { signedIn, hideFields: ['password'] })
 			return data({ intent: 'two-factor-disable' as const, result }, { status })
 		}
-		return redirectWithToast(here, { type: 'success', title: t('twoFactor.turnedOff') })
+		return redirectWithToast(here, { type: 'success', title: t('twoFactor.turnedOff'), description: t('twoFactor.othersSignedOutOff') })
 	}
 
 	if (intent === 'password') {
@@ -326,6 +326,11 @@ function TwoFactorSection({ user, state }: { user: User; state: { enabled: boole
 					{t('twoFactor.requiredNotice', { workspace: user.workspace.name })}
 				</p>
 			) : null}
+			{reply?.intent === 'two-factor-enable' && recoveryCodes ? (
+				<p className={styles.banner} role="status">
+					{t('twoFactor.othersSignedOut')}
+				</p>
+			) : null}
 			{recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : null}
 			{state.enabled ? (
 				<>
@@ -371,7 +376,7 @@ function SetUp({ setup, result, busy }: { setup: TwoFactorSetup; result: Result;
 				<FormErrors id={form.errorId} errors={form.errors} />
 				<Field
 					label={t('twoFactor.fields.code')}
-					help={t('twoFactor.setup.confirmHelp')}
+					help={`${t('twoFactor.setup.confirmHelp')} ${t('twoFactor.setup.signsOutOthers')}`}
 					input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7, dir: 'ltr', required: true }}
 					errors={fields.code.errors}
 					errorId={fields.code.errorId}

@@ -18,7 +18,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
 
-type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; joinedAt: string }
+type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; twoFactorEnabled: boolean; joinedAt: string }
 type MemberList = { members: Member[]; page: number; limit: number; total: number }
 
 const availabilities: Availability[] = ['online', 'busy', 'offline']
@@ -36,9 +36,10 @@ export async function loader(args: LoaderFunctionArgs) {
 		{ locale, request: args.request, title: t('team.loadFailed') },
 	)
 	const me = list.members.find((member) => member.userId === user.id)
-	// Destructive actions ask first, on the same page (?remove=, ?transfer=, ?leave), so they work without JavaScript.
+	// Destructive actions ask first, on the same page (?remove=, ?transfer=, ?resetTwoFactor=, ?leave), so they work without JavaScript.
 	const confirming = {
 		remove: list.members.find((member) => member.userId === url.searchParams.get('remove')) ?? null,
+		resetTwoFactor: list.members.find((member) => member.userId === url.searchParams.get('resetTwoFactor')) ?? null,
 		transfer: list.members.find((member) => member.userId === url.searchParams.get('transfer')) ?? null,
 		leave: url.searchParams.has('leave'),
 	}
@@ -58,6 +59,7 @@ export async function action(args: ActionFunctionArgs) {
 	const calls: Record<string, () => Promise<unknown>> = {
 		role: () => api.patch(member, { role: form.get('role') }),
 		remove: () => api.delete(member),
+		resetTwoFactor: () => api.post(`${member}/two-factor/reset`),
 		transfer: () => api.post(`${workspace}/transfer-ownership`, { userId }),
 		leave: () => api.post(`${workspace}/leave`),
 		availability: () => api.patch(`${workspace}/members/me`, { availability: form.get('availability') }),
@@ -127,6 +129,15 @@ export default function TeamMembers() {
 					cancel={base}
 				/>
 			) : null}
+			{confirming.resetTwoFactor && manages ? (
+				<Confirm
+					title={t('team.resetTwoFactorTitle', { name: confirming.resetTwoFactor.name })}
+					text={t('team.resetTwoFactorText', { name: confirming.resetTwoFactor.name })}
+					fields={{ intent: 'resetTwoFactor', userId: confirming.resetTwoFactor.userId, name: confirming.resetTwoFactor.name }}
+					confirm={t('team.resetTwoFactor')}
+					cancel={base}
+				/>
+			) : null}
 			{confirming.transfer && role === 'owner' ? (
 				<Confirm
 					title={t('team.transferTitle', { name: confirming.transfer.name })}
@@ -156,6 +167,7 @@ export default function TeamMembers() {
 							<th className={table.th}>{t('auth.fields.email')}</th>
 							<th className={table.th}>{t('team.role')}</th>
 							<th className={table.th}>{t('team.availability')}</th>
+							<th className={table.th}>{t('team.twoFactor')}</th>
 							<th className={table.th}>{t('team.joined')}</th>
 							<th className={table.th}>
 								<span className="visually-hidden">{t('actions.label')}</span>
@@ -166,6 +178,8 @@ export default function TeamMembers() {
 						{list.members.map((member) => {
 							const self = member.userId === user.id
 							const editable = manages && !self && member.role !== 'owner'
+							// The owner resets anyone's but their own; an admin, an agent's (the API says the rest, e.g. an account of several workspaces).
+							const resettable = member.twoFactorEnabled && editable && (role === 'owner' || member.role === 'agent')
 							return (
 								<tr key={member.userId} data-member={member.email}>
 									<td className={table.td}>
@@ -195,12 +209,18 @@ export default function TeamMembers() {
 										)}
 									</td>
 									<td className={table.td}>{t(`availability.${member.availability}`)}</td>
+									<td className={table.td}>{member.twoFactorEnabled ? t('team.twoFactorOn') : t('team.twoFactorOff')}</td>
 									<td className={table.td}>{date(member.joinedAt)}</td>
 									<td className={table.td}>
 										<div className={table.actions}>
 											{editable ? (
 												<Link to={`${base}?remove=${member.userId}`} className={button.ghost} aria-label={t('team.removeTitle', { name: member.name })}>
 													{t('team.remove')}
+												</Link>
+											) : null}
+											{resettable ? (
+												<Link to={`${base}?resetTwoFactor=${member.userId}`} className={button.ghost} aria-label={t('team.resetTwoFactorTitle', { name: member.name })}>
+													{t('team.resetTwoFactor')}
 												</Link>
 											) : null}
 											{role === 'owner' && !self ? (

@@ -1,6 +1,7 @@
 import { Secret } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
+import { createSession } from '#api/auth/sessions.ts'
 import { workspaceChannel } from '#common/realtime.ts'
 import { type AuthAnswer, type ErrorAnswer, strongPassword, visitor } from './auth-support.ts'
 import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
@@ -355,6 +356,46 @@ describe('a workspace that requires two-step sign-in', () => {
 		// Enabling is said in each of the agent's workspaces.
 		expect(await auditKinds(team.workspace.id, team.agent.user.id)).toEqual(['twoFactor.enabled'])
 		expect(await auditKinds(relaxed.id, team.agent.user.id)).toEqual(['twoFactor.enabled'])
+	})
+
+	test('a session opened with a password alone is refused, even once two-step sign-in is on; turning it on or off ends the other sessions', async () => {
+		const team = await createTeam('Sessions Co')
+		await seedTwoFactor(team.owner.user.id, key, { on: true })
+		const path = `/v1/workspaces/${team.workspace.id}`
+		expect((await api.request('PATCH', path, { body: { requireTwoFactor: true }, headers: team.owner.auth })).status).toBe(200)
+
+		// The agent signed in on a second device, with a password, before turning two-step sign-in on from the first.
+		const laptop = { Authorization: `Bearer ${await createSession(db(), team.agent.user.id)}` }
+		const secret = await seedTwoFactor(team.agent.user.id, key, { on: false })
+		const enabled = await visitor(api, { auth: team.agent.auth }).post('/two-factor/enable', { code: totpCode(secret) })
+		expect(enabled.status).toBe(200)
+		expect((await api.request('GET', `${path}/contacts`, { headers: team.agent.auth })).status).toBe(200)
+		expect((await api.request('GET', '/v1/auth/profile', { headers: laptop })).status).toBe(401)
+
+		// A password-only session of a user who has it on (one that outlived the change): told to sign in again with the code.
+		const old = { Authorization: `Bearer ${await createSession(db(), team.agent.user.id)}` }
+		const refused = await api.request('GET', `${path}/contacts`, { headers: { ...old, 'Accept-Language': 'fr-x' } })
+		expect(refused.status).toBe(403)
+		expect(refused.body).toMatchObject({ details: { reason: 'twoFactorSession' }, message: expect.stringMatching(/^Cet espace de travail exige la connexion en deux étapes, et cette session/) })
+		expect((await api.request('POST', '/v1/realtime/auth', { body: { socket_id: '1234.5678', channel_name: workspaceChannel(team.workspace.id) }, headers: old })).status).toBe(403)
+		// Nor may the owner require it from such a session.
+		const ownerOld = { Authorization: `Bearer ${await createSession(db(), team.owner.user.id)}` }
+		const owner = await api.request('PATCH', path, { body: { requireTwoFactor: true }, headers: ownerOld })
+		expect(owner.status).toBe(403)
+
+		// A sign-in with the code opens the workspace.
+		const challenge = await challengeFor(team.agent)
+		const signedIn = await visitor(api).post('/login/two-factor', { challenge, code: totpCode(secret, 1) })
+		expect(signedIn.status).toBe(200)
+		const fresh = { Authorization: `Bearer ${(signedIn.body as AuthAnswer).access_token}` }
+		expect((await api.request('GET', `${path}/contacts`, { headers: fresh })).status).toBe(200)
+
+		// Turning it off ends every session but the one that did it.
+		const off = await visitor(api, { auth: fresh }).post('/two-factor/disable', { password: team.agent.password, recoveryCode: (enabled.body as Codes).recoveryCodes[0] })
+		expect(off.status).toBe(204)
+		expect((await api.request('GET', '/v1/auth/profile', { headers: team.agent.auth })).status).toBe(401)
+		expect((await api.request('GET', '/v1/auth/profile', { headers: fresh })).status).toBe(200)
+		expect((await api.request('GET', `${path}/contacts`, { headers: fresh })).body).toMatchObject({ details: { reason: 'twoFactorRequired' } })
 	})
 
 	test('a member who will not turn it on may still leave', async () => {

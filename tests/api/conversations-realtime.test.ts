@@ -77,18 +77,27 @@ describe('inbox events', () => {
 		expect(await mentioned).toEqual({ kind: 'mentioned', workspaceId: team.workspace.id, number: conversation.number })
 	})
 
-	test('members may listen to a conversation’s typing and visitor channels; anyone else is refused', async () => {
+	test('members may join a conversation’s presence channel and listen to its visitor channel; anyone else is refused', async () => {
 		const team = await createTeam('Conversation channels')
 		const channel = await createLinkChannel(team.workspace.id)
 		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'c', name: 'C' }, body: 'Hi' })
-		for (const name of [`private-conversation-${conversation.id}`, `private-visitor-${conversation.id}`]) {
+		for (const name of [`presence-conversation-${conversation.id}`, `private-visitor-${conversation.id}`]) {
 			const member = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, team.agent.auth)
 			expect(member.status, name).toBe(200)
+			// A member of another workspace, and nobody at all.
 			const outsider = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, team.outsider.auth)
 			expect(outsider.status, name).toBe(403)
 			expect(outsider.body).toMatchObject({ message: 'You may not listen to this channel.' })
+			expect((await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, {})).status, name).toBe(401)
 		}
-		const unknown = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: `private-visitor-${crypto.randomUUID()}` }, team.agent.auth)
-		expect(unknown.status).toBe(403)
+		// The presence member is the caller, named as the others will show them (no role: the workspace's presence has it).
+		const presence = `presence-conversation-${conversation.id}`
+		const signed = (await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: presence }, team.admin.auth)).body as { auth: string; channel_data: string }
+		expect(JSON.parse(signed.channel_data)).toEqual({ user_id: team.admin.user.id, user_info: { name: team.admin.user.name } })
+		expect(signed.auth).toBe(server.sdk.authorizeChannel('1.2', presence, JSON.parse(signed.channel_data) as { user_id: string }).auth)
+		for (const name of [`private-visitor-${crypto.randomUUID()}`, `presence-conversation-${crypto.randomUUID()}`, `private-conversation-${conversation.id}`]) {
+			const refused = await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: name }, team.agent.auth)
+			expect(refused.status, name).toBe(403)
+		}
 	})
 })

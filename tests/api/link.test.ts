@@ -278,7 +278,7 @@ describe('a visitor', () => {
 		const theirs = (await post(other, { body: 'Me too' })).body as { conversationId: string }
 		const refused = await sign(`private-visitor-${theirs.conversationId}`)
 		expect(refused.body).toEqual({ message: 'You may only listen to your own conversation.', statusCode: 403, details: null })
-		for (const name of [`private-workspace-${team.workspace.id}`, `private-conversation-${conversationId}`, `presence-workspace-${team.workspace.id}`]) {
+		for (const name of [`private-workspace-${team.workspace.id}`, `presence-conversation-${conversationId}`, `presence-workspace-${team.workspace.id}`]) {
 			expect((await sign(name)).status).toBe(403)
 		}
 		expect((await api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '1.2', channel_name: `private-visitor-${conversationId}` } })).status).toBe(400)

@@ -51,8 +51,8 @@ describe('POST /v1/realtime/auth', () => {
 			[team.agent.auth, `private-workspace-${team.elsewhere.id}`],
 			[team.agent.auth, `presence-workspace-${team.elsewhere.id}`],
 			[team.agent.auth, `private-workspace-${crypto.randomUUID()}`],
-			// A conversation that does not exist (members of a conversation's workspace may listen: tests/api/conversations-realtime.test.ts).
-			[team.agent.auth, `private-conversation-${crypto.randomUUID()}`],
+			// A conversation that does not exist (members of a conversation's workspace may join: tests/api/conversations-realtime.test.ts).
+			[team.agent.auth, `presence-conversation-${crypto.randomUUID()}`],
 			[team.agent.auth, `private-workspace-${team.workspace.id.toUpperCase()}`],
 			[team.agent.auth, `private-workspace-${team.workspace.id}-x`],
 			[team.agent.auth, `private-encrypted-workspace-${team.workspace.id}`],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { receiveMessage } from '#api/conversations/inbound.ts'
+import { type PresenceMember } from '#app/realtime/pusher.client.ts'
 import { RawClient } from '#realtime/test-support.ts'
 import { testDb } from './harness.ts'
 import { createLinkChannel } from './conversations-fixtures.ts'
@@ -67,7 +68,7 @@ describe('what the embedded server refuses', () => {
 			expect((await socket.subscribe(channel, body)).event).toBe('pusher_internal:subscription_succeeded')
 		}
 		const { conversation } = await receiveMessage(testDb(), small.realtime, { channel: await createLinkChannel(team.workspace.id), from: { externalId: 'cap', name: 'Cap' }, body: 'Hi' })
-		const third = `private-conversation-${conversation.id}`
+		const third = `presence-conversation-${conversation.id}`
 		const { status, body } = await authorised(small, socket, third, team.agent.auth)
 		expect(status).toBe(200)
 		expect(await socket.subscribe(third, body)).toMatchObject({ event: 'pusher:subscription_error', data: { type: 'LimitReached', status: 4100 } })
@@ -120,28 +121,36 @@ describe('a member who leaves or changes role', () => {
 	}, 15_000)
 })
 
-describe('client events', () => {
-	test('arrive with the sender’s real user_id, whatever their data claims', async () => {
+describe('a conversation’s presence channel', () => {
+	test('its members are who is viewing; typing arrives with the sender’s real user_id, whatever their data or frame claims', async () => {
 		const team = await createTeam('Typing')
 		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel: await createLinkChannel(team.workspace.id), from: { externalId: 't', name: 'Tara' }, body: 'Hello' })
-		const channel = `private-conversation-${conversation.id}`
+		const channel = `presence-conversation-${conversation.id}`
 		const [sender, receiver] = await Promise.all([server.connect(team.agent.auth), server.connect(team.otherAgent.auth)])
-		await expect.poll(() => sender.pusher.user.user_data?.id).toBe(team.agent.user.id)
 		const heard: Array<{ event: string; data: unknown; sender?: string }> = []
-		receiver.subscribe(channel, { onEvent: (event, data, from) => heard.push({ event, data, sender: from }) })
-		sender.subscribe(channel, {})
-		await expect.poll(() => sender.pusher.channel(channel)?.subscribed && receiver.pusher.channel(channel)?.subscribed).toBe(true)
+		let viewing: PresenceMember[] = []
+		receiver.subscribe(channel, { onEvent: (event, data, from) => heard.push({ event, data, sender: from }), onMembers: (members) => (viewing = members) })
+		await expect.poll(() => receiver.pusher.channel(channel)?.subscribed).toBe(true)
+		const senderLeaves = sender.subscribe(channel, {})
+		await expect.poll(() => viewing.length).toBe(2)
+		expect(viewing).toContainEqual({ id: team.agent.user.id, info: { name: team.agent.user.name } })
+		expect(viewing).toContainEqual({ id: team.otherAgent.user.id, info: { name: team.otherAgent.user.name } })
 
+		// On a presence channel the sender is its member there, as Pusher Channels and Soketi stamp it.
 		sender.pusher.channel(channel).trigger('client-typing', { userId: team.owner.user.id, name: team.owner.user.name })
 		await expect.poll(() => heard).toHaveLength(1)
 		expect(heard[0]).toEqual({ event: 'client-typing', data: { userId: team.owner.user.id, name: team.owner.user.name }, sender: team.agent.user.id })
 
-		// A socket nobody vouched for (not signed in, not on presence) sends events without a sender.
-		const anonymous = await connected(server)
-		const { body } = await authorised(server, anonymous, channel, team.admin.auth)
-		await anonymous.subscribe(channel, body)
-		anonymous.send({ event: 'client-typing', channel, user_id: team.owner.user.id, data: { userId: team.owner.user.id } })
+		// A socket that writes someone else's id into its frame is stamped with its own member.
+		const forger = await connected(server)
+		const { body } = await authorised(server, forger, channel, team.admin.auth)
+		expect((await forger.subscribe(channel, body)).event).toBe('pusher_internal:subscription_succeeded')
+		forger.send({ event: 'client-typing', channel, user_id: team.owner.user.id, data: { userId: team.owner.user.id } })
 		await expect.poll(() => heard).toHaveLength(2)
-		expect(heard[1]).toEqual({ event: 'client-typing', data: { userId: team.owner.user.id }, sender: undefined })
+		expect(heard[1]).toEqual({ event: 'client-typing', data: { userId: team.owner.user.id }, sender: team.admin.user.id })
+
+		// Leaving the channel is what says they no longer view it.
+		senderLeaves()
+		await expect.poll(() => viewing.map((member) => member.id).sort()).toEqual([team.admin.user.id, team.otherAgent.user.id].sort())
 	})
 })

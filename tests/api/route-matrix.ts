@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
 import { createSession } from '#api/auth/sessions.ts'
 import { createApi, createWebhooks } from '#api/index.ts'
-import { visitorChannel, workspaceChannel } from '#common/realtime.ts'
+import { conversationPresenceChannel, visitorChannel } from '#common/realtime.ts'
 import { parseConfig } from '#server/config.ts'
 import { createUser, testDb, uniqueEmail } from './harness.ts'
 import { listRoutes, type ListedRoute } from './route-list.ts'
@@ -223,6 +223,14 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/members': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/members/me': { expect: members(200), prepare: () => ({ body: { availability: 'online' } }) },
 	'PATCH /v1/workspaces/:id/members/:userId': { expect: managers(200), prepare: () => ({ body: { role: 'agent' } }) },
+	'POST /v1/workspaces/:id/members/:userId/two-factor/reset': {
+		expect: managers(200),
+		prepare: async (fx) => {
+			const spare = await spareMember(fx.here.workspaceId)
+			await db().updateTable('users').set({ twoFactorEnabledAt: new Date() }).where('id', '=', spare.id).execute()
+			return { params: { userId: spare.id } }
+		},
+	},
 	'DELETE /v1/workspaces/:id/members/:userId': { expect: managers(204), prepare: async (fx) => ({ params: { userId: (await spareMember(fx.here.workspaceId)).id } }) },
 	// The owner must hand the workspace over first (409); the others leave a workspace of their own.
 	'POST /v1/workspaces/:id/leave': {
@@ -339,8 +347,12 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/audit-log': { expect: managers(200) },
 	'GET /v1/workspaces/:id/audit-log/export': { expect: managers(200) },
 
-	// Realtime: pusher-js wants 403 for a channel it may not hear, whoever asks.
-	'POST /v1/realtime/auth': { expect: { ...members(200), outsider: 403 }, prepare: (fx) => ({ body: { socket_id: '1234.5678', channel_name: workspaceChannel(fx.here.workspaceId) } }) },
+	// Realtime: pusher-js wants 403 for a channel it may not hear, whoever asks. A conversation's presence channel, whose
+	// workspace is looked up (tests/api/realtime-auth.test.ts has the workspace's own).
+	'POST /v1/realtime/auth': {
+		expect: { ...members(200), outsider: 403 },
+		prepare: (fx) => ({ body: { socket_id: '1234.5678', channel_name: conversationPresenceChannel(fx.here.conversation.id) } }),
+	},
 	'POST /v1/realtime/user-auth': { expect: signedIn(200), prepare: () => ({ body: { socket_id: '1234.5678' } }) },
 
 	// A link's visitors: no account, named by their token.

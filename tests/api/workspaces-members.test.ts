@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { waitForMail } from './auth-support.ts'
 import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
-import { createTeam, currentWorkspaceOf, rolesIn } from './workspaces-fixtures.ts'
+import { seedTwoFactor } from './two-factor-support.ts'
+import { createTeam, currentWorkspaceOf, rolesIn, type Team } from './workspaces-fixtures.ts'
 
 let api: TestApi
 beforeAll(async () => {
@@ -8,7 +10,7 @@ beforeAll(async () => {
 })
 afterAll(() => api.close())
 
-type MemberBody = { userId: string; name: string; email: string; role: string; availability: string; joinedAt: string }
+type MemberBody = { userId: string; name: string; email: string; role: string; availability: string; twoFactorEnabled: boolean; joinedAt: string }
 type MemberList = { members: MemberBody[]; page: number; limit: number; total: number }
 
 describe('GET /v1/workspaces/{id}/members', () => {
@@ -41,7 +43,7 @@ describe('GET /v1/workspaces/{id}/members', () => {
 		expect(body).toMatchObject({ page: 1, limit: 10, total: 7 })
 		expect(body.members.map((member) => member.name)).toEqual(['Zoé Owner', 'adam Admin', 'Hélène Admin', 'bob Agent', 'Chloé Agent', 'Émile Agent', 'دينا وكيل'])
 		const owner = body.members[0]!
-		expect(Object.keys(owner).sort()).toEqual(['availability', 'email', 'joinedAt', 'name', 'role', 'userId'])
+		expect(Object.keys(owner).sort()).toEqual(['availability', 'email', 'joinedAt', 'name', 'role', 'twoFactorEnabled', 'userId'])
 		expect(owner).toMatchObject({ role: 'owner', availability: 'offline' })
 		expect(new Date(owner.joinedAt).toISOString()).toBe(owner.joinedAt)
 	})
@@ -244,5 +246,58 @@ describe('PATCH /v1/workspaces/{id}/members/me', () => {
 		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/me`, { body: { availability: 'away' }, headers: team.agent.auth })
 		expect(response.status).toBe(400)
 		expect(response.body).toMatchObject({ details: { fields: { availability: ['Choose one of: online, busy, offline.'] } } })
+	})
+})
+
+describe('POST /v1/workspaces/{id}/members/{userId}/two-factor/reset', () => {
+	const reset = (team: Team, userId: string, auth: Record<string, string>, headers: Record<string, string> = {}) =>
+		api.request('POST', `/v1/workspaces/${team.workspace.id}/members/${userId}/two-factor/reset`, { headers: { ...auth, ...headers } })
+
+	test('the owner turns off an admin’s: their sessions end, the log says so, and they are mailed in their language', async () => {
+		const team = await createTeam('Lost Phone Co')
+		await seedTwoFactor(team.admin.user.id, api.config.ENCRYPTION_KEY, { on: true })
+		await testDb().updateTable('users').set({ locale: 'fr-x' }).where('id', '=', team.admin.user.id).execute()
+		const listed = await api.request('GET', `/v1/workspaces/${team.workspace.id}/members`, { headers: team.owner.auth })
+		expect((listed.body as MemberList).members.find((member) => member.userId === team.admin.user.id)).toMatchObject({ twoFactorEnabled: true })
+
+		const answer = await reset(team, team.admin.user.id, team.owner.auth)
+		expect(answer.status).toBe(200)
+		expect(answer.body).toMatchObject({ userId: team.admin.user.id, twoFactorEnabled: false })
+		const user = await testDb().selectFrom('users').select(['twoFactorEnabledAt', 'twoFactorSecret']).where('id', '=', team.admin.user.id).executeTakeFirstOrThrow()
+		expect(user).toEqual({ twoFactorEnabledAt: null, twoFactorSecret: null })
+		expect((await api.request('GET', '/v1/auth/profile', { headers: team.admin.auth })).status).toBe(401)
+		const audit = await testDb().selectFrom('auditEvents').select(['kind', 'values']).where('workspaceId', '=', team.workspace.id).where('kind', '=', 'member.twoFactorReset').execute()
+		expect(audit).toEqual([{ kind: 'member.twoFactorReset', values: { member: team.admin.user.name, memberId: team.admin.user.id } }])
+		const mail = await waitForMail(api, team.admin.user.email)
+		expect(mail.subject).toBe('Votre connexion en deux étapes a été désactivée')
+		expect(mail.text).toContain(`${team.owner.user.name} de Lost Phone Co a désactivé la connexion en deux étapes`)
+		expect(mail.text).toContain('/fr-x/dashboard/profile#two-factor')
+		// Nothing left to reset.
+		expect((await reset(team, team.admin.user.id, team.owner.auth)).status).toBe(409)
+	})
+
+	test('an admin resets an agent’s but not another admin’s; nobody resets the owner’s, an account of several workspaces, or an outsider’s', async () => {
+		const team = await createTeam('Reset Rules Co')
+		const key = api.config.ENCRYPTION_KEY
+		for (const person of [team.owner, team.admin, team.agent, team.otherAgent, team.outsider]) await seedTwoFactor(person.user.id, key, { on: true })
+		const otherAdmin = await createUser({ workspaceId: team.workspace.id, role: 'admin' })
+		await seedTwoFactor(otherAdmin.user.id, key, { on: true })
+
+		const refused = await reset(team, otherAdmin.user.id, team.admin.auth, { 'Accept-Language': 'ar-eg' })
+		expect(refused.status).toBe(403)
+		expect(refused.body).toMatchObject({ message: 'وحده المالك يستطيع إعادة ضبط تسجيل الدخول بخطوتين لمشرف.' })
+		expect((await reset(team, team.owner.user.id, team.admin.auth)).status).toBe(403)
+		expect((await reset(team, team.owner.user.id, team.owner.auth)).status).toBe(403)
+		expect((await reset(team, team.agent.user.id, team.otherAgent.auth)).status).toBe(403)
+		expect((await reset(team, team.outsider.user.id, team.owner.auth)).status).toBe(404)
+
+		// The second agent also works in a workspace of their own: theirs to keep.
+		const theirOwn = await createWorkspace('Side project')
+		await testDb().insertInto('members').values({ workspaceId: theirOwn.id, userId: team.otherAgent.user.id, role: 'owner' }).execute()
+		const elsewhere = await reset(team, team.otherAgent.user.id, team.owner.auth)
+		expect(elsewhere.status).toBe(409)
+		expect(elsewhere.body).toMatchObject({ message: expect.stringContaining('is also a member of other workspaces') })
+
+		expect((await reset(team, team.agent.user.id, team.admin.auth)).status).toBe(200)
 	})
 })

@@ -136,9 +136,11 @@ test.describe('the inbox', () => {
 		await composer(page).pressSequentially('Looking into it')
 		await expect(memberPage.getByText('Typing: Olga Owner…')).toBeVisible()
 
-		// Assigned to a teammate: they hear of it wherever they are in the dashboard.
+		// Viewing is being on the conversation's presence channel: leaving it is what the others see.
 		await memberPage.goto('/en-us/dashboard/contacts')
 		await waitForHydration(memberPage)
+		await expect(page.getByText('Also viewing: Mina Member')).toHaveCount(0)
+		// Assigned to a teammate: they hear of it wherever they are in the dashboard.
 		await page.getByLabel('Assignee', { exact: true }).last().selectOption({ label: 'Mina Member' })
 		await page.getByRole('button', { name: 'Assign', exact: true }).click()
 		await expect(page.locator('header').getByText('Assigned to Mina Member')).toBeVisible()

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { Secret, TOTP } from 'otpauth'
 import { type APIRequestContext, type Page } from '@playwright/test'
+import { readOutbox } from '../support/mail.ts'
 import { createWorkspace, freshIp, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
@@ -196,5 +197,27 @@ test.describe('two-step sign-in, in Arabic, without JavaScript', () => {
 		await page.getByLabel('رمز الاسترداد').fill(recoveryCodes[1]!)
 		await page.getByRole('button', { name: 'تحقّق' }).click()
 		await expect(page).toHaveURL(/\/ar-eg\/dashboard$/)
+	})
+
+	test('an owner turns off the two-step sign-in of an agent who lost their phone, after confirming; the agent is signed out and mailed', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { locale: 'ar-eg', name: 'سلمى' })
+		const workspace = await createWorkspace(request, owner.token, 'دعم الهاتف')
+		const agent = await registerUser(request, { name: 'Lost Phone Agent' })
+		const invitation = (await (await request.post(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` }, data: { method: 'link', role: 'agent' } })).json()) as { code: string }
+		expect((await request.post('/v1/workspaces/invitations/accept', { headers: { Authorization: `Bearer ${agent.token}` }, data: { code: invitation.code, method: 'link' } })).ok()).toBe(true)
+		await turnOnByApi(request, agent.token)
+
+		await signIn(context, baseURL!, owner.token)
+		await page.goto('/ar-eg/dashboard/team-members')
+		const row = page.locator('tr', { hasText: 'Lost Phone Agent' })
+		await expect(row).toContainText('مفعّل')
+		await row.getByRole('link', { name: 'هل توقف تسجيل الدخول بخطوتين لـ Lost Phone Agent؟' }).click()
+		const dialog = page.getByRole('alertdialog')
+		await expect(dialog).toContainText('فقط لمن فقد هاتفه ورموز الاسترداد')
+		await dialog.getByRole('button', { name: 'إعادة ضبط تسجيل الدخول بخطوتين' }).click()
+		await expect(page.getByText('أُوقف تسجيل الدخول بخطوتين لـ Lost Phone Agent، وأُبلغ بالبريد الإلكتروني')).toBeVisible()
+		await expect(page.locator('tr', { hasText: 'Lost Phone Agent' })).toContainText('غير مفعّل')
+		expect((await request.get('/v1/auth/profile', { headers: { Authorization: `Bearer ${agent.token}` } })).status()).toBe(401)
+		await expect.poll(async () => (await readOutbox(process.env.E2E_DATA_DIR!)).filter((mail) => mail.to === agent.email).map((mail) => mail.subject)).toContain('Your two-step sign-in was turned off')
 	})
 })

@@ -1,18 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { conversationChannel, visitorChannel, workspacePresenceChannel } from '#common/realtime.ts'
+import { conversationPresenceChannel, visitorChannel } from '#common/realtime.ts'
 import { type RealtimeSession } from '#app/realtime/config.ts'
-import { listen, presenceMemberInfo, sendClientEvent } from '#app/realtime/pusher.client.ts'
+import { listen, sendClientEvent, type PresenceMember } from '#app/realtime/pusher.client.ts'
 
 type Agent = { userId: string; name: string }
 type Seen = Agent & { until: number }
 
-// A typing hint lasts a few seconds after the last key; a viewer is announced again well before they expire.
+// A typing hint lasts a few seconds after the last key.
 const typingForMs = 5_000
 const typingEveryMs = 2_000
-const viewingEveryMs = 20_000
-const viewingForMs = 45_000
 
-const fields = (data: unknown) => (typeof data === 'object' && data !== null ? data : {}) as { hello?: unknown; leaving?: unknown; typing?: unknown; from?: unknown }
+const fields = (data: unknown) => (typeof data === 'object' && data !== null ? data : {}) as { typing?: unknown; from?: unknown }
+
+/** The name the app signed into the presence channel for a member (`user_info.name`), if any. */
+function nameOf(member: PresenceMember): string | undefined {
+	const { name } = (typeof member.info === 'object' && member.info !== null ? member.info : {}) as { name?: unknown }
+	return typeof name === 'string' ? name : undefined
+}
 
 /** Agents seen lately, keyed by user id, forgotten when their time is up. */
 function useExpiring() {
@@ -34,61 +38,51 @@ function useExpiring() {
 }
 
 /**
- * What the agents of an open conversation tell each other with client events on
- * `private-conversation-{id}` (who is viewing it, who is typing), and what the visitor's channel
- * `private-visitor-{id}` says of the customer typing. `typed(kind)` announces this agent typing: to the
- * other agents, and to the customer for a reply (never for a private note).
+ * Who else is on an open conversation: the members of its presence channel `presence-conversation-{id}` are the
+ * agents viewing it, and its `client-typing` events say who is typing; the visitor's channel `private-visitor-{id}`
+ * says when the customer is. `typed(kind)` announces this agent typing: to the other agents, and to the customer for
+ * a reply (never for a private note).
  *
- * Who sent an event is the `user_id` the realtime server stamps on it, never what its data says (anyone
- * on the channel could write any name there); the name is the one the app signed into the workspace's
- * presence channel, or the page's member list while presence is still arriving.
+ * Who sent a typing event is the `user_id` the realtime server stamps on it (every Pusher-protocol server does on
+ * presence channels), never what its data says (anyone on the channel could write any name there); its name is the
+ * one the app signed for that member when they joined. A sender who is not a member is nobody to show.
  */
-export function useConversationLive(session: RealtimeSession | null, workspaceId: string, conversationId: string | null, me: Agent, members: Agent[]) {
-	const viewers = useExpiring()
+export function useConversationLive(session: RealtimeSession | null, conversationId: string | null, me: Agent) {
+	const [viewers, setViewers] = useState<Agent[]>([])
 	const typing = useExpiring()
 	const [customerTyping, setCustomerTyping] = useState(false)
 	const lastTyped = useRef(0)
 	const { userId } = me
-	// Read when an event arrives: a revalidation's new list must not resubscribe.
-	const membersRef = useRef(members)
-	useEffect(() => {
-		membersRef.current = members
-	}, [members])
 
 	useEffect(() => {
 		if (!session?.config.key || !conversationId) return
-		const agents = conversationChannel(conversationId)
+		const agents = conversationPresenceChannel(conversationId)
 		const visitor = visitorChannel(conversationId)
-		const presence = workspacePresenceChannel(workspaceId)
-		const agentOf = (sender: string | undefined): Agent | undefined => {
-			if (sender === undefined || sender === userId) return undefined
-			const info = presenceMemberInfo(presence, sender) as { name?: unknown } | undefined
-			const name = typeof info?.name === 'string' ? info.name : membersRef.current.find((member) => member.userId === sender)?.name
-			// Someone who is not (or no longer) a member of the workspace is nobody to show.
-			return name === undefined ? undefined : { userId: sender, name }
-		}
-		const announce = (extra: Record<string, unknown> = {}) => void sendClientEvent(agents, 'client-viewing', extra)
+		// The other members now, by user id: their names, for the typing events that follow.
+		let here = new Map<string, string>()
 		let customerTimer: ReturnType<typeof setTimeout> | undefined
 		const leave = [
 			listen(session, agents, {
-				onEvent(event, data, sender) {
-					const agent = agentOf(sender)
-					if (!agent) return
-					const said = fields(data)
-					if (event === 'client-typing') typing.add(agent, typingForMs)
-					if (event !== 'client-viewing') return
-					if (said.leaving) return viewers.remove(agent.userId)
-					viewers.add(agent, viewingForMs)
-					// A newcomer learns at once who is already here.
-					if (said.hello) announce()
+				onMembers(members) {
+					const before = here
+					here = new Map()
+					for (const member of members) {
+						const name = nameOf(member)
+						if (member.id !== userId && name !== undefined) here.set(member.id, name)
+					}
+					setViewers([...here].map(([id, name]) => ({ userId: id, name })))
+					// Whoever left stopped typing too.
+					for (const id of before.keys()) if (!here.has(id)) typing.remove(id)
 				},
-				// Subscribed (again, after a dropped connection): say hello, and whoever is here answers.
-				onSubscribed: () => announce({ hello: true }),
+				onEvent(event, _data, sender) {
+					const name = sender === undefined ? undefined : here.get(sender)
+					if (event === 'client-typing' && sender !== undefined && name !== undefined) typing.add({ userId: sender, name }, typingForMs)
+				},
 			}),
 			listen(session, visitor, {
 				onEvent(event, data, sender) {
-					// Agents' typing reaches us on the agents' channel too; here only the customer's counts, and a
-					// customer is nobody the server vouches for (agents are signed in, and say so for the visitor's page).
+					// Agents' typing reaches us on the agents' channel; here only the customer's counts. A customer is nobody
+					// the server vouches for, and agents say so for the visitor's page (not every server stamps them here).
 					const said = fields(data)
 					if (event !== 'client-typing' || sender !== undefined || said.from === 'agent') return
 					const stopped = said.typing === false
@@ -98,29 +92,27 @@ export function useConversationLive(session: RealtimeSession | null, workspaceId
 				},
 			}),
 		]
-		const again = setInterval(() => announce(), viewingEveryMs)
 		return () => {
-			clearInterval(again)
 			clearTimeout(customerTimer)
-			announce({ leaving: true })
+			// Leaving the channel is what tells the others this agent is no longer viewing.
 			for (const stop of leave) stop()
-			viewers.clear()
+			setViewers([])
 			typing.clear()
 			setCustomerTyping(false)
 		}
 		// The session's config is new on every revalidation: its values decide.
 		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [session?.config.key, session?.config.wsHost, session?.config.wsPort, session?.userId, workspaceId, conversationId, userId])
+	}, [session?.config.key, session?.config.wsHost, session?.config.wsPort, session?.userId, conversationId, userId])
 
 	const typed = useCallback(
 		(kind: 'text' | 'note') => {
 			if (!conversationId || Date.now() - lastTyped.current < typingEveryMs) return
 			lastTyped.current = Date.now()
-			void sendClientEvent(conversationChannel(conversationId), 'client-typing', { kind })
+			void sendClientEvent(conversationPresenceChannel(conversationId), 'client-typing', { kind })
 			if (kind === 'text') void sendClientEvent(visitorChannel(conversationId), 'client-typing', { typing: true, from: 'agent' })
 		},
 		[conversationId],
 	)
 
-	return { viewers: viewers.seen, typing: typing.seen, customerTyping, typed }
+	return { viewers, typing: typing.seen, customerTyping, typed }
 }
