@@ -6,6 +6,7 @@ import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { insertText, lastMessageOf, latestConversation } from '#api/conversations/inbound.ts'
 import { type ExpressionBuilder, sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
+import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { type Campaign, type CampaignRecipient, type Channel, type Database } from '#api/db/schema.ts'
 import { addJob, type JobConfig, removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
@@ -210,31 +211,34 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 	}
 
 	const now = sql<Date>`now()`
-	await db.transaction().execute(async (trx) => {
-		if ('externalId' in result) {
-			await trx.updateTable('messages').set({ status: 'sent', externalId: result.externalId, updatedAt: now }).where('id', '=', written!.message.id).where('status', '=', 'pending').execute()
-			await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
-			return
-		}
-		if (result.retryAfterMs !== undefined) {
-			await trx
-				.updateTable('campaignRecipients')
-				.set({ status: 'queued', claimedAt: null, attempts: recipient.attempts + 1, reason: result.error, updatedAt: now })
-				.where(heldClaim(claim))
-				.execute()
-			return
-		}
-		if (written) await trx.updateTable('messages').set({ status: 'failed', error: result.error, updatedAt: now }).where('id', '=', written.message.id).where('status', '=', 'pending').execute()
-		await trx.updateTable('campaignRecipients').set({ status: 'failed', reason: result.error, updatedAt: now }).where(heldClaim(claim)).execute()
-		if (result.unauthorized) {
-			await trx
-				.updateTable('channels')
-				.set({ status: 'error', statusDetail: result.error, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: now })
-				.where('id', '=', channel.id)
-				.execute()
-			await trx.updateTable('campaigns').set({ status: 'failed', statusDetail: result.error, updatedAt: now }).where('id', '=', campaign.id).where('status', '=', 'running').execute()
-		}
-	})
+	// Once the provider was asked, its answer is written whenever the database answers: a lost write would send again.
+	await whenDatabaseAnswers(() =>
+		db.transaction().execute(async (trx) => {
+			if ('externalId' in result) {
+				await trx.updateTable('messages').set({ status: 'sent', externalId: result.externalId, updatedAt: now }).where('id', '=', written!.message.id).where('status', '=', 'pending').execute()
+				await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
+				return
+			}
+			if (result.retryAfterMs !== undefined) {
+				await trx
+					.updateTable('campaignRecipients')
+					.set({ status: 'queued', claimedAt: null, attempts: recipient.attempts + 1, reason: result.error, updatedAt: now })
+					.where(heldClaim(claim))
+					.execute()
+				return
+			}
+			if (written) await trx.updateTable('messages').set({ status: 'failed', error: result.error, updatedAt: now }).where('id', '=', written.message.id).where('status', '=', 'pending').execute()
+			await trx.updateTable('campaignRecipients').set({ status: 'failed', reason: result.error, updatedAt: now }).where(heldClaim(claim)).execute()
+			if (result.unauthorized) {
+				await trx
+					.updateTable('channels')
+					.set({ status: 'error', statusDetail: result.error, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: now })
+					.where('id', '=', channel.id)
+					.execute()
+				await trx.updateTable('campaigns').set({ status: 'failed', statusDetail: result.error, updatedAt: now }).where('id', '=', campaign.id).where('status', '=', 'running').execute()
+			}
+		}),
+	)
 	if (written) {
 		const { conversation } = written
 		void publishEvents(realtime, [messageEvent(written.created ? 'message.created' : 'message.updated', conversation, written.message)])

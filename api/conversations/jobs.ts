@@ -6,6 +6,7 @@ import { storageFor } from '#api/attachments/storage.ts'
 import { buffer } from 'node:stream/consumers'
 import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { type DB } from '#api/db/database.ts'
+import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 import { addActivity } from './inbound.ts'
@@ -43,8 +44,6 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		const attachment = await attachmentOf(db, config, messageId)
 		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}) }, config)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
-		// The provider took a message again (a token renewed on its side): the channel works.
-		if (channel.status === 'error') await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
 	} catch (error) {
 		if (error instanceof ProviderError && error.retryable && attempt + 1 < sendAttempts) {
 			await addJob(db, 'send-message', { messageId, attempt: attempt + 1 }, { runAt: new Date(Date.now() + backoffMs(attempt, error)) })
@@ -60,15 +59,22 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		if (!(error instanceof DeliveryError) && !(error instanceof ProviderError)) throw error
 		outcome = { status: 'failed', externalId: null, error: error.message }
 	}
-	// Only a message still pending: a second delivery of the same job changes nothing.
-	const updated = await db
-		.updateTable('messages')
-		.set({ status: outcome.status, externalId: outcome.externalId, error: outcome.error, updatedAt: sql<Date>`now()` })
-		.where('id', '=', messageId)
-		.where('status', '=', 'pending')
-		.returning('id')
-		.executeTakeFirst()
+	// Only a message still pending: a second delivery of the same job changes nothing. The provider has it now:
+	// written once the database answers (it may be away this moment), or the job's next run would send it again.
+	const updated = await whenDatabaseAnswers(() =>
+		db
+			.updateTable('messages')
+			.set({ status: outcome.status, externalId: outcome.externalId, error: outcome.error, updatedAt: sql<Date>`now()` })
+			.where('id', '=', messageId)
+			.where('status', '=', 'pending')
+			.returning('id')
+			.executeTakeFirst(),
+	)
 	if (!updated) return
+	// The provider took a message again (a token renewed on its side): the channel works.
+	if (outcome.status !== 'failed' && channel.status === 'error') {
+		await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
+	}
 	const conversation = { id: conversationId, workspaceId: channel.workspaceId, number }
 	await publishEvents(realtime, [messageEvent('message.updated', conversation, { id: messageId, kind, direction })])
 }

@@ -16,3 +16,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 	const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
 	return unreachableCodes.has(code) || code.startsWith('08') || unreachableMessages.test(error.message)
 }
+
+/**
+ * Runs `work` until the database answers it, waiting between tries (1 s, then up to 5 s), for at
+ * most `forMs`: for what must be written once something outside has happened (a provider took a
+ * message), which failing would have it done twice when the job runs again. Other errors, and the
+ * last one after `forMs`, are thrown.
+ */
+export async function whenDatabaseAnswers<T>(work: () => Promise<T>, options: { forMs?: number; onWait?: (error: Error) => void } = {}): Promise<T> {
+	const deadline = Date.now() + (options.forMs ?? 10 * 60_000)
+	for (let delay = 1000; ; delay = Math.min(delay * 1.5, 5000)) {
+		try {
+			return await work()
+		} catch (error) {
+			if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) throw error
+			options.onWait?.(error as Error)
+			await new Promise((resolve) => setTimeout(resolve, delay))
+		}
+	}
+}

@@ -181,6 +181,38 @@ export async function unlockJobsOfStoppedRunners(pool: pg.Pool): Promise<string[
 }
 
 /**
+ * Unlocks the jobs this live runner holds but no longer runs (and their named queues): a job whose
+ * end (done, or failed) could not be written because the database was away at that moment stays
+ * locked by its runner, and graphile-worker 0.17 would leave it so for 4 hours. `running` are the
+ * ids of the jobs its workers are running or finished a moment ago (their end may still be on its
+ * way); a job locked in the last seconds may be starting. Every task is safe to run twice.
+ */
+export async function unlockOwnIdleJobs(pool: pg.Pool, pools: readonly string[], running: readonly string[]): Promise<number> {
+	if (pools.length === 0) return 0
+	const { rows } = await pool.query<{ unlocked: number }>(
+		`with idle as (
+			select id, job_queue_id from graphile_worker._private_jobs
+			where locked_by = any($1::text[]) and locked_at < now() - $3::interval and not (id = any($2::bigint[]))
+			for update skip locked
+		), jobs as (
+			update graphile_worker._private_jobs as jobs set locked_at = null, locked_by = null from idle where jobs.id = idle.id returning jobs.id
+		), queues as (
+			-- Run whether or not it is read, as every data-modifying WITH is.
+			update graphile_worker._private_job_queues as queues set locked_at = null, locked_by = null
+			where queues.locked_by = any($1::text[]) and queues.id in (select job_queue_id from idle)
+		)
+		select count(*)::int as unlocked from jobs`,
+		[pools, running, startingGrace],
+	)
+	return rows[0]?.unlocked ?? 0
+}
+
+// A job locked this recently may be on its way to its worker (locked, not yet started).
+const startingGrace = '5 seconds'
+// How long a finished job counts as running: its end is being written.
+const endingGraceMs = 10_000
+
+/**
  * Starts this process's workers. Several processes may each run one: a job still runs once.
  * `concurrency` jobs at a time; new jobs are picked up at once through LISTEN/NOTIFY.
  */
@@ -204,13 +236,28 @@ export async function startJobRunner(options: {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
 		taskList[name] = task
 	}
-	const liveness = await holdLiveness(options.databaseUrl, options.log)
+	// This runner's pools, and the jobs their workers run: id → when it ended (Infinity while it runs).
+	const ownPools = new Set<string>()
+	const running = new Map<string, number>()
 	const events: WorkerEvents = new EventEmitter()
-	events.on('pool:create', ({ workerPool }) => liveness.lock(workerPool.id))
+	events.on('job:start', ({ job }) => running.set(job.id, Number.POSITIVE_INFINITY))
+	events.on('job:complete', ({ job }) => running.set(job.id, Date.now()))
+	const sweepOwn = async () => {
+		for (const [id, ended] of running) if (ended + endingGraceMs < Date.now()) running.delete(id)
+		const unlocked = await unlockOwnIdleJobs(pool, [...ownPools], [...running.keys()])
+		if (unlocked > 0) options.log.info(`jobs: unlocked ${unlocked} job(s) whose end was lost while the database was away`)
+	}
 	const sweep = () =>
-		unlockJobsOfStoppedRunners(pool)
-			.then((pools) => pools.length > 0 && options.log.info(`jobs: unlocked the jobs of stopped runners ${pools.join(', ')}`))
-			.catch((error: Error) => options.log.error(`jobs: could not unlock the jobs of stopped runners: ${error.message}`))
+		Promise.all([
+			unlockJobsOfStoppedRunners(pool).then((pools) => pools.length > 0 && options.log.info(`jobs: unlocked the jobs of stopped runners ${pools.join(', ')}`)),
+			sweepOwn(),
+		]).catch((error: Error) => options.log.error(`jobs: could not unlock jobs: ${error.message}`))
+	// Once the database is back (the liveness connection opens again), at once rather than at the next sweep.
+	const liveness = await holdLiveness(options.databaseUrl, options.log, () => void sweep())
+	events.on('pool:create', ({ workerPool }) => {
+		ownPools.add(workerPool.id)
+		liveness.lock(workerPool.id)
+	})
 	const runner: Runner = await run({
 		pgPool: pool,
 		taskList,
@@ -241,7 +288,7 @@ export async function startJobRunner(options: {
  * is opened again (every second until the database answers) and the locks taken again, or every
  * runner, this one included, would take this live runner for a dead one and unlock its jobs.
  */
-async function holdLiveness(databaseUrl: string, log: Log) {
+async function holdLiveness(databaseUrl: string, log: Log, onReconnected: () => void) {
 	const pools = new Set<string>()
 	let client: pg.Client | undefined
 	let closed = false
@@ -263,7 +310,7 @@ async function holdLiveness(databaseUrl: string, log: Log) {
 		if (closed || retry) return
 		retry = setTimeout(() => {
 			retry = undefined
-			if (!closed) connect().catch(reconnect)
+			if (!closed) connect().then(onReconnected, reconnect)
 		}, 1000)
 		retry.unref()
 	}

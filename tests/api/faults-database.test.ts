@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, ensureDatabase } from '#api/db/database.ts'
 import { startEmbeddedPostgres, type EmbeddedCluster } from '#api/db/embedded-postgres.ts'
 import { livenessLockClass } from '#api/jobs/queue.ts'
+import { startTelegramFake, type TelegramFake } from '../fakes/telegram.ts'
 import { freePort, killChildServers, startChildServer, until, type ChildServer } from './child-server.ts'
 
 /**
@@ -37,14 +38,27 @@ beforeAll(async () => {
 	cluster = await startCluster()
 	await ensureDatabase(cluster.url('postgres'), 'crm')
 	databaseUrl = cluster.url('crm')
-	server = await startChildServer({ DATA_DIR: path.join(directory, 'data'), DATABASE_URL: databaseUrl })
+	telegram = await startTelegramFake()
+	server = await startChildServer({ DATA_DIR: path.join(directory, 'data'), DATABASE_URL: databaseUrl, TELEGRAM_API_URL: telegram.url })
 })
 
 afterAll(async () => {
 	killChildServers()
 	await cluster?.stop()
+	await telegram?.close()
 	fs.rmSync(directory, { recursive: true, force: true })
 })
+
+let telegram: TelegramFake
+
+async function call<T>(method: string, route: string, body: unknown, token?: string): Promise<{ status: number; body: T }> {
+	const response = await fetch(server.url + route, {
+		method,
+		headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+		body: JSON.stringify(body),
+	})
+	return { status: response.status, body: (await response.json().catch(() => null)) as T }
+}
 
 type Write = { name: string; status: number | string; id?: string }
 
@@ -134,6 +148,74 @@ test('PostgreSQL stops under load and comes back: 503s meanwhile, success again 
 		await until('the job runner holds its liveness lock again', async () => (await livenessLocks()) > 0, 10_000)
 	} finally {
 		await db.destroy()
+	}
+
+	expect(server.alive(), server.output.join('\n')).toBe(true)
+})
+
+test('PostgreSQL stops while replies are being sent: every one reaches the customer within a minute of its return, none twice', { timeout: 150_000 }, async () => {
+	const owner = await call<{ access_token: string }>('POST', '/v1/auth/register', { name: 'Sender', email: `sender-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Faults-password-1' })
+	const token = owner.body.access_token
+	const workspace = (await call<{ id: string }>('POST', '/v1/workspaces', { name: 'Replies' }, token)).body
+	const bot = telegram.addBot()
+	const channel = await call<{ id: string }>('POST', `/v1/workspaces/${workspace.id}/channels`, { kind: 'telegram', name: 'Support', credentials: { botToken: bot.token } }, token)
+	expect(channel.status).toBe(201)
+	// Five customers who wrote on Telegram: their conversations, straight in the database.
+	const db = createDb(databaseUrl, 2)
+	const numbers: number[] = []
+	try {
+		for (let customer = 0; customer < 5; customer++) {
+			const contact = await db.insertInto('contacts').values({ workspaceId: workspace.id, name: `Customer ${customer}`, avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+			const identity = await db
+				.insertInto('contactIdentities')
+				.values({ workspaceId: workspace.id, channelId: channel.body.id, contactId: contact.id, externalId: String(930_000_000 + customer) })
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			const number = 100 + customer
+			await db.insertInto('conversations').values({ workspaceId: workspace.id, number, contactId: contact.id, channelId: channel.body.id, identityId: identity.id }).execute()
+			numbers.push(number)
+		}
+	} finally {
+		await db.destroy()
+	}
+
+	// Telegram answers each reply after 1.5 s: when PostgreSQL stops, replies are in the provider's hands and
+	// their outcome not yet written, others wait their turn in the queue.
+	const sendPath = `/bot${bot.token}/sendMessage`
+	telegram.slowDown(new RegExp(`^${sendPath}$`), 1500)
+	const replies: string[] = []
+	const ids: string[] = []
+	for (let round = 0; round < 4; round++) {
+		for (const number of numbers) {
+			const body = `Reply ${round} to #${number}`
+			const sent = await call<{ id: string }>('POST', `/v1/workspaces/${workspace.id}/conversations/${number}/messages`, { kind: 'text', body }, token)
+			expect(sent.status).toBe(201)
+			replies.push(body)
+			ids.push(sent.body.id)
+		}
+	}
+	const delivered = () => telegram.received.filter((request) => request.path === sendPath).map((request) => (request.body as { text: string }).text)
+	await until('the first replies are in Telegram’s hands', () => delivered().length >= 2, 20_000)
+	await cluster!.stop()
+	cluster = undefined
+	await new Promise((resolve) => setTimeout(resolve, 3000))
+	expect(server.alive(), server.output.slice(-40).join('\n')).toBe(true)
+	cluster = await startCluster()
+	const back = Date.now()
+
+	// Each reply reaches Telegram, and is recorded as sent, within a minute; no chat receives one twice.
+	const check = createDb(databaseUrl, 1)
+	try {
+		const sentCount = async () => Number((await check.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).where('id', 'in', ids).where('status', '=', 'sent').executeTakeFirstOrThrow()).n)
+		await until('every reply delivered and recorded', async () => new Set(delivered()).size === replies.length && (await sentCount()) === replies.length, 60_000).catch(async (error: Error) => {
+			const jobs = await sql`select task_identifier, locked_by, locked_at, attempts, last_error from graphile_worker.jobs`.execute(check)
+			throw new Error(`${error.message}: ${new Set(delivered()).size} of ${replies.length} delivered, ${await sentCount()} recorded; jobs ${JSON.stringify(jobs.rows)}`)
+		})
+		expect(Date.now() - back).toBeLessThan(60_000)
+		const twice = delivered().filter((text, index, all) => all.indexOf(text) !== index)
+		expect(twice).toEqual([])
+	} finally {
+		await check.destroy()
 	}
 
 	expect(server.alive(), server.output.join('\n')).toBe(true)

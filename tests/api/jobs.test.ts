@@ -5,7 +5,7 @@ import { inject } from 'vitest'
 import { describe, expect, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { prune } from '#api/jobs/prune.ts'
-import { addJob, jobBatcher, livenessLockClass, removeJob, startJobRunner, unlockJobsOfStoppedRunners } from '#api/jobs/queue.ts'
+import { addJob, jobBatcher, livenessLockClass, removeJob, startJobRunner, unlockJobsOfStoppedRunners, unlockOwnIdleJobs } from '#api/jobs/queue.ts'
 import { createUser, createWorkspace, defaultProviderConfig, testDb } from './harness.ts'
 
 const day = 24 * 60 * 60 * 1000
@@ -104,6 +104,34 @@ describe('the job queue', () => {
 			expect(await lockedBy(keys[live]!)).toBe(null)
 		} finally {
 			await holder.end().catch(() => {})
+			await pool.end()
+			await sql`update graphile_worker._private_jobs set locked_by = null, locked_at = null where key = any(${Object.values(keys)})`.execute(testDb())
+			for (const key of Object.values(keys)) await removeJob(testDb(), key)
+		}
+	})
+
+	test('a live runner\'s jobs whose end was lost (the database away as they ended) are unlocked; the ones it runs, or just took, are not', async () => {
+		const own = `pool-own-${crypto.randomUUID()}`
+		const names = ['ended', 'running', 'just-taken'] as const
+		const keys = Object.fromEntries(names.map((name) => [name, `own-${name}-${own}`])) as Record<(typeof names)[number], string>
+		const ids: Record<string, string> = {}
+		for (const name of names) {
+			await addJob(testDb(), 'wake-snoozed', { conversationId: crypto.randomUUID() }, { key: keys[name], runAt: new Date(Date.now() + day) })
+			const lockedAt = name === 'just-taken' ? sql`now()` : sql`now() - interval '1 minute'`
+			const row = await sql<{ id: string }>`update graphile_worker._private_jobs set locked_by = ${own}, locked_at = ${lockedAt} where key = ${keys[name]} returning id::text`.execute(testDb())
+			ids[name] = row.rows[0]!.id
+		}
+		const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 })
+		const lockedBy = async (key: string) => (await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]?.lockedBy
+		try {
+			expect(await unlockOwnIdleJobs(pool, [own], [ids.running!])).toBe(1)
+			expect(await lockedBy(keys.ended)).toBe(null)
+			expect(await lockedBy(keys.running)).toBe(own)
+			expect(await lockedBy(keys['just-taken'])).toBe(own)
+			// Another runner's are not this one's to unlock.
+			expect(await unlockOwnIdleJobs(pool, [`pool-other-${crypto.randomUUID()}`], [])).toBe(0)
+			expect(await lockedBy(keys.running)).toBe(own)
+		} finally {
 			await pool.end()
 			await sql`update graphile_worker._private_jobs set locked_by = null, locked_at = null where key = any(${Object.values(keys)})`.execute(testDb())
 			for (const key of Object.values(keys)) await removeJob(testDb(), key)

@@ -22,6 +22,8 @@ export type FakeServer = {
 	received: Received[]
 	/** Answers the next `times` requests whose path matches with `answer` instead of the fake's own (an error, a 429). */
 	failNext: (pathPattern: RegExp, answer: Answer, times?: number) => void
+	/** Answers requests whose path matches `ms` later (a provider slow to answer): `0` makes it quick again. */
+	slowDown: (pathPattern: RegExp, ms: number) => void
 	/** Waits until a request matching `predicate` has arrived (a job sends it a moment later); rejects after `timeoutMs`. */
 	waitFor: (predicate: (request: Received) => boolean, timeoutMs?: number) => Promise<Received>
 	close: () => Promise<void>
@@ -35,6 +37,7 @@ export type FakeServer = {
 export async function startFakeServer(route: Route, notFound: (request: Received) => Answer, port = 0): Promise<FakeServer> {
 	const received: Received[] = []
 	const failures: Array<{ pattern: RegExp; answer: Answer; times: number }> = []
+	const slow: Array<{ pattern: RegExp; ms: number }> = []
 	const waiters = new Set<() => void>()
 
 	const server = http.createServer((req, res) => {
@@ -53,6 +56,8 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 				const failure = failures.find((entry) => entry.times > 0 && entry.pattern.test(request.path))
 				if (failure) failure.times--
 				const answer = failure?.answer ?? (await route(request)) ?? notFound(request)
+				const wait = slow.find((entry) => entry.pattern.test(request.path))?.ms ?? 0
+				if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
 				if (Buffer.isBuffer(answer.body)) {
 					res.writeHead(answer.status, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(answer.body.length), ...answer.headers })
 					res.end(answer.body)
@@ -71,6 +76,9 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		received,
+		slowDown(pattern, ms) {
+			slow.unshift({ pattern, ms })
+		},
 		failNext(pattern, answer, times = 1) {
 			failures.push({ pattern, answer, times })
 		},
