@@ -6,6 +6,7 @@ import { type Database, type User } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
+import { clientAddressKey, clientIp } from '#api/http/client-address.ts'
 import { handler } from '#api/http/handler.ts'
 import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
@@ -58,10 +59,6 @@ export const authLimitRules = {
 	twoFactorIp: { points: 30, seconds: 15 * minute },
 }
 
-function clientIp(req: Request): string {
-	return req.ip ?? req.socket.remoteAddress ?? 'unknown'
-}
-
 // Counters are keyed by a hash: the table then holds no addresses and no key exceeds 64 characters.
 function addressKey(email: string): string {
 	return hashToken(email.toLowerCase())
@@ -99,7 +96,7 @@ export function authRouter(context: ApiContext): Router {
 	 */
 	async function confirmOwnPassword(req: Request & { user: User }, password: string, field: string) {
 		const { user } = req
-		const ip = clientIp(req)
+		const ip = clientAddressKey(req)
 		await loginThrottle.attempt(user.email, ip)
 		if (!(await verifyPassword(user.passwordHash, password))) {
 			await loginThrottle.failed(user.email, ip)
@@ -137,7 +134,7 @@ export function authRouter(context: ApiContext): Router {
 		'/register',
 		handler(async (req, res) => {
 			const input = parseRequest(req, 'body', registerSchema)
-			await limits.registerIp.consume(clientIp(req))
+			await limits.registerIp.consume(clientAddressKey(req))
 			const taken = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
 			if (taken) throw fieldError(req, 409, 'email', 'auth:errors.emailTaken')
 			const passwordHash = await hashPassword(input.password)
@@ -165,7 +162,7 @@ export function authRouter(context: ApiContext): Router {
 		'/login',
 		handler(async (req, res) => {
 			const { email, password } = parseRequest(req, 'body', loginSchema)
-			const ip = clientIp(req)
+			const ip = clientAddressKey(req)
 			// Counted before checking, so parallel guesses cannot slip past the limit; a success gives its point back.
 			await limits.loginIp.consume(ip)
 			await loginThrottle.attempt(email, ip)
@@ -189,7 +186,7 @@ export function authRouter(context: ApiContext): Router {
 		'/login/two-factor',
 		handler(async (req, res) => {
 			const input = parseRequest(req, 'body', twoFactorLoginSchema)
-			const ip = clientIp(req)
+			const ip = clientAddressKey(req)
 			await limits.twoFactorIp.consume(ip)
 			const expired = new HttpError(401, 'auth:errors.challengeExpired')
 			const user = await peekChallenge(db, input.challenge)
@@ -249,7 +246,7 @@ export function authRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { email } = parseRequest(req, 'body', emailSchema)
 			await consumeAll([
-				[limits.forgotIp, clientIp(req)],
+				[limits.forgotIp, clientAddressKey(req)],
 				[limits.forgotAddress, addressKey(email)],
 			])
 			res.status(202).json({ message: req.t('auth:messages.resetMailSent') })
@@ -267,7 +264,7 @@ export function authRouter(context: ApiContext): Router {
 		'/validate-reset-token',
 		handler(async (req, res) => {
 			const { token } = parseRequest(req, 'body', tokenSchema)
-			const ip = clientIp(req)
+			const ip = clientAddressKey(req)
 			await limits.tokenIp.consume(ip)
 			if (!(await peekAccountToken(db, token, 'reset_password'))) throw new HttpError(400, 'auth:errors.invalidResetToken')
 			await limits.tokenIp.reward(ip)
@@ -279,7 +276,7 @@ export function authRouter(context: ApiContext): Router {
 		'/reset-password',
 		handler(async (req, res) => {
 			const { token, password } = parseRequest(req, 'body', resetPasswordSchema)
-			const ip = clientIp(req)
+			const ip = clientAddressKey(req)
 			await limits.tokenIp.consume(ip)
 			const invalid = new HttpError(400, 'auth:errors.invalidResetToken')
 			// Checked before hashing, so a stale link does not cost an argon2 run.
@@ -303,7 +300,7 @@ export function authRouter(context: ApiContext): Router {
 		'/verify-email',
 		handler(async (req, res) => {
 			const { token } = parseRequest(req, 'body', tokenSchema)
-			const ip = clientIp(req)
+			const ip = clientAddressKey(req)
 			await limits.tokenIp.consume(ip)
 			const verified = await db.transaction().execute(async (trx) => {
 				const userId = await useAccountToken(trx, token, 'verify_email')

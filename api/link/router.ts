@@ -6,6 +6,7 @@ import { hashToken } from '#api/auth/tokens.ts'
 import { type ApiContext } from '#api/context.ts'
 import { receiveMessage } from '#api/conversations/inbound.ts'
 import { HttpError } from '#api/http/errors.ts'
+import { clientAddressKey } from '#api/http/client-address.ts'
 import { handler } from '#api/http/handler.ts'
 import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
@@ -31,10 +32,6 @@ function visitorId(req: Request): string {
 	const token = visitorTokenSchema.safeParse(req.get(visitorTokenHeader))
 	if (!token.success) throw new HttpError(400, 'channels:errors.visitorToken')
 	return hashToken(token.data)
-}
-
-function clientIp(req: Request): string {
-	return req.ip ?? req.socket.remoteAddress ?? 'unknown'
 }
 
 /**
@@ -81,7 +78,7 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			const externalId = visitorId(req)
 			await consumeAll([
 				[limits.linkVisitor, externalId],
-				[limits.linkIp, clientIp(req)],
+				[limits.linkIp, clientAddressKey(req)],
 			])
 			const body = parseRequest(req, 'body', postVisitorMessageBody)
 			const known = await hasIdentity(db, channel.id, externalId)

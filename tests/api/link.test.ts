@@ -299,4 +299,11 @@ describe('a visitor', () => {
 		expect(fromAddress.status).toBe(429)
 		expect(fromAddress.body).toMatchObject({ message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/) })
 	})
+
+	test('an IPv6 client is counted by its /64: a new address in the same network is the same client', async () => {
+		const network = `2001:db8:${crypto.randomInt(0xffff).toString(16)}:${crypto.randomInt(0xffff).toString(16)}`
+		for (let n = 1; n <= 60; n++) expect((await post(newToken(), { body: `v6 ${n}` }, { 'X-Forwarded-For': `${network}::${n.toString(16)}` })).status).toBe(201)
+		expect((await post(newToken(), { body: 'another interface' }, { 'X-Forwarded-For': `${network}:ffff:ffff:ffff:1` })).status).toBe(429)
+		expect((await post(newToken(), { body: 'another network' }, { 'X-Forwarded-For': `2001:db8:ffff:${crypto.randomInt(0xffff).toString(16)}::1` })).status).toBe(201)
+	})
 })
