@@ -15,7 +15,7 @@ import { queueMail } from '#api/mail/jobs.ts'
 import { invitationUrl } from './invitation-mail.ts'
 import { findMembership, managers, parseParams, requireMember } from './membership.ts'
 import { setCurrentWorkspace } from './queries.ts'
-import { createInvitationBody, invitationCodeBody, invitationParams } from './schemas.ts'
+import { acceptInvitationBody, createInvitationBody, invitationCodeBody, invitationParams } from './schemas.ts'
 
 const day = 24 * 60 * 60 * 1000
 
@@ -78,29 +78,34 @@ function assertUsable(invitation: Invitation | undefined, method: InvitationMeth
 	if (invitation.maxUses !== null && invitation.uses >= invitation.maxUses) throw new HttpError(410, 'workspaces:errors.invitationUsedUp')
 }
 
-/** `POST /v1/workspaces/invitations/preview`: what the sign-up page says about an invitation; no session needed. */
+/**
+ * `POST /v1/workspaces/invitations/preview`: what the sign-up page and the confirmation page say
+ * about an invitation (which workspace, who invited, which role); no session needed.
+ */
 export function previewInvitation({ db }: ApiContext): RequestHandler {
 	return handler(async (req, res) => {
 		const { code, method } = parseRequest(req, 'body', invitationCodeBody)
 		const invitation = await db
 			.selectFrom('invitations')
 			.innerJoin('workspaces', 'workspaces.id', 'invitations.workspaceId')
+			.leftJoin('users', 'users.id', 'invitations.createdBy')
 			.selectAll('invitations')
-			.select('workspaces.name as workspaceName')
+			.select(['workspaces.name as workspaceName', 'users.name as inviterName'])
 			.where('invitations.code', '=', code)
 			.executeTakeFirst()
 		assertUsable(invitation, method)
-		res.json({ workspaceName: invitation.workspaceName, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() })
+		res.json({ workspaceName: invitation.workspaceName, inviterName: invitation.inviterName, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() })
 	})
 }
 
 /**
  * `POST /v1/workspaces/invitations/accept`: joins the workspace with the invited role and makes
- * it current. A member already keeps their role, and does not use up the invitation.
+ * it current (unless `makeCurrent: false` and the user has a workspace to stay in). A member
+ * already keeps their role, and does not use up the invitation.
  */
 export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 	return handler(async (req, res) => {
-		const { code, method } = parseRequest(req, 'body', invitationCodeBody)
+		const { code, method, makeCurrent } = parseRequest(req, 'body', acceptInvitationBody)
 		const { user, workspaceId, joined } = await db.transaction().execute(async (trx) => {
 			// Locked so that the last use of a limited invitation goes to one person only.
 			const invitation = await trx.selectFrom('invitations').selectAll().where('code', '=', code).forUpdate().executeTakeFirst()
@@ -118,7 +123,9 @@ export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 				await trx.updateTable('invitations').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', invitation.id).execute()
 				await recordAudit(trx, invitation.workspaceId, req.user, 'invitation.accepted', { role: invitation.role, method: invitation.method })
 			}
-			return { user: await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId), workspaceId: invitation.workspaceId, joined }
+			const stays = !makeCurrent && req.user.currentWorkspaceId !== null && (await findMembership(trx, req.user.id, req.user.currentWorkspaceId)) !== undefined
+			const user = stays ? req.user : await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId)
+			return { user, workspaceId: invitation.workspaceId, joined }
 		})
 		if (joined) void realtime.publish(workspaceChannel(workspaceId), 'member.joined', { workspaceId, userId: user.id })
 		const membership = await findMembership(db, user.id, workspaceId)

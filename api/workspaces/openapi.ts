@@ -6,6 +6,7 @@ import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { type InvitationJson } from './invitations.ts'
 import { type MemberJson } from './members.ts'
 import {
+	acceptInvitationBody,
 	availabilityBody,
 	changeRoleBody,
 	createInvitationBody,
@@ -92,10 +93,16 @@ export function documentWorkspaces(docs: ApiDocs) {
 	docs.add({
 		method: 'post',
 		path: '/invitations/preview',
-		summary: 'What an invitation is for, before signing up',
+		summary: 'What an invitation is for, before signing up or accepting it',
+		description: 'The workspace, the name of the member who made the invitation (null once their account is gone) and the role it grants.',
 		caller: 'anyone',
 		body: invitationCodeBody,
-		responses: { 200: { description: 'What the sign-up page says about it.', schema: z.object({ workspaceName: z.string(), role: z.enum(invitedRoles), expiresAt: z.string().datetime() }) } },
+		responses: {
+			200: {
+				description: 'What the sign-up and confirmation pages say about it.',
+				schema: z.object({ workspaceName: z.string(), inviterName: z.string().nullable(), role: z.enum(invitedRoles), expiresAt: z.string().datetime() }),
+			},
+		},
 		errors: [410, 422],
 	})
 	docs.add({ method: 'post', path: '/', summary: 'Create a workspace', description: 'The caller becomes its owner.', body: createWorkspaceBody, responses: { 201: workspace } })
@@ -104,8 +111,8 @@ export function documentWorkspaces(docs: ApiDocs) {
 		method: 'post',
 		path: '/invitations/accept',
 		summary: 'Join a workspace with an invitation',
-		description: 'Joins with the invited role and makes the workspace current; a member already keeps their role.',
-		body: invitationCodeBody,
+		description: 'Joins with the invited role and makes the workspace current, unless `makeCurrent` is false and the user has a current workspace to stay in; a member already keeps their role.',
+		body: acceptInvitationBody,
 		responses: { 200: { description: 'The profile and the workspace joined.', schema: z.object({ user: userAnswer, workspace: workspaceAnswer }) } },
 		errors: [403, 404, 410, 422],
 	})

@@ -73,3 +73,8 @@ export const invitationCodeBody = z.object({
 	code: z.string().trim().min(1).max(200),
 	method: z.enum(invitationMethods),
 })
+
+export const acceptInvitationBody = invitationCodeBody.extend({
+	/** False keeps the user in their current workspace (the web app switches only when they choose); one without any is moved anyway. */
+	makeCurrent: z.boolean().default(true),
+})

@@ -49,14 +49,26 @@ export async function forgetInvitation(): Promise<Headers> {
 	return new Headers({ 'Set-Cookie': await invitationCookie.serialize('', { maxAge: 0 }) })
 }
 
-export type InvitationPreview = { workspaceName: string; role: string; expiresAt: string }
+/**
+ * The page where a signed-in user sees which workspace invites them, and who, and joins only by
+ * pressing Join: opening a link never makes anyone a member of anything.
+ */
+export function invitationPath(locale: string, invitation: Invitation): string {
+	const query = new URLSearchParams({ agent_invite_code: invitation.code, agent_invite_method: invitation.method })
+	return `/${locale}/dashboard/invitations/accept?${query}`
+}
 
-/** What the sign-up and sign-in pages say about the invitation: where it leads, or why it cannot. */
-export async function previewInvitation(client: ApiClient, invitation: Invitation): Promise<{ preview: InvitationPreview | null; problem: string | null }> {
+export type InvitationPreview = { workspaceName: string; inviterName: string | null; role: string; expiresAt: string }
+
+/** What the auth pages and the confirmation page say about the invitation: where it leads, or why it cannot (with the API's status). */
+export async function previewInvitation(
+	client: ApiClient,
+	invitation: Invitation,
+): Promise<{ preview: InvitationPreview; problem: null; status: 200 } | { preview: null; problem: string; status: number }> {
 	try {
-		return { preview: await client.post<InvitationPreview>('/workspaces/invitations/preview', invitation), problem: null }
+		return { preview: await client.post<InvitationPreview>('/workspaces/invitations/preview', invitation), problem: null, status: 200 }
 	} catch (error) {
-		if (error instanceof ApiError && error.statusCode < 500) return { preview: null, problem: error.message }
+		if (error instanceof ApiError && error.statusCode < 500) return { preview: null, problem: error.message, status: error.statusCode }
 		throw error
 	}
 }
@@ -76,6 +88,7 @@ export async function invitationNotice(request: Request, client: ApiClient) {
 /**
  * Joins the invited workspace with a signed-in client and lands in it; the kept invitation is
  * cleared either way. An invitation that cannot be used says why, and the user goes `otherwise`.
+ * Only for the post of a form that named the workspace (the sign-up form's notice).
  */
 export async function joinInvitation(
 	client: ApiClient,

@@ -1,11 +1,12 @@
 import { data, redirect, type AppLoadContext } from '@remix-run/node'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { combineHeaders } from '#app/utils/http.ts'
 import { profileUnavailable } from '#app/utils/profile-outage.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
 import { api, ApiError, errorDetail, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
 import { newUserCookie, tokenCookie } from './cookies.ts'
-import { currentInvitation, joinInvitation } from './invitation.ts'
+import { currentInvitation, forgetInvitation, invitationPath, joinInvitation } from './invitation.ts'
 import { requireLocale } from './locale.ts'
 import { redirectWithToast, type Toast } from './toast.ts'
 
@@ -195,10 +196,11 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 	try {
 		const client = api(request, context, params, token)
 		const user = await fetchProfile(request, context, client)
-		const home = homeOf(user, url.searchParams.get('redirect'), locale, context)
-		// An invitation opened while signed in is accepted at once.
+		// An invitation opened while signed in is shown to be confirmed, never accepted by the GET: any site
+		// could link here and enrol its visitors in a workspace of its choosing. Its URL carries it from now on.
 		const { invitation } = await currentInvitation(request)
-		throw invitation ? await joinInvitation(client, invitation, { locale, otherwise: home }) : redirect(home)
+		if (invitation) throw redirect(invitationPath(locale, invitation), { headers: await forgetInvitation() })
+		throw redirect(homeOf(user, url.searchParams.get('redirect'), locale, context))
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 401) {
 			throw redirect(url.pathname + url.search, { headers: await signOutHeaders() })
@@ -208,8 +210,9 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 }
 
 /**
- * After login or sign-up: keeps the session in the cookies, joins the workspace of a pending
- * invitation, and moves on to where the user belongs (section 2).
+ * After login or sign-up: keeps the session in the cookies and moves on to where the user belongs
+ * (section 2). With a pending invitation, a new account made by the sign-up form that named its
+ * workspace joins it in that same post; an existing account signing in confirms on the invitation's page.
  */
 export async function completeSignIn(
 	{ request, params, context }: Args,
@@ -220,5 +223,6 @@ export async function completeSignIn(
 	const home = homeOf(auth.user, options.redirect, options.locale, context)
 	const { invitation } = await currentInvitation(request)
 	if (!invitation) return redirect(home, { headers })
-	return joinInvitation(api(request, context, params, auth.access_token), invitation, { locale: options.locale, otherwise: home, headers })
+	if (options.newUser) return joinInvitation(api(request, context, params, auth.access_token), invitation, { locale: options.locale, otherwise: home, headers })
+	return redirect(invitationPath(options.locale, invitation), { headers: combineHeaders(headers, await forgetInvitation()) })
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { type InvitationPreview } from '#app/.server/invitation.ts'
+import { IsolatedText } from './ui/isolated-text.tsx'
 import * as styles from './invitation-notice.css.ts'
 
 /** "You are invited to join …" above the sign-up and sign-in forms, or why the invitation cannot be used. */
@@ -17,7 +18,7 @@ export function InvitationNotice({ invitation }: { invitation: { preview: Invita
 	if (!invitation.preview) return null
 	return (
 		<div role="status" className={styles.notice}>
-			{t('invitations.invited', { workspace: invitation.preview.workspaceName, role: t(`roles.${invitation.preview.role}`) })}
+			<IsolatedText i18nKey="invitations.invited" names={{ workspace: invitation.preview.workspaceName }} values={{ role: t(`roles.${invitation.preview.role}`) }} />
 		</div>
 	)
 }

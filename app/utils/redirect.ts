@@ -1,14 +1,19 @@
 /**
  * Keeps a redirect target on this site: a path starting with a single `/`. Anything else
- * (`//evil.example`, `https://…`, `javascript:`) yields undefined.
+ * (`//evil.example`, `https://…`, `javascript:`) yields undefined. The decision is made on the path
+ * as the browser will read it, never on the raw text: `/.//evil.example`, `/%2e%2e//evil.example`
+ * and `/\t/evil.example` all become `//evil.example` once resolved.
  */
 export function safePath(target: unknown): string | undefined {
-	if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\') || target.length > maxPathLength) return undefined
-	// As the browser would read it, percent-encoded: a Location header carries no raw bidi control, line break or non-ASCII letter.
-	const url = new URL(target, 'http://here.invalid')
-	if (url.origin !== 'http://here.invalid') return undefined
+	if (typeof target !== 'string' || !target.startsWith('/') || target.length > maxPathLength) return undefined
+	// Resolved as the browser would (dot segments, `\` as `/`, tabs and line breaks dropped) and given back
+	// percent-encoded: a Location header carries no raw bidi control, line break or non-ASCII letter.
+	const url = new URL(target, base)
+	if (url.origin !== base.origin || url.pathname.startsWith('//')) return undefined
 	return `${url.pathname}${url.search}${url.hash}`
 }
+
+const base = new URL('http://here.invalid')
 
 /** Longer than any path of ours with its query: refused rather than sent back in a header. */
 const maxPathLength = 2000

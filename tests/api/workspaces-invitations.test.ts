@@ -31,7 +31,7 @@ async function invite(team: Team, body: Record<string, unknown>, headers: Record
 	return { ...response, invitation: response.body as InvitationBody }
 }
 
-function accept(auth: Record<string, string>, body: { code: string; method: string }, headers: Record<string, string> = {}) {
+function accept(auth: Record<string, string>, body: { code: string; method: string; makeCurrent?: boolean }, headers: Record<string, string> = {}) {
 	return api.request('POST', '/v1/workspaces/invitations/accept', { body, headers: { ...auth, ...headers } })
 }
 
@@ -335,6 +335,29 @@ describe('accepting', () => {
 		expect(Object.keys(await rolesIn(team.workspace.id))).toHaveLength(6)
 	})
 
+	test('makeCurrent: false joins and leaves the user in their current workspace; one without any is moved anyway', async () => {
+		const team = await createTeam()
+		const { invitation } = await invite(team, { method: 'link', role: 'agent' })
+		const elsewhere = await createTeam()
+		const busy = elsewhere.agent
+		const response = await accept(busy.auth, { code: invitation.code, method: 'link', makeCurrent: false })
+		expect(response.status).toBe(200)
+		expect(response.body).toMatchObject({ user: { workspace: { id: elsewhere.workspace.id } }, workspace: { id: team.workspace.id, role: 'agent' } })
+		expect((await rolesIn(team.workspace.id))[busy.user.id]).toBe('agent')
+		expect(await currentWorkspaceOf(busy.user.id)).toBe(elsewhere.workspace.id)
+
+		const newcomer = await createUser()
+		const moved = await accept(newcomer.auth, { code: invitation.code, method: 'link', makeCurrent: false })
+		expect(moved.body).toMatchObject({ user: { workspace: { id: team.workspace.id } } })
+		expect(await currentWorkspaceOf(newcomer.user.id)).toBe(team.workspace.id)
+
+		// A current workspace they were removed from is no place to stay.
+		const removed = await createUser({ workspaceId: elsewhere.workspace.id })
+		await testDb().deleteFrom('members').where('userId', '=', removed.user.id).execute()
+		await accept(removed.auth, { code: invitation.code, method: 'link', makeCurrent: false })
+		expect(await currentWorkspaceOf(removed.user.id)).toBe(team.workspace.id)
+	})
+
 	test('needs a session', async () => {
 		const response = await api.request('POST', '/v1/workspaces/invitations/accept', { body: { code: 'x', method: 'link' } })
 		expect(response.status).toBe(401)
@@ -430,12 +453,20 @@ describe('invitations that cannot be used', () => {
 })
 
 describe('POST /v1/workspaces/invitations/preview', () => {
-	test('tells a visitor without a session which workspace invites them', async () => {
+	test('tells a visitor without a session which workspace invites them, and who', async () => {
 		const team = await createTeam('Preview Co')
 		const { invitation } = await invite(team, { method: 'link', role: 'admin' })
 		const response = await preview({ code: invitation.code, method: 'link' })
 		expect(response.status).toBe(200)
-		expect(response.body).toEqual({ workspaceName: 'Preview Co', role: 'admin', expiresAt: invitation.expiresAt })
+		expect(response.body).toEqual({ workspaceName: 'Preview Co', inviterName: team.admin.user.name, role: 'admin', expiresAt: invitation.expiresAt })
+	})
+
+	test('an inviter whose account is gone is named by nobody', async () => {
+		const team = await createTeam()
+		const { invitation } = await invite(team, { method: 'link', role: 'agent' })
+		await testDb().updateTable('invitations').set({ createdBy: null }).where('id', '=', invitation.id).execute()
+		const response = await preview({ code: invitation.code, method: 'link' })
+		expect(response.body).toMatchObject({ inviterName: null })
 	})
 
 	test('refuses a malformed request', async () => {

@@ -181,6 +181,20 @@ for (const javaScript of [true, false]) {
 			await fillSignIn(page, 'en-us', user.email, user.password)
 			await expect(page).toHaveURL('/en-us/dashboard')
 		})
+
+		// Each reads `//evil.example` once resolved, which a browser would follow to that site.
+		test('a redirect that resolves to another site lands on the dashboard, after the form and when already signed in', async ({ page, request }) => {
+			const user = await registerUser(request)
+			await createWorkspace(request, user.token)
+			await page.goto(`/en-us/auth/login?redirect=${encodeURIComponent('/.//evil.example/phish')}`)
+			await ready(page, javaScript)
+			await fillSignIn(page, 'en-us', user.email, user.password)
+			await expect(page).toHaveURL('/en-us/dashboard')
+			for (const target of ['/..//evil.example', '/./\\evil.example', '/%2e%2e//evil.example', '/\t/evil.example']) {
+				await page.goto(`/en-us/auth/login?redirect=${encodeURIComponent(target)}`)
+				await expect(page).toHaveURL('/en-us/dashboard')
+			}
+		})
 	})
 }
 

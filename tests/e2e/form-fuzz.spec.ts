@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import { type APIRequestContext, type Browser, request as playwright } from '@playwright/test'
 import { encodeLoosely, hostileString, leaks } from '../api/hostile.ts'
-import { freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
+import { createWorkspace, freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
 import { expect, test } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
 
@@ -33,6 +33,18 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	},
 	'routes/$lang.c.$slug': (fixture, lang) => [`/${lang}/c/${fixture.slug}`],
 	'routes/$lang.dashboard_.settings.workspaces.setup-workspace': (_, lang) => [`/${lang}/dashboard/settings/workspaces/setup-workspace`],
+	// The question before joining another's workspace, and the choice to open it once joined.
+	'routes/$lang.dashboard_.invitations.accept': async (fixture, lang, request) => {
+		const other = await registerUser(request)
+		const workspace = await createWorkspace(request, other.token, 'Fuzz elsewhere')
+		const invite = async () => {
+			const invited = await request.post(`/v1/workspaces/${workspace.id}/invitations`, { data: { method: 'link', role: 'agent' }, headers: { Authorization: `Bearer ${other.token}` } })
+			return ((await invited.json()) as { code: string }).code
+		}
+		const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code: await invite(), method: 'link', makeCurrent: false }, headers: { Authorization: `Bearer ${fixture.token}` } })
+		expect(accepted.ok()).toBe(true)
+		return [`/${lang}/dashboard/invitations/accept?agent_invite_code=${await invite()}&agent_invite_method=link`, `/${lang}/dashboard/invitations/accept?joined=${workspace.id}`]
+	},
 	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
 	'routes/$lang.dashboard.settings.channels.create': (_, lang) => [`/${lang}/dashboard/settings/channels/create`, `/${lang}/dashboard/settings/channels/create?kind=telegram`],

@@ -20,6 +20,89 @@ async function inviteLink(request: APIRequestContext, token: string, workspaceId
 	return ((await response.json()) as { url: string }).url
 }
 
+/** The names of the workspaces the holder of `token` belongs to, and the current one's. */
+async function workspaceNames(request: APIRequestContext, token: string) {
+	const response = await request.get('/v1/user/workspaces', { headers: { Authorization: `Bearer ${token}` } })
+	return ((await response.json()) as { workspaces: Array<{ name: string }> }).workspaces.map((workspace) => workspace.name).sort()
+}
+
+async function currentWorkspaceName(request: APIRequestContext, token: string) {
+	const response = await request.get('/v1/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
+	return ((await response.json()) as { workspace: { name: string } | null }).workspace?.name ?? null
+}
+
+// Opening a link never joins (issue 26, item 3): any site could enrol its visitors in a look-alike workspace.
+for (const javaScript of [true, false]) {
+	test.describe(`an invitation opened while signed in, JavaScript ${javaScript ? 'on' : 'off'}`, () => {
+		test.use({ javaScriptEnabled: javaScript })
+
+		test('names the workspace and the inviter, joins only on Join, and switches only when the user chooses', async ({ page, context, request, baseURL }) => {
+			// Eight pages, an axe walk and API checks between them: slow beside another worker.
+			test.slow()
+			const owner = await registerUser(request, { name: 'Nadia Inviter' })
+			const workspace = await createWorkspace(request, owner.token, 'Look Alike Co')
+			const link = new URL(await inviteLink(request, owner.token, workspace.id, 'admin'))
+			const member = await registerUser(request, { name: 'Sami Member' })
+			await createWorkspace(request, member.token, 'Sami Home')
+			await signIn(context, baseURL!, member.token)
+
+			await page.goto(link.pathname + link.search)
+			await expect(page).toHaveURL(/\/en-us\/dashboard\/invitations\/accept\?agent_invite_code=[\w-]+&agent_invite_method=link$/)
+			await expect(page.getByRole('heading', { name: 'Join Look Alike Co?' })).toBeVisible()
+			await expect(page.getByText('Nadia Inviter invited you to join Look Alike Co as Admin.')).toBeVisible()
+			await expect(page.getByText('You are signed in as Sami Member')).toBeVisible()
+			expect(await workspaceNames(request, member.token)).toEqual(['Sami Home'])
+			if (javaScript) await expectAccessible(page)
+
+			await page.getByRole('link', { name: 'Not now' }).click()
+			await expect(page).toHaveURL('/en-us/dashboard')
+			expect(await workspaceNames(request, member.token)).toEqual(['Sami Home'])
+
+			// The link inside a sign-in page's redirect leads to the same question.
+			await page.goto(`/en-us/auth/login?redirect=${encodeURIComponent(link.pathname + link.search)}`)
+			await expect(page.getByRole('heading', { name: 'Join Look Alike Co?' })).toBeVisible()
+			if (javaScript) await waitForHydration(page)
+			await page.getByRole('button', { name: 'Join Look Alike Co' }).click()
+			await expect(page).toHaveURL(`/en-us/dashboard/invitations/accept?joined=${workspace.id}`)
+			await expect(page.getByRole('heading', { name: 'You joined Look Alike Co' })).toBeVisible()
+			expect(await workspaceNames(request, member.token)).toEqual(['Look Alike Co', 'Sami Home'])
+			expect(await currentWorkspaceName(request, member.token)).toBe('Sami Home')
+
+			await page.getByRole('link', { name: 'Stay in Sami Home' }).click()
+			await expect(page).toHaveURL('/en-us/dashboard')
+			expect(await currentWorkspaceName(request, member.token)).toBe('Sami Home')
+
+			await page.goBack()
+			await expect(page.getByRole('heading', { name: 'You joined Look Alike Co' })).toBeVisible()
+			if (javaScript) await waitForHydration(page)
+			await page.getByRole('button', { name: 'Open Look Alike Co' }).click()
+			await expect(page).toHaveURL('/en-us/dashboard')
+			await expect(page.getByText('You are now in Look Alike Co')).toBeVisible()
+			expect(await currentWorkspaceName(request, member.token)).toBe('Look Alike Co')
+		})
+
+		test('an invitation withdrawn while its page is open is refused with the reason, in Arabic from right to left', async ({ page, context, request, baseURL }) => {
+			const owner = await registerUser(request)
+			const workspace = await createWorkspace(request, owner.token, 'Closed Co')
+			const link = new URL(await inviteLink(request, owner.token, workspace.id))
+			const member = await registerUser(request, { locale: 'ar-eg' })
+			await createWorkspace(request, member.token, 'Elsewhere')
+			await signIn(context, baseURL!, member.token)
+			await page.goto(`/ar-eg/dashboard/invitations/accept${link.search}`)
+			await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+			await expect(page.getByRole('heading', { name: 'الانضمام إلى Closed Co؟' })).toBeVisible()
+			await expect(page.locator('h1 bdi')).toHaveText('Closed Co')
+			// Withdrawn while the page was open: the post says why, and nobody joins.
+			const invitations = (await (await request.get(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` } })).json()) as { invitations: Array<{ id: string }> }
+			await request.delete(`/v1/workspaces/${workspace.id}/invitations/${invitations.invitations[0]!.id}`, { headers: { Authorization: `Bearer ${owner.token}` } })
+			if (javaScript) await waitForHydration(page)
+			await page.getByRole('button', { name: 'الانضمام إلى Closed Co' }).click()
+			await expect(page.getByRole('alert')).toContainText('سُحبت هذه الدعوة. اطلب دعوة جديدة من مسؤول مساحة العمل.')
+			expect(await workspaceNames(request, member.token)).toEqual(['Elsewhere'])
+		})
+	})
+}
+
 test.describe('workspaces without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
@@ -118,6 +201,8 @@ test.describe('workspaces without JavaScript', () => {
 
 test.describe('team and invitations with JavaScript', () => {
 	test('an owner invites by link, copies it, and the invitee signs in through the redirect', async ({ page, context, request, baseURL, browser }) => {
+		// Two browsers, and the invitee's confirmation, join and switch: slow beside another worker.
+		test.slow()
 		const owner = await registerUser(request)
 		await createWorkspace(request, owner.token, 'Link Ltd')
 		await signIn(context, baseURL!, owner.token)
@@ -132,7 +217,8 @@ test.describe('team and invitations with JavaScript', () => {
 		await expect(page.getByText('Link copied')).toBeVisible()
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
 
-		// An existing account: the invitation is kept through the sign-in page's redirect parameter.
+		// An existing account: the invitation is kept through the sign-in page's redirect parameter,
+		// and signing in leads to the page that asks before joining.
 		const member = await registerUser(request, { name: 'Mia Member' })
 		await createWorkspace(request, member.token, 'Mia own')
 		const other = await browser.newContext()
@@ -140,11 +226,18 @@ test.describe('team and invitations with JavaScript', () => {
 		const invitePath = new URL(link).pathname + new URL(link).search
 		await invitee.goto(`/en-us/auth/login?redirect=${encodeURIComponent(invitePath)}`)
 		await expect(invitee.getByText('You are invited to join Link Ltd as Agent.')).toBeVisible()
+		await waitForHydration(invitee)
 		await invitee.getByLabel('E-mail address').fill(member.email)
 		await invitee.getByLabel('Password', { exact: true }).fill(member.password)
 		await invitee.getByRole('button', { name: 'Sign in', exact: true }).click()
+		await expect(invitee).toHaveURL(/\/en-us\/dashboard\/invitations\/accept\?agent_invite_code=[\w-]+&agent_invite_method=link$/)
+		await expect(invitee.getByText('Sam Tester invited you to join Link Ltd as Agent.')).toBeVisible()
+		expect(await workspaceNames(request, member.token)).toEqual(['Mia own'])
+		await invitee.getByRole('button', { name: 'Join Link Ltd' }).click()
+		await expect(invitee.getByRole('heading', { name: 'You joined Link Ltd' })).toBeVisible()
+		await invitee.getByRole('button', { name: 'Open Link Ltd' }).click()
 		await expect(invitee).toHaveURL(/\/en-us\/dashboard$/)
-		await expect(invitee.getByText('You joined Link Ltd')).toBeVisible()
+		await expect(invitee.getByText('You are now in Link Ltd')).toBeVisible()
 		await other.close()
 
 		await page.goto('/en-us/dashboard/settings/agents')
