@@ -85,7 +85,8 @@ describe('configuration', () => {
 		])
 	})
 
-	test('the server refuses to start on a bad value, printing each problem', () => {
+	// A process of its own, which compiles the server's imports first: seconds, more on a loaded machine.
+	test('the server refuses to start on a bad value, printing each problem', { timeout: 60_000 }, () => {
 		const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
 			env: { PATH: process.env.PATH, NODE_ENV: 'development', PORT: '-1', DATABASE_URL: 'nope', DATA_DIR: tmpDataDir() },
 			encoding: 'utf8',
