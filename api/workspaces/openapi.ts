@@ -170,7 +170,7 @@ export function documentWorkspaces(docs: ApiDocs) {
 		method: 'post',
 		path: '/:id/invitations/:invitationId/resend',
 		summary: 'Mail an invitation again',
-		description: 'Owners and admins whose own e-mail is confirmed; a live invitation by e-mail, five times an hour at most (and within the per-inviter and per-address limits of creating one).',
+		description: 'Owners and admins whose own e-mail is confirmed; a live invitation by e-mail, five times an hour at most, and within the per-inviter and per-address limits of creating one.',
 		params: invitationParams,
 		responses: { 202: { description: 'The mail is queued.', schema: z.object({ message: z.string() }) } },
 		errors: [403, 404, 410, 422, 429],

@@ -54,7 +54,7 @@ describe('the conversation list', () => {
 			status: 'open',
 			snoozedUntil: null,
 			priority: 'none',
-			contact: { id: first.conversation.contactId, name: 'Visitor a', email: null, phone: null, avatarColor: expect.any(String) },
+			contact: { id: first.conversation.contactId, name: 'Visitor a', email: null, unverifiedEmail: null, phone: null, avatarColor: expect.any(String) },
 			channel: { id: channel.id, kind: 'link', name: 'Site' },
 			assignee: null,
 			labels: [],
