@@ -71,7 +71,7 @@ afterAll(async () => {
 	fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-test('the server is killed (SIGKILL) mid-campaign and started again: no chat receives the message twice', { timeout: 120_000 }, async () => {
+test('the server is killed (SIGKILL) mid-campaign and started again: no chat receives the message twice', { timeout: 240_000 }, async () => {
 	let server = await startServer()
 	const { access_token: token } = await call<{ access_token: string }>(server, 'POST', '/v1/auth/register', { name: 'Owner', email: `owner-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Crash-password-1' })
 	const workspace = await call<{ id: string }>(server, 'POST', '/v1/workspaces', { name: 'Crash' }, token)
@@ -98,7 +98,7 @@ test('the server is killed (SIGKILL) mid-campaign and started again: no chat rec
 	const sendPath = `/bot${bot.token}/sendMessage`
 	const sentTo = () => fake.received.filter((request) => request.path === sendPath).map((request) => Number((request.body as { chat_id: number | string }).chat_id))
 	// Halfway through its first batch (1 000 claimed at once), the process dies.
-	await until('400 sent', () => sentTo().length >= 400, 30_000)
+	await until('400 sent', () => sentTo().length >= 400, 90_000)
 	await kill(server)
 	const atKill = sentTo().length
 	expect(atKill).toBeLessThan(recipients)
