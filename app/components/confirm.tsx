@@ -9,9 +9,10 @@ import { actions } from './ui/table.css.ts'
 /**
  * Asks before a destructive (or otherwise final) action, in the page itself, so it works without
  * JavaScript: the form posts `fields` (a list posts one field per value); `cancel` leads back;
- * `error` is why the last try was refused.
+ * `error` is why the last try was refused; `id` lets a link scroll to it.
  */
 export function Confirm({
+	id: anchor,
 	title,
 	text,
 	fields,
@@ -20,6 +21,7 @@ export function Confirm({
 	tone = 'destructive',
 	error,
 }: {
+	id?: string
 	title: string
 	text?: string
 	fields: Record<string, string | string[]>
@@ -31,7 +33,7 @@ export function Confirm({
 	const { t } = useTranslation()
 	const id = useId()
 	return (
-		<section className={dashboard.section} role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={text ? `${id}-text` : undefined}>
+		<section id={anchor} className={dashboard.section} role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={text ? `${id}-text` : undefined}>
 			<h2 id={`${id}-title`} className={dashboard.sectionTitle}>
 				{title}
 			</h2>

@@ -16,6 +16,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
+import { isolated } from '#app/utils/bidi.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
@@ -221,7 +222,7 @@ function CampaignForm() {
 	return (
 		<section className={styles.section} aria-labelledby="campaign-form-heading">
 			<h2 id="campaign-form-heading" className={styles.sectionTitle}>
-				{editing ? t('campaigns.edit', { name: editing.name }) : t('campaigns.new')}
+				{editing ? t('campaigns.edit', { name: isolated(editing.name) }) : t('campaigns.new')}
 			</h2>
 			<Form method="post" {...getFormProps(form)} className={formClass} ref={formRef} onChange={onChange}>
 				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
@@ -325,7 +326,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 	return (
 		<section className={styles.section} aria-labelledby="campaign-heading">
 			<h2 id="campaign-heading" className={styles.sectionTitle}>
-				{campaign.name} — {t(`campaigns.status.${campaign.status}`)}
+				<bdi>{campaign.name}</bdi> — {t(`campaigns.status.${campaign.status}`)}
 			</h2>
 			{campaign.statusDetail ? <p>{campaign.statusDetail}</p> : null}
 			{/* Before it starts, whom it will reach now (the form's count); then how far it got. */}
@@ -342,6 +343,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			<MessagePreview campaign={campaign} />
 			{confirming === 'start' && campaign.status === 'draft' ? (
 				<Confirm
+					id="confirm"
 					tone="primary"
 					title={
 						startsLater && campaign.scheduledAt
@@ -357,7 +359,8 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			) : null}
 			{confirming === 'cancel' ? (
 				<Confirm
-					title={t('campaigns.cancelTitle', { name: campaign.name })}
+					id="confirm"
+					title={t('campaigns.cancelTitle', { name: isolated(campaign.name) })}
 					text={t('campaigns.cancelText')}
 					fields={{ intent: 'cancel', campaignId: campaign.id }}
 					confirm={t('campaigns.actions.cancel')}
@@ -373,7 +376,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			{manages ? (
 				<div className={table.actions}>
 					{campaign.status === 'draft' && !confirming ? (
-						<Link to={`${here}&confirm=start`} className={button.primary}>
+						<Link to={`${here}&confirm=start#confirm`} className={button.primary}>
 							{start}
 						</Link>
 					) : null}
@@ -385,7 +388,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 						</Link>
 					) : null}
 					{['draft', 'scheduled', 'running', 'paused', 'failed'].includes(campaign.status) && !confirming ? (
-						<Link to={`${here}&confirm=cancel`} className={button.ghost}>
+						<Link to={`${here}&confirm=cancel#confirm`} className={button.ghost}>
 							{t('campaigns.actions.cancel')}
 						</Link>
 					) : null}
@@ -463,7 +466,7 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			</h3>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: preview.name })} <q dir="auto">{preview.body}</q>
+					{t('campaigns.previewFor', { name: isolated(preview.name) })} <q dir="auto">{preview.body}</q>
 				</p>
 			) : (
 				<p>{t('campaigns.noPreview')}</p>
@@ -552,7 +555,9 @@ export default function CampaignManager() {
 						{campaigns.map((campaign) => (
 							<tr key={campaign.id}>
 								<td className={table.td}>
-									<Link to={`${base}?campaign=${campaign.id}`}>{campaign.name}</Link>
+									<Link to={`${base}?campaign=${campaign.id}`} dir="auto">
+										{campaign.name}
+									</Link>
 								</td>
 								<td className={table.td}>{t(`campaigns.status.${campaign.status}`)}</td>
 								<td className={table.td}>{campaign.channelName}</td>
