@@ -135,7 +135,7 @@ function ReportLead({ report }: { report: ReportJson }) {
 	const lang = i18n.language
 	return (
 		<p className={styles.pageLead}>
-			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)) })}
+			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)), count: rangeDays(report.range) })}
 		</p>
 	)
 }
@@ -357,7 +357,7 @@ function Report({ report }: { report: ReportJson }) {
 					exportHref={exportHref('channels')}
 					chart={
 						<ChannelsChart
-							text={text('chart-channels', t('charts.channels.title'), busiestChannel ? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened) }) : t('charts.channels.none'))}
+							text={text('chart-channels', t('charts.channels.title'), busiestChannel ? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened), count: busiestChannel.opened }) : t('charts.channels.none'))}
 							channels={report.channels}
 						/>
 					}
@@ -375,7 +375,7 @@ function Report({ report }: { report: ReportJson }) {
 							text={text(
 								'chart-heatmap',
 								t('charts.heatmap.title'),
-								busiestHour ? t('charts.heatmap.description', { day: weekdays[busiestHour.weekday], hour: formatHour(lang, busiestHour.hour), total: count(busiestHour.value) }) : t('charts.heatmap.none'),
+								busiestHour ? t('charts.heatmap.description', { day: weekdays[busiestHour.weekday], hour: formatHour(lang, busiestHour.hour), total: count(busiestHour.value), count: busiestHour.value }) : t('charts.heatmap.none'),
 							)}
 							heatmap={report.heatmap}
 						/>
