@@ -466,7 +466,9 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			</h3>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: isolated(preview.name) })} <q dir="auto">{preview.body}</q>
+					{t('campaigns.previewFor', { name: isolated(preview.name) })} <q>
+						<bdi>{preview.body}</bdi>
+					</q>
 				</p>
 			) : (
 				<p>{t('campaigns.noPreview')}</p>

@@ -220,7 +220,7 @@ export default function Profile() {
 					<FormErrors id={profileForm.errorId} errors={profileForm.errors} />
 					<Field
 						label={t('auth.fields.name')}
-						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true }}
+						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true, dir: 'auto' }}
 						errors={profile.name.errors}
 						errorId={profile.name.errorId}
 					/>
