@@ -58,6 +58,13 @@ describe('translations', () => {
 		expect(latinOnly.map(([key]) => key)).toEqual([])
 	})
 
+	// "1 contacts in this view": a number said before a noun needs the language's plural forms, and i18next picks them by `count`.
+	test('a number before a noun is a plural', () => {
+		const counted = /\{\{\w+\}\} (contacts?|conversations?|messages?|days?|hours?|minutes?|seconds?|characters?|rows?|values?|codes?)\b/
+		const singular = [...flat['en-us']].filter(([key, english]) => !pluralSuffix.test(key) && counted.test(english))
+		expect(singular.map(([key, english]) => `${key}: ${english}`)).toEqual([])
+	})
+
 	test('interpolations are kept in every translation', () => {
 		const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort()
 		for (const [key, english] of flat['en-us']) {

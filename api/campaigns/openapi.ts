@@ -22,6 +22,7 @@ const campaignAnswer = answerSchema<CampaignJson>()(
 			statusDetail: z.string().nullable(),
 			ratePerSecond: z.number().int(),
 			recipientCount: z.number().int(),
+			audienceCount: z.number().int().openapi({ description: 'The contacts it reaches: before it starts (draft, scheduled) its audience counted now, as `POST …/audience` counts it; then `recipientCount`.' }),
 			totals: z.object(Object.fromEntries(recipientStatuses.map((status) => [status, z.number().int()])) as Record<(typeof recipientStatuses)[number], z.ZodNumber>),
 			processed: z.number().int().openapi({ description: 'Recipients whose send is over (neither queued nor sending), out of `recipientCount`.' }),
 			startedAt: z.string().datetime().nullable(),

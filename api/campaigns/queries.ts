@@ -108,6 +108,8 @@ export type CampaignJson = {
 	statusDetail: string | null
 	ratePerSecond: number
 	recipientCount: number
+	/** The contacts it reaches: before it starts (draft, scheduled) its audience counted now, as `…/audience` counts it; then its recipients. */
+	audienceCount: number
 	totals: RecipientTotals
 	/** Recipients whose send is over (anything but queued and sending), out of `recipientCount`. */
 	processed: number
@@ -119,7 +121,7 @@ export type CampaignJson = {
 
 type CampaignRow = Campaign & { channelKind: ChannelKind; channelName: string; channelRatePerSecond: number | null }
 
-export function campaignJson(campaign: CampaignRow, totals: RecipientTotals): CampaignJson {
+export function campaignJson(campaign: CampaignRow, totals: RecipientTotals, audienceCount = campaign.recipientCount): CampaignJson {
 	return {
 		id: campaign.id,
 		name: campaign.name,
@@ -135,6 +137,7 @@ export function campaignJson(campaign: CampaignRow, totals: RecipientTotals): Ca
 		statusDetail: campaign.statusDetail,
 		ratePerSecond: rateOf(campaign, { kind: campaign.channelKind, campaignRatePerSecond: campaign.channelRatePerSecond }),
 		recipientCount: campaign.recipientCount,
+		audienceCount,
 		totals,
 		processed: campaign.recipientCount - totals.queued - totals.sending,
 		startedAt: campaign.startedAt?.toISOString() ?? null,
@@ -153,17 +156,31 @@ function campaignRows(db: DB, workspaceId: string) {
 		.where('campaigns.workspaceId', '=', workspaceId)
 }
 
+/** How many contacts each campaign that has not started (draft, scheduled) would reach now: its recipients are written only at its start. */
+async function audienceCounts(db: DB, rows: readonly CampaignRow[]): Promise<Map<string, number>> {
+	const waiting = rows.filter((row) => row.status === 'draft' || row.status === 'scheduled')
+	const counts = await Promise.all(
+		waiting.map((row) =>
+			audienceQuery(db, { workspaceId: row.workspaceId, channelId: row.channelId, labelsIn: row.labelsIn, labelsOut: row.labelsOut })
+				.select(sql<number>`count(distinct contacts.id)::int`.as('count'))
+				.executeTakeFirstOrThrow(),
+		),
+	)
+	return new Map(waiting.map((row, index) => [row.id, counts[index]!.count]))
+}
+
+async function withCounts(db: DB, rows: CampaignRow[]): Promise<CampaignJson[]> {
+	const [totals, audiences] = await Promise.all([totalsOf(db, rows.map((row) => row.id)), audienceCounts(db, rows)])
+	return rows.map((row) => campaignJson(row, totals.get(row.id)!, audiences.get(row.id)))
+}
+
 export async function listCampaigns(db: DB, workspaceId: string): Promise<CampaignJson[]> {
-	const rows = await campaignRows(db, workspaceId).orderBy('campaigns.createdAt', 'desc').orderBy('campaigns.id').execute()
-	const totals = await totalsOf(db, rows.map((row) => row.id))
-	return rows.map((row) => campaignJson(row, totals.get(row.id)!))
+	return withCounts(db, await campaignRows(db, workspaceId).orderBy('campaigns.createdAt', 'desc').orderBy('campaigns.id').execute())
 }
 
 export async function findCampaign(db: DB, workspaceId: string, campaignId: string): Promise<CampaignJson | undefined> {
 	const row = await campaignRows(db, workspaceId).where('campaigns.id', '=', campaignId).executeTakeFirst()
-	if (!row) return undefined
-	const totals = await totalsOf(db, [row.id])
-	return campaignJson(row, totals.get(row.id)!)
+	return row ? (await withCounts(db, [row]))[0] : undefined
 }
 
 /** The UTC offset of `zone` at `instant`, in milliseconds. */

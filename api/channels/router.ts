@@ -27,7 +27,7 @@ function slugTaken(req: Request, slug: string) {
 
 /** The 409 of a slug another workspace's deleted link had, still reserved to it, shown beside the field. */
 function slugReserved(req: Request, slug: string) {
-	return fieldError(req, 409, 'slug', 'channels:errors.slugReserved', { slug, days: slugReservedDays })
+	return fieldError(req, 409, 'slug', 'channels:errors.slugReserved', { slug, days: slugReservedDays, count: slugReservedDays })
 }
 
 // A disabled link answers 404 to its visitors; the list shows why.

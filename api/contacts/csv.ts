@@ -47,7 +47,7 @@ export function readContactsCsv(text: string): CsvRecord[] {
 	if (!header || header.every((cell) => cell.trim() === '')) throw new HttpError(400, 'contacts:errors.csvEmpty')
 	const columns = header.map(columnOf)
 	if (!columns.includes('name')) throw new HttpError(400, 'contacts:errors.csvMissingName')
-	if (data.length > maximumImportRows) throw new HttpError(400, 'contacts:errors.csvTooManyRows', { values: { maximum: maximumImportRows } })
+	if (data.length > maximumImportRows) throw new HttpError(400, 'contacts:errors.csvTooManyRows', { values: { maximum: maximumImportRows, count: maximumImportRows } })
 
 	const records: CsvRecord[] = []
 	data.forEach((fields, index) => {

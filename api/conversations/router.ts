@@ -280,7 +280,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				.executeTakeFirst()
 			if (!last || Date.now() - last.createdAt.getTime() > provider.replyWindowMs) {
 				// WhatsApp lets a template through after the window; Meta's Messenger Platform nothing until the customer writes again.
-				throw new HttpError(422, provider.listTemplates ? 'inbox:errors.windowClosed' : 'inbox:errors.windowClosedUntilCustomer', { values: { hours: provider.replyWindowMs / 3_600_000 } })
+				throw new HttpError(422, provider.listTemplates ? 'inbox:errors.windowClosed' : 'inbox:errors.windowClosedUntilCustomer', { values: { hours: provider.replyWindowMs / 3_600_000, count: provider.replyWindowMs / 3_600_000 } })
 			}
 			return input
 		}

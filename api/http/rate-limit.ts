@@ -31,7 +31,7 @@ function storeClientOf(db: DB) {
 export function tooManyRequests(msBeforeNext: number): HttpError {
 	const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
 	return new HttpError(429, 'errors.tooManyRequests', {
-		values: { seconds },
+		values: { seconds, count: seconds },
 		details: { retryAfter: seconds },
 		headers: { 'Retry-After': String(seconds) },
 	})

@@ -9,10 +9,10 @@ export function issueMessage(t: TFunction<'api'>, issue: z.ZodIssue): string {
 		case 'invalid_type':
 			return t(issue.received === 'undefined' || issue.received === 'null' ? 'validation.required' : 'validation.invalid')
 		case 'too_small':
-			if (issue.type === 'string') return t('validation.tooShort', { minimum: Number(issue.minimum) })
+			if (issue.type === 'string') return t('validation.tooShort', { minimum: Number(issue.minimum), count: Number(issue.minimum) })
 			return t('validation.tooSmall', { minimum: Number(issue.minimum) })
 		case 'too_big':
-			if (issue.type === 'string') return t('validation.tooLong', { maximum: Number(issue.maximum) })
+			if (issue.type === 'string') return t('validation.tooLong', { maximum: Number(issue.maximum), count: Number(issue.maximum) })
 			return t('validation.tooBig', { maximum: Number(issue.maximum) })
 		case 'invalid_string':
 			if (issue.validation === 'email') return t('validation.email')

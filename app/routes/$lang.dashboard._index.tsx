@@ -7,13 +7,13 @@ import { newUserCookie } from '#app/.server/cookies.ts'
 import { apiRefusal, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ChannelsChart, ConversationsChart, DataTable, FirstResponseChart, HeatmapChart, Table, type ChartText } from '#app/components/reports/charts.tsx'
-import { figuresOf } from '#app/components/reports/figures.ts'
+import { figuresOf, type FigureKey } from '#app/components/reports/figures.ts'
 import { formatCount, formatDay, formatDuration, formatHour, weekdayNames } from '#app/components/reports/format.ts'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, reportQuery, reportSearch, type ReportTable } from '#app/utils/reports.ts'
+import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, reportQuery, reportSearch, shownValue, type ReportTable } from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
 import * as overview from './overview.css.ts'
 import * as reports from './reports.css.ts'
@@ -135,12 +135,16 @@ function ReportLead({ report }: { report: ReportJson }) {
 	const lang = i18n.language
 	return (
 		<p className={styles.pageLead}>
-			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)) })}
+			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)), count: rangeDays(report.range) })}
 		</p>
 	)
 }
 
-/** The period and the filters: a GET form that works without JavaScript and, with it, applies each change at once. */
+/**
+ * The period and the filters: one GET form with one Apply, that works without JavaScript and, with
+ * it, applies each change at once. Choosing a period shows its dates; typing dates makes the period
+ * custom (`reportQuery` reads which of the two the user changed from `shown`).
+ */
 function ReportFilters() {
 	const { query, manages, channels, labels, members, targets, report } = useLoaderData<typeof loader>()
 	const { t, i18n } = useTranslation('reports')
@@ -158,11 +162,13 @@ function ReportFilters() {
 		}
 		void submit(form, { replace: true, preventScrollReset: true })
 	}
-	// The dates shown are the range's own unless the user chose others.
-	const from = query.from || report?.range.from || ''
-	const to = query.to || report?.range.to || ''
+	// A named period shows the days it covers; a custom range the dates asked for, kept when the API refuses them.
+	const custom = query.preset === 'custom'
+	const from = custom ? query.from : (report?.range.from ?? '')
+	const to = custom ? query.to : (report?.range.to ?? '')
 	return (
-		<Form method="get" className={reports.filters} aria-label={t('form.label')} onChange={onChange} key={JSON.stringify(query)}>
+		<Form method="get" className={reports.filters} aria-label={t('form.name')} onChange={onChange} key={`${JSON.stringify(query)} ${from} ${to}`}>
+			<input type="hidden" name="shown" value={shownValue(query.preset, from, to)} />
 			<div className={reports.filter}>
 				<label htmlFor="report-preset">{t('form.period')}</label>
 				<select id="report-preset" name="preset" defaultValue={query.preset} className={input}>
@@ -173,24 +179,14 @@ function ReportFilters() {
 					))}
 				</select>
 			</div>
-			<fieldset className={reports.dates} aria-describedby="report-dates-help">
-				<legend className={reports.datesLegend}>{t('form.presets.custom')}</legend>
-				<div className={reports.filter}>
-					<label htmlFor="report-from">{t('form.from')}</label>
-					<input id="report-from" type="date" name="from" defaultValue={from} className={input} />
-				</div>
-				<div className={reports.filter}>
-					<label htmlFor="report-to">{t('form.to')}</label>
-					<input id="report-to" type="date" name="to" defaultValue={to} className={input} />
-				</div>
-				{/* Sent after the select's value, so it wins (`reportQuery`); the first button, so Enter in a date field presses it. */}
-				<button type="submit" name="preset" value="custom" className={button.outline}>
-					{t('form.showDates')}
-				</button>
-				<p id="report-dates-help" className={reports.note}>
-					{t('form.datesHelp')}
-				</p>
-			</fieldset>
+			<div className={reports.filter}>
+				<label htmlFor="report-from">{t('form.from')}</label>
+				<input id="report-from" type="date" name="from" defaultValue={from} className={input} aria-describedby="report-dates-help" />
+			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-to">{t('form.to')}</label>
+				<input id="report-to" type="date" name="to" defaultValue={to} className={input} aria-describedby="report-dates-help" />
+			</div>
 			<div className={reports.filter}>
 				<label htmlFor="report-channel">{t('form.channel')}</label>
 				<select id="report-channel" name="channelId" defaultValue={query.channelId} className={input}>
@@ -239,6 +235,9 @@ function ReportFilters() {
 			<button type="submit" className={button.primary}>
 				{t('form.apply')}
 			</button>
+			<p id="report-dates-help" className={reports.formHelp}>
+				{t('form.datesHelp')}
+			</p>
 		</Form>
 	)
 }
@@ -265,6 +264,10 @@ function Report({ report }: { report: ReportJson }) {
 	const seriesColumn = t(byWeek ? 'columns.week' : 'columns.day')
 
 	const { figures } = report
+	// The workspace-wide cards say so when a filter they cannot follow is on (an agent's own report is one).
+	const { channelId, agentId, labelId } = report.filters
+	const unfiltered = (key: FigureKey) =>
+		key === 'newContacts' && (channelId || agentId || labelId) ? 'newContacts' : (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId) ? 'campaigns' : null
 	const medianFirst = figures.firstResponse.median
 	const busiestChannel = report.channels[0]
 	const weekdays = weekdayNames(lang, 'long')
@@ -294,6 +297,11 @@ function Report({ report }: { report: ReportJson }) {
 											? t('figures.previous', { previous: figure.previous })
 											: t('figures.nothingBefore')}
 							</span>
+							{unfiltered(figure.key) ? (
+								<span className={reports.cardNote} data-unfiltered>
+									{t(`figures.unfiltered.${unfiltered(figure.key)}`)}
+								</span>
+							) : null}
 						</li>
 					))}
 				</ul>
@@ -349,7 +357,7 @@ function Report({ report }: { report: ReportJson }) {
 					exportHref={exportHref('channels')}
 					chart={
 						<ChannelsChart
-							text={text('chart-channels', t('charts.channels.title'), busiestChannel ? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened) }) : t('charts.channels.none'))}
+							text={text('chart-channels', t('charts.channels.title'), busiestChannel ? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened), count: busiestChannel.opened }) : t('charts.channels.none'))}
 							channels={report.channels}
 						/>
 					}
@@ -367,7 +375,7 @@ function Report({ report }: { report: ReportJson }) {
 							text={text(
 								'chart-heatmap',
 								t('charts.heatmap.title'),
-								busiestHour ? t('charts.heatmap.description', { day: weekdays[busiestHour.weekday], hour: formatHour(lang, busiestHour.hour), total: count(busiestHour.value) }) : t('charts.heatmap.none'),
+								busiestHour ? t('charts.heatmap.description', { day: weekdays[busiestHour.weekday], hour: formatHour(lang, busiestHour.hour), total: count(busiestHour.value), count: busiestHour.value }) : t('charts.heatmap.none'),
 							)}
 							heatmap={report.heatmap}
 						/>

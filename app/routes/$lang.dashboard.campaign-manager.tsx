@@ -5,9 +5,9 @@ import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from 
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { useTranslation } from 'react-i18next'
-import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
+import { ApiError, errorDetail, type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
 import { apiErrorReply } from '#app/.server/forms.ts'
-import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -16,6 +16,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
+import { isolated } from '#app/utils/bidi.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
@@ -29,6 +30,7 @@ const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 're
 type RecipientJson = { contactId: string; name: string; status: (typeof recipientStatuses)[number]; reason: string | null; sentAt: string | null }
 type Audience = { count: number; recipients: Array<{ contactId: string; name: string }> }
 type Preview = { contactId: string; name: string; body: string }
+const confirmations = ['start', 'cancel'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -84,7 +86,10 @@ export async function loader(args: LoaderFunctionArgs) {
 		page,
 		editing: manages ? (campaigns.find((campaign) => campaign.id === url.searchParams.get('edit') && ['draft', 'scheduled'].includes(campaign.status)) ?? null) : null,
 		creating: manages && url.searchParams.has('new'),
-		confirming: manages && url.searchParams.get('confirm') === 'cancel' ? opened : null,
+		// Starting and cancelling are asked once more, in the page (`?confirm=`), so it works without JavaScript.
+		confirming: manages && opened ? (confirmations.find((intent) => intent === url.searchParams.get('confirm')) ?? null) : null,
+		// A draft with a date ahead is scheduled when started; without one (or with one past) it sends now.
+		startsLater: Boolean(opened?.scheduledAt && Date.parse(opened.scheduledAt) > Date.now()),
 	}
 }
 
@@ -108,7 +113,9 @@ export async function action(args: ActionFunctionArgs) {
 				if (changed.status === 'scheduled') done = 'schedule'
 			}
 		} catch (error) {
-			return refusalToast(error, { locale, request, to: `${here}?campaign=${campaignId}`, title: t('campaigns.actionFailed') })
+			// Said beside the buttons (or in the confirmation) that asked; a lost session signs out, what is not the API's answer is the error page's.
+			if (!(error instanceof ApiError) || error.statusCode === 401) return rethrowApiError(error, locale, request)
+			return data({ refused: { intent, message: errorDetail(error) } }, { status: error.statusCode })
 		}
 		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
 	}
@@ -132,10 +139,10 @@ export async function action(args: ActionFunctionArgs) {
 
 function Progress({ campaign }: { campaign: CampaignJson }) {
 	const { t } = useTranslation()
-	const label = t('campaigns.progress', { done: campaign.processed, total: campaign.recipientCount })
+	const label = t('campaigns.progress', { done: campaign.processed, total: campaign.audienceCount })
 	return (
 		<span className={table.actions}>
-			<progress max={Math.max(campaign.recipientCount, 1)} value={campaign.processed} aria-label={label} />
+			<progress max={Math.max(campaign.audienceCount, 1)} value={campaign.processed} aria-label={label} />
 			<span>{label}</span>
 		</span>
 	)
@@ -182,7 +189,9 @@ function useLiveAudience(locale: string) {
 
 function CampaignForm() {
 	const { locale, channels, labels, editing } = useLoaderData<typeof loader>()
-	const answer = useKeptActionData<typeof action>()
+	const kept = useKeptActionData<typeof action>()
+	// The form's own answers (a campaign's actions answer their refusals beside their buttons).
+	const answer = kept && 'result' in kept ? kept : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const { formRef, onChange, audience: counted, counting } = useLiveAudience(locale)
@@ -213,7 +222,7 @@ function CampaignForm() {
 	return (
 		<section className={styles.section} aria-labelledby="campaign-form-heading">
 			<h2 id="campaign-form-heading" className={styles.sectionTitle}>
-				{editing ? t('campaigns.edit', { name: editing.name }) : t('campaigns.new')}
+				{editing ? t('campaigns.edit', { name: isolated(editing.name) }) : t('campaigns.new')}
 			</h2>
 			<Form method="post" {...getFormProps(form)} className={formClass} ref={formRef} onChange={onChange}>
 				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
@@ -297,10 +306,15 @@ function CampaignForm() {
 }
 
 function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
-	const { locale, manages, recipients, status, page, confirming } = useLoaderData<typeof loader>()
+	const { locale, manages, recipients, status, page, confirming, startsLater } = useLoaderData<typeof loader>()
+	const answer = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const here = `/${locale}/dashboard/campaign-manager?campaign=${campaign.id}`
+	// Why the API refused the last action, said beside the form that asked.
+	const refused = answer && 'refused' in answer ? answer.refused : null
+	const started = !['draft', 'scheduled'].includes(campaign.status)
+	const start = startsLater ? t('campaigns.actions.schedule') : t('campaigns.actions.start')
 	const act = (intent: string, label: string) => (
 		<Form method="post">
 			<input type="hidden" name="campaignId" value={campaign.id} />
@@ -312,10 +326,11 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 	return (
 		<section className={styles.section} aria-labelledby="campaign-heading">
 			<h2 id="campaign-heading" className={styles.sectionTitle}>
-				{campaign.name} — {t(`campaigns.status.${campaign.status}`)}
+				<bdi>{campaign.name}</bdi> — {t(`campaigns.status.${campaign.status}`)}
 			</h2>
 			{campaign.statusDetail ? <p>{campaign.statusDetail}</p> : null}
-			<Progress campaign={campaign} />
+			{/* Before it starts, whom it will reach now (the form's count); then how far it got. */}
+			{started ? <Progress campaign={campaign} /> : <p data-audience>{t('campaigns.audienceCount', { count: campaign.audienceCount })}</p>}
 			<dl className={table.actions}>
 				{recipientStatuses.map((name) => (
 					<div key={name}>
@@ -326,12 +341,45 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			</dl>
 			{campaign.status === 'scheduled' && campaign.scheduledAt ? <p>{t('campaigns.scheduledFor', { date: date(campaign.scheduledAt) })}</p> : null}
 			<MessagePreview campaign={campaign} />
-			{confirming ? (
-				<Confirm title={t('campaigns.cancelTitle', { name: campaign.name })} text={t('campaigns.cancelText')} fields={{ intent: 'cancel', campaignId: campaign.id }} confirm={t('campaigns.actions.cancel')} cancel={here} />
+			{confirming === 'start' && campaign.status === 'draft' ? (
+				<Confirm
+					id="confirm"
+					tone="primary"
+					title={
+						startsLater && campaign.scheduledAt
+							? t('campaigns.scheduleTitle', { count: campaign.audienceCount, date: date(campaign.scheduledAt) })
+							: t('campaigns.startTitle', { count: campaign.audienceCount })
+					}
+					text={t('campaigns.startText')}
+					fields={{ intent: 'start', campaignId: campaign.id }}
+					confirm={startsLater ? t('campaigns.actions.schedule') : t('campaigns.actions.sendNow')}
+					cancel={here}
+					error={refused?.intent === 'start' ? refused.message : null}
+				/>
+			) : null}
+			{confirming === 'cancel' ? (
+				<Confirm
+					id="confirm"
+					title={t('campaigns.cancelTitle', { name: isolated(campaign.name) })}
+					text={t('campaigns.cancelText')}
+					fields={{ intent: 'cancel', campaignId: campaign.id }}
+					confirm={t('campaigns.actions.cancel')}
+					cancel={here}
+					error={refused?.intent === 'cancel' ? refused.message : null}
+				/>
+			) : null}
+			{refused && !(confirming && refused.intent === confirming) ? (
+				<p role="alert" className={fieldStyles.formErrors}>
+					{refused.message}
+				</p>
 			) : null}
 			{manages ? (
 				<div className={table.actions}>
-					{campaign.status === 'draft' ? act('start', campaign.scheduledAt ? t('campaigns.actions.schedule') : t('campaigns.actions.start')) : null}
+					{campaign.status === 'draft' && !confirming ? (
+						<Link to={`${here}&confirm=start#confirm`} className={button.primary}>
+							{start}
+						</Link>
+					) : null}
 					{campaign.status === 'running' ? act('pause', t('campaigns.actions.pause')) : null}
 					{campaign.status === 'paused' || campaign.status === 'failed' ? act('resume', t('campaigns.actions.resume')) : null}
 					{['draft', 'scheduled'].includes(campaign.status) ? (
@@ -340,7 +388,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 						</Link>
 					) : null}
 					{['draft', 'scheduled', 'running', 'paused', 'failed'].includes(campaign.status) && !confirming ? (
-						<Link to={`${here}&confirm=cancel`} className={button.ghost}>
+						<Link to={`${here}&confirm=cancel#confirm`} className={button.ghost}>
 							{t('campaigns.actions.cancel')}
 						</Link>
 					) : null}
@@ -418,7 +466,9 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			</h3>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: preview.name })} <q dir="auto">{preview.body}</q>
+					{t('campaigns.previewFor', { name: isolated(preview.name) })} <q>
+						<bdi>{preview.body}</bdi>
+					</q>
 				</p>
 			) : (
 				<p>{t('campaigns.noPreview')}</p>
@@ -507,11 +557,13 @@ export default function CampaignManager() {
 						{campaigns.map((campaign) => (
 							<tr key={campaign.id}>
 								<td className={table.td}>
-									<Link to={`${base}?campaign=${campaign.id}`}>{campaign.name}</Link>
+									<Link to={`${base}?campaign=${campaign.id}`} dir="auto">
+										{campaign.name}
+									</Link>
 								</td>
 								<td className={table.td}>{t(`campaigns.status.${campaign.status}`)}</td>
 								<td className={table.td}>{campaign.channelName}</td>
-								<td className={table.td}>{campaign.recipientCount}</td>
+								<td className={table.td}>{campaign.audienceCount}</td>
 								<td className={table.td}>
 									<Progress campaign={campaign} />
 								</td>

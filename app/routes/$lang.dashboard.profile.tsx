@@ -58,6 +58,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		asked === 'others' ? { others: true } : (devices.filter((device) => device.id === asked && !device.current).map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
 	return {
 		user,
+		// The theme on screen (the appearance menu's cookie), which may not be the one saved in the profile.
+		theme: (await getThemePreference(args.request)).theme,
 		title: t('profile.title'),
 		devices,
 		signingOut,
@@ -166,17 +168,19 @@ export async function action(args: ActionFunctionArgs) {
 
 	const submission = parseWithZod(formData, { schema: profileSchema })
 	if (submission.status !== 'success') return data({ intent: 'profile', result: submission.reply() }, { status: 400 })
+	// The form shows the theme in use (`shownTheme`): only another one chosen there is saved and put in use, so saving a new name keeps the theme.
+	const { theme, ...rest } = submission.value
+	const themeChosen = theme !== formData.get('shownTheme')
 	let user: User
 	try {
-		user = await api.patch<User>('/auth/profile', submission.value)
+		user = await api.patch<User>('/auth/profile', themeChosen ? submission.value : rest)
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn })
 		return data({ intent: 'profile', result }, { status })
 	}
 	// The page follows the saved preferences: its language, and the theme kept in the cookie.
-	const theme = { ...(await getThemePreference(request)), theme: user.theme }
 	const headers = combineHeaders(
-		{ 'Set-Cookie': await themeCookie.serialize(theme) },
+		themeChosen ? { 'Set-Cookie': await themeCookie.serialize({ ...(await getThemePreference(request)), theme: user.theme }) } : null,
 		{ 'Set-Cookie': localeCookie.serialize(submission.value.locale) },
 	)
 	const saved = await serverT(submission.value.locale)
@@ -184,15 +188,16 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-	const { user, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
+	const { user, theme, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
 	const [profileForm, profile] = useValidatedForm(loadProfileSchema, {
-		id: 'profile',
+		// Another theme put in use by the appearance menu shows here at once (a new id resets the form to its defaults).
+		id: `profile-${theme}`,
 		lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
-		defaultValue: { name: user.name, locale: user.locale, theme: user.theme },
+		defaultValue: { name: user.name, locale: user.locale, theme },
 	})
 	const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
 	const [passwordForm, password] = useValidatedForm(loadPasswordSchema, {
@@ -211,10 +216,11 @@ export default function Profile() {
 				</h2>
 				<Form method="post" {...getFormProps(profileForm)} className={formClass}>
 					<input type="hidden" name="intent" value="profile" />
+					<input type="hidden" name="shownTheme" value={theme} />
 					<FormErrors id={profileForm.errorId} errors={profileForm.errors} />
 					<Field
 						label={t('auth.fields.name')}
-						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true }}
+						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true, dir: 'auto' }}
 						errors={profile.name.errors}
 						errorId={profile.name.errorId}
 					/>

@@ -56,7 +56,7 @@ export default function AuditLog() {
 			<div className={table.toolbar}>
 				<div className={styles.pageHeader}>
 					<h1 className={styles.pageTitle}>{title}</h1>
-					<p className={styles.pageLead}>{t('description', { days: list.keptDays })}</p>
+					<p className={styles.pageLead}>{t('description', { days: list.keptDays, count: list.keptDays })}</p>
 				</div>
 				{/* A download, not a page: the browser saves what the server streams. */}
 				<Link to={`${base}/export${query ? `?${query}` : ''}`} reloadDocument className={button.outline} download>

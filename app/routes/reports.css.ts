@@ -7,8 +7,8 @@ export const report = style({ display: 'grid', gap: '1.5rem' })
 
 export const filters = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'flex-end' })
 export const filter = style({ display: 'grid', gap: '0.25rem', fontSize: '0.8125rem', minInlineSize: '10rem' })
-export const dates = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'flex-end', border: `1px dashed ${vars.color.border}`, borderRadius: vars.radius, padding: '0.5rem 0.75rem', margin: 0 })
-export const datesLegend = style({ fontSize: '0.8125rem', paddingInline: '0.25rem' })
+// The help under the whole form: a line of its own.
+export const formHelp = style({ flexBasis: '100%', margin: 0, fontSize: '0.8125rem', color: vars.color.mutedForeground })
 
 export const cards = style({ display: 'grid', gap: '0.75rem', gridTemplateColumns: 'repeat(auto-fill, minmax(13rem, 1fr))', margin: 0, padding: 0, listStyle: 'none' })
 export const card = style({ display: 'grid', gap: '0.25rem', alignContent: 'start', padding: '1rem', borderRadius: vars.radius, border: `1px solid ${vars.color.border}`, background: vars.color.card })
@@ -24,6 +24,9 @@ export const cardChange = style({
 	color: vars.color.mutedForeground,
 	selectors: { '&[data-good="true"]': { color: vars.color.success }, '&[data-good="false"]': { color: vars.color.destructive } },
 })
+
+// A card that counts the whole workspace whatever the filters says so, and why.
+export const cardNote = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, borderBlockStart: `1px dashed ${vars.color.border}`, paddingBlockStart: '0.375rem', marginBlockStart: '0.25rem' })
 
 export const charts = style({ display: 'grid', gap: '1.5rem', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 30rem), 1fr))' })
 export const chart = style({ display: 'grid', gap: '0.75rem', alignContent: 'start', minInlineSize: 0, padding: '1rem', borderRadius: vars.radius, border: `1px solid ${vars.color.border}`, background: vars.color.card })

@@ -10,10 +10,13 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 	return format
 }
 
-/** "3 min ago", "yesterday": narrow and in words where the language has them. */
+/**
+ * "3 min. ago", "il y a 3 min", "قبل ٣ دقائق", "yesterday": short, and in words where the language
+ * has them. Not narrow: French narrow is "-3 min".
+ */
 export function relativeTimeFormat(locale: string): Intl.RelativeTimeFormat {
 	let format = relativeFormats.get(locale)
-	if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' })))
+	if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' })))
 	return format
 }
 
@@ -26,8 +29,11 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
 	return format
 }
 
-/** A file's size in the reader's language: "820 B", "14.2 kB", "3.1 MB" (decimal units, as file managers show them). */
+/**
+ * A file's size in the reader's language: "820 bytes", "14.2 kB", "3.1 MB" (decimal units, as file
+ * managers show them). Bytes in words, which have a plural: the short unit is "29 byte" in English.
+ */
 export function formatFileSize(locale: string, bytes: number): string {
 	const [unit, value] = bytes < 1000 ? (['byte', bytes] as const) : bytes < 1_000_000 ? (['kilobyte', bytes / 1000] as const) : (['megabyte', bytes / 1_000_000] as const)
-	return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value)
+	return numberFormat(locale, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { reportApiQuery, reportQuery, reportSearch } from './reports.ts'
+import { reportApiQuery, reportQuery, reportSearch, shownValue } from './reports.ts'
 
 describe('the reports’ query', () => {
 	test('defaults to the last seven days; an unknown preset is the default', () => {
@@ -16,5 +16,33 @@ describe('the reports’ query', () => {
 	test('dates only go to the API with a custom range; empty filters not at all', () => {
 		const query = reportQuery(new URLSearchParams('preset=30d&from=2025-01-01&to=&channelId=&labelId=l1'))
 		expect(reportSearch(query, { table: 'daily' })).toBe('?table=daily&preset=30d&labelId=l1')
+	})
+
+	describe('sent from the page, which says what it showed', () => {
+		const shown = shownValue('7d', '2025-01-01', '2025-01-07')
+		const sent = (fields: string) => reportQuery(new URLSearchParams(`${fields}&shown=${encodeURIComponent(shown)}`))
+
+		test('dates typed under a named period make a custom range', () => {
+			expect(sent('preset=7d&from=2024-12-01&to=2024-12-31')).toMatchObject({ preset: 'custom', from: '2024-12-01', to: '2024-12-31' })
+			// One end cleared: custom still, for the API to say which date is missing.
+			expect(sent('preset=7d&from=2025-01-01&to=')).toMatchObject({ preset: 'custom', from: '2025-01-01', to: '' })
+		})
+
+		test('another period chosen is that period, whatever the dates say', () => {
+			expect(sent('preset=30d&from=2025-01-01&to=2025-01-07')).toMatchObject({ preset: '30d', from: '', to: '' })
+			expect(sent('preset=today&from=2024-12-01&to=2024-12-31')).toMatchObject({ preset: 'today', from: '', to: '' })
+		})
+
+		test('nothing changed (another filter applied) keeps the period, not its old dates', () => {
+			expect(sent('preset=7d&from=2025-01-01&to=2025-01-07&channelId=c1')).toMatchObject({ preset: '7d', from: '', to: '', channelId: 'c1' })
+		})
+
+		test('custom chosen in the select keeps the dates shown', () => {
+			expect(sent('preset=custom&from=2025-01-01&to=2025-01-07')).toMatchObject({ preset: 'custom', from: '2025-01-01', to: '2025-01-07' })
+		})
+	})
+
+	test('a link without `shown` reads dates only with a custom range', () => {
+		expect(reportQuery(new URLSearchParams('preset=30d&from=2025-01-01&to=2025-01-31'))).toMatchObject({ preset: '30d', from: '', to: '' })
 	})
 })

@@ -11,16 +11,27 @@ export type ReportQuery = { preset: ReportPreset; from: string; to: string; chan
 const defaultPreset: ReportPreset = '7d'
 
 /**
- * The form's values from the URL. The last `preset` wins: the custom dates' own button sends
- * `preset=custom` after the select's value, so a form sent without JavaScript still means it. An
- * unknown preset is the default one; the API checks the dates and ids.
+ * The form's values from the URL, as the report reads them. A form sent from the page carries
+ * `shown`, the period and dates it showed ("7d,2025-01-01,2025-01-07"): another period chosen there
+ * is that period, with its own dates; dates typed there are a custom range. Without it (a link,
+ * an export), the dates count only with `preset=custom`. An unknown preset is the default one; the
+ * API checks the dates and ids.
  */
 export function reportQuery(params: URLSearchParams): ReportQuery {
 	const value = (name: string) => params.get(name)?.trim() ?? ''
 	const asked = params.getAll('preset').at(-1)
-	const preset = reportPresets.find((candidate) => candidate === asked) ?? defaultPreset
-	return { preset, from: value('from'), to: value('to'), channelId: value('channelId'), agentId: value('agentId'), labelId: value('labelId'), target: value('target') }
+	const period = reportPresets.find((candidate) => candidate === asked) ?? defaultPreset
+	const [from, to, shown] = [value('from'), value('to'), value('shown')]
+	const [shownPeriod, shownFrom = '', shownTo = ''] = shown.split(',')
+	const periodChosen = Boolean(shown) && period !== shownPeriod && period !== 'custom'
+	const datesTyped = Boolean(shown) && (from !== shownFrom || to !== shownTo)
+	const preset = !periodChosen && datesTyped ? 'custom' : period
+	const custom = preset === 'custom'
+	return { preset, from: custom ? from : '', to: custom ? to : '', channelId: value('channelId'), agentId: value('agentId'), labelId: value('labelId'), target: value('target') }
 }
+
+/** What the form sends as `shown`: the period and the dates on screen. */
+export const shownValue = (preset: ReportPreset, from: string, to: string) => [preset, from, to].join(',')
 
 /** The API's query for the form's values: the dates only for a custom range, nothing empty. */
 export function reportApiQuery(query: ReportQuery): Record<string, string | undefined> {

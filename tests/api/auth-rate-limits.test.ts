@@ -16,7 +16,7 @@ function expectTooMany(response: { status: number; body: unknown; headers: Heade
 	const retryAfter = Number(response.headers.get('retry-after'))
 	expect(retryAfter).toBeGreaterThanOrEqual(1)
 	expect(retryAfter).toBeLessThanOrEqual(windowSeconds)
-	expect(response.body).toEqual({ message: `Too many attempts. Try again in ${retryAfter} seconds.`, statusCode: 429, details: { retryAfter } })
+	expect(response.body).toEqual({ message: `Too many attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, statusCode: 429, details: { retryAfter } })
 }
 
 async function attempts(count: number, attempt: (index: number) => Promise<{ status: number }>, expected: number) {

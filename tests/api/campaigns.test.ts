@@ -44,12 +44,21 @@ describe('the audience', () => {
 		expect((everyone.body as { count: number }).count).toBe(4)
 		expect((await preview({ labelsIn: [vip.id] })).body).toMatchObject({ count: 3 })
 
-		// Starting freezes the list: a contact labelled afterwards is not added.
+		// A draft says whom it will reach, counted as the form counts it, in the list and alone.
 		const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, draft({ labelsIn: [vip.id], labelsOut: [churned.id] }))
+		expect(campaign).toMatchObject({ status: 'draft', recipientCount: 0, audienceCount: 2 })
+		const listed = async () => ((await api.request('GET', campaignsPath(team.workspace.id), { headers: team.agent.auth })).body as { campaigns: CampaignJson[] }).campaigns.find((each) => each.id === campaign.id)
+		expect(await listed()).toMatchObject({ audienceCount: 2 })
+
+		// Starting freezes the list: a contact labelled afterwards is not added, nor counted.
 		const started = await campaignAction(api, team.admin.auth, team.workspace.id, campaign.id, 'start')
-		expect(started).toMatchObject({ status: 'running', recipientCount: 2, totals: expect.objectContaining({ queued: 2 }) })
+		expect(started).toMatchObject({ status: 'running', recipientCount: 2, audienceCount: 2, totals: expect.objectContaining({ queued: 2 }) })
 		await addAudience(team.workspace.id, channel.id, [{ name: 'Hind (vip, later)', labels: [vip.id] }])
 		expect((await recipientsOf(campaign.id)).length).toBe(2)
+		expect(await listed()).toMatchObject({ audienceCount: 2 })
+		const later = await createCampaign(api, team.admin.auth, team.workspace.id, draft({ labelsIn: [vip.id], labelsOut: [churned.id] }))
+		expect(later).toMatchObject({ audienceCount: 3 })
+		expect((await api.request('DELETE', campaignsPath(team.workspace.id, `/${later.id}`), { headers: team.admin.auth })).status).toBe(204)
 		const cancelled = await campaignAction(api, team.admin.auth, team.workspace.id, campaign.id, 'cancel')
 		expect(cancelled).toMatchObject({ status: 'cancelled', totals: expect.objectContaining({ skipped: 2, queued: 0 }) })
 		const list = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?status=skipped`), { headers: team.agent.auth })

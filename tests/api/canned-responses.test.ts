@@ -47,9 +47,9 @@ describe('canned responses', () => {
 
 	test.each([
 		['two words', { shortCode: 'two words', content: 'x' }, 'shortCode', 'Use one word: letters, digits, - and _.'],
-		['an empty code', { shortCode: ' ', content: 'x' }, 'shortCode', 'Must be at least 1 characters.'],
+		['an empty code', { shortCode: ' ', content: 'x' }, 'shortCode', 'Must be at least 1 character.'],
 		['a long code', { shortCode: 'x'.repeat(33), content: 'x' }, 'shortCode', 'Must be at most 32 characters.'],
-		['no text', { shortCode: 'empty', content: '   ' }, 'content', 'Must be at least 1 characters.'],
+		['no text', { shortCode: 'empty', content: '   ' }, 'content', 'Must be at least 1 character.'],
 		['a text over 4 096 characters', { shortCode: 'long', content: 'x'.repeat(4097) }, 'content', 'Must be at most 4096 characters.'],
 	])('refuses %s with a translated 400', async (_, body, field, message) => {
 		const response = await api.request('POST', path(team.workspace.id), { body, headers: team.owner.auth })

@@ -130,7 +130,7 @@ describe('channels', () => {
 
 	test.each([
 		['an unknown kind', { kind: 'sms', name: 'x' }, 'kind', 'Choose one of: whatsapp, telegram, instagram, facebook, messenger, link.'],
-		['no name', { kind: 'link', name: '  ' }, 'name', 'Must be at least 1 characters.'],
+		['no name', { kind: 'link', name: '  ' }, 'name', 'Must be at least 1 character.'],
 		['a slug with spaces', { kind: 'link', name: 'x', slug: 'my shop' }, 'slug', 'Use lower-case letters, digits and hyphens (for example “acme-support”).'],
 		['a slug with a trailing hyphen', { kind: 'link', name: 'x', slug: 'shop-' }, 'slug', 'Use lower-case letters, digits and hyphens (for example “acme-support”).'],
 		['a short slug', { kind: 'link', name: 'x', slug: 'ab' }, 'slug', 'Must be at least 3 characters.'],

@@ -74,7 +74,7 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 
 	test.each([
 		['no name', {}, 'name', 'This field is required.'],
-		['an empty name', { name: '   ' }, 'name', 'Must be at least 1 characters.'],
+		['an empty name', { name: '   ' }, 'name', 'Must be at least 1 character.'],
 		['a long name', { name: 'x'.repeat(121) }, 'name', 'Must be at most 120 characters.'],
 		['a bad e-mail', { name: 'A', email: 'not-an-address' }, 'email', 'Enter a valid e-mail address.'],
 		['a national number without a country', { name: 'A', phone: '010 1234 5678' }, 'phone', 'Enter a valid phone number with its country code, such as +20 10 1234 5678.'],

@@ -39,7 +39,7 @@ describe('POST /v1/workspaces/{id}/labels', () => {
 	test.each([
 		['a space', { title: 'two words', color: '#123456' }, 'title', 'Use only letters, digits, hyphens (-) and underscores (_), without spaces.'],
 		['punctuation', { title: 'vip!', color: '#123456' }, 'title', 'Use only letters, digits, hyphens (-) and underscores (_), without spaces.'],
-		['an empty title', { title: '  ', color: '#123456' }, 'title', 'Must be at least 1 characters.'],
+		['an empty title', { title: '  ', color: '#123456' }, 'title', 'Must be at least 1 character.'],
 		['a long title', { title: 'x'.repeat(51), color: '#123456' }, 'title', 'Must be at most 50 characters.'],
 		['no colour', { title: 'nocolour' }, 'color', 'This field is required.'],
 		['a colour name', { title: 'named', color: 'red' }, 'color', 'Use a colour written like #4f46e5.'],

@@ -108,8 +108,22 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	await page.getByRole('button', { name: 'Create the campaign' }).click()
 	await expect(page.getByText('Campaign VIP preview night created')).toBeVisible()
 	await expect(page.getByText('Hi Amira Fathy, you are invited to our preview night.')).toBeVisible()
+	// The draft reaches whom the form counted, on its page and in the list.
+	await expect(page.locator('[data-audience]')).toHaveText('2 contacts will receive it')
+	const listed = page.getByRole('table', { name: 'Campaign manager' }).getByRole('row', { name: /VIP preview night/ })
+	await expect(listed.getByRole('cell').nth(3)).toHaveText('2')
+	await expect(listed).toContainText('0 of 2')
 
-	await page.getByRole('button', { name: 'Start now' }).click()
+	// Starting asks first, with the count; going back sends nothing.
+	await page.getByRole('link', { name: 'Start now' }).click()
+	const confirm = page.getByRole('alertdialog', { name: 'Send to 2 contacts now?' })
+	await expect(confirm).toContainText('A message sent cannot be taken back')
+	await confirm.getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alertdialog')).toHaveCount(0)
+	await expect(page.getByRole('heading', { name: 'VIP preview night — Draft' })).toBeVisible()
+	expect(sentTexts(bot.token).filter((body) => body.text.includes('preview night'))).toEqual([])
+	await page.getByRole('link', { name: 'Start now' }).click()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Send now' }).click()
 	await expect(page.getByRole('heading', { name: 'VIP preview night — Completed' })).toBeVisible({ timeout: 15_000 })
 	await expect(page.locator('[data-total="sent"]')).toHaveText('2')
 	const sent = sentTexts(bot.token).filter((body) => body.text.includes('preview night'))
@@ -187,7 +201,9 @@ test('an admin schedules a campaign a minute ahead and watches it run live; a re
 	await page.getByLabel('Send at (optional)').fill(value)
 	await page.getByRole('button', { name: 'Create the campaign' }).click()
 	await expect(page.getByText('Campaign VIP evening created')).toBeVisible()
-	await page.getByRole('button', { name: 'Schedule' }).click()
+	await page.getByRole('link', { name: 'Schedule', exact: true }).click()
+	await expect(page.getByRole('alertdialog', { name: /^Send to 2 contacts at .+\?$/ })).toBeVisible()
+	await page.getByRole('alertdialog').getByRole('button', { name: 'Schedule' }).click()
 	await expect(page.getByText('Campaign scheduled')).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'VIP evening — Scheduled' })).toBeVisible()
 
@@ -242,7 +258,12 @@ test.describe('without JavaScript, in Arabic', () => {
 		await page.getByLabel('الرسالة', { exact: true }).fill('أهلًا {{name}}')
 		await page.getByRole('button', { name: 'أنشئ الحملة' }).click()
 		await expect(page.getByText('أُنشئت الحملة عرض رمضان')).toBeVisible()
-		await page.getByRole('button', { name: 'ابدأ الآن' }).click()
+		await expect(page.locator('[data-audience]')).toHaveText('ستصل إلى جهة اتصال واحدة (1)')
+		await page.getByRole('link', { name: 'ابدأ الآن' }).click()
+		const confirm = page.getByRole('alertdialog', { name: 'هل تُرسل الحملة الآن إلى جهة اتصال واحدة (1)؟' })
+		await expect(confirm).toBeVisible()
+		expect(sentTexts(bot.token)).toEqual([])
+		await confirm.getByRole('button', { name: 'أرسل الآن' }).click()
 		// The form's answer has loaded (its toast) before any reload: a reload during that navigation finds no page (CI saw it).
 		await expect(page.getByText('بدأت الحملة', { exact: true })).toBeVisible()
 		await expect.poll(() => sentTexts(bot.token).map((body) => body.chat_id)).toEqual([String(chats[0])])
@@ -271,11 +292,18 @@ test.describe('without JavaScript, in Arabic', () => {
 		await expect.poll(optedOutAt).not.toBeNull()
 		const created = await request.post(`/v1/workspaces/${workspace.id}/campaigns`, { data: { name: 'تحية', channelId, body: 'أهلًا {{name}}' }, headers: auth })
 		const campaign = (await created.json()) as { id: string }
+		expect((await request.patch(`/v1/workspaces/${workspace.id}/channels/${channelId}`, { data: { enabled: false }, headers: auth })).status()).toBe(200)
 		await signIn(context, baseURL!, owner.token)
 
 		await page.goto(`/ar-eg/dashboard/campaign-manager?campaign=${campaign.id}`)
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 		await expect(page.getByText('أهلًا Hoda Sami')).toBeVisible()
+
+		// The channel is switched off: starting is refused, said in the confirmation, which stays.
+		await page.getByRole('link', { name: 'ابدأ الآن' }).click()
+		await page.getByRole('alertdialog').getByRole('button', { name: 'أرسل الآن' }).click()
+		await expect(page.getByRole('alertdialog').getByRole('alert')).toHaveText('القناة متوقفة.')
+		await expect(page.getByRole('heading', { name: 'تحية — مسودة' })).toBeVisible()
 		await page.getByLabel('ابحث عن جهة اتصال').fill('Karim')
 		await page.getByRole('button', { name: 'ابحث', exact: true }).click()
 		await page.getByLabel('معاينة لـ', { exact: true }).selectOption({ label: 'Karim Adel' })

@@ -29,6 +29,8 @@ async function busyWorkspace(request: APIRequestContext) {
 	const headers = { Authorization: `Bearer ${link.owner.token}` }
 	const resolved = await request.patch(`/v1/workspaces/${link.workspace.id}/conversations/${first.number}`, { data: { status: 'resolved' }, headers })
 	if (!resolved.ok()) throw new Error(`resolve failed: ${resolved.status()} ${await resolved.text()}`)
+	const label = await request.post(`/v1/workspaces/${link.workspace.id}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })
+	if (!label.ok()) throw new Error(`label failed: ${label.status()} ${await label.text()}`)
 	const agent = await registerUser(request, { name: 'Ada Agent' })
 	await inviteAndAccept(request, link.workspace.id, link.owner.token, agent.token)
 	// A report recomputes its workspace's stale roll-ups before reading them (decision 013): this only holds the data the tests assume.
@@ -42,8 +44,17 @@ async function busyWorkspace(request: APIRequestContext) {
 			{ timeout: 20_000, intervals: [1_000] },
 		)
 		.toEqual([3, 1])
-	return { ...link, agent }
+	return { ...link, agent, labelId: ((await label.json()) as { id: string }).id }
 }
+
+/** The days a named period covers today, as the API resolves it in the workspace's time zone. */
+async function rangeOf(request: APIRequestContext, preset: string) {
+	const answer = await request.get(`/v1/workspaces/${busy.workspace.id}/reports?preset=${preset}`, { headers: { Authorization: `Bearer ${busy.owner.token}` } })
+	return ((await answer.json()) as { range: { from: string; to: string } }).range
+}
+
+/** A day some days before another (`YYYY-MM-DD`). */
+const daysBefore = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10)
 
 const figure = (page: Page, key: string) => page.locator(`[data-figure="${key}"]`)
 /** A figure card's value alone. */
@@ -128,6 +139,31 @@ test.describe('reports with JavaScript', () => {
 
 	})
 
+	test('choosing a period fills From and To; typing a date makes the period custom; each applied at once', async ({ page, context, request, baseURL }) => {
+		await signIn(context, baseURL!, busy.owner.token)
+		const [week, month] = [await rangeOf(request, '7d'), await rangeOf(request, '30d')]
+		await page.goto('/en-us/dashboard')
+		await waitForHydration(page)
+		const [period, from, to] = [page.getByLabel('Period', { exact: true }), page.getByLabel('From', { exact: true }), page.getByLabel('To', { exact: true })]
+		await expect(from).toHaveValue(week.from)
+		await expect(to).toHaveValue(week.to)
+
+		await period.selectOption('30d')
+		await expect(page).toHaveURL(/preset=30d/)
+		await expect(from).toHaveValue(month.from)
+		await expect(to).toHaveValue(month.to)
+		await expect(period).toHaveValue('30d')
+
+		// A week that ended three days ago: nothing opened in it.
+		await from.fill(daysBefore(week.to, 10))
+		await expect(period).toHaveValue('custom')
+		await to.fill(daysBefore(week.to, 3))
+		await expect(value(page, 'opened')).toHaveText('0')
+		await expect(period).toHaveValue('custom')
+		await expect(from).toHaveValue(daysBefore(week.to, 10))
+		await expect(to).toHaveValue(daysBefore(week.to, 3))
+	})
+
 	test('open now is live: a new conversation shows without a reload', async ({ page, context, request, baseURL }) => {
 		const link = await linkChannelOf(request)
 		await visitorWrites(request, link.slug, 'Anyone there?')
@@ -171,6 +207,8 @@ test.describe('reports with JavaScript', () => {
 		const agents = page.getByRole('table', { name: 'By agent' })
 		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
 		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
+		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label')
+		await expect(figure(page, 'campaignSent')).toContainText('Every agent and label')
 
 		// Another member's work, asked for by hand: the API's refusal, in words, on the page and for the CSV.
 		await page.goto(`/en-us/dashboard?agentId=${busy.owner.user.id}`)
@@ -192,22 +230,76 @@ test.describe('reports without JavaScript', () => {
 		await expect(page.getByRole('heading', { level: 2, name: 'التقارير' })).toBeVisible()
 		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
 
+		// Dates typed under the period shown ("last 7 days"), then the form's one button.
 		const today = new Date().toISOString().slice(0, 10)
-		const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)
+		const weekAgo = new Date(Date.now() - 8 * 86_400_000).toISOString().slice(0, 10)
 		await page.getByLabel('من', { exact: true }).fill(weekAgo)
 		await page.getByLabel('إلى', { exact: true }).fill(today)
-		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
-		await expect(page).toHaveURL(/preset=custom/)
+		await page.getByRole('button', { name: 'تطبيق' }).click()
 		await expect(page.getByLabel('الفترة', { exact: true })).toHaveValue('custom')
+		await expect(page.getByLabel('من', { exact: true })).toHaveValue(weekAgo)
 		await expect(page.getByRole('img', { name: 'المحادثات في كل يوم' })).toBeVisible()
 
 		// The end before the start: the API's message, in Arabic, above the form that kept the dates.
 		await page.getByLabel('من', { exact: true }).fill(today)
 		await page.getByLabel('إلى', { exact: true }).fill(weekAgo)
-		await page.getByRole('button', { name: 'عرض هذه التواريخ' }).click()
+		await page.getByRole('button', { name: 'تطبيق' }).click()
 		await expect(page.getByRole('alert')).toContainText('تعذّر عرض التقرير')
 		await expect(page.getByLabel('من', { exact: true })).toHaveValue(today)
 		await expect(page.getByLabel('إلى', { exact: true })).toHaveValue(weekAgo)
+	})
+
+	test('in English, one Apply: typed dates are a custom range, and a period chosen shows its own dates', async ({ page, context, request, baseURL }) => {
+		await signIn(context, baseURL!, busy.owner.token)
+		const [week, today] = [await rangeOf(request, '7d'), await rangeOf(request, 'today')]
+		await page.goto('/en-us/dashboard')
+		const [period, from, to] = [page.getByLabel('Period', { exact: true }), page.getByLabel('From', { exact: true }), page.getByLabel('To', { exact: true })]
+		await expect(period).toHaveValue('7d')
+		await expect(from).toHaveValue(week.from)
+
+		// Dates typed under "Last 7 days", then Apply: those dates, the period now custom.
+		await from.fill(daysBefore(week.to, 10))
+		await to.fill(daysBefore(week.to, 3))
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(period).toHaveValue('custom')
+		await expect(from).toHaveValue(daysBefore(week.to, 10))
+		await expect(to).toHaveValue(daysBefore(week.to, 3))
+		await expect(value(page, 'opened')).toHaveText('0')
+
+		// A period chosen, the old dates still in their fields, then Apply: the period, its dates shown.
+		await period.selectOption('today')
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(period).toHaveValue('today')
+		await expect(from).toHaveValue(today.from)
+		await expect(to).toHaveValue(today.to)
+		await expect(value(page, 'opened')).toHaveText('3')
+	})
+
+	test('the cards that count the whole workspace say so when a filter they cannot follow is on', async ({ page, context, baseURL }) => {
+		await signIn(context, baseURL!, busy.owner.token)
+		const notes = page.locator('[data-unfiltered]')
+		await page.goto('/en-us/dashboard')
+		await expect(value(page, 'newContacts')).toBeVisible()
+		await expect(notes).toHaveCount(0)
+
+		await page.getByLabel('Label', { exact: true }).selectOption({ label: 'vip' })
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label: a new contact belongs to none of them yet.')
+		for (const key of ['campaignSent', 'campaignDelivered']) await expect(figure(page, key)).toContainText('Every agent and label: a campaign message belongs to its channel only.')
+		await expect(notes).toHaveCount(3)
+
+		// A channel alone: campaign messages follow it, new contacts do not.
+		await page.goto('/en-us/dashboard')
+		await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'Website' })
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(figure(page, 'newContacts').locator('[data-unfiltered]')).toBeVisible()
+		await expect(notes).toHaveCount(1)
+
+		await page.goto('/ar-eg/dashboard')
+		await page.getByLabel('الموظف', { exact: true }).selectOption({ label: 'Ada Agent' })
+		await page.getByRole('button', { name: 'تطبيق' }).click()
+		await expect(figure(page, 'campaignSent')).toContainText('كل الموظفين والوسوم: رسالة الحملة تخص قناتها فقط.')
+		await expect(notes).toHaveCount(3)
 	})
 
 	test('in English: the period and a channel by the Apply button, then a table opened without a script', async ({ page, context, baseURL }) => {
