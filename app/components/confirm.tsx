@@ -9,7 +9,22 @@ import { actions } from './ui/table.css.ts'
  * Asks before a destructive action, in the page itself, so it works without JavaScript: the form
  * posts `fields` (a list posts one field per value); `cancel` leads back.
  */
-export function Confirm({ title, text, fields, confirm, cancel }: { title: string; text?: string; fields: Record<string, string | string[]>; confirm: string; cancel: string }) {
+export function Confirm({
+	title,
+	text,
+	fields,
+	confirm,
+	cancel,
+	action,
+}: {
+	title: string
+	text?: string
+	fields: Record<string, string | string[]>
+	confirm: string
+	cancel: string
+	/** Where the form posts, when not the route's own address (which Remix marks `?index` on an index route). */
+	action?: string
+}) {
 	const { t } = useTranslation()
 	const id = useId()
 	return (
@@ -18,7 +33,7 @@ export function Confirm({ title, text, fields, confirm, cancel }: { title: strin
 				{title}
 			</h2>
 			{text ? <p id={`${id}-text`}>{text}</p> : null}
-			<Form method="post" className={actions}>
+			<Form method="post" action={action} className={actions}>
 				{Object.entries(fields).flatMap(([name, value]) =>
 					(Array.isArray(value) ? value : [value]).map((item) => <input key={`${name}-${item}`} type="hidden" name={name} value={item} />),
 				)}
