@@ -1,5 +1,6 @@
 import { type DB } from '#api/db/database.ts'
 import { type Role, type User, type Workspace } from '#api/db/schema.ts'
+import { workspaceCountry } from '#common/countries.ts'
 
 /** A workspace as the API answers it: with the caller's role in it. */
 export type WorkspaceJson = {
@@ -11,6 +12,10 @@ export type WorkspaceJson = {
 	logoColor: string
 	/** Members must have two-step sign-in on to use it. */
 	requireTwoFactor: boolean
+	/** Where its local phone numbers are from when a contact names no country: chosen, or its time zone's; null when neither says (UTC). */
+	country: string | null
+	/** Whether `country` was chosen (false: it follows the time zone). */
+	countryChosen: boolean
 	role: Role
 	createdAt: string
 }
@@ -39,6 +44,8 @@ export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
 		defaultLocale: workspace.defaultLocale,
 		logoColor: workspace.logoColor,
 		requireTwoFactor: workspace.requireTwoFactor,
+		country: workspaceCountry(workspace) ?? null,
+		countryChosen: workspace.country !== null,
 		role,
 		createdAt: workspace.createdAt.toISOString(),
 	}

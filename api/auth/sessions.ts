@@ -62,6 +62,7 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'workspaces.defaultLocale as wDefaultLocale',
 			'workspaces.logoColor as wLogoColor',
 			'workspaces.requireTwoFactor as wRequireTwoFactor',
+			'workspaces.country as wCountry',
 			'workspaces.contactCount as wContactCount',
 			'workspaces.createdAt as wCreatedAt',
 			'workspaces.updatedAt as wUpdatedAt',
@@ -92,7 +93,7 @@ export async function findSession(
 		await db.updateTable('sessions').set({ lastUsedAt: new Date(now) }).where('id', '=', row.sessionId).execute()
 	}
 	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...rest } = row
-	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
+	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wCountry, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
 	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt }
 	if (memberOf === undefined) return { session, user }
 	const membership =
@@ -107,6 +108,7 @@ export async function findSession(
 						defaultLocale: wDefaultLocale,
 						logoColor: wLogoColor,
 						requireTwoFactor: wRequireTwoFactor,
+						country: wCountry,
 						contactCount: wContactCount,
 						createdAt: wCreatedAt,
 						updatedAt: wUpdatedAt,

@@ -49,7 +49,7 @@ const contactPage = answerSchema<ContactPageJson>()(
 export function documentContacts(docs: ApiDocs) {
 	const contact = { description: 'The contact, with its labels, attributes and identities.', schema: contactAnswer }
 	docs.add({ method: 'get', path: '/', summary: 'A page of contacts', description: 'Keyset pages: `nextCursor` is the `cursor` of the following one.', params: workspaceParams, query: listContactsQuery, responses: { 200: { description: 'A page of contacts.', schema: contactPage } } })
-	docs.add({ method: 'post', path: '/', summary: 'Create a contact', params: workspaceParams, body: createContactBody, responses: { 201: contact }, errors: [409] })
+	docs.add({ method: 'post', path: '/', summary: 'Create a contact', params: workspaceParams, body: createContactBody(), responses: { 201: contact }, errors: [409] })
 	docs.add({
 		method: 'get',
 		path: '/export',
@@ -63,7 +63,8 @@ export function documentContacts(docs: ApiDocs) {
 		method: 'post',
 		path: '/import',
 		summary: 'Import contacts from CSV',
-		description: 'The body is the CSV file itself (up to 20 MB), read by `readContactsCsv` (csv.ts) rather than a zod schema; a contact of the same e-mail or phone is updated. Labels that do not exist are created for owners and admins only.',
+		description:
+			'The body is the CSV file itself (up to 20 MB), read by `readContactsCsv` (csv.ts) rather than a zod schema; a contact of the same e-mail or phone is updated. Labels that do not exist are created for owners and admins only. A phone without its international prefix is read as one of `country`, else of the workspace’s `country`.',
 		params: workspaceParams,
 		query: importContactsQuery,
 		body: { 'text/csv': z.string() },
@@ -72,7 +73,7 @@ export function documentContacts(docs: ApiDocs) {
 	})
 	docs.add({ method: 'post', path: '/bulk', summary: 'Label, unlabel or delete many contacts', description: 'Deleting is for owners and admins.', params: workspaceParams, body: bulkBody, responses: { 200: '`{ action, affected }`.' }, errors: [403] })
 	docs.add({ method: 'get', path: '/:contactId', summary: 'A contact', params: contactParams, responses: { 200: contact } })
-	docs.add({ method: 'patch', path: '/:contactId', summary: 'Change a contact', params: contactParams, body: updateContactBody, responses: { 200: contact }, errors: [409] })
+	docs.add({ method: 'patch', path: '/:contactId', summary: 'Change a contact', params: contactParams, body: updateContactBody(), responses: { 200: contact }, errors: [409] })
 	docs.add({
 		method: 'post',
 		path: '/:contactId/opt-in',

@@ -7,13 +7,16 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { labelNotFound } from '#api/labels/router.ts'
+import { workspaceCountry } from '#common/countries.ts'
 import { workspaceChannel } from '#common/realtime.ts'
+import { type Workspace } from '#api/db/schema.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
+import { phoneCountry } from './phone.ts'
 import { contactEmailConstraint, contactJson, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, type ContactPageJson } from './queries.ts'
 import { mergeContacts } from './merge.ts'
 import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, mergeContactBody, updateContactBody } from './schemas.ts'
@@ -32,6 +35,11 @@ function readCsvBody(req: Request, res: Response): Promise<string> {
 	return new Promise((resolve, reject) => {
 		csvBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(typeof req.body === 'string' ? req.body : '')))
 	})
+}
+
+/** The country a phone without its prefix is from, when the request names none: the workspace's (issue 27). */
+function localCountry(workspace: Workspace) {
+	return phoneCountry(workspaceCountry(workspace))
 }
 
 function contactNotFound() {
@@ -83,7 +91,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		'/',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
-			const { labelIds, attributes, ...fields } = parseRequest(req, 'body', createContactBody)
+			const { labelIds, attributes, ...fields } = parseRequest(req, 'body', createContactBody(localCountry(workspace)))
 			await requireLabels(req, workspace.id, labelIds)
 			const contact = await db
 				.transaction()
@@ -153,7 +161,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			if (!req.is('text/csv')) throw new HttpError(415, 'contacts:errors.csvExpected')
 			const { country } = parseRequest(req, 'query', importContactsQuery)
 			const records = readContactsCsv(await readCsvBody(req, res))
-			const result = await importContacts(db, records, { workspaceId: workspace.id, t: req.t, country, createLabels: managers.includes(role) })
+			const result = await importContacts(db, records, { workspaceId: workspace.id, t: req.t, country: country ?? localCountry(workspace), createLabels: managers.includes(role) })
 			// Each batch of rows is its own transaction (import.ts): the line is written once they are all applied, with the counts.
 			await recordAudit(db, workspace.id, req.user, 'contacts.imported', { created: result.created, updated: result.updated, skipped: result.rejected.length })
 			if (result.created + result.updated > 0) announce(workspace.id, 'contact.imported')
@@ -211,7 +219,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
-			const { labelIds, ...fields } = parseRequest(req, 'body', updateContactBody)
+			const { labelIds, ...fields } = parseRequest(req, 'body', updateContactBody(localCountry(workspace)))
 			if (Object.keys(fields).length === 0 && !labelIds) {
 				const contact = await findContact(db, workspace.id, contactId)
 				if (!contact) throw contactNotFound()

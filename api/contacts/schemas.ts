@@ -43,7 +43,8 @@ const labelIds = z
 const contactFields = {
 	email: contactEmail,
 	phone: contactPhone,
-	country: country.optional(),
+	// Only reads the phone: a form's empty choice is none.
+	country: z.preprocess((value) => (value === '' || value === null ? undefined : value), country.optional()),
 	company: optionalText(limits.company),
 	notes: optionalText(limits.notes),
 	attributes: attributes.optional(),
@@ -53,28 +54,30 @@ const contactFields = {
 type WithPhone = { phone?: string | null; country?: CountryCode }
 
 // On the object, so that the country can tell how to read a number without its prefix.
-function checkPhone(body: WithPhone, context: z.RefinementCtx) {
-	if (body.phone && !normalizePhone(body.phone, body.country)) {
-		context.addIssue({ code: 'custom', path: ['phone'], message: body.country ? 'contacts:validation.phone' : 'contacts:validation.phoneInternational' })
+function checkPhone(fallback: CountryCode | undefined) {
+	return (body: WithPhone, context: z.RefinementCtx) => {
+		const country = body.country ?? fallback
+		if (body.phone && !normalizePhone(body.phone, country)) {
+			context.addIssue({ code: 'custom', path: ['phone'], message: country ? 'contacts:validation.phone' : 'contacts:validation.phoneInternational' })
+		}
 	}
 }
 
-function withNormalizedPhone<Body extends WithPhone>({ country, ...body }: Body): Omit<Body, 'country'> {
-	return body.phone ? { ...body, phone: normalizePhone(body.phone, country) ?? body.phone } : body
+function withNormalizedPhone(fallback: CountryCode | undefined) {
+	return <Body extends WithPhone>({ country, ...body }: Body): Omit<Body, 'country'> =>
+		body.phone ? { ...body, phone: normalizePhone(body.phone, country ?? fallback) ?? body.phone } : body
 }
 
-export const createContactBody = z
-	.object({ name: contactName, ...contactFields })
-	.superRefine(checkPhone)
-	.transform(withNormalizedPhone)
+const createShape = z.object({ name: contactName, ...contactFields })
+const updateShape = z.object({ name: contactName.optional(), ...contactFields })
+
+/** A phone without its international prefix is read as one of `country`, else of the workspace's country (`fallback`), and kept in E.164. */
+export const createContactBody = (fallback?: CountryCode) => createShape.superRefine(checkPhone(fallback)).transform(withNormalizedPhone(fallback))
 
 /** Fields left out stay as they are; `null` or `''` empties one; `attributes` and `labelIds` replace the whole set. */
-export const updateContactBody = z
-	.object({ name: contactName.optional(), ...contactFields })
-	.superRefine(checkPhone)
-	.transform(withNormalizedPhone)
+export const updateContactBody = (fallback?: CountryCode) => updateShape.superRefine(checkPhone(fallback)).transform(withNormalizedPhone(fallback))
 
-export type ContactInput = z.output<typeof updateContactBody>
+export type ContactInput = z.output<ReturnType<typeof updateContactBody>>
 
 export const contactParams = z.object({ id: z.string().uuid(), contactId: z.string().uuid() })
 

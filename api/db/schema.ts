@@ -36,6 +36,8 @@ export interface WorkspacesTable {
 	logoColor: Generated<string>
 	/** Members must have two-step sign-in on to use the workspace (its owner's choice). */
 	requireTwoFactor: Generated<boolean>
+	/** Where local phone numbers are from (ISO 3166 alpha-2); null: the country of `timezone`. */
+	country: string | null
 	/** Kept up to date by triggers (migration 0007): never written by the application. */
 	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt

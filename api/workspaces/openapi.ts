@@ -32,6 +32,8 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 			defaultLocale: z.string(),
 			logoColor: z.string(),
 			requireTwoFactor: z.boolean(),
+			country: z.string().nullable().openapi({ description: 'ISO 3166 country of local phone numbers (a contact’s phone without its prefix): the chosen one, else the time zone’s; null when neither says.' }),
+			countryChosen: z.boolean().openapi({ description: 'False: `country` follows the time zone.' }),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
 		})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { availabilities, invitationMethods, invitedRoles } from '#api/db/schema.ts'
+import { country } from '#api/contacts/schemas.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
 /** The canonical IANA name of a time zone (`africa/cairo` → `Africa/Cairo`), or undefined for anything else. */
@@ -40,6 +41,8 @@ export const updateWorkspaceBody = z.object({
 	timezone: timezone.optional(),
 	defaultLocale: locale.optional(),
 	logoColor: logoColor.optional(),
+	/** Where local phone numbers are from; null (or '') follows the time zone again. */
+	country: z.preprocess((value) => (value === '' ? null : value), country.nullable()).optional(),
 	/** Owner only: members must have two-step sign-in on. */
 	requireTwoFactor: z.boolean().optional(),
 })

@@ -20,6 +20,7 @@ export function Confirm({
 	cancel,
 	tone = 'destructive',
 	error,
+	action,
 }: {
 	id?: string
 	title: string
@@ -29,6 +30,8 @@ export function Confirm({
 	cancel: string
 	tone?: 'destructive' | 'primary'
 	error?: string | null
+	/** Where the form posts, when not the route's own address (which Remix marks `?index` on an index route). */
+	action?: string
 }) {
 	const { t } = useTranslation()
 	const id = useId()
@@ -43,7 +46,7 @@ export function Confirm({
 					{error}
 				</p>
 			) : null}
-			<Form method="post" className={actions}>
+			<Form method="post" action={action} className={actions}>
 				{Object.entries(fields).flatMap(([name, value]) =>
 					(Array.isArray(value) ? value : [value]).map((item) => <input key={`${name}-${item}`} type="hidden" name={name} value={item} />),
 				)}

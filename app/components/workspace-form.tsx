@@ -17,6 +17,7 @@ export function WorkspaceForm({
 	timezones,
 	submitLabel,
 	defaultValue,
+	more,
 	children,
 }: {
 	lastResult: SubmissionResult<string[]> | undefined
@@ -26,6 +27,8 @@ export function WorkspaceForm({
 	submitLabel: string
 	/** The workspace being edited; a new one starts from the browser's time zone and `locale`. */
 	defaultValue?: { name: string; timezone: string; defaultLocale: string }
+	/** Fields after the language (the settings page's country). */
+	more?: React.ReactNode
 	/** Hidden fields that say what the form is for (intent, id). */
 	children?: React.ReactNode
 }) {
@@ -71,6 +74,7 @@ export function WorkspaceForm({
 					</option>
 				))}
 			</SelectField>
+			{more}
 			<Button type="submit" disabled={pending}>
 				{submitLabel}
 			</Button>

@@ -38,7 +38,7 @@ export function WorkspaceSwitcher({ locale, current, workspaces }: { locale: str
 					{t('workspaces.switch')}
 				</button>
 			)}
-			<Link to={`/${locale}/dashboard/settings/workspaces/create`} className={button.ghost} aria-label={t('workspaces.new')}>
+			<Link to={`/${locale}/dashboard/settings/workspaces/create`} className={`${button.ghost} ${styles.newWorkspace}`} aria-label={t('workspaces.new')}>
 				+
 			</Link>
 		</Form>

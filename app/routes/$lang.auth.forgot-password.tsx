@@ -1,13 +1,12 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { api } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { requireVisitor } from '#app/.server/session.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
@@ -29,7 +28,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-	const locale = await requireLocale(request, params)
+	await requireLocale(request, params)
 	const submission = parseWithZod(await formOf(request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	try {
@@ -37,9 +36,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	} catch (error) {
 		return replyWithApiError(submission, error)
 	}
-	const t = await serverT(locale)
-	// The same answer whether or not the address has an account.
-	return redirectWithToast(`/${locale}/auth/login`, { type: 'success', title: t('auth.forgot.sent'), description: t('auth.forgot.sentDetail') })
+	// Said on the page, in place of the form (issue 27: not a toast in a far corner); the same whether or not the address has an account.
+	return data({ sent: submission.value.email })
 }
 
 export default function ForgotPassword() {
@@ -47,7 +45,30 @@ export default function ForgotPassword() {
 	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useValidatedForm(loadSchema, { id: 'forgot-password', lastResult })
+	const [form, fields] = useValidatedForm(loadSchema, { id: 'forgot-password', lastResult: lastResult && 'sent' in lastResult ? undefined : lastResult })
+	if (lastResult && 'sent' in lastResult) {
+		return (
+			<>
+				<div role="status">
+					<h1 className={styles.title}>{t('auth.forgot.sent')}</h1>
+					<p className={styles.lead}>
+						<strong>
+							<bdi dir="ltr">{lastResult.sent}</bdi>
+						</strong>
+					</p>
+					<p className={styles.lead}>{t('auth.forgot.sentDetail')}</p>
+				</div>
+				<p className={styles.links}>
+					<Link to="../login" relative="path" className={styles.link}>
+						{t('auth.backToLogin')}
+					</Link>
+					<Link to="." relative="path" className={styles.link}>
+						{t('auth.forgot.again')}
+					</Link>
+				</p>
+			</>
+		)
+	}
 	return (
 		<>
 			<div>

@@ -1,19 +1,24 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { countriesIn, findCountry, type Country } from '#app/.server/countries.ts'
 import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
+import { CountryField } from '#app/components/country-field.tsx'
 import { LabelChip } from '#app/components/label-chip.tsx'
 import { list as chips } from '#app/components/label-chip.css.ts'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { contactQuery, type Contact, type ContactPage, type ContactQuery, type ContactSort } from '#app/utils/contacts.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
+import { useHydrated } from '#app/utils/hydration.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
@@ -53,6 +58,10 @@ export async function loader(args: LoaderFunctionArgs) {
 		confirmOptIn: url.searchParams.has('optIn'),
 		confirmMerge: url.searchParams.get('merge'),
 		manages: user.workspace.role !== 'agent',
+		// Rows come ticked after "Select all" without JavaScript (`?select=all`).
+		allSelected: url.searchParams.get('select') === 'all',
+		country: user.workspace.country,
+		countries: countriesIn(locale),
 		failure,
 	}
 }
@@ -66,18 +75,26 @@ export async function action(args: ActionFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}/contacts`
 	// The list's query as the page had it, parsed again (a posted value is no path nor header text of its
 	// own), and only when it fits in a Location header.
-	const kept = new URLSearchParams(String(formData.get('search') ?? '')).toString()
+	const keptParams = new URLSearchParams(String(formData.get('search') ?? ''))
+	// The rows' ticks are not kept once acted on.
+	keptParams.delete('select')
+	keptParams.delete('index')
+	const kept = keptParams.toString()
 	const back = `/${locale}/dashboard/contacts${kept && kept.length <= 2000 ? `?${kept}` : ''}`
 
 	if (intent === 'import') {
 		const file = formData.get('file')
-		if (!(file instanceof File) || file.size === 0) return data({ intent: 'import' as const, problem: t('contacts.import.noFile'), result: null }, { status: 400 })
+		if (!(file instanceof File) || file.size === 0) return data({ intent: 'import' as const, problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') }, { status: 400 })
+		// The country of numbers without their prefix: the picker's choice, or what its search box says without JavaScript.
+		const search = String(formData.get('countrySearch') ?? '').trim()
+		const country = search ? findCountry(search, locale) : String(formData.get('country') ?? '')
+		if (country === undefined) return data({ intent: 'import' as const, problem: t('countries.notFound', { search }), result: null, country: String(formData.get('country') ?? '') }, { status: 400 })
 		try {
-			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8')
-			return data({ intent: 'import' as const, problem: null, result })
+			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8', { country })
+			return data({ intent: 'import' as const, problem: null, result, country })
 		} catch (error) {
 			const refused = await apiRefusal(error, locale, request)
-			return data({ intent: 'import' as const, problem: refused.message, result: null }, { status: refused.statusCode })
+			return data({ intent: 'import' as const, problem: refused.message, result: null, country }, { status: refused.statusCode })
 		}
 	}
 
@@ -127,13 +144,15 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Contacts() {
-	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, failure } = useLoaderData<typeof loader>()
+	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, allSelected, country, countries, failure } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
 	const base = `/${locale}/dashboard/contacts`
 	const withParams = (changes: Record<string, string | null>) => {
 		const params = new URLSearchParams(location.search)
+		// Remix marks a post to an index route with `?index`: never a page's address.
+		params.delete('index')
 		for (const [name, value] of Object.entries(changes)) {
 			if (value === null || value === '') params.delete(name)
 			else params.set(name, value)
@@ -142,6 +161,8 @@ export default function Contacts() {
 		return `${base}${search ? `?${search}` : ''}`
 	}
 	const filtered = Boolean(query.search || query.label)
+	// The page's own address as every form's action, so that an answer shown in place (an import's report) keeps it.
+	const here = withParams({})
 	return (
 		<>
 			<ToastMessage toast={failure} />
@@ -201,12 +222,27 @@ export default function Contacts() {
 				<Confirm
 					title={t('contacts.bulk.confirmDelete', { count: actionData.contactIds.length })}
 					fields={{ bulkAction: 'delete', confirmed: 'yes', search: location.search, contactIds: actionData.contactIds }}
+					action={here}
 					confirm={t('actions.delete')}
 					cancel={withParams({})}
 				/>
 			) : null}
 
-			<div className={contacts.layout}>
+			<div className={selected ? contacts.layout : undefined}>
+				{selected ? (
+					<div className={contacts.side}>
+						<ContactPanel
+							contact={selected}
+							confirmDelete={confirmDelete}
+							confirmOptIn={confirmOptIn}
+							confirmMerge={confirmMerge}
+							manages={manages}
+							base={base}
+							action={here}
+							close={withParams({ contact: null, delete: null, optIn: null, merge: null })}
+						/>
+					</div>
+				) : null}
 				<div className={table.wrapper}>
 					{page.contacts.length === 0 ? (
 						<div className={table.empty}>
@@ -218,9 +254,11 @@ export default function Contacts() {
 							)}
 						</div>
 					) : (
-						<Form method="post">
+						// A new page (an action's answer, another page of the list) starts with no row ticked; a live update keeps the ticks.
+						<Form method="post" action={here} onChange={(event) => syncSelectAll(event.currentTarget)} key={location.key}>
 							<input type="hidden" name="search" value={location.search} />
 							<div className={contacts.bulk}>
+								<SelectAll all={allSelected} to={withParams({ select: allSelected ? null : 'all' })} />
 								<label htmlFor="bulk-action">{t('contacts.bulk.label')}</label>
 								<select id="bulk-action" name="bulkAction" className={input} defaultValue="label">
 									<option value="label">{t('contacts.bulk.addLabel')}</option>
@@ -241,7 +279,7 @@ export default function Contacts() {
 									{t('contacts.bulk.apply')}
 								</button>
 							</div>
-							<table className={table.table}>
+							<table className={`${table.table} ${table.list} ${contacts.rows}`}>
 								<caption className="visually-hidden">{title}</caption>
 								<thead>
 									<tr>
@@ -264,7 +302,7 @@ export default function Contacts() {
 								</thead>
 								<tbody>
 									{page.contacts.map((contact) => (
-										<ContactRow key={contact.id} contact={contact} to={withParams({ contact: contact.id, delete: null })} />
+										<ContactRow key={contact.id} contact={contact} ticked={allSelected} to={withParams({ contact: contact.id, delete: null, select: null })} />
 									))}
 								</tbody>
 							</table>
@@ -279,23 +317,52 @@ export default function Contacts() {
 						) : null}
 					</nav>
 				</div>
-				<div className={contacts.report}>
-					{selected ? (
-						<ContactPanel
-							contact={selected}
-							confirmDelete={confirmDelete}
-							confirmOptIn={confirmOptIn}
-							confirmMerge={confirmMerge}
-							manages={manages}
-							base={base}
-							close={withParams({ contact: null, delete: null, optIn: null, merge: null })}
-						/>
-					) : null}
-					<ImportForm outcome={actionData?.intent === 'import' ? actionData : null} />
-				</div>
 			</div>
+			<ImportForm outcome={actionData?.intent === 'import' ? actionData : null} action={here} country={country} countries={countries} />
 		</>
 	)
+}
+
+/** Ticks or unticks every row of the page: a checkbox with JavaScript, a link that renders them ticked without. */
+function SelectAll({ all, to }: { all: boolean; to: string }) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	const box = useRef<HTMLInputElement>(null)
+	useEffect(() => {
+		if (box.current?.form) syncSelectAll(box.current.form)
+	}, [hydrated])
+	if (!hydrated) {
+		return (
+			<Link to={to} className={`${button.outline} ${contacts.selectAll}`}>
+				{all ? t('contacts.selectNone') : t('contacts.selectAll')}
+			</Link>
+		)
+	}
+	return (
+		<label className={contacts.selectAll}>
+			<input
+				ref={box}
+				type="checkbox"
+				name="selectAll"
+				onChange={(event) => {
+					for (const row of rowBoxes(event.currentTarget.form)) row.checked = event.currentTarget.checked
+				}}
+			/>
+			{t('contacts.selectAll')}
+		</label>
+	)
+}
+
+const rowBoxes = (form: HTMLFormElement | null) => [...(form?.querySelectorAll<HTMLInputElement>('input[name="contactIds"]') ?? [])]
+
+// The header's box says whether all, some or none of the rows are ticked.
+function syncSelectAll(form: HTMLFormElement) {
+	const header = form.querySelector<HTMLInputElement>('input[name="selectAll"]')
+	if (!header) return
+	const rows = rowBoxes(form)
+	const ticked = rows.filter((row) => row.checked).length
+	header.checked = rows.length > 0 && ticked === rows.length
+	header.indeterminate = ticked > 0 && ticked < rows.length
 }
 
 function SortHeader({ sort, query, to, children }: { sort: ContactSort; query: ContactQuery; to: (changes: Record<string, string | null>) => string; children: React.ReactNode }) {
@@ -311,36 +378,46 @@ function SortHeader({ sort, query, to, children }: { sort: ContactSort; query: C
 	)
 }
 
-function ContactRow({ contact, to }: { contact: Contact; to: string }) {
+function ContactRow({ contact, ticked, to }: { contact: Contact; ticked: boolean; to: string }) {
 	const { t } = useTranslation()
 	const date = useDateFormat()
 	return (
 		<tr>
-			<td className={table.td}>
-				<input type="checkbox" name="contactIds" value={contact.id} aria-label={t('contacts.selectOne', { name: contact.name })} />
+			<td className={`${table.td} ${contacts.pick}`}>
+				<input type="checkbox" name="contactIds" value={contact.id} defaultChecked={ticked} aria-label={t('contacts.selectOne', { name: contact.name })} />
 			</td>
 			<td className={table.td}>
 				<span className={contacts.person}>
 					<span className={contacts.avatar} style={{ background: contact.avatarColor }} aria-hidden="true">
 						{[...contact.name][0]?.toUpperCase()}
 					</span>
-					<Link to={to}>{contact.name}</Link>
+					<Link to={to}>
+						<bdi>{contact.name}</bdi>
+					</Link>
 				</span>
 			</td>
-			<td className={table.td}>
-				<div dir="ltr">{contact.email}</div>
-				<div dir="ltr">{contact.phone}</div>
+			<td className={table.td} data-label={t('contacts.reach')}>
+				{contact.email ? <div dir="ltr">{contact.email}</div> : null}
+				{contact.phone ? <div dir="ltr">{contact.phone}</div> : null}
 			</td>
-			<td className={table.td}>{contact.company}</td>
-			<td className={table.td}>
-				<span className={chips}>
-					{contact.labels.map((label) => (
-						<LabelChip key={label.id} label={label} />
-					))}
-				</span>
+			<td className={table.td} data-label={t('contacts.company')}>
+				{contact.company ? <span dir="auto">{contact.company}</span> : null}
 			</td>
-			<td className={table.td}>{date(contact.createdAt)}</td>
-			<td className={table.td}>{date(contact.lastActivityAt)}</td>
+			<td className={table.td} data-label={t('contacts.labels')}>
+				{contact.labels.length ? (
+					<span className={chips}>
+						{contact.labels.map((label) => (
+							<LabelChip key={label.id} label={label} />
+						))}
+					</span>
+				) : null}
+			</td>
+			<td className={`${table.td} ${contacts.date}`} data-label={t('contacts.created')}>
+				<span>{date(contact.createdAt)}</span>
+			</td>
+			<td className={`${table.td} ${contacts.date}`} data-label={t('contacts.activity')}>
+				<span>{date(contact.lastActivityAt)}</span>
+			</td>
 		</tr>
 	)
 }
@@ -353,6 +430,7 @@ function ContactPanel({
 	confirmMerge,
 	manages,
 	base,
+	action,
 	close,
 }: {
 	contact: Contact
@@ -361,6 +439,8 @@ function ContactPanel({
 	confirmMerge: string | null
 	manages: boolean
 	base: string
+	/** The list's address, where the panel's forms post. */
+	action: string
 	close: string
 }) {
 	const { t } = useTranslation()
@@ -403,12 +483,12 @@ function ContactPanel({
 			) : null}
 			{contact.notes ? <p dir="auto">{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
-			{contact.possibleMatches?.length ? <PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} /> : null}
+			{contact.possibleMatches?.length ? <PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} action={action} /> : null}
 			{contact.optedOutAt ? (
 				<div className={contacts.optedOut}>
 					<p>{t('contacts.optedOut', { date: date(contact.optedOutAt) })}</p>
 					{manages && confirmOptIn ? (
-						<Form method="post" className={table.actions} role="alertdialog" aria-labelledby="opt-in-title" aria-describedby="opt-in-text">
+						<Form method="post" action={action} className={table.actions} role="alertdialog" aria-labelledby="opt-in-title" aria-describedby="opt-in-text">
 							<p id="opt-in-title">{t('contacts.optInTitle', { name: contact.name })}</p>
 							<p id="opt-in-text">{t('contacts.optInText')}</p>
 							<input type="hidden" name="intent" value="opt-in" />
@@ -429,7 +509,7 @@ function ContactPanel({
 				</div>
 			) : null}
 			{confirmDelete && manages ? (
-				<Form method="post" className={table.actions} role="alertdialog" aria-label={t('contacts.deleteTitle', { name: contact.name })}>
+				<Form method="post" action={action} className={table.actions} role="alertdialog" aria-label={t('contacts.deleteTitle', { name: contact.name })}>
 					<p>{t('contacts.deleteTitle', { name: contact.name })}</p>
 					<input type="hidden" name="intent" value="delete" />
 					<input type="hidden" name="contactId" value={contact.id} />
@@ -464,7 +544,7 @@ function ContactPanel({
  * The contact whose e-mail this visitor typed: a hint, never acted on by itself. Owners and admins
  * merge the visitor into it after a confirmation that says what moves (issue 26).
  */
-function PossibleMatches({ contact, confirmMerge, manages, reopen }: { contact: Contact; confirmMerge: string | null; manages: boolean; reopen: string }) {
+function PossibleMatches({ contact, confirmMerge, manages, reopen, action }: { contact: Contact; confirmMerge: string | null; manages: boolean; reopen: string; action: string }) {
 	const { t } = useTranslation()
 	const { pathname } = useLocation()
 	return (
@@ -474,7 +554,7 @@ function PossibleMatches({ contact, confirmMerge, manages, reopen }: { contact: 
 			</h3>
 			{(contact.possibleMatches ?? []).map((match) =>
 				manages && confirmMerge === match.id ? (
-					<Form key={match.id} method="post" className={table.actions} role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
+					<Form key={match.id} method="post" action={action} className={table.actions} role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
 						<p id="merge-title">{t('contacts.merge.title', { name: contact.name, into: match.name })}</p>
 						<p id="merge-text">{t('contacts.merge.text', { into: match.name })}</p>
 						<input type="hidden" name="intent" value="merge" />
@@ -536,23 +616,45 @@ function Identities({ identities }: { identities: NonNullable<Contact['identitie
 }
 
 /** CSV import (name, email, phone, company, labels, notes): the report lists each refused row and why. */
-function ImportForm({ outcome }: { outcome: { problem: string | null; result: ImportResult | null } | null }) {
+function ImportForm({
+	outcome,
+	action,
+	country,
+	countries,
+}: {
+	outcome: { problem: string | null; result: ImportResult | null; country?: string } | null
+	action: string
+	/** The workspace's: local numbers of the file are read as its own unless the user picks another. */
+	country: string | null
+	countries: Country[]
+}) {
 	const { t } = useTranslation()
 	return (
-		<section className={contacts.panel} aria-labelledby="import-heading">
+		<section className={`${contacts.panel} ${contacts.importPanel}`} aria-labelledby="import-heading">
 			<h2 id="import-heading" className={styles.sectionTitle}>
 				{t('contacts.import.title')}
 			</h2>
 			<p className={styles.pageLead}>{t('contacts.import.help')}</p>
-			<Form method="post" encType="multipart/form-data" className={table.actions}>
+			<Form method="post" action={action} encType="multipart/form-data" className={contacts.importForm}>
 				<input type="hidden" name="intent" value="import" />
-				<label htmlFor="import-file" className="visually-hidden">
-					{t('contacts.import.file')}
-				</label>
-				<input id="import-file" type="file" name="file" accept=".csv,text/csv" required />
-				<button type="submit" className={button.outline}>
-					{t('contacts.import.submit')}
-				</button>
+				<div className={contacts.fileField}>
+					<label htmlFor="import-file" className={fieldStyles.label}>
+						{t('contacts.import.file')}
+					</label>
+					<input id="import-file" type="file" name="file" accept=".csv,text/csv" required />
+				</div>
+				<CountryField
+					label={t('contacts.import.country')}
+					help={t(country ? 'contacts.import.countryHelp' : 'contacts.countryHelpNone')}
+					select={{ id: 'import-country', name: 'country', defaultValue: outcome?.country ?? country ?? '', key: outcome?.country }}
+					countries={countries}
+					empty={t('contacts.countryNone')}
+				/>
+				<div>
+					<button type="submit" className={button.outline}>
+						{t('contacts.import.submit')}
+					</button>
+				</div>
 			</Form>
 			{outcome?.problem ? <p role="alert">{outcome.problem}</p> : null}
 			{outcome?.result ? (

@@ -14,6 +14,8 @@ export const schema = z.object({
 		.trim()
 		.regex(/^[A-Za-z]{2}$/, 'contacts.countryRule')
 		.optional(),
+	// The country picker's search box: read by the action when no script turned it into a choice.
+	countrySearch: z.string().trim().max(100, 'forms.tooLong').optional(),
 	company: optional(120),
 	notes: optional(5000),
 	attributes: z

@@ -1,12 +1,14 @@
-import { getCollectionProps, getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { countriesIn, findCountry } from '#app/.server/countries.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { CountryField } from '#app/components/country-field.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
@@ -35,14 +37,24 @@ export async function loader(args: LoaderFunctionArgs) {
 	])
 	if (id && !contact) pageNotFound(args.request)
 	const t = await serverT(locale)
-	return { title: contact ? t('contacts.form.editTitle', { name: contact.name }) : t('contacts.form.newTitle'), locale, labels, contact }
+	// A number without its prefix is read as one of the workspace's country unless the user picks another.
+	const country = user.workspace.country
+	return { title: contact ? t('contacts.form.editTitle', { name: contact.name }) : t('contacts.form.newTitle'), locale, labels, contact, country, countries: countriesIn(locale) }
 }
 
 export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const submission = parseWithZod(await formOf(args.request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission)
-	const { id, ...fields } = submission.value
+	const { id, countrySearch, ...fields } = submission.value
+	if (countrySearch) {
+		const found = findCountry(countrySearch, locale)
+		if (!found) {
+			const t = await serverT(locale)
+			return data(submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }), { status: 400 })
+		}
+		fields.country = found
+	}
 	// An emptied field clears the value; no ticked label clears the labels.
 	const body = {
 		...fields,
@@ -64,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ContactForm() {
-	const { title, locale, labels, contact } = useLoaderData<typeof loader>()
+	const { title, locale, labels, contact, country, countries } = useLoaderData<typeof loader>()
 	const lastResult = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
@@ -103,10 +115,12 @@ export default function ContactForm() {
 						errors={fields.phone.errors}
 						errorId={fields.phone.errorId}
 					/>
-					<Field
+					<CountryField
 						label={t('contacts.country')}
-						help={t('contacts.countryHelp')}
-						input={{ ...getInputProps(fields.country, { type: 'text' }), maxLength: 2, autoComplete: 'off', dir: 'ltr' }}
+						help={t(country ? 'contacts.countryHelp' : 'contacts.countryHelpNone')}
+						select={{ ...getSelectProps(fields.country), defaultValue: fields.country.initialValue ?? country ?? '' }}
+						countries={countries}
+						empty={country ? undefined : t('contacts.countryNone')}
 						errors={fields.country.errors}
 						errorId={fields.country.errorId}
 					/>

@@ -198,7 +198,7 @@ export default function Agents() {
 			</section>
 
 			<div className={table.wrapper}>
-				<table className={table.table}>
+				<table className={`${table.table} ${table.list}`}>
 					<caption className="visually-hidden">{t('agents.list')}</caption>
 					<thead>
 						<tr>
@@ -216,14 +216,22 @@ export default function Agents() {
 						{invitations.map(({ status, ...invitation }) => {
 							return (
 								<tr key={invitation.id}>
-									<td className={table.td}>
-										{invitation.method === 'email' ? invitation.email : t('agents.methods.link')}
+									<td className={table.td} data-label={t('agents.invitation')}>
+										{invitation.method === 'email' ? <bdi dir="ltr">{invitation.email}</bdi> : <span>{t('agents.methods.link')}</span>}
 										{invitation.createdByName ? <div className={styles.pageLead}>{t('agents.by', { name: invitation.createdByName })}</div> : null}
 									</td>
-									<td className={table.td}>{t(`roles.${invitation.role}`)}</td>
-									<td className={table.td}>{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</td>
-									<td className={table.td}>{date(invitation.expiresAt)}</td>
-									<td className={table.td}>{t(`agents.statuses.${status}`)}</td>
+									<td className={table.td} data-label={t('team.role')}>
+										<span>{t(`roles.${invitation.role}`)}</span>
+									</td>
+									<td className={table.td} data-label={t('agents.uses')}>
+										<bdi dir="ltr">{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</bdi>
+									</td>
+									<td className={table.td} data-label={t('agents.expires')}>
+										<span>{date(invitation.expiresAt)}</span>
+									</td>
+									<td className={table.td} data-label={t('agents.status')}>
+										<span>{t(`agents.statuses.${status}`)}</span>
+									</td>
 									<td className={table.td}>
 										{status === 'active' ? (
 											<div className={table.actions}>

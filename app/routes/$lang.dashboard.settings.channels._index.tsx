@@ -85,7 +85,7 @@ export default function Channels() {
 			</div>
 
 			<div className={table.wrapper}>
-				<table className={table.table}>
+				<table className={`${table.table} ${table.list}`}>
 					<caption className="visually-hidden">{title}</caption>
 					<thead>
 						<tr>
@@ -102,14 +102,16 @@ export default function Channels() {
 					<tbody>
 						{channels.map((channel) => (
 							<tr key={channel.id}>
-								<td className={table.td}>
+								<td className={table.td} data-label={t('ui.kind')}>
 									<span className={channelStyles.kindCell}>
 										<KindIcon kind={channel.kind} />
 										{t(`ui.kinds.${channel.kind}`)}
 									</span>
 								</td>
-								<td className={table.td}>{channel.name}</td>
-								<td className={table.td}>
+								<td className={table.td} data-label={t('ui.name')}>
+									<span>{channel.name}</span>
+								</td>
+								<td className={table.td} data-label={t('ui.status')}>
 									<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
 									{channel.status === 'error' ? (
 										<p className={channelStyles.statusDetail}>
@@ -117,8 +119,10 @@ export default function Channels() {
 										</p>
 									) : null}
 								</td>
-								<td className={table.td}>{channel.today ? t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing }) : null}</td>
-								<td className={table.td}>
+								<td className={table.td} data-label={t('ui.today')}>
+									{channel.today ? <span>{t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing })}</span> : null}
+								</td>
+								<td className={table.td} data-label={t('ui.address')}>
 									{channel.publicUrl ? (
 										<span className={channelStyles.address}>
 											<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>

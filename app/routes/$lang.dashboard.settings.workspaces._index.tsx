@@ -5,6 +5,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiErrorReply } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
+import { countriesIn, countryOfTimeZone, findCountry, type Country } from '#app/.server/countries.ts'
 import { timezones } from '#app/.server/timezones.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -16,6 +17,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
+import { CountryField } from '#app/components/country-field.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath } from '#app/utils/redirect.ts'
@@ -44,7 +46,10 @@ export async function loader(args: LoaderFunctionArgs) {
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript.
 	const pick = async (id: string | null) => (id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null)
 	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
-	return { title: t('workspaces.title'), locale, user, list, search, failure, editing, deleting, timezones }
+	// The edited workspace's country for phone numbers: chosen, or its time zone's (named in the "follow" choice).
+	const countries = editing ? countriesIn(locale) : []
+	const zoneCountry = editing ? countries.find((country) => country.code === countryOfTimeZone(editing.timezone))?.name : undefined
+	return { title: t('workspaces.title'), locale, user, list, search, failure, editing, deleting, timezones, countries, zoneCountry }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -93,9 +98,11 @@ export async function action(args: ActionFunctionArgs) {
 
 	const submission = parseWithZod(formData, { schema: updateSchema })
 	if (submission.status !== 'success') return data({ intent: 'update', result: submission.reply() }, { status: 400 })
-	const { workspaceId, ...changes } = submission.value
+	const { workspaceId, countrySearch, country, ...changes } = submission.value
+	const chosen = countrySearch ? findCountry(countrySearch, locale) : country || null
+	if (chosen === undefined) return data({ intent: 'update', result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) }, { status: 400 })
 	try {
-		await api.patch(`/workspaces/${workspaceId}`, changes)
+		await api.patch(`/workspaces/${workspaceId}`, { ...changes, country: chosen })
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn })
 		return data({ intent: 'update', result }, { status })
@@ -104,7 +111,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Workspaces() {
-	const { title, locale, user, list, search, failure, editing, deleting, timezones } = useLoaderData<typeof loader>()
+	const { title, locale, user, list, search, failure, editing, deleting, timezones, countries, zoneCountry } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/settings/workspaces`
@@ -134,6 +141,7 @@ export default function Workspaces() {
 						timezones={timezones}
 						submitLabel={t('workspaces.save')}
 						defaultValue={editing}
+						more={<WorkspaceCountry workspace={editing} countries={countries} zoneCountry={zoneCountry} lastResult={actionData?.intent === 'update' ? actionData.result : undefined} />}
 					>
 						<input type="hidden" name="intent" value="update" />
 						<input type="hidden" name="workspaceId" value={editing.id} />
@@ -152,7 +160,7 @@ export default function Workspaces() {
 			<SearchForm id="workspace-search" label={t('workspaces.search')} value={search} />
 
 			<div className={table.wrapper}>
-				<table className={table.table}>
+				<table className={`${table.table} ${table.list}`}>
 					<thead>
 						<tr>
 							<th className={table.th}>{t('workspaces.name')}</th>
@@ -169,13 +177,19 @@ export default function Workspaces() {
 							const current = workspace.id === user.workspace.id
 							return (
 								<tr key={workspace.id}>
-									<td className={table.td}>
-										{workspace.name}
+									<td className={table.td} data-label={t('workspaces.name')}>
+										<bdi>{workspace.name}</bdi>
 										{current ? <span className={table.badge}>{t('workspaces.current')}</span> : null}
 									</td>
-									<td className={table.td}>{t(`roles.${workspace.role}`)}</td>
-									<td className={table.td}>{workspace.timezone}</td>
-									<td className={table.td}>{date(workspace.createdAt)}</td>
+									<td className={table.td} data-label={t('workspaces.yourRole')}>
+										<span>{t(`roles.${workspace.role}`)}</span>
+									</td>
+									<td className={table.td} data-label={t('workspaces.timezone')}>
+										<bdi dir="ltr">{workspace.timezone.replaceAll('_', ' ')}</bdi>
+									</td>
+									<td className={table.td} data-label={t('workspaces.createdAt')}>
+										<span>{date(workspace.createdAt)}</span>
+									</td>
 									<td className={table.td}>
 										<div className={table.actions}>
 											{current ? null : (
@@ -208,6 +222,32 @@ export default function Workspaces() {
 			</div>
 			<Pagination page={list.page} limit={list.limit} total={list.total} />
 		</>
+	)
+}
+
+/** Where the workspace's local phone numbers are from: its time zone's country unless chosen (issue 27). */
+function WorkspaceCountry({
+	workspace,
+	countries,
+	zoneCountry,
+	lastResult,
+}: {
+	workspace: Workspace
+	countries: Country[]
+	zoneCountry: string | undefined
+	lastResult: SubmissionResult<string[]> | undefined
+}) {
+	const { t } = useTranslation()
+	const kept = lastResult?.initialValue?.country
+	return (
+		<CountryField
+			label={t('workspaces.country')}
+			help={t('workspaces.countryHelp')}
+			select={{ id: 'workspace-country', name: 'country', defaultValue: typeof kept === 'string' ? kept : workspace.countryChosen ? (workspace.country ?? '') : '', key: JSON.stringify(lastResult?.initialValue ?? null) }}
+			countries={countries}
+			empty={zoneCountry ? t('workspaces.countryFromZone', { country: zoneCountry }) : t('workspaces.countryNone')}
+			errors={lastResult?.error?.country ?? undefined}
+		/>
 	)
 }
 

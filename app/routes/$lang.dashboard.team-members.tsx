@@ -160,7 +160,7 @@ export default function TeamMembers() {
 			<SearchForm id="member-search" label={t('team.search')} value={search} />
 
 			<div className={table.wrapper}>
-				<table className={table.table}>
+				<table className={`${table.table} ${table.list}`}>
 					<thead>
 						<tr>
 							<th className={table.th}>{t('team.name')}</th>
@@ -182,12 +182,14 @@ export default function TeamMembers() {
 							const resettable = member.twoFactorEnabled && editable && (role === 'owner' || member.role === 'agent')
 							return (
 								<tr key={member.userId} data-member={member.email}>
-									<td className={table.td}>
-										{member.name}
+									<td className={table.td} data-label={t('team.name')}>
+										<bdi>{member.name}</bdi>
 										{self ? <span className={table.badge}>{t('team.you')}</span> : null}
 									</td>
-									<td className={table.td}>{member.email}</td>
-									<td className={table.td}>
+									<td className={table.td} data-label={t('auth.fields.email')}>
+										<bdi dir="ltr">{member.email}</bdi>
+									</td>
+									<td className={table.td} data-label={t('team.role')}>
 										{editable ? (
 											<Form method="post" className={table.actions}>
 												<input type="hidden" name="intent" value="role" />
@@ -208,9 +210,15 @@ export default function TeamMembers() {
 											t(`roles.${member.role}`)
 										)}
 									</td>
-									<td className={table.td}>{t(`availability.${member.availability}`)}</td>
-									<td className={table.td}>{member.twoFactorEnabled ? t('team.twoFactorOn') : t('team.twoFactorOff')}</td>
-									<td className={table.td}>{date(member.joinedAt)}</td>
+									<td className={table.td} data-label={t('team.availability')}>
+										<span>{t(`availability.${member.availability}`)}</span>
+									</td>
+									<td className={table.td} data-label={t('team.twoFactor')}>
+										<span>{member.twoFactorEnabled ? t('team.twoFactorOn') : t('team.twoFactorOff')}</span>
+									</td>
+									<td className={table.td} data-label={t('team.joined')}>
+										<span>{date(member.joinedAt)}</span>
+									</td>
 									<td className={table.td}>
 										<div className={table.actions}>
 											{editable ? (

@@ -123,13 +123,26 @@ function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }:
 				</a>
 				{user?.workspace ? <WorkspaceSwitcher locale={locale} current={user.workspace} workspaces={workspaces} /> : null}
 				<div className={styles.spacer} />
-				<ConnectionIndicator />
-				<ThemeSwitcher />
-				<LanguageSwitcher />
+				<span className={styles.live}>
+					<ConnectionIndicator />
+				</span>
+				<div className={styles.wideTools}>
+					<ThemeSwitcher />
+					<LanguageSwitcher />
+				</div>
 				<details className={styles.userMenu}>
-					<summary className={button.ghost}>{user?.name ?? t('nav.account')}</summary>
+					<summary className={button.ghost}>
+						<span className={styles.userName} dir="auto">
+							{user?.name ?? t('nav.account')}
+						</span>
+					</summary>
 					<div className={styles.userPanel}>
 						{user ? <p className={styles.userSummary}>{user.email}</p> : null}
+						{/* On a phone the top bar keeps one row: language and appearance move into this menu. */}
+						<div className={styles.narrowTools}>
+							<LanguageSwitcher />
+							<ThemeSwitcher />
+						</div>
 						<Link to={`${base}/profile`} className={styles.menuItem}>
 							{t('nav.profile')}
 						</Link>

@@ -2,6 +2,7 @@ import { globalStyle, style } from '@vanilla-extract/css'
 import { vars } from '#app/styles/theme.css.ts'
 
 const wide = 'screen and (min-width: 60rem)'
+const narrow = 'screen and (max-width: 59.99rem)'
 
 export const shell = style({
 	minBlockSize: '100vh',
@@ -60,16 +61,32 @@ export const closeDrawer = style({ alignSelf: 'flex-end', '@media': { [wide]: { 
 export const topbar = style({
 	display: 'flex',
 	alignItems: 'center',
-	gap: '0.75rem',
-	flexWrap: 'wrap',
-	paddingInline: '1rem',
+	gap: '0.5rem',
+	minInlineSize: 0,
+	paddingInline: '0.75rem',
 	paddingBlock: '0.625rem',
 	borderBlockEnd: `1px solid ${vars.color.border}`,
 	background: vars.color.background,
+	'@media': { [wide]: { gap: '0.75rem', paddingInline: '1rem' } },
 })
-export const menuButton = style({ '@media': { [wide]: { display: 'none' } } })
+export const menuButton = style({ flex: 'none', '@media': { [wide]: { display: 'none' } } })
 export const spacer = style({ flex: 1 })
-export const main = style({ minInlineSize: 0, padding: '1.5rem', display: 'grid', gap: '1.5rem', alignContent: 'start' })
+// One row on a phone: language and appearance sit in the account menu there, in the bar on wider screens.
+export const wideTools = style({ display: 'none', alignItems: 'center', gap: '0.75rem', '@media': { [wide]: { display: 'flex' } } })
+// On a phone the live indicator is its dot; its word stays for screen readers and in its title.
+export const live = style({ display: 'contents' })
+globalStyle(`${live} > [role="status"]`, { '@media': { [narrow]: { fontSize: 0, gap: 0 } } })
+export const narrowTools = style({
+	display: 'grid',
+	gap: '0.5rem',
+	justifyItems: 'start',
+	paddingInline: '0.5rem',
+	paddingBlockEnd: '0.5rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+	'@media': { [wide]: { display: 'none' } },
+})
+// One column no wider than the screen: a wide child (a long select) shrinks or scrolls in itself instead of widening the page.
+export const main = style({ minInlineSize: 0, padding: '1.5rem', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '1.5rem', alignContent: 'start' })
 export const banner = style({
 	display: 'flex',
 	alignItems: 'center',
@@ -81,7 +98,9 @@ export const banner = style({
 	border: `1px solid ${vars.color.warning}`,
 	fontSize: '0.875rem',
 })
-export const userMenu = style({ position: 'relative' })
+export const userMenu = style({ position: 'relative', flex: '0 1 auto', minInlineSize: '3.5rem' })
+// A long name is cut on a phone rather than pushing the bar wider than the screen.
+export const userName = style({ minInlineSize: 0, maxInlineSize: '8rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', '@media': { [wide]: { maxInlineSize: '16rem' } } })
 export const userPanel = style({
 	position: 'absolute',
 	insetInlineEnd: 0,
@@ -124,8 +143,10 @@ export const section = style({
 	maxInlineSize: '44rem',
 })
 export const sectionTitle = style({ fontSize: '1.0625rem', fontWeight: 600 })
-globalStyle(`${userMenu} > summary`, { listStyle: 'none' })
+globalStyle(`${userMenu} > summary`, { listStyle: 'none', maxInlineSize: '100%', overflow: 'hidden' })
 globalStyle(`${userMenu} > summary::-webkit-details-marker`, { display: 'none' })
+// Inside the account menu the appearance panel opens in place, not as a second floating panel.
+globalStyle(`${narrowTools} details > form`, { position: 'static', boxShadow: 'none', marginBlockStart: '0.5rem' })
 
 // Inside the shell, when the page could not have the user's profile.
 export const outage = style({

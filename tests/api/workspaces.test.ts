@@ -126,7 +126,7 @@ describe('GET /v1/user/workspaces', () => {
 			'under_score',
 		])
 		expect(body.workspaces.every((workspace) => workspace.role === 'owner')).toBe(true)
-		expect(Object.keys(body.workspaces[0]!).sort()).toEqual(['createdAt', 'defaultLocale', 'id', 'logoColor', 'name', 'requireTwoFactor', 'role', 'slug', 'timezone'])
+		expect(Object.keys(body.workspaces[0]!).sort()).toEqual(['country', 'countryChosen', 'createdAt', 'defaultLocale', 'id', 'logoColor', 'name', 'requireTwoFactor', 'role', 'slug', 'timezone'])
 	})
 
 	test('pages add up to the total, with no repeats', async () => {

@@ -19,6 +19,9 @@ const words = {
 		createWorkspace: 'Create the workspace',
 		checklist: /Getting started/,
 		sendLink: 'Send the link',
+		checkInbox: 'Check your inbox',
+		passwordHint: 'At least 8 characters, with a lowercase and an uppercase letter, a number and a special character.',
+		tooShort: 'Password must be at least 8 characters',
 		saveNewPassword: 'Save the new password',
 		passwordChanged: 'Your password was changed. Sign in with the new one.',
 		badCredentials: /e-mail address or password/i,
@@ -39,6 +42,9 @@ const words = {
 		createWorkspace: 'إنشاء مساحة العمل',
 		checklist: /البدء/,
 		sendLink: 'إرسال الرابط',
+		checkInbox: 'تحقق من بريدك الوارد',
+		passwordHint: '8 أحرف على الأقل، تتضمن حرفًا صغيرًا وحرفًا كبيرًا ورقمًا ورمزًا خاصًا.',
+		tooShort: 'يجب أن تتكون كلمة المرور من 8 أحرف على الأقل',
 		saveNewPassword: 'حفظ كلمة المرور الجديدة',
 		passwordChanged: 'تم تغيير كلمة المرور. سجّل الدخول بكلمة المرور الجديدة.',
 		badCredentials: /كلمة المرور/,
@@ -110,16 +116,29 @@ for (const javaScript of [true, false]) {
 			})
 
 			test(`forgot → reset: the old password is refused, the new one works (${locale})`, async ({ page, request }) => {
+				// Two mailed links and four forms: longer than most on a loaded machine.
+				test.slow()
 				const user = await registerUser(request, { locale })
 				await page.goto(`/${locale}/auth/forgot-password`)
 				await ready(page, javaScript)
 				await page.getByLabel(w.email, { exact: true }).fill(user.email)
 				await page.getByRole('button', { name: w.sendLink }).click()
-				await expect(page).toHaveURL(new RegExp(`/${locale}/auth/login$`))
+				// Said on the page where the address was typed (issue 27), not in a toast in a corner.
+				const sent = page.getByRole('status').filter({ hasText: w.checkInbox })
+				await expect(sent).toBeVisible()
+				await expect(sent).toContainText(user.email)
+				await expect(page).toHaveURL(new RegExp(`/${locale}/auth/forgot-password$`))
+				await expect(page.locator('[data-sonner-toast]')).toHaveCount(0)
 
 				const { link } = await mailedLink(user.email, '/auth/reset-password')
 				await page.goto(link)
 				await ready(page, javaScript)
+				// A weak password: its broken rules once, without the hint above them.
+				await page.getByLabel(w.newPassword, { exact: true }).fill('short')
+				await page.getByLabel(w.confirmPassword, { exact: true }).fill('short')
+				await page.getByRole('button', { name: w.saveNewPassword }).click()
+				await expect(page.getByText(w.tooShort, { exact: true })).toBeVisible()
+				await expect(page.getByText(w.passwordHint)).toHaveCount(0)
 				const newPassword = 'Brand-new-pa55'
 				await page.getByLabel(w.newPassword, { exact: true }).fill(newPassword)
 				await page.getByLabel(w.confirmPassword, { exact: true }).fill(newPassword)
@@ -158,6 +177,8 @@ for (const javaScript of [true, false]) {
 				await expect(page.getByText(message, { exact: true })).toBeVisible()
 			}
 			await expect(page.getByText('Password must include a lowercase letter')).toHaveCount(0)
+			// The rules once (issue 27): the ones broken, not the hint above them too.
+			await expect(page.getByText('At least 8 characters, with a lowercase and an uppercase letter, a number and a special character.')).toHaveCount(0)
 			await expect(page.getByLabel('Full name')).toHaveValue('Sam')
 			await expect(page.getByLabel('E-mail address')).toHaveValue('sam@example.test')
 			await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true')
@@ -237,6 +258,8 @@ test.describe('the session', () => {
 	})
 
 	test('the profile saves name, language and theme, and changes the password', async ({ page, context, request, baseURL }) => {
+		// Five forms one after the other.
+		test.slow()
 		const user = await registerUser(request)
 		await createWorkspace(request, user.token)
 		await signIn(context, baseURL!, user.token)
@@ -252,6 +275,15 @@ test.describe('the session', () => {
 		await expect(page.locator('html')).toHaveAttribute('data-theme', 'violet')
 		await expect(page.getByLabel('Nom complet')).toHaveValue('Samira')
 
+		// A weak new password: only the rules it breaks, not the hint too (issue 27).
+		const hint = 'Au moins 8 caractères, avec une minuscule, une majuscule, un chiffre et un caractère spécial.'
+		await expect(page.getByText(hint)).toBeVisible()
+		await page.getByLabel('Mot de passe actuel', { exact: true }).fill(user.password)
+		await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('court')
+		await page.getByLabel('Confirmez le nouveau mot de passe').fill('court')
+		await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
+		await expect(page.getByText('Le mot de passe doit contenir au moins 8 caractères', { exact: true })).toBeVisible()
+		await expect(page.getByText(hint)).toHaveCount(0)
 		await page.getByLabel('Mot de passe actuel', { exact: true }).fill('wrong-Passw0rd!')
 		await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('An0ther-secret')
 		await page.getByLabel('Confirmez le nouveau mot de passe').fill('An0ther-secret')

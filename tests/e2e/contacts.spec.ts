@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
 import AxeBuilder from '@axe-core/playwright'
-import { type Page } from '@playwright/test'
+import { type APIRequestContext, type Page } from '@playwright/test'
 import { createWorkspace, registerUser, signIn, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
@@ -36,7 +36,7 @@ test('contacts: create, edit, import a CSV, search, label in bulk, filter and ex
 	await page.getByLabel('Name', { exact: true }).fill('Élodie Durand')
 	await page.getByLabel('E-mail', { exact: true }).fill('Elodie@Example.test')
 	await page.getByLabel('Phone', { exact: true }).fill('06 12 34 56 78')
-	await page.getByLabel('Country of a local number').fill('FR')
+	await page.getByLabel('Country of a local number', { exact: true }).selectOption('FR')
 	await page.getByLabel('Company').fill('Durand SARL')
 	await page.getByLabel('Custom attributes').fill('plan: Pro')
 	await page.getByLabel('vip').check()
@@ -216,5 +216,127 @@ test('a chat visitor’s typed e-mail shows as a claim with the contact it names
 		await expect(merged).toContainText('A visitor of the chat link')
 		await expect(merged).toContainText('A-99812')
 		if (!javaScriptEnabled) await context.close()
+	}
+})
+
+// Issue 27, item 11: a Cairo team types its customers' numbers as they dial them.
+async function cairoOwner(request: APIRequestContext) {
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'Cairo Desk')
+	const auth = { Authorization: `Bearer ${owner.token}` }
+	expect((await request.patch(`/v1/workspaces/${workspace.id}`, { data: { timezone: 'Africa/Cairo' }, headers: auth })).status()).toBe(200)
+	return { owner, workspace, auth }
+}
+
+test('the contact form offers every country by name, the workspace’s first; a local number is read in it, or in a country found by its name', async ({ page, context, request, baseURL }) => {
+	const { owner } = await cairoOwner(request)
+	await signIn(context, baseURL!, owner.token)
+	await page.goto('/en-us/dashboard/contacts/itsForm')
+	await waitForHydration(page)
+	const country = page.getByLabel('Country of a local number', { exact: true })
+	await expect(country).toHaveValue('EG')
+	await expect(country.locator('option:checked')).toHaveText('Egypt')
+	expect(await country.locator('option').count()).toBeGreaterThan(200)
+	await page.getByLabel('Name', { exact: true }).fill('Mona Adel')
+	await page.getByLabel('Phone', { exact: true }).fill('010 1234 5678')
+	await page.getByRole('button', { name: 'Add the contact' }).click()
+	await expect(page.getByRole('complementary', { name: 'Mona Adel' })).toContainText('+201012345678')
+
+	// The search box's suggestion picks the country at once.
+	await page.getByRole('complementary', { name: 'Mona Adel' }).getByRole('link', { name: 'Edit' }).click()
+	await waitForHydration(page)
+	await page.getByRole('searchbox', { name: 'Find a country: Country of a local number' }).fill('France')
+	await expect(country).toHaveValue('FR')
+	await page.getByLabel('Phone', { exact: true }).fill('06 12 34 56 78')
+	await page.getByRole('button', { name: 'Save the contact' }).click()
+	await expect(page.getByRole('complementary', { name: 'Mona Adel' })).toContainText('+33612345678')
+})
+
+test.describe('the country picker without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('a typed country name is read by the server; an unknown one is said beside the field, with what was typed kept', async ({ page, context, request, baseURL }) => {
+		const { owner } = await cairoOwner(request)
+		await signIn(context, baseURL!, owner.token)
+		await page.goto('/ar-eg/dashboard/contacts/itsForm')
+		await expect(page.getByLabel('دولة الرقم المحلي', { exact: true })).toHaveValue('EG')
+		await page.getByLabel('الاسم', { exact: true }).fill('Alain Roux')
+		await page.getByLabel('الهاتف', { exact: true }).fill('06 12 34 56 78')
+		const search = page.getByRole('searchbox', { name: 'ابحث عن دولة: دولة الرقم المحلي' })
+		await search.fill('أتلانتس')
+		await page.getByRole('button', { name: 'إضافة جهة الاتصال' }).click()
+		await expect(page.getByText('لا توجد دولة باسم «أتلانتس»: اختر دولة من القائمة.')).toBeVisible()
+		await expect(page.getByLabel('الاسم', { exact: true })).toHaveValue('Alain Roux')
+		await expect(page.getByLabel('الهاتف', { exact: true })).toHaveValue('06 12 34 56 78')
+		await page.getByRole('searchbox', { name: 'ابحث عن دولة: دولة الرقم المحلي' }).fill('فرنسا')
+		await page.getByRole('button', { name: 'إضافة جهة الاتصال' }).click()
+		await expect(page.getByRole('complementary', { name: 'Alain Roux' })).toContainText('+33612345678')
+	})
+})
+
+for (const javaScriptEnabled of [true, false]) {
+	test.describe(`contacts list ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, () => {
+		test.use({ javaScriptEnabled })
+
+		test('the import reads local numbers in the workspace’s country or the one chosen, and the address stays /contacts', async ({ page, context, request, baseURL }) => {
+			const { owner } = await cairoOwner(request)
+			await signIn(context, baseURL!, owner.token)
+			await page.goto('/en-us/dashboard/contacts')
+			if (javaScriptEnabled) await waitForHydration(page)
+			const country = page.getByLabel('Country of numbers without their code', { exact: true })
+			await expect(country).toHaveValue('EG')
+			const csv = 'name,phone\nنور,010 9876 5432\nAlain,06 11 22 33 44\n'
+			await page.locator('#import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+			await page.getByRole('button', { name: 'Import', exact: true }).click()
+			await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText('1 created, 0 updated, 1 refused.')
+			await expect(page).toHaveURL('/en-us/dashboard/contacts')
+			await page.locator('#import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+			await country.selectOption({ label: 'France' })
+			await page.getByRole('button', { name: 'Import', exact: true }).click()
+			await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText('1 created, 0 updated, 1 refused.')
+			await expect(page).toHaveURL('/en-us/dashboard/contacts')
+			// The country chosen stays chosen for the next file.
+			await expect(country).toHaveValue('FR')
+			await expect(rows(page)).toHaveCount(2)
+		})
+
+		test('“Select all” ticks every row of the page for a bulk action', async ({ page, context, request, baseURL }) => {
+			const owner = await registerUser(request)
+			const workspace = await createWorkspace(request, owner.token, 'Select All')
+			const auth = { Authorization: `Bearer ${owner.token}` }
+			for (const name of ['Amira Saleh', 'Bruno Petit', 'Chen Wei']) {
+				expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name }, headers: auth })).status()).toBe(201)
+			}
+			expect((await request.post(`/v1/workspaces/${workspace.id}/labels`, { data: { title: 'vip', color: '#336699' }, headers: auth })).status()).toBe(201)
+			await signIn(context, baseURL!, owner.token)
+			await page.goto('/en-us/dashboard/contacts')
+			if (javaScriptEnabled) {
+				await waitForHydration(page)
+				await page.getByRole('checkbox', { name: 'Select all' }).check()
+			} else {
+				await page.getByRole('link', { name: 'Select all' }).click()
+			}
+			for (const name of ['Amira Saleh', 'Bruno Petit', 'Chen Wei']) await expect(page.getByRole('checkbox', { name: `Select ${name}` })).toBeChecked()
+			await page.getByLabel('With the ticked contacts:').selectOption('label')
+			await page.getByRole('button', { name: 'Apply' }).click()
+			await expect(page.getByText('Label added to 3 contacts')).toBeVisible()
+			await expect(page.getByRole('checkbox', { name: 'Select Chen Wei' })).not.toBeChecked()
+		})
+	})
+}
+
+test('at 1440 px the list shows every column, “Added” and “Last activity” too, with a contact open or not', async ({ page, context, request, baseURL }) => {
+	await page.setViewportSize({ width: 1440, height: 900 })
+	const owner = await registerUser(request)
+	const workspace = await createWorkspace(request, owner.token, 'Wide Screen')
+	const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, {
+		data: { name: 'Bartholomew Featherstonehaugh', email: 'bartholomew.featherstonehaugh@example.test', phone: '+33 6 12 34 56 78', company: 'Featherstonehaugh Logistics' },
+		headers: { Authorization: `Bearer ${owner.token}` },
+	})
+	const { id } = (await created.json()) as { id: string }
+	await signIn(context, baseURL!, owner.token)
+	for (const path of ['/en-us/dashboard/contacts', `/en-us/dashboard/contacts?contact=${id}`]) {
+		await page.goto(path)
+		for (const column of ['Added', 'Last activity']) await expect(page.getByRole('columnheader', { name: column })).toBeInViewport({ ratio: 1 })
 	}
 })

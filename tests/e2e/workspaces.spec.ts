@@ -308,3 +308,31 @@ test.describe('team and invitations with JavaScript', () => {
 		})
 	}
 })
+
+// Issue 27, item 11: where the workspace's local phone numbers are from, on its settings page.
+for (const javaScriptEnabled of [true, false]) {
+	test(`the workspace’s country for phone numbers follows its time zone until chosen (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({ browser, request, baseURL }) => {
+		const context = await browser.newContext({ javaScriptEnabled })
+		const page = await context.newPage()
+		const user = await registerUser(request)
+		const workspace = await createWorkspace(request, user.token, 'Casablanca Desk')
+		const auth = { Authorization: `Bearer ${user.token}` }
+		expect((await request.patch(`/v1/workspaces/${workspace.id}`, { data: { timezone: 'Africa/Cairo' }, headers: auth })).status()).toBe(200)
+		await signIn(context, baseURL!, user.token)
+		await page.goto(`/ar-eg/dashboard/settings/workspaces?edit=${workspace.id}`)
+		if (javaScriptEnabled) await waitForHydration(page)
+		const country = page.getByLabel('دولة أرقام الهاتف', { exact: true })
+		await expect(country).toHaveValue('')
+		await expect(country.locator('option:checked')).toHaveText('دولة المنطقة الزمنية: مصر')
+		// Found by its name in the search box: picked at once with JavaScript, read by the server without.
+		await page.getByRole('searchbox', { name: 'ابحث عن دولة: دولة أرقام الهاتف' }).fill('المغرب')
+		if (javaScriptEnabled) await expect(country).toHaveValue('MA')
+		await page.getByRole('button', { name: 'حفظ التغييرات' }).click()
+		await expect(page.getByText('تم حفظ Casablanca Desk')).toBeVisible()
+		const saved = await request.get(`/v1/workspaces/${workspace.id}`, { headers: auth })
+		expect(await saved.json()).toMatchObject({ timezone: 'Africa/Cairo', country: 'MA', countryChosen: true })
+		await page.goto(`/ar-eg/dashboard/settings/workspaces?edit=${workspace.id}`)
+		await expect(country).toHaveValue('MA')
+		await context.close()
+	})
+}

@@ -25,6 +25,7 @@ import * as m0023 from './0023_report_spans.ts'
 import * as m0024 from './0024_report_versions.ts'
 import * as m0025 from './0025_visitor_email_claims.ts'
 import * as m0026 from './0026_released_channel_slugs.ts'
+import * as m0028 from './0028_workspace_country.ts'
 import * as m0027 from './0027_session_second_factor.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
 	'0025_visitor_email_claims': m0025,
 	'0026_released_channel_slugs': m0026,
 	'0027_session_second_factor': m0027,
+	'0028_workspace_country': m0028,
 }

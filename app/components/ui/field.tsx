@@ -92,7 +92,8 @@ export function PasswordField({
 	return (
 		<Field
 			label={label}
-			help={help}
+			// The rules once: the hint until the password breaks some, then only the ones it breaks.
+			help={field.errors?.length ? undefined : help}
 			errors={field.errors}
 			errorId={field.errorId}
 			input={{ ...getInputProps(field, { type: 'password' }), autoComplete, required: true, ref }}
