@@ -23,7 +23,7 @@ import { ensureDatabase, migrateToLatest } from '#api/db/database.ts'
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
 import { type Database } from '#api/db/schema.ts'
 import { listLabels } from '#api/labels/queries.ts'
-import { inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from '#api/conversations/queries.ts'
+import { conversationList, inboxSummary, messagesPage } from '#api/conversations/queries.ts'
 import { listConversationsQuery as conversationsQuery, listMessagesQuery } from '#api/conversations/schemas.ts'
 import { deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
@@ -104,9 +104,7 @@ async function explainCases(dataset: ContactsDataset) {
 async function explainInboxCases(dataset: InboxDataset) {
 	const { workspaceId, userId } = dataset
 	const list = async (query: Record<string, string>) => {
-		const parsed = conversationsQuery.parse(query)
-		const key = parsed.assignee === 'me' ? userId : parsed.assignee === 'unassigned' ? unassignedKey : undefined
-		await Promise.all([listConversations(db, workspaceId, userId, parsed), tabCounts(db, workspaceId, key)])
+		await conversationList(db, workspaceId, userId, conversationsQuery.parse(query))
 	}
 	const thread = async (query: Record<string, string>) => {
 		const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspaceId).where('number', '=', longThreadNumber).executeTakeFirstOrThrow()

@@ -17,7 +17,8 @@ export type ConversationJson = {
 	labels: LabelSummary[]
 	/** Incoming messages the reading member has not seen. */
 	unreadCount: number
-	lastMessage: { excerpt: string; direction: MessageDirection } | null
+	/** `sender`: the member who wrote it (an outgoing reply); null for the customer's, a campaign's or one sent from the provider's own app. */
+	lastMessage: { excerpt: string; direction: MessageDirection; sender: { id: string; name: string } | null } | null
 	lastActivityAt: string
 	firstResponseAt: string | null
 	createdAt: string
@@ -41,8 +42,12 @@ export type MessageJson = {
 	createdAt: string
 }
 
-/** `GET /conversations`: a page of the list, the cursor of the next, and how many conversations each status tab has for the same assignee filter. */
-export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<ConversationStatus, number> }
+/**
+ * `GET /conversations`: a page of the list, the cursor of the next, and how many conversations each
+ * status tab has with the same filters and search. `countsLimit`: null when the counts are exact;
+ * with a filter or a search each count stops there (a count equal to it means that many or more).
+ */
+export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<ConversationStatus, number>; countsLimit: number | null }
 
 /** `GET /conversations/summary`: the sidebar's open conversations, the reader's and nobody's. */
 export type InboxSummaryJson = { mine: number; unassigned: number }

@@ -27,7 +27,13 @@ const conversationAnswer = answerSchema<ConversationJson>()(
 			assignee: z.object({ id: z.string().uuid(), name: z.string() }).nullable(),
 			labels: z.array(labelSummary),
 			unreadCount: z.number().int().openapi({ description: 'Incoming messages the caller has not seen.' }),
-			lastMessage: z.object({ excerpt: z.string(), direction: z.enum(messageDirections) }).nullable(),
+			lastMessage: z
+				.object({
+					excerpt: z.string(),
+					direction: z.enum(messageDirections),
+					sender: z.object({ id: z.string().uuid(), name: z.string() }).nullable().openapi({ description: 'The member who wrote it; null for the customer’s, a campaign’s or one sent from the provider’s own app.' }),
+				})
+				.nullable(),
 			lastActivityAt: z.string().datetime(),
 			firstResponseAt: z.string().datetime().nullable(),
 			createdAt: z.string().datetime(),
@@ -61,6 +67,7 @@ const conversationList = answerSchema<ConversationListJson>()(
 		conversations: z.array(conversationAnswer),
 		nextCursor: z.string().nullable(),
 		counts: z.object(Object.fromEntries(conversationStatuses.map((status) => [status, z.number().int()])) as Record<(typeof conversationStatuses)[number], z.ZodNumber>),
+		countsLimit: z.number().int().nullable().openapi({ description: 'Null when the counts are exact; with a filter or a search, where each count stops (that many or more).' }),
 	}),
 )
 
@@ -73,7 +80,7 @@ export function documentConversations(docs: ApiDocs) {
 		method: 'get',
 		path: '/',
 		summary: 'A page of conversations',
-		description: 'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, snoozed, resolved).',
+		description: 'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, pending, snoozed, resolved), with the same filters and search.',
 		params: workspaceParams,
 		query: listConversationsQuery,
 		responses: { 200: { description: 'A page of conversations, and how many each status tab has.', schema: conversationList } },

@@ -52,6 +52,9 @@ function selectConversations(db: Executor, readerId: string) {
 		.innerJoin('channels', 'channels.id', 'conversations.channelId')
 		.leftJoin('users as assignees', 'assignees.id', 'conversations.assigneeId')
 		.leftJoin('conversationReads', (join) => join.onRef('conversationReads.conversationId', '=', 'conversations.id').on('conversationReads.userId', '=', readerId))
+		// Who wrote the last message, by its primary key: the list names the agent who replied.
+		.leftJoin('messages as lastMessages', 'lastMessages.id', 'conversations.lastMessageId')
+		.leftJoin('users as lastSenders', 'lastSenders.id', 'lastMessages.senderId')
 		.select([
 			'conversations.id',
 			'conversations.number',
@@ -72,6 +75,8 @@ function selectConversations(db: Executor, readerId: string) {
 			sql<number>`greatest(conversations.incoming_count - coalesce(conversation_reads.seen_count, 0), 0)`.as('unreadCount'),
 			'conversations.lastMessageExcerpt',
 			'conversations.lastMessageDirection',
+			'lastMessages.senderId as lastSenderId',
+			'lastSenders.name as lastSenderName',
 			'conversations.lastActivityAt',
 			'conversations.firstResponseAt',
 			'conversations.createdAt',
@@ -93,7 +98,10 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 		assignee: row.assigneeId ? { id: row.assigneeId, name: row.assigneeName ?? '' } : null,
 		labels: row.labels,
 		unreadCount: row.unreadCount,
-		lastMessage: row.lastMessageExcerpt !== null && row.lastMessageDirection ? { excerpt: row.lastMessageExcerpt, direction: row.lastMessageDirection } : null,
+		lastMessage:
+			row.lastMessageExcerpt !== null && row.lastMessageDirection
+				? { excerpt: row.lastMessageExcerpt, direction: row.lastMessageDirection, sender: row.lastSenderId ? { id: row.lastSenderId, name: row.lastSenderName ?? '' } : null }
+				: null,
 		lastActivityAt: row.lastActivityAt.toISOString(),
 		firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
 		createdAt: row.createdAt.toISOString(),
@@ -170,29 +178,34 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
 
+/** A list's filters and search as conditions on `conversations`, its status tab and page aside. */
+export async function listConditions(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch): Promise<Array<Expression<SqlBool>>> {
+	const conditions: Array<Expression<SqlBool>> = []
+	if (query.assignee === 'me') conditions.push(sql<SqlBool>`conversations.assignee_id = ${readerId}`)
+	else if (query.assignee === 'unassigned') conditions.push(sql<SqlBool>`conversations.assignee_id is null`)
+	else if (query.assignee !== 'all') conditions.push(sql<SqlBool>`conversations.assignee_id = ${query.assignee}`)
+	if (query.channelId) conditions.push(sql<SqlBool>`conversations.channel_id = ${query.channelId}`)
+	if (query.contactId) conditions.push(sql<SqlBool>`conversations.contact_id = ${query.contactId}`)
+	if (query.priority) conditions.push(sql<SqlBool>`conversations.priority = ${priorities.indexOf(query.priority)}`)
+	if (query.labelId) {
+		conditions.push(sql<SqlBool>`exists (select 1 from conversation_labels where conversation_labels.conversation_id = conversations.id and conversation_labels.label_id = ${query.labelId})`)
+	}
+	if (query.search) conditions.push(await searchCondition(db, workspaceId, query.search, broadAbove))
+	return conditions
+}
+
 /**
  * One page of the list in keyset order (newest or most urgent first), reading `limit + 1` rows to
  * know whether another follows. In two statements: the page's ids from `conversations` alone, then
  * their rows with everything the list shows. As one statement, planning its joins for every
  * combination of filters took 1.5 to 5 ms, more than running it (decision 010).
- * `broadAbove` is `broadSearch` but for tests, which take either way of searching with few rows.
+ * `conditions` are the list's filters and search (`listConditions`).
  */
-export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch): Promise<ConversationPage> {
+export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, conditions: Array<Expression<SqlBool>>): Promise<ConversationPage> {
 	const key = sortKeys[query.sort]
 	let page = db.selectFrom('conversations').select(['conversations.id', key.text.as('sortKey')]).where('conversations.workspaceId', '=', workspaceId)
 	if (query.status !== 'all') page = page.where('conversations.status', '=', query.status)
-	if (query.assignee === 'me') page = page.where('conversations.assigneeId', '=', readerId)
-	else if (query.assignee === 'unassigned') page = page.where('conversations.assigneeId', 'is', null)
-	else if (query.assignee !== 'all') page = page.where('conversations.assigneeId', '=', query.assignee)
-	if (query.channelId) page = page.where('conversations.channelId', '=', query.channelId)
-	if (query.priority) page = page.where('conversations.priority', '=', priorities.indexOf(query.priority))
-	if (query.labelId) {
-		const labelId = query.labelId
-		page = page.where(({ exists, selectFrom }) =>
-			exists(selectFrom('conversationLabels').select(sql`1`.as('one')).whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)),
-		)
-	}
-	if (query.search) page = page.where(await searchCondition(db, workspaceId, query.search, broadAbove))
+	for (const condition of conditions) page = page.where(condition)
 	if (query.after) page = page.where(key.after(query.after))
 	for (const column of key.order) page = page.orderBy(sql.ref(column), 'desc')
 	const found = await page.limit(query.limit + 1).execute()
@@ -213,6 +226,38 @@ export async function tabCounts(db: Executor, workspaceId: string, assigneeKey?:
 	const counts = Object.fromEntries(conversationStatuses.map((status) => [status, 0])) as TabCounts
 	for (const row of rows) counts[row.status] = row.count
 	return counts
+}
+
+/**
+ * Where the tabs' counts stop when the list is filtered or searched: counting every match of a
+ * broad word would read them all (decision 010); up to 100 a tab reads at most a page's worth of
+ * probes per hundred matches, and "100+" says enough of a search.
+ */
+export const filteredCountsLimit = 100
+
+/** How many conversations of each status meet `conditions`, each count stopping at `filteredCountsLimit`. */
+export async function filteredCounts(db: Executor, workspaceId: string, conditions: Array<Expression<SqlBool>>): Promise<TabCounts> {
+	const where = sql.join([sql`conversations.workspace_id = ${workspaceId}`, ...conditions], sql` and `)
+	const counts = conversationStatuses.map(
+		(status) => sql`(select count(*)::int from (select 1 from conversations where ${where} and conversations.status = ${status} limit ${filteredCountsLimit}) as capped) as ${sql.ref(status)}`,
+	)
+	const { rows } = await sql<TabCounts>`select ${sql.join(counts)}`.execute(db)
+	return rows[0]!
+}
+
+/**
+ * What `GET /conversations` answers: a page, and the tabs' counts with the same filters. The kept
+ * counts know the assignee only: any other filter or a search counts the matches, up to a limit.
+ */
+export async function conversationList(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch) {
+	const assigneeKey = query.assignee === 'me' ? readerId : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
+	const conditions = await listConditions(db, workspaceId, readerId, query, broadAbove)
+	const narrowed = Boolean(query.channelId || query.contactId || query.priority || query.labelId || query.search)
+	const [page, counts] = await Promise.all([
+		listConversations(db, workspaceId, readerId, query, conditions),
+		narrowed ? filteredCounts(db, workspaceId, conditions) : tabCounts(db, workspaceId, assigneeKey),
+	])
+	return { page, counts, countsLimit: narrowed ? filteredCountsLimit : null }
 }
 
 /** The sidebar's open conversations: the reader's and nobody's. */

@@ -19,7 +19,7 @@ import { changeConversation, changeLabels, lockConversations, markRead, postMess
 import { encodeCursor } from './cursor.ts'
 import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
 import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
-import { findConversation, findMessage, inboxSummary, listConversations, messagesPage, tabCounts, unassignedKey } from './queries.ts'
+import { conversationList, findConversation, findMessage, inboxSummary, messagesPage } from './queries.ts'
 import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, messageWithFileBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
 
 /** A reply with a file: the one request of the API that comes as `multipart/form-data`. */
@@ -85,9 +85,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const query = parseRequest(req, 'query', listConversationsQuery)
-			const assigneeKey = query.assignee === 'me' ? req.user.id : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
-			const [page, counts] = await Promise.all([listConversations(db, workspace.id, req.user.id, query), tabCounts(db, workspace.id, assigneeKey)])
-			const body: ConversationListJson = { conversations: page.conversations, nextCursor: page.next ? encodeCursor(page.next) : null, counts }
+			const { page, counts, countsLimit } = await conversationList(db, workspace.id, req.user.id, query)
+			const body: ConversationListJson = { conversations: page.conversations, nextCursor: page.next ? encodeCursor(page.next) : null, counts, countsLimit }
 			res.json(body)
 		}),
 	)

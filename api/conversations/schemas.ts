@@ -21,6 +21,8 @@ export const listConversationsQuery = z
 		status: optionalParameter(z.enum([...conversationStatuses, 'all'])).transform((status) => status ?? 'open'),
 		assignee: optionalParameter(z.union([z.enum(['me', 'unassigned', 'all']), uuid()])).transform((assignee) => assignee ?? 'all'),
 		channelId: optionalParameter(uuid()),
+		/** One contact's conversations (the contact panel lists them). */
+		contactId: optionalParameter(uuid()),
 		labelId: optionalParameter(uuid()),
 		priority: optionalParameter(z.enum(priorities)),
 		search: optionalParameter(z.string().trim().max(limits.search)).transform((search) => search || undefined),

@@ -6,7 +6,8 @@ export function LabelChip({ label }: { label: LabelSummary }) {
 	return (
 		<span className={styles.chip}>
 			<span className={styles.swatch} style={{ background: label.color }} aria-hidden="true" />
-			{label.title}
+			{/* A title written in the other direction keeps its own order (its punctuation too). */}
+			<bdi>{label.title}</bdi>
 		</span>
 	)
 }

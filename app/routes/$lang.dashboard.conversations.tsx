@@ -52,6 +52,9 @@ async function optional<T>(load: Promise<T>, empty: T, locale: Locale, request: 
 	}
 }
 
+// How many of the contact's other conversations the contact panel lists.
+const otherConversationsShown = 10
+
 /** The open conversation and a page of its thread (the newest, or older than `before`); marks it read. */
 async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
 	try {
@@ -59,11 +62,18 @@ async function openConversation(api: ApiClient, base: string, number: number, be
 			api.get<Conversation>(`${base}/conversations/${number}`),
 			api.get<MessagePage>(`${base}/conversations/${number}/messages`, { before: before || undefined, limit: 30 }),
 		])
-		// Opening a conversation is reading it: the unread badge goes (for this member only).
-		if (conversation.unreadCount > 0) await api.post(`${base}/conversations/${number}/read`)
-		return { conversation: { ...conversation, unreadCount: 0 }, thread, missing: false }
+		const [others] = await Promise.all([
+			// The contact's other conversations, for the contact panel; it does without them when they cannot be read.
+			api
+				.get<ConversationPage>(`${base}/conversations`, { contactId: conversation.contact.id, status: 'all', limit: otherConversationsShown + 1 })
+				.then((page) => page.conversations.filter((other) => other.id !== conversation.id).slice(0, otherConversationsShown))
+				.catch(() => []),
+			// Opening a conversation is reading it: the unread badge goes (for this member only).
+			conversation.unreadCount > 0 ? api.post(`${base}/conversations/${number}/read`) : null,
+		])
+		return { conversation: { ...conversation, unreadCount: 0 }, thread, others, missing: false }
 	} catch (error) {
-		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, missing: true }
+		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, others: [], missing: true }
 		throw error
 	}
 }
@@ -75,7 +85,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const number = selectedNumber(url.searchParams)
 	const base = `/workspaces/${user.workspace.id}`
 	const t = await inboxT(locale)
-	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 } }
+	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: null }
 	const [{ list: page, failure }, labels, members, channels, opened] = await Promise.all([
 		listOrToast(
 			api.get<ConversationPage>(`${base}/conversations`, {
@@ -117,6 +127,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		channels,
 		conversation: opened?.conversation ?? null,
 		thread: opened?.thread ?? null,
+		otherConversations: opened?.others ?? [],
 		missing: opened?.missing ?? false,
 		templates,
 		failure,
@@ -125,7 +136,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export type InboxLoader = typeof loader
 
-type ActionResult = { intent: 'reply'; error: string; body: string } | { intent: 'snooze'; error: string }
+type ActionResult = { intent: 'reply'; error: string; body: string; kind: 'text' | 'note' } | { intent: 'snooze'; error: string }
 
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
@@ -144,7 +155,8 @@ export async function action(args: ActionFunctionArgs) {
 	const timeZone = user.workspace.timezone
 
 	if (intent === 'bulk') {
-		const numbers = form.getAll('numbers').map(Number).filter(Number.isInteger)
+		// "Select all" ticked: the page's conversations, whichever rows are ticked (without JavaScript it ticks nothing else).
+		const numbers = form.getAll(field('all') === 'page' ? 'page' : 'numbers').map(Number).filter(Number.isInteger)
 		const [kind = '', value = ''] = field('bulk').split(':')
 		if (numbers.length === 0) return redirectWithToast(back, { type: 'warning', title: t('bulk.none') })
 		const body =
@@ -166,9 +178,9 @@ export async function action(args: ActionFunctionArgs) {
 		const body = field('body').trim()
 		const kind = field('kind') === 'note' ? 'note' : 'text'
 		const file = form.get('file')
-		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body') }, { status: 413 })
+		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body'), kind }, { status: 413 })
 		const attached = file instanceof File && file.name ? file : null
-		if (!body && !attached) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body }, { status: 400 })
+		if (!body && !attached) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body: field('body'), kind }, { status: 400 })
 		try {
 			if (attached) {
 				// The API reads the file itself (its type, its size against the same limit) and keeps it.
@@ -180,7 +192,7 @@ export async function action(args: ActionFunctionArgs) {
 			} else await api.post(`${path}/messages`, { kind, body })
 		} catch (error) {
 			const refusal = await apiRefusal(error, locale, request)
-			return data<ActionResult>({ intent: 'reply', error: errorDetail(refusal), body: field('body') }, { status: refusal.statusCode })
+			return data<ActionResult>({ intent: 'reply', error: errorDetail(refusal), body: field('body'), kind }, { status: refusal.statusCode })
 		}
 		// A reply may be sent again from the same page: a redirect keeps the browser from posting it twice on reload.
 		return redirect(back)
@@ -219,7 +231,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Conversations() {
 	const loaderData = useLoaderData<typeof loader>()
-	const { conversation, thread, missing, failure, workspaceId } = loaderData
+	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
 	const { t: commonT } = useTranslation()
 	const { t, ready } = useTranslation('inbox', { keyPrefix: 'ui' })
@@ -247,7 +259,7 @@ export default function Conversations() {
 					)}
 				</section>
 				<aside className={styles.pane} data-pane="contact" aria-label={t('contact.title')}>
-					{conversation ? <ContactPanel conversation={conversation} /> : null}
+					{conversation ? <ContactPanel conversation={conversation} others={otherConversations} /> : null}
 				</aside>
 			</div>
 			<Shortcuts />

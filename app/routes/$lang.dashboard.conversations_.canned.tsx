@@ -10,7 +10,8 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { cannedResponses } = await api
 		.get<{ cannedResponses: CannedResponse[] }>(`/workspaces/${user.workspace.id}/canned-responses`, { search: search || undefined })
 		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
-	return { cannedResponses: cannedResponses.slice(0, 8) }
+	// The search it answers, so that the menu knows a stale answer from this one's.
+	return { cannedResponses: cannedResponses.slice(0, 8), search }
 }
 
 export type CannedLoader = typeof loader

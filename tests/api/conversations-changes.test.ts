@@ -120,6 +120,19 @@ describe('changing a conversation', () => {
 		expect(await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)).toMatchObject({ status: 'open', snoozedUntil: null })
 	})
 
+	test('a snoozed conversation takes any other status directly, and its wake-up goes (issue 27)', async () => {
+		for (const status of ['resolved', 'pending', 'open'] as const) {
+			const { conversation } = await customerWrites(channel, `snoozed-to-${status}`, 'Later please')
+			expect((await patch(conversation.number, { status: 'snoozed', snoozedUntil: new Date(Date.now() + hour).toISOString() })).status).toBe(200)
+			expect(await scheduledWake(conversation.id)).toBe(1)
+			const response = await patch(conversation.number, { status })
+			expect(response.status, JSON.stringify(response.body)).toBe(200)
+			expect(response.body).toMatchObject({ status, snoozedUntil: null })
+			expect(await scheduledWake(conversation.id)).toBe(0)
+			expect((await activities(conversation.number)).at(-1)).toEqual({ key: `activity.${status === 'open' ? 'reopened' : status}`, values: { actor: team.agent.user.name } })
+		}
+	})
+
 	test('a new message from the customer reopens a snoozed or resolved conversation, clears the snooze and the tabs follow', async () => {
 		const team = await createTeam('Reopen')
 		const site = await createLinkChannel(team.workspace.id)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ConversationCursor } from '#api/conversations/cursor.ts'
-import { listConversations } from '#api/conversations/queries.ts'
+import { listConditions, listConversations } from '#api/conversations/queries.ts'
 import { listConversationsQuery } from '#api/conversations/schemas.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, postMessage, type ConversationJson } from './conversations-fixtures.ts'
@@ -70,7 +70,7 @@ describe('searching conversations', () => {
 			let after: ConversationCursor | undefined
 			do {
 				const query = listConversationsQuery.parse({ search: 'ubiquitous', limit: '4' })
-				const page = await listConversations(testDb(), team.workspace.id, reader, { ...query, after }, broadAbove)
+				const page = await listConversations(testDb(), team.workspace.id, reader, { ...query, after }, await listConditions(testDb(), team.workspace.id, reader, query, broadAbove))
 				found.push(...page.conversations.map((conversation) => conversation.number))
 				after = page.next
 			} while (after)

@@ -14,7 +14,7 @@ import {
 } from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
-type ListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<string, number> }
+type ListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<string, number>; countsLimit: number | null }
 
 let api: TestApi
 let team: Team
@@ -47,6 +47,7 @@ describe('the conversation list', () => {
 		let page = await list('', team.agent.auth, team.workspace.id)
 		expect(page.conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number, first.conversation.number])
 		expect(page.counts).toEqual({ open: 2, pending: 0, resolved: 0, snoozed: 0 })
+		expect(page.countsLimit).toBeNull()
 		expect(page.nextCursor).toBeNull()
 		expect(page.conversations[1]).toEqual({
 			id: first.conversation.id,
@@ -59,7 +60,7 @@ describe('the conversation list', () => {
 			assignee: null,
 			labels: [],
 			unreadCount: 1,
-			lastMessage: { excerpt: 'Hello, my order is late', direction: 'incoming' },
+			lastMessage: { excerpt: 'Hello, my order is late', direction: 'incoming', sender: null },
 			lastActivityAt: expect.any(String),
 			firstResponseAt: null,
 			createdAt: expect.any(String),
@@ -126,6 +127,47 @@ describe('the conversation list', () => {
 		expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, index) => index + 1))
 	})
 
+	test('the tabs count what the filters and the search find, each count stopping at the limit (issue 27)', async () => {
+		const team = await createTeam('Filtered counts')
+		const [site, shop] = await Promise.all([createLinkChannel(team.workspace.id, 'Site'), createLinkChannel(team.workspace.id, 'Shop')])
+		const cairo = (await customerWrites(site, 'cairo', 'Do you ship to Cairo?')).conversation.number
+		await customerWrites(site, 'paris', 'Livrez-vous à Paris ?')
+		const later = (await customerWrites(shop, 'cairo-later', 'Cairo again, for a friend')).conversation.number
+		const patch = (number: number, body: unknown) => api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
+		expect((await patch(later, { status: 'resolved' })).status).toBe(200)
+		const counts = async (query: string) => {
+			const page = await list(query, team.agent.auth, team.workspace.id)
+			return { counts: page.counts, countsLimit: page.countsLimit }
+		}
+		expect(await counts('')).toEqual({ counts: { open: 2, pending: 0, resolved: 1, snoozed: 0 }, countsLimit: null })
+		expect(await counts('?search=Cairo')).toEqual({ counts: { open: 1, pending: 0, resolved: 1, snoozed: 0 }, countsLimit: 100 })
+		expect(await counts(`?search=Cairo&channelId=${site.id}`)).toEqual({ counts: { open: 1, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: 100 })
+		expect(await counts(`?channelId=${shop.id}`)).toEqual({ counts: { open: 0, pending: 0, resolved: 1, snoozed: 0 }, countsLimit: 100 })
+		expect(await counts('?search=Cairo&assignee=me')).toEqual({ counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: 100 })
+		expect((await list(`?search=Cairo`, team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([cairo])
+
+		// Past the limit a count stops there: a broad search never counts every match.
+		for (let index = 0; index < 101; index++) await customerWrites(site, `many-${index}`, `Cairo question ${index}`)
+		expect(await counts('?search=Cairo')).toEqual({ counts: { open: 100, pending: 0, resolved: 1, snoozed: 0 }, countsLimit: 100 })
+	})
+
+	test('one contact’s conversations, every status, newest first (the contact panel lists them)', async () => {
+		const team = await createTeam('Contact conversations')
+		const [site, shop] = await Promise.all([createLinkChannel(team.workspace.id, 'Site'), createLinkChannel(team.workspace.id, 'Shop')])
+		const first = await customerWrites(site, 'nadia', 'Hello')
+		const other = await customerWrites(site, 'karim', 'Hi')
+		const second = await customerWrites(shop, 'nadia-shop', 'Hello again')
+		// The same person on two channels: one contact, as a merge leaves it.
+		await testDb().updateTable('conversations').set({ contactId: first.conversation.contactId }).where('id', '=', second.conversation.id).execute()
+		await api.request('PATCH', conversationsPath(team.workspace.id, `/${first.conversation.number}`), { body: { status: 'resolved' }, headers: team.agent.auth })
+		const page = await list(`?contactId=${first.conversation.contactId}&status=all`, team.agent.auth, team.workspace.id)
+		expect(page.conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number, first.conversation.number])
+		expect(page.conversations.map((conversation) => conversation.number)).not.toContain(other.conversation.number)
+		expect(page.counts).toEqual({ open: 1, pending: 0, resolved: 1, snoozed: 0 })
+		const refused = await api.request('GET', conversationsPath(team.workspace.id, '?contactId=nadia'), { headers: team.agent.auth })
+		expect(refused.status).toBe(400)
+	})
+
 	test('refuses bad filters and a cursor of another sort with a translated 400', async () => {
 		const cursor = (await list('?status=all&limit=1')).nextCursor
 		for (const query of ['?status=closed', '?assignee=someone', '?priority=big', '?sort=name', '?limit=0', '?limit=101', '?labelId=x', '?status=open&status=all', `?after=${cursor}&sort=created`, '?after=nope']) {
@@ -174,7 +216,7 @@ describe('one conversation', () => {
 		})
 		expect(await jobsFor('send-message', { messageId: reply.id })).toBe(1)
 		const replied = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
-		expect(replied).toMatchObject({ firstResponseAt: reply.createdAt, lastMessage: { excerpt: 'It left this morning.', direction: 'outgoing' } })
+		expect(replied).toMatchObject({ firstResponseAt: reply.createdAt, lastMessage: { excerpt: 'It left this morning.', direction: 'outgoing', sender: { id: team.agent.user.id, name: team.agent.user.name } } })
 
 		const note = await postMessage(api, team.admin.auth, team.workspace.id, conversation.number, { kind: 'note', body: 'Check with the courier' })
 		expect(note).toMatchObject({ kind: 'note', status: null, sender: { id: team.admin.user.id } })
@@ -182,7 +224,8 @@ describe('one conversation', () => {
 		const second = await postMessage(api, team.owner.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Tracking: 123' })
 		const after = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
 		expect(after.firstResponseAt).toBe(reply.createdAt)
-		expect(after.lastMessage).toEqual({ excerpt: 'Tracking: 123', direction: 'outgoing' })
+		// The list names who wrote the last message: here the owner, not the agent who replied first (issue 27).
+		expect(after.lastMessage).toEqual({ excerpt: 'Tracking: 123', direction: 'outgoing', sender: { id: team.owner.user.id, name: team.owner.user.name } })
 		expect(second.status).toBe('pending')
 	})
 

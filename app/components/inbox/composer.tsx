@@ -5,7 +5,6 @@ import { button } from '#app/components/ui/button.css.ts'
 import { textarea } from '#app/components/ui/field.css.ts'
 import { type action, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
 import { type CannedLoader } from '#app/routes/$lang.dashboard.conversations_.canned.tsx'
-import { useHydrated } from '#app/utils/hydration.ts'
 import { draftKey, tokenBeforeCaret, type Conversation } from '#app/utils/conversations.ts'
 import * as styles from './inbox.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
@@ -42,7 +41,8 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 	const canned = useFetcher<CannedLoader>()
 	const actionData = useKeptActionData<typeof action>()
 	const refused = [fetcher.data, actionData].find((answer) => answer?.intent === 'reply')
-	const [kind, setKind] = useState<Kind>('text')
+	// A refused note stays a note: the server's form is rendered with the kind it was sent as.
+	const [kind, setKind] = useState<Kind>(refused && 'kind' in refused ? refused.kind : 'text')
 	const [text, setText] = useState(refused && 'body' in refused ? refused.body : '')
 	const [menu, setMenu] = useState<{ trigger: '@' | '/'; start: number; query: string } | null>(null)
 	const [active, setActive] = useState(0)
@@ -52,14 +52,24 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 	const key = draftKey(workspaceId, conversation.number)
 	const sending = fetcher.state !== 'idle'
 
-	// The draft comes back once the browser has taken over (the server knows nothing of it).
-	const hydrated = useHydrated()
-	const [restored, setRestored] = useState(false)
-	if (hydrated && !restored) {
-		setRestored(true)
-		const draft = readDraft(key)
-		if (draft && !text) setText(draft)
-	}
+	// What the agent chose and typed before the page hydrated is in the form, not in React's state: it
+	// carries on from there (rendering the state over it would switch a note back to a reply and wipe it).
+	// Otherwise the draft comes back (the server knows nothing of it).
+	useEffect(() => {
+		const form = field.current?.form
+		const chosen = form?.querySelector<HTMLInputElement>('input[name="kind"]:checked')?.value
+		if (chosen === 'text' || chosen === 'note') setKind(chosen)
+		const typed = field.current?.value ?? ''
+		if (typed) {
+			setText(typed)
+			writeDraft(key, typed)
+		} else {
+			const draft = readDraft(key)
+			if (draft) setText(draft)
+		}
+		// Once, when the composer mounts.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [])
 
 	// Sent: the field and the draft empty once the answer came back without a refusal, unless the
 	// agent has already typed something else meanwhile (that stays).
@@ -80,6 +90,9 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 		})
 	}, [submitted, fetcher.state, fetcher.data, key])
 
+	const slash = menu?.trigger === '/' ? menu : null
+	// Whether the canned responses shown are the answer to what is typed now (not the previous keystroke's).
+	const cannedAnswered = slash !== null && canned.state === 'idle' && canned.data?.search === slash.query.slice(0, 100)
 	const cannedAnswers = canned.data?.cannedResponses ?? []
 	const suggestions: Suggestion[] =
 		menu?.trigger === '/'
@@ -91,6 +104,10 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 						.map((member) => ({ id: member.userId, label: member.name, hint: member.email, insert: `@${member.name} ` }))
 				: []
 	const open = menu !== null && suggestions.length > 0
+	// `/code` that matches nothing is said so, and Enter does not send it as text (Escape closes the menu, then it may).
+	const noMatch = cannedAnswered && suggestions.length === 0
+	// Enter pressed before the answer for the latest keystroke came: it chooses once it is there.
+	const chooseWhenAnswered = useRef(false)
 
 	// One load of the canned responses at a time: a load cut short by the next keystroke is an
 	// uncaught AbortError in single fetch. The latest query is loaded once the one in flight is back.
@@ -117,6 +134,7 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 	function update(value: string, caret: number) {
 		setText(value)
 		writeDraft(key, value)
+		chooseWhenAnswered.current = false
 		if (value.trim()) onTyping(kind)
 		const found = (['/', '@'] as const).map((trigger) => ({ trigger, token: tokenBeforeCaret(value, caret, trigger) })).find(({ trigger, token }) => token && (trigger === '/' || kind === 'note'))
 		if (!found?.token) return setMenu(null)
@@ -136,7 +154,30 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 		requestAnimationFrame(() => field.current?.setSelectionRange(at, at))
 	}
 
+	const firstSuggestion = suggestions[0]
+	useEffect(() => {
+		if (!cannedAnswered || !chooseWhenAnswered.current) return
+		chooseWhenAnswered.current = false
+		if (firstSuggestion) choose(firstSuggestion)
+		// Only when the answer arrives.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [cannedAnswered, firstSuggestion])
+
 	function onKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
+		if (slash && (event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey && !event.nativeEvent.isComposing && !cannedAnswered) {
+			event.preventDefault()
+			chooseWhenAnswered.current = true
+			return
+		}
+		if (noMatch && event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+			event.preventDefault()
+			return
+		}
+		if (menu && event.key === 'Escape') {
+			event.preventDefault()
+			setMenu(null)
+			return
+		}
 		if (open) {
 			if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
 				event.preventDefault()
@@ -146,11 +187,6 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 			if (event.key === 'Enter' || event.key === 'Tab') {
 				event.preventDefault()
 				choose(suggestions[active] ?? suggestions[0]!)
-				return
-			}
-			if (event.key === 'Escape') {
-				event.preventDefault()
-				setMenu(null)
 				return
 			}
 		}
@@ -195,8 +231,16 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 					))}
 				</ul>
 			) : null}
+			{noMatch ? (
+				<p id={`${listId}-none`} role="status" className={styles.suggestions}>
+					<strong>{t('composer.cannedNone')}</strong>
+					<span className={styles.suggestionHint}>{t('composer.cannedNoneHint')}</span>
+				</p>
+			) : null}
+			{/* Which kind is ticked decides the words, by CSS, so that they are right before the page hydrates too. */}
 			<label htmlFor="composer-body" className="visually-hidden">
-				{kind === 'note' ? t('composer.notePlaceholder') : t('composer.textPlaceholder')}
+				<span data-kind="text">{t('composer.textPlaceholder')}</span>
+				<span data-kind="note">{t('composer.notePlaceholder')}</span>
 			</label>
 			<textarea
 				ref={field}
@@ -215,7 +259,7 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 				aria-controls={open ? listId : undefined}
 				aria-activedescendant={open ? `${listId}-${active}` : undefined}
 				aria-invalid={refused ? true : undefined}
-				aria-describedby={refused ? 'composer-error' : 'composer-hint'}
+				aria-describedby={refused ? 'composer-error' : noMatch ? `${listId}-none` : 'composer-hint'}
 			/>
 			{refused ? (
 				<p id="composer-error" role="alert" className={styles.failed}>

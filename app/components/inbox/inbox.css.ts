@@ -35,14 +35,14 @@ export const pane = style({
 	},
 })
 
-export const paneHeader = style({ display: 'grid', gap: '0.5rem', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+export const paneHeader = style({ position: 'relative', display: 'grid', gap: '0.375rem', padding: '0.5rem 0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
 export const title = style({ fontSize: '1.25rem', fontWeight: 700 })
-export const tabs = style({ display: 'flex', flexWrap: 'wrap', gap: '0.25rem' })
+export const tabs = style({ display: 'flex', flexWrap: 'wrap', gap: '0.125rem' })
 export const tab = style({
 	display: 'inline-flex',
 	alignItems: 'center',
-	gap: '0.375rem',
-	paddingInline: '0.625rem',
+	gap: '0.3rem',
+	paddingInline: '0.5rem',
 	paddingBlock: '0.25rem',
 	borderRadius: vars.radius,
 	textDecoration: 'none',
@@ -50,29 +50,54 @@ export const tab = style({
 	selectors: { '&:hover': { background: vars.color.accent }, '&[aria-current="page"]': { background: vars.color.secondary, fontWeight: 600 } },
 })
 export const count = style({ fontSize: '0.75rem', color: vars.color.mutedForeground })
-export const filters = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7rem, 1fr))', gap: '0.375rem', fontSize: '0.8125rem' })
-export const filter = style({ display: 'grid', gap: '0.125rem' })
+export const searchRow = style({ display: 'flex', gap: '0.375rem', alignItems: 'center' })
+export const searchInput = style({ flex: 1, minInlineSize: 0 })
+export const badge = style({
+	minInlineSize: '1.125rem',
+	paddingInline: '0.3rem',
+	borderRadius: '999px',
+	background: vars.color.primary,
+	color: vars.color.primaryForeground,
+	fontSize: '0.6875rem',
+	fontWeight: 700,
+	textAlign: 'center',
+})
+// Each select as wide as its longest choice, so that the chosen one shows whole; they wrap.
+export const filters = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', fontSize: '0.8125rem' })
+export const filter = style({ display: 'grid', gap: '0.125rem', maxInlineSize: '100%' })
+globalStyle(`${filter} select`, { maxInlineSize: '100%' })
 export const compactInput = style({ minBlockSize: '2rem', paddingBlock: '0.25rem', paddingInline: '0.5rem', fontSize: '0.8125rem', inlineSize: 'auto' })
 export const filterMenu = style({ fontSize: '0.8125rem' })
 globalStyle(`${filterMenu} > summary`, { cursor: 'pointer', color: vars.color.mutedForeground, paddingBlock: '0.25rem' })
-export const bulk = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center', fontSize: '0.8125rem' })
+export const selectAll = style({ display: 'inline-flex', alignItems: 'center', gap: '0.375rem', minBlockSize: '2rem' })
+export const bulk = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center', fontSize: '0.8125rem', paddingBlock: '0.25rem' })
+export const bulkForm = style({ display: 'contents' })
+export const bulkActions = style({ display: 'none', flex: 1, gap: '0.375rem', alignItems: 'center', minInlineSize: '12rem' })
+globalStyle(`${bulkForm}:has(input[type="checkbox"]:checked) ${bulkActions}`, { display: 'flex' })
+export const listScroll = style({ flex: 1, overflowY: 'auto' })
 
-export const list = style({ listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto', flex: 1 })
+export const list = style({ listStyle: 'none', margin: 0, padding: 0 })
+// Compact rows: at least ten show beside the filters on a 1440 × 900 screen.
 export const row = style({
 	display: 'grid',
 	gridTemplateColumns: 'auto auto minmax(0, 1fr)',
 	gap: '0.5rem',
 	alignItems: 'start',
 	paddingInline: '0.75rem',
-	paddingBlock: '0.625rem',
+	paddingBlock: '0.3125rem',
+	lineHeight: 1.25,
 	borderBlockEnd: `1px solid ${vars.color.border}`,
 	selectors: { '&[aria-current="true"]': { background: vars.color.secondary }, '&:hover': { background: vars.color.accent } },
 })
-export const rowLink = style({ display: 'grid', gap: '0.125rem', textDecoration: 'none', minInlineSize: 0 })
+export const rowLink = style({ display: 'grid', gap: '0.0625rem', textDecoration: 'none', minInlineSize: 0 })
 export const rowTop = style({ display: 'flex', alignItems: 'baseline', gap: '0.375rem' })
-export const name = style({ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', flex: 1 })
-export const time = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, whiteSpace: 'nowrap' })
-export const excerpt = style({ fontSize: '0.8125rem', color: vars.color.mutedForeground, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
+// In its own direction (dir="auto"), as wide as its text at most, so that it sits at the page's start edge.
+export const name = style({ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', flex: '0 1 auto', minInlineSize: 0 })
+// Pushed to the end: the name before it may be in the other direction, where its own margins would be mirrored.
+export const time = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, whiteSpace: 'nowrap', marginInlineStart: 'auto' })
+export const excerptLine = style({ display: 'flex', gap: '0.25rem', minInlineSize: 0, fontSize: '0.8125rem', color: vars.color.mutedForeground })
+export const lastFrom = style({ flex: 'none', maxInlineSize: '50%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: 500 })
+export const excerpt = style({ flex: '0 1 auto', minInlineSize: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
 export const meta = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.375rem', fontSize: '0.75rem', color: vars.color.mutedForeground })
 export const unread = style({
 	minInlineSize: '1.25rem',
@@ -96,31 +121,41 @@ export const avatar = style({
 	flex: 'none',
 })
 export const icon = style({ inlineSize: '1rem', blockSize: '1rem', flex: 'none', color: vars.color.mutedForeground })
-export const pager = style({ display: 'flex', justifyContent: 'space-between', gap: '0.5rem', padding: '0.75rem' })
+export const pager = style({ display: 'flex', justifyContent: 'space-between', gap: '0.5rem', padding: '0.5rem 0.75rem' })
 export const empty = style({ padding: '2rem 1rem', textAlign: 'center', color: vars.color.mutedForeground })
 
-export const threadHeader = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+export const threadHeader = style({ position: 'relative', display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
 // The header's many small forms: compact buttons, so the thread keeps the room.
 globalStyle(`${threadHeader} button, ${threadHeader} summary, ${threadHeader} select, ${threadHeader} a`, { minBlockSize: '2rem', paddingInline: '0.625rem', fontSize: '0.8125rem' })
 export const threadTitle = style({ display: 'grid', gap: '0.125rem', flex: 1, minInlineSize: '10rem' })
 export const presence = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, minBlockSize: '1.125rem' })
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center' })
 export const inlineForm = style({ display: 'inline-flex', gap: '0.25rem', alignItems: 'center' })
-export const menu = style({ position: 'relative' })
+// A menu's panel is placed in the header it sits in (positioned), not under its own button: without
+// JavaScript it opens at the header's inline end, below it, never wider, so never outside the pane or the
+// screen; popover.tsx then moves it under its button (--popover-start, --popover-top).
+export const menu = style({ position: 'static' })
 export const menuPanel = style({
 	position: 'absolute',
-	insetInlineEnd: 0,
-	insetBlockStart: 'calc(100% + 0.25rem)',
+	insetInlineStart: 'var(--popover-start, auto)',
+	insetInlineEnd: 'var(--popover-end, 0.75rem)',
+	insetBlockStart: 'var(--popover-top, 100%)',
 	zIndex: 30,
 	display: 'grid',
 	gap: '0.375rem',
-	minInlineSize: '14rem',
+	minInlineSize: 'min(14rem, calc(100% - 1.5rem))',
+	maxInlineSize: 'calc(100% - 1.5rem)',
+	maxBlockSize: 'min(24rem, 70vh)',
+	overflowY: 'auto',
 	padding: '0.5rem',
 	background: vars.color.card,
 	border: `1px solid ${vars.color.border}`,
 	borderRadius: vars.radius,
 	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
 })
+export const menuList = style({ display: 'grid', gap: '0.125rem' })
+export const menuItem = style({ inlineSize: '100%', justifyContent: 'flex-start' })
+export const menuCheck = style({ display: 'inline-block', inlineSize: '1em' })
 globalStyle(`${menu} > summary`, { listStyle: 'none' })
 globalStyle(`${menu} > summary::-webkit-details-marker`, { display: 'none' })
 
@@ -133,6 +168,8 @@ export const message = styleVariants({
 	// Private notes stand out in amber, whatever the theme: they never reach the customer.
 	note: [bubble, { alignSelf: 'flex-end', background: 'hsl(48 96% 89%)', color: 'hsl(26 83% 14%)', border: '1px dashed hsl(38 92% 50%)' }],
 })
+// Underlined in the bubble's own colour: the reply bubble's primary background has no room for a link colour.
+export const messageLink = style({ color: 'inherit', textDecoration: 'underline', textUnderlineOffset: '0.15em' })
 export const noteMarker = style({ fontSize: '0.6875rem', fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.04em' })
 export const messageMeta = style({ display: 'flex', gap: '0.375rem', justifyContent: 'flex-end', fontSize: '0.6875rem', opacity: 0.8 })
 export const failed = style({ fontWeight: 700 })
@@ -180,6 +217,19 @@ export const suggestionHint = style({ color: vars.color.mutedForeground, overflo
 export const details = style({ display: 'grid', gap: '0.75rem', padding: '1rem', alignContent: 'start', overflowY: 'auto' })
 export const facts = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.375rem 0.75rem', margin: 0, fontSize: '0.8125rem', overflowWrap: 'anywhere' })
 export const term = style({ color: vars.color.mutedForeground })
+export const panelHeading = style({ fontSize: '0.875rem', fontWeight: 600, marginBlockEnd: '0.375rem' })
+export const otherConversations = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '0.25rem' })
+export const otherConversation = style({
+	display: 'grid',
+	gap: '0.125rem',
+	padding: '0.375rem 0.5rem',
+	borderRadius: vars.radius,
+	border: `1px solid ${vars.color.border}`,
+	textDecoration: 'none',
+	fontSize: '0.8125rem',
+	selectors: { '&:hover': { background: vars.color.accent } },
+})
+export const statusChip = style({ flex: 1, fontSize: '0.75rem', color: vars.color.mutedForeground })
 export const back = style({ '@media': { [tablet]: { display: 'none' } } })
 export const contactLink = style({ '@media': { [wide]: { display: 'none' } } })
 

@@ -10,9 +10,12 @@ import { type DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
 import { byDay, priorities, withParams, type Conversation, type Message, type MessagePage } from '#app/utils/conversations.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { type Label } from '#app/utils/labels.ts'
+import { linkify } from '#app/components/link-chat/linkify.ts'
 import { ChannelIcon } from './channel-icon.tsx'
 import { Composer } from './composer.tsx'
 import { useConversationLive } from './use-conversation-live.ts'
+import { isolated } from './parts.tsx'
+import { Popover } from './popover.tsx'
 import * as styles from './inbox.css.ts'
 import { TemplatePicker } from './templates.tsx'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
@@ -52,15 +55,25 @@ export function Thread({ locale, upload, me, workspaceId, conversation, thread, 
 				</Link>
 				<div className={styles.threadTitle}>
 					<h2 className={styles.title} style={{ fontSize: '1.0625rem' }}>
-						<ChannelIcon kind={conversation.channel.kind} /> {conversation.contact.name} <span className={styles.count}>#{conversation.number}</span>
+						{/* The name and the number each in their own direction: "#25" stays "#25" beside an Arabic name. */}
+						<ChannelIcon kind={conversation.channel.kind} /> <bdi>{conversation.contact.name}</bdi>{' '}
+						<span className={styles.count} dir="ltr">
+							#{conversation.number}
+						</span>
 					</h2>
 					<p className={styles.presence} aria-live="polite">
-						{t(`status.${conversation.status}`)}
-						{conversation.assignee ? ` · ${t('assignedTo', { name: conversation.assignee.name })}` : ` · ${t('unassigned')}`}
-						{live.viewers.length ? ` · ${t('viewing', { names: live.viewers.map((viewer) => viewer.name).join(', ') })}` : ''}
+						<span>{t(`status.${conversation.status}`)}</span>
+						{' · '}
+						{conversation.assignee ? isolated((values) => t('assignedTo', values), { name: conversation.assignee.name }) : t('unassigned')}
+						{live.viewers.length ? (
+							<>
+								{' · '}
+								{isolated((values) => t('viewing', values), { names: <Names names={live.viewers.map((viewer) => viewer.name)} /> })}
+							</>
+						) : null}
 					</p>
 				</div>
-				<HeaderActions conversation={conversation} members={members} labels={labels} />
+				<HeaderActions conversation={conversation} members={members} labels={labels} me={me} />
 				<Link to={withParams(pathname, search, { pane: 'contact' })} className={`${button.ghost} ${styles.contactLink}`}>
 					{t('contact.title')}
 				</Link>
@@ -87,11 +100,25 @@ export function Thread({ locale, upload, me, workspaceId, conversation, thread, 
 				<div ref={end} />
 			</div>
 			<p className={styles.typing} aria-live="polite">
-				{typingNames.length ? t('typing', { names: typingNames.join(', ') }) : ''}
+				{typingNames.length ? isolated((values) => t('typing', values), { names: <Names names={typingNames} /> }) : ''}
 			</p>
 			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} upload={upload} onTyping={live.typed} />
 			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
+	)
+}
+
+/** Names written by people, each isolated, in a list. */
+function Names({ names }: { names: string[] }) {
+	return (
+		<span>
+			{names.map((name, index) => (
+				<Fragment key={index}>
+					{index > 0 ? ', ' : null}
+					<bdi>{name}</bdi>
+				</Fragment>
+			))}
+		</span>
 	)
 }
 
@@ -106,12 +133,16 @@ function MessageItem({ locale, message, contactName, number }: { locale: string;
 	const time = useDateFormat({ timeStyle: 'short' })
 	const moment = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	if (message.kind === 'activity') {
-		// Values are stored as written; a moment (a snooze's end) is shown in the reader's language and the workspace's zone.
-		const values = message.activity ? Object.fromEntries(Object.entries(message.activity.values).map(([name, value]) => [name, name === 'until' ? moment(value) : value])) : {}
-		const line = message.activity ? tInbox(message.activity.key, values) : message.body
+		// Values are stored as written (names, label titles: each isolated); a moment (a snooze's end) is shown in the
+		// reader's language and the workspace's zone.
+		const { activity } = message
+		const values = activity ? Object.fromEntries(Object.entries(activity.values).map(([name, value]) => [name, name === 'until' ? moment(value) : value])) : {}
 		return (
 			<p className={styles.activity} data-kind="activity">
-				{line} · <time dateTime={message.createdAt}>{time(message.createdAt)}</time>
+				{activity ? isolated((placeholders) => tInbox(activity.key, placeholders), values) : <bdi>{message.body}</bdi>} ·{' '}
+				<bdi>
+					<time dateTime={message.createdAt}>{time(message.createdAt)}</time>
+				</bdi>
 			</p>
 		)
 	}
@@ -120,7 +151,11 @@ function MessageItem({ locale, message, contactName, number }: { locale: string;
 	return (
 		<article className={styles.message[variant]} data-kind={variant} aria-label={t(`from.${variant}`, { name: author })}>
 			{message.kind === 'note' ? <span className={styles.noteMarker}>{t('privateNote')}</span> : null}
-			{message.body ? <span dir="auto">{message.body}</span> : null}
+			{message.body ? (
+				<span dir="auto">
+					<MessageText text={message.body} />
+				</span>
+			) : null}
 			<Attachments attachments={message.attachments} hrefOf={(id) => `/${locale}/dashboard/attachments/${id}`} />
 			<span className={styles.messageMeta}>
 				{message.direction === 'outgoing' ? <span>{author}</span> : null}
@@ -141,6 +176,19 @@ function MessageItem({ locale, message, contactName, number }: { locale: string;
 	)
 }
 
+/** A message's text as text (React escapes it: HTML is shown, never rendered); its http(s) links open in a new tab without referrer. */
+function MessageText({ text }: { text: string }) {
+	return linkify(text).map((part, index) =>
+		'href' in part ? (
+			<a key={index} href={part.href} target="_blank" rel="noopener noreferrer nofollow" className={styles.messageLink}>
+				{part.text}
+			</a>
+		) : (
+			<Fragment key={index}>{part.text}</Fragment>
+		),
+	)
+}
+
 // ✓ sent, ✓✓ delivered, blue ✓✓ read, ! failed (with the provider's reason).
 const ticks = { pending: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' } as const
 
@@ -157,7 +205,7 @@ function Delivery({ status, error }: { status: keyof typeof ticks; error: string
 }
 
 /** Assign, status (resolve, pending, reopen, snooze), priority and labels: plain forms, so they work without JavaScript. */
-function HeaderActions({ conversation, members, labels }: { conversation: Conversation; members: Member[]; labels: Label[] }) {
+function HeaderActions({ conversation, members, labels, me }: { conversation: Conversation; members: Member[]; labels: Label[]; me: { userId: string } }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const actionData = useKeptActionData<typeof action>()
 	const snoozeError = actionData && actionData.intent === 'snooze' ? actionData.error : null
@@ -165,72 +213,71 @@ function HeaderActions({ conversation, members, labels }: { conversation: Conver
 	const compact = `${input} ${styles.compactInput}`
 	return (
 		<div className={styles.actions}>
-			{conversation.status === 'resolved' || conversation.status === 'snoozed' ? (
+			{/* Every status but resolved may be resolved at once, a snoozed one too (no need to reopen it first). */}
+			{conversation.status === 'resolved' ? (
 				<StatusButton number={number} status="open" label={t('actions.reopen')} primary />
 			) : (
 				<StatusButton number={number} status="resolved" label={t('actions.resolve')} primary id="resolve-form" />
 			)}
-			{conversation.status === 'pending' ? <StatusButton number={number} status="open" label={t('actions.reopen')} /> : null}
-			{conversation.status === 'open' ? <StatusButton number={number} status="pending" label={t('actions.pending')} /> : null}
+			{conversation.status === 'pending' || conversation.status === 'snoozed' ? <StatusButton number={number} status="open" label={t('actions.reopen')} /> : null}
+			{conversation.status === 'open' || conversation.status === 'snoozed' ? <StatusButton number={number} status="pending" label={t('actions.pending')} /> : null}
 
-			<details className={styles.menu} open={snoozeError ? true : undefined}>
-				<summary className={button.outline}>{t('actions.snooze')}</summary>
-				<div className={styles.menuPanel}>
-					{(['hour', 'tomorrow', 'week'] as const).map((preset) => (
-						<Form method="post" key={preset}>
-							<input type="hidden" name="intent" value="snooze" />
-							<input type="hidden" name="number" value={number} />
-							<input type="hidden" name="preset" value={preset} />
-							<button type="submit" className={button.ghost} style={{ inlineSize: '100%', justifyContent: 'flex-start' }}>
-								{t(`snooze.${preset}`)}
-							</button>
-						</Form>
-					))}
-					<Form method="post" className={styles.inlineForm}>
+			<Popover label={t('actions.snooze')} open={Boolean(snoozeError)} summaryClassName={button.outline}>
+				{(['hour', 'tomorrow', 'week'] as const).map((preset) => (
+					<Form method="post" key={preset}>
 						<input type="hidden" name="intent" value="snooze" />
 						<input type="hidden" name="number" value={number} />
-						<label htmlFor="snooze-until" className="visually-hidden">
-							{t('snooze.until')}
-						</label>
-						<input id="snooze-until" type="datetime-local" name="until" required className={compact} aria-invalid={snoozeError ? true : undefined} aria-describedby={snoozeError ? 'snooze-error' : undefined} />
-						<button type="submit" className={button.outline}>
-							{t('snooze.submit')}
+						<input type="hidden" name="preset" value={preset} />
+						<button type="submit" className={`${button.ghost} ${styles.menuItem}`}>
+							{t(`snooze.${preset}`)}
 						</button>
 					</Form>
-					{snoozeError ? (
-						<p id="snooze-error" role="alert" className={styles.failed}>
-							{snoozeError}
-						</p>
-					) : null}
-				</div>
-			</details>
+				))}
+				<Form method="post" className={styles.inlineForm}>
+					<input type="hidden" name="intent" value="snooze" />
+					<input type="hidden" name="number" value={number} />
+					<label htmlFor="snooze-until" className="visually-hidden">
+						{t('snooze.until')}
+					</label>
+					<input id="snooze-until" type="datetime-local" name="until" required className={compact} aria-invalid={snoozeError ? true : undefined} aria-describedby={snoozeError ? 'snooze-error' : undefined} />
+					<button type="submit" className={button.outline}>
+						{t('snooze.submit')}
+					</button>
+				</Form>
+				{snoozeError ? (
+					<p id="snooze-error" role="alert" className={styles.failed}>
+						{snoozeError}
+					</p>
+				) : null}
+			</Popover>
 
-			<Form method="post" className={styles.inlineForm}>
-				<input type="hidden" name="intent" value="assign" />
-				<input type="hidden" name="number" value={number} />
-				<label htmlFor="assign-to" className="visually-hidden">
-					{t('assign.label')}
-				</label>
-				<select id="assign-to" name="assigneeId" defaultValue={conversation.assignee?.id ?? ''} className={compact} key={conversation.assignee?.id ?? ''}>
-					<option value="">{t('assign.nobody')}</option>
-					{members.map((member) => (
-						<option key={member.userId} value={member.userId}>
-							{member.name}
-						</option>
-					))}
-				</select>
-				<button type="submit" className={button.outline}>
-					{t('assign.submit')}
-				</button>
-			</Form>
-			<Form method="post">
-				<input type="hidden" name="intent" value="assign" />
-				<input type="hidden" name="number" value={number} />
-				<input type="hidden" name="assigneeId" value="me" />
-				<button type="submit" className={button.ghost}>
-					{t('assign.me')}
-				</button>
-			</Form>
+			{conversation.assignee?.id === me.userId ? null : (
+				<Form method="post">
+					<input type="hidden" name="intent" value="assign" />
+					<input type="hidden" name="number" value={number} />
+					<input type="hidden" name="assigneeId" value="me" />
+					<button type="submit" className={button.ghost}>
+						{t('assign.me')}
+					</button>
+				</Form>
+			)}
+			<Popover label={t('assign.submit')} summaryClassName={button.outline}>
+				<Form method="post" className={styles.menuList} aria-label={t('assign.label')}>
+					<input type="hidden" name="intent" value="assign" />
+					<input type="hidden" name="number" value={number} />
+					{[...members.map((member) => ({ id: member.userId, name: member.name })), { id: '', name: null }].map((choice) => {
+						const current = (conversation.assignee?.id ?? '') === choice.id
+						return (
+							<button key={choice.id} type="submit" name="assigneeId" value={choice.id} className={`${button.ghost} ${styles.menuItem}`} aria-pressed={current}>
+								<span aria-hidden="true" className={styles.menuCheck}>
+									{current ? '✓' : ''}
+								</span>
+								{choice.name === null ? t('assign.nobody') : <bdi>{choice.name}</bdi>}
+							</button>
+						)
+					})}
+				</Form>
+			</Popover>
 
 			<Form method="post" className={styles.inlineForm}>
 				<input type="hidden" name="intent" value="priority" />
@@ -250,23 +297,22 @@ function HeaderActions({ conversation, members, labels }: { conversation: Conver
 				</button>
 			</Form>
 
-			<details className={styles.menu}>
-				<summary className={button.outline}>{t('labels.title')}</summary>
-				<Form method="post" className={styles.menuPanel} key={conversation.labels.map((label) => label.id).join()}>
+			<Popover label={t('labels.title')} summaryClassName={button.outline}>
+				<Form method="post" className={styles.menuList} key={conversation.labels.map((label) => label.id).join()}>
 					<input type="hidden" name="intent" value="labels" />
 					<input type="hidden" name="number" value={number} />
 					{labels.length === 0 ? <p className={styles.count}>{t('labels.none')}</p> : null}
 					{labels.map((label) => (
 						<label key={label.id} className={styles.inlineForm}>
 							<input type="checkbox" name="labelIds" value={label.id} defaultChecked={conversation.labels.some((chosen) => chosen.id === label.id)} />
-							{label.title}
+							<bdi>{label.title}</bdi>
 						</label>
 					))}
 					<button type="submit" className={button.outline}>
 						{t('labels.save')}
 					</button>
 				</Form>
-			</details>
+			</Popover>
 		</div>
 	)
 }
