@@ -6,11 +6,13 @@ import tseslint from 'typescript-eslint'
 
 // The rooms and which way their imports go (README, "Folders"): checked on resolved files, so
 // `#app/…`, `../app/…` and any other spelling are all caught.
-const crm = ['./app', './api', './server', './common', './locales']
+const crm = ['./app', './api', './server', './common', './config', './locales']
 const rooms = [
-	{ target: ['./api', './realtime', './server', './common'], from: './app', message: 'Only the web app imports app/.' },
+	{ target: ['./api', './realtime', './server', './common', './config'], from: './app', message: 'Only the web app imports app/.' },
 	{ target: './realtime', from: crm, message: 'realtime/ is a Pusher-protocol server that knows nothing of the CRM.' },
-	{ target: './common', from: ['./api', './server', './realtime'], message: 'common/ is the neutral room: it imports no other room.' },
+	{ target: './common', from: ['./api', './server', './config', './realtime'], message: 'common/ is the neutral room: it imports no other room.' },
+	{ target: ['./api', './common', './config', './realtime'], from: './server', message: 'server/ composes the process: nothing below it imports it (the configuration is config/).' },
+	{ target: './config', from: './api', message: 'config/ reads the settings every process shares; it imports no CRM code.' },
 	{ target: './api', from: './api/index.ts', message: 'api/index.ts composes the routers; import the context from api/context.ts.' },
 ]
 // The web app reaches the API through its one client module.

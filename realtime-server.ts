@@ -1,8 +1,8 @@
 import 'dotenv/config'
 import { startStandaloneRealtime } from '#realtime/standalone.ts'
-import { ConfigError } from '#server/config.ts'
+import { ConfigError } from '#config/config.ts'
 import { createLogger } from '#server/logger.ts'
-import { parseStandaloneRealtimeConfig, realtimeServerOptions } from '#server/realtime-config.ts'
+import { parseStandaloneRealtimeConfig, realtimeServerOptions } from '#config/realtime-config.ts'
 
 /**
  * The embedded Pusher-protocol server alone (`npm run start:realtime`, build/realtime.js), for

@@ -1,13 +1,13 @@
 import 'dotenv/config'
 import { openDatabase } from '#api/db/database.ts'
 import { isDatabaseUnavailable } from '#api/db/errors.ts'
-import { exitOnStartFailure, StartupError } from '#api/db/startup-error.ts'
+import { exitOnStartFailure, StartupError } from '#config/startup-error.ts'
 import { defaultRealtime } from '#api/index.ts'
 import { demoAccount, isEmpty, seedDemo } from '#api/db/seed/demo.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner } from '#api/jobs/queue.ts'
 import { createAppServer } from '#server/app.ts'
-import { ConfigError, generatedSecretWarning, parseConfig } from '#server/config.ts'
+import { ConfigError, generatedSecretWarning, parseConfig } from '#config/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
 
 async function main() {

@@ -7,7 +7,7 @@ export default defineConfig({
 			{
 				test: {
 					name: 'unit',
-					include: ['{app,api,common,realtime,server,locales,scripts}/**/*.test.{ts,tsx}'],
+					include: ['{app,api,common,config,realtime,server,locales,scripts}/**/*.test.{ts,tsx}'],
 					environment: 'node',
 				},
 			},

@@ -1,5 +1,5 @@
 import { type Logger } from 'pino'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
 import { type DB } from './db/database.ts'
 import { type Realtime } from './realtime/publisher.ts'
 

@@ -16,7 +16,7 @@ import { createRealtime } from '#api/realtime/publisher.ts'
 import { type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
 import { locales } from '#locales/languages.ts'
-import { type Config } from './config.ts'
+import { type Config } from '#config/config.ts'
 import { healthRoutes } from './health.ts'
 import { refuseForeignOrigin } from './csrf.ts'
 import { securityHeaders } from './security-headers.ts'
@@ -27,7 +27,7 @@ import { privatePages } from './private-pages.ts'
 import { i18nMessages } from './i18n-messages.ts'
 import { inProcessApi, type InProcessFetch } from './in-process-api.ts'
 import { requestMessages, type Logger } from './logger.ts'
-import { publishTarget, realtimeServerOptions, resolveRealtimeConfig } from './realtime-config.ts'
+import { publishTarget, realtimeServerOptions, resolveRealtimeConfig } from '#config/realtime-config.ts'
 
 declare module '@remix-run/node' {
 	interface AppLoadContext {

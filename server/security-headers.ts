@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { type Request, type RequestHandler, type Response } from 'express'
 import helmet from 'helmet'
 import { locales } from '#locales/languages.ts'
-import { type Config } from './config.ts'
+import { type Config } from '#config/config.ts'
 
 /** The public chat link page, the one page another site may frame (decision 015). */
 export const framablePage = new RegExp(`^/(${locales.join('|')})/c/[^/]+/?$`)

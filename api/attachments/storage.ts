@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type ReadableStream as NodeWebStream } from 'node:stream/web'
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
 
 /**
  * Where attachments' bytes live, behind the smallest interface both backends need (`diskStorage`,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { type Channel } from '#api/db/schema.ts'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
 import { openCredentials } from './crypto.ts'
 import { type ChannelProvider, type Described, type ProviderError, type ProviderChannel } from './providers/provider.ts'
 

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely'
 import pg from 'pg'
-import { installJobQueue } from '#api/jobs/queue.ts'
+import { installJobQueue } from '#api/jobs/pool.ts'
 import { startEmbeddedPostgres, type Log } from './embedded-postgres.ts'
 import { migrations } from './migrations/index.ts'
 import { PreparingClient } from './prepared.ts'

@@ -4,7 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { placeForPostgresUser } from './postgres-user.ts'
-import { firstLine, StartupError, unusableDataDir } from './startup-error.ts'
+import { firstLine, StartupError, unusableDataDir } from '#config/startup-error.ts'
 
 export type EmbeddedCluster = { url: (database: string) => string; stop: () => Promise<void> }
 

@@ -1,7 +1,7 @@
 import 'dotenv/config'
-import { parseConfig } from '#server/config.ts'
+import { parseConfig } from '#config/config.ts'
 import { openDatabase } from './database.ts'
-import { exitOnStartFailure } from './startup-error.ts'
+import { exitOnStartFailure } from '#config/startup-error.ts'
 
 // `npm run db:migrate`: brings the schema up to date (the server also does it at start).
 const config = parseConfig(process.env)

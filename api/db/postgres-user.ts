@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { firstLine, StartupError } from './startup-error.ts'
+import { firstLine, StartupError } from '#config/startup-error.ts'
 
 /** Where the projects' embedded clusters go when the postgres user cannot reach their DATA_DIR. */
 export const rootHome = '/var/lib/crm'

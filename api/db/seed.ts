@@ -1,7 +1,7 @@
 import 'dotenv/config'
-import { parseConfig } from '#server/config.ts'
+import { parseConfig } from '#config/config.ts'
 import { openDatabase } from './database.ts'
-import { exitOnStartFailure } from './startup-error.ts'
+import { exitOnStartFailure } from '#config/startup-error.ts'
 import { demoAccount, seedDemo } from './seed/demo.ts'
 
 /**

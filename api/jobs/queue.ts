@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { Logger as GraphileLogger, run, runMigrations, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
+import { Logger as GraphileLogger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { type ProviderConfig } from '#api/channels/providers/provider.ts'
@@ -7,7 +7,8 @@ import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { createMailer, type Mailer } from '#api/mail/mailer.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
+import { queuePool } from './pool.ts'
 
 /**
  * The durable job queue: graphile-worker on the same PostgreSQL (its own `graphile_worker`
@@ -118,16 +119,6 @@ export function jobBatcher(db: DB): (jobs: BatchedJob[]) => Promise<void> {
 /** Removes a pending job by its key (a snooze ended early: the conversation was reopened). */
 export async function removeJob(db: DB, key: string) {
 	await sql`select graphile_worker.remove_job(${key}::text)`.execute(db)
-}
-
-/** Installs or updates the queue's own schema; the server does it at start, after our migrations. */
-export async function installJobQueue(databaseUrl: string) {
-	const pool = queuePool(databaseUrl, 1, () => {})
-	try {
-		await runMigrations({ pgPool: pool, logger: quietLogger })
-	} finally {
-		await pool.end()
-	}
 }
 
 export type JobRunner = { stop: () => Promise<void> }
@@ -328,14 +319,6 @@ async function holdLiveness(databaseUrl: string, log: Log, onReconnected: () => 
 	}
 }
 
-/** The queue's own connections: a lost one (a database restart) is logged, never a crash. */
-function queuePool(databaseUrl: string, max: number, onError: (error: Error) => void, options: { waitForDisk: boolean } = { waitForDisk: true }): pg.Pool {
-	const pool = new pg.Pool({ connectionString: databaseUrl, max, ...(options.waitForDisk ? {} : { options: '-c synchronous_commit=off' }) })
-	pool.on('error', onError)
-	pool.on('connect', (client) => client.on('error', onError))
-	return pool
-}
-
 function loggerFor(log: Log): GraphileLogger {
 	return new GraphileLogger(() => (level, message) => {
 		if (level === 'error') log.error(`jobs: ${message}`)
@@ -358,4 +341,3 @@ const silentRealtime: Realtime = {
 	},
 }
 
-const quietLogger = new GraphileLogger(() => () => {})

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { type Log } from '#api/db/embedded-postgres.ts'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
 
 export type Mail = { to: string; subject: string; text: string; html?: string; locale?: string }
 

@@ -1,8 +1,6 @@
 import Pusher from 'pusher'
 import { type Logger } from 'pino'
-
-/** Where and as which app the API publishes: the `pusher` SDK's options. */
-export type RealtimeTarget = { appId: string; key: string; secret: string; host: string; port: number; useTLS: boolean }
+import { type RealtimeTarget } from '#config/realtime-config.ts'
 
 export type Realtime = {
 	/**

@@ -1,7 +1,7 @@
 import 'dotenv/config'
 import { parseArgs } from 'node:util'
 import { openDatabase } from '#api/db/database.ts'
-import { parseConfig } from '#server/config.ts'
+import { parseConfig } from '#config/config.ts'
 import { rebuildReports } from './rollup.ts'
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { type TestProject } from 'vitest/node'
 import { createDb, dropDatabase, ensureDatabase, migrateToLatest } from '#api/db/database.ts'
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
-import { installJobQueue } from '#api/jobs/queue.ts'
+import { installJobQueue } from '#api/jobs/pool.ts'
 
 declare module 'vitest' {
 	export interface ProvidedContext {

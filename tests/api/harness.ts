@@ -15,7 +15,7 @@ import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { createSession } from '#api/auth/sessions.ts'
 import { type Role } from '#api/db/schema.ts'
 import { createDb, type DB } from '#api/db/database.ts'
-import { parseConfig, type Config } from '#server/config.ts'
+import { parseConfig, type Config } from '#config/config.ts'
 import { readOutbox, type ReadMail } from '../support/mail.ts'
 
 let db: DB | undefined

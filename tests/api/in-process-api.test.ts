@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApi } from '#api/index.ts'
 import { readingOncePerPage } from '#api/http/page-reads.ts'
 import { ApiError, createApiClient, errorDetail } from '#app/.server/api-client.ts'
-import { parseConfig } from '#server/config.ts'
+import { parseConfig } from '#config/config.ts'
 import { inProcessApi } from '#server/in-process-api.ts'
 import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
 

@@ -7,7 +7,7 @@ import { createCookie } from '@remix-run/node'
 import { pino } from 'pino'
 import { inject } from 'vitest'
 import { createAppServer } from '#server/app.ts'
-import { parseConfig, type Config } from '#server/config.ts'
+import { parseConfig, type Config } from '#config/config.ts'
 import { testDb } from './harness.ts'
 
 export type PageServer = { url: string; config: Config; close: () => Promise<void> }

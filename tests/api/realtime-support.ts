@@ -11,8 +11,8 @@ import { createApi } from '#api/index.ts'
 import { createRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { createRealtimeClient, type RealtimeClient } from '#app/realtime/pusher.client.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
-import { parseConfig } from '#server/config.ts'
-import { publishTarget, realtimeServerOptions, resolveRealtimeConfig, type RealtimeConfig } from '#server/realtime-config.ts'
+import { parseConfig } from '#config/config.ts'
+import { publishTarget, realtimeServerOptions, resolveRealtimeConfig, type RealtimeConfig } from '#config/realtime-config.ts'
 import { testDb } from './harness.ts'
 
 export type Answer = { status: number; body: unknown }

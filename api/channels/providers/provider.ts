@@ -1,5 +1,5 @@
 import { type AttachmentKind, type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
-import { type Config } from '#server/config.ts'
+import { type Config } from '#config/config.ts'
 
 /**
  * What every channel kind does, one module per provider (PRODUCT.md, "channels"): check its

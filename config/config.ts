@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { unusableDataDir } from '#api/db/startup-error.ts'
+import { unusableDataDir } from './startup-error.ts'
 
 const optionalString = z
 	.string()

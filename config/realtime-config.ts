@@ -4,10 +4,12 @@ import { type IncomingMessage } from 'node:http'
 import path from 'node:path'
 import express, { type Request } from 'express'
 import { z } from 'zod'
-import { type RealtimeTarget } from '#api/realtime/publisher.ts'
 import { channelNamePatterns, type RealtimeBrowserConfig } from '#common/realtime.ts'
 import { type RealtimeServerOptions } from '#realtime/index.ts'
 import { type Config, ConfigError, realtimeLimits, trustProxy } from './config.ts'
+
+/** Where and as which app the API publishes: the `pusher` SDK's options. */
+export type RealtimeTarget = { appId: string; key: string; secret: string; host: string; port: number; useTLS: boolean }
 
 /** One Pusher app: what the SDK signs and publishes with, and what the embedded server accepts. */
 export type RealtimeApp = { id: string; key: string; secret: string }
