@@ -130,7 +130,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				.values({ workspaceId: workspace.id, ...values, createdBy: req.user.id })
 				.returning('id')
 				.executeTakeFirstOrThrow()
-			void announceCampaign(realtime, workspace.id, created.id)
+			void announceCampaign(db, realtime, workspace.id, created.id)
 			res.status(201).json(await answer(req, workspace.id, created.id))
 		}),
 	)
@@ -172,7 +172,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 					.where('status', 'in', editable)
 					.execute()
 			})
-			void announceCampaign(realtime, workspace.id, campaign.id)
+			void announceCampaign(db, realtime, workspace.id, campaign.id)
 			res.json(await answer(req, workspace.id, campaign.id))
 		}),
 	)
@@ -187,7 +187,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				await cancelStart(trx, campaign.id)
 				await trx.deleteFrom('campaigns').where('id', '=', campaign.id).execute()
 			})
-			void announceCampaign(realtime, workspace.id, campaign.id)
+			void announceCampaign(db, realtime, workspace.id, campaign.id)
 			res.status(204).end()
 		}),
 	)
@@ -219,7 +219,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 					return done
 				})
 				if (!changed) throw new HttpError(409, `campaigns:errors.cannot.${action}`, { values: { status: req.t(`campaigns:status.${found.status}`) } })
-				void announceCampaign(realtime, workspace.id, found.id)
+				void announceCampaign(db, realtime, workspace.id, found.id)
 				res.json(await answer(req, workspace.id, found.id))
 			}),
 		)

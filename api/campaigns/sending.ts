@@ -10,7 +10,7 @@ import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { type Campaign, type CampaignRecipient, type Channel, type Database } from '#api/db/schema.ts'
 import { addJob, type JobConfig, removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
-import { workspaceChannel } from '#common/realtime.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { audienceQuery, rateOf, renderMessage } from './queries.ts'
 
 /**
@@ -35,8 +35,8 @@ const claimStamp = sql<Date>`date_trunc('milliseconds', now())`
 export const startJobKey = (campaignId: string) => `campaign-start:${campaignId}`
 export const sendJobKey = (campaignId: string) => `campaign-send:${campaignId}`
 
-export function announceCampaign(realtime: Realtime, workspaceId: string, campaignId: string) {
-	return realtime.publish(workspaceChannel(workspaceId), 'campaign.updated', { workspaceId, campaignId })
+export function announceCampaign(db: DB, realtime: Realtime, workspaceId: string, campaignId: string) {
+	return publishWorkspaceEvent(db, realtime, workspaceId, 'campaign.updated', { campaignId })
 }
 
 /**
@@ -93,7 +93,7 @@ export async function startScheduledCampaign(db: DB, realtime: Realtime, campaig
 		const campaign = await trx.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('status', '=', 'scheduled').forUpdate().executeTakeFirst()
 		return campaign && freezeAndRun(trx, campaign)
 	})
-	if (started) await announceCampaign(realtime, started.workspaceId, started.id)
+	if (started) await announceCampaign(db, realtime, started.workspaceId, started.id)
 }
 
 /** Pause, resume, cancel: what each does to the campaign and its pending jobs. */
@@ -241,7 +241,7 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 	)
 	if (written) {
 		const { conversation } = written
-		void publishEvents(realtime, [messageEvent(written.created ? 'message.created' : 'message.updated', conversation, written.message)])
+		void publishEvents(db, realtime, [messageEvent(written.created ? 'message.created' : 'message.updated', conversation, written.message)])
 	}
 	return result && 'retryAfterMs' in result && result.retryAfterMs !== undefined ? { done: false, retryAfterMs: result.retryAfterMs } : { done: true }
 }
@@ -291,7 +291,7 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', campaign.channelId).executeTakeFirstOrThrow()
 	if (!channel.enabled) {
 		await db.updateTable('campaigns').set({ status: 'failed', statusDetail: 'campaigns:reasons.channelDisabled', updatedAt: sql<Date>`now()` }).where('id', '=', campaignId).where('status', '=', 'running').execute()
-		await announceCampaign(realtime, campaign.workspaceId, campaignId)
+		await announceCampaign(db, realtime, campaign.workspaceId, campaignId)
 		return
 	}
 	await reconcile(db, campaignId)
@@ -353,7 +353,7 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 					// Claimed with this one, in one statement: the same stamp while still ours.
 					.where('claimedAt', '=', recipient.claimedAt)
 					.execute()
-			await announceCampaign(realtime, campaign.workspaceId, campaignId)
+			await announceCampaign(db, realtime, campaign.workspaceId, campaignId)
 			return
 		}
 	}
@@ -379,5 +379,5 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 		const runAt = queued ? new Date(began + waitMs) : new Date(new Date(sending!.oldestClaim).getTime() + claimLeaseMs + 1000)
 		await scheduleBatch(db, campaignId, runAt)
 	}
-	await announceCampaign(realtime, campaign.workspaceId, campaignId)
+	await announceCampaign(db, realtime, campaign.workspaceId, campaignId)
 }

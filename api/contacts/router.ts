@@ -8,11 +8,11 @@ import { parseRequest } from '#api/http/validate.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { labelNotFound } from '#api/labels/router.ts'
 import { workspaceCountry } from '#common/countries.ts'
-import { workspaceChannel } from '#common/realtime.ts'
 import { type Workspace } from '#api/db/schema.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
@@ -62,7 +62,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 	router.use(requireUser(db))
 
 	function announce(workspaceId: string, event: ContactEvent, data: Record<string, unknown> = {}) {
-		void realtime.publish(workspaceChannel(workspaceId), event, { workspaceId, ...data })
+		void publishWorkspaceEvent(db, realtime, workspaceId, event, data)
 	}
 
 	async function requireLabels(req: Request, workspaceId: string, labelIds: readonly string[] | undefined) {

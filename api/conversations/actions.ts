@@ -61,7 +61,7 @@ export async function changeConversation(trx: DB, conversation: Conversation, ch
 		.where('id', '=', conversation.id)
 		.returningAll()
 		.executeTakeFirstOrThrow()
-	return { conversation: updated, events: [conversationEvent('conversation.updated', updated), ...events] }
+	return { conversation: updated, events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
 }
 
 /** Adds and removes a locked conversation's labels, with a line naming the labels added and one naming those removed. */

@@ -1,40 +1,85 @@
-import { visitorChannel, workspaceChannel } from '#common/realtime.ts'
-import { type Conversation, type Message } from '#api/db/schema.ts'
+import { visitorChannel } from '#common/realtime.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Conversation, type ConversationStatus, type Message } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { publishToWorkspace, type WorkspaceEvent } from '#api/realtime/workspace-events.ts'
+import { type ConversationEventJson, type MessageJson } from './json.ts'
+import { conversationsForEvents, messagesById } from './queries.ts'
 
 type ConversationRef = Pick<Conversation, 'id' | 'workspaceId' | 'number'>
 type MessageRef = Pick<Message, 'id' | 'kind' | 'direction'>
+/** Where a conversation stood before a change: the tabs and counts it leaves. */
+type Standing = Pick<Conversation, 'status' | 'assigneeId'>
 
 /** What members (and a link visitor) hear of a change, gathered in its transaction and published once it committed. */
 export type InboxEvent =
-	| { event: 'conversation.created' | 'conversation.updated'; conversation: ConversationRef }
+	| { event: 'conversation.created' | 'conversation.updated'; conversation: ConversationRef; before?: Standing }
 	| { event: 'message.created' | 'message.updated'; conversation: ConversationRef; message: MessageRef }
 	| { event: 'notification'; userId: string; kind: 'assigned' | 'mentioned'; conversation: ConversationRef }
 
-export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef): InboxEvent => ({ event, conversation })
+/** `before`: its status and assignee before the change, when the change moved it (a page moves it between its counts). */
+export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef, before?: Standing): InboxEvent => ({ event, conversation, before })
 export const messageEvent = (event: 'message.created' | 'message.updated', conversation: ConversationRef, message: MessageRef): InboxEvent => ({ event, conversation, message })
 
 /** The customer sees outgoing text only: never a note, never an activity line. */
 export const reachesVisitor = (message: MessageRef) => message.kind === 'text' && message.direction === 'outgoing'
 
+/** Every event of the workspace's channel: its number (absent when the database could not give one) and its workspace. */
+type Numbered = { workspaceId: string; seq?: number }
 /**
- * Publishes ids only (the browser revalidates): on the workspace's channel for members, on the
- * visitor's channel for what the customer sees, to one user for a notification. Never awaited by routes.
+ * `conversation.created` and `conversation.updated` on the workspace's channel: the conversation's
+ * list row as it is now, and where it stood before (null: it is new), so a page updates its list and
+ * counts without reloading. Without `conversation` (it is gone, or the event was cut) the page reloads.
  */
-export function publishEvents(realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
-	return Promise.all(
-		events.map((entry) => {
-			const { conversation } = entry
-			const ids = { workspaceId: conversation.workspaceId, conversationId: conversation.id, number: conversation.number }
-			if (entry.event === 'notification') {
-				return realtime.notifyUser(entry.userId, 'notification', { kind: entry.kind, workspaceId: conversation.workspaceId, number: conversation.number })
-			}
-			if (!('message' in entry)) return realtime.publish(workspaceChannel(conversation.workspaceId), entry.event, ids)
-			const data = { ...ids, messageId: String(entry.message.id) }
-			return Promise.all([
-				realtime.publish(workspaceChannel(conversation.workspaceId), entry.event, data),
-				reachesVisitor(entry.message) ? realtime.publish(visitorChannel(conversation.id), entry.event, data) : undefined,
-			])
-		}),
-	)
+export type ConversationEventData = Numbered & {
+	conversationId: string
+	number: number
+	conversation?: ConversationEventJson
+	previous?: { status: ConversationStatus; assigneeId: string | null } | null
+}
+/** `message.created` and `message.updated`: the message as the thread shows it. Without `message`, the page reloads. */
+export type MessageEventData = Numbered & { conversationId: string; number: number; messageId: string; message?: MessageJson }
+
+const standing = (before: Standing | undefined) => before && { status: before.status, assigneeId: before.assigneeId }
+
+/**
+ * Publishes after the commit, never awaited by routes: on the workspace's channel what changed,
+ * numbered and shaped as the inbox shows it (every member may read every conversation, notes
+ * included); on the visitor's channel the ids of what the customer sees (their page reloads its
+ * thread); to one user a notification.
+ */
+export async function publishEvents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
+	const conversations = await conversationsForEvents(
+		db,
+		events.flatMap((entry) => (entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : [])),
+	).catch(() => new Map<string, ConversationEventJson>())
+	const messages = await messagesById(
+		db,
+		events.flatMap((entry) => ('message' in entry ? [String(entry.message.id)] : [])),
+	).catch(() => new Map<string, MessageJson>())
+
+	const byWorkspace = new Map<string, WorkspaceEvent[]>()
+	const elsewhere: Array<Promise<unknown>> = []
+	for (const entry of events) {
+		const { conversation } = entry
+		const ids = { conversationId: conversation.id, number: conversation.number }
+		if (entry.event === 'notification') {
+			elsewhere.push(realtime.notifyUser(entry.userId, 'notification', { kind: entry.kind, workspaceId: conversation.workspaceId, number: conversation.number }))
+			continue
+		}
+		const ofWorkspace = byWorkspace.get(conversation.workspaceId) ?? []
+		byWorkspace.set(conversation.workspaceId, ofWorkspace)
+		if ('message' in entry) {
+			const messageId = String(entry.message.id)
+			const data: MessageEventData = { workspaceId: conversation.workspaceId, ...ids, messageId, message: messages.get(messageId) }
+			ofWorkspace.push({ event: entry.event, data })
+			if (reachesVisitor(entry.message)) elsewhere.push(realtime.publish(visitorChannel(conversation.id), entry.event, { workspaceId: conversation.workspaceId, ...ids, messageId }))
+			continue
+		}
+		const row = conversations.get(conversation.id)
+		const previous = entry.event === 'conversation.created' ? null : standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null }))
+		const data: ConversationEventData = { workspaceId: conversation.workspaceId, ...ids, conversation: row, previous }
+		ofWorkspace.push({ event: entry.event, data })
+	}
+	return Promise.all([...elsewhere, ...[...byWorkspace].map(([workspaceId, list]) => publishToWorkspace(db, realtime, workspaceId, list))])
 }

@@ -73,6 +73,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		const { created } = latest
 		let { conversation } = latest
 
+		const before = { status: conversation.status, assigneeId: conversation.assigneeId }
 		const reopens = conversation.status === 'resolved' || conversation.status === 'snoozed'
 		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
 		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
@@ -97,13 +98,13 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			.executeTakeFirstOrThrow()
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
-		return { conversation, message, duplicate: false, created, optedOut }
+		return { conversation, message, duplicate: false, created, optedOut, before }
 	})
 
 	if (!received.duplicate) {
 		const { conversation, message } = received
-		void publishEvents(realtime, [
-			conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation),
+		void publishEvents(db, realtime, [
+			conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation, received.before),
 			messageEvent('message.created', conversation, message),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
 		])
@@ -252,6 +253,6 @@ export async function recordEcho(db: DB, realtime: Realtime, echo: EchoedMessage
 	})
 	if (!recorded) return null
 	const { conversation, message, created } = recorded
-	void publishEvents(realtime, [conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
+	void publishEvents(db, realtime, [conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
 	return message
 }

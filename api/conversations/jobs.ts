@@ -76,7 +76,7 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
 	}
 	const conversation = { id: conversationId, workspaceId: channel.workspaceId, number }
-	await publishEvents(realtime, [messageEvent('message.updated', conversation, { id: messageId, kind, direction })])
+	await publishEvents(db, realtime, [messageEvent('message.updated', conversation, { id: messageId, kind, direction })])
 }
 
 /**
@@ -98,7 +98,7 @@ export async function wakeSnoozed(db: DB, realtime: Realtime, conversationId: st
 		return { conversation, message }
 	})
 	if (!woken) return
-	await publishEvents(realtime, [conversationEvent('conversation.updated', woken.conversation), messageEvent('message.created', woken.conversation, woken.message)])
+	await publishEvents(db, realtime, [conversationEvent('conversation.updated', woken.conversation, { status: 'snoozed', assigneeId: woken.conversation.assigneeId }), messageEvent('message.created', woken.conversation, woken.message)])
 }
 
 /** The file kept with an outgoing message, if any, its bytes read from the storage when the provider asks. */

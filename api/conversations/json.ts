@@ -24,6 +24,9 @@ export type ConversationJson = {
 	createdAt: string
 }
 
+/** A conversation as the workspace's channel carries it: its list row for every member alike (each reader keeps their own unread count). */
+export type ConversationEventJson = Omit<ConversationJson, 'unreadCount'>
+
 /** A message of a thread. `sender` is the member who wrote an outgoing message or note; null for the customer's. */
 export type MessageJson = {
 	id: string

@@ -6,7 +6,7 @@ import { conversationStatuses, priorities, type ConversationStatus, type Databas
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
 import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
-import { type ConversationJson, type MessageJson } from './json.ts'
+import { type ConversationEventJson, type ConversationJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
 
 type Executor = Kysely<Database>
@@ -131,6 +131,18 @@ async function conversationsById(db: Executor, readerId: string, ids: string[]):
 		const row = byId.get(id)
 		return row ? [conversationJson(row)] : []
 	})
+}
+
+// No member has this id: read by it, every incoming message is unread.
+const nobody = '00000000-0000-0000-0000-000000000000'
+
+/**
+ * The conversations of `ids` as the workspace's channel carries them (api/conversations/events.ts):
+ * the list's row, without the unread count, which is each reader's own.
+ */
+export async function conversationsForEvents(db: Executor, ids: string[]): Promise<Map<string, ConversationEventJson>> {
+	const rows = await conversationsById(db, nobody, ids)
+	return new Map(rows.map(({ unreadCount: _unread, ...row }) => [row.id, row]))
 }
 
 /** A conversation whose messages (texts and notes) have every word of the search, as a word or the start of one (conversation_words, migration 0013; both sides folded by crm_fold). */
@@ -299,6 +311,14 @@ function selectMessages(db: Executor) {
 export async function findMessage(db: Executor, messageId: string): Promise<MessageJson | undefined> {
 	const row = await selectMessages(db).where('messages.id', '=', messageId).executeTakeFirst()
 	return row && messageJson(row, (await attachmentsOf(db, [messageId])).get(String(row.id)))
+}
+
+/** The messages of `ids`, by id, as a thread shows them. */
+export async function messagesById(db: Executor, ids: string[]): Promise<Map<string, MessageJson>> {
+	if (ids.length === 0) return new Map()
+	const rows = await selectMessages(db).where('messages.id', 'in', ids).execute()
+	const files = await attachmentsOf(db, ids)
+	return new Map(rows.map((row) => [String(row.id), messageJson(row, files.get(String(row.id)))]))
 }
 
 /** A page of a thread by keyset from the newest: the `limit` messages before `before`, answered oldest first. */

@@ -77,7 +77,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	}
 
 	function announce(events: InboxEvent[]) {
-		void publishEvents(realtime, events)
+		void publishEvents(db, realtime, events)
 	}
 
 	router.get(

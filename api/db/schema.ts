@@ -102,6 +102,7 @@ export interface Database {
 	channels: ChannelsTable
 	releasedChannelSlugs: ReleasedChannelSlugsTable
 	conversationNumbers: ConversationNumbersTable
+	workspaceEventNumbers: WorkspaceEventNumbersTable
 	contactIdentities: ContactIdentitiesTable
 	conversations: ConversationsTable
 	conversationLabels: ConversationLabelsTable
@@ -315,6 +316,12 @@ export type Conversation = Selectable<ConversationsTable>
 
 /** The last number given to a conversation of the workspace. */
 export interface ConversationNumbersTable {
+	workspaceId: string
+	lastNumber: number
+}
+
+/** The last number of each workspace channel's events (migration 0029). */
+export interface WorkspaceEventNumbersTable {
 	workspaceId: string
 	lastNumber: number
 }

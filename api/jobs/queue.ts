@@ -330,6 +330,7 @@ function loggerFor(log: Log): GraphileLogger {
 const nothing = async () => {}
 const silentRealtime: Realtime = {
 	publish: nothing,
+	publishBatch: nothing,
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
 	flush: nothing,

@@ -3,10 +3,10 @@ import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { workspaceChannel } from '#common/realtime.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { isUniqueViolation } from '#api/db/errors.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { findLabel, labelJson, labelTitleConstraint, listLabels } from './queries.ts'
 import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
 
@@ -36,7 +36,7 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 	}
 
 	function announce(workspaceId: string, event: 'label.created' | 'label.updated' | 'label.deleted', labelId: string) {
-		void realtime.publish(workspaceChannel(workspaceId), event, { workspaceId, labelId })
+		void publishWorkspaceEvent(db, realtime, workspaceId, event, { labelId })
 	}
 
 	router.get(

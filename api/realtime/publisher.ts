@@ -8,6 +8,8 @@ export type Realtime = {
 	 * settles once the server answered or the failure was logged; it never rejects.
 	 */
 	publish: (channel: string, event: string, data: Record<string, unknown>) => Promise<void>
+	/** Sends several events in one request (at most 10, Pusher's limit), delivered in their order; like `publish`, never rejects. */
+	publishBatch: (events: Array<{ channel: string; event: string; data: Record<string, unknown> }>) => Promise<void>
 	/** Sends `event` to every connection signed in as `userId` (`#server-to-user-{id}`); like `publish`, never rejects. */
 	notifyUser: (userId: string, event: string, data: Record<string, unknown>) => Promise<void>
 	/** Closes the signed-in user's connections (they reconnect and are authorised afresh); never rejects. */
@@ -59,6 +61,10 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 
 	return {
 		publish: (channel, event, data) => track({ channel, event }, (pusher) => pusher.trigger(channel, event, data)),
+		publishBatch: (events) =>
+			track({ channel: events[0]?.channel, events: events.map((entry) => entry.event) }, (pusher) =>
+				pusher.triggerBatch(events.map(({ channel, event, data }) => ({ channel, name: event, data }))),
+			),
 		notifyUser: (userId, event, data) => track({ user: userId, event }, (pusher) => pusher.sendToUser(userId, event, data)),
 		terminateUserConnections: (userId) => track({ terminate: userId }, (pusher) => pusher.terminateUserConnections(userId)),
 		async flush() {

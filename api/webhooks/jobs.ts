@@ -140,6 +140,7 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 	const conversations = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', 'in', [...new Set(updated.map((message) => message.conversationId))]).execute()
 	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
 	await publishEvents(
+		db,
 		realtime,
 		updated.flatMap((message) => {
 			const conversation = byId.get(message.conversationId)

@@ -8,10 +8,10 @@ import { type DB } from '#api/db/database.ts'
 import { type Invitation, type InvitationMethod } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { workspaceChannel } from '#common/realtime.ts'
 import { handler } from '#api/http/handler.ts'
 import { consumeAll, createRateLimits, type RateLimit } from '#api/http/rate-limit.ts'
 import { queueMail } from '#api/mail/jobs.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { invitationUrl } from './invitation-mail.ts'
 import { findMembership, managers, parseParams, requireMember } from './membership.ts'
 import { setCurrentWorkspace } from './queries.ts'
@@ -127,7 +127,7 @@ export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 			const user = stays ? req.user : await setCurrentWorkspace(trx, req.user.id, invitation.workspaceId)
 			return { user, workspaceId: invitation.workspaceId, joined }
 		})
-		if (joined) void realtime.publish(workspaceChannel(workspaceId), 'member.joined', { workspaceId, userId: user.id })
+		if (joined) void publishWorkspaceEvent(db, realtime, workspaceId, 'member.joined', { userId: user.id })
 		const membership = await findMembership(db, user.id, workspaceId)
 		if (!membership) throw invitationNotFound()
 		res.json({ user: await profileOf(db, user), workspace: workspaceJson(membership.workspace, membership.role) })

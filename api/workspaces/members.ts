@@ -10,10 +10,10 @@ import { type Availability, type Role } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { listQuery, offsetOf, type Pagination } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { workspaceChannel } from '#common/realtime.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { handler } from '#api/http/handler.ts'
 import { queueMail } from '#api/mail/jobs.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
 import { matches, removeMember, sortableName } from './queries.ts'
 import { availabilityBody, changeRoleBody, memberParams, transferOwnershipBody } from './schemas.ts'
@@ -81,16 +81,16 @@ async function leave(db: DB, { workspace, role }: Membership, user: { id: string
 }
 
 /** Tells the workspace, then closes the removed user's connections: they reconnect without its channels. */
-function announceRemoval(realtime: Realtime, workspaceId: string, userId: string) {
-	void realtime.publish(workspaceChannel(workspaceId), 'member.removed', { workspaceId, userId }).then(() => realtime.terminateUserConnections(userId))
+function announceRemoval(db: DB, realtime: Realtime, workspaceId: string, userId: string) {
+	void publishWorkspaceEvent(db, realtime, workspaceId, 'member.removed', { userId }).then(() => realtime.terminateUserConnections(userId))
 }
 
 /**
  * Tells the workspace, then closes the member's connections: a subscription is checked only when it is made,
  * so they reconnect and are authorised afresh for their new role (and presence shows it).
  */
-function announceRoleChange(realtime: Realtime, workspaceId: string, userId: string) {
-	void realtime.publish(workspaceChannel(workspaceId), 'member.updated', { workspaceId, userId }).then(() => realtime.terminateUserConnections(userId))
+function announceRoleChange(db: DB, realtime: Realtime, workspaceId: string, userId: string) {
+	void publishWorkspaceEvent(db, realtime, workspaceId, 'member.updated', { userId }).then(() => realtime.terminateUserConnections(userId))
 }
 
 /** Routes under `/v1/workspaces/:id` for members: the list, roles, removal, leaving, ownership, availability. */
@@ -114,7 +114,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			const { workspace } = await requireMember(db, req)
 			const { availability } = parseRequest(req, 'body', availabilityBody)
 			await db.updateTable('members').set({ availability }).where('workspaceId', '=', workspace.id).where('userId', '=', req.user.id).execute()
-			void realtime.publish(workspaceChannel(workspace.id), 'member.updated', { workspaceId: workspace.id, userId: req.user.id })
+			void publishWorkspaceEvent(db, realtime, workspace.id, 'member.updated', { userId: req.user.id })
 			res.json(await findMember(db, workspace.id, req.user.id))
 		}),
 	)
@@ -132,8 +132,8 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', { member: target.name, memberId: target.userId, from: target.role, to: role })
 				})
 			}
-			if (role === target.role) void realtime.publish(workspaceChannel(membership.workspace.id), 'member.updated', { workspaceId: membership.workspace.id, userId: target.userId })
-			else announceRoleChange(realtime, membership.workspace.id, target.userId)
+			if (role === target.role) void publishWorkspaceEvent(db, realtime, membership.workspace.id, 'member.updated', { userId: target.userId })
+			else announceRoleChange(db, realtime, membership.workspace.id, target.userId)
 			res.json({ ...target, role })
 		}),
 	)
@@ -171,7 +171,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			const target = await requireTarget(db, req, membership)
 			if (target.userId === req.user.id) {
 				await leave(db, membership, req.user)
-				announceRemoval(realtime, membership.workspace.id, req.user.id)
+				announceRemoval(db, realtime, membership.workspace.id, req.user.id)
 				return res.status(204).end()
 			}
 			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
@@ -179,7 +179,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			await removeMember(db, membership.workspace.id, target.userId, (trx) =>
 				recordAudit(trx, membership.workspace.id, req.user, 'member.removed', { member: target.name, memberId: target.userId, role: target.role }),
 			)
-			announceRemoval(realtime, membership.workspace.id, target.userId)
+			announceRemoval(db, realtime, membership.workspace.id, target.userId)
 			res.status(204).end()
 		}),
 	)
@@ -190,7 +190,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			// Leaving needs no two-step sign-in: a member who will not turn it on may go.
 			const membership = await requireMember(db, req, undefined, { twoFactor: 'optional' })
 			await leave(db, membership, req.user)
-			announceRemoval(realtime, membership.workspace.id, req.user.id)
+			announceRemoval(db, realtime, membership.workspace.id, req.user.id)
 			res.status(204).end()
 		}),
 	)
@@ -221,11 +221,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 				const heir = await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirstOrThrow()
 				await recordAudit(trx, workspace.id, req.user, 'member.ownershipTransferred', { member: heir.name, memberId: userId })
 			})
-			const told = realtime.publish(workspaceChannel(workspace.id), 'workspace.ownership-transferred', {
-				workspaceId: workspace.id,
-				fromUserId: req.user.id,
-				toUserId: userId,
-			})
+			const told = publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.ownership-transferred', { fromUserId: req.user.id, toUserId: userId })
 			// Both roles changed: both are authorised afresh, as after any role change.
 			void told.then(() => Promise.all([realtime.terminateUserConnections(req.user.id), realtime.terminateUserConnections(userId)]))
 			res.json(workspaceJson(workspace, 'admin'))

@@ -6,8 +6,8 @@ import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { workspaceChannel } from '#common/realtime.ts'
 import { handler } from '#api/http/handler.ts'
+import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { acceptInvitation, invitationRoutes, previewInvitation } from './invitations.ts'
 import { memberRoutes } from './members.ts'
 import { findMembership, managers, meetsTwoFactorRule, ownerOnly, requireMember, workspaceNotFound } from './membership.ts'
@@ -102,7 +102,7 @@ export function workspacesRouter(context: ApiContext): Router {
 						return row
 					})
 				: workspace
-			if (updated !== workspace) void realtime.publish(workspaceChannel(workspace.id), 'workspace.updated', { workspaceId: workspace.id })
+			if (updated !== workspace) void publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.updated')
 			res.json(workspaceJson(updated, role))
 		}),
 	)
@@ -118,7 +118,7 @@ export function workspacesRouter(context: ApiContext): Router {
 				})
 			}
 			await deleteWorkspace(db, workspace.id)
-			void realtime.publish(workspaceChannel(workspace.id), 'workspace.deleted', { workspaceId: workspace.id })
+			void publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.deleted')
 			res.status(204).end()
 		}),
 	)

@@ -95,13 +95,15 @@ describe('exactly once', () => {
 		const messages = await testDb().selectFrom('messages').select(['status', 'externalId', 'body']).where('id', 'in', recipients.map((recipient) => recipient.messageId!)).execute()
 		expect(messages.every((message) => message.status === 'sent' && message.externalId && message.body.startsWith('Hello Once '))).toBe(true)
 		// Live totals: ids only.
-		expect(published).toContainEqual({ channel: `private-workspace-${team.workspace.id}`, event: 'campaign.updated', data: { workspaceId: team.workspace.id, campaignId: campaign.id } })
+		expect(published).toContainEqual({ channel: `private-workspace-${team.workspace.id}`, event: 'campaign.updated', data: { workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) } })
 		const answer = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}`), { headers: team.agent.auth })
 		expect(answer.body).toMatchObject({ status: 'completed', processed: 150, totals: expect.objectContaining({ sent: 150, queued: 0 }) })
 	})
 
 	test('a recipient left "sending" by a process that died is reconciled: not sent again once written, queued again if not', async () => {
 		const { label, chats, contacts } = await telegramAudience(4, 'Crash')
+		// The test before leaves its processes running.
+		await Promise.all([...runners].map(stopRunner))
 		// Started while no process runs jobs; then, as if one had claimed two recipients and died: the
 		// first's message written (its call may have left), the second's not yet (never sent).
 		const campaign = await startCampaign(label.id)
@@ -231,11 +233,21 @@ describe('answers', () => {
 	test('STOP, ARRÊT or إلغاء opts the contact out, with a line in the conversation; the next audience leaves them out', async () => {
 		const { label, chats, contacts } = await telegramAudience(4, 'OptOut')
 		if (runners.length === 0) await startRunner()
-		for (const [index, word] of ['STOP', 'arrêt', 'إلغاء', 'stop it'].entries()) {
+		const words = ['STOP', 'arrêt', 'إلغاء', 'stop it']
+		for (const [index, word] of words.entries()) {
 			await fake.postUpdate(bot.token, textUpdate({ id: chats[index]!, firstName: 'Opt' }, word), { origin: api.url })
 		}
 		const optedOut = () => testDb().selectFrom('contacts').select(['id', 'optedOutAt']).where('id', 'in', contacts.map((contact) => contact.id)).execute()
-		await until(async () => (await testDb().selectFrom('messages').select('id').where('body', '=', 'stop it').executeTakeFirst()) !== undefined)
+		// Each chat's update is a job of its own, handled in any order: wait for all four.
+		const received = () =>
+			testDb()
+				.selectFrom('messages')
+				.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
+				.select('messages.id')
+				.where('conversations.contactId', 'in', contacts.map((contact) => contact.id))
+				.where('messages.direction', '=', 'incoming')
+				.execute()
+		await until(async () => (await received()).length === words.length)
 		const rows = new Map((await optedOut()).map((row) => [row.id, row.optedOutAt]))
 		expect(contacts.map((contact) => rows.get(contact.id) !== null)).toEqual([true, true, true, false])
 		const activity = await testDb().selectFrom('messages').innerJoin('conversations', 'conversations.id', 'messages.conversationId').select(['conversations.contactId', 'messages.activity']).where('messages.kind', '=', 'activity').where('conversations.contactId', 'in', contacts.map((contact) => contact.id)).execute()

@@ -29,24 +29,24 @@ describe('contact and label events on private-workspace-{id}', () => {
 		const workspaceId = team.workspace.id
 
 		const label = await call('POST', labelsPath(workspaceId), team.admin.auth, { title: 'vip', color: '#112233' })
-		expect(await recorder.waitFor('label.created')).toEqual({ workspaceId, labelId: label.body.id })
+		expect(await recorder.waitFor('label.created')).toEqual({ workspaceId, labelId: label.body.id, seq: expect.any(Number) })
 		await call('PATCH', labelsPath(workspaceId, `/${label.body.id}`), team.admin.auth, { color: '#445566' })
-		expect(await recorder.waitFor('label.updated')).toEqual({ workspaceId, labelId: label.body.id })
+		expect(await recorder.waitFor('label.updated')).toEqual({ workspaceId, labelId: label.body.id, seq: expect.any(Number) })
 
 		const contact = await call('POST', contactsPath(workspaceId), team.agent.auth, { name: 'Salma' })
-		expect(await recorder.waitFor('contact.created')).toEqual({ workspaceId, contactId: contact.body.id })
+		expect(await recorder.waitFor('contact.created')).toEqual({ workspaceId, contactId: contact.body.id, seq: expect.any(Number) })
 		await call('PATCH', contactsPath(workspaceId, `/${contact.body.id}`), team.agent.auth, { company: 'Nile' })
-		expect(await recorder.waitFor('contact.updated')).toEqual({ workspaceId, contactId: contact.body.id })
+		expect(await recorder.waitFor('contact.updated')).toEqual({ workspaceId, contactId: contact.body.id, seq: expect.any(Number) })
 		await call('POST', contactsPath(workspaceId, '/bulk'), team.agent.auth, { action: 'label', contactIds: [contact.body.id], labelId: label.body.id })
-		expect(await recorder.waitFor('contact.bulk-changed')).toEqual({ workspaceId, action: 'label' })
+		expect(await recorder.waitFor('contact.bulk-changed')).toEqual({ workspaceId, action: 'label', seq: expect.any(Number) })
 		await call('POST', contactsPath(workspaceId, '/import'), team.agent.auth, 'name\nImported\n', 'text/csv')
-		expect(await recorder.waitFor('contact.imported')).toEqual({ workspaceId })
+		expect(await recorder.waitFor('contact.imported')).toEqual({ workspaceId, seq: expect.any(Number) })
 
 		expect((await call('DELETE', contactsPath(workspaceId, `/${contact.body.id}`), team.agent.auth)).status).toBe(403)
 		expect((await call('DELETE', contactsPath(workspaceId, `/${contact.body.id}`), team.owner.auth)).status).toBe(204)
-		expect(await recorder.waitFor('contact.deleted')).toEqual({ workspaceId, contactId: contact.body.id })
+		expect(await recorder.waitFor('contact.deleted')).toEqual({ workspaceId, contactId: contact.body.id, seq: expect.any(Number) })
 		await call('DELETE', labelsPath(workspaceId, `/${label.body.id}`), team.owner.auth)
-		expect(await recorder.waitFor('label.deleted')).toEqual({ workspaceId, labelId: label.body.id })
+		expect(await recorder.waitFor('label.deleted')).toEqual({ workspaceId, labelId: label.body.id, seq: expect.any(Number) })
 
 		await server.realtime.flush()
 		expect(recorder.events.map((entry) => entry.event)).toEqual([

@@ -15,7 +15,10 @@ export type Published = { channel: string; event: string; data: Record<string, u
 /** Records what would be published, to check events without a realtime server. */
 export function recordingRealtime(published: Published[] = []): Realtime {
 	const record = async (channel: string, event: string, data: Record<string, unknown>) => void published.push({ channel, event, data })
-	return { publish: record, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) } as Realtime
+	const publishBatch = async (events: Published[]) => {
+		for (const { channel, event, data } of events) await record(channel, event, data)
+	}
+	return { publish: record, publishBatch, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) } as Realtime
 }
 
 export async function createLinkChannel(workspaceId: string, name = 'Website'): Promise<Channel> {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { pino } from 'pino'
 import { receiveMessage } from '#api/conversations/inbound.ts'
+import { createRealtime } from '#api/realtime/publisher.ts'
 import { testDb } from './harness.ts'
 import { conversationsPath, createLinkChannel } from './conversations-fixtures.ts'
 import { nextEvent, recordEvents, startRealtimeServer, type RealtimeTestServer } from './realtime-support.ts'
@@ -18,7 +20,7 @@ async function call(method: string, path: string, auth: Record<string, string>, 
 }
 
 describe('inbox events', () => {
-	test('ids only on the workspace channel after each change; the visitor hears outgoing text only, never a note nor an activity line', async () => {
+	test('the workspace channel carries what changed, numbered one by one: the list row and where it stood, the message; the visitor hears the ids of outgoing text only, never a note nor an activity line', async () => {
 		const team = await createTeam('Inbox events')
 		const channel = await createLinkChannel(team.workspace.id)
 		const workspaceId = team.workspace.id
@@ -27,20 +29,30 @@ describe('inbox events', () => {
 
 		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'live', name: 'Live visitor' }, body: 'Hello?' })
 		const ids = { workspaceId, conversationId: conversation.id, number: conversation.number }
-		expect(await workspace.waitFor('conversation.created')).toEqual(ids)
-		expect(await workspace.waitFor('message.created')).toEqual({ ...ids, messageId: expect.stringMatching(/^\d+$/) })
+		expect(await workspace.waitFor('conversation.created')).toEqual({
+			...ids,
+			seq: 1,
+			previous: null,
+			conversation: expect.objectContaining({ id: conversation.id, number: 1, status: 'open', contact: expect.objectContaining({ name: 'Live visitor' }), lastMessage: { excerpt: 'Hello?', direction: 'incoming', sender: null } }),
+		})
+		expect(await workspace.waitFor('message.created')).toEqual({
+			...ids,
+			seq: 2,
+			messageId: expect.stringMatching(/^\d+$/),
+			message: expect.objectContaining({ body: 'Hello?', direction: 'incoming', kind: 'text', sender: null }),
+		})
 
 		// A member listens to what the visitor hears, as the visitor's own page will.
 		const visitor = await recordEvents(agent, `private-visitor-${conversation.id}`)
 		const base = conversationsPath(workspaceId, `/${conversation.number}`)
 		const note = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'note', body: 'Internal: VIP customer' })
 		expect(note.status).toBe(201)
-		await workspace.waitFor('message.created', (data) => data.messageId === note.body.id)
+		expect(await workspace.waitFor('message.created', (data) => data.messageId === note.body.id)).toMatchObject({ message: { kind: 'note', body: 'Internal: VIP customer', sender: { id: team.agent.user.id } } })
 		expect((await call('PATCH', base, team.agent.auth, { status: 'pending' })).status).toBe(200)
-		await workspace.waitFor('conversation.updated')
+		expect(await workspace.waitFor('conversation.updated')).toMatchObject({ previous: { status: 'open', assigneeId: null }, conversation: { status: 'pending' } })
 		const reply = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'text', body: 'We are on it' })
 		expect(reply.status).toBe(201)
-		expect(await workspace.waitFor('message.created', (data) => data.messageId === reply.body.id)).toEqual({ ...ids, messageId: reply.body.id })
+		expect(await workspace.waitFor('message.created', (data) => data.messageId === reply.body.id)).toMatchObject({ ...ids, messageId: reply.body.id, message: { body: 'We are on it', direction: 'outgoing' } })
 		expect(await visitor.waitFor('message.created')).toEqual({ ...ids, messageId: reply.body.id })
 
 		await server.realtime.flush()
@@ -54,10 +66,38 @@ describe('inbox events', () => {
 			'message.created',
 			'conversation.updated',
 		])
+		// Numbered without a gap, each number once; the row is every member's, without anyone's unread count.
+		expect(workspace.events.map((entry) => entry.data.seq).sort((a, b) => Number(a) - Number(b))).toEqual([1, 2, 3, 4, 5, 6, 7])
+		expect(workspace.events.filter((entry) => entry.event.startsWith('conversation.')).every((entry) => !('unreadCount' in (entry.data.conversation as object)))).toBe(true)
 		// A refused change announces nothing.
 		expect((await call('PATCH', base, team.agent.auth, { status: 'closed' })).status).toBe(400)
 		await server.realtime.flush()
 		expect(workspace.events).toHaveLength(7)
+	})
+
+	test("each workspace numbers its own events, in PostgreSQL: two processes' publishers share one sequence; an event too big for Pusher keeps its ids and says it was cut", async () => {
+		const [first, second] = [await createTeam('Numbered one'), await createTeam('Numbered two')]
+		const channel = await createLinkChannel(first.workspace.id)
+		const listener = await server.connect(first.agent.auth)
+		const events = await recordEvents(listener, `private-workspace-${first.workspace.id}`)
+		const other = await recordEvents(await server.connect(second.agent.auth), `private-workspace-${second.workspace.id}`)
+		// A second app process: its own publisher, the same database and realtime server.
+		const elsewhere = createRealtime({ target: server.target, logger: pino({ level: 'silent' }) })
+		await Promise.all(
+			Array.from({ length: 10 }, (_, index) =>
+				receiveMessage(testDb(), index % 2 ? elsewhere : server.realtime, { channel, from: { externalId: `v${index}`, name: `Visitor ${index}` }, body: `Hello ${index}` }),
+			),
+		)
+		await Promise.all([server.realtime.flush(), elsewhere.flush()])
+		await expect.poll(() => events.events.length).toBe(20)
+		expect(events.events.map((entry) => entry.data.seq).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, index) => index + 1))
+		expect(other.events).toEqual([])
+
+		// 3 000 emoji are 12 000 bytes, more than Pusher's 10 kB an event: the page reloads for it.
+		const long = '😀'.repeat(3000)
+		const { message } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'long', name: 'Long' }, body: long })
+		const cut = await events.waitFor('message.created', (data) => data.messageId === String(message.id))
+		expect(cut).toEqual({ workspaceId: first.workspace.id, conversationId: message.conversationId, number: expect.any(Number), messageId: String(message.id), seq: expect.any(Number), cut: true })
 	})
 
 	test('the assignee and the members mentioned in a note are notified on their own user channel', async () => {

@@ -12,7 +12,7 @@ import { createRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { createRealtimeClient, type RealtimeClient } from '#app/realtime/pusher.client.ts'
 import { createRealtimeServer } from '#realtime/index.ts'
 import { parseConfig } from '#config/config.ts'
-import { publishTarget, realtimeServerOptions, resolveRealtimeConfig, type RealtimeConfig } from '#config/realtime-config.ts'
+import { publishTarget, realtimeServerOptions, resolveRealtimeConfig, type RealtimeConfig, type RealtimeTarget } from '#config/realtime-config.ts'
 import { testDb } from './harness.ts'
 
 export type Answer = { status: number; body: unknown }
@@ -20,6 +20,8 @@ export type Answer = { status: number; body: unknown }
 export type RealtimeTestServer = {
 	url: string
 	realtime: Realtime
+	/** Where this server's publishers send (another process's `createRealtime` would use it too). */
+	target: () => RealtimeTarget
 	realtimeConfig: RealtimeConfig
 	/** The `pusher` SDK for this server's app (to publish or query directly). */
 	sdk: PusherServer
@@ -44,7 +46,8 @@ export async function startRealtimeServer(env: Record<string, string> = {}): Pro
 	// With the product's channel names and limits, as server/app.ts composes it.
 	const embedded = createRealtimeServer({ apps: [realtimeConfig.app], ...realtimeServerOptions(config) })
 	let port = 0
-	const realtime = createRealtime({ target: () => publishTarget(realtimeConfig, port), logger })
+	const target = () => publishTarget(realtimeConfig, port)
+	const realtime = createRealtime({ target, logger })
 	const app = express()
 	app.set('trust proxy', 'loopback')
 	app.use(embedded.httpHandler)
@@ -80,6 +83,7 @@ export async function startRealtimeServer(env: Record<string, string> = {}): Pro
 	return {
 		url,
 		realtime,
+		target,
 		realtimeConfig,
 		sdk: new PusherServer({ appId: realtimeConfig.app.id, key: realtimeConfig.app.key, secret: realtimeConfig.app.secret, host: '127.0.0.1', port: String(port), useTLS: false }),
 		request,
@@ -141,10 +145,10 @@ export function nextEvent<T = unknown>(target: Bindable, event: string, ms = 300
 
 /** Collects every event `client` receives on `channelName` through the module's shared subscription. */
 export async function recordEvents(client: RealtimeClient, channelName: string) {
-	const events: Array<{ event: string; data: unknown }> = []
+	const events: Array<{ event: string; data: Record<string, unknown> }> = []
 	let resubscribed = 0
 	const leave = client.subscribe(channelName, {
-		onEvent: (event, data) => events.push({ event, data }),
+		onEvent: (event, data) => events.push({ event, data: data as Record<string, unknown> }),
 		onResubscribed: () => (resubscribed += 1),
 	})
 	const channel = client.pusher.channel(channelName)
@@ -155,7 +159,7 @@ export async function recordEvents(client: RealtimeClient, channelName: string) 
 		leave,
 		/** The first recorded `event` whose data matches, waiting for it if needed. */
 		async waitFor(event: string, matches: (data: Record<string, unknown>) => boolean = () => true, ms = 3000) {
-			const find = () => events.find((entry) => entry.event === event && matches(entry.data as Record<string, unknown>))
+			const find = () => events.find((entry) => entry.event === event && matches(entry.data))
 			await withTimeout(
 				(async () => {
 					while (!find()) await new Promise((resolve) => setTimeout(resolve, 10))

@@ -32,10 +32,10 @@ describe('events on private-workspace-{id}', () => {
 		const { team, recorder } = await listeningTeam('Updates')
 		expect(await call('PATCH', `/v1/workspaces/${team.workspace.id}`, team.admin.auth, {})).toBe(200)
 		expect(await call('PATCH', `/v1/workspaces/${team.workspace.id}`, team.admin.auth, { name: 'Renamed' })).toBe(200)
-		// Only ids: an event is a hint to revalidate, never a copy of the data.
-		expect(await recorder.waitFor('workspace.updated')).toEqual({ workspaceId: team.workspace.id })
+		// Numbered: the workspace's first event.
+		expect(await recorder.waitFor('workspace.updated')).toEqual({ workspaceId: team.workspace.id, seq: 1 })
 		await server.realtime.flush()
-		expect(recorder.events).toEqual([{ event: 'workspace.updated', data: { workspaceId: team.workspace.id } }])
+		expect(recorder.events).toEqual([{ event: 'workspace.updated', data: { workspaceId: team.workspace.id, seq: 1 } }])
 	})
 
 	test('member.joined when an invitation brings someone in, once', async () => {
@@ -44,7 +44,7 @@ describe('events on private-workspace-{id}', () => {
 		const { code } = invitation.body as { code: string }
 		const newcomer = await createUser({ name: 'Newcomer' })
 		expect((await server.post('/v1/workspaces/invitations/accept', { code, method: 'link' }, newcomer.auth)).status).toBe(200)
-		expect(await recorder.waitFor('member.joined')).toEqual({ workspaceId: team.workspace.id, userId: newcomer.user.id })
+		expect(await recorder.waitFor('member.joined')).toEqual({ workspaceId: team.workspace.id, userId: newcomer.user.id, seq: 1 })
 		// Accepting again changes nothing, so says nothing.
 		expect((await server.post('/v1/workspaces/invitations/accept', { code, method: 'link' }, newcomer.auth)).status).toBe(200)
 		await server.realtime.flush()
@@ -57,6 +57,7 @@ describe('events on private-workspace-{id}', () => {
 		expect(await recorder.waitFor('member.updated', (data) => data.userId === team.otherAgent.user.id)).toEqual({
 			workspaceId: team.workspace.id,
 			userId: team.otherAgent.user.id,
+			seq: 1,
 		})
 		expect(await call('PATCH', `/v1/workspaces/${team.workspace.id}/members/me`, team.owner.auth, { availability: 'busy' })).toBe(200)
 		await recorder.waitFor('member.updated', (data) => data.userId === team.owner.user.id)
@@ -73,6 +74,7 @@ describe('events on private-workspace-{id}', () => {
 		expect(await recorder.waitFor('member.removed', (data) => data.userId === team.otherAgent.user.id)).toEqual({
 			workspaceId: team.workspace.id,
 			userId: team.otherAgent.user.id,
+			seq: 1,
 		})
 		// They hear of it first (and revalidate), then the server closes their sockets: 4009.
 		await removedEvents.waitFor('member.removed')
@@ -102,8 +104,10 @@ describe('events on private-workspace-{id}', () => {
 			workspaceId: team.workspace.id,
 			fromUserId: team.owner.user.id,
 			toUserId: team.admin.user.id,
+			seq: 1,
 		})
 		expect(await call('DELETE', `/v1/workspaces/${team.workspace.id}`, team.admin.auth, { confirmName: team.workspace.name })).toBe(204)
+		// Its numbers went with it: unnumbered, which a page takes as a gap (it leaves the workspace anyway).
 		expect(await recorder.waitFor('workspace.deleted')).toEqual({ workspaceId: team.workspace.id })
 	})
 

@@ -26,6 +26,7 @@ import * as m0024 from './0024_report_versions.ts'
 import * as m0025 from './0025_visitor_email_claims.ts'
 import * as m0026 from './0026_released_channel_slugs.ts'
 import * as m0028 from './0028_workspace_country.ts'
+import * as m0029 from './0029_workspace_event_numbers.ts'
 import * as m0027 from './0027_session_second_factor.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
 	'0026_released_channel_slugs': m0026,
 	'0027_session_second_factor': m0027,
 	'0028_workspace_country': m0028,
+	'0029_workspace_event_numbers': m0029,
 }

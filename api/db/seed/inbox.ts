@@ -12,6 +12,7 @@ import * as people from './people.ts'
 const nothing = async () => {}
 export const unheard: Realtime = {
 	publish: nothing,
+	publishBatch: nothing,
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
 	flush: nothing,
