@@ -27,9 +27,9 @@ test.afterAll(async () => {
 	await Promise.all([fake?.close(), whatsapp?.close(), meta?.close()])
 })
 
-/** The create page, hydrated, and one kind's connect form on it. */
+/** The create page with one kind chosen, hydrated, and that kind's connect form on it. */
 async function connectForm(page: Page, kind: string) {
-	await page.goto('/en-us/dashboard/settings/channels/create')
+	await page.goto(`/en-us/dashboard/settings/channels/create?kind=${kind}`)
 	await waitForHydration(page)
 	return page.locator(`#${kind}-form`)
 }
@@ -48,7 +48,7 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	const bot = fake.addBot({ username: 'telegram_co_bot' })
 	const sdk = realtimeSdk(baseURL!)
 
-	await page.goto('/en-us/dashboard/settings/channels/create')
+	await page.goto('/en-us/dashboard/settings/channels/create?kind=telegram')
 	await waitForHydration(page)
 	const form = page.locator('#telegram-form')
 	await form.getByLabel('Name').fill('Telegram support')
@@ -93,6 +93,8 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 })
 
 test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, its messages arrive, and after 24 hours a template goes out', async ({ page, context, request, baseURL }) => {
+	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
+	test.slow()
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'WhatsApp Co')
 	await signIn(context, baseURL!, owner.token)
@@ -139,6 +141,8 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 })
 
 test('an admin connects a Messenger page, pastes what Meta needs, a signed message arrives live and the reply reaches the Send API', async ({ page, context, request, baseURL }) => {
+	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
+	test.slow()
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'Messenger Co')
 	await signIn(context, baseURL!, owner.token)
@@ -256,6 +260,9 @@ test.describe('in Arabic, without JavaScript', () => {
 		const bot = fake.addBot()
 		await page.goto('/ar-eg/dashboard/settings/channels/create')
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		// The kind first, by a plain link; then its form alone.
+		await page.getByRole('link', { name: /^تيليجرام/ }).click()
+		await expect(page).toHaveURL('/ar-eg/dashboard/settings/channels/create?kind=telegram')
 		const form = page.locator('#telegram-form')
 		await expect(form.getByRole('heading', { name: 'بوت تيليجرام الخاص بك' })).toBeVisible()
 		await form.getByLabel('الاسم').fill('دعم تيليجرام')
