@@ -3,13 +3,14 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import * as dashboard from '#app/routes/dashboard.css.ts'
 import { button } from './ui/button.css.ts'
+import { formErrors } from './ui/field.css.ts'
 import { actions } from './ui/table.css.ts'
 
 /**
  * Asks before a destructive action, in the page itself, so it works without JavaScript: the form
- * posts `fields` (a list posts one field per value); `cancel` leads back.
+ * posts `fields` (a list posts one field per value); `cancel` leads back; `error`: why the last try failed.
  */
-export function Confirm({ title, text, fields, confirm, cancel }: { title: string; text?: string; fields: Record<string, string | string[]>; confirm: string; cancel: string }) {
+export function Confirm({ title, text, fields, confirm, cancel, error }: { title: string; text?: string; fields: Record<string, string | string[]>; confirm: string; cancel: string; error?: string | null }) {
 	const { t } = useTranslation()
 	const id = useId()
 	return (
@@ -18,6 +19,11 @@ export function Confirm({ title, text, fields, confirm, cancel }: { title: strin
 				{title}
 			</h2>
 			{text ? <p id={`${id}-text`}>{text}</p> : null}
+			{error ? (
+				<p role="alert" className={formErrors}>
+					{error}
+				</p>
+			) : null}
 			<Form method="post" className={actions}>
 				{Object.entries(fields).flatMap(([name, value]) =>
 					(Array.isArray(value) ? value : [value]).map((item) => <input key={`${name}-${item}`} type="hidden" name={name} value={item} />),
