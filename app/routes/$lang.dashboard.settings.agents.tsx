@@ -143,6 +143,10 @@ export default function Agents() {
 			<div className={styles.pageHeader}>
 				<h1 className={styles.pageTitle}>{title}</h1>
 				<p className={styles.pageLead}>{t('agents.lead')}</p>
+				{/* This page holds invitations; the people themselves are on the team's page. */}
+				<p className={styles.pageLead}>
+					<Link to={`/${locale}/dashboard/team-members`}>{t('agents.membersLink')}</Link>
+				</p>
 			</div>
 
 			{created ? (
