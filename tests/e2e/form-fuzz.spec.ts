@@ -63,6 +63,7 @@ const followedLinks = 6
 /** Action routes that are no page of their own: posted to by scripts or by other pages' forms; fuzzed directly. */
 const endpoints: Record<string, (fixture: Fixture) => string> = {
 	'routes/$lang.c.$slug_.realtime-auth': (fixture) => `/en-us/c/${fixture.slug}/realtime-auth`,
+	'routes/$lang.c.$slug_.read': (fixture) => `/ar-eg/c/${fixture.slug}/read`,
 	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
 	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
 	'routes/realtime.user-auth': () => '/realtime/user-auth',
@@ -247,7 +248,7 @@ test.describe('page forms under hostile input', () => {
 	test('the endpoints without a page of their own answer hostile posts with no 5xx and no leak', async ({ request, baseURL }) => {
 		test.slow()
 		const fixture = await fixtureOf(request)
-		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name'), hostileString), hostileString), { maxLength: 5 })
+		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString), { maxLength: 5 })
 		await signedRequest(baseURL!, fixture.token, async (signed) => {
 			for (const url of Object.values(endpoints).map((endpoint) => endpoint(fixture))) {
 				await fc.assert(
