@@ -35,11 +35,12 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard_.settings.workspaces.setup-workspace': (_, lang) => [`/${lang}/dashboard/settings/workspaces/setup-workspace`],
 	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
-	'routes/$lang.dashboard.settings.channels.create': (_, lang) => [`/${lang}/dashboard/settings/channels/create`, `/${lang}/dashboard/settings/channels/create?kind=telegram`],
+	'routes/$lang.dashboard.settings.channels.create': (_, lang) => ['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
 	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
 	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
+	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
 	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [`/${lang}/dashboard/contacts/itsForm`, `/${lang}/dashboard/contacts/itsForm?id=${fixture.contactId}`],
 	'routes/$lang.dashboard.contacts._index': (fixture, lang) => [`/${lang}/dashboard/contacts?contact=${fixture.contactId}`],
@@ -95,6 +96,7 @@ async function fixtureOf(request: APIRequestContext) {
 	expect(written.ok(), await written.text()).toBe(true)
 	const base = `/v1/workspaces/${link.workspace.id}`
 	expect((await request.post(`${base}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })).ok()).toBe(true)
+	expect((await request.post(`${base}/canned-responses`, { data: { shortCode: 'hello', content: 'Hello, how can we help?' }, headers })).ok()).toBe(true)
 	const contact = await request.post(`${base}/contacts`, { data: { name: 'Karim', email: 'karim@example.test' }, headers })
 	const channels = await request.get(`${base}/channels`, { headers })
 	const [channel] = ((await channels.json()) as { channels: Array<{ id: string }> }).channels
