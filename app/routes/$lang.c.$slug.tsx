@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useEffect, useRef } from 'react'
 import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
 import { requireLocale } from '#app/.server/locale.ts'
-import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
+import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie, visitorFormReply } from '#app/.server/visitor.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
@@ -54,8 +54,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-type ActionReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string> }
-
 /** Posts the visitor's message (the cookie is set with the first one), then shows the thread again: the same with or without JavaScript. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
@@ -73,12 +71,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 		// The API checks the fields and words its messages in the visitor's language; the form keeps what they typed.
 		await visitorApi(request, context, locale, token).post(`/link/${slug}/messages`, values)
 	} catch (error) {
-		// Whatever the API said (the database away is a 503 the visitor can retry), the form again with their words; only what is no API answer is a crash.
-		if (!(error instanceof ApiError)) throw error
-		if (error.statusCode === 404) pageNotFound(request)
-		const fieldErrors = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
-		const reply: ActionReply = { fieldErrors, formError: Object.keys(fieldErrors).length ? null : error.message, values }
-		return data(reply, { status: error.statusCode, headers })
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(request)
+		const { reply, status } = visitorFormReply(error, values)
+		return data(reply, { status, headers })
 	}
 	headers.set('Cache-Control', 'no-store')
 	return redirect(`/${locale}/c/${slug}#latest`, { headers })
