@@ -137,7 +137,7 @@ export default function CannedResponses() {
 					</thead>
 					<tbody>
 						{cannedResponses.map((canned) => (
-							<tr key={canned.id}>
+							<tr key={canned.id} className={cannedStyles.row}>
 								{/* The code and what can be done with it, in one narrow column: the text has the room, on a phone too. */}
 								<td className={`${table.td} ${cannedStyles.codeCell}`}>
 									{/* As it is typed in the composer, `/` first, in the code's own direction. */}
@@ -155,7 +155,7 @@ export default function CannedResponses() {
 										</div>
 									) : null}
 								</td>
-								<td className={`${table.td} ${cannedStyles.cell}`}>
+								<td className={table.td}>
 									<p className={cannedStyles.text} dir="auto">
 										{canned.content}
 									</p>

@@ -9,6 +9,9 @@ export const kind = style({
 	gridTemplateColumns: 'auto 1fr',
 	gap: '0.25rem 0.75rem',
 	alignItems: 'start',
+	// As tall as the tallest in its row, its text at the top.
+	blockSize: '100%',
+	alignContent: 'start',
 	padding: '0.875rem',
 	borderRadius: vars.radius,
 	border: `1px solid ${vars.color.border}`,
