@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { labelTitlePattern } from '#api/labels/schemas.ts'
+import { cannedLimits } from '#common/canned-responses.ts'
 
-export const limits = { shortCode: 32, content: 4096, search: 100 }
+export const limits = cannedLimits
 
 /** One word (letters of any script, digits, `-`, `_`), typed after `/` in the composer. */
 const shortCode = z.string().trim().min(1).max(limits.shortCode).regex(labelTitlePattern, 'inbox:validation.shortCode')

@@ -4,7 +4,7 @@ import { attachmentParams } from '#api/attachments/router.ts'
 import { messageDirections } from '#api/db/schema.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { type LinkPageJson, type VisitorMessageJson, type VisitorThreadJson } from './queries.ts'
-import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery } from './schemas.ts'
+import { linkParams, markReadBody, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery } from './schemas.ts'
 
 const linkPage = answerSchema<LinkPageJson>()(
 	z
@@ -63,6 +63,17 @@ export function documentLink(docs: ApiDocs) {
 		params: linkParams,
 		body: postVisitorMessageBody,
 		responses: { 201: { description: 'The message, and the conversation it is in.', schema: z.object({ conversationId: z.string().uuid(), message: visitorMessage }) } },
+		errors: [429],
+	})
+	docs.add({
+		method: 'post',
+		path: '/:slug/read',
+		summary: 'Mark the team’s replies read',
+		description: 'The visitor has the team’s replies on screen up to `upTo` (a message id): those sent or delivered in their own conversation become read, and the agents’ threads show it.',
+		caller: 'visitor',
+		params: linkParams,
+		body: markReadBody,
+		responses: { 204: 'Read (or nothing to mark).' },
 		errors: [429],
 	})
 	docs.add({

@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
@@ -110,4 +110,21 @@ export async function visitorAttachment(db: Executor, conversationId: string, at
 		.where('messages.conversationId', '=', conversationId)
 		.where('messages.kind', '=', 'text')
 		.executeTakeFirst()
+}
+
+/**
+ * The team's replies in the visitor's conversation, up to message `upTo`, now read (they were sent
+ * or delivered; a failed one stays failed). Returns those that changed, for the agents' threads.
+ */
+export async function markRepliesRead(db: Executor, conversationId: string, upTo: string) {
+	return db
+		.updateTable('messages')
+		.set({ status: 'read', updatedAt: sql<Date>`now()` })
+		.where('conversationId', '=', conversationId)
+		.where('direction', '=', 'outgoing')
+		.where('kind', '=', 'text')
+		.where('status', 'in', ['sent', 'delivered'])
+		.where('id', '<=', upTo)
+		.returning(['id', 'kind', 'direction'])
+		.execute()
 }

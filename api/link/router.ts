@@ -12,15 +12,21 @@ import { consumeAll, createRateLimits } from '#api/http/rate-limit.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
-import { findLinkChannel, hasIdentity, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
-import { linkParams, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
+import { messageEvent, publishEvents } from '#api/conversations/events.ts'
+import { findLinkChannel, hasIdentity, markRepliesRead, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { linkParams, markReadBody, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
 
 const minute = 60
 
-/** Messages a visitor may send: per visitor (their token) and per address, which catches a script that changes tokens. */
+/**
+ * Messages a visitor may send: per visitor (their token) and per address, which catches a script that
+ * changes tokens. Marking replies read: the page asks when it is seen and when a reply comes, far less.
+ */
 export const linkLimitRules = {
 	linkVisitor: { points: 20, seconds: minute },
 	linkIp: { points: 60, seconds: minute },
+	linkReadVisitor: { points: 30, seconds: minute },
+	linkReadIp: { points: 120, seconds: minute },
 }
 
 function linkNotFound() {
@@ -95,6 +101,34 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, unverifiedEmail }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
 			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, attachments: [], createdAt: message.createdAt.toISOString() }
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
+		}),
+	)
+
+	/**
+	 * The visitor has the team's replies on screen, up to `upTo`: they are read, in the visitor's own
+	 * conversation only, and the agents' threads hear it as they hear other channels' read receipts.
+	 */
+	router.post(
+		'/:slug/read',
+		handler(async (req, res) => {
+			const { channel } = await requireLink(req)
+			const externalId = visitorId(req)
+			await consumeAll([
+				[limits.linkReadVisitor, externalId],
+				[limits.linkReadIp, clientAddressKey(req)],
+			])
+			const { upTo } = parseRequest(req, 'body', markReadBody)
+			const conversationId = await visitorConversationId(db, channel.id, externalId)
+			const read = conversationId ? await markRepliesRead(db, conversationId, upTo) : []
+			if (conversationId && read.length > 0) {
+				const conversation = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', conversationId).executeTakeFirstOrThrow()
+				void publishEvents(
+					db,
+					realtime,
+					read.map((message) => messageEvent('message.updated', conversation, message)),
+				)
+			}
+			res.status(204).end()
 		}),
 	)
 

@@ -105,10 +105,13 @@ export async function apiRefusal(error: unknown, locale: Locale, request: Reques
 	return error
 }
 
-/** Redirects to `to` with an error toast that says why the API refused (see `apiRefusal`). */
+/**
+ * An action's answer when the API failed: back to `to` with an error toast that says why, whatever
+ * the status (a 5xx the user can retry is no crash). A 401 signs out; what is no API answer is rethrown.
+ */
 export async function refusalToast(error: unknown, options: { locale: Locale; request: Request; to: string; title: string }) {
-	const refused = await apiRefusal(error, options.locale, options.request)
-	return redirectWithToast(options.to, { type: 'error', title: options.title, description: errorDetail(refused) })
+	if (!(error instanceof ApiError) || error.statusCode === 401) return rethrowApiError(error, options.locale, options.request)
+	return redirectWithToast(options.to, { type: 'error', title: options.title, description: errorDetail(error) })
 }
 
 export type SignedIn<U extends UserJson = UserJson> = { user: U; token: string; locale: Locale; api: ApiClient }

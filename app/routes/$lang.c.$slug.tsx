@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next'
 import { useEffect, useRef } from 'react'
 import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
 import { requireLocale } from '#app/.server/locale.ts'
-import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
+import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie, visitorFormReply } from '#app/.server/visitor.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
+import { useMarkRepliesRead } from '#app/components/link-chat/use-mark-read.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
+import { isolated } from '#app/utils/bidi.tsx'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { combineHeaders, pageNotFound, formOf } from '#app/utils/http.ts'
 import { languages, type Locale } from '#locales/languages.ts'
@@ -52,8 +54,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-type ActionReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string> }
-
 /** Posts the visitor's message (the cookie is set with the first one), then shows the thread again: the same with or without JavaScript. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
@@ -71,11 +71,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 		// The API checks the fields and words its messages in the visitor's language; the form keeps what they typed.
 		await visitorApi(request, context, locale, token).post(`/link/${slug}/messages`, values)
 	} catch (error) {
-		if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
-		if (error.statusCode === 404) pageNotFound(request)
-		const fieldErrors = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
-		const reply: ActionReply = { fieldErrors, formError: Object.keys(fieldErrors).length ? null : error.message, values }
-		return data(reply, { status: error.statusCode, headers })
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(request)
+		const { reply, status } = visitorFormReply(error, values)
+		return data(reply, { status, headers })
 	}
 	headers.set('Cache-Control', 'no-store')
 	return redirect(`/${locale}/c/${slug}#latest`, { headers })
@@ -93,7 +91,10 @@ export default function LinkChat() {
 	const { teamTyping, typing } = useVisitorChannel({ config: realtime, authEndpoint: `${base}/realtime-auth`, conversationId: thread.conversationId })
 	const askFirst = !thread.conversationId && (page.askName || page.askEmail)
 	const errors = reply && 'fieldErrors' in reply ? reply : null
-	const team = t('link.team', { business: page.businessName })
+	const team = isolated((values) => t('link.team', values), { business: page.businessName })
+	// The team's newest reply on screen: read once the visitor's page is seen with it.
+	const newestReply = thread.messages.findLast((message) => message.direction === 'outgoing')?.id ?? null
+	useMarkRepliesRead(`${base}/read`, newestReply)
 
 	// A sent message leaves the box empty for the next one.
 	const lastCount = useRef(thread.messages.length)
@@ -110,8 +111,12 @@ export default function LinkChat() {
 					{Array.from(page.businessName)[0]?.toUpperCase()}
 				</span>
 				<div className={styles.heading}>
-					<h1 className={styles.business}>{page.businessName}</h1>
-					<p className={styles.channelName}>{page.name}</p>
+					<h1 className={styles.business} dir="auto">
+						{page.businessName}
+					</h1>
+					<p className={styles.channelName} dir="auto">
+						{page.name}
+					</p>
 				</div>
 				<nav aria-label={t('link.languages')} className={styles.languages}>
 					{languages.map((language) => (
@@ -124,8 +129,15 @@ export default function LinkChat() {
 
 			<main className={styles.main}>
 				<section className={styles.intro}>
-					<p className={styles.greeting}>{page.greeting || t('link.defaultGreeting')}</p>
-					{page.awayMessage ? <p className={styles.away}>{page.awayMessage}</p> : null}
+					{/* The owner's words, in whatever language they wrote them: their own direction, their full stop at their end. */}
+					<p className={styles.greeting} dir={page.greeting ? 'auto' : undefined}>
+						{page.greeting || t('link.defaultGreeting')}
+					</p>
+					{page.awayMessage ? (
+						<p className={styles.away} dir="auto">
+							{page.awayMessage}
+						</p>
+					) : null}
 				</section>
 
 				<section aria-labelledby="thread-heading" className={styles.threadSection}>
@@ -146,9 +158,9 @@ export default function LinkChat() {
 								ref={index === thread.messages.length - 1 ? latestRef : undefined}
 								className={message.direction === 'incoming' ? styles.mine : styles.theirs}
 							>
-								<span className={styles.author}>{message.direction === 'incoming' ? t('link.you') : (message.senderName ?? team)}</span>
+								<span className={styles.author}>{message.direction === 'incoming' ? t('link.you') : message.senderName ? <bdi>{message.senderName}</bdi> : team}</span>
 								{message.body ? (
-									<p className={styles.body}>
+									<p className={styles.body} dir="auto">
 										<MessageText text={message.body} />
 									</p>
 								) : null}
@@ -158,7 +170,7 @@ export default function LinkChat() {
 						))}
 					</ol>
 					<p className={styles.typing} role="status">
-						{teamTyping ? t('link.typing', { business: page.businessName }) : ''}
+						{teamTyping ? isolated((values) => t('link.typing', values), { business: page.businessName }) : ''}
 					</p>
 				</section>
 

@@ -16,7 +16,7 @@ import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
-import { isolated } from '#app/utils/bidi.ts'
+import { isolatedText } from '#app/utils/bidi.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
@@ -222,7 +222,7 @@ function CampaignForm() {
 	return (
 		<section className={styles.section} aria-labelledby="campaign-form-heading">
 			<h2 id="campaign-form-heading" className={styles.sectionTitle}>
-				{editing ? t('campaigns.edit', { name: isolated(editing.name) }) : t('campaigns.new')}
+				{editing ? t('campaigns.edit', { name: isolatedText(editing.name) }) : t('campaigns.new')}
 			</h2>
 			<Form method="post" {...getFormProps(form)} className={formClass} ref={formRef} onChange={onChange}>
 				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
@@ -360,7 +360,7 @@ function CampaignDetail({ campaign }: { campaign: CampaignJson }) {
 			{confirming === 'cancel' ? (
 				<Confirm
 					id="confirm"
-					title={t('campaigns.cancelTitle', { name: isolated(campaign.name) })}
+					title={t('campaigns.cancelTitle', { name: isolatedText(campaign.name) })}
 					text={t('campaigns.cancelText')}
 					fields={{ intent: 'cancel', campaignId: campaign.id }}
 					confirm={t('campaigns.actions.cancel')}
@@ -466,7 +466,7 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			</h3>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: isolated(preview.name) })} <q>
+					{t('campaigns.previewFor', { name: isolatedText(preview.name) })} <q>
 						<bdi>{preview.body}</bdi>
 					</q>
 				</p>

@@ -18,6 +18,7 @@ import { Confirm } from '#app/components/confirm.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
 import { combineHeaders, formOf } from '#app/utils/http.ts'
 import { dateTimeFormat } from '#app/utils/intl.ts'
+import { isolated } from '#app/utils/bidi.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { themeNames } from '#common/theme.ts'
@@ -51,7 +52,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		current: session.current,
 		name: [session.browser, session.system].filter(Boolean).join(' · ') || session.userAgent || t('profile.unknownDevice'),
 		ip: session.ip,
-		times: t('profile.sessionTimes', { created: when.format(new Date(session.createdAt)), lastSeen: when.format(new Date(session.lastSeenAt)) }),
+		created: when.format(new Date(session.createdAt)),
+		lastSeen: when.format(new Date(session.lastSeenAt)),
 	}))
 	const asked = new URL(args.request.url).searchParams.get('signOut')
 	const signingOut: { others: true } | { others: false; id: string; name: string } | null =
@@ -281,10 +283,18 @@ export default function Profile() {
 				<ul className={styles.sessionList} aria-labelledby="sessions-heading">
 					{devices.map((device) => (
 						<li key={device.id} className={styles.sessionItem} data-testid="session">
+							{/* Browser, system, address and dates are each isolated: Latin and digits inside Arabic keep their order. */}
 							<div>
-								<strong>{device.name}</strong>
-								{device.ip ? <bdi dir="ltr"> · {device.ip}</bdi> : null}
-								<div>{device.times}</div>
+								<strong>
+									<bdi>{device.name}</bdi>
+								</strong>
+								{device.ip ? (
+									<>
+										{' · '}
+										<bdi dir="ltr">{device.ip}</bdi>
+									</>
+								) : null}
+								<div>{isolated((values) => t('profile.sessionTimes', values), { created: device.created, lastSeen: device.lastSeen })}</div>
 							</div>
 							{device.current ? (
 								<span>{t('profile.thisDevice')}</span>

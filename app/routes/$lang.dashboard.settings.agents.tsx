@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type Role } from '#app/.server/api.ts'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
-import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -13,6 +13,7 @@ import { toastWhile } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
@@ -79,21 +80,25 @@ export async function action(args: ActionFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}/invitations`
 	const here = `/${locale}/dashboard/settings/agents`
 
+	// A failed resend or revoke is said beside its button or in its confirmation, whatever the status.
+	const invitationId = String(formData.get('invitationId') ?? '')
 	if (formData.get('intent') === 'resend') {
 		let answer: { message: string }
 		try {
-			answer = await api.post<{ message: string }>(`${base}/${String(formData.get('invitationId') ?? '')}/resend`)
+			answer = await api.post<{ message: string }>(`${base}/${encodeURIComponent(invitationId)}/resend`)
 		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('agents.resendFailed') })
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ failed: { intent: 'resend' as const, invitationId, message } }, { status })
 		}
 		return redirectWithToast(here, { type: 'success', title: answer.message })
 	}
 
 	if (formData.get('intent') === 'revoke') {
 		try {
-			await api.delete(`${base}/${encodeURIComponent(String(formData.get('invitationId') ?? ''))}`)
+			await api.delete(`${base}/${encodeURIComponent(invitationId)}`)
 		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('agents.revokeFailed') })
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ failed: { intent: 'revoke' as const, invitationId, message } }, { status })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('agents.revoked') })
 	}
@@ -121,7 +126,9 @@ function statusOf(invitation: Invitation, now: number): Status {
 
 export default function Agents() {
 	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
+	const failed = reply && 'failed' in reply ? reply.failed : null
+	const lastResult = reply && !('failed' in reply) ? reply : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`
@@ -136,6 +143,10 @@ export default function Agents() {
 			<div className={styles.pageHeader}>
 				<h1 className={styles.pageTitle}>{title}</h1>
 				<p className={styles.pageLead}>{t('agents.lead')}</p>
+				{/* This page holds invitations; the people themselves are on the team's page. */}
+				<p className={styles.pageLead}>
+					<Link to={`/${locale}/dashboard/team-members`}>{t('agents.membersLink')}</Link>
+				</p>
 			</div>
 
 			{created ? (
@@ -154,7 +165,15 @@ export default function Agents() {
 					fields={{ intent: 'revoke', invitationId: revoking.id }}
 					confirm={t('agents.revoke')}
 					cancel={base}
+					error={failed?.intent === 'revoke' ? failed.message : null}
 				/>
+			) : null}
+			{/* Where its own place is gone (the invitation no longer listed, its confirmation closed). */}
+			{failed && !(failed.intent === 'revoke' ? revoking : invitations.some((invitation) => invitation.id === failed.invitationId && invitation.status === 'active')) ? (
+				<div role="alert" className={fieldStyles.formErrors}>
+					<strong>{t(failed.intent === 'revoke' ? 'agents.revokeFailed' : 'agents.resendFailed')}</strong>
+					<div>{failed.message}</div>
+				</div>
 			) : null}
 
 			<section className={styles.section} aria-labelledby="invite-heading">
@@ -251,6 +270,11 @@ export default function Agents() {
 													{t('agents.revoke')}
 												</Link>
 											</div>
+										) : null}
+										{status === 'active' && failed?.intent === 'resend' && failed.invitationId === invitation.id ? (
+											<p role="alert" className={fieldStyles.errors}>
+												{t('agents.resendFailedWith', { reason: failed.message })}
+											</p>
 										) : null}
 									</td>
 								</tr>

@@ -50,14 +50,15 @@ export async function action(args: ActionFunctionArgs) {
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
 	const link = linkChannelBody(form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
-	const body = form.get('kind') === 'messaging' ? { name: link.name, enabled: link.enabled } : link
+	const messaging = form.get('kind') === 'messaging'
+	const body = messaging ? { name: link.name, enabled: link.enabled } : link
 	try {
 		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return channelFormReply(error, linkFormValues(link), locale, args.request)
+		return channelFormReply(error, messaging ? { name: link.name, enabled: link.enabled } : linkFormValues(link), locale, args.request)
 	}
 }
 
@@ -110,6 +111,8 @@ const webhookHelp = {
 export default function EditChannel() {
 	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
+	// Each form shows its own refusal only: the settings' (no intent), the credentials', the campaign rate's.
+	const replyOf = (intent?: string) => (reply?.values.intent === intent ? reply : undefined)
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
@@ -146,13 +149,13 @@ export default function EditChannel() {
 				{channel.kind === 'link' ? (
 					<LinkChannelForm
 						values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
-						reply={reply}
+						reply={replyOf()}
 						prefix={prefix}
 						submit={t('ui.save')}
 						pending={pending}
 					/>
 				) : (
-					<MessagingChannelForm channel={channel} reply={reply} pending={pending} />
+					<MessagingChannelForm channel={channel} reply={replyOf()} pending={pending} />
 				)}
 			</section>
 			{channel.maskedCredentials && credentialFieldsOf(channel.kind).length ? (
@@ -161,14 +164,14 @@ export default function EditChannel() {
 						{t('ui.credentialsTitle')}
 					</h2>
 					<p className={styles.pageLead}>{t('ui.credentialsHelp')}</p>
-					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} reply={reply} pending={pending} />
+					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} reply={replyOf('credentials')} pending={pending} />
 				</section>
 			) : null}
 			<section className={styles.section} aria-labelledby="campaign-rate-heading">
 				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>
 					{t('ui.campaignsTitle')}
 				</h2>
-				<CampaignRateForm channel={channel} reply={reply} pending={pending} />
+				<CampaignRateForm channel={channel} reply={replyOf('campaignRate')} pending={pending} />
 			</section>
 			{snippet ? (
 				<section className={styles.section} aria-labelledby="snippet-heading">
@@ -193,8 +196,13 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 	const username = setting('botUsername') ?? setting('instagramUsername')
 	const pageName = setting('pageName')
 	return (
-		<Form method="post" className={field.form}>
+		<Form method="post" className={field.form} key={JSON.stringify(reply?.values ?? {})}>
 			<input type="hidden" name="kind" value="messaging" />
+			{reply?.formError ? (
+				<div role="alert" className={field.formErrors}>
+					{reply.formError}
+				</div>
+			) : null}
 			{username || pageName ? (
 				<p className={field.help} dir="auto">
 					{[pageName, username ? `@${username}` : null].filter(Boolean).join(' · ')}
@@ -208,7 +216,7 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 				{errorList('name')}
 			</div>
 			<label className={channelStyles.check}>
-				<input type="checkbox" name="enabled" defaultChecked={channel.enabled} />
+				<input type="checkbox" name="enabled" defaultChecked={typeof reply?.values.enabled === 'boolean' ? reply.values.enabled : channel.enabled} />
 				{t('ui.enabledMessaging')}
 			</label>
 			<div>
@@ -228,6 +236,11 @@ function CampaignRateForm({ channel, reply, pending }: { channel: Pick<ChannelJs
 	return (
 		<Form method="post" className={field.form} key={typed ?? String(channel.campaignRatePerSecond)}>
 			<input type="hidden" name="intent" value="campaignRate" />
+			{reply?.formError ? (
+				<div role="alert" className={field.formErrors}>
+					{reply.formError}
+				</div>
+			) : null}
 			<div className={field.field}>
 				<label className={field.label} htmlFor="campaignRatePerSecond">
 					{t('ui.campaignRate')}

@@ -1,9 +1,10 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { type ChannelJson } from '#app/.server/api.ts'
-import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { apiFailure } from '#app/.server/forms.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
@@ -16,6 +17,8 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import * as field from '#app/components/ui/field.css.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -46,13 +49,16 @@ export async function action(args: ActionFunctionArgs) {
 	try {
 		await api.delete(`/workspaces/${user.workspace.id}/channels/${encodeURIComponent(String(form.get('channelId') ?? ''))}`)
 	} catch (error) {
-		return refusalToast(error, { locale, request, to: here, title: t('ui.deleteFailed') })
+		// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
+		const { message, status } = await apiFailure(error, locale, request)
+		return data({ deleteError: message }, { status })
 	}
 	return redirectWithToast(here, { type: 'success', title: t('ui.deleted', { name }) })
 }
 
 export default function Channels() {
 	const { title, locale, channels, manages, deleting } = useLoaderData<typeof loader>()
+	const deleteError = useKeptActionData<typeof action>()?.deleteError ?? null
 	const { t } = useTranslation('channels')
 	const common = useTranslation().t
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
@@ -71,7 +77,13 @@ export default function Channels() {
 					fields={{ channelId: deleting.id, name: deleting.name }}
 					confirm={common('actions.delete')}
 					cancel={base}
+					error={deleteError}
 				/>
+			) : deleteError ? (
+				<div role="alert" className={field.formErrors}>
+					<strong>{t('ui.deleteFailed')}</strong>
+					<div>{deleteError}</div>
+				</div>
 			) : null}
 
 			<div className={table.toolbar}>

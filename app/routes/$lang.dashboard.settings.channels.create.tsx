@@ -6,7 +6,7 @@ import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
-import { channelKinds, KindIcon } from '#app/components/channels/kind-icon.tsx'
+import { channelKinds, type Kind, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { ConnectChannelForm, type ConnectKind, connectKinds } from '#app/components/channels/connect-channel-form.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -20,12 +20,24 @@ export const handle = { i18n: ['channels'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
+/** The kind chosen in the URL (`?kind=telegram`), so that choosing works without JavaScript; none: the page offers the six. */
+function chosenKind(request: Request): Kind | null {
+	const asked = new URL(request.url).searchParams.get('kind')
+	return channelKinds.find((kind) => kind === asked) ?? null
+}
+
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale } = await requireUser(args)
 	// Agents see the list; the API would refuse what they post here anyway.
 	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
 	const t = await channelsT(locale)
-	return { title: t('ui.createTitle'), locale, prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/` }
+	const kind = chosenKind(args.request)
+	return {
+		title: kind ? `${t('ui.createTitle')}: ${t(`ui.kinds.${kind}`)}` : t('ui.createTitle'),
+		locale,
+		kind,
+		prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/`,
+	}
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -51,52 +63,56 @@ export async function action(args: ActionFunctionArgs) {
 const emptyLink = { name: '', slug: '', enabled: true, greeting: '', awayMessage: '', askName: false, askEmail: false }
 
 export default function CreateChannel() {
-	const { title, locale, prefix } = useLoaderData<typeof loader>()
+	const { title, locale, kind, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
+	const base = `/${locale}/dashboard/settings/channels`
 	return (
 		<>
 			<div className={styles.pageHeader}>
-				<h1 className={styles.pageTitle}>{title}</h1>
+				<h1 className={styles.pageTitle}>{kind ? t('ui.createTitle') : title}</h1>
 				<p className={styles.pageLead}>
-					<Link to={`/${locale}/dashboard/settings/channels`}>{t('ui.back')}</Link>
+					<Link to={base}>{t('ui.back')}</Link>
 				</p>
 			</div>
 
-			<section className={styles.section} aria-labelledby="kinds-heading">
-				<h2 id="kinds-heading" className={styles.sectionTitle}>
-					{t('ui.chooseKind')}
-				</h2>
-				<ul className={channelStyles.kinds}>
-					{channelKinds.map((kind) => (
-						<li key={kind}>
-							<a href={`#${kind}-form`} className={channelStyles.kindAvailable}>
-								<KindIcon kind={kind} />
-								<span className={channelStyles.kindName}>{t(`ui.kinds.${kind}`)}</span>
-								<span className={channelStyles.kindText}>{t(`ui.kindHelp.${kind}`)}</span>
-								<span className={channelStyles.kindBadge}>{t('ui.available')}</span>
-							</a>
-						</li>
-					))}
-				</ul>
-			</section>
-
-			<section id="link-form" className={styles.section} aria-labelledby="link-form-heading">
-				<h2 id="link-form-heading" className={styles.sectionTitle}>
-					{t('ui.linkForm')}
-				</h2>
-				<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
-			</section>
-
-			{connectKinds.map((kind) => (
-				<section key={kind} id={`${kind}-form`} className={styles.section} aria-labelledby={`${kind}-form-heading`}>
-					<h2 id={`${kind}-form-heading`} className={styles.sectionTitle}>
-						{t(`ui.${kind}Form`)}
-					</h2>
-					<ConnectChannelForm kind={kind} reply={reply?.values.kind === kind ? reply : undefined} pending={pending} />
+			{kind ? (
+				<section id={`${kind}-form`} className={styles.section} aria-labelledby={`${kind}-form-heading`}>
+					<div className={channelStyles.chosen}>
+						<KindIcon kind={kind} />
+						<h2 id={`${kind}-form-heading`} className={styles.sectionTitle}>
+							{t(`ui.${kind}Form`)}
+						</h2>
+						<Link to={`${base}/create`} className={channelStyles.otherKind}>
+							{t('ui.otherKind')}
+						</Link>
+					</div>
+					{/* A refusal is shown with the form it came from; the URL keeps the kind. */}
+					{kind === 'link' ? (
+						<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
+					) : (
+						<ConnectChannelForm kind={kind} reply={reply?.values.kind === kind ? reply : undefined} pending={pending} />
+					)}
 				</section>
-			))}
+			) : (
+				<section className={styles.section} aria-labelledby="kinds-heading">
+					<h2 id="kinds-heading" className={styles.sectionTitle}>
+						{t('ui.chooseKind')}
+					</h2>
+					<ul className={channelStyles.kinds}>
+						{channelKinds.map((each) => (
+							<li key={each}>
+								<Link to={`${base}/create?kind=${each}`} className={channelStyles.kindAvailable}>
+									<KindIcon kind={each} />
+									<span className={channelStyles.kindName}>{t(`ui.kinds.${each}`)}</span>
+									<span className={channelStyles.kindText}>{t(`ui.kindHelp.${each}`)}</span>
+								</Link>
+							</li>
+						))}
+					</ul>
+				</section>
+			)}
 		</>
 	)
 }

@@ -42,11 +42,11 @@ export const linkFormValues = (body: ReturnType<typeof linkChannelBody>) => ({ n
 
 /**
  * The form again with the API's messages beside their fields (`settings.greeting` → `greeting`,
- * `credentials.botToken` → `botToken`), and what was typed (never a secret).
+ * `credentials.botToken` → `botToken`), and what was typed (never a secret), whatever the status:
+ * a provider out of reach (502) or the database away (503) is said above the form, not a crash.
  */
 export async function channelFormReply(error: unknown, values: Record<string, string | boolean>, locale: Locale, request: Request) {
-	if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
-	if (error.statusCode === 401) await rethrowApiError(error, locale, request)
+	if (!(error instanceof ApiError) || error.statusCode === 401) return rethrowApiError(error, locale, request)
 	const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
 	const fieldErrors = Object.fromEntries(Object.entries(fields).map(([path, messages]) => [path.replace(/^(settings|credentials)\./, ''), messages]))
 	const reply: ChannelFormReply = {

@@ -3,8 +3,8 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { apiErrorReply } from '#app/.server/forms.ts'
-import { refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { apiErrorReply, apiFailure } from '#app/.server/forms.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -12,6 +12,7 @@ import { LabelChip } from '#app/components/label-chip.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -52,7 +53,9 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.delete(`${base}/${encodeURIComponent(String(formData.get('labelId') ?? ''))}`)
 		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('labels.deleteFailed') })
+			// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ deleteError: message }, { status })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('labels.deleted', { title: String(formData.get('title') ?? '') }) })
 	}
@@ -72,7 +75,9 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Labels() {
 	const { title, locale, labels, manages, editing, deleting } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
+	const deleteError = reply && 'deleteError' in reply ? reply.deleteError : null
+	const lastResult = reply && !('deleteError' in reply) ? reply : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/labels`
@@ -95,7 +100,13 @@ export default function Labels() {
 					fields={{ intent: 'delete', labelId: deleting.id, title: deleting.title }}
 					confirm={t('actions.delete')}
 					cancel={base}
+					error={deleteError}
 				/>
+			) : deleteError ? (
+				<div role="alert" className={fieldStyles.formErrors}>
+					<strong>{t('labels.deleteFailed')}</strong>
+					<div>{deleteError}</div>
+				</div>
 			) : null}
 
 			{manages ? (

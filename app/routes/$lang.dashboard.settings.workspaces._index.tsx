@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { apiErrorReply } from '#app/.server/forms.ts'
+import { apiErrorReply, apiFailure } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
 import { countriesIn, countryOfTimeZone, findCountry, type Country } from '#app/.server/countries.ts'
 import { timezones } from '#app/.server/timezones.ts'
@@ -15,6 +15,7 @@ import { ToastMessage } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
@@ -78,34 +79,35 @@ export async function action(args: ActionFunctionArgs) {
 		try {
 			await api.patch(`/workspaces/${encodeURIComponent(workspaceId)}`, { requireTwoFactor })
 		} catch (error) {
-			// Not the owner (403), or the owner without two-step sign-in (409): said in a toast.
-			return refusalToast(error, { locale, request, to: back, title: t('twoFactor.workspace.saveFailed') })
+			// Not the owner (403), the owner without two-step sign-in (409), the database away (503): said beside the box, as ticked.
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ intent: 'two-factor-requirement' as const, failed: { message, requireTwoFactor } }, { status })
 		}
 		return redirectWithToast(back, { type: 'success', title: t(requireTwoFactor ? 'twoFactor.workspace.required' : 'twoFactor.workspace.optional') })
 	}
 
 	if (intent === 'delete') {
 		const submission = parseWithZod(formData, { schema: deleteSchema })
-		if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+		if (submission.status !== 'success') return data({ intent: 'delete' as const, result: submission.reply() }, { status: 400 })
 		try {
 			await api.delete(`/workspaces/${submission.value.workspaceId}`, { confirmName: submission.value.confirmName })
 		} catch (error) {
 			const { result, status } = await apiErrorReply(submission, error, { signedIn })
-			return data({ intent, result }, { status })
+			return data({ intent: 'delete' as const, result }, { status })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('workspaces.deleted', { name: submission.value.confirmName }) })
 	}
 
 	const submission = parseWithZod(formData, { schema: updateSchema })
-	if (submission.status !== 'success') return data({ intent: 'update', result: submission.reply() }, { status: 400 })
+	if (submission.status !== 'success') return data({ intent: 'update' as const, result: submission.reply() }, { status: 400 })
 	const { workspaceId, countrySearch, country, ...changes } = submission.value
 	const chosen = countrySearch ? findCountry(countrySearch, locale) : country || null
-	if (chosen === undefined) return data({ intent: 'update', result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) }, { status: 400 })
+	if (chosen === undefined) return data({ intent: 'update' as const, result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) }, { status: 400 })
 	try {
 		await api.patch(`/workspaces/${workspaceId}`, { ...changes, country: chosen })
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn })
-		return data({ intent: 'update', result }, { status })
+		return data({ intent: 'update' as const, result }, { status })
 	}
 	return redirectWithToast(here, { type: 'success', title: t('workspaces.saved', { name: changes.name }) })
 }
@@ -146,7 +148,7 @@ export default function Workspaces() {
 						<input type="hidden" name="intent" value="update" />
 						<input type="hidden" name="workspaceId" value={editing.id} />
 					</WorkspaceForm>
-					{editing.role === 'owner' ? <TwoFactorRequirement workspace={editing} /> : null}
+					{editing.role === 'owner' ? <TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} /> : null}
 					<Link to={base} className={button.ghost}>
 						{t('actions.cancel')}
 					</Link>
@@ -286,7 +288,7 @@ function DeleteWorkspace({ workspace, lastResult, cancel }: { workspace: Workspa
 }
 
 /** The owner's choice: every member must have two-step sign-in on to use the workspace. */
-function TwoFactorRequirement({ workspace }: { workspace: Workspace }) {
+function TwoFactorRequirement({ workspace, failed }: { workspace: Workspace; failed?: { message: string; requireTwoFactor: boolean } }) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'two-factor-requirement'
@@ -297,8 +299,14 @@ function TwoFactorRequirement({ workspace }: { workspace: Workspace }) {
 			</h3>
 			<input type="hidden" name="intent" value="two-factor-requirement" />
 			<input type="hidden" name="workspaceId" value={workspace.id} />
-			<label className={styles.check}>
-				<input type="checkbox" name="requireTwoFactor" defaultChecked={workspace.requireTwoFactor} aria-describedby="two-factor-requirement-help" />
+			{failed ? (
+				<div role="alert" className={fieldStyles.formErrors}>
+					<strong>{t('twoFactor.workspace.saveFailed')}</strong>
+					<div>{failed.message}</div>
+				</div>
+			) : null}
+			<label className={styles.check} key={String(failed?.requireTwoFactor ?? workspace.requireTwoFactor)}>
+				<input type="checkbox" name="requireTwoFactor" defaultChecked={failed?.requireTwoFactor ?? workspace.requireTwoFactor} aria-describedby="two-factor-requirement-help" />
 				{t('twoFactor.workspace.require')}
 			</label>
 			<p id="two-factor-requirement-help">{t('twoFactor.workspace.help')}</p>

@@ -17,6 +17,7 @@ export const navigation: readonly NavItem[] = [
 	{ path: '/team-members', label: 'nav.teamMembers', roles: everyone, group: 'main' },
 	{ path: '/settings/agents', label: 'nav.agents', roles: managers, group: 'settings' },
 	{ path: '/settings/labels', label: 'nav.labels', roles: everyone, group: 'settings' },
+	{ path: '/settings/canned-responses', label: 'nav.cannedResponses', roles: everyone, group: 'settings' },
 	{ path: '/settings/channels', label: 'nav.channels', roles: everyone, group: 'settings' },
 	{ path: '/settings/workspaces', label: 'nav.workspaces', roles: everyone, group: 'settings' },
 	{ path: '/settings/audit-log', label: 'nav.auditLog', roles: managers, group: 'settings' },

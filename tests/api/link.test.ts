@@ -284,6 +284,55 @@ describe('a visitor', () => {
 		expect((await api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '1.2', channel_name: `private-visitor-${conversationId}` } })).status).toBe(400)
 	})
 
+	test('marks the team’s replies read up to the newest on their screen, in their own conversation only; the agents’ thread shows it', async () => {
+		const token = newToken()
+		const { conversationId } = (await post(token, { body: 'Is it in stock?' })).body as { conversationId: string }
+		const conversation = await testDb().selectFrom('conversations').selectAll().where('id', '=', conversationId).executeTakeFirstOrThrow()
+		const reply = async (kind: 'text' | 'note', status: 'sent' | 'delivered' | 'failed' | null) => {
+			const row = await testDb()
+				.insertInto('messages')
+				.values({ workspaceId: team.workspace.id, conversationId, channelId, direction: 'outgoing', kind, body: `${kind} ${String(status)}`, senderId: team.agent.user.id, status })
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			return String(row.id)
+		}
+		const failed = await reply('text', 'failed')
+		const first = await reply('text', 'sent')
+		const note = await reply('note', null)
+		const shown = await reply('text', 'delivered')
+		const later = await reply('text', 'sent')
+		const statusOf = async (id: string) => (await testDb().selectFrom('messages').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+
+		// Another visitor names these messages: nothing of this conversation changes.
+		const stranger = newToken()
+		await post(stranger, { body: 'Me too' })
+		const read = (visitor: string, upTo: string, extra: Record<string, string> = {}) => api.request('POST', `/v1/link/${slug}/read`, { body: { upTo }, headers: as(visitor, extra) })
+		expect((await read(stranger, later)).status).toBe(204)
+		expect(await statusOf(first)).toBe('sent')
+
+		expect((await read(token, shown)).status).toBe(204)
+		expect([await statusOf(failed), await statusOf(first), await statusOf(note), await statusOf(shown), await statusOf(later)]).toEqual(['failed', 'read', null, 'read', 'sent'])
+		const agentThread = await api.request('GET', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}/messages`, { headers: team.agent.auth })
+		const byId = new Map((agentThread.body as { messages: Array<{ id: string; status: string | null }> }).messages.map((message) => [message.id, message.status]))
+		expect([byId.get(first), byId.get(shown), byId.get(later)]).toEqual(['read', 'read', 'sent'])
+
+		// Nothing to mark, or no conversation yet: still a quiet 204. What is no message id, or no visitor, is refused.
+		expect((await read(token, shown)).status).toBe(204)
+		expect((await read(newToken(), later)).status).toBe(204)
+		expect((await read(token, 'latest')).status).toBe(400)
+		expect((await api.request('POST', `/v1/link/${slug}/read`, { body: { upTo: shown } })).status).toBe(400)
+		expect((await api.request('POST', `/v1/link/no-such-link/read`, { body: { upTo: shown }, headers: as(token) })).body).toEqual(gone)
+	})
+
+	test('marking read is rate-limited per visitor, with a translated 429', async () => {
+		const token = newToken()
+		for (let n = 0; n < 30; n++) expect((await api.request('POST', `/v1/link/${slug}/read`, { body: { upTo: '1' }, headers: as(token) })).status).toBe(204)
+		const limited = await api.request('POST', `/v1/link/${slug}/read`, { body: { upTo: '1' }, headers: as(token, { 'Accept-Language': 'fr' }) })
+		expect(limited.status).toBe(429)
+		expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
+		expect(limited.body).toMatchObject({ statusCode: 429, message: expect.stringMatching(/^Trop de tentatives/) })
+	})
+
 	test('is rate-limited per visitor and per address, with a translated 429', async () => {
 		const token = newToken()
 		const ip = newIp()

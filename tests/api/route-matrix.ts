@@ -359,6 +359,8 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/link/:slug': { expect: everyone(200), foreign: false },
 	'GET /v1/link/:slug/messages': { expect: everyone(200), foreign: false, prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken } }) },
 	'POST /v1/link/:slug/messages': { expect: everyone(201), foreign: false, prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }) },
+	// Only the visitor's own conversation: another visitor's replies are out of reach (tests/api/link.test.ts).
+	'POST /v1/link/:slug/read': { expect: everyone(204), foreign: false, prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { upTo: fx.here.message.id } }) },
 	// Another workspace's file is no more the visitor's than another visitor's.
 	'GET /v1/link/:slug/attachments/:attachmentId': {
 		expect: everyone(200),

@@ -27,9 +27,9 @@ test.afterAll(async () => {
 	await Promise.all([fake?.close(), whatsapp?.close(), meta?.close()])
 })
 
-/** The create page, hydrated, and one kind's connect form on it. */
+/** The create page with one kind chosen, hydrated, and that kind's connect form on it. */
 async function connectForm(page: Page, kind: string) {
-	await page.goto('/en-us/dashboard/settings/channels/create')
+	await page.goto(`/en-us/dashboard/settings/channels/create?kind=${kind}`)
 	await waitForHydration(page)
 	return page.locator(`#${kind}-form`)
 }
@@ -48,7 +48,7 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	const bot = fake.addBot({ username: 'telegram_co_bot' })
 	const sdk = realtimeSdk(baseURL!)
 
-	await page.goto('/en-us/dashboard/settings/channels/create')
+	await page.goto('/en-us/dashboard/settings/channels/create?kind=telegram')
 	await waitForHydration(page)
 	const form = page.locator('#telegram-form')
 	await form.getByLabel('Name').fill('Telegram support')
@@ -93,6 +93,8 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 })
 
 test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, its messages arrive, and after 24 hours a template goes out', async ({ page, context, request, baseURL }) => {
+	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
+	test.slow()
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'WhatsApp Co')
 	await signIn(context, baseURL!, owner.token)
@@ -139,6 +141,8 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 })
 
 test('an admin connects a Messenger page, pastes what Meta needs, a signed message arrives live and the reply reaches the Send API', async ({ page, context, request, baseURL }) => {
+	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
+	test.slow()
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'Messenger Co')
 	await signIn(context, baseURL!, owner.token)
@@ -246,6 +250,73 @@ test('a customer’s photo shows in the thread as an image, and a document as a 
 	await expect(page.locator('#composer-body')).toHaveValue('')
 })
 
+test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or replacing a token, says so beside the form, keeps what was typed and asks for the secrets again', async ({ page, context, request, baseURL, problems }) => {
+	test.slow()
+	// The form's answer carries the API's 502, which the browser notes in its console.
+	problems.expected.push(/status of 502 \(Bad Gateway\)/)
+	const owner = await registerUser(request)
+	await createWorkspace(request, owner.token, 'Outage Co')
+	await signIn(context, baseURL!, owner.token)
+	const unreachable = /The provider cannot be reached right now; try again in a moment/
+
+	// Telegram answers 502: the API's 502 is said above the form, not the error screen.
+	const bot = fake.addBot()
+	fake.failNext(/\/getMe$/, { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } })
+	const telegram = await connectForm(page, 'telegram')
+	await submit(telegram, { Name: 'Telegram support', 'Bot token': bot.token }, 'Connect the bot')
+	await expect(telegram.getByRole('alert')).toContainText(unreachable)
+	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create?kind=telegram')
+	await expect(telegram.getByLabel('Name')).toHaveValue('Telegram support')
+	await expect(telegram.getByLabel('Bot token', { exact: true })).toHaveValue('')
+	await expect(telegram.getByLabel('Bot token', { exact: true })).toHaveAccessibleDescription(/Not kept after the failed attempt, for your security: type it again\./)
+	// Telegram is back: the token typed again connects.
+	await submit(telegram, { 'Bot token': bot.token }, 'Connect the bot')
+	await expect(page).toHaveURL('/en-us/dashboard/settings/channels')
+	await expect(page.getByText('Channel Telegram support created')).toBeVisible()
+
+	// WhatsApp's Graph API fails (500): the ids stay, the secrets are asked again.
+	const number = whatsapp.addNumber()
+	whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), { status: 500, body: { error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1 } } })
+	const form = await connectForm(page, 'whatsapp')
+	await submit(form, { Name: 'WhatsApp sales', 'Phone number ID': number.phoneNumberId, 'WhatsApp Business Account ID': number.businessAccountId, 'Access token': number.accessToken, 'App secret': 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }, 'Connect the number')
+	await expect(form.getByRole('alert')).toContainText(unreachable)
+	await expect(form.getByLabel('Name')).toHaveValue('WhatsApp sales')
+	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
+	await expect(form.getByLabel('WhatsApp Business Account ID')).toHaveValue(number.businessAccountId)
+	for (const secret of ['Access token', 'App secret']) {
+		await expect(form.getByLabel(secret, { exact: true })).toHaveValue('')
+		await expect(form.getByLabel(secret, { exact: true })).toHaveAccessibleDescription(/Not kept after the failed attempt/)
+	}
+
+	// Meta's Graph cannot be reached at all (the fake is stopped): the same, for a Messenger page.
+	const facebookPage = meta.addPage({ name: 'Outage Co Page' })
+	await meta.close()
+	try {
+		const messenger = await connectForm(page, 'messenger')
+		await submit(messenger, { Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': facebookPage.accessToken, 'App secret': '9f8e7d6c5b4a39281706f5e4d3c2b1a0' }, 'Connect the page')
+		await expect(messenger.getByRole('alert')).toContainText(unreachable)
+		await expect(messenger.getByLabel('Name')).toHaveValue('Messenger support')
+		await expect(messenger.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
+		await expect(messenger.getByLabel('Page access token', { exact: true })).toHaveValue('')
+	} finally {
+		meta = await startMetaFake(metaFakePort)
+	}
+
+	// Replacing the Telegram bot's token while Telegram is down: said beside the credentials' form, the rest of the page as it was.
+	await page.goto('/en-us/dashboard/settings/channels')
+	await page.getByRole('link', { name: 'Edit Telegram support' }).click()
+	await waitForHydration(page)
+	const renewed = fake.addBot()
+	fake.failNext(/\/getMe$/, { status: 503, body: { ok: false, error_code: 503, description: 'Service Unavailable' } })
+	const credentials = page.getByRole('region', { name: 'Credentials' })
+	await credentials.getByLabel('Bot token', { exact: true }).fill(renewed.token)
+	await credentials.getByRole('button', { name: 'Replace the credentials' }).click()
+	await expect(credentials.getByRole('alert')).toContainText(unreachable)
+	await expect(credentials).toContainText('What you typed was not kept after the failed attempt, for your security: type it again.')
+	await expect(page.getByRole('region', { name: 'Telegram' }).getByRole('alert')).toHaveCount(0)
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Telegram support')
+})
+
 test.describe('in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
@@ -256,6 +327,9 @@ test.describe('in Arabic, without JavaScript', () => {
 		const bot = fake.addBot()
 		await page.goto('/ar-eg/dashboard/settings/channels/create')
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		// The kind first, by a plain link; then its form alone.
+		await page.getByRole('link', { name: /^تيليجرام/ }).click()
+		await expect(page).toHaveURL('/ar-eg/dashboard/settings/channels/create?kind=telegram')
 		const form = page.locator('#telegram-form')
 		await expect(form.getByRole('heading', { name: 'بوت تيليجرام الخاص بك' })).toBeVisible()
 		await form.getByLabel('الاسم').fill('دعم تيليجرام')
@@ -297,12 +371,37 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(identities).toContainText('777002')
 	})
 
+	test('WhatsApp out of reach: the plain form comes back with the kind, the ids and the reason, and says the secrets must be typed again', async ({ page, context, request, baseURL, problems }) => {
+		problems.expected.push(/status of 502 \(Bad Gateway\)/)
+		const owner = await registerUser(request, { locale: 'ar-eg' })
+		await createWorkspace(request, owner.token, 'شركة الانقطاع')
+		await signIn(context, baseURL!, owner.token)
+		const number = whatsapp.addNumber()
+		whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), { status: 503, body: { error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2 } } })
+		await page.goto('/ar-eg/dashboard/settings/channels/create?kind=whatsapp')
+		const form = page.locator('#whatsapp-form')
+		await form.getByLabel('الاسم').fill('مبيعات واتساب')
+		await form.getByLabel('معرّف رقم الهاتف').fill(number.phoneNumberId)
+		await form.getByLabel('معرّف حساب واتساب للأعمال').fill(number.businessAccountId)
+		await form.getByLabel('رمز الوصول', { exact: true }).fill(number.accessToken)
+		await form.getByLabel('السر الخاص بالتطبيق').fill('a1b2c3d4e5f60718293a4b5c6d7e8f90')
+		await form.getByRole('button', { name: 'ربط الرقم' }).click()
+		await expect(page).toHaveURL('/ar-eg/dashboard/settings/channels/create?kind=whatsapp')
+		await expect(form.getByRole('alert')).toContainText('تعذّر الوصول إلى المزوّد الآن؛ حاول مرة أخرى بعد قليل')
+		await expect(form.getByLabel('الاسم')).toHaveValue('مبيعات واتساب')
+		await expect(form.getByLabel('معرّف رقم الهاتف')).toHaveValue(number.phoneNumberId)
+		await expect(form.getByLabel('رمز الوصول', { exact: true })).toHaveValue('')
+		await expect(form).toContainText('لم يُحفظ بعد المحاولة الفاشلة حفاظًا على أمانك: اكتبه مرة أخرى.')
+		// Only this kind's form: the others are a link away.
+		await expect(page.locator('main section form')).toHaveCount(1)
+	})
+
 	test('the Instagram form connects an account with a plain form post and shows what to paste into Meta’s dashboard', async ({ page, context, request, baseURL }) => {
 		const owner = await registerUser(request, { locale: 'ar-eg' })
 		await createWorkspace(request, owner.token, 'شركة إنستجرام')
 		await signIn(context, baseURL!, owner.token)
 		const facebookPage = meta.addPage()
-		await page.goto('/ar-eg/dashboard/settings/channels/create')
+		await page.goto('/ar-eg/dashboard/settings/channels/create?kind=instagram')
 		const form = page.locator('#instagram-form')
 		await expect(form.getByRole('heading', { name: 'حسابك على إنستجرام' })).toBeVisible()
 		await form.getByLabel('الاسم').fill('رسائل إنستجرام')

@@ -31,9 +31,15 @@ test('an admin creates a link channel, edits it, switches it off and deletes it;
 
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create')
 	await waitForHydration(page)
-	await expect(page.getByText('Available', { exact: true })).toHaveCount(6)
-	await expect(page.getByRole('link').filter({ hasText: 'Instagram direct messages.' })).toHaveAttribute('href', '#instagram-form')
+	// The kind first: six links, each with a word, and no form yet.
+	const kinds = page.getByRole('region', { name: 'Choose a kind' }).getByRole('link')
+	await expect(kinds).toHaveCount(6)
+	await expect(kinds.filter({ hasText: 'Instagram direct messages.' })).toHaveAttribute('href', '/en-us/dashboard/settings/channels/create?kind=instagram')
+	await expect(page.locator('main section form')).toHaveCount(0)
 	await expectAccessible(page)
+	await kinds.filter({ hasText: 'Chat link' }).click()
+	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create?kind=link')
+	await expect(page.locator('main section form')).toHaveCount(1)
 
 	await page.locator('#link-form').getByLabel('Name', { exact: true }).fill('Website chat')
 	await page.getByLabel('Address', { exact: true }).fill(other.slug)
@@ -92,7 +98,7 @@ test('in Arabic: the owner creates a channel; an agent reads the list without ch
 	await inviteAndAccept(request, workspace.id, owner.token, agent.token)
 	await signIn(context, baseURL!, owner.token)
 
-	await page.goto('/ar-eg/dashboard/settings/channels/create')
+	await page.goto('/ar-eg/dashboard/settings/channels/create?kind=link')
 	await waitForHydration(page)
 	await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 	await expect(page.getByRole('heading', { level: 1, name: 'إنشاء قناة' })).toBeVisible()

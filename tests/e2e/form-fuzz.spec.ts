@@ -47,11 +47,12 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	},
 	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
-	'routes/$lang.dashboard.settings.channels.create': (_, lang) => [`/${lang}/dashboard/settings/channels/create`, `/${lang}/dashboard/settings/channels/create?kind=telegram`],
+	'routes/$lang.dashboard.settings.channels.create': (_, lang) => ['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
 	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
 	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
+	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
 	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [`/${lang}/dashboard/contacts/itsForm`, `/${lang}/dashboard/contacts/itsForm?id=${fixture.contactId}`],
 	'routes/$lang.dashboard.contacts._index': (fixture, lang) => [`/${lang}/dashboard/contacts?contact=${fixture.contactId}`],
@@ -75,6 +76,7 @@ const followedLinks = 6
 /** Action routes that are no page of their own: posted to by scripts or by other pages' forms; fuzzed directly. */
 const endpoints: Record<string, (fixture: Fixture) => string> = {
 	'routes/$lang.c.$slug_.realtime-auth': (fixture) => `/en-us/c/${fixture.slug}/realtime-auth`,
+	'routes/$lang.c.$slug_.read': (fixture) => `/ar-eg/c/${fixture.slug}/read`,
 	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
 	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
 	'routes/realtime.user-auth': () => '/realtime/user-auth',
@@ -106,6 +108,7 @@ async function fixtureOf(request: APIRequestContext) {
 	expect(written.ok(), await written.text()).toBe(true)
 	const base = `/v1/workspaces/${link.workspace.id}`
 	expect((await request.post(`${base}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })).ok()).toBe(true)
+	expect((await request.post(`${base}/canned-responses`, { data: { shortCode: 'hello', content: 'Hello, how can we help?' }, headers })).ok()).toBe(true)
 	const contact = await request.post(`${base}/contacts`, { data: { name: 'Karim', email: 'karim@example.test' }, headers })
 	const channels = await request.get(`${base}/channels`, { headers })
 	const [channel] = ((await channels.json()) as { channels: Array<{ id: string }> }).channels
@@ -259,7 +262,7 @@ test.describe('page forms under hostile input', () => {
 	test('the endpoints without a page of their own answer hostile posts with no 5xx and no leak', async ({ request, baseURL }) => {
 		test.slow()
 		const fixture = await fixtureOf(request)
-		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name'), hostileString), hostileString), { maxLength: 5 })
+		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString), { maxLength: 5 })
 		await signedRequest(baseURL!, fixture.token, async (signed) => {
 			for (const url of Object.values(endpoints).map((endpoint) => endpoint(fixture))) {
 				await fc.assert(

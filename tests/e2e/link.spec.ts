@@ -1,8 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { signIn } from './accounts.ts'
+import { endsOnTheRight } from './bidi-support.ts'
 import { agentOnVisitorChannel, linkChannelOf } from './link-support.ts'
-import { isSameDocument, markDocument } from './realtime-support.ts'
+import { isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 async function expectAccessible(page: Page) {
 	const results = await new AxeBuilder({ page }).analyze()
@@ -89,6 +91,81 @@ test.describe('the link page with JavaScript', () => {
 		const missing = await page.goto('/ar-eg/c/no-such-link-here')
 		expect(missing?.status()).toBe(404)
 	})
+
+	test('in Arabic, what the owner and the team wrote in another language keeps its order: the greeting’s full stop, the business’s name, a reply', async ({ browser, request, baseURL }) => {
+		const link = await linkChannelOf(request, { business: 'Acme Inc.', settings: { greeting: 'Hello! How can we help?', awayMessage: 'Back at 9.' } })
+		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.3' } })
+		const page = await visitor.newPage()
+		await page.goto(`/ar-eg/c/${link.slug}`)
+		await waitForHydration(page)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		// Each ends at its right end, as its language writes it, though the page reads from the right.
+		expect(await endsOnTheRight(page.getByText('Hello! How can we help?'), 'help?')).toBe(true)
+		expect(await endsOnTheRight(page.getByText('Back at 9.'), '9.')).toBe(true)
+		expect(await endsOnTheRight(page.getByRole('heading', { level: 1 }), 'Inc.')).toBe(true)
+
+		await page.getByLabel('رسالتك').fill('مرحبا')
+		await page.getByRole('button', { name: 'إرسال' }).click()
+		await expect(thread(page)).toHaveCount(1)
+		const [conversation] = await link.conversations()
+		await link.write(conversation!.number, 'text', 'See you at 9.')
+		await page.reload()
+		await waitForHydration(page)
+		expect(await endsOnTheRight(thread(page).last().locator('p'), '9.')).toBe(true)
+		const agent = await agentOnVisitorChannel(baseURL!, conversation!.id)
+		try {
+			agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
+			const typing = page.getByRole('status').filter({ hasText: 'يكتب الآن' })
+			await expect(typing).toContainText('Acme Inc. يكتب الآن…')
+			expect(await endsOnTheRight(typing, 'Inc.')).toBe(true)
+		} finally {
+			agent.close()
+			await visitor.close()
+		}
+	})
+
+	test('the team’s replies are marked read while the visitor’s page is visible with them, not before; the agent’s thread shows it live', async ({ browser, page, context, request, baseURL }) => {
+		const link = await linkChannelOf(request)
+		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.4' } })
+		// The visitor's tab starts in the background: document.visibilityState says so until the test brings it forward.
+		await visitor.addInitScript(() => {
+			Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => ((window as { inFront?: boolean }).inFront ? 'visible' : 'hidden') })
+		})
+		const visitorPage = await visitor.newPage()
+		await visitorPage.goto(`/en-us/c/${link.slug}`)
+		await visitorPage.getByLabel('Your message').fill('Where is my parcel?')
+		await visitorPage.getByRole('button', { name: 'Send' }).click()
+		await expect(thread(visitorPage)).toHaveCount(1)
+		const [conversation] = await link.conversations()
+
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto(`/en-us/dashboard/conversations?conversation=${conversation!.number}`)
+		await waitForHydration(page)
+		await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${link.workspace.id}`)).toBeGreaterThan(0)
+		await link.write(conversation!.number, 'text', 'It left this morning.')
+		const first = page.getByRole('article').filter({ hasText: 'It left this morning.' })
+		await expect(first).toContainText('Sent')
+
+		// On the visitor's page, out of sight: still only sent.
+		await expect(thread(visitorPage).last()).toContainText('It left this morning.')
+		await visitorPage.waitForTimeout(1500)
+		await expect(first).toContainText('Sent')
+		await expect(first).not.toContainText('Read')
+
+		// The visitor looks: read, and the agent sees it without reloading.
+		await markDocument(page)
+		await visitorPage.evaluate(() => {
+			;(window as { inFront?: boolean }).inFront = true
+			document.dispatchEvent(new Event('visibilitychange'))
+		})
+		await expect(first).toContainText('Read')
+		// A reply that comes while the visitor looks is read as soon as it is on their screen.
+		await link.write(conversation!.number, 'text', 'The tracking number follows.')
+		await expect(thread(visitorPage).last()).toContainText('The tracking number follows.')
+		await expect(page.getByRole('article').filter({ hasText: 'The tracking number follows.' })).toContainText('Read')
+		expect(await isSameDocument(page)).toBe(true)
+		await visitor.close()
+	})
 })
 
 test('a visitor sees the team’s files: a picture in place, a document as a link, served with their cookie only', async ({ browser, request }) => {
@@ -122,6 +199,15 @@ test('a visitor sees the team’s files: a picture in place, a document as a lin
 
 test.describe('the link page without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
+
+	test('in Arabic, the owner’s English greeting and away message keep their full stop at their end', async ({ page, request }) => {
+		const link = await linkChannelOf(request, { business: 'Acme Inc.', settings: { greeting: 'Hello! How can we help?', awayMessage: 'Back at 9.' } })
+		await page.goto(`/ar-eg/c/${link.slug}`)
+		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+		expect(await endsOnTheRight(page.getByText('Hello! How can we help?'), 'help?')).toBe(true)
+		expect(await endsOnTheRight(page.getByText('Back at 9.'), '9.')).toBe(true)
+		expect(await endsOnTheRight(page.getByRole('heading', { level: 1 }), 'Inc.')).toBe(true)
+	})
 
 	test('a visitor writes by form posts, the page reloads with the thread and the replies', async ({ page, request }) => {
 		const link = await linkChannelOf(request, { settings: { askEmail: true } })

@@ -24,7 +24,7 @@ test.describe('realtime team page', () => {
 		await expect(ownRow.getByRole('cell').nth(2)).toHaveText('Agent')
 		await expect(memberPage.getByRole('combobox', { name: /^Role of / })).toHaveCount(0)
 		const sidebar = memberPage.getByRole('complementary', { name: 'Main menu' })
-		await expect(sidebar.getByRole('link', { name: 'Agents' })).toHaveCount(0)
+		await expect(sidebar.getByRole('link', { name: 'Invitations' })).toHaveCount(0)
 		// Events sent before both pages are subscribed would be missed: wait until the server counts them.
 		await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(2)
 		await expect(memberPage.locator('html')).toHaveAttribute('data-realtime', 'connected')
@@ -35,10 +35,10 @@ test.describe('realtime team page', () => {
 		await row.getByRole('button', { name: 'Save the role of Milo Member' }).click()
 		await expect(page.getByText('Role of Milo Member changed')).toBeVisible()
 
-		// The other browser: the new role, and what it allows (changing the colleague's role, the Agents page).
+		// The other browser: the new role, and what it allows (changing the colleague's role, the Invitations page).
 		await expect(ownRow.getByRole('cell').nth(2)).toHaveText('Admin')
 		await expect(memberPage.getByRole('combobox', { name: 'Role of Cleo Colleague' })).toHaveValue('agent')
-		await expect(sidebar.getByRole('link', { name: 'Agents' })).toBeVisible()
+		await expect(sidebar.getByRole('link', { name: 'Invitations' })).toBeVisible()
 		expect(await isSameDocument(memberPage)).toBe(true)
 
 		// And back: the member is an agent again, still on the same document.
@@ -46,7 +46,7 @@ test.describe('realtime team page', () => {
 		await page.locator('tr', { hasText: 'Milo Member' }).getByRole('button', { name: 'Save the role of Milo Member' }).click()
 		await expect(ownRow.getByRole('cell').nth(2)).toHaveText('Agent')
 		await expect(memberPage.getByRole('combobox', { name: /^Role of / })).toHaveCount(0)
-		await expect(sidebar.getByRole('link', { name: 'Agents' })).toHaveCount(0)
+		await expect(sidebar.getByRole('link', { name: 'Invitations' })).toHaveCount(0)
 		expect(await isSameDocument(memberPage)).toBe(true)
 
 		await memberContext.close()

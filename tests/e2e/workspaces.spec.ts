@@ -151,7 +151,7 @@ test.describe('workspaces without JavaScript', () => {
 
 		const sidebar = page.getByRole('complementary', { name: 'Main menu' })
 		await expect(sidebar.getByRole('link', { name: 'Team members' })).toBeVisible()
-		await expect(sidebar.getByRole('link', { name: 'Agents' })).toHaveCount(0)
+		await expect(sidebar.getByRole('link', { name: 'Invitations' })).toHaveCount(0)
 		await page.goto('/en-us/dashboard/team-members')
 		await expect(page.locator('tr', { hasText: 'Aziz Agent' })).toContainText('Agent')
 		await expect(page.getByRole('button', { name: /Save the role/ })).toHaveCount(0)
@@ -291,6 +291,25 @@ test.describe('team and invitations with JavaScript', () => {
 		await expect(page.getByText('Failed to load the team.')).toBeVisible()
 		await page.goto('/en-us/dashboard/contacts?cursor=garbage')
 		await expect(page.getByText('Failed to load contacts.')).toBeVisible()
+	})
+
+	test('the page of invitations is named for what it holds, in the menu, its title and its heading, at the specification’s path, and leads to the people', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request)
+		await createWorkspace(request, owner.token, 'Naming Co')
+		await signIn(context, baseURL!, owner.token)
+		await page.goto('/en-us/dashboard')
+		const sidebar = page.getByRole('navigation')
+		await sidebar.getByRole('link', { name: 'Invitations' }).click()
+		await expect(page).toHaveURL('/en-us/dashboard/settings/agents')
+		await expect(page).toHaveTitle('Invitations · CRM')
+		await expect(page.getByRole('heading', { level: 1, name: 'Invitations' })).toBeVisible()
+		await expect(sidebar.getByRole('link', { name: 'Agents' })).toHaveCount(0)
+		await page.getByRole('link', { name: 'People who have joined are listed under Team members.' }).click()
+		await expect(page).toHaveURL('/en-us/dashboard/team-members')
+
+		await page.goto('/ar-eg/dashboard/settings/agents')
+		await expect(page.getByRole('navigation').getByRole('link', { name: 'الدعوات' })).toHaveAttribute('aria-current', 'page')
+		await expect(page.getByRole('heading', { level: 1, name: 'الدعوات' })).toBeVisible()
 	})
 
 	for (const locale of ['en-us', 'ar-eg'] as const) {

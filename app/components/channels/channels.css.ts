@@ -9,6 +9,9 @@ export const kind = style({
 	gridTemplateColumns: 'auto 1fr',
 	gap: '0.25rem 0.75rem',
 	alignItems: 'start',
+	// As tall as the tallest in its row, its text at the top.
+	blockSize: '100%',
+	alignContent: 'start',
 	padding: '0.875rem',
 	borderRadius: vars.radius,
 	border: `1px solid ${vars.color.border}`,
@@ -19,9 +22,11 @@ export const kind = style({
 export const kindAvailable = style([kind, { borderColor: vars.color.primary, selectors: { '&:hover': { background: vars.color.accent } } }])
 export const kindName = style({ fontWeight: 600 })
 export const kindText = style({ gridColumn: '2', fontSize: '0.8125rem', color: vars.color.mutedForeground })
-export const kindBadge = style({ gridColumn: '2', justifySelf: 'start', fontSize: '0.75rem', fontWeight: 600 })
+// The chosen kind above its form: its mark, the form's title, and the way back to the six.
+export const chosen = style({ display: 'flex', gap: '0.75rem', alignItems: 'center', flexWrap: 'wrap' })
+export const otherKind = style({ marginInlineStart: 'auto', fontSize: '0.875rem' })
 
-export const icon = style({ display: 'inline-grid', placeItems: 'center', inlineSize: '2rem', blockSize: '2rem', borderRadius: '50%', color: '#fff', fontSize: '0.75rem', fontWeight: 700, gridRow: 'span 3' })
+export const icon = style({ display: 'inline-grid', placeItems: 'center', inlineSize: '2rem', blockSize: '2rem', borderRadius: '50%', color: '#fff', fontSize: '0.75rem', fontWeight: 700, gridRow: 'span 2' })
 export const kindCell = style({ display: 'flex', gap: '0.5rem', alignItems: 'center' })
 export const address = style({ display: 'flex', gap: '0.375rem', alignItems: 'center', flexWrap: 'wrap' })
 export const url = style({ fontFamily: 'ui-monospace, monospace', fontSize: '0.8125rem', overflowWrap: 'anywhere', direction: 'ltr', unicodeBidi: 'isolate' })

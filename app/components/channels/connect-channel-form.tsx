@@ -82,11 +82,17 @@ export function ConnectChannelForm({ kind, reply, pending }: { kind: ConnectKind
 							defaultValue={secret ? undefined : String(reply?.values[name] ?? '')}
 							className={field.input}
 							aria-invalid={errorsOf(name) ? true : undefined}
-							aria-describedby={described(name, help)}
+							aria-describedby={[described(name, help), secret && reply ? `${kind}-${name}-cleared` : ''].filter(Boolean).join(' ') || undefined}
 						/>
 						{help ? (
 							<p id={`${kind}-${name}-help`} className={field.help}>
 								{t(`ui.fieldHelp.${label}`)}
+							</p>
+						) : null}
+						{/* A secret is never sent back to the browser: after a failed attempt it must be typed again, and the form says so. */}
+						{secret && reply ? (
+							<p id={`${kind}-${name}-cleared`} className={field.help}>
+								{t('ui.secretCleared')}
 							</p>
 						) : null}
 						{errorList(name)}
@@ -118,6 +124,8 @@ export function ReplaceCredentialsForm({ kind, masked, reply, pending }: { kind:
 					{reply.formError}
 				</div>
 			) : null}
+			{/* Nothing typed here comes back from the server: said, so that nobody thinks it was kept. */}
+			{ours ? <p className={field.help}>{t('ui.credentialsCleared')}</p> : null}
 			{credentialFieldsOf(kind).map(({ name, label = name, secret }) => {
 				const id = `replace-${name}`
 				return (

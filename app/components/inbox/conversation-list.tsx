@@ -8,7 +8,8 @@ import { type Channel, type Member } from '#app/routes/$lang.dashboard.conversat
 import { priorities, sorts, statuses, withParams, type Conversation, type ConversationPage, type InboxQuery } from '#app/utils/conversations.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { ChannelIcon } from './channel-icon.tsx'
-import { Avatar, isolated, RelativeTime } from './parts.tsx'
+import { isolated } from '#app/utils/bidi.tsx'
+import { Avatar, RelativeTime } from './parts.tsx'
 import { Popover } from './popover.tsx'
 import * as styles from './inbox.css.ts'
 

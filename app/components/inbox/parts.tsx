@@ -1,26 +1,10 @@
 import { useRouteLoaderData } from '@remix-run/react'
-import { cloneElement, isValidElement, useSyncExternalStore, type ReactNode } from 'react'
+import { useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { type InboxLoader } from '#app/routes/$lang.dashboard.conversations.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { relativeTimeFormat } from '#app/utils/intl.ts'
 import * as styles from './inbox.css.ts'
-
-/**
- * A sentence of `translate` with each value isolated: a string in its own `<bdi>`, an element as given
- * (a `<bdi>` or an element with `dir`). A name written in the other direction, or a time after it, then
- * no longer reorders the words around it ("assigned this to 7:38 · أميرة حسن PM").
- */
-export function isolated(translate: (values: Record<string, string>) => string, values: Record<string, ReactNode>): ReactNode[] {
-	const names = Object.keys(values)
-	// Private-use characters mark where each value goes; the translation never contains them.
-	const marked = translate(Object.fromEntries(names.map((name, index) => [name, `\uE000${index}\uE001`])))
-	return marked.split(/\uE000(\d+)\uE001/).map((part, index) => {
-		if (index % 2 === 0) return part
-		const value = values[names[Number(part)]!]
-		return isValidElement(value) ? cloneElement(value, { key: index }) : <bdi key={index}>{value}</bdi>
-	})
-}
 
 /** A contact's initial on their colour. */
 export function Avatar({ name, color }: { name: string; color: string }) {

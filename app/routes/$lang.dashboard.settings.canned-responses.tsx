@@ -1,0 +1,227 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '#app/.server/api.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { Confirm } from '#app/components/confirm.tsx'
+import { SearchForm } from '#app/components/search-form.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
+import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import * as fieldStyles from '#app/components/ui/field.css.ts'
+import * as table from '#app/components/ui/table.css.ts'
+import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { formOf } from '#app/utils/http.ts'
+import { numberFormat } from '#app/utils/intl.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { cannedLimits } from '#common/canned-responses.ts'
+import { languageOf } from '#locales/languages.ts'
+import { cannedSchema } from './$lang.dashboard.settings.canned-responses.schema.ts'
+import * as cannedStyles from './canned-responses.css.ts'
+import * as styles from './dashboard.css.ts'
+
+const loadCannedSchema = () => import('./$lang.dashboard.settings.canned-responses.schema.ts').then((module) => module.cannedSchema)
+
+type CannedResponse = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+export async function loader(args: LoaderFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const url = new URL(args.request.url)
+	const search = (url.searchParams.get('search') ?? '').trim().slice(0, cannedLimits.search)
+	const base = `/workspaces/${user.workspace.id}/canned-responses`
+	const { cannedResponses } = await api
+		.get<{ cannedResponses: CannedResponse[] }>(base, { search: search || undefined })
+		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	// Agents read them (the composer offers them); owners and admins manage them, as the API allows.
+	const manages = user.workspace.role !== 'agent'
+	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript; one the search hides is asked for.
+	const pick = async (id: string | null) => {
+		if (!id || !manages) return null
+		return cannedResponses.find((canned) => canned.id === id) ?? (await api.get<CannedResponse>(`${base}/${encodeURIComponent(id)}`).catch(() => null))
+	}
+	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
+	const t = await serverT(locale)
+	const count = numberFormat(languageOf(locale).tag)
+	return {
+		title: t('canned.title'),
+		locale,
+		cannedResponses,
+		search,
+		manages,
+		editing,
+		deleting,
+		limits: { shortCode: count.format(cannedLimits.shortCode), content: count.format(cannedLimits.content) },
+	}
+}
+
+export async function action(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const formData = await formOf(request)
+	const t = await serverT(locale)
+	const base = `/workspaces/${user.workspace.id}/canned-responses`
+	const here = `/${locale}/dashboard/settings/canned-responses`
+
+	if (formData.get('intent') === 'delete') {
+		const shortCode = String(formData.get('shortCode') ?? '')
+		try {
+			await api.delete(`${base}/${encodeURIComponent(String(formData.get('cannedId') ?? ''))}`)
+		} catch (error) {
+			// Gone already: what the user wanted.
+			if (!(error instanceof ApiError && error.statusCode === 404)) {
+				// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
+				const { message, status } = await apiFailure(error, locale, request)
+				return data({ deleteError: message }, { status })
+			}
+		}
+		return redirectWithToast(here, { type: 'success', title: t('canned.deleted', { shortCode }) })
+	}
+
+	const submission = parseWithZod(formData, { schema: cannedSchema })
+	if (submission.status !== 'success') return replyInvalid(submission)
+	const { cannedId, ...canned } = submission.value
+	try {
+		if (cannedId) await api.patch(`${base}/${encodeURIComponent(cannedId)}`, canned)
+		else await api.post(base, canned)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn: { locale, request } })
+	}
+	return redirectWithToast(here, { type: 'success', title: t(cannedId ? 'canned.saved' : 'canned.created', { shortCode: canned.shortCode }) })
+}
+
+export default function CannedResponses() {
+	const { title, locale, cannedResponses, search, manages, editing, deleting, limits } = useLoaderData<typeof loader>()
+	const reply = useKeptActionData<typeof action>()
+	const deleteError = reply && 'deleteError' in reply ? reply.deleteError : null
+	const { t } = useTranslation()
+	const base = `/${locale}/dashboard/settings/canned-responses`
+	return (
+		<>
+			<div className={styles.pageHeader}>
+				<h1 className={styles.pageTitle}>{title}</h1>
+				<p className={styles.pageLead}>{t('canned.lead')}</p>
+				{manages ? null : <p className={styles.pageLead}>{t('canned.readOnly')}</p>}
+			</div>
+
+			{deleting ? (
+				<Confirm
+					title={t('canned.deleteTitle', { shortCode: deleting.shortCode })}
+					text={t('canned.deleteText')}
+					fields={{ intent: 'delete', cannedId: deleting.id, shortCode: deleting.shortCode }}
+					confirm={t('actions.delete')}
+					cancel={base}
+					error={deleteError}
+				/>
+			) : null}
+
+			{manages ? <CannedForm key={editing?.id ?? 'new'} base={base} editing={editing} limits={limits} lastResult={reply && !('deleteError' in reply) ? reply : undefined} /> : null}
+
+			<SearchForm id="canned-search" label={t('canned.search')} value={search} />
+
+			<div className={table.wrapper}>
+				<table className={table.table}>
+					<caption className="visually-hidden">{title}</caption>
+					<thead>
+						<tr>
+							<th className={table.th}>{t('canned.shortCode')}</th>
+							<th className={table.th}>{t('canned.content')}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{cannedResponses.map((canned) => (
+							<tr key={canned.id} className={cannedStyles.row}>
+								{/* The code and what can be done with it, in one narrow column: the text has the room, on a phone too. */}
+								<td className={`${table.td} ${cannedStyles.codeCell}`}>
+									{/* As it is typed in the composer, `/` first, in the code's own direction. */}
+									<code className={cannedStyles.shortCode} dir="auto">
+										/{canned.shortCode}
+									</code>
+									{manages ? (
+										<div className={cannedStyles.actions}>
+											<Link to={`${base}?edit=${canned.id}`} className={button.ghost} aria-label={t('canned.edit', { shortCode: canned.shortCode })}>
+												{t('actions.edit')}
+											</Link>
+											<Link to={`${base}?delete=${canned.id}`} className={button.ghost} aria-label={t('canned.deleteTitle', { shortCode: canned.shortCode })}>
+												{t('actions.delete')}
+											</Link>
+										</div>
+									) : null}
+								</td>
+								<td className={table.td}>
+									<p className={cannedStyles.text} dir="auto">
+										{canned.content}
+									</p>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+				{cannedResponses.length === 0 ? <p className={table.empty}>{search ? t('canned.noMatch', { search }) : t('canned.none')}</p> : null}
+			</div>
+		</>
+	)
+}
+
+/** Creates one, or changes the one being edited: a plain form, checked in the browser and again by the API. */
+function CannedForm({ base, editing, limits, lastResult }: { base: string; editing: CannedResponse | null; limits: { shortCode: string; content: string }; lastResult: SubmissionResult<string[]> | undefined }) {
+	const { t } = useTranslation()
+	const pending = useNavigation().state === 'submitting'
+	const [form, fields] = useValidatedForm(loadCannedSchema, {
+		id: editing ? `canned-${editing.id}` : 'canned-new',
+		lastResult,
+		defaultValue: editing ? { shortCode: editing.shortCode, content: editing.content } : undefined,
+	})
+	return (
+		<section className={styles.section} aria-labelledby="canned-form-heading">
+			<h2 id="canned-form-heading" className={styles.sectionTitle}>
+				{editing ? t('canned.edit', { shortCode: editing.shortCode }) : t('canned.new')}
+			</h2>
+			<Form method="post" {...getFormProps(form)} className={formClass}>
+				{editing ? <input type="hidden" name="cannedId" value={editing.id} /> : null}
+				<FormErrors id={form.errorId} errors={form.errors} />
+				<Field
+					label={t('canned.shortCode')}
+					help={t('canned.shortCodeHelp', { maximum: limits.shortCode })}
+					input={{ ...getInputProps(fields.shortCode, { type: 'text' }), required: true, autoComplete: 'off', spellCheck: false, dir: 'auto' }}
+					errors={fields.shortCode.errors}
+					errorId={fields.shortCode.errorId}
+				/>
+				<div className={fieldStyles.field}>
+					<label className={fieldStyles.label} htmlFor={fields.content.id}>
+						{t('canned.content')}
+					</label>
+					<textarea
+						{...getTextareaProps(fields.content, { ariaDescribedBy: `${fields.content.id}-help` })}
+						required
+						maxLength={cannedLimits.content}
+						rows={5}
+						dir="auto"
+						className={fieldStyles.textarea}
+					/>
+					<p id={`${fields.content.id}-help`} className={fieldStyles.help}>
+						{t('canned.contentHelp', { maximum: limits.content })}
+					</p>
+					<ErrorList id={fields.content.errorId} errors={fields.content.errors} />
+				</div>
+				<div className={table.actions}>
+					<Button type="submit" disabled={pending}>
+						{editing ? t('canned.save') : t('canned.create')}
+					</Button>
+					{editing ? (
+						<Link to={base} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					) : null}
+				</div>
+			</Form>
+		</section>
+	)
+}
