@@ -26,9 +26,12 @@ export function WorkspaceSwitcher({ locale, current, workspaces }: { locale: str
 				className={styles.select}
 				onChange={(event) => event.currentTarget.form?.requestSubmit()}
 			>
-				<option value={current.id}>{current.name}</option>
+				{/* A name of the other direction keeps its punctuation at its end ("Acme Inc." in Arabic). */}
+				<option value={current.id} dir="auto">
+					{current.name}
+				</option>
 				{others.map((workspace) => (
-					<option key={workspace.id} value={workspace.id}>
+					<option key={workspace.id} value={workspace.id} dir="auto">
 						{workspace.name}
 					</option>
 				))}

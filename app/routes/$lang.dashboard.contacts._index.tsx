@@ -3,7 +3,8 @@ import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countriesIn, findCountry, type Country } from '#app/.server/countries.ts'
-import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { apiFailure } from '#app/.server/forms.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -93,8 +94,8 @@ export async function action(args: ActionFunctionArgs) {
 			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8', { country })
 			return data({ intent: 'import' as const, problem: null, result, country })
 		} catch (error) {
-			const refused = await apiRefusal(error, locale, request)
-			return data({ intent: 'import' as const, problem: refused.message, result: null, country }, { status: refused.statusCode })
+			const failed = await apiFailure(error, locale, request)
+			return data({ intent: 'import' as const, problem: failed.message, result: null, country }, { status: failed.status })
 		}
 	}
 

@@ -2,8 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, errorDetail, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
-import { apiRefusal, listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
+import { listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { apiFailure } from '#app/.server/forms.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { fileTooLarge, megabytes, readForm } from '#app/.server/uploads.ts'
 import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
@@ -191,8 +192,8 @@ export async function action(args: ActionFunctionArgs) {
 				await api.postForm(`${path}/messages`, upload)
 			} else await api.post(`${path}/messages`, { kind, body })
 		} catch (error) {
-			const refusal = await apiRefusal(error, locale, request)
-			return data<ActionResult>({ intent: 'reply', error: errorDetail(refusal), body: field('body'), kind }, { status: refusal.statusCode })
+			const failed = await apiFailure(error, locale, request)
+			return data<ActionResult>({ intent: 'reply', error: failed.message, body: field('body'), kind }, { status: failed.status })
 		}
 		// A reply may be sent again from the same page: a redirect keeps the browser from posting it twice on reload.
 		return redirect(back)

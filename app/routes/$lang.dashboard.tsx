@@ -12,6 +12,7 @@ import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
 import { ConnectionIndicator, LiveUpdatesPaused } from '#app/realtime/connection-indicator.tsx'
 import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
+import { isolated } from '#app/utils/bidi.tsx'
 import { isDatabaseAway, isProfileUnavailable } from '#app/utils/profile-outage.ts'
 import { type RootLoader } from '#app/root.tsx'
 import * as styles from './dashboard.css.ts'
@@ -95,7 +96,7 @@ function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }:
 					{t('nav.close')}
 				</a>
 				<Link to={base} className={styles.brand}>
-					{user?.workspace?.name ?? t('app.name')}
+					{user?.workspace ? <bdi>{user.workspace.name}</bdi> : t('app.name')}
 				</Link>
 				<nav className={styles.nav}>
 					{(['main', 'settings'] as const).map((group) => {
@@ -171,7 +172,7 @@ function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }:
 				{/* The profile says it beside its own set-up. */}
 				{blocked && user?.workspace && location.pathname !== `${base}/profile` ? (
 					<p className={styles.banner} role="status">
-						<span>{t('twoFactor.requiredBanner', { workspace: user.workspace.name })}</span>
+						<span>{isolated((values) => t('twoFactor.requiredBanner', values), { workspace: user.workspace.name })}</span>
 						<Link to={`${base}/profile#two-factor`} className={button.outline}>
 							{t('twoFactor.setUp')}
 						</Link>

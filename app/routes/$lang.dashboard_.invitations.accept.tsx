@@ -3,6 +3,7 @@ import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { invitationInUrl, previewInvitation, type Invitation } from '#app/.server/invitation.ts'
 import { apiRefusal, refusalToast, requireUser, type User, type Workspace } from '#app/.server/session.ts'
+import { apiFailure } from '#app/.server/forms.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { CardPage } from '#app/components/card-page.tsx'
@@ -67,8 +68,8 @@ export async function action(args: ActionFunctionArgs) {
 		if (joined.user.workspace?.id === joined.workspace.id) return redirectWithToast(dashboard, { type: 'success', title: t('invitations.joined', { workspace: joined.workspace.name }) })
 		return redirect(`/${locale}/dashboard/invitations/accept?joined=${encodeURIComponent(joined.workspace.id)}`)
 	} catch (error) {
-		const refused = await apiRefusal(error, locale, request)
-		return data({ problem: refused.message }, { status: refused.statusCode })
+		const failed = await apiFailure(error, locale, request)
+		return data({ problem: failed.message }, { status: failed.status })
 	}
 }
 
