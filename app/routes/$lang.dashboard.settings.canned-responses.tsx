@@ -189,7 +189,7 @@ function CannedForm({ base, editing, limits, lastResult }: { base: string; editi
 				<FormErrors id={form.errorId} errors={form.errors} />
 				<Field
 					label={t('canned.shortCode')}
-					help={t('canned.shortCodeHelp', { maximum: limits.shortCode })}
+					help={t('canned.shortCodeHelp', { count: limits.shortCode })}
 					input={{ ...getInputProps(fields.shortCode, { type: 'text' }), required: true, autoComplete: 'off', spellCheck: false, dir: 'auto' }}
 					errors={fields.shortCode.errors}
 					errorId={fields.shortCode.errorId}
@@ -207,7 +207,7 @@ function CannedForm({ base, editing, limits, lastResult }: { base: string; editi
 						className={fieldStyles.textarea}
 					/>
 					<p id={`${fields.content.id}-help`} className={fieldStyles.help}>
-						{t('canned.contentHelp', { maximum: limits.content })}
+						{t('canned.contentHelp', { count: limits.content })}
 					</p>
 					<ErrorList id={fields.content.errorId} errors={fields.content.errors} />
 				</div>
