@@ -58,7 +58,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		manages,
 		editing,
 		deleting,
-		limits: { shortCode: count.format(cannedLimits.shortCode), content: count.format(cannedLimits.content) },
+		limits: { shortCode: cannedLimits.shortCode, content: cannedLimits.content, shortCodeText: count.format(cannedLimits.shortCode), contentText: count.format(cannedLimits.content) },
 	}
 }
 
@@ -171,7 +171,7 @@ export default function CannedResponses() {
 }
 
 /** Creates one, or changes the one being edited: a plain form, checked in the browser and again by the API. */
-function CannedForm({ base, editing, limits, lastResult }: { base: string; editing: CannedResponse | null; limits: { shortCode: string; content: string }; lastResult: SubmissionResult<string[]> | undefined }) {
+function CannedForm({ base, editing, limits, lastResult }: { base: string; editing: CannedResponse | null; limits: { shortCode: number; content: number; shortCodeText: string; contentText: string }; lastResult: SubmissionResult<string[]> | undefined }) {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadCannedSchema, {
@@ -189,7 +189,7 @@ function CannedForm({ base, editing, limits, lastResult }: { base: string; editi
 				<FormErrors id={form.errorId} errors={form.errors} />
 				<Field
 					label={t('canned.shortCode')}
-					help={t('canned.shortCodeHelp', { count: limits.shortCode })}
+					help={t('canned.shortCodeHelp', { count: limits.shortCode, maximum: limits.shortCodeText })}
 					input={{ ...getInputProps(fields.shortCode, { type: 'text' }), required: true, autoComplete: 'off', spellCheck: false, dir: 'auto' }}
 					errors={fields.shortCode.errors}
 					errorId={fields.shortCode.errorId}
@@ -207,7 +207,7 @@ function CannedForm({ base, editing, limits, lastResult }: { base: string; editi
 						className={fieldStyles.textarea}
 					/>
 					<p id={`${fields.content.id}-help`} className={fieldStyles.help}>
-						{t('canned.contentHelp', { count: limits.content })}
+						{t('canned.contentHelp', { count: limits.content, maximum: limits.contentText })}
 					</p>
 					<ErrorList id={fields.content.errorId} errors={fields.content.errors} />
 				</div>
