@@ -102,9 +102,12 @@ export async function busyInbox(
 	await reply(teammate.token, 4, 'Yes, we ship to Cairo within 3 days.')
 	await reply(owner.token, 1, 'Checking with the warehouse', 'note')
 	await request.patch(path(1), { data: { assigneeId: teammate.user.id, priority: 'high' }, ...as(owner.token) })
-	const label = await request.post(`/v1/workspaces/${workspace.id}/labels`, { data: { title: 'VIP!', color: '#dc2626' }, ...as(owner.token) })
+	// A title of both directions (a label's title is letters, digits, - and _ only).
+	const label = await request.post(`/v1/workspaces/${workspace.id}/labels`, { data: { title: 'VIP_عاجل', color: '#dc2626' }, ...as(owner.token) })
+	if (!label.ok()) throw new Error(`label failed: ${label.status()} ${await label.text()}`)
 	const { id: labelId } = (await label.json()) as { id: string }
-	await request.put(path(1, '/labels'), { data: { labelIds: [labelId] }, ...as(owner.token) })
+	const labelled = await request.put(path(1, '/labels'), { data: { labelIds: [labelId] }, ...as(owner.token) })
+	if (!labelled.ok()) throw new Error(`labelling failed: ${labelled.status()}`)
 	await request.patch(path(5), { data: { status: 'snoozed', snoozedUntil: new Date(Date.now() + 3600_000).toISOString() }, ...as(owner.token) })
 	return { owner, teammate, workspace, channel, labelId }
 }
