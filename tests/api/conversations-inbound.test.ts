@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Channel } from '#api/db/schema.ts'
 import { receiveMessage } from '#api/conversations/inbound.ts'
-import { type Realtime } from '#api/realtime/publisher.ts'
+import { recordingRealtime, type Published } from './conversations-fixtures.ts'
 import { closeTestDb, testDb } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
-
-type Published = { channel: string; event: string; data: Record<string, unknown> }
-
-/** Records what would be published, to check the events without a realtime server. */
-function recordingRealtime(published: Published[]): Realtime {
-	const publish = async (channel: string, event: string, data: Record<string, unknown>) => void published.push({ channel, event, data })
-	return { publish } as Realtime
-}
 
 let team: Team
 let channel: Channel
@@ -42,8 +34,9 @@ describe('an incoming message', () => {
 		const second = await receiveMessage(testDb(), realtime, { channel, from, externalId: 'm-2', body: 'Second' })
 		expect(second.conversation).toMatchObject({ id: first.conversation.id, incomingCount: 2 })
 		expect(BigInt(second.message.id)).toBeGreaterThan(BigInt(first.message.id))
-		expect(published.map(({ event }) => event)).toEqual(['conversation.created', 'message.created', 'conversation.updated', 'message.created'])
-		expect(published[0]).toMatchObject({ channel: `private-workspace-${team.workspace.id}`, data: { conversationId: first.conversation.id, number: 1 } })
+		// Published after the commit, never awaited by the caller.
+		await expect.poll(() => published.map(({ event }) => event)).toEqual(['conversation.created', 'message.created', 'conversation.updated', 'message.created'])
+		expect(published[0]).toMatchObject({ channel: `private-workspace-${team.workspace.id}`, data: { conversationId: first.conversation.id, number: 1, seq: 1 } })
 	})
 
 	test('reopens a resolved or snoozed conversation and clears the snooze, with an activity line', async () => {

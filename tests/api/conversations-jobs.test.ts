@@ -54,10 +54,15 @@ describe('sending a reply', () => {
 		}
 		expect(await statusOf(reply.id)).toEqual({ status: 'sent', error: null })
 		const data = { workspaceId: team.workspace.id, conversationId: conversation.id, number: conversation.number, messageId: reply.id }
-		expect(about(published, conversation.id)).toEqual([
-			{ channel: `private-workspace-${team.workspace.id}`, event: 'message.updated', data },
-			{ channel: `private-visitor-${conversation.id}`, event: 'message.updated', data },
-		])
+		// Members hear the message as the thread shows it, numbered; the visitor its ids.
+		const told = about(published, conversation.id)
+		expect(told).toHaveLength(2)
+		expect(told).toContainEqual({ channel: `private-visitor-${conversation.id}`, event: 'message.updated', data })
+		expect(told).toContainEqual({
+			channel: `private-workspace-${team.workspace.id}`,
+			event: 'message.updated',
+			data: { ...data, seq: expect.any(Number), message: expect.objectContaining({ id: reply.id, status: 'sent', body: 'Hello from us' }) },
+		})
 		const thread = await api.request('GET', conversationsPath(team.workspace.id, `/${conversation.number}/messages`), { headers: team.agent.auth })
 		expect((thread.body as { messages: MessageJson[] }).messages.at(-1)).toMatchObject({ id: reply.id, status: 'sent' })
 	})
