@@ -48,7 +48,11 @@ const standing = (before: Standing | undefined) => before && { status: before.st
  * included); on the visitor's channel the ids of what the customer sees (their page reloads its
  * thread); to one user a notification.
  */
-export async function publishEvents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
+export function publishEvents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<void> {
+	return realtime.track(publish(db, realtime, events))
+}
+
+async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
 	const conversations = await conversationsForEvents(
 		db,
 		events.flatMap((entry) => (entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : [])),

@@ -334,6 +334,7 @@ const silentRealtime: Realtime = {
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
 	flush: nothing,
+	track: nothing,
 	authorizeChannel: () => {
 		throw new Error('the job queue signs no subscriptions')
 	},

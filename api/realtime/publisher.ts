@@ -14,8 +14,10 @@ export type Realtime = {
 	notifyUser: (userId: string, event: string, data: Record<string, unknown>) => Promise<void>
 	/** Closes the signed-in user's connections (they reconnect and are authorised afresh); never rejects. */
 	terminateUserConnections: (userId: string) => Promise<void>
-	/** Resolves once everything sent so far has settled (tests, shutdown). */
+	/** Resolves once everything sent so far has settled (tests, shutdown), what `track` holds included. */
 	flush: () => Promise<void>
+	/** Work that will publish (reading what it sends first): `flush` waits for it too. Never rejects. */
+	track: (work: Promise<unknown>) => Promise<void>
 	/** Signs a channel subscription for a socket (private and presence channels). */
 	authorizeChannel: (socketId: string, channel: string, presence?: Pusher.PresenceChannelData) => Pusher.ChannelAuthResponse
 	/** Signs a user sign-in for a socket. */
@@ -44,6 +46,16 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 	const signer = sdk(target(), timeoutMs)
 	const pending = new Set<Promise<void>>()
 
+	function hold(work: Promise<unknown>): Promise<void> {
+		const settled = work.then(
+			() => undefined,
+			(error: unknown) => logger.warn({ err: error }, 'realtime publish failed'),
+		)
+		const held = settled.finally(() => pending.delete(held))
+		pending.add(held)
+		return held
+	}
+
 	function track(what: Record<string, unknown>, send: (pusher: Pusher) => Promise<unknown>): Promise<void> {
 		const settled = Promise.resolve()
 			.then(() => send(sdk(target(), timeoutMs)))
@@ -67,6 +79,7 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 			),
 		notifyUser: (userId, event, data) => track({ user: userId, event }, (pusher) => pusher.sendToUser(userId, event, data)),
 		terminateUserConnections: (userId) => track({ terminate: userId }, (pusher) => pusher.terminateUserConnections(userId)),
+		track: hold,
 		async flush() {
 			while (pending.size > 0) await Promise.all(pending)
 		},

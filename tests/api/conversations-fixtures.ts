@@ -18,7 +18,8 @@ export function recordingRealtime(published: Published[] = []): Realtime {
 	const publishBatch = async (events: Published[]) => {
 		for (const { channel, event, data } of events) await record(channel, event, data)
 	}
-	return { publish: record, publishBatch, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) } as Realtime
+	const track = async (work: Promise<unknown>) => void (await work)
+	return { publish: record, publishBatch, track, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) } as Realtime
 }
 
 export async function createLinkChannel(workspaceId: string, name = 'Website'): Promise<Channel> {

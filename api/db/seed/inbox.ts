@@ -16,6 +16,7 @@ export const unheard: Realtime = {
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
 	flush: nothing,
+	track: nothing,
 	authorizeChannel: () => {
 		throw new Error('the seed signs no subscriptions')
 	},
