@@ -30,6 +30,12 @@ async function reserveNumbers(db: DB, workspaceId: string, count: number): Promi
 	}
 }
 
+/** The number of the workspace channel's last event, 0 before its first. */
+export async function lastEventNumber(db: DB, workspaceId: string): Promise<number> {
+	const row = await db.selectFrom('workspaceEventNumbers').select('lastNumber').where('workspaceId', '=', workspaceId).executeTakeFirst()
+	return row?.lastNumber ?? 0
+}
+
 /** An event too big for the channel keeps its ids and says it was cut (`cut: true`): the page reloads for it. */
 function withinLimit(data: Record<string, unknown>): Record<string, unknown> {
 	if (Buffer.byteLength(JSON.stringify(data)) <= maxEventBytes) return data

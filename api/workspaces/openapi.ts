@@ -130,6 +130,14 @@ export function documentWorkspaces(docs: ApiDocs) {
 		responses: { 204: 'Deleted.' },
 		errors: [403],
 	})
+	docs.add({
+		method: 'get',
+		path: '/:id/events/last',
+		summary: 'The number of the workspace channel’s last event',
+		description: 'Each event on `private-workspace-{id}` carries `seq`, one more than the one before. A page reads this before its data: the events above it are what its data lacks, and a number missing among them means it missed one.',
+		params: workspaceParams,
+		responses: { 200: { description: 'The last number, 0 before the first event.', schema: z.object({ seq: z.number().int() }) } },
+	})
 	docs.add({ method: 'get', path: '/:id/overview', summary: 'Counts for the workspace’s home page', params: workspaceParams, responses: { 200: 'The overview.' } })
 
 	docs.add({ method: 'get', path: '/:id/members', summary: 'The members', description: 'Owner first, then admins, then agents, each by name.', params: workspaceParams, query: listQuery, responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } } })

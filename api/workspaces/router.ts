@@ -7,7 +7,7 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
-import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
+import { lastEventNumber, publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { acceptInvitation, invitationRoutes, previewInvitation } from './invitations.ts'
 import { memberRoutes } from './members.ts'
 import { findMembership, managers, meetsTwoFactorRule, ownerOnly, requireMember, workspaceNotFound } from './membership.ts'
@@ -128,6 +128,15 @@ export function workspacesRouter(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			res.json(await workspaceOverview(db, workspace.id))
+		}),
+	)
+
+	// A page reads it before its data: the channel's events above it are what the page has not seen.
+	router.get(
+		'/:id/events/last',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json({ seq: await lastEventNumber(db, workspace.id) })
 		}),
 	)
 

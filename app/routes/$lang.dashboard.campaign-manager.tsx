@@ -24,6 +24,9 @@ import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audienc
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 import * as styles from './dashboard.css.ts'
 
+// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts).
+export const handle = { live: ['campaign.', 'label.'] }
+
 const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').then((module) => module.campaignSchema)
 
 const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'replied', 'failed', 'skipped'] as const

@@ -26,6 +26,9 @@ import * as contacts from './contacts.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 
+// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts); a new conversation may bring a new contact.
+export const handle = { live: ['contact.', 'label.', 'conversation.created'] }
+
 type ImportResult = { created: number; updated: number; rejected: Array<{ row: number; field?: string; reason: string }> }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)

@@ -1,10 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
 import { listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { apiFailure } from '#app/.server/forms.ts'
+import { lastEvent } from '#app/.server/live.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { fileTooLarge, megabytes, readForm } from '#app/.server/uploads.ts'
 import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
@@ -30,8 +31,11 @@ import {
 import { languageOf, type Locale } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { type DashboardLoader } from './$lang.dashboard.tsx'
+import { useLiveData } from '#app/realtime/use-workspace-events.ts'
+import { mergeInboxEvent } from '#app/utils/live-inbox.ts'
 
-export const handle = { i18n: ['inbox'] }
+// Conversations and messages merge into the page (useLiveData); these reload it, rarely as they come.
+export const handle = { i18n: ['inbox'], live: ['label.', 'contact.updated', 'contact.deleted', 'contact.merged'] }
 
 export type Member = { userId: string; name: string; email: string }
 export type Channel = { id: string; kind: string; name: string }
@@ -87,6 +91,8 @@ export async function loader(args: LoaderFunctionArgs) {
 	const base = `/workspaces/${user.workspace.id}`
 	const t = await inboxT(locale)
 	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: null }
+	// Read before the data: the events after it are what the page merges.
+	const since = await lastEvent(api, user.workspace.id)
 	const [{ list: page, failure }, labels, members, channels, opened] = await Promise.all([
 		listOrToast(
 			api.get<ConversationPage>(`${base}/conversations`, {
@@ -121,6 +127,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		locale,
 		me: { userId: user.id, name: user.name },
 		workspaceId: user.workspace.id,
+		since,
 		query,
 		page,
 		labels,
@@ -231,7 +238,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Conversations() {
-	const loaderData = useLoaderData<typeof loader>()
+	const loaded = useLoaderData<typeof loader>()
+	const live = useLiveData(useMemo(() => ({ page: loaded.page, conversation: loaded.conversation, thread: loaded.thread }), [loaded]), loaded.since, useMemo(() => ({ query: loaded.query, me: loaded.me.userId }), [loaded]), mergeInboxEvent)
+	const loaderData = { ...loaded, ...live }
 	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
 	const { t: commonT } = useTranslation()

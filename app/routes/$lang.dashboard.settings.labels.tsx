@@ -22,6 +22,9 @@ import { saveSchema } from './$lang.dashboard.settings.labels.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 
+// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts).
+export const handle = { live: ['label.'] }
+
 const loadSaveSchema = () => import('./$lang.dashboard.settings.labels.schema.ts').then((module) => module.saveSchema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)

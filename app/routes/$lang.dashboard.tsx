@@ -1,8 +1,9 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
+import { lastEvent } from '#app/.server/live.ts'
 import { rethrowApiError, twoFactorMissing, userForShell, type Workspace } from '#app/.server/session.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
@@ -10,7 +11,8 @@ import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
 import { ConnectionIndicator, LiveUpdatesPaused } from '#app/realtime/connection-indicator.tsx'
-import { useWorkspaceEvents } from '#app/realtime/use-workspace-events.ts'
+import { useLiveData, useWorkspaceEvents, WorkspaceEventsContext } from '#app/realtime/use-workspace-events.ts'
+import { mergeSidebarCounts } from '#app/utils/live-inbox.ts'
 import { navigationFor } from '#app/utils/navigation.ts'
 import { isolated } from '#app/utils/bidi.tsx'
 import { isDatabaseAway, isProfileUnavailable } from '#app/utils/profile-outage.ts'
@@ -22,6 +24,8 @@ export async function loader(args: LoaderFunctionArgs) {
 	// A workspace that requires two-step sign-in of a user without it: its API answers 403, so the shell asks it nothing.
 	const blocked = user ? twoFactorMissing(user) : false
 	// The switcher offers the first hundred; the workspaces page lists them all.
+	// Read before the counts: the channel's events after it are what they lack (the sidebar merges them).
+	const since = user?.workspace && !blocked ? await lastEvent(api, user.workspace.id) : null
 	const [workspaces, inbox] = user?.workspace
 		? await Promise.all([
 				api
@@ -31,8 +35,20 @@ export async function loader(args: LoaderFunctionArgs) {
 				blocked ? null : inboxSummary(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 			])
 		: [[], null]
-	return { user, locale, workspaces, inbox, blocked, realtime: args.context.realtime }
+	return { user, locale, workspaces, inbox, since, blocked, realtime: args.context.realtime }
 }
+
+/**
+ * The shell's data (profile, workspaces, counts) is read again after a form is posted and when the
+ * page reloads, not for a link followed inside the dashboard: nothing there changed it, and events
+ * keep its counts (issue 28).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+	const navigating = currentUrl.href !== nextUrl.href && (!formMethod || formMethod === 'GET')
+	const sameLanguage = currentUrl.pathname.split('/')[1] === nextUrl.pathname.split('/')[1]
+	return navigating && sameLanguage ? false : defaultShouldRevalidate
+}
+
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
 async function inboxSummary(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
@@ -82,8 +98,19 @@ export function ErrorBoundary() {
 
 type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
 
-function Shell({ user, locale, workspaces, inbox, blocked, realtime, children }: ShellData & { children: React.ReactNode }) {
-	useWorkspaceEvents(blocked ? undefined : user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
+/** The workspace channel's events reach every page of the shell. */
+function Shell(shell: ShellData & { children: React.ReactNode }) {
+	const { user, blocked, realtime } = shell
+	const events = useWorkspaceEvents(blocked ? undefined : user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
+	return (
+		<WorkspaceEventsContext.Provider value={events}>
+			<ShellBody {...shell} />
+		</WorkspaceEventsContext.Provider>
+	)
+}
+
+function ShellBody({ user, locale, workspaces, inbox: loadedInbox, since, blocked, realtime, children }: ShellData & { children: React.ReactNode }) {
+	const inbox = useLiveData(loadedInbox, since, user?.id ?? '', mergeSidebarCounts)
 	const { t } = useTranslation()
 	const location = useLocation()
 	const items = navigationFor(user?.workspace?.role)

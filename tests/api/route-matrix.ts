@@ -219,6 +219,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 			return { params: { id: workspace.id }, body: { confirmName: workspace.name } }
 		},
 	},
+	'GET /v1/workspaces/:id/events/last': { expect: members(200) },
 	'GET /v1/workspaces/:id/overview': { expect: members(200) },
 	'GET /v1/workspaces/:id/members': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/members/me': { expect: members(200), prepare: () => ({ body: { availability: 'online' } }) },

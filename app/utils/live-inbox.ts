@@ -1,0 +1,124 @@
+import { type ConversationEventData, type InboxSummaryJson, type MessageEventData } from '#app/.server/api.ts'
+import { type WorkspaceEventEntry } from '#app/realtime/event-sequence.ts'
+import { type Merged } from '#app/realtime/use-workspace-events.ts'
+import { priorities, type Conversation, type ConversationPage, type InboxQuery, type MessagePage } from './conversations.ts'
+
+/**
+ * The inbox's data as its loader gave it, kept up to date by the workspace channel's events
+ * (issue 28): a conversation's row moves, enters or leaves the list, its tab counts follow, the open
+ * thread gains its messages, without the loaders running again. What an event cannot settle here
+ * (a row that may or may not match a search, an event without its data) reloads the page.
+ */
+export type InboxData = { page: ConversationPage; conversation: Conversation | null; thread: MessagePage | null }
+export type InboxView = { query: InboxQuery; me: string }
+
+const same = { kind: 'same' } as const
+const reload = { kind: 'reload' } as const
+
+type Standing = { status: Conversation['status']; assigneeId: string | null }
+
+function assigneeMatches(query: InboxQuery, me: string, assigneeId: string | null): boolean {
+	if (query.assignee === 'all') return true
+	if (query.assignee === 'me') return assigneeId === me
+	if (query.assignee === 'unassigned') return assigneeId === null
+	return assigneeId === query.assignee
+}
+
+/** Whether a row belongs to the list as its filters say (the search aside, which only the server can answer). */
+function matches({ query, me }: InboxView, row: Conversation): boolean {
+	return (
+		(query.status === 'all' || row.status === query.status) &&
+		assigneeMatches(query, me, row.assignee?.id ?? null) &&
+		(!query.channelId || row.channel.id === query.channelId) &&
+		(!query.labelId || row.labels.some((label) => label.id === query.labelId)) &&
+		(!query.priority || row.priority === query.priority)
+	)
+}
+
+// The list's orders, as the API sorts (api/conversations/queries.ts, sortKeys): newest first.
+const byActivity = (a: Conversation, b: Conversation) => b.lastActivityAt.localeCompare(a.lastActivityAt) || b.id.localeCompare(a.id)
+const orders: Record<InboxQuery['sort'], (a: Conversation, b: Conversation) => number> = {
+	activity: byActivity,
+	created: (a, b) => b.number - a.number,
+	priority: (a, b) => priorities.indexOf(b.priority) - priorities.indexOf(a.priority) || byActivity(a, b),
+}
+
+/** The tabs' counts, when they are exact (no filter but the assignee, no search): the row leaves one status and enters another. */
+function recount(page: ConversationPage, view: InboxView, previous: Standing | null | undefined, row: Conversation): ConversationPage['counts'] {
+	if (page.countsLimit !== null || previous === undefined) return page.counts
+	const counts = { ...page.counts }
+	if (previous && assigneeMatches(view.query, view.me, previous.assigneeId)) counts[previous.status] = Math.max(0, counts[previous.status] - 1)
+	if (assigneeMatches(view.query, view.me, row.assignee?.id ?? null)) counts[row.status] += 1
+	return counts
+}
+
+function mergeConversation(data: InboxData, view: InboxView, event: ConversationEventData): Merged<InboxData> {
+	if (!event.conversation) return reload
+	const { page } = data
+	const { query } = view
+	const index = page.conversations.findIndex((row) => row.id === event.conversationId)
+	const known = page.conversations[index]
+	// Each reader has their own unread count: a row new to this list starts at none, and its incoming messages add to it.
+	const row: Conversation = { ...event.conversation, unreadCount: known?.unreadCount ?? 0 }
+	let rows = page.conversations
+	if (!matches(view, row)) rows = rows.filter((other) => other.id !== row.id)
+	else if (known) rows = rows.map((other) => (other.id === row.id ? row : other))
+	// A later page, or a search only the server can answer, gains no row here.
+	else if (!query.after && !query.search) rows = [...rows, row]
+	rows = [...rows].sort(orders[query.sort])
+	// A full page stays a page: the row pushed past its end is on the next one.
+	if (rows.length > page.conversations.length && page.nextCursor) rows = rows.slice(0, page.conversations.length)
+	const conversation = data.conversation?.id === row.id ? { ...row, unreadCount: 0 } : data.conversation
+	const counts = recount(page, view, event.previous, row)
+	return { kind: 'changed', data: { ...data, conversation, page: { ...page, conversations: rows, counts } } }
+}
+
+function mergeMessage(data: InboxData, event: MessageEventData, created: boolean): Merged<InboxData> {
+	const { message } = event
+	if (!message) return reload
+	const open = data.conversation?.id === event.conversationId && data.thread
+	if (open) {
+		const messages = data.thread!.messages
+		const at = messages.findIndex((other) => other.id === message.id)
+		if (at >= 0) return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: messages.map((other, index) => (index === at ? message : other)) } } }
+		if (!created) return same
+		return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: [...messages, message] } } }
+	}
+	// The customer wrote in a conversation this reader has not open: one more unread.
+	if (!created || message.direction !== 'incoming' || message.kind !== 'text') return same
+	const rows = data.page.conversations
+	if (!rows.some((row) => row.id === event.conversationId)) return same
+	const conversations = rows.map((row) => (row.id === event.conversationId ? { ...row, unreadCount: row.unreadCount + 1 } : row))
+	return { kind: 'changed', data: { ...data, page: { ...data.page, conversations } } }
+}
+
+/** The inbox's data after one event of the workspace channel. */
+export function mergeInboxEvent(data: InboxData, view: InboxView, { event, data: payload }: WorkspaceEventEntry): Merged<InboxData> {
+	switch (event) {
+		case 'conversation.created':
+		case 'conversation.updated':
+			return mergeConversation(data, view, payload as ConversationEventData)
+		case 'message.created':
+		case 'message.updated':
+			return mergeMessage(data, payload as MessageEventData, event === 'message.created')
+		default:
+			return same
+	}
+}
+
+/** The sidebar's open conversations, mine (`me`) and nobody's, after a conversation moved. */
+export function mergeSidebarCounts(summary: InboxSummaryJson | null, me: string, { event, data }: WorkspaceEventEntry): Merged<InboxSummaryJson | null> {
+	if (!summary || (event !== 'conversation.created' && event !== 'conversation.updated')) return same
+	const { previous, conversation } = data as ConversationEventData
+	if (!conversation) return reload
+	if (previous === undefined) return same
+	const next = { ...summary }
+	const count = (standing: Standing, delta: number) => {
+		if (standing.status !== 'open') return
+		if (standing.assigneeId === me) next.mine = Math.max(0, next.mine + delta)
+		if (standing.assigneeId === null) next.unassigned = Math.max(0, next.unassigned + delta)
+	}
+	if (previous) count(previous, -1)
+	count({ status: conversation.status, assigneeId: conversation.assignee?.id ?? null }, 1)
+	return next.mine === summary.mine && next.unassigned === summary.unassigned ? same : { kind: 'changed', data: next }
+}
