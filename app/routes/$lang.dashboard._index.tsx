@@ -21,8 +21,8 @@ import * as reports from './reports.css.ts'
 type Overview = { members: number; pendingInvitations: number; contacts: number; channels: number }
 type Member = { userId: string; name: string; availability: Availability }
 
-// The overview's counts and the filters' labels; the reports change with their roll-ups, not with events.
-export const handle = { i18n: ['reports'], live: ['contact.created', 'contact.deleted', 'contact.imported', 'contact.merged', 'label.'] }
+// The overview's counts, the conversations open now and the filters' labels; the other figures change with their roll-ups.
+export const handle = { i18n: ['reports'], live: ['conversation.', 'contact.created', 'contact.deleted', 'contact.imported', 'contact.merged', 'label.'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 

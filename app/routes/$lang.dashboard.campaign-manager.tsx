@@ -24,8 +24,9 @@ import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audienc
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 import * as styles from './dashboard.css.ts'
 
-// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts).
-export const handle = { live: ['campaign.', 'label.'] }
+// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts): a message's delivery
+// or a customer's answer changes a campaign's totals (triggers of migration 0018), without an event of its own.
+export const handle = { live: ['campaign.', 'label.', 'message.'] }
 
 const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').then((module) => module.campaignSchema)
 
