@@ -30,9 +30,9 @@ import {
 } from '#app/utils/conversations.ts'
 import { languageOf, type Locale } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { type DashboardLoader } from './$lang.dashboard.tsx'
 import { useLiveData } from '#app/realtime/use-workspace-events.ts'
 import { mergeInboxEvent } from '#app/utils/live-inbox.ts'
+import { type DashboardLoader } from './$lang.dashboard.tsx'
 
 // Conversations and messages merge into the page (useLiveData); these reload it, rarely as they come.
 export const handle = { i18n: ['inbox'], live: ['label.', 'contact.updated', 'contact.deleted', 'contact.merged'] }
@@ -239,8 +239,10 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Conversations() {
 	const loaded = useLoaderData<typeof loader>()
-	const live = useLiveData(useMemo(() => ({ page: loaded.page, conversation: loaded.conversation, thread: loaded.thread }), [loaded]), loaded.since, useMemo(() => ({ query: loaded.query, me: loaded.me.userId }), [loaded]), mergeInboxEvent)
-	const loaderData = { ...loaded, ...live }
+	// The list, its counts and the open thread follow the workspace's events (app/utils/live-inbox.ts).
+	const inboxData = useMemo(() => ({ page: loaded.page, conversation: loaded.conversation, thread: loaded.thread }), [loaded])
+	const inView = useMemo(() => ({ query: loaded.query, me: loaded.me.userId }), [loaded])
+	const loaderData = { ...loaded, ...useLiveData(inboxData, loaded.since, inView, mergeInboxEvent) }
 	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
 	const { t: commonT } = useTranslation()

@@ -23,9 +23,9 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await userForShell(args)
 	// A workspace that requires two-step sign-in of a user without it: its API answers 403, so the shell asks it nothing.
 	const blocked = user ? twoFactorMissing(user) : false
-	// The switcher offers the first hundred; the workspaces page lists them all.
 	// Read before the counts: the channel's events after it are what they lack (the sidebar merges them).
 	const since = user?.workspace && !blocked ? await lastEvent(api, user.workspace.id) : null
+	// The switcher offers the first hundred; the workspaces page lists them all.
 	const [workspaces, inbox] = user?.workspace
 		? await Promise.all([
 				api
@@ -48,7 +48,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 	const sameLanguage = currentUrl.pathname.split('/')[1] === nextUrl.pathname.split('/')[1]
 	return navigating && sameLanguage ? false : defaultShouldRevalidate
 }
-
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
 async function inboxSummary(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
