@@ -95,7 +95,7 @@ describe('exactly once', () => {
 		const messages = await testDb().selectFrom('messages').select(['status', 'externalId', 'body']).where('id', 'in', recipients.map((recipient) => recipient.messageId!)).execute()
 		expect(messages.every((message) => message.status === 'sent' && message.externalId && message.body.startsWith('Hello Once '))).toBe(true)
 		// Live totals: ids only.
-		expect(published).toContainEqual({ channel: `private-workspace-${team.workspace.id}`, event: 'campaign.updated', data: { workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) } })
+		await expect.poll(() => published).toContainEqual({ channel: `private-workspace-${team.workspace.id}`, event: 'campaign.updated', data: { workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) } })
 		const answer = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}`), { headers: team.agent.auth })
 		expect(answer.body).toMatchObject({ status: 'completed', processed: 150, totals: expect.objectContaining({ sent: 150, queued: 0 }) })
 	})

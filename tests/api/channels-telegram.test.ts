@@ -74,7 +74,8 @@ describe('messages in and out', () => {
 		const contact = await api.request('GET', contactPath, { headers: team.agent.auth })
 		expect((contact.body as { identities: unknown[] }).identities).toEqual([{ channelId: channel.id, channelKind: 'telegram', channelName: 'Inbound', externalId: String(chat.id), since: expect.any(String) }])
 		expect((await api.request('GET', contactPath.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
-		expect(published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
+		// Published after the commit, gathered for a few milliseconds.
+		await expect.poll(() => published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
 
 		// Telegram retries an update it did not see acknowledged: the same message, once.
 		expect((await fake.postUpdate(bot.token, update, { origin: api.url })).status).toBe(200)
