@@ -4,8 +4,9 @@ import { expect, test, waitForHydration } from './fixtures.ts'
 
 /** Chooses a theme in the appearance menu, which keeps it in a cookie (not in the profile). */
 async function chooseTheme(page: Page, theme: string, javaScript: boolean) {
-	await page.getByText('Appearance').click()
-	const menu = page.locator('form[action$="/preferences/theme"]')
+	// The top bar's own menu (a phone's copy sits in the account menu, hidden at this width).
+	await page.locator('summary:visible', { hasText: 'Appearance' }).click()
+	const menu = page.locator('form[action$="/preferences/theme"]:visible')
 	await menu.getByLabel('Theme').selectOption(theme)
 	if (!javaScript) await menu.getByRole('button', { name: 'Apply' }).click()
 	await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
