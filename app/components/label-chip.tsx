@@ -11,3 +11,15 @@ export function LabelChip({ label }: { label: LabelSummary }) {
 		</span>
 	)
 }
+
+/** A row of label chips; nothing when there are none. */
+export function LabelChips({ labels }: { labels: readonly LabelSummary[] }) {
+	if (labels.length === 0) return null
+	return (
+		<span className={styles.list}>
+			{labels.map((label) => (
+				<LabelChip key={label.id} label={label} />
+			))}
+		</span>
+	)
+}

@@ -9,8 +9,7 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
-import { LabelChip } from '#app/components/label-chip.tsx'
-import { list as chips } from '#app/components/label-chip.css.ts'
+import { LabelChips } from '#app/components/label-chip.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
@@ -408,13 +407,7 @@ function ContactRow({ contact, ticked, to }: { contact: Contact; ticked: boolean
 				{contact.company ? <span dir="auto">{contact.company}</span> : null}
 			</td>
 			<td className={table.td} data-label={t('contacts.labels')}>
-				{contact.labels.length ? (
-					<span className={chips}>
-						{contact.labels.map((label) => (
-							<LabelChip key={label.id} label={label} />
-						))}
-					</span>
-				) : null}
+				<LabelChips labels={contact.labels} />
 			</td>
 			<td className={`${table.td} ${contacts.date}`} data-label={t('contacts.created')}>
 				<span>{date(contact.createdAt)}</span>
@@ -478,13 +471,7 @@ function ContactPanel({
 					</div>
 				))}
 			</dl>
-			{contact.labels.length ? (
-				<span className={chips}>
-					{contact.labels.map((label) => (
-						<LabelChip key={label.id} label={label} />
-					))}
-				</span>
-			) : null}
+			<LabelChips labels={contact.labels} />
 			{contact.notes ? <p dir="auto">{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
 			{contact.possibleMatches?.length ? <PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} action={action} /> : null}

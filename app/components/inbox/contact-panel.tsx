@@ -1,7 +1,6 @@
 import { Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { LabelChip } from '#app/components/label-chip.tsx'
-import { list as chips } from '#app/components/label-chip.css.ts'
+import { LabelChips } from '#app/components/label-chip.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { type DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
 import { withParams, type Conversation } from '#app/utils/conversations.ts'
@@ -59,13 +58,7 @@ export function ContactPanel({ conversation, others }: { conversation: Conversat
 					</>
 				) : null}
 			</dl>
-			{conversation.labels.length ? (
-				<span className={chips}>
-					{conversation.labels.map((label) => (
-						<LabelChip key={label.id} label={label} />
-					))}
-				</span>
-			) : null}
+			<LabelChips labels={conversation.labels} />
 			<Link to={`/${locale}/dashboard/contacts?contact=${contact.id}`}>{t('contact.open')}</Link>
 			<section aria-labelledby="contact-conversations">
 				<h3 id="contact-conversations" className={styles.panelHeading}>

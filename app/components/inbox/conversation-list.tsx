@@ -1,7 +1,6 @@
 import { Form, Link, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { LabelChip } from '#app/components/label-chip.tsx'
-import { list as chips } from '#app/components/label-chip.css.ts'
+import { LabelChips } from '#app/components/label-chip.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { type Channel, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
@@ -291,13 +290,7 @@ function Row({ conversation, to, current, myId }: { conversation: Conversation; 
 					<span dir="ltr">#{conversation.number}</span>
 					<span>{conversation.assignee ? isolated((values) => t('assignedTo', values), { name: conversation.assignee.name }) : t('unassigned')}</span>
 					{conversation.priority !== 'none' ? <span>{t(`priority.${conversation.priority}`)}</span> : null}
-					{conversation.labels.length ? (
-						<span className={chips}>
-							{conversation.labels.map((label) => (
-								<LabelChip key={label.id} label={label} />
-							))}
-						</span>
-					) : null}
+					<LabelChips labels={conversation.labels} />
 				</span>
 			</Link>
 		</li>
