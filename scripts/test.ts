@@ -6,12 +6,16 @@ import { browserWays, checkBrowser } from './browser.ts'
 /**
  * `npm test`: every check, in order, each stage's output streamed; stops at the first failure
  * and prints a summary either way. Stages can be skipped with SKIP=lint,e2e (for local work).
+ * The stages of a group run at once, each printed whole when it ends: the type check and the lint
+ * are one process each, so on two cores they take the time of the longer one.
  */
 type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean> }
 
-const stages: Stage[] = [
-	{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
-	{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
+const stages: Array<Stage | Stage[]> = [
+	[
+		{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
+		{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
+	],
 	{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
 	// Before the API tests: the quick start's test starts the built server as a new user would.
 	{ name: 'build', command: 'npm', args: ['run', 'build'] },
@@ -21,9 +25,15 @@ const stages: Stage[] = [
 
 const skipped = new Set((process.env.SKIP ?? '').split(',').map((name) => name.trim()).filter(Boolean))
 
-function run(stage: Pick<Stage, 'command' | 'args'>): Promise<number> {
+/** Runs a command to its end; `captured` keeps its output (both streams, in order) instead of streaming it. */
+function run(stage: Pick<Stage, 'command' | 'args'>, captured?: Buffer[]): Promise<number> {
 	return new Promise((resolve) => {
-		const child = spawn(stage.command, stage.args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } })
+		const child = spawn(stage.command, stage.args, {
+			stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+			env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
+		})
+		child.stdout?.on('data', (chunk: Buffer) => captured?.push(chunk))
+		child.stderr?.on('data', (chunk: Buffer) => captured?.push(chunk))
 		child.on('error', () => resolve(127))
 		child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
 	})
@@ -49,19 +59,31 @@ async function ensureBrowser(): Promise<boolean> {
 	return false
 }
 
-const results: Array<{ name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }> = []
-let failed = false
-for (const stage of stages) {
-	if (failed || skipped.has(stage.name)) {
-		results.push({ name: stage.name, status: 'skipped', seconds: 0 })
-		continue
-	}
-	console.log(`\n━━ ${stage.name}: ${stage.command} ${stage.args.join(' ')}`)
+type Result = { name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }
+const heading = (stage: Stage) => `\n━━ ${stage.name}: ${stage.command} ${stage.args.join(' ')}`
+
+/** One stage, streamed, or (`together`) captured and printed whole when it ends. */
+async function runStage(stage: Stage, together: boolean): Promise<Result> {
+	if (!together) console.log(heading(stage))
+	const captured: Buffer[] | undefined = together ? [] : undefined
 	const started = performance.now()
-	const code = (await (stage.prepare?.() ?? true)) ? await run(stage) : 1
+	const code = (await (stage.prepare?.() ?? true)) ? await run(stage, captured) : 1
 	const seconds = (performance.now() - started) / 1000
-	results.push({ name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds })
-	if (code !== 0) failed = true
+	if (captured) {
+		console.log(heading(stage))
+		process.stdout.write(Buffer.concat(captured))
+	}
+	return { name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds }
+}
+
+const results: Result[] = []
+let failed = false
+for (const entry of stages) {
+	const group = Array.isArray(entry) ? entry : [entry]
+	const running = failed ? [] : group.filter((stage) => !skipped.has(stage.name))
+	const ran = await Promise.all(running.map((stage) => runStage(stage, running.length > 1)))
+	for (const stage of group) results.push(ran.find((result) => result.name === stage.name) ?? { name: stage.name, status: 'skipped', seconds: 0 })
+	if (ran.some((result) => result.status === 'failed')) failed = true
 }
 
 console.log('\n━━ summary')
