@@ -100,10 +100,9 @@ function inboxCase(name: string, goal: Goal, request: (dataset: InboxDataset) =>
 }
 
 /** The rendered inbox, signed in as the same member; skipped while the page answers 404 (not built on this branch). */
-function inboxPageCase(name: string, goal: Goal, path: string): BenchCase {
+function inboxPageCase(name: string, path: string): BenchCase {
 	return {
 		name,
-		goal,
 		path,
 		setup: async (context) => {
 			const dataset = await inbox(context)
@@ -140,7 +139,7 @@ const reportQuery = (span: '30d' | 'year') => {
 }
 
 /** The reports API, or the rendered dashboard, for the owner: over 30 days or a year of the inbox's conversations. */
-function reportsCase(name: string, goal: Goal, kind: 'api' | 'page', span: '30d' | 'year'): BenchCase {
+function reportsCase(name: string, goal: Goal | undefined, kind: 'api' | 'page', span: '30d' | 'year'): BenchCase {
 	return {
 		name,
 		goal,
@@ -167,23 +166,22 @@ function contactsPageCase(name: string, goal: Goal | undefined, path: (dataset: 
 	}
 }
 
-// The goals of issue 13, as shares of /healthz req/s in the same run and p99 ceilings.
-const page: Goal = { minShare: 0.25 }
+// The API's goals of issue 13, as shares of /healthz req/s in the same run and p99 ceilings. Its pages' goals,
+// and those of issues 14 and 17 (rendered pages under 50 closed-loop connections), are retired (decision 022):
+// bench:team's agents and its CPU per opened conversation replace them. The pages' figures stay, to catch a regression.
 const contactsApi: Goal = { minShare: 0.2, maxP99Ms: 100 }
-const contactsPage: Goal = { minShare: 0.08, maxP99Ms: 250 }
 // Issue 14's.
 const inboxList: Goal = { maxP99Ms: 100 }
 const inboxSearch: Goal = { maxP99Ms: 200 }
-const inboxPage: Goal = { maxP99Ms: 300 }
 const inboxReply: Goal = { maxP99Ms: 150 }
 // Issue 17's.
-const dashboard: Goal = { maxP99Ms: 300 }
+const reportsApi: Goal = { maxP99Ms: 300 }
 
 const cases: BenchCase[] = [
-	{ name: 'home en-us', path: '/en-us', goal: page },
-	{ name: 'home ar-eg', path: '/ar-eg', goal: page },
-	{ name: 'home fr-x', path: '/fr-x', goal: page },
-	{ name: 'login page en-us', path: '/en-us/auth/login', goal: page },
+	{ name: 'home en-us', path: '/en-us' },
+	{ name: 'home ar-eg', path: '/ar-eg' },
+	{ name: 'home fr-x', path: '/fr-x' },
+	{ name: 'login page en-us', path: '/en-us/auth/login' },
 	// The floors of a rendered page (decision 021): the login page rendered for every request (any
 	// cookie skips the anonymous page cache), no database, no API call; then the lightest signed-in
 	// page, the profile, whose shell every dashboard page has (session, profile, workspaces, summary).
@@ -196,8 +194,8 @@ const cases: BenchCase[] = [
 	contactsCase('contacts: search an Arabic name', { maxP99Ms: 150 }, () => `?search=${encodeURIComponent('محمد')}`),
 	contactsCase('contacts: search phone digits', contactsApi, () => '?search=1001234'),
 	contactsCase('contacts: filter by label, newest first', contactsApi, (dataset) => `?label=${dataset.labelId}&sort=created`),
-	contactsPageCase('contacts page en-us', contactsPage, () => '/en-us/dashboard/contacts'),
-	contactsPageCase('contacts page ar-eg, searched', contactsPage, () => `/ar-eg/dashboard/contacts?search=${encodeURIComponent('محمد')}`),
+	contactsPageCase('contacts page en-us', undefined, () => '/en-us/dashboard/contacts'),
+	contactsPageCase('contacts page ar-eg, searched', undefined, () => `/ar-eg/dashboard/contacts?search=${encodeURIComponent('محمد')}`),
 	contactsPageCase('profile page en-us, the signed-in shell (floor)', undefined, () => '/en-us/dashboard/profile'),
 	inboxCase('inbox: list open tab', inboxList, () => ({ path: '' })),
 	inboxCase('inbox: list mine', inboxList, () => ({ path: '?assignee=me' })),
@@ -206,7 +204,7 @@ const cases: BenchCase[] = [
 	inboxCase('inbox: search an Arabic word of the messages', inboxSearch, () => ({ path: `?search=${encodeURIComponent(arabicSearchWord)}` })),
 	inboxCase('inbox: thread newest page', inboxList, () => ({ path: `/${longThreadNumber}/messages` })),
 	inboxCase(`inbox: thread ${deepThreadMessages.toLocaleString('en-US')} messages back`, inboxList, (dataset) => ({ path: `/${longThreadNumber}/messages?before=${dataset.deepBefore}` })),
-	inboxPageCase('inbox page en-us', inboxPage, '/en-us/dashboard/conversations'),
+	inboxPageCase('inbox page en-us', '/en-us/dashboard/conversations'),
 	// Each request answers another open conversation of the link channel (sent by its job, published on the workspace channel).
 	inboxCase(
 		'inbox: reply',
@@ -220,10 +218,10 @@ const cases: BenchCase[] = [
 		}),
 		201,
 	),
-	reportsCase('reports API: 30 days', dashboard, 'api', '30d'),
-	reportsCase('reports API: a year', dashboard, 'api', 'year'),
-	reportsCase('dashboard page en-us: 30 days', dashboard, 'page', '30d'),
-	reportsCase('dashboard page en-us: a year', dashboard, 'page', 'year'),
+	reportsCase('reports API: 30 days', reportsApi, 'api', '30d'),
+	reportsCase('reports API: a year', reportsApi, 'api', 'year'),
+	reportsCase('dashboard page en-us: 30 days', undefined, 'page', '30d'),
+	reportsCase('dashboard page en-us: a year', undefined, 'page', 'year'),
 ]
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@
  *   handle.live) or one its merge cannot settle (app/utils/live-inbox.ts, run here too).
  * - `reload`, the page before it: any event reloads it.
  * A reload is what Remix's revalidation asks of the server: GET /en-us/dashboard/conversations.data
- * with the agent's session cookie (single fetch), at most once a second per page, a burst folded into
+ * with the agent's session cookie (single fetch; since the inbox route has a clientLoader, two: the
+ * shell's routes and the inbox's, as the browser does), at most once a second per page, a burst folded into
  * one at the end of the second (app/realtime/throttle.ts, run here), and never two at once: one asked
  * for while one is on its way starts when it ends (app/realtime/use-revalidate-when-idle.ts). The
  * page's presence channel is left out (its joins are not what issue 28 is about).
@@ -27,6 +28,9 @@
  * seconds: cores busy; not this process's, the agents' and customers' side), the customers' POST p50/p99, the data requests' count and p50/p99, the events
  * and customer messages each agent received, and the agents that missed one; the ratios to the
  * baseline. Writes bench/results/team.json (the server's output to bench/results/team-server.log).
+ * Then, the agents gone and no customer writing, opening a conversation from the list (goal 4): the
+ * owner opens the conversations one after another, by the request the inbox made before (its route's
+ * single fetch) and by the one it makes now (the thread route): CPU ms per opening, latency, bytes.
  * Exits 1 when a POST failed, a data request failed or an agent missed a message.
  * Agents are written straight into the database (users, members, sessions, as bench/run.ts does):
  * registering 200 through the API would meet its per-address limit. Checks `ulimit -n` first.
@@ -77,7 +81,10 @@ function parseOptions(): Options {
 
 // As the page does (app/realtime/use-workspace-events.ts, revalidateIntervalMs).
 const reloadIntervalMs = 1000
-const dataPath = '/en-us/dashboard/conversations.data'
+const dataPaths: Record<Mode, readonly string[]> = {
+	reload: ['/en-us/dashboard/conversations.data'],
+	merge: [`/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('root,routes/$lang.dashboard')}`, `/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('routes/$lang.dashboard.conversations')}`],
+}
 // The events that reload the inbox page though it merges: the shell's (use-workspace-events.ts, shellEvents) and
 // its route's handle.live (app/routes/$lang.dashboard.conversations.tsx). Kept by hand: that module renders.
 const reloadingEvents = ['workspace.', 'member.', 'label.', 'contact.updated', 'contact.deleted', 'contact.merged']
@@ -287,11 +294,26 @@ type RunState = {
 	seen: Map<Agent, { events: number; messages: Set<string> }>
 }
 
-/** A reload as Remix's revalidation: never two at once, one asked for meanwhile starts when the first ends. */
-function revalidator(baseUrl: string, agent: Agent, state: RunState) {
+/**
+ * A reload as Remix's revalidation: never two at once, one asked for meanwhile starts when the first
+ * ends. Its requests, each counted: one single fetch for the page before issue 28; two now, the
+ * inbox route having a clientLoader (Remix asks for such a route's data on its own).
+ */
+function revalidator(baseUrl: string, agent: Agent, state: RunState, paths: readonly string[]) {
 	let busy = false
 	let missed = false
-	const url = new URL(dataPath, baseUrl)
+	const load = async (url: URL) => {
+		const started = performance.now()
+		try {
+			const response = await fetch(url, { headers: { Cookie: agent.cookie } })
+			state.dataBytes += (await response.arrayBuffer()).byteLength
+			state.dataStatuses[response.status] = (state.dataStatuses[response.status] ?? 0) + 1
+			if (response.ok) state.dataLatencies.push(performance.now() - started)
+			else state.dataErrors += 1
+		} catch {
+			state.dataErrors += 1
+		}
+	}
 	const revalidate = (): void => {
 		if (busy) {
 			missed = true
@@ -299,15 +321,7 @@ function revalidator(baseUrl: string, agent: Agent, state: RunState) {
 		}
 		busy = true
 		state.inFlight += 1
-		const started = performance.now()
-		fetch(url, { headers: { Cookie: agent.cookie } })
-			.then(async (response) => {
-				state.dataBytes += (await response.arrayBuffer()).byteLength
-				state.dataStatuses[response.status] = (state.dataStatuses[response.status] ?? 0) + 1
-				if (response.ok) state.dataLatencies.push(performance.now() - started)
-				else state.dataErrors += 1
-			})
-			.catch(() => (state.dataErrors += 1))
+		Promise.all(paths.map((path) => load(new URL(path, baseUrl))))
 			.finally(() => {
 				busy = false
 				state.inFlight -= 1
@@ -329,7 +343,7 @@ function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState):
 	for (const agent of agents) {
 		const seen = { events: 0, messages: new Set<string>() }
 		state.seen.set(agent, seen)
-		const refresh: Throttled = throttle(revalidator(baseUrl, agent, state), reloadIntervalMs)
+		const refresh: Throttled = throttle(revalidator(baseUrl, agent, state, dataPaths[mode]), reloadIntervalMs)
 		const reload = (cause: Cause) => {
 			state.causes[cause] = (state.causes[cause] ?? 0) + 1
 			refresh()
@@ -464,6 +478,42 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 }
 
 // ---------------------------------------------------------------------------------------------
+// Opening a conversation from the list (issue 28, goal 4): what the page asks of the server.
+
+// Before: Remix's single fetch of the root's and the inbox route's loaders (the shell's shouldRevalidate skips GET navigations).
+const openedByPage = (number: number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=${encodeURIComponent('root,routes/$lang.dashboard.conversations')}`]
+// Now: the inbox's clientLoader asks the thread route (app/utils/inbox-navigation.ts); the root's loader runs on its own.
+const openedByThread = (number: number) => [`/en-us/dashboard/conversations/thread?conversation=${number}`, `/en-us/dashboard/conversations.data?conversation=${number}&_routes=root`]
+const openings = 300
+const openingWarmUp = 30
+
+type OpeningResult = { way: string; requests: number; cpuMsPerOpening: { app: number; node: number; postgres: number }; latency: Summary; averageBytes: number }
+
+/** The owner opens the workspace's conversations one after another, `openings` times, by one way; no customer writes meanwhile. */
+async function measureOpening(server: ServerContext, team: Team, way: string, addresses: (number: number) => string[]): Promise<OpeningResult> {
+	const get = async (address: string) => {
+		const response = await fetch(`${server.baseUrl}${address}`, { headers: { Cookie: team.owner.cookie }, redirect: 'manual' })
+		const body = await response.arrayBuffer()
+		if (response.status !== 200) throw new Error(`${way}: ${address} answered ${response.status}`)
+		return body.byteLength
+	}
+	// The requests of one opening go together, as the browser sends them.
+	const open = async (index: number) => (await Promise.all(addresses((index % team.customers.length) + 1).map(get))).reduce((sum, bytes) => sum + bytes, 0)
+	for (let index = 0; index < openingWarmUp; index += 1) await open(index)
+	const latencies: number[] = []
+	let bytes = 0
+	const cpu = cpuMeter(server)
+	for (let index = 0; index < openings && !isInterrupted(); index += 1) {
+		const started = performance.now()
+		bytes += await open(index)
+		latencies.push(performance.now() - started)
+	}
+	const used = cpu.stop()
+	const perOpening = (seconds: number) => (seconds * 1000) / latencies.length
+	return { way, requests: latencies.length, cpuMsPerOpening: { app: perOpening(used.node + used.postgres), node: perOpening(used.node), postgres: perOpening(used.postgres) }, latency: summarise(latencies), averageBytes: Math.round(bytes / Math.max(1, latencies.length)) }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
 const ms = (value: number) => value.toFixed(1)
@@ -504,6 +554,10 @@ async function main() {
 			if (isInterrupted()) return
 			await sleep(2000)
 		}
+		for (const agent of agents.splice(0)) agent.client?.close()
+		await sleep(1000)
+		log(`opening a conversation: ${openings} times the whole inbox route's data, then the thread route's`)
+		const opening = [await measureOpening(server, team, 'inbox route (before)', openedByPage), await measureOpening(server, team, 'thread route (now)', openedByThread)]
 		const loadAfter = loadAverage()
 		const [baseline] = results
 		for (const result of results) result.vsBaseline = { cpu: result.cpu.app / baseline!.cpu.app, postP50: result.posts.p50 / baseline!.posts.p50, postP99: result.posts.p99 / baseline!.posts.p99 }
@@ -515,9 +569,9 @@ async function main() {
 			options: { agents: options.agents, rate: options.rate, duration: options.duration, modes: options.modes },
 			setup: { customers: team.customers.length, connectSeconds },
 			runs: Object.fromEntries(results.map((result) => [result.name, result])),
+			opening,
 			shutdown: undefined as ReturnType<typeof serverShutdown>,
 		}
-		for (const agent of agents.splice(0)) agent.client?.close()
 		await db.destroy()
 		db = undefined
 		await sleep(500)
@@ -560,6 +614,14 @@ async function main() {
 			const causes = Object.entries(result.dataRequests.causes).map(([cause, count]) => `${cause} ${count}`)
 			write(`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`)
 		}
+		write('')
+		write(`Opening a conversation from the list, ${openings} times each way (the owner's session, one at a time):`)
+		write(
+			table([
+				['way', 'CPU ms/opening', 'node', 'postgres', 'vs before', 'p50 ms', 'p99 ms', 'bytes'],
+				...opening.map((each) => [each.way, ms(each.cpuMsPerOpening.app), ms(each.cpuMsPerOpening.node), ms(each.cpuMsPerOpening.postgres), times(each.cpuMsPerOpening.app, opening[0]!.cpuMsPerOpening.app), ms(each.latency.p50), ms(each.latency.p99), String(each.averageBytes)]),
+			]),
+		)
 		write(`written to ${path.relative(process.cwd(), file)}`)
 		const problems = results.flatMap((result) => [
 			result.posts.errors > 0 && `${result.name}: ${result.posts.errors} POSTs failed`,

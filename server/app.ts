@@ -97,23 +97,29 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	}
 	logger.info(realtimeServer ? 'realtime: embedded Pusher-protocol server' : `realtime: ${realtimeConfig.host}:${realtimeConfig.port}`)
 
-	const requestLog = pinoHttp({
-		logger,
-		genReqId: (req, res) => {
-			const incoming = req.headers['x-request-id']
-			const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
-			res.setHeader('X-Request-Id', id)
-			return id
-		},
-		autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
-		...requestMessages,
-		// A 503 is the database away for a moment (api/http/errors.ts has said why, once): not an error of ours, nor one line per request at that level.
-		customLogLevel: (_req, res, error) => (res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-		serializers: {
-			req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
-			res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-		},
-	})
+	// A 503 is the database away for a moment (api/http/errors.ts has said why, once): not an error of ours, nor one line per request at that level.
+	const levelOf = (statusCode: number, error: Error | undefined) => (statusCode === 503 ? 'warn' : error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info')
+	const requestLogOf = (successLevel: 'info' | 'debug') =>
+		pinoHttp({
+			logger,
+			genReqId: (req, res) => {
+				const incoming = req.headers['x-request-id']
+				const id = typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+				res.setHeader('X-Request-Id', id)
+				return id
+			},
+			autoLogging: { ignore: (req) => quietPaths.has(req.url?.split('?')[0] ?? '') },
+			...requestMessages,
+			customLogLevel: (_req, res, error) => {
+				const level = levelOf(res.statusCode, error)
+				return level === 'info' ? successLevel : level
+			},
+			serializers: {
+				req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url }),
+				res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+			},
+		})
+	const requestLog = requestLogOf('info')
 	app.use(requestLog)
 	app.use(discardUnreadBody(config.UPLOAD_MAX_BYTES))
 
@@ -129,7 +135,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 		app.use('/webhooks', createWebhooks({ db: database.db, config, logger, realtime }))
 	}
 	// Pages call the API mounted here in-process, and over HTTP only when API_BASE_URL is elsewhere.
-	const inProcess = api ? inProcessApi({ api, requestLog }) : undefined
+	// A page's API calls log at debug when they succeed: the page's own line says it was served (a failed one still warns).
+	const inProcess = api ? inProcessApi({ api, requestLog: requestLogOf('debug') }) : undefined
 	const apiFetch = inProcess?.fetch ?? fetch
 	app.get('/_i18n/:locale/:file', i18nMessages)
 

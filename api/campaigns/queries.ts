@@ -206,3 +206,25 @@ export function instantIn(value: string, zone: string): Date {
 	guess = wall - offsetAt(guess, zone)
 	return new Date(guess)
 }
+
+/**
+ * The campaigns whose totals a batch of message events moved (the triggers of migration 0018): a
+ * campaign message's delivery, or a customer's answer in a conversation a campaign message went to.
+ * Their pages reload on `campaign.updated`, and hear nothing of the workspace's other messages.
+ */
+export async function campaignsMovedBy(db: DB, messageIds: string[], answeredConversationIds: string[]): Promise<Array<{ workspaceId: string; campaignId: string }>> {
+	if (messageIds.length === 0 && answeredConversationIds.length === 0) return []
+	return db
+		.selectFrom('campaignRecipients')
+		.select(['workspaceId', 'campaignId'])
+		.distinct()
+		// Moved just now, by these events: an answer in a conversation that replied long ago moves nothing.
+		.where('campaignRecipients.updatedAt', '>=', sql<Date>`now() - interval '1 minute'`)
+		.where((where) =>
+			where.or([
+				...(messageIds.length ? [where('campaignRecipients.messageId', 'in', messageIds)] : []),
+				...(answeredConversationIds.length ? [where.and([where('campaignRecipients.conversationId', 'in', answeredConversationIds), where('campaignRecipients.status', '=', 'replied')])] : []),
+			]),
+		)
+		.execute()
+}

@@ -1,4 +1,5 @@
 import { visitorChannel } from '#common/realtime.ts'
+import { campaignsMovedBy } from '#api/campaigns/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation, type ConversationStatus, type Message } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
@@ -77,9 +78,11 @@ const gathering = new WeakMap<Realtime, Map<DB, { events: InboxEvent[]; done: Pr
 async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
 	const conversationIds = events.flatMap((entry) => (entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : []))
 	const messageIds = events.flatMap((entry) => ('message' in entry ? [String(entry.message.id)] : []))
-	const [conversations, messages] = await Promise.all([
+	const answered = events.flatMap((entry) => (entry.event === 'message.created' && entry.message.direction === 'incoming' && entry.message.kind === 'text' ? [entry.conversation.id] : []))
+	const [conversations, messages, campaigns] = await Promise.all([
 		conversationsForEvents(db, [...new Set(conversationIds)]).catch(() => new Map<string, ConversationEventJson>()),
 		messagesById(db, [...new Set(messageIds)]).catch(() => new Map<string, MessageJson>()),
+		campaignsMovedBy(db, [...new Set(messageIds)], [...new Set(answered)]).catch(() => []),
 	])
 
 	const byWorkspace = new Map<string, WorkspaceEvent[]>()
@@ -104,6 +107,12 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 		const previous = entry.event === 'conversation.created' ? null : standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null }))
 		const data: ConversationEventData = { workspaceId: conversation.workspaceId, ...ids, conversation: row, previous }
 		ofWorkspace.push({ event: entry.event, data })
+	}
+	// A campaign's totals, moved by its messages' deliveries and answers: its page reloads on this, not on every message.
+	for (const { workspaceId, campaignId } of campaigns) {
+		const ofWorkspace = byWorkspace.get(workspaceId) ?? []
+		byWorkspace.set(workspaceId, ofWorkspace)
+		ofWorkspace.push({ event: 'campaign.updated', data: { workspaceId, campaignId } })
 	}
 	return Promise.all([...elsewhere, ...[...byWorkspace].map(([workspaceId, list]) => publishToWorkspace(db, realtime, workspaceId, list))])
 }

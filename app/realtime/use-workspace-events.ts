@@ -102,6 +102,15 @@ export type Merged<T> = { kind: 'same' } | { kind: 'changed'; data: T } | { kind
  * replaces what was merged. `merge` is a module's function; what it needs of the page is `view`.
  */
 export function useLiveData<T, V>(loaded: T, since: number | null, view: V, merge: Merge<T, V>): T {
+	return useLiveState(loaded, since, view, merge).data
+}
+
+/**
+ * useLiveData's data with the number of the last event merged into it (`last`; null without the
+ * loader's), and whether it is `stale` (a reload is on its way): a page that keeps its data for a
+ * later navigation keeps them with it (app/utils/inbox-navigation.ts).
+ */
+export function useLiveState<T, V>(loaded: T, since: number | null, view: V, merge: Merge<T, V>): { data: T; last: number | null; stale: boolean } {
 	const events = useContext(WorkspaceEventsContext)
 	const revalidate = useRevalidateWhenIdle()
 	const [state, setState] = useState(() => start(loaded, since, view, events))
@@ -116,7 +125,7 @@ export function useLiveData<T, V>(loaded: T, since: number | null, view: V, merg
 	}, [current.stale, refresh])
 	useEffect(() => refresh.cancel, [refresh])
 	useEffect(() => events?.listen((entry) => setState((previous) => apply(previous, entry, merge))), [events, merge])
-	return current.data
+	return current
 
 	function start(data: T, last: number | null, inView: V, bus: WorkspaceEvents | null): LiveState<T, V> {
 		let begun: LiveState<T, V> = { loaded: data, data, last, view: inView, stale: false }

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorDetail, reportTargets, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
+import { lastEvent } from '#app/.server/live.ts'
 import { apiRefusal, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ChannelsChart, ConversationsChart, DataTable, FirstResponseChart, HeatmapChart, Table, type ChartText } from '#app/components/reports/charts.tsx'
@@ -13,6 +14,8 @@ import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useLiveData } from '#app/realtime/use-workspace-events.ts'
+import { reloadWhenStandingMoves } from '#app/utils/live-inbox.ts'
 import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, reportQuery, reportSearch, shownValue, type ReportTable } from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
 import * as overview from './overview.css.ts'
@@ -22,7 +25,8 @@ type Overview = { members: number; pendingInvitations: number; contacts: number;
 type Member = { userId: string; name: string; availability: Availability }
 
 // The overview's counts, the conversations open now and the filters' labels; the other figures change with their roll-ups.
-export const handle = { i18n: ['reports'], live: ['conversation.', 'contact.created', 'contact.deleted', 'contact.imported', 'contact.merged', 'label.'] }
+// The checklist's counts and the filters reload the page; conversations only when they move (reloadWhenStandingMoves).
+export const handle = { i18n: ['reports'], live: ['contact.created', 'contact.deleted', 'contact.imported', 'contact.merged', 'label.'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -33,6 +37,8 @@ export async function loader(args: LoaderFunctionArgs) {
 	const query = reportQuery(new URL(args.request.url).searchParams)
 	const manages = workspace.role !== 'agent'
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
+	// Read before the figures: the events after it are what may move them.
+	const since = await lastEvent(api, workspace.id)
 	const [counts, { channels }, { labels }, members, answer] = await Promise.all([
 		api.get<Overview>(`${base}/overview`).catch(fail),
 		api.get<{ channels: ChannelJson[] }>(`${base}/channels`).catch(fail),
@@ -60,13 +66,16 @@ export async function loader(args: LoaderFunctionArgs) {
 		labels: labels.map(({ id, title }) => ({ id, title })),
 		members: members.map(({ userId, name }) => ({ userId, name })),
 		targets: [...reportTargets],
+		since,
 		...answer,
 	}
 }
 
 /** The workspace's reports, with the getting-started checklist above them until its steps are done. */
 export default function Dashboard() {
-	const { user, workspace, counts, newUser, locale, report, problem } = useLoaderData<typeof loader>()
+	const loaded = useLoaderData<typeof loader>()
+	const { user, workspace, counts, newUser, locale, report, problem } = loaded
+	useLiveData(loaded, loaded.since, null, reloadWhenStandingMoves)
 	const { t } = useTranslation()
 	const { t: tr, ready } = useTranslation('reports')
 	// Reached by a link (the login's redirect) before the reports' words were loaded: they come in a moment.

@@ -24,9 +24,10 @@ import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audienc
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 import * as styles from './dashboard.css.ts'
 
-// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts): a message's delivery
-// or a customer's answer changes a campaign's totals (triggers of migration 0018), without an event of its own.
-export const handle = { live: ['campaign.', 'label.', 'message.'] }
+// The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts). A message's delivery
+// or a customer's answer that moves a campaign's totals (triggers of migration 0018) is announced as `campaign.updated`
+// (api/conversations/events.ts); the workspace's other messages are not this page's.
+export const handle = { live: ['campaign.', 'label.'] }
 
 const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').then((module) => module.campaignSchema)
 

@@ -1,14 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
-import { useMemo, useState } from 'react'
+import { useLoaderData, useLocation, useRouteLoaderData, type ClientLoaderFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
-import { listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
+import { inboxT, openedPart, optional } from '#app/.server/inbox.ts'
+import type { ThreadPart } from './$lang.dashboard.conversations_.thread.tsx'
+import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { apiFailure } from '#app/.server/forms.ts'
 import { lastEvent } from '#app/.server/live.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { fileTooLarge, megabytes, readForm } from '#app/.server/uploads.ts'
-import { serverI18n, serverT } from '#app/i18n/i18n.server.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
 import { ContactPanel } from '#app/components/inbox/contact-panel.tsx'
 import { ConversationList } from '#app/components/inbox/conversation-list.tsx'
 import * as styles from '#app/components/inbox/inbox.css.ts'
@@ -19,18 +20,16 @@ import { type Label } from '#app/utils/labels.ts'
 import {
 	inboxQuery,
 	priorities,
-	selectedNumber,
 	snoozePresets,
 	snoozeUntil,
 	statuses,
 	zonedTime,
-	type Conversation,
 	type ConversationPage,
-	type MessagePage,
 } from '#app/utils/conversations.ts'
-import { languageOf, type Locale } from '#locales/languages.ts'
+import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { useLiveData } from '#app/realtime/use-workspace-events.ts'
+import { useLiveState } from '#app/realtime/use-workspace-events.ts'
+import { inboxNavigation, threadAddress } from '#app/utils/inbox-navigation.ts'
 import { mergeInboxEvent } from '#app/utils/live-inbox.ts'
 import { type DashboardLoader } from './$lang.dashboard.tsx'
 
@@ -42,52 +41,10 @@ export type Channel = { id: string; kind: string; name: string }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
-/** The inbox's words for a loader or an action (`inbox:ui.…`). */
-async function inboxT(locale: Locale) {
-	return (await serverI18n(locale)).getFixedT(languageOf(locale).tag, 'inbox', 'ui')
-}
-
-/** A list the page can do without (channels before any exist, members): empty when the API refuses it. */
-async function optional<T>(load: Promise<T>, empty: T, locale: Locale, request: Request): Promise<T> {
-	try {
-		return await load
-	} catch (error) {
-		if (error instanceof ApiError && error.statusCode !== 401 && error.statusCode < 500) return empty
-		return rethrowApiError(error, locale, request)
-	}
-}
-
-// How many of the contact's other conversations the contact panel lists.
-const otherConversationsShown = 10
-
-/** The open conversation and a page of its thread (the newest, or older than `before`); marks it read. */
-async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
-	try {
-		const [conversation, thread] = await Promise.all([
-			api.get<Conversation>(`${base}/conversations/${number}`),
-			api.get<MessagePage>(`${base}/conversations/${number}/messages`, { before: before || undefined, limit: 30 }),
-		])
-		const [others] = await Promise.all([
-			// The contact's other conversations, for the contact panel; it does without them when they cannot be read.
-			api
-				.get<ConversationPage>(`${base}/conversations`, { contactId: conversation.contact.id, status: 'all', limit: otherConversationsShown + 1 })
-				.then((page) => page.conversations.filter((other) => other.id !== conversation.id).slice(0, otherConversationsShown))
-				.catch(() => []),
-			// Opening a conversation is reading it: the unread badge goes (for this member only).
-			conversation.unreadCount > 0 ? api.post(`${base}/conversations/${number}/read`) : null,
-		])
-		return { conversation: { ...conversation, unreadCount: 0 }, thread, others, missing: false }
-	} catch (error) {
-		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, others: [], missing: true }
-		throw error
-	}
-}
-
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const url = new URL(args.request.url)
 	const query = inboxQuery(url.searchParams)
-	const number = selectedNumber(url.searchParams)
 	const base = `/workspaces/${user.workspace.id}`
 	const t = await inboxT(locale)
 	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: null }
@@ -112,18 +69,11 @@ export async function loader(args: LoaderFunctionArgs) {
 		optional(api.get<{ labels: Label[] }>(`${base}/labels`).then((answer) => answer.labels), [], locale, args.request),
 		optional(api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((answer) => answer.members), [], locale, args.request),
 		optional(api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels), [], locale, args.request),
-		number === null ? null : openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+		openedPart(api, user.workspace.id, url, locale, args.request),
 	])
-	// WhatsApp's approved templates, asked of Meta only when the agent asks for them (`?templates`).
-	const channel = opened?.conversation?.channel
-	const templates =
-		channel?.kind === 'whatsapp' && url.searchParams.has('templates')
-			? await optional(api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates), [], locale, args.request)
-			: null
 	return {
 		now: Date.now(),
 		upload: { maxBytes: args.context.config.UPLOAD_MAX_BYTES, megabytes: megabytes(args.context.config.UPLOAD_MAX_BYTES, languageOf(locale).tag) },
-		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
 		locale,
 		me: { userId: user.id, name: user.name },
 		workspaceId: user.workspace.id,
@@ -133,16 +83,57 @@ export async function loader(args: LoaderFunctionArgs) {
 		labels,
 		members,
 		channels,
-		conversation: opened?.conversation ?? null,
-		thread: opened?.thread ?? null,
-		otherConversations: opened?.others ?? [],
-		missing: opened?.missing ?? false,
-		templates,
+		...opened,
 		failure,
 	}
 }
 
 export type InboxLoader = typeof loader
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>
+
+/**
+ * What the page shows, merged with the workspace's events up to `since`, and the address it was
+ * loaded for: kept by the page while it is open, for the next navigation (app/utils/inbox-navigation.ts).
+ */
+let showing: { address: string; data: Loaded } | null = null
+// Whether the load Remix is about to ask for follows a form's post (its answer may have changed anything): the whole page.
+let posted = false
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => {
+	posted = Boolean(formMethod) && formMethod !== 'GET'
+	return defaultShouldRevalidate
+}
+
+/** The thread route's answer for `next`; null when it has none to give (signed out, a failure): the whole page loads. */
+async function threadPart(next: URL, signal: AbortSignal): Promise<ThreadPart | null> {
+	try {
+		const response = await fetch(threadAddress(next), { signal, redirect: 'manual', headers: { Accept: 'application/json' } })
+		return response.ok ? ((await response.json()) as ThreadPart) : null
+	} catch (error) {
+		if (signal.aborted) throw error
+		return null
+	}
+}
+
+/**
+ * A navigation that changes only the open conversation asks the thread route for it and keeps the
+ * rest of what the page shows; one that changes only the pane loads nothing; any other load, and the
+ * first, run the loader (app/utils/inbox-navigation.ts). Without JavaScript the loader does it all.
+ */
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs): Promise<Loaded> {
+	const next = new URL(request.url)
+	const kept = posted ? null : showing
+	posted = false
+	const way = kept ? inboxNavigation(new URL(kept.address, next), next) : 'page'
+	if (kept && way === 'none') return kept.data
+	const part = kept && way === 'thread' ? await threadPart(next, request.signal) : null
+	// Another workspace's answer (switched in another tab) is no part of this page.
+	if (!kept || !part || part.workspaceId !== kept.data.workspaceId) return serverLoader<typeof loader>()
+	// Opening a conversation read it: its row's unread badge goes, as the whole page's load would show.
+	const conversations = kept.data.page.conversations.map((row) => (row.id === part.conversation?.id ? { ...row, unreadCount: 0 } : row))
+	const { workspaceId: _same, ...opened } = part
+	return { ...kept.data, ...opened, now: Date.now(), page: { ...kept.data.page, conversations } }
+}
 
 type ActionResult = { intent: 'reply'; error: string; body: string; kind: 'text' | 'note' } | { intent: 'snooze'; error: string }
 
@@ -242,12 +233,20 @@ export default function Conversations() {
 	// The list, its counts and the open thread follow the workspace's events (app/utils/live-inbox.ts).
 	const inboxData = useMemo(() => ({ page: loaded.page, conversation: loaded.conversation, thread: loaded.thread }), [loaded])
 	const inView = useMemo(() => ({ query: loaded.query, me: loaded.me.userId }), [loaded])
-	const loaderData = { ...loaded, ...useLiveData(inboxData, loaded.since, inView, mergeInboxEvent) }
+	const live = useLiveState(inboxData, loaded.since, inView, mergeInboxEvent)
+	const loaderData = { ...loaded, ...live.data }
 	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
 	const { t: commonT } = useTranslation()
 	const { t, ready } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const location = useLocation()
+	// Kept for the next navigation while it is what the page shows: with every event up to `last` merged, none missed.
+	useEffect(() => {
+		showing = live.last === null || live.stale || loaded.failure ? null : { address: location.pathname + location.search, data: { ...loaded, ...live.data, since: live.last } }
+		return () => {
+			showing = null
+		}
+	}, [loaded, live, location])
 	const params = new URLSearchParams(location.search)
 	const view = conversation ? (params.get('pane') === 'contact' ? 'contact' : 'thread') : 'list'
 	const session = shell?.realtime && shell.user ? { config: shell.realtime, userId: shell.user.id } : null

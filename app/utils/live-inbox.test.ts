@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type WorkspaceEventEntry } from '#app/realtime/event-sequence.ts'
 import { inboxQuery, type Conversation, type ConversationPage } from './conversations.ts'
-import { mergeInboxEvent, mergeSidebarCounts, type InboxData, type InboxView } from './live-inbox.ts'
+import { mergeInboxEvent, mergeSidebarCounts, reloadWhenStandingMoves, type InboxData, type InboxView } from './live-inbox.ts'
 
 const me = 'me-0000'
 function row(number: number, changes: Partial<Conversation> = {}): Conversation {
@@ -78,5 +78,15 @@ describe('the inbox merges the workspace channel', () => {
 		const assigned = mergeSidebarCounts({ mine: 0, unassigned: 1 }, me, updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }))
 		expect(assigned).toEqual({ kind: 'changed', data: { mine: 1, unassigned: 0 } })
 		expect(mergeSidebarCounts({ mine: 1, unassigned: 0 }, me, updated(row(1, { status: 'pending' }), { status: 'pending', assigneeId: null })).kind).toBe('same')
+	})
+
+	test('the dashboard reloads when a conversation is created or moves, not for a message that moves none', () => {
+		const moved = (entry: WorkspaceEventEntry) => reloadWhenStandingMoves(null, null, entry).kind
+		expect(moved(updated(row(1), null, 'conversation.created'))).toBe('reload')
+		expect(moved(updated(row(1, { status: 'resolved' }), { status: 'open', assigneeId: null }))).toBe('reload')
+		expect(moved(updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }))).toBe('reload')
+		expect(moved(updated(row(1, { lastMessage: null }), { status: 'open', assigneeId: null }))).toBe('same')
+		expect(moved({ event: 'message.created', data: { seq: 1, conversationId: 'c1', number: 1, messageId: '9' } })).toBe('same')
+		expect(moved({ event: 'conversation.updated', data: { seq: 1, conversationId: 'c1', number: 1, cut: true } })).toBe('reload')
 	})
 })

@@ -122,3 +122,16 @@ export function mergeSidebarCounts(summary: InboxSummaryJson | null, me: string,
 	count({ status: conversation.status, assigneeId: conversation.assignee?.id ?? null }, 1)
 	return next.mine === summary.mine && next.unassigned === summary.unassigned ? same : { kind: 'changed', data: next }
 }
+
+/**
+ * The dashboard's figures count conversations by where they stand (open now, opened, resolved): a
+ * conversation created, or one whose status or assignee moved, reloads it; a message that moves
+ * neither does not (the period's message counts catch up with the next reload).
+ */
+export function reloadWhenStandingMoves<T>(_data: T, _view: unknown, { event, data }: WorkspaceEventEntry): Merged<T> {
+	if (event === 'conversation.created') return reload
+	if (event !== 'conversation.updated') return same
+	const { previous, conversation } = data as ConversationEventData
+	if (!conversation || !previous) return reload
+	return previous.status === conversation.status && previous.assigneeId === (conversation.assignee?.id ?? null) ? same : reload
+}

@@ -1,12 +1,13 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { insertText, latestConversation } from '#api/conversations/inbound.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { addAudience, addLabel, campaignAction, campaignsPath, createCampaign, recipientsOf } from './campaigns-fixtures.ts'
 import { channelReader, until } from './channels-fixtures.ts'
-import { type Published, recordingRealtime } from './conversations-fixtures.ts'
+import { createLinkChannel, customerWrites, type Published, recordingRealtime } from './conversations-fixtures.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
@@ -228,6 +229,19 @@ describe('answers', () => {
 			(await testDb().selectFrom('conversations').select('number').where('id', '=', replied!.conversationId!).executeTakeFirstOrThrow()).number,
 		)
 		expect(thread.map((message) => message.body)).toEqual(['Hello Reply 1', 'Yes please!'])
+
+		// The campaign's page hears of the answer as `campaign.updated`; a message in another conversation moves no campaign.
+		const heard: Published[] = []
+		const conversationOf = (id: string) => testDb().selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', id).executeTakeFirstOrThrow()
+		const answered = await conversationOf(replied!.conversationId!)
+		const answer = await testDb().selectFrom('messages').select(['id', 'kind', 'direction']).where('conversationId', '=', answered.id).where('direction', '=', 'incoming').executeTakeFirstOrThrow()
+		const link = await createLinkChannel(team.workspace.id, 'Elsewhere')
+		const elsewhere = await customerWrites(link, 'elsewhere-visitor', 'Not about the campaign')
+		const other = await testDb().selectFrom('messages').select(['id', 'kind', 'direction']).where('conversationId', '=', elsewhere.conversation.id).executeTakeFirstOrThrow()
+		await publishEvents(testDb(), recordingRealtime(heard), [messageEvent('message.created', await conversationOf(elsewhere.conversation.id), other)])
+		expect(heard.map((entry) => entry.event)).toEqual(['message.created'])
+		await publishEvents(testDb(), recordingRealtime(heard), [messageEvent('message.created', answered, answer)])
+		expect(heard.filter((entry) => entry.event === 'campaign.updated').map((entry) => entry.data)).toEqual([{ workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) }])
 	})
 
 	test('STOP, ARRÊT or إلغاء opts the contact out, with a line in the conversation; the next audience leaves them out', async () => {

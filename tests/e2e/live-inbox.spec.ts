@@ -4,14 +4,19 @@ import { expect, test, waitForHydration } from './fixtures.ts'
 import { inboundPath, linkChannel } from './inbox-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
-/** The page's data requests (Remix's `.data`): a loader run, which a merged event must not cost. */
-function dataRequests(page: Page): string[] {
+/** The page's requests whose path ends with `ending`, from now on. */
+function requestsTo(page: Page, ending: string): string[] {
 	const urls: string[] = []
 	page.on('request', (request) => {
-		if (new URL(request.url()).pathname.endsWith('.data')) urls.push(request.url())
+		if (new URL(request.url()).pathname.endsWith(ending)) urls.push(request.url())
 	})
 	return urls
 }
+
+/** The page's data requests (Remix's `.data`): a loader run, which a merged event must not cost. */
+const dataRequests = (page: Page) => requestsTo(page, '.data')
+/** The routes whose loaders a data request runs. */
+const routesOf = (url: string) => new URL(url).searchParams.get('_routes')?.split(',') ?? []
 
 const row = (page: Page, number: number) => page.locator(`[data-pane="list"] li[data-conversation="${number}"]`)
 const thread = (page: Page) => page.getByRole('log')
@@ -86,11 +91,31 @@ test('two agents’ inboxes show each customer message as it comes, without a da
 		await write('Hello? Still there?')
 		await expect(thread(open)).toContainText('Hello? Still there?')
 		await expect(row(list, 1)).toContainText('Hello? Still there?', { timeout: 30_000 })
-		await expect.poll(() => requests.list.length).toBe(1)
+		// One reload: the inbox route's data and, on their own since the inbox has a clientLoader, the shell's.
+		await expect.poll(() => requests.list.map(routesOf).sort()).toEqual([['root', 'routes/$lang.dashboard'], ['routes/$lang.dashboard.conversations']])
 		// Live again, by events.
 		await write('Thanks!')
 		await expect(row(list, 1)).toContainText('Thanks!')
-		expect(requests.list).toHaveLength(1)
+		expect(requests.list).toHaveLength(2)
+		expect(await isSameDocument(list)).toBe(true)
+
+		// Opening a conversation from the list asks for its thread alone: the list, its counts and the rest stay.
+		const threads = requestsTo(list, '/dashboard/conversations/thread')
+		await expect(row(list, 2).getByLabel('Unread messages: 1')).toBeVisible()
+		await row(list, 2).getByRole('link').click()
+		await expect(thread(list)).toContainText('Do you ship to Cairo?')
+		await expect(list).toHaveTitle(/#2/)
+		expect(threads).toHaveLength(1)
+		// Read now: its badge is gone once another is open, as a reload would show.
+		await write('One more thing')
+		await expect(row(list, 1)).toContainText('One more thing')
+		await row(list, 1).getByRole('link').click()
+		await expect(thread(list)).toContainText('One more thing')
+		await expect(thread(list)).toContainText('My order 4521 is late')
+		await expect(row(list, 2).getByLabel(/Unread messages/)).toHaveCount(0)
+		expect(threads).toHaveLength(2)
+		// Besides, each navigation runs the root's loader alone (its theme and toast, from cookies): not the shell's, not the inbox's.
+		expect(requests.list.slice(2).map(routesOf)).toEqual([['root'], ['root']])
 		expect(await isSameDocument(list)).toBe(true)
 	} finally {
 		for (const context of contexts) await context.close()

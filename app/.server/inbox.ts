@@ -1,0 +1,77 @@
+import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
+import { rethrowApiError } from '#app/.server/session.ts'
+import { serverI18n } from '#app/i18n/i18n.server.ts'
+import { selectedNumber, type Conversation, type ConversationPage, type MessagePage } from '#app/utils/conversations.ts'
+import { languageOf, type Locale } from '#locales/languages.ts'
+
+/** The inbox's words for a loader or an action (`inbox:ui.…`). */
+export async function inboxT(locale: Locale) {
+	return (await serverI18n(locale)).getFixedT(languageOf(locale).tag, 'inbox', 'ui')
+}
+
+/** A list the page can do without (channels before any exist, members): empty when the API refuses it. */
+export async function optional<T>(load: Promise<T>, empty: T, locale: Locale, request: Request): Promise<T> {
+	try {
+		return await load
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode !== 401 && error.statusCode < 500) return empty
+		return rethrowApiError(error, locale, request)
+	}
+}
+
+// How many of the contact's other conversations the contact panel lists.
+const otherConversationsShown = 10
+
+/** The open conversation and a page of its thread (the newest, or older than `before`); marks it read. */
+async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
+	try {
+		const [conversation, thread] = await Promise.all([
+			api.get<Conversation>(`${base}/conversations/${number}`),
+			api.get<MessagePage>(`${base}/conversations/${number}/messages`, { before: before || undefined, limit: 30 }),
+		])
+		const [others] = await Promise.all([
+			// The contact's other conversations, for the contact panel; it does without them when they cannot be read.
+			api
+				.get<ConversationPage>(`${base}/conversations`, { contactId: conversation.contact.id, status: 'all', limit: otherConversationsShown + 1 })
+				.then((page) => page.conversations.filter((other) => other.id !== conversation.id).slice(0, otherConversationsShown))
+				.catch(() => []),
+			// Opening a conversation is reading it: the unread badge goes (for this member only).
+			conversation.unreadCount > 0 ? api.post(`${base}/conversations/${number}/read`) : null,
+		])
+		return { conversation: { ...conversation, unreadCount: 0 }, thread, others, missing: false }
+	} catch (error) {
+		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, others: [], missing: true }
+		throw error
+	}
+}
+
+/**
+ * What the inbox shows of the conversation `?conversation=` opens (none without one): the
+ * conversation, its thread, the contact's other conversations, WhatsApp's templates when the agent
+ * asked for them (`?templates`), and the page's title. The inbox's loader loads it with the list;
+ * the thread route alone, when only the open conversation changes (app/utils/inbox-navigation.ts).
+ */
+export async function openedPart(api: ApiClient, workspaceId: string, url: URL, locale: Locale, request: Request) {
+	const base = `/workspaces/${workspaceId}`
+	const number = selectedNumber(url.searchParams)
+	const [t, opened] = await Promise.all([
+		inboxT(locale),
+		number === null ? null : openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, request)),
+	])
+	// WhatsApp's approved templates, asked of Meta only when the agent asks for them.
+	const channel = opened?.conversation?.channel
+	const templates =
+		channel?.kind === 'whatsapp' && url.searchParams.has('templates')
+			? await optional(api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates), [], locale, request)
+			: null
+	return {
+		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
+		conversation: opened?.conversation ?? null,
+		thread: opened?.thread ?? null,
+		otherConversations: opened?.others ?? [],
+		missing: opened?.missing ?? false,
+		templates,
+	}
+}
+
+export type OpenedPart = Awaited<ReturnType<typeof openedPart>>
