@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useParams, useRouteLoaderData } from '@remix-run/react'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useParams, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { defaultTheme } from '#common/theme.ts'
@@ -25,6 +25,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export type RootLoader = typeof loader
+
+/**
+ * The root's data (theme, toast, the referrer for a page without JavaScript) comes from cookies and
+ * headers that a link to the same page with other query values (a conversation opened, a filter, a
+ * page of a list) does not change: no request for it then. A post (its toast), a reload and any other
+ * page read it again.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+	const samePage = currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search
+	return samePage && (!formMethod || formMethod === 'GET') ? false : defaultShouldRevalidate
+}
 
 /** Where 'Go Back' leads without JavaScript: the previous page of this site, if any. */
 function sameOriginReferrer(request: Request): string | null {

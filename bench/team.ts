@@ -6,7 +6,9 @@
  * agent's session) subscribed to `private-workspace-{id}`, while a few dozen chat-link customers write
  * `--rate` messages a second (POST /v1/link/{slug}/messages, spread evenly).
  *
- *   npm run bench:team -- [--no-build] [--agents 200] [--rate 5] [--duration 60] [--mode both|merge|reload]
+ *   npm run bench:team -- [--no-build] [--agents 200] [--rate 5] [--duration 60] [--mode both|merge|reload] [--profile DIR]
+ *
+ * `--profile DIR` writes the server's CPU profile there (node --cpu-prof, for Chrome's DevTools or speedscope).
  *
  * What each simulated page does with an event, the two modes measured in the same run:
  * - `merge`, the page of issue 28, mirrors app/realtime/use-workspace-events.ts and
@@ -43,6 +45,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createCookie } from '@remix-run/node'
+import { sql } from 'kysely'
 import { createSession } from '#api/auth/sessions.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 import { type InboxSummaryJson } from '#api/conversations/json.ts'
@@ -55,7 +58,7 @@ import { workspaceChannel } from '#common/realtime.ts'
 import { callApi, cleanup, findServerEntry, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
 
 type Mode = 'merge' | 'reload'
-type Options = { build: boolean; agents: number; rate: number; duration: number; modes: Mode[] }
+type Options = { build: boolean; agents: number; rate: number; duration: number; modes: Mode[]; profile: string | undefined }
 
 function parseOptions(): Options {
 	const { values } = parseArgs({
@@ -65,6 +68,7 @@ function parseOptions(): Options {
 			rate: { type: 'string', default: '5' },
 			duration: { type: 'string', default: '60' },
 			mode: { type: 'string', default: 'both' },
+			profile: { type: 'string' },
 		},
 		allowPositionals: false,
 	})
@@ -76,6 +80,7 @@ function parseOptions(): Options {
 		rate: numberOption('rate', values.rate, 0.1, 200),
 		duration: Math.round(numberOption('duration', values.duration, 1, 3600)),
 		modes: mode === 'both' ? ['merge', 'reload'] : [mode],
+		profile: values.profile,
 	}
 }
 
@@ -291,7 +296,7 @@ type RunState = {
 	/** Reloads asked for, by cause (the throttle folds them into fewer requests). */
 	causes: Partial<Record<Cause, number>>
 	inFlight: number
-	seen: Map<Agent, { events: number; messages: Set<string> }>
+	seen: Map<Agent, { events: number; bytes: number; messages: Set<string> }>
 }
 
 /**
@@ -337,11 +342,15 @@ function revalidator(baseUrl: string, agent: Agent, state: RunState, paths: read
 const emptyInbox = { page: { conversations: [], counts: { open: 0, pending: 0, snoozed: 0, resolved: 0 }, countsLimit: null, nextCursor: null } as unknown as ConversationPage, conversation: null, thread: null } satisfies InboxData
 const emptySummary = { mine: 0, unassigned: 0 } as InboxSummaryJson
 
+/** An event's size on the wire: the Pusher protocol's frame (its data a JSON string inside the JSON), on a workspace channel. */
+const frameBytes = (entry: WorkspaceEventEntry) =>
+	Buffer.byteLength(JSON.stringify({ event: entry.event, channel: workspaceChannel('00000000-0000-0000-0000-000000000000'), data: JSON.stringify(entry.data) }))
+
 /** The page's behaviour for this run, on each agent; returns what stops it. */
 function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState): () => void {
 	const stops: Array<() => void> = []
 	for (const agent of agents) {
-		const seen = { events: 0, messages: new Set<string>() }
+		const seen = { events: 0, bytes: 0, messages: new Set<string>() }
 		state.seen.set(agent, seen)
 		const refresh: Throttled = throttle(revalidator(baseUrl, agent, state, dataPaths[mode]), reloadIntervalMs)
 		const reload = (cause: Cause) => {
@@ -350,6 +359,7 @@ function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState):
 		}
 		const count = (entry: WorkspaceEventEntry) => {
 			seen.events += 1
+			seen.bytes += frameBytes(entry)
 			if (entry.event === 'message.created' && entry.data.messageId !== undefined) seen.messages.add(String(entry.data.messageId))
 		}
 		let sequence: EventSequence | undefined
@@ -406,7 +416,7 @@ type RunResult = {
 	cpu: { app: number; node: number; postgres: number }
 	posts: Summary & { errors: number; perSecond: number }
 	dataRequests: Summary & { errors: number; averageBytes: number; statuses: Record<string, number>; perAgentPerSecond: number; causes: RunState['causes'] }
-	agents: { connected: number; eventsPerAgent: { min: number; avg: number }; messagesPerAgent: { min: number; avg: number }; messagesExpected: number; missed: number }
+	agents: { connected: number; eventsPerAgent: { min: number; avg: number }; eventBytesPerAgent: number; messagesPerAgent: { min: number; avg: number }; messagesExpected: number; missed: number }
 	vsBaseline?: { cpu: number; postP50: number; postP99: number }
 }
 
@@ -454,7 +464,7 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 	// The data requests are counted until the last one ended, and so is the time they are spread over.
 	const active = (performance.now() - started) / 1000
 
-	const seen = agents.map((agent) => state.seen.get(agent) ?? { events: 0, messages: new Set<string>() })
+	const seen = agents.map((agent) => state.seen.get(agent) ?? { events: 0, bytes: 0, messages: new Set<string>() })
 	const received = seen.map((each) => [...expected].filter((id) => each.messages.has(id)).length)
 	const events = seen.map((each) => each.events)
 	const data = summarise(state.dataLatencies)
@@ -470,6 +480,7 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 		agents: {
 			connected: agents.length,
 			eventsPerAgent: { min: events.length ? Math.min(...events) : 0, avg: events.length ? events.reduce((a, b) => a + b, 0) / events.length : 0 },
+			eventBytesPerAgent: seen.length ? seen.reduce((sum, each) => sum + each.bytes, 0) / seen.length : 0,
 			messagesPerAgent: { min: received.length ? Math.min(...received) : 0, avg: received.length ? received.reduce((a, b) => a + b, 0) / received.length : 0 },
 			messagesExpected: expected.size,
 			missed: received.filter((count) => count < expected.size).length,
@@ -482,15 +493,22 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 
 // Before: Remix's single fetch of the root's and the inbox route's loaders (the shell's shouldRevalidate skips GET navigations).
 const openedByPage = (number: number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=${encodeURIComponent('root,routes/$lang.dashboard.conversations')}`]
-// Now: the inbox's clientLoader asks the thread route (app/utils/inbox-navigation.ts); the root's loader runs on its own.
-const openedByThread = (number: number) => [`/en-us/dashboard/conversations/thread?conversation=${number}`, `/en-us/dashboard/conversations.data?conversation=${number}&_routes=root`]
+// Now: the inbox's clientLoader asks the thread route (app/utils/inbox-navigation.ts); no loader of the page runs.
+const openedByThread = (workspaceId: string) => (number: number) => [`/en-us/dashboard/conversations/thread?conversation=${number}&workspace=${workspaceId}`]
 const openings = 300
 const openingWarmUp = 30
 
-type OpeningResult = { way: string; requests: number; cpuMsPerOpening: { app: number; node: number; postgres: number }; latency: Summary; averageBytes: number }
+type OpeningResult = { way: string; requests: number; cpuMsPerOpening: { app: number; node: number; postgres: number }; transactionsPerOpening: number; latency: Summary; averageBytes: number }
+
+/** PostgreSQL's count of committed transactions in the database (a statement outside a transaction is one), once its statistics are flushed. */
+async function transactions(db: DB): Promise<number> {
+	await sleep(1200)
+	const { rows } = await sql<{ count: string }>`select xact_commit::text as count from pg_stat_database where datname = current_database()`.execute(db)
+	return Number(rows[0]?.count ?? 0)
+}
 
 /** The owner opens the workspace's conversations one after another, `openings` times, by one way; no customer writes meanwhile. */
-async function measureOpening(server: ServerContext, team: Team, way: string, addresses: (number: number) => string[]): Promise<OpeningResult> {
+async function measureOpening(server: ServerContext, db: DB, team: Team, way: string, addresses: (number: number) => string[]): Promise<OpeningResult> {
 	const get = async (address: string) => {
 		const response = await fetch(`${server.baseUrl}${address}`, { headers: { Cookie: team.owner.cookie }, redirect: 'manual' })
 		const body = await response.arrayBuffer()
@@ -502,6 +520,7 @@ async function measureOpening(server: ServerContext, team: Team, way: string, ad
 	for (let index = 0; index < openingWarmUp; index += 1) await open(index)
 	const latencies: number[] = []
 	let bytes = 0
+	const committedBefore = await transactions(db)
 	const cpu = cpuMeter(server)
 	for (let index = 0; index < openings && !isInterrupted(); index += 1) {
 		const started = performance.now()
@@ -509,11 +528,31 @@ async function measureOpening(server: ServerContext, team: Team, way: string, ad
 		latencies.push(performance.now() - started)
 	}
 	const used = cpu.stop()
+	// Less the one that read the count.
+	const committed = (await transactions(db)) - committedBefore - 1
 	const perOpening = (seconds: number) => (seconds * 1000) / latencies.length
-	return { way, requests: latencies.length, cpuMsPerOpening: { app: perOpening(used.node + used.postgres), node: perOpening(used.node), postgres: perOpening(used.postgres) }, latency: summarise(latencies), averageBytes: Math.round(bytes / Math.max(1, latencies.length)) }
+	return {
+		way,
+		requests: latencies.length,
+		cpuMsPerOpening: { app: perOpening(used.node + used.postgres), node: perOpening(used.node), postgres: perOpening(used.postgres) },
+		transactionsPerOpening: committed / latencies.length,
+		latency: summarise(latencies),
+		averageBytes: Math.round(bytes / Math.max(1, latencies.length)),
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * What one open page costs per customer message: the app's CPU beyond the baseline's, and the bytes
+ * it receives (the events' frames, and its data requests' answers).
+ */
+function perPageAndMessage(result: RunResult, baseline: RunResult): { cpuMs: number; kilobytes: number } {
+	const pageMessages = result.agents.connected * Math.max(1, result.agents.messagesExpected)
+	const extraCpuMs = (result.cpu.app - baseline.cpu.app) * result.seconds * 1000
+	const bytes = result.agents.eventBytesPerAgent * result.agents.connected + (result.dataRequests.averageBytes * (result.dataRequests.count - result.dataRequests.errors))
+	return { cpuMs: extraCpuMs / pageMessages, kilobytes: bytes / 1024 / pageMessages }
+}
 
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
 const ms = (value: number) => value.toFixed(1)
@@ -534,7 +573,8 @@ async function main() {
 	const agents: Agent[] = []
 	try {
 		// All agents connect from loopback: the per-address cap (50, an office behind one NAT) would refuse most of them.
-		const server = await startServer(entry, { logName: 'team-server.log', env: { REALTIME_MAX_CONNECTIONS_PER_ADDRESS: String(options.agents + 100) } })
+		const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : []
+		const server = await startServer(entry, { logName: 'team-server.log', nodeArgs, env: { REALTIME_MAX_CONNECTIONS_PER_ADDRESS: String(options.agents + 100) } })
 		db = createDb(server.databaseUrl, 2)
 		const team = await setUp(server, db, options)
 		log(`workspace with ${options.agents} agents and ${team.customers.length} chat-link customers`)
@@ -557,7 +597,12 @@ async function main() {
 		for (const agent of agents.splice(0)) agent.client?.close()
 		await sleep(1000)
 		log(`opening a conversation: ${openings} times the whole inbox route's data, then the thread route's`)
-		const opening = [await measureOpening(server, team, 'inbox route (before)', openedByPage), await measureOpening(server, team, 'thread route (now)', openedByThread)]
+		const opening = [
+			await measureOpening(server, db, team, 'inbox route (before)', openedByPage),
+			await measureOpening(server, db, team, 'thread route (now)', openedByThread(team.workspaceId)),
+			// The floor: a request through Express and Remix that reads no database (the root's loader: theme and toast from cookies).
+			await measureOpening(server, db, team, 'root loader (floor)', (number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=root`]),
+		]
 		const loadAfter = loadAverage()
 		const [baseline] = results
 		for (const result of results) result.vsBaseline = { cpu: result.cpu.app / baseline!.cpu.app, postP50: result.posts.p50 / baseline!.posts.p50, postP99: result.posts.p99 / baseline!.posts.p99 }
@@ -588,13 +633,15 @@ async function main() {
 		write('')
 		write(
 			table([
-				['run', 'app CPU', 'node', 'postgres', 'CPU vs base', 'POST p50', 'POST p99', 'p99 vs base', 'data req', 'req/agent/s', 'data p50', 'data p99', 'events/agent', 'msgs/agent', 'missed'],
+				['run', 'app CPU', 'node', 'postgres', 'CPU vs base', 'ms/page/msg', 'KB/page/msg', 'POST p50', 'POST p99', 'p99 vs base', 'data req', 'req/agent/s', 'data p50', 'data p99', 'events/agent', 'msgs/agent', 'missed'],
 				...results.map((result) => [
 					result.name,
 					`${result.cpu.app.toFixed(2)} cores`,
 					result.cpu.node.toFixed(2),
 					result.cpu.postgres.toFixed(2),
 					times(result.cpu.app, baseline!.cpu.app),
+					result.agents.connected ? perPageAndMessage(result, baseline!).cpuMs.toFixed(3) : '-',
+					result.agents.connected ? perPageAndMessage(result, baseline!).kilobytes.toFixed(2) : '-',
 					ms(result.posts.p50),
 					ms(result.posts.p99),
 					times(result.posts.p99, baseline!.posts.p99),
@@ -609,7 +656,8 @@ async function main() {
 			]),
 		)
 		write('')
-		write('Times in ms. events/agent: fewest–average events seen by an agent; msgs/agent: fewest customer messages an agent saw, of those sent.')
+		write('Times in ms. ms/page/msg and KB/page/msg: the app CPU beyond the baseline, and the bytes a page received (events and data answers), per open page and customer message.')
+		write('events/agent: fewest–average events seen by an agent; msgs/agent: fewest customer messages an agent saw, of those sent.')
 		for (const result of results.slice(1)) {
 			const causes = Object.entries(result.dataRequests.causes).map(([cause, count]) => `${cause} ${count}`)
 			write(`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`)
@@ -618,8 +666,18 @@ async function main() {
 		write(`Opening a conversation from the list, ${openings} times each way (the owner's session, one at a time):`)
 		write(
 			table([
-				['way', 'CPU ms/opening', 'node', 'postgres', 'vs before', 'p50 ms', 'p99 ms', 'bytes'],
-				...opening.map((each) => [each.way, ms(each.cpuMsPerOpening.app), ms(each.cpuMsPerOpening.node), ms(each.cpuMsPerOpening.postgres), times(each.cpuMsPerOpening.app, opening[0]!.cpuMsPerOpening.app), ms(each.latency.p50), ms(each.latency.p99), String(each.averageBytes)]),
+				['way', 'CPU ms/opening', 'node', 'postgres', 'vs before', 'statements', 'p50 ms', 'p99 ms', 'bytes'],
+				...opening.map((each) => [
+					each.way,
+					ms(each.cpuMsPerOpening.app),
+					ms(each.cpuMsPerOpening.node),
+					ms(each.cpuMsPerOpening.postgres),
+					times(each.cpuMsPerOpening.app, opening[0]!.cpuMsPerOpening.app),
+					each.transactionsPerOpening.toFixed(1),
+					ms(each.latency.p50),
+					ms(each.latency.p99),
+					String(each.averageBytes),
+				]),
 			]),
 		)
 		write(`written to ${path.relative(process.cwd(), file)}`)

@@ -142,6 +142,16 @@ async function signedInClient({ request, params, context }: Args) {
 	return { locale, token, client: api(request, context, params, token) }
 }
 
+/**
+ * A signed-in visitor's locale and API client, with no profile read: for a part of a page whose API
+ * calls name their workspace, so that the API alone accepts the session and the membership (the
+ * inbox's thread route). Whatever it refuses, the page loads whole, where `requireUser` decides.
+ */
+export async function signedInApi(args: Args): Promise<{ locale: Locale; api: ApiClient }> {
+	const { locale, client } = await signedInClient(args)
+	return { locale, api: client }
+}
+
 /** The user's current workspace requires two-step sign-in and they have not turned it on: its API answers 403. */
 export function twoFactorMissing(user: UserJson): boolean {
 	return Boolean(user.workspace?.requireTwoFactor && !user.twoFactorEnabled)

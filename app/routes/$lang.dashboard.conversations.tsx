@@ -105,9 +105,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 }
 
 /** The thread route's answer for `next`; null when it has none to give (signed out, a failure): the whole page loads. */
-async function threadPart(next: URL, signal: AbortSignal): Promise<ThreadPart | null> {
+async function threadPart(next: URL, workspaceId: string, signal: AbortSignal): Promise<ThreadPart | null> {
 	try {
-		const response = await fetch(threadAddress(next), { signal, redirect: 'manual', headers: { Accept: 'application/json' } })
+		const response = await fetch(threadAddress(next, workspaceId), { signal, redirect: 'manual', headers: { Accept: 'application/json' } })
 		return response.ok ? ((await response.json()) as ThreadPart) : null
 	} catch (error) {
 		if (signal.aborted) throw error
@@ -126,8 +126,7 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
 	posted = false
 	const way = kept ? inboxNavigation(new URL(kept.address, next), next) : 'page'
 	if (kept && way === 'none') return kept.data
-	const part = kept && way === 'thread' ? await threadPart(next, request.signal) : null
-	// Another workspace's answer (switched in another tab) is no part of this page.
+	const part = kept && way === 'thread' ? await threadPart(next, kept.data.workspaceId, request.signal) : null
 	if (!kept || !part || part.workspaceId !== kept.data.workspaceId) return serverLoader<typeof loader>()
 	// Opening a conversation read it: its row's unread badge goes, as the whole page's load would show.
 	const conversations = kept.data.page.conversations.map((row) => (row.id === part.conversation?.id ? { ...row, unreadCount: 0 } : row))

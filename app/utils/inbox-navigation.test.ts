@@ -26,6 +26,6 @@ describe('inboxNavigation', () => {
 	})
 })
 
-test('threadAddress keeps the query', () => {
-	expect(threadAddress(at('/ar-eg/dashboard/conversations?status=all&conversation=7&templates'))).toBe('/ar-eg/dashboard/conversations/thread?status=all&conversation=7&templates')
+test('threadAddress keeps the query and names the workspace', () => {
+	expect(threadAddress(at('/ar-eg/dashboard/conversations?status=all&conversation=7&templates'), 'w1')).toBe('/ar-eg/dashboard/conversations/thread?status=all&conversation=7&templates=&workspace=w1')
 })

@@ -29,7 +29,9 @@ export function inboxNavigation(shown: URL, next: URL): InboxNavigation {
 	return thread(shown) === thread(next) ? 'none' : 'thread'
 }
 
-/** The thread route's address for the inbox's address `next`. */
-export function threadAddress(next: URL): string {
-	return `${next.pathname}/thread${next.search}`
+/** The thread route's address for the inbox's address `next`, in the workspace the page shows. */
+export function threadAddress(next: URL, workspaceId: string): string {
+	const params = new URLSearchParams(next.search)
+	params.set('workspace', workspaceId)
+	return `${next.pathname}/thread?${params.toString()}`
 }
