@@ -27,9 +27,11 @@
  *
  * Runs, `--duration` seconds each: a baseline with no agent connected, then merge, then reload.
  * Measured per run: the app's CPU (the server's and PostgreSQL's CPU seconds, from /proc, over wall
- * seconds: cores busy; not this process's, the agents' and customers' side), the customers' POST p50/p99, the data requests' count and p50/p99, the events
- * and customer messages each agent received, and the agents that missed one; the ratios to the
- * baseline. Writes bench/results/team.json (the server's output to bench/results/team-server.log).
+ * seconds: cores busy; not this process's, the agents' and customers' side), the customers' POST
+ * p50/p99, the data requests' count and p50/p99, the events and customer messages each agent
+ * received, and the agents that missed one; per open page and customer message, the app's CPU
+ * beyond the baseline's and the bytes received; in merge mode, the time from a customer's POST
+ * answered to each page having its message in order; the ratios to the baseline. Writes bench/results/team.json (the server's output to bench/results/team-server.log).
  * Then, the agents gone and no customer writing, opening a conversation from the list (goal 4): the
  * owner opens the conversations one after another, by the request the inbox made before (its route's
  * single fetch) and by the one it makes now (the thread route): CPU ms per opening, latency, bytes.
@@ -297,6 +299,8 @@ type RunState = {
 	causes: Partial<Record<Cause, number>>
 	inFlight: number
 	seen: Map<Agent, { events: number; bytes: number; messages: Set<string> }>
+	/** When a merging page had each customer message in hand, in order (merge mode): messageId and time. */
+	merged: Array<{ messageId: string; at: number }>
 }
 
 /**
@@ -375,6 +379,7 @@ function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState):
 			let during: Cause = 'gap'
 			const created = createEventSequence({
 				deliver(entry) {
+					if (entry.event === 'message.created' && entry.data.messageId !== undefined) state.merged.push({ messageId: String(entry.data.messageId), at: performance.now() })
 					if (reloadingEvents.some((prefix) => entry.event.startsWith(prefix))) reload('named by the page')
 					else if (mergeInboxEvent(emptyInbox, view, entry).kind === 'reload' || mergeSidebarCounts(emptySummary, agent.userId, entry).kind === 'reload') reload('not mergeable')
 				},
@@ -417,14 +422,17 @@ type RunResult = {
 	posts: Summary & { errors: number; perSecond: number }
 	dataRequests: Summary & { errors: number; averageBytes: number; statuses: Record<string, number>; perAgentPerSecond: number; causes: RunState['causes'] }
 	agents: { connected: number; eventsPerAgent: { min: number; avg: number }; eventBytesPerAgent: number; messagesPerAgent: { min: number; avg: number }; messagesExpected: number; missed: number }
+	/** From a customer's POST answered to each merging page having the message (merge mode; 0 when it came first). */
+	shownAfterPost?: Summary
 	vsBaseline?: { cpu: number; postP50: number; postP99: number }
 }
 
 async function runOnce(name: string, mode: Mode | undefined, server: ServerContext, team: Team, agents: Agent[], options: Options): Promise<RunResult> {
-	const state: RunState = { dataLatencies: [], dataErrors: 0, dataBytes: 0, dataStatuses: {}, causes: {}, inFlight: 0, seen: new Map() }
+	const state: RunState = { dataLatencies: [], dataErrors: 0, dataBytes: 0, dataStatuses: {}, causes: {}, inFlight: 0, seen: new Map(), merged: [] }
 	const stop = mode ? install(mode, server.baseUrl, agents, state) : () => {}
 	const postLatencies: number[] = []
 	const expected = new Set<string>()
+	const answeredAt = new Map<string, number>()
 	let postErrors = 0
 	const total = Math.round(options.rate * options.duration)
 	const intervalMs = 1000 / options.rate
@@ -442,6 +450,7 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 				(id) => {
 					postLatencies.push(performance.now() - sent)
 					expected.add(id)
+					answeredAt.set(id, performance.now())
 				},
 				(error: unknown) => {
 					postErrors += 1
@@ -469,6 +478,10 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 	const events = seen.map((each) => each.events)
 	const data = summarise(state.dataLatencies)
 	const post = summarise(postLatencies)
+	const shown = state.merged.flatMap(({ messageId, at }) => {
+		const answered = answeredAt.get(messageId)
+		return answered === undefined ? [] : [Math.max(0, at - answered)]
+	})
 	const node = used.node / seconds
 	const postgres = used.postgres / seconds
 	return {
@@ -485,6 +498,7 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 			messagesExpected: expected.size,
 			missed: received.filter((count) => count < expected.size).length,
 		},
+		shownAfterPost: mode === 'merge' ? summarise(shown) : undefined,
 	}
 }
 
@@ -659,6 +673,7 @@ async function main() {
 		write('Times in ms. ms/page/msg and KB/page/msg: the app CPU beyond the baseline, and the bytes a page received (events and data answers), per open page and customer message.')
 		write('events/agent: fewest–average events seen by an agent; msgs/agent: fewest customer messages an agent saw, of those sent.')
 		for (const result of results.slice(1)) {
+			if (result.shownAfterPost) write(`${result.name}: a customer message in each page's hands after its POST answered: p50 ${ms(result.shownAfterPost.p50)}, p99 ${ms(result.shownAfterPost.p99)}, max ${ms(result.shownAfterPost.max)} ms (${result.shownAfterPost.count} page-messages)`)
 			const causes = Object.entries(result.dataRequests.causes).map(([cause, count]) => `${cause} ${count}`)
 			write(`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`)
 		}

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { type APIRequestContext } from '@playwright/test'
@@ -6,6 +7,12 @@ import { createWorkspace, registerUser } from './accounts.ts'
 import { realtimeSdk } from './realtime-support.ts'
 
 type Conversation = { id: string; number: number; contact: { id: string; name: string }; lastMessage: { excerpt: string } | null }
+
+/** A visitor of the link page writes, through the API as the page's form would (a visitor token of their own). */
+export async function visitorWrites(request: APIRequestContext, slug: string, body: string) {
+	const response = await request.post(`/v1/link/${slug}/messages`, { data: { body }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
+	if (!response.ok()) throw new Error(`visitor failed: ${response.status()} ${await response.text()}`)
+}
 
 /** An owner with a workspace and a link channel, all through the API. */
 export async function linkChannelOf(request: APIRequestContext, options: { business?: string; settings?: Record<string, unknown> } = {}) {

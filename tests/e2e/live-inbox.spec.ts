@@ -2,6 +2,7 @@ import { type Page } from '@playwright/test'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { inboundPath, linkChannel } from './inbox-support.ts'
+import { linkChannelOf, visitorWrites } from './link-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 /** The page's requests whose path ends with `ending`, from now on. */
@@ -119,5 +120,35 @@ test('two agents’ inboxes show each customer message as it comes, without a da
 	} finally {
 		for (const context of contexts) await context.close()
 		await inbound.close()
+	}
+})
+
+test('the thread route answers only within the member’s own workspaces, and refuses a malformed workspace in the page’s language', async ({ browser, request, baseURL }) => {
+	const theirs = await linkChannelOf(request, { business: 'Theirs Co' })
+	await visitorWrites(request, theirs.slug, 'My card number is on its way')
+	const member = await registerUser(request, { name: 'Mona Member' })
+	await createWorkspace(request, member.token, 'Mine Co')
+	const context = await browser.newContext()
+	try {
+		await signIn(context, baseURL!, member.token)
+		// Another workspace's first conversation, asked for by number: nothing of it comes back.
+		const elsewhere = await context.request.get(`/en-us/dashboard/conversations/thread?conversation=1&workspace=${theirs.workspace.id}`, { maxRedirects: 0 })
+		expect(await elsewhere.text()).not.toContain('card number')
+		if (elsewhere.status() === 200) expect(await elsewhere.json()).toMatchObject({ conversation: null, thread: null, otherConversations: [] })
+		// Its own owner reads it there.
+		const owner = await browser.newContext()
+		try {
+			await signIn(owner, baseURL!, theirs.owner.token)
+			const own = await owner.request.get(`/en-us/dashboard/conversations/thread?conversation=1&workspace=${theirs.workspace.id}`)
+			expect(own.status()).toBe(200)
+			expect(await own.text()).toContain('card number')
+		} finally {
+			await owner.close()
+		}
+		const malformed = await context.request.get('/fr-x/dashboard/conversations/thread?conversation=1&workspace=nope')
+		expect(malformed.status()).toBe(400)
+		expect(await malformed.json()).toEqual({ message: 'Cette valeur n’est pas valide.', field: 'workspace' })
+	} finally {
+		await context.close()
 	}
 })

@@ -1,14 +1,6 @@
-import crypto from 'node:crypto'
-import { type APIRequestContext } from '@playwright/test'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
-import { linkChannelOf } from './link-support.ts'
-
-/** A visitor of the link page writes, through the API as the page's form would. */
-async function visitorWrites(request: APIRequestContext, slug: string, body: string) {
-	const response = await request.post(`/v1/link/${slug}/messages`, { data: { body }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
-	expect(response.ok()).toBe(true)
-}
+import { linkChannelOf, visitorWrites } from './link-support.ts'
 
 test.describe('counts are said with the language’s plural forms', () => {
 	test.use({ javaScriptEnabled: false })

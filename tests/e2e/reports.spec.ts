@@ -1,22 +1,14 @@
-import crypto from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
-import { linkChannelOf } from './link-support.ts'
+import { linkChannelOf, visitorWrites } from './link-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 async function expectAccessible(page: Page) {
 	const results = await new AxeBuilder({ page }).analyze()
 	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
 	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
-
-/** A visitor of the link page writes, through the API as the page's form would (a visitor token of their own). */
-async function visitorWrites(request: APIRequestContext, slug: string, body: string) {
-	const token = crypto.randomBytes(32).toString('base64url')
-	const response = await request.post(`/v1/link/${slug}/messages`, { data: { body }, headers: { 'X-Visitor-Token': token } })
-	if (!response.ok()) throw new Error(`visitor failed: ${response.status()} ${await response.text()}`)
 }
 
 /** A workspace with a link channel and activity today: three conversations, one answered and resolved, and an agent. */
