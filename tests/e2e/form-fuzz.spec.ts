@@ -203,7 +203,7 @@ async function post(request: APIRequestContext, baseURL: string, action: string,
 
 // A form that ends the session or deletes what the page stands on is fuzzed last.
 const ending = /logout|delete|remove|leave|revoke|sign-?out/i
-const runsPerForm = 4
+const runsPerForm = 3
 
 test.describe('page forms under hostile input', () => {
 	test('every action route of the build is fuzzed below', async () => {
