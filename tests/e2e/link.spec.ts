@@ -60,8 +60,11 @@ test.describe('the link page with JavaScript', () => {
 			expect(await isSameDocument(page)).toBe(true)
 
 			// The agent types: the visitor sees it; the visitor types: the agent hears it.
-			agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
-			await expect(page.getByRole('status').filter({ hasText: 'Acme Support is typing…' })).toBeVisible()
+			// A client event reaches only those subscribed when it is sent: sent again until the visitor's page shows it.
+			await expect(async () => {
+				agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
+				await expect(page.getByRole('status').filter({ hasText: 'Acme Support is typing…' })).toBeVisible({ timeout: 2_000 })
+			}).toPass({ timeout: 15_000 })
 			const heard = new Promise<unknown>((resolve) => agent.channel.bind('client-typing', resolve))
 			await page.getByLabel('Your message').pressSequentially('Thanks')
 			expect(await heard).toMatchObject({ typing: true, from: 'visitor' })
