@@ -127,11 +127,10 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
 	const way = kept ? inboxNavigation(new URL(kept.address, next), next) : 'page'
 	if (kept && way === 'none') return kept.data
 	const part = kept && way === 'thread' ? await threadPart(next, kept.data.workspaceId, request.signal) : null
-	if (!kept || !part || part.workspaceId !== kept.data.workspaceId) return serverLoader<typeof loader>()
+	if (!kept || !part) return serverLoader<typeof loader>()
 	// Opening a conversation read it: its row's unread badge goes, as the whole page's load would show.
 	const conversations = kept.data.page.conversations.map((row) => (row.id === part.conversation?.id ? { ...row, unreadCount: 0 } : row))
-	const { workspaceId: _same, ...opened } = part
-	return { ...kept.data, ...opened, now: Date.now(), page: { ...kept.data.page, conversations } }
+	return { ...kept.data, ...part, now: Date.now(), page: { ...kept.data.page, conversations } }
 }
 
 type ActionResult = { intent: 'reply'; error: string; body: string; kind: 'text' | 'note' } | { intent: 'snooze'; error: string }

@@ -17,9 +17,9 @@ export async function loader(args: LoaderFunctionArgs) {
 	const url = new URL(args.request.url)
 	const workspaceId = url.searchParams.get('workspace') ?? ''
 	if (!uuid.test(workspaceId)) return Response.json({ message: (await serverT(locale))('forms.invalid'), field: 'workspace' }, { status: 400 })
-	const part: ThreadPart = { workspaceId, ...(await openedPart(api, workspaceId, url, locale, args.request)) }
+	const part: ThreadPart = await openedPart(api, workspaceId, url, locale, args.request)
 	return Response.json(part)
 }
 
-/** The answer: the part, and the workspace it is of. */
-export type ThreadPart = OpenedPart & { workspaceId: string }
+/** The answer, as the inbox's clientLoader reads it. */
+export type ThreadPart = OpenedPart
