@@ -34,7 +34,8 @@
  * answered to each page having its message in order; the ratios to the baseline. Writes bench/results/team.json (the server's output to bench/results/team-server.log).
  * Then, the agents gone and no customer writing, opening a conversation from the list (goal 4): the
  * owner opens the conversations one after another, by the request the inbox made before (its route's
- * single fetch) and by the one it makes now (the thread route): CPU ms per opening, latency, bytes.
+ * single fetch), by the one it makes now (the thread route) and by the floor (a request that reads no
+ * database), the three taking turns: CPU ms per opening, statements, latency, bytes.
  * Exits 1 when a POST failed, a data request failed or an agent missed a message.
  * Agents are written straight into the database (users, members, sessions, as bench/run.ts does):
  * registering 200 through the API would meet its per-address limit. Checks `ulimit -n` first.
@@ -509,50 +510,89 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 const openedByPage = (number: number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=${encodeURIComponent('root,routes/$lang.dashboard.conversations')}`]
 // Now: the inbox's clientLoader asks the thread route (app/utils/inbox-navigation.ts); no loader of the page runs.
 const openedByThread = (workspaceId: string) => (number: number) => [`/en-us/dashboard/conversations/thread?conversation=${number}&workspace=${workspaceId}`]
-const openings = 300
+// Each way opens `openingsPerRound` conversations in turn, `openingRounds` times: the machine's
+// moods (a neighbour's load; they swing a figure by half between runs) fall on every way alike.
+const openingRounds = 6
+const openingsPerRound = 100
+const openings = openingRounds * openingsPerRound
 const openingWarmUp = 30
+// Statements are counted apart, on fewer openings: PostgreSQL's statistics need a second to be read.
+const openingsCounted = 50
 
+type OpeningWay = { way: string; addresses: (number: number) => string[] }
 type OpeningResult = { way: string; requests: number; cpuMsPerOpening: { app: number; node: number; postgres: number }; transactionsPerOpening: number; latency: Summary; averageBytes: number }
 
-/** PostgreSQL's count of committed transactions in the database (a statement outside a transaction is one), once its statistics are flushed. */
+/**
+ * PostgreSQL's count of committed transactions in the database (a statement outside a transaction is
+ * one), once its statistics are flushed: a backend flushes its own within 10 s of going idle.
+ */
 async function transactions(db: DB): Promise<number> {
-	await sleep(1200)
+	await sleep(10_500)
 	const { rows } = await sql<{ count: string }>`select xact_commit::text as count from pg_stat_database where datname = current_database()`.execute(db)
 	return Number(rows[0]?.count ?? 0)
 }
 
-/** The owner opens the workspace's conversations one after another, `openings` times, by one way; no customer writes meanwhile. */
-async function measureOpening(server: ServerContext, db: DB, team: Team, way: string, addresses: (number: number) => string[]): Promise<OpeningResult> {
-	const get = async (address: string) => {
+/** The owner opens the workspace's conversations one after another by each way, the ways taking turns; no customer writes meanwhile. */
+async function measureOpenings(server: ServerContext, db: DB, team: Team, ways: OpeningWay[]): Promise<OpeningResult[]> {
+	const get = async (way: string, address: string) => {
 		const response = await fetch(`${server.baseUrl}${address}`, { headers: { Cookie: team.owner.cookie }, redirect: 'manual' })
 		const body = await response.arrayBuffer()
 		if (response.status !== 200) throw new Error(`${way}: ${address} answered ${response.status}`)
 		return body.byteLength
 	}
 	// The requests of one opening go together, as the browser sends them.
-	const open = async (index: number) => (await Promise.all(addresses((index % team.customers.length) + 1).map(get))).reduce((sum, bytes) => sum + bytes, 0)
-	for (let index = 0; index < openingWarmUp; index += 1) await open(index)
-	const latencies: number[] = []
-	let bytes = 0
-	const committedBefore = await transactions(db)
-	const cpu = cpuMeter(server)
-	for (let index = 0; index < openings && !isInterrupted(); index += 1) {
-		const started = performance.now()
-		bytes += await open(index)
-		latencies.push(performance.now() - started)
+	const open = async ({ way, addresses }: OpeningWay, index: number) =>
+		(await Promise.all(addresses((index % team.customers.length) + 1).map((address) => get(way, address)))).reduce((sum, bytes) => sum + bytes, 0)
+	const measured = ways.map((way) => ({ ...way, latencies: [] as number[], bytes: 0, cpu: { node: 0, postgres: 0 }, transactions: 0 }))
+	// After the runs' messages, autovacuum would commit transactions of its own while they are counted (and take CPU).
+	await sql`vacuum analyze`.execute(db)
+	// What the database commits meanwhile on its own (the job runner's polls…) is read over a quiet
+	// while first, and taken off; as is the statement that reads each count.
+	let counted = await transactions(db)
+	let countedAt = performance.now()
+	const since = async () => {
+		const now = await transactions(db)
+		const at = performance.now()
+		const committed = now - counted - 1
+		const elapsed = at - countedAt
+		counted = now
+		countedAt = at
+		return { committed, elapsed }
 	}
-	const used = cpu.stop()
-	// Less the one that read the count.
-	const committed = (await transactions(db)) - committedBefore - 1
-	const perOpening = (seconds: number) => (seconds * 1000) / latencies.length
-	return {
-		way,
-		requests: latencies.length,
-		cpuMsPerOpening: { app: perOpening(used.node + used.postgres), node: perOpening(used.node), postgres: perOpening(used.postgres) },
-		transactionsPerOpening: committed / latencies.length,
-		latency: summarise(latencies),
-		averageBytes: Math.round(bytes / Math.max(1, latencies.length)),
+	await sleep(1000)
+	const quiet = await since()
+	const backgroundPerMs = Math.max(0, quiet.committed) / quiet.elapsed
+	for (const each of measured) {
+		for (let index = 0; index < openingWarmUp; index += 1) await open(each, index)
+		await since()
+		for (let index = 0; index < openingsCounted; index += 1) await open(each, index)
+		const { committed, elapsed } = await since()
+		each.transactions = Math.max(0, committed - backgroundPerMs * elapsed) / openingsCounted
 	}
+	for (let round = 0; round < openingRounds && !isInterrupted(); round += 1) {
+		for (const each of measured) {
+			const cpu = cpuMeter(server)
+			for (let index = round * openingsPerRound; index < (round + 1) * openingsPerRound && !isInterrupted(); index += 1) {
+				const started = performance.now()
+				each.bytes += await open(each, index)
+				each.latencies.push(performance.now() - started)
+			}
+			const used = cpu.stop()
+			each.cpu.node += used.node
+			each.cpu.postgres += used.postgres
+		}
+	}
+	return measured.map(({ way, latencies, bytes, cpu, transactions }) => {
+		const perOpening = (seconds: number) => (seconds * 1000) / Math.max(1, latencies.length)
+		return {
+			way,
+			requests: latencies.length,
+			cpuMsPerOpening: { app: perOpening(cpu.node + cpu.postgres), node: perOpening(cpu.node), postgres: perOpening(cpu.postgres) },
+			transactionsPerOpening: transactions,
+			latency: summarise(latencies),
+			averageBytes: Math.round(bytes / Math.max(1, latencies.length)),
+		}
+	})
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -610,13 +650,15 @@ async function main() {
 		}
 		for (const agent of agents.splice(0)) agent.client?.close()
 		await sleep(1000)
-		log(`opening a conversation: ${openings} times the whole inbox route's data, then the thread route's`)
-		const opening = [
-			await measureOpening(server, db, team, 'inbox route (before)', openedByPage),
-			await measureOpening(server, db, team, 'thread route (now)', openedByThread(team.workspaceId)),
+		log(`opening a conversation: ${openings} times each way (the whole inbox route's data, the thread route's, the floor), in turns of ${openingsPerRound}`)
+		const opening = await measureOpenings(server, db, team, [
+			{ way: 'inbox route (before)', addresses: openedByPage },
+			{ way: 'thread route (now)', addresses: openedByThread(team.workspaceId) },
+			// The thread route asked for no conversation: its session read from the cookie, no API call.
+			{ way: 'thread route, no API call', addresses: () => [`/en-us/dashboard/conversations/thread?workspace=${team.workspaceId}`] },
 			// The floor: a request through Express and Remix that reads no database (the root's loader: theme and toast from cookies).
-			await measureOpening(server, db, team, 'root loader (floor)', (number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=root`]),
-		]
+			{ way: 'root loader (floor)', addresses: (number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=root`] },
+		])
 		const loadAfter = loadAverage()
 		const [baseline] = results
 		for (const result of results) result.vsBaseline = { cpu: result.cpu.app / baseline!.cpu.app, postP50: result.posts.p50 / baseline!.posts.p50, postP99: result.posts.p99 / baseline!.posts.p99 }
@@ -678,7 +720,7 @@ async function main() {
 			write(`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`)
 		}
 		write('')
-		write(`Opening a conversation from the list, ${openings} times each way (the owner's session, one at a time):`)
+		write(`Opening a conversation from the list, ${openings} times each way in turns of ${openingsPerRound} (the owner's session, one at a time; statements: ${openingsCounted} openings each):`)
 		write(
 			table([
 				['way', 'CPU ms/opening', 'node', 'postgres', 'vs before', 'statements', 'p50 ms', 'p99 ms', 'bytes'],

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type Attachment, type AttachmentKind, type AttachmentStatus } from '#api/db/schema.ts'
 
@@ -8,14 +9,13 @@ export function attachmentJson(row: Attachment): AttachmentJson {
 	return { id: row.id, kind: row.kind, filename: row.filename, contentType: row.contentType, size: row.size === null ? null : Number(row.size), status: row.status }
 }
 
-/** The files of these messages, by message id (one query for a page of the thread). */
-export async function attachmentsOf(db: DB, messageIds: string[]): Promise<Map<string, AttachmentJson[]>> {
-	const byMessage = new Map<string, AttachmentJson[]>()
-	if (messageIds.length === 0) return byMessage
-	const rows = await db.selectFrom('attachments').selectAll().where('messageId', 'in', messageIds).orderBy('createdAt').orderBy('id').execute()
-	for (const row of rows) {
-		const key = String(row.messageId)
-		byMessage.set(key, [...(byMessage.get(key) ?? []), attachmentJson(row)])
-	}
-	return byMessage
-}
+/**
+ * A message's files as JSON (attachmentJson's shape), oldest first: read with its row, where
+ * `messages` is in scope, so that a page of the thread is one statement.
+ */
+export const attachmentsOfMessage = sql<AttachmentJson[]>`(
+	select coalesce(json_agg(json_build_object(
+		'id', attachments.id, 'kind', attachments.kind, 'filename', attachments.filename, 'contentType', attachments.content_type, 'size', attachments.size, 'status', attachments.status
+	) order by attachments.created_at, attachments.id), '[]'::json)
+	from attachments where attachments.message_id = messages.id
+)`

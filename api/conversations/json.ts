@@ -57,3 +57,9 @@ export type InboxSummaryJson = { mine: number; unassigned: number }
 
 /** `GET /conversations/{number}/messages`: a page of the thread, oldest first; `olderCursor` is the `before` of the page before it. */
 export type MessagePageJson = { messages: MessageJson[]; olderCursor: string | null }
+
+/**
+ * `GET /conversations/{number}/view`: what an inbox shows of one open conversation, in one request:
+ * the conversation, a page of its thread, and the contact's latest other conversations.
+ */
+export type ConversationViewJson = { conversation: ConversationJson; thread: MessagePageJson; otherConversations: ConversationJson[] }

@@ -4,8 +4,8 @@ import { channelKinds, conversationStatuses, deliveryStatuses, messageDirections
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
-import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessageJson, type MessagePageJson } from './json.ts'
-import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, messageParams, messageWithFileBody, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+import { type ConversationJson, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type MessageJson, type MessagePageJson } from './json.ts'
+import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, messageParams, messageWithFileBody, replaceLabelsBody, updateConversationBody, viewConversationQuery } from './schemas.ts'
 
 // The file itself is read by upload.ts (busboy), beside the fields the route validates.
 const messageWithFile = messageWithFileBody.extend({
@@ -73,6 +73,8 @@ const conversationList = answerSchema<ConversationListJson>()(
 
 const messagePage = answerSchema<MessagePageJson>()(z.object({ messages: z.array(messageAnswer), olderCursor: z.string().nullable() }))
 
+const conversationView = answerSchema<ConversationViewJson>()(z.object({ conversation: conversationAnswer, thread: messagePage, otherConversations: z.array(conversationAnswer) }))
+
 /** `/v1/workspaces/{id}/conversations` (router.ts): the team inbox, for every member. */
 export function documentConversations(docs: ApiDocs) {
 	const conversation = { description: 'The conversation, with its contact, channel, assignee and labels.', schema: conversationAnswer }
@@ -97,6 +99,15 @@ export function documentConversations(docs: ApiDocs) {
 		params: conversationParams,
 		query: listMessagesQuery,
 		responses: { 200: { description: 'The latest page first, each oldest first; `olderCursor` is the `before` of the page before it.', schema: messagePage } },
+	})
+	docs.add({
+		method: 'get',
+		path: '/:number/view',
+		summary: 'A conversation as an inbox opens it',
+		description: 'The conversation, a page of its thread (as `GET /{number}/messages`) and the `others` latest other conversations of its contact, in one request. Reading it does not mark it read.',
+		params: conversationParams,
+		query: viewConversationQuery,
+		responses: { 200: { description: 'The conversation, its thread and its contact’s other conversations.', schema: conversationView } },
 	})
 	docs.add({
 		method: 'post',

@@ -5,8 +5,8 @@ import { preparedQuery } from '#api/db/prepared.ts'
 import { conversationStatuses, priorities, type ConversationStatus, type Database, type Message } from '#api/db/schema.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
-import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
-import { type ConversationEventJson, type ConversationJson, type MessageJson } from './json.ts'
+import { attachmentsOfMessage } from '#api/attachments/queries.ts'
+import { type ConversationEventJson, type ConversationJson, type ConversationViewJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
 
 type Executor = Kysely<Database>
@@ -112,6 +112,15 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 const conversationByNumber = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; number: number }) =>
 	selectConversations(db, values.readerId).where('conversations.workspaceId', '=', values.workspaceId).where('conversations.number', '=', values.number),
 )
+const otherConversationsOfContact = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; contactId: string; conversationId: string; limit: number }) =>
+	selectConversations(db, values.readerId)
+		.where('conversations.workspaceId', '=', values.workspaceId)
+		.where('conversations.contactId', '=', values.contactId)
+		.where('conversations.id', '!=', values.conversationId)
+		.orderBy('conversations.lastActivityAt', 'desc')
+		.orderBy('conversations.id', 'desc')
+		.limit(values.limit),
+)
 const conversationsOfIds = preparedQuery((db: Executor, values: { readerId: string; ids: string[] }) =>
 	selectConversations(db, values.readerId).where('conversations.id', '=', sql<string>`any(${values.ids}::uuid[])`),
 )
@@ -120,6 +129,26 @@ const conversationsOfIds = preparedQuery((db: Executor, values: { readerId: stri
 export async function findConversation(db: Executor, workspaceId: string, number: number, readerId: string): Promise<ConversationJson | undefined> {
 	const [row] = await conversationByNumber(db, { readerId, workspaceId, number })
 	return row && conversationJson(row)
+}
+
+/**
+ * What an inbox shows of the workspace's conversation `#number` as `readerId` sees it: the
+ * conversation, a page of its thread, and the `others` latest other conversations of its contact.
+ */
+export async function conversationView(
+	db: Executor,
+	workspaceId: string,
+	number: number,
+	readerId: string,
+	query: { before?: string; limit: number; others: number },
+): Promise<ConversationViewJson | undefined> {
+	const conversation = await findConversation(db, workspaceId, number, readerId)
+	if (!conversation) return undefined
+	const [thread, others] = await Promise.all([
+		messagesPage(db, conversation.id, query),
+		otherConversationsOfContact(db, { readerId, workspaceId, contactId: conversation.contact.id, conversationId: conversation.id, limit: query.others }),
+	])
+	return { conversation, thread, otherConversations: others.map(conversationJson) }
 }
 
 /** The conversations of `ids` as `readerId` sees them, in that order: one statement of fixed shape, planned once per connection. */
@@ -285,9 +314,9 @@ export async function inboxSummary(db: Executor, workspaceId: string, userId: st
 	return { mine: countOf(userId), unassigned: countOf(unassignedKey) }
 }
 
-type MessageRow = Message & { senderName: string | null }
+type MessageRow = Message & { senderName: string | null; attachments: MessageJson['attachments'] }
 
-export function messageJson(row: MessageRow, attachments: AttachmentJson[] = []): MessageJson {
+export function messageJson(row: MessageRow): MessageJson {
 	return {
 		// bigint, read as a number by the pool (api/db/database.ts): a string in JSON, as the contract says.
 		id: String(row.id),
@@ -299,26 +328,26 @@ export function messageJson(row: MessageRow, attachments: AttachmentJson[] = [])
 		sender: row.senderId ? { id: row.senderId, name: row.senderName ?? '' } : null,
 		status: row.status,
 		error: row.error,
-		attachments,
+		attachments: row.attachments,
 		createdAt: row.createdAt.toISOString(),
 	}
 }
 
+/** Messages with their sender's name and their files, as a thread shows them: one statement. */
 function selectMessages(db: Executor) {
-	return db.selectFrom('messages').leftJoin('users', 'users.id', 'messages.senderId').selectAll('messages').select('users.name as senderName')
+	return db.selectFrom('messages').leftJoin('users', 'users.id', 'messages.senderId').selectAll('messages').select('users.name as senderName').select(attachmentsOfMessage.as('attachments'))
 }
 
 export async function findMessage(db: Executor, messageId: string): Promise<MessageJson | undefined> {
 	const row = await selectMessages(db).where('messages.id', '=', messageId).executeTakeFirst()
-	return row && messageJson(row, (await attachmentsOf(db, [messageId])).get(String(row.id)))
+	return row && messageJson(row)
 }
 
 /** The messages of `ids`, by id, as a thread shows them. */
 export async function messagesById(db: Executor, ids: string[]): Promise<Map<string, MessageJson>> {
 	if (ids.length === 0) return new Map()
 	const rows = await selectMessages(db).where('messages.id', 'in', ids).execute()
-	const files = await attachmentsOf(db, ids)
-	return new Map(rows.map((row) => [String(row.id), messageJson(row, files.get(String(row.id)))]))
+	return new Map(rows.map((row) => [String(row.id), messageJson(row)]))
 }
 
 /** A page of a thread by keyset from the newest: the `limit` messages before `before`, answered oldest first. */
@@ -326,11 +355,6 @@ export async function messagesPage(db: Executor, conversationId: string, query: 
 	let page = selectMessages(db).where('messages.conversationId', '=', conversationId)
 	if (query.before) page = page.where('messages.id', '<', query.before)
 	const rows = await page.orderBy('messages.id', 'desc').limit(query.limit + 1).execute()
-	const kept = rows.slice(0, query.limit).reverse()
-	const files = await attachmentsOf(
-		db,
-		kept.map((row) => String(row.id)),
-	)
-	const messages = kept.map((row) => messageJson(row, files.get(String(row.id))))
+	const messages = rows.slice(0, query.limit).reverse().map(messageJson)
 	return { messages, olderCursor: rows.length > query.limit ? (messages[0]?.id ?? null) : null }
 }

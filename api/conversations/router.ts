@@ -18,9 +18,9 @@ import { parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { changeConversation, changeLabels, lockConversations, markRead, postMessage, type Actor, type MessageInput } from './actions.ts'
 import { encodeCursor } from './cursor.ts'
 import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
-import { type ConversationJson, type ConversationListJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
-import { conversationList, findConversation, findMessage, inboxSummary, messagesPage } from './queries.ts'
-import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, messageWithFileBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody } from './schemas.ts'
+import { type ConversationJson, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
+import { conversationList, conversationView, findConversation, findMessage, inboxSummary, messagesPage } from './queries.ts'
+import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, messageWithFileBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody, viewConversationQuery } from './schemas.ts'
 
 /** A reply with a file: the one request of the API that comes as `multipart/form-data`. */
 export function isMessageUpload(req: Request): boolean {
@@ -178,6 +178,18 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
 			const body: MessagePageJson = await messagesPage(db, conversation.id, query)
+			res.json(body)
+		}),
+	)
+
+	router.get(
+		'/:number/view',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			const { number } = parseParams(req, conversationParams, conversationNotFound)
+			const query = parseRequest(req, 'query', viewConversationQuery)
+			const body: ConversationViewJson | undefined = await conversationView(db, workspace.id, number, req.user.id, query)
+			if (!body) throw conversationNotFound()
 			res.json(body)
 		}),
 	)

@@ -3,7 +3,7 @@ import { conversationStatuses, priorities } from '#api/db/schema.ts'
 import { maximumLimit } from '#api/http/pagination.ts'
 import { conversationSorts, decodeCursor } from './cursor.ts'
 
-export const limits = { body: 4096, search: 100, bulk: 100, labels: 100, page: 25, messages: 30 }
+export const limits = { body: 4096, search: 100, bulk: 100, labels: 100, page: 25, messages: 30, others: 10 }
 
 // A query parameter left empty by a GET form is one not given.
 const optionalParameter = <Schema extends z.ZodTypeAny>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
@@ -123,3 +123,6 @@ export const bulkBody = z
 	})
 
 export type BulkBody = z.output<typeof bulkBody>
+
+/** A page of the thread (as listMessagesQuery) and how many of the contact's other conversations, latest first. */
+export const viewConversationQuery = listMessagesQuery.extend({ others: queryLimit(limits.others) }).strict()

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { attachmentsOf, type AttachmentJson } from '#api/attachments/queries.ts'
+import { attachmentsOfMessage, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
 
@@ -81,6 +81,7 @@ export async function visitorThread(db: Executor, conversationId: string, page: 
 		.selectFrom('messages')
 		.leftJoin('users', 'users.id', 'messages.senderId')
 		.select(['messages.id', 'messages.direction', 'messages.body', 'messages.createdAt', 'users.name as senderName'])
+		.select(attachmentsOfMessage.as('attachments'))
 		.where('messages.conversationId', '=', conversationId)
 		.where('messages.kind', '=', 'text')
 	if (page.before) query = query.where('messages.id', '<', page.before)
@@ -90,12 +91,8 @@ export async function visitorThread(db: Executor, conversationId: string, page: 
 		.execute()
 	const more = rows.length > page.limit
 	const shown = rows.slice(0, page.limit).reverse()
-	const files = await attachmentsOf(
-		db,
-		shown.map((row) => String(row.id)),
-	)
 	return {
-		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, attachments: files.get(String(row.id)) ?? [], createdAt: row.createdAt.toISOString() })),
+		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, attachments: row.attachments, createdAt: row.createdAt.toISOString() })),
 		olderCursor: more && shown[0] ? String(shown[0].id) : null,
 	}
 }

@@ -1,7 +1,7 @@
 import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
 import { rethrowApiError } from '#app/.server/session.ts'
 import { serverI18n } from '#app/i18n/i18n.server.ts'
-import { selectedNumber, type Conversation, type ConversationPage, type MessagePage } from '#app/utils/conversations.ts'
+import { selectedNumber, type ConversationView } from '#app/utils/conversations.ts'
 import { languageOf, type Locale } from '#locales/languages.ts'
 
 /** The inbox's words for a loader or an action (`inbox:ui.…`). */
@@ -22,23 +22,17 @@ export async function optional<T>(load: Promise<T>, empty: T, locale: Locale, re
 // How many of the contact's other conversations the contact panel lists.
 const otherConversationsShown = 10
 
-/** The open conversation and a page of its thread (the newest, or older than `before`); marks it read. */
+/** The open conversation, a page of its thread (the newest, or older than `before`) and the contact's other conversations, in one API request; marks it read. */
 async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
 	try {
-		const [conversation, thread] = await Promise.all([
-			api.get<Conversation>(`${base}/conversations/${number}`),
-			api.get<MessagePage>(`${base}/conversations/${number}/messages`, { before: before || undefined, limit: 30 }),
-		])
-		const [others] = await Promise.all([
-			// The contact's other conversations, for the contact panel; it does without them when they cannot be read.
-			api
-				.get<ConversationPage>(`${base}/conversations`, { contactId: conversation.contact.id, status: 'all', limit: otherConversationsShown + 1 })
-				.then((page) => page.conversations.filter((other) => other.id !== conversation.id).slice(0, otherConversationsShown))
-				.catch(() => []),
-			// Opening a conversation is reading it: the unread badge goes (for this member only).
-			conversation.unreadCount > 0 ? api.post(`${base}/conversations/${number}/read`) : null,
-		])
-		return { conversation: { ...conversation, unreadCount: 0 }, thread, others, missing: false }
+		const { conversation, thread, otherConversations } = await api.get<ConversationView>(`${base}/conversations/${number}/view`, {
+			before: before || undefined,
+			limit: 30,
+			others: otherConversationsShown,
+		})
+		// Opening a conversation is reading it: the unread badge goes (for this member only).
+		if (conversation.unreadCount > 0) await api.post(`${base}/conversations/${number}/read`)
+		return { conversation: { ...conversation, unreadCount: 0 }, thread, others: otherConversations, missing: false }
 	} catch (error) {
 		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, others: [], missing: true }
 		throw error

@@ -1,4 +1,4 @@
-import { type ConversationJson, type ConversationListJson, type MessageJson, type MessagePageJson } from '#app/.server/api.ts'
+import { type ConversationJson, type ConversationListJson, type ConversationViewJson, type MessageJson, type MessagePageJson } from '#app/.server/api.ts'
 import { dateTimeFormat } from './intl.ts'
 
 /** A conversation and a message as the API answers them. */
@@ -10,6 +10,8 @@ export type Priority = Conversation['priority']
 
 export type ConversationPage = ConversationListJson
 export type MessagePage = MessagePageJson
+/** One open conversation as the inbox reads it: with a page of its thread and its contact's other conversations. */
+export type ConversationView = ConversationViewJson
 
 export const statuses = ['open', 'pending', 'snoozed', 'resolved'] as const satisfies readonly ConversationStatus[]
 export const priorities = ['none', 'low', 'medium', 'high', 'urgent'] as const satisfies readonly Priority[]

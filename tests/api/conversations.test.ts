@@ -289,6 +289,43 @@ describe('one conversation', () => {
 		expect((await api.request('GET', `${path}?limit=500`, { headers: team.agent.auth })).status).toBe(400)
 	})
 
+	test('is opened in one request: the conversation, a page of its thread and its contact’s other conversations, latest first', async () => {
+		const first = await customerWrites(channel, 'viewed', 'On the site')
+		// The same person writes on a second channel: one contact, a second conversation.
+		const elsewhere = await createLinkChannel(team.workspace.id, 'Second site')
+		await testDb().insertInto('contactIdentities').values({ workspaceId: team.workspace.id, channelId: elsewhere.id, contactId: first.conversation.contactId, externalId: 'viewed' }).execute()
+		const second = await customerWrites(elsewhere, 'viewed', 'And here')
+		for (let index = 0; index < 3; index++) await customerWrites(channel, 'viewed', `more ${index}`)
+		type View = { conversation: ConversationJson; thread: { messages: MessageJson[]; olderCursor: string | null }; otherConversations: ConversationJson[] }
+		const view = async (number: number, query = '') => {
+			const response = await api.request('GET', conversationsPath(team.workspace.id, `/${number}/view${query}`), { headers: team.agent.auth })
+			expect(response.status, JSON.stringify(response.body)).toBe(200)
+			return response.body as View
+		}
+
+		const opened = await view(first.conversation.number, '?limit=2')
+		expect(opened.conversation).toEqual(await getConversation(api, team.agent.auth, team.workspace.id, first.conversation.number))
+		expect(opened.thread.messages.map((message) => message.body)).toEqual(['more 1', 'more 2'])
+		expect(opened.thread.olderCursor).toBe(opened.thread.messages[0]!.id)
+		expect(opened.otherConversations).toEqual([await getConversation(api, team.agent.auth, team.workspace.id, second.conversation.number)])
+		expect((await view(second.conversation.number)).otherConversations.map((other) => other.number)).toEqual([first.conversation.number])
+		// Reading it is not reading the conversation: the unread count stays until POST …/read.
+		expect((await view(first.conversation.number)).conversation.unreadCount).toBe(4)
+
+		const third = await customerWrites(elsewhere, 'viewed-later', 'Hello')
+		await testDb().updateTable('conversations').set({ contactId: first.conversation.contactId }).where('id', '=', third.conversation.id).execute()
+		expect((await view(first.conversation.number)).otherConversations.map((other) => other.number)).toEqual([third.conversation.number, second.conversation.number])
+		expect((await view(first.conversation.number, '?others=1')).otherConversations.map((other) => other.number)).toEqual([third.conversation.number])
+
+		for (const query of ['?others=0', '?others=500', '?before=abc', '?limit=500', '?sort=activity']) {
+			const refused = await api.request('GET', conversationsPath(team.workspace.id, `/${first.conversation.number}/view${query}`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+			expect(refused.status, query).toBe(400)
+			expect(refused.body, query).toMatchObject({ message: 'Certains champs ne sont pas valides.' })
+		}
+		const unknown = await api.request('GET', conversationsPath(team.workspace.id, '/999999/view'), { headers: team.agent.auth })
+		expect(unknown.body).toEqual({ message: 'This conversation does not exist.', statusCode: 404, details: null })
+	})
+
 	test('reading sets the reader’s unread count to 0, not anyone else’s', async () => {
 		const { conversation } = await customerWrites(channel, 'unread', 'one')
 		await customerWrites(channel, 'unread', 'two')

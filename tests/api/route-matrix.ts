@@ -316,6 +316,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'PATCH /v1/workspaces/:id/conversations/:number': { expect: members(200), prepare: () => ({ body: { priority: 'high' } }) },
 	'PUT /v1/workspaces/:id/conversations/:number/labels': { expect: members(200), prepare: (fx) => ({ body: { labelIds: [fx.here.label.id] } }) },
 	'GET /v1/workspaces/:id/conversations/:number/messages': { expect: members(200) },
+	'GET /v1/workspaces/:id/conversations/:number/view': { expect: members(200) },
 	'POST /v1/workspaces/:id/conversations/:number/messages': { expect: members(201), prepare: () => ({ body: { kind: 'note', body: 'A note' } }) },
 	'POST /v1/workspaces/:id/conversations/:number/messages/:messageId/retry': {
 		expect: members(200),
@@ -409,6 +410,7 @@ export const listsHold: Record<string, (fx: Fixtures) => string> = {
 	'GET /v1/workspaces/:id/channels': (fx) => fx.here.channel.id,
 	'GET /v1/workspaces/:id/conversations': (fx) => fx.here.conversation.id,
 	'GET /v1/workspaces/:id/conversations/:number/messages': (fx) => fx.here.message.id,
+	'GET /v1/workspaces/:id/conversations/:number/view': (fx) => fx.here.message.id,
 	'GET /v1/workspaces/:id/campaigns': (fx) => fx.here.campaign.id,
 	'GET /v1/link/:slug/messages': (fx) => fx.here.message.id,
 }
