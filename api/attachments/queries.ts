@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import { type DB } from '#api/db/database.ts'
 import { type Attachment, type AttachmentKind, type AttachmentStatus } from '#api/db/schema.ts'
 
 /** A file of a message as members read it; its bytes are at `/v1/workspaces/{id}/attachments/{attachmentId}`. */
