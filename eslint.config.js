@@ -37,6 +37,19 @@ export default tseslint.config(
 	},
 	{
 		files: ['app/**/*.{ts,tsx}'],
+		rules: {
+			// Who may do what is decided in one place, which the API shares.
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: "BinaryExpression[operator=/^[!=]==?$/]:matches([left.name='role'], [left.property.name='role'], [right.name='role'], [right.property.name='role'])",
+					message: 'Roles are compared in common/roles.ts only: use canManage, isOwner, mayChangeMember or mayResetTwoFactor.',
+				},
+			],
+		},
+	},
+	{
+		files: ['app/**/*.{ts,tsx}'],
 		ignores: ['app/realtime/use-kept-action-data.ts'],
 		rules: {
 			'no-restricted-imports': [

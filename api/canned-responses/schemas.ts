@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { labelTitlePattern } from '#api/labels/schemas.ts'
+import { labelTitlePattern } from '#common/labels.ts'
 import { cannedLimits } from '#common/canned-responses.ts'
 
 export const limits = cannedLimits

@@ -3,7 +3,9 @@ import { listQuery, paginationQuery } from '#api/http/pagination.ts'
 import { contactSorts, decodeCursor, defaultDirection, directions } from './cursor.ts'
 import { isSupportedCountry, normalizePhone, type CountryCode } from './phone.ts'
 
-export const limits = { name: 120, email: 254, phone: 40, company: 120, notes: 5000, attributes: 50, attributeKey: 50, attributeValue: 500, labels: 100 }
+import { contactLimits as limits } from '#common/contacts.ts'
+
+export { limits }
 
 // Forms send an empty field for "none": it is stored as null. Left out, it stays left out (an edit keeps the value).
 const optionalText = (maximum: number) =>

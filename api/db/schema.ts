@@ -1,10 +1,10 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, type Updateable } from 'kysely'
+import { type InvitedRole, type Role } from '#common/roles.ts'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
 
-export const roles = ['owner', 'admin', 'agent'] as const
-export type Role = (typeof roles)[number]
+export { invitedRoles, roles, type InvitedRole, type Role } from '#common/roles.ts'
 export const availabilities = ['online', 'busy', 'offline'] as const
 export type Availability = (typeof availabilities)[number]
 
@@ -98,6 +98,7 @@ export interface Database {
 	contacts: ContactsTable
 	contactLabels: ContactLabelsTable
 	contactSearch: ContactSearchTable
+	conversationWords: ConversationWordsTable
 	cannedResponses: CannedResponsesTable
 	channels: ChannelsTable
 	releasedChannelSlugs: ReleasedChannelSlugsTable
@@ -147,9 +148,6 @@ export type Session = Selectable<SessionsTable>
 
 export const invitationMethods = ['link', 'email'] as const
 export type InvitationMethod = (typeof invitationMethods)[number]
-/** The roles an invitation may grant: ownership is only ever transferred. */
-export const invitedRoles = ['admin', 'agent'] as const
-export type InvitedRole = (typeof invitedRoles)[number]
 
 export interface InvitationsTable {
 	id: Generated<string>
@@ -207,6 +205,14 @@ export interface ContactsTable {
 export type Contact = Selectable<ContactsTable>
 
 /** What a search reads of each contact, kept by triggers on `contacts` (migration 0008). */
+/** The words of a conversation's messages, kept by a trigger on messages (migration 0013): searched in SQL, never written by the app. */
+export interface ConversationWordsTable {
+	conversationId: ColumnType<string, never, never>
+	workspaceId: ColumnType<string, never, never>
+	/** A tsvector. */
+	words: ColumnType<string, never, never>
+}
+
 export interface ContactSearchTable {
 	contactId: ColumnType<string, never, never>
 	workspaceId: ColumnType<string, never, never>

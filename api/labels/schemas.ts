@@ -1,21 +1,19 @@
 import { z } from 'zod'
+import { labelColorPattern, labelLimits, labelTitlePattern } from '#common/labels.ts'
 
-/** Letters of any script (with their marks), digits, `-` and `_`: one word, in a URL or a CSV cell alike (emptiness is `min`'s to report). */
-export const labelTitlePattern = /^[\p{L}\p{M}\p{N}_-]*$/u
-
-export const labelTitle = z.string().trim().min(1).max(50).regex(labelTitlePattern, 'contacts:validation.labelTitle')
+export const labelTitle = z.string().trim().min(1).max(labelLimits.title).regex(labelTitlePattern, 'contacts:validation.labelTitle')
 
 const color = z
 	.string()
 	.trim()
-	.regex(/^#[0-9a-fA-F]{6}$/, 'contacts:validation.color')
+	.regex(labelColorPattern, 'contacts:validation.color')
 	.transform((value) => value.toLowerCase())
 
 // An empty description is none, as a form sends it.
 const description = z
 	.string()
 	.trim()
-	.max(200)
+	.max(labelLimits.description)
 	.nullish()
 	.transform((value) => value || null)
 

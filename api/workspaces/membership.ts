@@ -8,8 +8,8 @@ import { workspaceParams } from './schemas.ts'
 
 export type Membership = { workspace: Workspace; role: Role }
 
-/** What every role may do beyond reading: the table of PRODUCT.md, in one place. */
-export const managers: readonly Role[] = ['owner', 'admin']
+/** What every role may do beyond reading: the table of PRODUCT.md, in common/roles.ts. */
+export { managers } from '#common/roles.ts'
 export const ownerOnly: readonly Role[] = ['owner']
 
 export function workspaceNotFound() {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { availabilities, invitationMethods, invitedRoles } from '#api/db/schema.ts'
 import { country } from '#api/contacts/schemas.ts'
+import { workspaceLimits } from '#common/workspaces.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
 /** The canonical IANA name of a time zone (`africa/cairo` → `Africa/Cairo`), or undefined for anything else. */
@@ -14,11 +15,11 @@ export function canonicalTimeZone(name: string): string | undefined {
 	}
 }
 
-const name = z.string().trim().min(2).max(60)
+const name = z.string().trim().min(workspaceLimits.nameMin).max(workspaceLimits.nameMax)
 const timezone = z
 	.string()
 	.trim()
-	.max(64)
+	.max(workspaceLimits.timezone)
 	.transform((value, context) => {
 		const zone = canonicalTimeZone(value)
 		if (!zone) context.addIssue({ code: 'custom', message: 'workspaces:validation.timezone' })

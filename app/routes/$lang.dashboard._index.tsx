@@ -20,6 +20,7 @@ import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, rep
 import * as styles from './dashboard.css.ts'
 import * as overview from './overview.css.ts'
 import * as reports from './reports.css.ts'
+import { canManage } from '#common/roles.ts'
 
 type Overview = { members: number; pendingInvitations: number; contacts: number; channels: number }
 type Member = { userId: string; name: string; availability: Availability }
@@ -35,7 +36,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { workspace } = user
 	const base = `/workspaces/${workspace.id}`
 	const query = reportQuery(new URL(args.request.url).searchParams)
-	const manages = workspace.role !== 'agent'
+	const manages = canManage(workspace.role)
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
 	// Read before the figures: the events after it are what may move them.
 	const since = await lastEvent(api, workspace.id)
@@ -83,7 +84,7 @@ export default function Dashboard() {
 	const [shown, setShown] = useState(ready)
 	if (ready && !shown) setShown(true)
 	const steps = [
-		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: workspace.role === 'agent' ? null : '/dashboard/settings/agents' },
+		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: canManage(workspace.role) ? '/dashboard/settings/agents' : null },
 		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: '/dashboard/contacts' },
 		{ key: 'channel', done: counts.channels > 0, count: counts.channels, to: null },
 	] satisfies Array<{ key: string; done: boolean; count: number; to: string | null }>

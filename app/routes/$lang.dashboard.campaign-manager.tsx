@@ -23,6 +23,7 @@ import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audience.tsx'
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 import * as styles from './dashboard.css.ts'
+import { canManage } from '#common/roles.ts'
 
 // The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts). A message's delivery
 // or a customer's answer that moves a campaign's totals (triggers of migration 0018) is announced as `campaign.updated`
@@ -50,7 +51,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		api.get<{ channels: ChannelJson[] }>(`${base}/channels`),
 		api.get<{ labels: LabelJson[] }>(`${base}/labels`),
 	]).catch(fail)
-	const manages = user.workspace.role !== 'agent'
+	const manages = canManage(user.workspace.role)
 	const opened = campaigns.find((campaign) => campaign.id === url.searchParams.get('campaign')) ?? null
 	const status = recipientStatuses.find((candidate) => candidate === url.searchParams.get('status'))
 	const page = Math.max(1, Number(url.searchParams.get('page')) || 1)

@@ -24,6 +24,7 @@ import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage } from '#common/roles.ts'
 
 // The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts); a new conversation may bring a new contact.
 export const handle = { live: ['contact.', 'label.', 'conversation.created'] }
@@ -60,7 +61,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		confirmDelete: url.searchParams.has('delete'),
 		confirmOptIn: url.searchParams.has('optIn'),
 		confirmMerge: url.searchParams.get('merge'),
-		manages: user.workspace.role !== 'agent',
+		manages: canManage(user.workspace.role),
 		// Rows come ticked after "Select all" without JavaScript (`?select=all`).
 		allSelected: url.searchParams.get('select') === 'all',
 		country: user.workspace.country,

@@ -1,14 +1,15 @@
 import { z } from 'zod'
 import { parseAttributes } from '#app/utils/contacts.ts'
 import { text } from '#app/utils/forms.ts'
+import { contactLimits } from '#common/contacts.ts'
 
 const optional = (maximum: number) => z.string().trim().max(maximum, 'forms.tooLong').optional()
 
 export const schema = z.object({
 	id: z.string().optional(),
-	name: text(120),
-	email: z.string().trim().email('forms.email').max(254, 'forms.tooLong').optional(),
-	phone: optional(40),
+	name: text(contactLimits.name),
+	email: z.string().trim().email('forms.email').max(contactLimits.email, 'forms.tooLong').optional(),
+	phone: optional(contactLimits.phone),
 	country: z
 		.string()
 		.trim()
@@ -16,8 +17,8 @@ export const schema = z.object({
 		.optional(),
 	// The country picker's search box: read by the action when no script turned it into a choice.
 	countrySearch: z.string().trim().max(100, 'forms.tooLong').optional(),
-	company: optional(120),
-	notes: optional(5000),
+	company: optional(contactLimits.company),
+	notes: optional(contactLimits.notes),
 	attributes: z
 		.string()
 		.optional()

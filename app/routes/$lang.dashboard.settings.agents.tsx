@@ -24,6 +24,7 @@ import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { inviteSchema } from './$lang.dashboard.settings.agents.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage } from '#common/roles.ts'
 
 const loadInviteSchema = () => import('./$lang.dashboard.settings.agents.schema.ts').then((module) => module.inviteSchema)
 
@@ -47,7 +48,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 /** Owners and admins only: anyone else is sent back to the overview. */
 async function requireManager(args: LoaderFunctionArgs) {
 	const signedIn = await requireUser(args)
-	if (signedIn.user.workspace.role === 'agent') {
+	if (!canManage(signedIn.user.workspace.role)) {
 		const t = await serverT(signedIn.locale)
 		throw await redirectWithToast(`/${signedIn.locale}/dashboard`, { type: 'error', title: t('agents.forbidden') })
 	}

@@ -95,6 +95,7 @@ export default function AuditLog() {
 
 			<div className={table.wrapper}>
 				<table className={table.table}>
+					<caption className="visually-hidden">{title}</caption>
 					<thead>
 						<tr>
 							<th className={table.th}>{t('columns.when')}</th>

@@ -25,6 +25,7 @@ import { languageOf } from '#locales/languages.ts'
 import { cannedSchema } from './$lang.dashboard.settings.canned-responses.schema.ts'
 import * as cannedStyles from './canned-responses.css.ts'
 import * as styles from './dashboard.css.ts'
+import { canManage } from '#common/roles.ts'
 
 const loadCannedSchema = () => import('./$lang.dashboard.settings.canned-responses.schema.ts').then((module) => module.cannedSchema)
 
@@ -41,7 +42,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		.get<{ cannedResponses: CannedResponse[] }>(base, { search: search || undefined })
 		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	// Agents read them (the composer offers them); owners and admins manage them, as the API allows.
-	const manages = user.workspace.role !== 'agent'
+	const manages = canManage(user.workspace.role)
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript; one the search hides is asked for.
 	const pick = async (id: string | null) => {
 		if (!id || !manages) return null

@@ -16,6 +16,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { channelFormReply, type ChannelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
+import { canManage } from '#common/roles.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -26,7 +27,7 @@ const channelPath = (workspaceId: string, channelId: string | undefined) => `/wo
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
+	if (!canManage(user.workspace.role)) throw redirect(`/${locale}/dashboard/settings/channels`)
 	const channel = await api.get<ChannelJson>(channelPath(user.workspace.id, args.params.channelId)).catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return rethrowApiError(error, locale, args.request)

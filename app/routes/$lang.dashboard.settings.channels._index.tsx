@@ -19,6 +19,7 @@ import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import * as field from '#app/components/ui/field.css.ts'
+import { canManage } from '#common/roles.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -34,7 +35,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('ui.title'),
 		locale,
 		channels: channels.map((channel) => ({ ...channel, publicUrl: publicUrlOf(args, locale, channel) })),
-		manages: user.workspace.role !== 'agent',
+		manages: canManage(user.workspace.role),
 		deleting: channels.find((channel) => channel.id === deleting) ?? null,
 	}
 }

@@ -14,6 +14,7 @@ import { channelFormReply, linkChannelBody, linkFormValues, messagingChannelBody
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage } from '#common/roles.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -29,7 +30,7 @@ function chosenKind(request: Request): Kind | null {
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale } = await requireUser(args)
 	// Agents see the list; the API would refuse what they post here anyway.
-	if (user.workspace.role === 'agent') throw redirect(`/${locale}/dashboard/settings/channels`)
+	if (!canManage(user.workspace.role)) throw redirect(`/${locale}/dashboard/settings/channels`)
 	const t = await channelsT(locale)
 	const kind = chosenKind(args.request)
 	return {

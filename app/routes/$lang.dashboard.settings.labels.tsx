@@ -21,6 +21,7 @@ import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { saveSchema } from './$lang.dashboard.settings.labels.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage } from '#common/roles.ts'
 
 // The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts).
 export const handle = { live: ['label.'] }
@@ -38,7 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('labels.title'),
 		locale,
 		labels,
-		manages: user.workspace.role !== 'agent',
+		manages: canManage(user.workspace.role),
 		editing: labels.find((label) => label.id === url.searchParams.get('edit')) ?? null,
 		deleting: labels.find((label) => label.id === url.searchParams.get('delete')) ?? null,
 	}

@@ -27,6 +27,7 @@ import * as styles from './dashboard.css.ts'
 import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage, isOwner } from '#common/roles.ts'
 
 type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
 
@@ -118,7 +119,7 @@ export default function Workspaces() {
 	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/settings/workspaces`
 	const date = useDateFormat()
-	const mayEdit = (workspace: Workspace) => workspace.role === 'owner' || workspace.role === 'admin'
+	const mayEdit = (workspace: Workspace) => canManage(workspace.role)
 	return (
 		<>
 			<ToastMessage toast={failure} />
@@ -148,14 +149,14 @@ export default function Workspaces() {
 						<input type="hidden" name="intent" value="update" />
 						<input type="hidden" name="workspaceId" value={editing.id} />
 					</WorkspaceForm>
-					{editing.role === 'owner' ? <TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} /> : null}
+					{isOwner(editing.role) ? <TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} /> : null}
 					<Link to={base} className={button.ghost}>
 						{t('actions.cancel')}
 					</Link>
 				</section>
 			) : null}
 
-			{deleting && deleting.role === 'owner' ? (
+			{deleting && isOwner(deleting.role) ? (
 				<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
 			) : null}
 
@@ -163,6 +164,7 @@ export default function Workspaces() {
 
 			<div className={table.wrapper}>
 				<table className={`${table.table} ${table.list}`}>
+					<caption className="visually-hidden">{title}</caption>
 					<thead>
 						<tr>
 							<th className={table.th}>{t('workspaces.name')}</th>
@@ -208,7 +210,7 @@ export default function Workspaces() {
 													{t('actions.edit')}
 												</Link>
 											) : null}
-											{workspace.role === 'owner' ? (
+											{isOwner(workspace.role) ? (
 												<Link to={`${base}?delete=${workspace.id}`} className={button.ghost} aria-label={t('workspaces.delete', { name: workspace.name })}>
 													{t('actions.delete')}
 												</Link>

@@ -17,6 +17,7 @@ import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
+import { canManage, isOwner, mayChangeMember, mayResetTwoFactor } from '#common/roles.ts'
 
 type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; twoFactorEnabled: boolean; joinedAt: string }
 type MemberList = { members: Member[]; page: number; limit: number; total: number }
@@ -84,7 +85,7 @@ export default function TeamMembers() {
 	const base = `/${locale}/dashboard/team-members`
 	const date = useDateFormat()
 	const role = user.workspace.role
-	const manages = role === 'owner' || role === 'admin'
+	const manages = canManage(role)
 	return (
 		<>
 			<ToastMessage toast={failure} />
@@ -138,7 +139,7 @@ export default function TeamMembers() {
 					cancel={base}
 				/>
 			) : null}
-			{confirming.transfer && role === 'owner' ? (
+			{confirming.transfer && isOwner(role) ? (
 				<Confirm
 					title={t('team.transferTitle', { name: confirming.transfer.name })}
 					text={t('team.transferText', { name: confirming.transfer.name })}
@@ -147,7 +148,7 @@ export default function TeamMembers() {
 					cancel={base}
 				/>
 			) : null}
-			{confirming.leave && role !== 'owner' ? (
+			{confirming.leave && !isOwner(role) ? (
 				<Confirm
 					title={t('team.leaveTitle', { workspace: user.workspace.name })}
 					text={t('team.leaveText')}
@@ -161,6 +162,7 @@ export default function TeamMembers() {
 
 			<div className={table.wrapper}>
 				<table className={`${table.table} ${table.list}`}>
+					<caption className="visually-hidden">{title}</caption>
 					<thead>
 						<tr>
 							<th className={table.th}>{t('team.name')}</th>
@@ -177,9 +179,9 @@ export default function TeamMembers() {
 					<tbody>
 						{list.members.map((member) => {
 							const self = member.userId === user.id
-							const editable = manages && !self && member.role !== 'owner'
+							const editable = !self && mayChangeMember(role, member.role)
 							// The owner resets anyone's but their own; an admin, an agent's (the API says the rest, e.g. an account of several workspaces).
-							const resettable = member.twoFactorEnabled && editable && (role === 'owner' || member.role === 'agent')
+							const resettable = member.twoFactorEnabled && !self && mayResetTwoFactor(role, member.role)
 							return (
 								<tr key={member.userId} data-member={member.email}>
 									<td className={table.td} data-label={t('team.name')}>
@@ -231,12 +233,12 @@ export default function TeamMembers() {
 													{t('team.resetTwoFactor')}
 												</Link>
 											) : null}
-											{role === 'owner' && !self ? (
+											{isOwner(role) && !self ? (
 												<Link to={`${base}?transfer=${member.userId}`} className={button.ghost} aria-label={t('team.transferTitle', { name: member.name })}>
 													{t('team.transfer')}
 												</Link>
 											) : null}
-											{self && member.role !== 'owner' ? (
+											{self && !isOwner(member.role) ? (
 												<Link to={`${base}?leave`} className={button.ghost}>
 													{t('team.leave')}
 												</Link>

@@ -1,9 +1,8 @@
-import { type Role } from '#app/.server/api.ts'
+import { managers, roles, type Role } from '#common/roles.ts'
 
 export type NavItem = { path: string; label: string; roles: readonly Role[]; group: 'main' | 'settings' }
 
-const everyone = ['owner', 'admin', 'agent'] as const
-const managers = ['owner', 'admin'] as const
+const everyone = roles
 
 /**
  * The dashboard's sidebar: paths after `/{lang}/dashboard`, the translation key of their label
