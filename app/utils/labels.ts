@@ -9,6 +9,7 @@ export const labelSchema = z.object({
 	title: z
 		.string({ required_error: 'forms.required' })
 		.trim()
+		.min(1, 'forms.required')
 		.max(labelLimits.title, 'forms.tooLong')
 		.regex(labelTitlePattern, 'labels.titleRule'),
 	description: z.string().trim().max(labelLimits.description, 'forms.tooLong').optional(),
