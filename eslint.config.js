@@ -11,7 +11,11 @@ const rooms = [
 	{ target: ['./api', './realtime', './server', './common', './config'], from: './app', message: 'Only the web app imports app/.' },
 	{ target: './realtime', from: crm, message: 'realtime/ is a Pusher-protocol server that knows nothing of the CRM.' },
 	{ target: './common', from: ['./api', './server', './config', './realtime'], message: 'common/ is the neutral room: it imports no other room.' },
-	{ target: ['./api', './common', './config', './realtime'], from: './server', message: 'server/ composes the process: nothing below it imports it (the configuration is config/).' },
+	{
+		target: ['./api', './common', './config', './realtime'],
+		from: './server',
+		message: 'server/ composes the process: nothing below it imports it (the configuration is config/).',
+	},
 	{ target: './config', from: './api', message: 'config/ reads the settings every process shares; it imports no CRM code.' },
 	{ target: './api', from: './api/index.ts', message: 'api/index.ts composes the routers; import the context from api/context.ts.' },
 ]
@@ -42,7 +46,8 @@ export default tseslint.config(
 			'no-restricted-syntax': [
 				'error',
 				{
-					selector: "BinaryExpression[operator=/^[!=]==?$/]:matches([left.name='role'], [left.property.name='role'], [right.name='role'], [right.property.name='role'])",
+					selector:
+						"BinaryExpression[operator=/^[!=]==?$/]:matches([left.name='role'], [left.property.name='role'], [right.name='role'], [right.property.name='role'])",
 					message: 'Roles are compared in common/roles.ts only: use canManage, isOwner, mayChangeMember or mayResetTwoFactor.',
 				},
 			],

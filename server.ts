@@ -42,12 +42,22 @@ async function main() {
 		await seedDemo(database.db, (message) => logger.info(message))
 		logger.info(`demo: sign in as ${demoAccount.email} / ${demoAccount.password}`)
 	}
-	const startJobs = () => startJobRunner({ db: database.db, databaseUrl: database.url, handlers: jobHandlers, log: plainLog(logger.child({ module: 'jobs' })), config, realtime: defaultRealtime(config, logger) })
+	const startJobs = () =>
+		startJobRunner({
+			db: database.db,
+			databaseUrl: database.url,
+			handlers: jobHandlers,
+			log: plainLog(logger.child({ module: 'jobs' })),
+			config,
+			realtime: defaultRealtime(config, logger),
+		})
 	const app = await createAppServer({ config, logger, database, startJobs })
 	const url = await app.listen().catch(async (error: NodeJS.ErrnoException) => {
 		await database.close()
 		if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error
-		throw new StartupError(`${config.HOST}:${config.PORT} cannot be listened on (${error.code === 'EADDRINUSE' ? 'another process listens there' : 'this user may not'}): set PORT=… to another port.`)
+		throw new StartupError(
+			`${config.HOST}:${config.PORT} cannot be listened on (${error.code === 'EADDRINUSE' ? 'another process listens there' : 'this user may not'}): set PORT=… to another port.`,
+		)
 	})
 	logger.info(`CRM listening on ${url} (public URL ${config.PUBLIC_URL})`)
 
@@ -77,7 +87,11 @@ async function main() {
 
 /** The logger as the database and the job queue take it: one message, three levels. */
 function plainLog(logger: Logger) {
-	return { info: (message: string) => logger.info(message), debug: (message: string) => logger.debug(message), error: (message: string) => logger.error(message) }
+	return {
+		info: (message: string) => logger.info(message),
+		debug: (message: string) => logger.debug(message),
+		error: (message: string) => logger.error(message),
+	}
 }
 
 main().catch(exitOnStartFailure)

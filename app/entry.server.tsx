@@ -26,7 +26,11 @@ export default async function handleRequest(
 	const rootData = remixContext.staticHandlerContext.loaderData.root as { locale?: string } | undefined
 	// Without the root's data (an action's error is shown before any loader runs): the path's locale, then the browser's.
 	const pathLocale = new URL(request.url).pathname.split('/')[1]
-	const locale = isLocale(rootData?.locale) ? rootData.locale : isLocale(pathLocale) ? pathLocale : (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
+	const locale = isLocale(rootData?.locale)
+		? rootData.locale
+		: isLocale(pathLocale)
+			? pathLocale
+			: (localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? defaultLocale)
 	const i18n = await serverI18n(locale)
 	const nonce = loadContext.cspNonce
 

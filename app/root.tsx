@@ -56,14 +56,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const nonce = useNonce()
 	useChangeLanguage(language.tag)
 	return (
-		<html
-			lang={language.tag}
-			dir={language.dir}
-			data-locale={locale}
-			data-theme={theme.theme}
-			data-mode={theme.mode}
-			data-radius={theme.radius}
-		>
+		<html lang={language.tag} dir={language.dir} data-locale={locale} data-theme={theme.theme} data-mode={theme.mode} data-radius={theme.radius}>
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />

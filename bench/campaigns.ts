@@ -26,7 +26,21 @@ import { sql } from 'kysely'
 import { createDb, type DB } from '#api/db/database.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../tests/fakes/telegram.ts'
 import { attack } from './load.ts'
-import { callApi, cleanup, findServerEntry, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table } from './server.ts'
+import {
+	callApi,
+	cleanup,
+	findServerEntry,
+	isInterrupted,
+	log,
+	numberOption,
+	percentile,
+	resultsDir,
+	run,
+	serverShutdown,
+	sleep,
+	startServer,
+	table,
+} from './server.ts'
 
 type Options = { build: boolean; contacts: number; conversations: number; connections: number; readRate: number; duration: number }
 
@@ -60,10 +74,20 @@ const chatOf = (n: number) => 700_000_000 + n
 type Workspace = { id: string; token: string; channelId: string; bot: { token: string } }
 
 async function setUp(baseUrl: string, fake: TelegramFake): Promise<Workspace> {
-	const { access_token: token } = await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', { name: 'Bench Owner', email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Bench-password-1' })
+	const { access_token: token } = await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', {
+		name: 'Bench Owner',
+		email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`,
+		password: 'Bench-password-1',
+	})
 	const workspace = await callApi<{ id: string }>(baseUrl, 'POST', '/v1/workspaces', { name: 'Bench campaigns' }, token)
 	const bot = fake.addBot()
-	const channel = await callApi<{ id: string }>(baseUrl, 'POST', `/v1/workspaces/${workspace.id}/channels`, { kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } }, token)
+	const channel = await callApi<{ id: string }>(
+		baseUrl,
+		'POST',
+		`/v1/workspaces/${workspace.id}/channels`,
+		{ kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } },
+		token,
+	)
 	return { id: workspace.id, token, channelId: channel.id, bot }
 }
 
@@ -73,13 +97,24 @@ async function seed(db: DB, baseUrl: string, fake: TelegramFake, workspace: Work
 	for (let n = 0; n < options.conversations; n += 20) {
 		await Promise.all(
 			Array.from({ length: Math.min(20, options.conversations - n) }, async (_, index) => {
-				const response = await fake.postUpdate(workspace.bot.token, textUpdate({ id: chatOf(n + index), firstName: `Customer ${n + index}` }, `Hello, a question about order ${n + index}`), { origin: baseUrl })
+				const response = await fake.postUpdate(
+					workspace.bot.token,
+					textUpdate({ id: chatOf(n + index), firstName: `Customer ${n + index}` }, `Hello, a question about order ${n + index}`),
+					{ origin: baseUrl },
+				)
 				if (!response.ok) throw new Error(`the webhook answered ${response.status}`)
 			}),
 		)
 	}
-	const count = async () => (await db.selectFrom('conversations').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspace.id).executeTakeFirstOrThrow()).n
-	for (const deadline = Date.now() + 120_000; (await count()) < options.conversations; ) {
+	const count = async () =>
+		(
+			await db
+				.selectFrom('conversations')
+				.select(sql<number>`count(*)::int`.as('n'))
+				.where('workspaceId', '=', workspace.id)
+				.executeTakeFirstOrThrow()
+		).n
+	for (const deadline = Date.now() + 120_000; (await count()) < options.conversations;) {
 		if (Date.now() > deadline) throw new Error(`only ${await count()} of ${options.conversations} conversations after 120 s`)
 		await sleep(250)
 	}
@@ -93,13 +128,29 @@ async function seed(db: DB, baseUrl: string, fake: TelegramFake, workspace: Work
 		insert into contact_identities (workspace_id, channel_id, contact_id, external_id)
 		select ${workspace.id}, ${workspace.channelId}, id, (${chatOf(0)}::bigint + substring(name from 10)::bigint)::text from created`.execute(db)
 	await sql`analyze`.execute(db)
-	log(`seeded ${options.conversations.toLocaleString('en-US')} conversations through the webhook and ${rest.toLocaleString('en-US')} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+	log(
+		`seeded ${options.conversations.toLocaleString('en-US')} conversations through the webhook and ${rest.toLocaleString('en-US')} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+	)
 }
 
 type Latency = { requests: number; requestsPerSecond: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
 
-async function measure(baseUrl: string, route: string, token: string | undefined, options: Options, seconds: number, stop?: Promise<unknown>): Promise<Latency> {
-	const { result, latencies } = await attack({ method: 'GET', path: route, headers: token ? { Authorization: `Bearer ${token}` } : {} }, baseUrl, options.connections, seconds, stop, options.readRate)
+async function measure(
+	baseUrl: string,
+	route: string,
+	token: string | undefined,
+	options: Options,
+	seconds: number,
+	stop?: Promise<unknown>,
+): Promise<Latency> {
+	const { result, latencies } = await attack(
+		{ method: 'GET', path: route, headers: token ? { Authorization: `Bearer ${token}` } : {} },
+		baseUrl,
+		options.connections,
+		seconds,
+		stop,
+		options.readRate,
+	)
 	return {
 		requests: latencies.length,
 		requestsPerSecond: result.requests.average,
@@ -111,7 +162,11 @@ async function measure(baseUrl: string, route: string, token: string | undefined
 	}
 }
 
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ')
 const ms = (value: number) => value.toFixed(1)
 
 async function main() {
@@ -139,7 +194,13 @@ async function main() {
 
 		log(`a campaign to ${options.contacts.toLocaleString('en-US')} contacts at ratePerSecond 1000, the inbox list read all along`)
 		const campaignsPath = `/v1/workspaces/${workspace.id}/campaigns`
-		const created = await callApi<{ id: string }>(server.baseUrl, 'POST', campaignsPath, { name: 'Bench', channelId: workspace.channelId, body: 'Hello {{name}}, our spring sale starts today.', ratePerSecond: 1000 }, workspace.token)
+		const created = await callApi<{ id: string }>(
+			server.baseUrl,
+			'POST',
+			campaignsPath,
+			{ name: 'Bench', channelId: workspace.channelId, body: 'Hello {{name}}, our spring sale starts today.', ratePerSecond: 1000 },
+			workspace.token,
+		)
 		// The list is read from just before the start until the campaign is no longer running.
 		let done = () => {}
 		const stopped = new Promise<void>((resolve) => (done = resolve))
@@ -154,16 +215,26 @@ async function main() {
 		const load = await during
 		const loadAfter = loadAverage()
 
-		const campaign = await db.selectFrom('campaigns').select(['startedAt', 'finishedAt', 'recipientCount']).where('id', '=', created.id).executeTakeFirstOrThrow()
+		const campaign = await db
+			.selectFrom('campaigns')
+			.select(['startedAt', 'finishedAt', 'recipientCount'])
+			.where('id', '=', created.id)
+			.executeTakeFirstOrThrow()
 		const statuses = Object.fromEntries(
-			(await sql<{ status: string; n: number }>`select status, count(*)::int as n from campaign_recipients where campaign_id = ${created.id} group by status`.execute(db)).rows.map((row) => [row.status, row.n]),
+			(
+				await sql<{
+					status: string
+					n: number
+				}>`select status, count(*)::int as n from campaign_recipients where campaign_id = ${created.id} group by status`.execute(db)
+			).rows.map((row) => [row.status, row.n]),
 		)
 		const received = new Map<string, number>()
 		const sendPath = `/bot${workspace.bot.token}/sendMessage`
-		for (const request of fake.received) if (request.path === sendPath) {
-			const chat = String((request.body as { chat_id: string | number }).chat_id)
-			received.set(chat, (received.get(chat) ?? 0) + 1)
-		}
+		for (const request of fake.received)
+			if (request.path === sendPath) {
+				const chat = String((request.body as { chat_id: string | number }).chat_id)
+				received.set(chat, (received.get(chat) ?? 0) + 1)
+			}
 		const twice = [...received.values()].filter((count) => count > 1).length
 		const seconds = campaign.startedAt && campaign.finishedAt ? (campaign.finishedAt.getTime() - campaign.startedAt.getTime()) / 1000 : Number.NaN
 		const sent = statuses.sent ?? 0
@@ -172,9 +243,24 @@ async function main() {
 		const cpus = os.cpus()
 		const report = {
 			date: new Date().toISOString(),
-			machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()} ${os.release()}`, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+			machine: {
+				cpus: cpus.length,
+				cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+				platform: `${os.platform()} ${os.release()}`,
+				node: process.version,
+				loadAverageBefore: loadBefore,
+				loadAverageAfter: loadAfter,
+			},
 			options,
-			campaign: { status, recipients: started.recipientCount, statuses, seconds, sentPerSecond: perSecond, chatsReceived: received.size, chatsReceivedTwice: twice },
+			campaign: {
+				status,
+				recipients: started.recipientCount,
+				statuses,
+				seconds,
+				sentPerSecond: perSecond,
+				chatsReceived: received.size,
+				chatsReceivedTwice: twice,
+			},
 			inboxList: { healthz, before, during: load, p99VsBefore: load.p99 / before.p99, p99VsHealthz: load.p99 / healthz.p99 },
 			shutdown: undefined as ReturnType<typeof serverShutdown>,
 		}
@@ -187,17 +273,59 @@ async function main() {
 
 		const write = (text: string) => process.stdout.write(`${text}\n`)
 		write('')
-		write(`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after (a shared machine: noisy figures)`)
+		write(
+			`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after (a shared machine: noisy figures)`,
+		)
 		write(`campaign: ${started.recipientCount.toLocaleString('en-US')} recipients on one Telegram channel (fake on loopback), ratePerSecond 1000, ${status}`)
 		write(`  ${sent.toLocaleString('en-US')} sent in ${seconds.toFixed(1)} s: ${Math.round(perSecond)} recipients/s; statuses ${JSON.stringify(statuses)}`)
 		write(`  the fake received ${received.size.toLocaleString('en-US')} chats, ${twice} of them twice`)
 		write('')
 		write(
 			table([
-				[`GET (ms), ${options.readRate}/s over ${options.connections} connections`, 'req/s', 'p50', 'p99', 'max', 'errors', 'non-2xx', 'p99 vs before', 'p99 vs /healthz'],
-				['/healthz, before', String(Math.round(healthz.requestsPerSecond)), ms(healthz.p50), ms(healthz.p99), ms(healthz.max), String(healthz.errors), String(healthz.non2xx), '', '1.0×'],
-				['inbox list, before the campaign', String(Math.round(before.requestsPerSecond)), ms(before.p50), ms(before.p99), ms(before.max), String(before.errors), String(before.non2xx), '1.0×', `${(before.p99 / healthz.p99).toFixed(1)}×`],
-				['inbox list, during the campaign', String(Math.round(load.requestsPerSecond)), ms(load.p50), ms(load.p99), ms(load.max), String(load.errors), String(load.non2xx), `${report.inboxList.p99VsBefore.toFixed(1)}×`, `${report.inboxList.p99VsHealthz.toFixed(1)}×`],
+				[
+					`GET (ms), ${options.readRate}/s over ${options.connections} connections`,
+					'req/s',
+					'p50',
+					'p99',
+					'max',
+					'errors',
+					'non-2xx',
+					'p99 vs before',
+					'p99 vs /healthz',
+				],
+				[
+					'/healthz, before',
+					String(Math.round(healthz.requestsPerSecond)),
+					ms(healthz.p50),
+					ms(healthz.p99),
+					ms(healthz.max),
+					String(healthz.errors),
+					String(healthz.non2xx),
+					'',
+					'1.0×',
+				],
+				[
+					'inbox list, before the campaign',
+					String(Math.round(before.requestsPerSecond)),
+					ms(before.p50),
+					ms(before.p99),
+					ms(before.max),
+					String(before.errors),
+					String(before.non2xx),
+					'1.0×',
+					`${(before.p99 / healthz.p99).toFixed(1)}×`,
+				],
+				[
+					'inbox list, during the campaign',
+					String(Math.round(load.requestsPerSecond)),
+					ms(load.p50),
+					ms(load.p99),
+					ms(load.max),
+					String(load.errors),
+					String(load.non2xx),
+					`${report.inboxList.p99VsBefore.toFixed(1)}×`,
+					`${report.inboxList.p99VsHealthz.toFixed(1)}×`,
+				],
 			]),
 		)
 		write('')

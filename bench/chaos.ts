@@ -35,7 +35,22 @@ import { seedContacts, type ContactsDataset } from './contacts.ts'
 import { longThreadNumber, seedInbox, type InboxDataset } from './inbox.ts'
 import { attack, type AutocannonResult, type BenchRequest } from './load.ts'
 import { signalLoad } from '../tests/api/signal-load.ts'
-import { cleanup, findServerEntry, freePort, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
+import {
+	cleanup,
+	findServerEntry,
+	freePort,
+	isInterrupted,
+	log,
+	numberOption,
+	percentile,
+	resultsDir,
+	run,
+	serverShutdown,
+	sleep,
+	startServer,
+	table,
+	type ServerContext,
+} from './server.ts'
 
 type Options = { build: boolean; duration: number; warmup: number; connections: number; down: number; port: number | undefined }
 
@@ -79,10 +94,21 @@ async function mixedWorkload(contacts: ContactsDataset, inbox: InboxDataset, sig
 			share: 0.05,
 			expect: 200,
 			// Many people behind the proxy (X-Forwarded-For is believed from loopback): the per-address limit is not the figure.
-			request: { method: 'POST', path: '/v1/auth/login', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(signIn), headersFor: (turn) => ({ 'X-Forwarded-For': `10.${(turn >> 16) & 255}.${(turn >> 8) & 255}.${turn & 255}` }) },
+			request: {
+				method: 'POST',
+				path: '/v1/auth/login',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(signIn),
+				headersFor: (turn) => ({ 'X-Forwarded-For': `10.${(turn >> 16) & 255}.${(turn >> 8) & 255}.${turn & 255}` }),
+			},
 		},
 		{ name: 'inbox list', share: 0.25, expect: 200, request: { method: 'GET', path: conversations, headers: bearer(inbox.token) } },
-		{ name: 'thread', share: 0.15, expect: 200, request: { method: 'GET', path: `${conversations}/${longThreadNumber}/messages`, headers: bearer(inbox.token) } },
+		{
+			name: 'thread',
+			share: 0.15,
+			expect: 200,
+			request: { method: 'GET', path: `${conversations}/${longThreadNumber}/messages`, headers: bearer(inbox.token) },
+		},
 		{
 			name: 'reply',
 			share: 0.1,
@@ -95,12 +121,32 @@ async function mixedWorkload(contacts: ContactsDataset, inbox: InboxDataset, sig
 				body: JSON.stringify({ kind: 'text', body: 'Thanks for your message, we are looking into it.' }),
 			},
 		},
-		{ name: 'contacts search', share: 0.2, expect: 200, request: { method: 'GET', path: `/v1/workspaces/${contacts.workspaceId}/contacts?search=mohamed`, headers: bearer(contacts.token) } },
-		{ name: 'page render (inbox)', share: 0.25, expect: 200, request: { method: 'GET', path: '/en-us/dashboard/conversations', headers: { Cookie: cookie, 'User-Agent': browser } } },
+		{
+			name: 'contacts search',
+			share: 0.2,
+			expect: 200,
+			request: { method: 'GET', path: `/v1/workspaces/${contacts.workspaceId}/contacts?search=mohamed`, headers: bearer(contacts.token) },
+		},
+		{
+			name: 'page render (inbox)',
+			share: 0.25,
+			expect: 200,
+			request: { method: 'GET', path: '/en-us/dashboard/conversations', headers: { Cookie: cookie, 'User-Agent': browser } },
+		},
 	]
 }
 
-type CaseFigures = { name: string; connections: number; requestsPerSecond: number; responses: number; p50: number; p99: number; errors: number; unexpected: number; statusCodes: Record<string, number> }
+type CaseFigures = {
+	name: string
+	connections: number
+	requestsPerSecond: number
+	responses: number
+	p50: number
+	p99: number
+	errors: number
+	unexpected: number
+	statusCodes: Record<string, number>
+}
 
 function figures(mix: MixCase, connections: number, result: AutocannonResult, latencies: Float64Array): CaseFigures {
 	const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]))
@@ -152,7 +198,12 @@ type Write = { name: string; startedAt: number; answeredAt: number; status: numb
 type DatabaseFault = {
 	downSeconds: number
 	firstUnavailableMs: number | undefined
-	whileDown: { writes: Record<string, number>; readyz: number; api: { status: number; retryAfter: string | null; translated: boolean }; page: { status: number; translated: boolean } }
+	whileDown: {
+		writes: Record<string, number>
+		readyz: number
+		api: { status: number; retryAfter: string | null; translated: boolean }
+		page: { status: number; translated: boolean }
+	}
 	processAlive: boolean
 	recoveredReadyzMs: number | undefined
 	recoveredWriteMs: number | undefined
@@ -163,7 +214,14 @@ type DatabaseFault = {
 	readLoadErrors: number
 }
 
-async function databaseFault(context: ServerContext, cases: MixCase[], contacts: ContactsDataset, inbox: InboxDataset, cluster: Cluster, options: Options): Promise<DatabaseFault> {
+async function databaseFault(
+	context: ServerContext,
+	cases: MixCase[],
+	contacts: ContactsDataset,
+	inbox: InboxDataset,
+	cluster: Cluster,
+	options: Options,
+): Promise<DatabaseFault> {
 	const { baseUrl } = context
 	let stopLoad: () => void = () => {}
 	const stopped = new Promise<void>((resolve) => (stopLoad = resolve))
@@ -179,7 +237,11 @@ async function databaseFault(context: ServerContext, cases: MixCase[], contacts:
 			const name = `Chaos ${++counter}`
 			const startedAt = performance.now()
 			try {
-				const response = await fetch(baseUrl + contactsPath, { method: 'POST', headers: { ...bearer(contacts.token), 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) })
+				const response = await fetch(baseUrl + contactsPath, {
+					method: 'POST',
+					headers: { ...bearer(contacts.token), 'Content-Type': 'application/json' },
+					body: JSON.stringify({ name }),
+				})
 				const body = (await response.json().catch(() => null)) as { id?: string } | null
 				writes.push({ name, startedAt, answeredAt: performance.now(), status: response.status, id: response.ok ? body?.id : undefined })
 			} catch (error) {
@@ -212,7 +274,11 @@ async function databaseFault(context: ServerContext, cases: MixCase[], contacts:
 	const cookie = (await createCookie('crm-token').serialize(inbox.token)).split(';')[0] ?? ''
 	const pageResponse = await fetch(`${baseUrl}/fr-x/dashboard/contacts`, { headers: { Cookie: cookie, 'User-Agent': browser }, redirect: 'manual' })
 	const page = { status: pageResponse.status, translated: (await pageResponse.text()).includes('Nous revenons tout de suite') }
-	const apiResponse = await fetch(baseUrl + contactsPath, { method: 'POST', headers: { ...bearer(contacts.token), 'Content-Type': 'application/json', 'Accept-Language': 'fr' }, body: JSON.stringify({ name: 'While away' }) })
+	const apiResponse = await fetch(baseUrl + contactsPath, {
+		method: 'POST',
+		headers: { ...bearer(contacts.token), 'Content-Type': 'application/json', 'Accept-Language': 'fr' },
+		body: JSON.stringify({ name: 'While away' }),
+	})
 	const apiBody = (await apiResponse.json().catch(() => null)) as { message?: string } | null
 	const api = { status: apiResponse.status, retryAfter: apiResponse.headers.get('retry-after'), translated: /base de données/.test(apiBody?.message ?? '') }
 	const readyzWhileDown = await readyz()
@@ -240,13 +306,20 @@ async function databaseFault(context: ServerContext, cases: MixCase[], contacts:
 	let found = 0
 	try {
 		for (let at = 0; at < acknowledged.length; at += 1000) {
-			found += (await db.selectFrom('contacts').select('id').where('id', 'in', acknowledged.slice(at, at + 1000)).execute()).length
+			found += (
+				await db
+					.selectFrom('contacts')
+					.select('id')
+					.where('id', 'in', acknowledged.slice(at, at + 1000))
+					.execute()
+			).length
 		}
 	} finally {
 		await db.destroy()
 	}
 	const whileDown: Record<string, number> = {}
-	for (const write of writes.filter((each) => each.startedAt >= stoppedAt && each.startedAt < startedAt)) whileDown[write.status] = (whileDown[write.status] ?? 0) + 1
+	for (const write of writes.filter((each) => each.startedAt >= stoppedAt && each.startedAt < startedAt))
+		whileDown[write.status] = (whileDown[write.status] ?? 0) + 1
 	const readLoad: Record<string, number> = {}
 	for (const each of readFigures) for (const [status, count] of Object.entries(each.statusCodes)) readLoad[status] = (readLoad[status] ?? 0) + count
 	return {
@@ -266,7 +339,16 @@ async function databaseFault(context: ServerContext, cases: MixCase[], contacts:
 // ---------------------------------------------------------------------------------------------
 // 3. SIGTERM under load.
 
-type Termination = { requests: number; inFlightAtSignal: number; inFlightCompleted: number; resetsBeforeSignal: number; afterSignal: Record<string, number>; webSockets: Record<string, number>; exitCode: number | null; seconds: number }
+type Termination = {
+	requests: number
+	inFlightAtSignal: number
+	inFlightCompleted: number
+	resetsBeforeSignal: number
+	afterSignal: Record<string, number>
+	webSockets: Record<string, number>
+	exitCode: number | null
+	seconds: number
+}
 
 async function sigterm(context: ServerContext, cases: MixCase[], options: Options): Promise<Termination> {
 	const { key } = JSON.parse(fs.readFileSync(path.join(context.dataDir, 'realtime-app.json'), 'utf8')) as { key: string }
@@ -295,11 +377,15 @@ async function sigterm(context: ServerContext, cases: MixCase[], options: Option
 	const send = (request: MixCase['request'], turn: number) =>
 		new Promise<number>((resolve, reject) => {
 			const route = request.paths?.length ? request.paths[turn % request.paths.length]! : request.path
-			const outgoing = http.request(new URL(route, context.baseUrl), { method: request.method, agent, headers: { ...request.headers, ...request.headersFor?.(turn) } }, (response) => {
-				response.resume()
-				response.on('end', () => resolve(response.statusCode ?? 0))
-				response.on('error', reject)
-			})
+			const outgoing = http.request(
+				new URL(route, context.baseUrl),
+				{ method: request.method, agent, headers: { ...request.headers, ...request.headersFor?.(turn) } },
+				(response) => {
+					response.resume()
+					response.on('end', () => resolve(response.statusCode ?? 0))
+					response.on('error', reject)
+				},
+			)
 			outgoing.on('error', reject)
 			outgoing.end(request.body)
 		})
@@ -373,10 +459,24 @@ process.on('exit', () => {
 function loadRows(load: CaseFigures[], rssWarm: number, rssAfter: number): string[][] {
 	const rows = [['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'unexpected']]
 	for (const each of load) {
-		rows.push([`load: ${each.name} (${each.connections} conn.)`, Math.round(each.requestsPerSecond).toLocaleString('en-US'), each.p50.toFixed(1), each.p99.toFixed(1), String(each.errors), String(each.unexpected)])
+		rows.push([
+			`load: ${each.name} (${each.connections} conn.)`,
+			Math.round(each.requestsPerSecond).toLocaleString('en-US'),
+			each.p50.toFixed(1),
+			each.p99.toFixed(1),
+			String(each.errors),
+			String(each.unexpected),
+		])
 	}
 	const growth = rssAfter / rssWarm - 1
-	rows.push(['load: server RSS after warm-up → after the run', `${rssWarm.toFixed(0)} MB → ${rssAfter.toFixed(0)} MB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`, '', '', '', ''])
+	rows.push([
+		'load: server RSS after warm-up → after the run',
+		`${rssWarm.toFixed(0)} MB → ${rssAfter.toFixed(0)} MB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`,
+		'',
+		'',
+		'',
+		'',
+	])
 	return rows
 }
 
@@ -406,7 +506,17 @@ async function main() {
 		const signIn = { email: `chaos-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Chaos-password-1' }
 		const db = createDb(context.databaseUrl, 1)
 		try {
-			const user = await db.insertInto('users').values({ email: signIn.email, name: 'Chaos', passwordHash: await hashPassword(signIn.password), emailVerifiedAt: new Date(), currentWorkspaceId: inbox.workspaceId }).returning('id').executeTakeFirstOrThrow()
+			const user = await db
+				.insertInto('users')
+				.values({
+					email: signIn.email,
+					name: 'Chaos',
+					passwordHash: await hashPassword(signIn.password),
+					emailVerifiedAt: new Date(),
+					currentWorkspaceId: inbox.workspaceId,
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
 			await db.insertInto('members').values({ workspaceId: inbox.workspaceId, userId: user.id, role: 'agent' }).execute()
 		} finally {
 			await db.destroy()
@@ -432,9 +542,11 @@ async function main() {
 		const checks = {
 			'load: no errors, every status the expected one': load.every((each) => each.errors === 0 && each.unexpected === 0),
 			'load: memory after the run within 20 % of after the warm-up': Math.abs(rssGrowth) <= 0.2,
-			'database away: /readyz 503, API 503 + Retry-After, translated': fault.whileDown.readyz === 503 && fault.whileDown.api.status === 503 && fault.whileDown.api.retryAfter !== null && fault.whileDown.api.translated,
+			'database away: /readyz 503, API 503 + Retry-After, translated':
+				fault.whileDown.readyz === 503 && fault.whileDown.api.status === 503 && fault.whileDown.api.retryAfter !== null && fault.whileDown.api.translated,
 			'database away: a page answers the translated 503 screen': fault.whileDown.page.status === 503 && fault.whileDown.page.translated,
-			'database away: the writes answered 201 or 503, never 500 nor a broken connection': Object.keys(fault.whileDown.writes).every((status) => status === '201' || status === '503') && fault.readLoadErrors === 0,
+			'database away: the writes answered 201 or 503, never 500 nor a broken connection':
+				Object.keys(fault.whileDown.writes).every((status) => status === '201' || status === '503') && fault.readLoadErrors === 0,
 			'database away: the process stays up': fault.processAlive,
 			'database back: success within 5 s, without a restart': fault.recoveredWriteMs !== undefined && fault.recoveredWriteMs <= 5_000,
 			'database back: every acknowledged write is in the database': fault.writesFound === fault.writesAcknowledged,
@@ -461,7 +573,10 @@ async function main() {
 		const line = (label: string, value: string) => rows.push([label, value, '', '', '', ''])
 		line('database: time to the first 503 after the stop', ms(fault.firstUnavailableMs))
 		line('database: writes started while down', statuses(fault.whileDown.writes))
-		line('database: /readyz, API, page while down', `${fault.whileDown.readyz}, ${fault.whileDown.api.status} (Retry-After ${fault.whileDown.api.retryAfter ?? 'none'}), ${fault.whileDown.page.status}`)
+		line(
+			'database: /readyz, API, page while down',
+			`${fault.whileDown.readyz}, ${fault.whileDown.api.status} (Retry-After ${fault.whileDown.api.retryAfter ?? 'none'}), ${fault.whileDown.page.status}`,
+		)
 		line('database: read load over the phase', `${statuses(fault.readLoad)}; errors ${fault.readLoadErrors}`)
 		line('database: back after the start, /readyz / first write', `${ms(fault.recoveredReadyzMs)} / ${ms(fault.recoveredWriteMs)}`)
 		line('database: writes acknowledged / found in the database', `${fault.writesAcknowledged} / ${fault.writesFound}`)

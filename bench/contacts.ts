@@ -26,11 +26,64 @@ export type ContactsDataset = {
 	seedSeconds: number
 }
 
-const latinFirst = ['Mohamed', 'Ahmed', 'Élodie', 'Zoë', 'José', 'Amira', 'Julien', 'Sarah', 'Karim', 'Chloé', 'Omar', 'Léa', 'Youssef', 'Inès', 'Hugo', 'Nour', 'Lucas', 'Fatima', 'Mia', 'Hassan']
-const latinLast = ['Hassan', 'Martin', 'Durand', 'Ali', 'Bernard', 'Müller', 'Ibrahim', 'Dubois', 'Mansour', 'Lefèvre', 'Farouk', 'Moreau', 'Saleh', 'García', 'Nasser', 'Laurent', 'Khalil', 'Roux', 'Said', 'Fournier']
+const latinFirst = [
+	'Mohamed',
+	'Ahmed',
+	'Élodie',
+	'Zoë',
+	'José',
+	'Amira',
+	'Julien',
+	'Sarah',
+	'Karim',
+	'Chloé',
+	'Omar',
+	'Léa',
+	'Youssef',
+	'Inès',
+	'Hugo',
+	'Nour',
+	'Lucas',
+	'Fatima',
+	'Mia',
+	'Hassan',
+]
+const latinLast = [
+	'Hassan',
+	'Martin',
+	'Durand',
+	'Ali',
+	'Bernard',
+	'Müller',
+	'Ibrahim',
+	'Dubois',
+	'Mansour',
+	'Lefèvre',
+	'Farouk',
+	'Moreau',
+	'Saleh',
+	'García',
+	'Nasser',
+	'Laurent',
+	'Khalil',
+	'Roux',
+	'Said',
+	'Fournier',
+]
 const arabicFirst = ['محمد', 'أحمد', 'فاطمة', 'مُحَمَّد', 'يوسف', 'مريم', 'عمر', 'نور', 'خالد', 'سارة', 'إبراهيم', 'ليلى', 'حسن', 'آمنة', 'علي']
 const arabicLast = ['حسن', 'علي', 'إبراهيم', 'منصور', 'السيد', 'عبد الله', 'فاروق', 'خليل', 'صالح', 'ناصر']
-const companies = ['Nile Trading', 'Café Crème', 'شركة النيل', 'Delta Foods', 'Atlas Voyages', 'مؤسسة الأمل', 'Boulangerie Paul', 'Cairo Tech', 'Lumière SARL', 'Sahara Logistics']
+const companies = [
+	'Nile Trading',
+	'Café Crème',
+	'شركة النيل',
+	'Delta Foods',
+	'Atlas Voyages',
+	'مؤسسة الأمل',
+	'Boulangerie Paul',
+	'Cairo Tech',
+	'Lumière SARL',
+	'Sahara Logistics',
+]
 
 const pick = (list: string[], index: ReturnType<typeof sql>) => sql`(${sql.val(list)}::text[])[1 + (${index}) % ${list.length}]`
 
@@ -81,7 +134,13 @@ export async function seedContacts(databaseUrl: string, log: (message: string) =
 		if (!workspace || !other) throw new Error('no workspaces')
 		const user = await db
 			.insertInto('users')
-			.values({ email: `bench-agent-${run}@example.test`, name: 'Bench Agent', passwordHash: await hashPassword('Bench-password-1'), emailVerifiedAt: new Date(), currentWorkspaceId: workspace.id })
+			.values({
+				email: `bench-agent-${run}@example.test`,
+				name: 'Bench Agent',
+				passwordHash: await hashPassword('Bench-password-1'),
+				emailVerifiedAt: new Date(),
+				currentWorkspaceId: workspace.id,
+			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		await db.insertInto('members').values({ workspaceId: workspace.id, userId: user.id, role: 'agent' }).execute()
@@ -98,7 +157,10 @@ export async function seedContacts(databaseUrl: string, log: (message: string) =
 
 		const counts = await db
 			.selectFrom('contacts')
-			.select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.count<number>(eb.case().when('workspaceId', '=', workspace.id).then(1).end()).as('inWorkspace')])
+			.select((eb) => [
+				eb.fn.countAll<number>().as('rows'),
+				eb.fn.count<number>(eb.case().when('workspaceId', '=', workspace.id).then(1).end()).as('inWorkspace'),
+			])
 			.executeTakeFirstOrThrow()
 		const size = await sql<{ bytes: number }>`select pg_database_size(current_database())::bigint as bytes`.execute(db)
 		log(`seeded in ${seedSeconds.toFixed(1)} s`)

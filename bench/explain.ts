@@ -107,7 +107,12 @@ async function explainInboxCases(dataset: InboxDataset) {
 		await conversationList(db, workspaceId, userId, conversationsQuery.parse(query))
 	}
 	const thread = async (query: Record<string, string>) => {
-		const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspaceId).where('number', '=', longThreadNumber).executeTakeFirstOrThrow()
+		const conversation = await db
+			.selectFrom('conversations')
+			.select('id')
+			.where('workspaceId', '=', workspaceId)
+			.where('number', '=', longThreadNumber)
+			.executeTakeFirstOrThrow()
 		await messagesPage(db, conversation.id, listMessagesQuery.parse(query))
 	}
 	const cases: Array<[string, () => Promise<unknown>]> = [
@@ -143,5 +148,10 @@ async function explain(statement: CompiledQuery) {
 	const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers, costs off, summary on) ${statement.sql}`, [...statement.parameters])
 	const plan = rows.map((row) => row['QUERY PLAN'])
 	const timings = plan.filter((line) => /^(Planning|Execution) Time/.test(line)).join(', ')
-	process.stdout.write(`\n${statement.sql.replace(/\s+/g, ' ').slice(0, 300)}\n  ${timings}\n${plan.filter((line) => !/^(Planning|Execution)/.test(line)).map((line) => `    ${line}`).join('\n')}\n`)
+	process.stdout.write(
+		`\n${statement.sql.replace(/\s+/g, ' ').slice(0, 300)}\n  ${timings}\n${plan
+			.filter((line) => !/^(Planning|Execution)/.test(line))
+			.map((line) => `    ${line}`)
+			.join('\n')}\n`,
+	)
 }

@@ -185,7 +185,15 @@ async function prepareWorkspace(db: DB, workspaceId: string, userId: string | un
 	const passwordHash = await hashPassword('Bench-password-1')
 	const users = await db
 		.insertInto('users')
-		.values(teammates.map((name, index) => ({ email: `bench-${run}-${index}@example.test`, name, passwordHash, emailVerifiedAt: new Date(), currentWorkspaceId: workspaceId })))
+		.values(
+			teammates.map((name, index) => ({
+				email: `bench-${run}-${index}@example.test`,
+				name,
+				passwordHash,
+				emailVerifiedAt: new Date(),
+				currentWorkspaceId: workspaceId,
+			})),
+		)
 		.returning(['id', 'name'])
 		.execute()
 	await db
@@ -196,7 +204,15 @@ async function prepareWorkspace(db: DB, workspaceId: string, userId: string | un
 	const everyone = [...first, ...users]
 	const channels = await db
 		.insertInto('channels')
-		.values(channelSpecs.map((spec, index) => ({ workspaceId, kind: spec.kind, name: spec.name, slug: spec.kind === 'link' ? `bench-${run}-${index}` : null, settings: {} })))
+		.values(
+			channelSpecs.map((spec, index) => ({
+				workspaceId,
+				kind: spec.kind,
+				name: spec.name,
+				slug: spec.kind === 'link' ? `bench-${run}-${index}` : null,
+				settings: {},
+			})),
+		)
 		.returning('id')
 		.execute()
 	const labels = await db
@@ -205,7 +221,13 @@ async function prepareWorkspace(db: DB, workspaceId: string, userId: string | un
 		.onConflict((oc) => oc.columns(['workspaceId', 'title']).doUpdateSet({ color: (eb) => eb.ref('excluded.color') }))
 		.returning('id')
 		.execute()
-	return { id: workspaceId, members: everyone.map((user) => user.id), memberNames: everyone.map((user) => user.name), channels: channels.map((c) => c.id), labels: labels.map((l) => l.id) }
+	return {
+		id: workspaceId,
+		members: everyone.map((user) => user.id),
+		memberNames: everyone.map((user) => user.name),
+		channels: channels.map((c) => c.id),
+		labels: labels.map((l) => l.id),
+	}
 }
 
 /** The non-constraint indexes of `table`, dropped while `load` runs and built again after it (far faster than kept row by row). */
@@ -266,7 +288,6 @@ async function seedConversations(db: DB, w: Workspace) {
 		from conversations, lateral (select (number * 13) % 6 as label where (number * 7) % 10 < 3 union all select (number * 13) % 6 + 1 where (number * 11) % 20 = 0) labels
 		where workspace_id = ${w.id}
 	`.execute(db)
-
 }
 
 /** The messages, inserted in time order across conversations as they would arrive (a thread's rows spread over the table). */
@@ -309,7 +330,6 @@ async function seedMessages(db: DB, w: Workspace, longLength: number) {
 }
 
 async function keepConversationValues(db: DB, w: Workspace) {
-
 	// What the API keeps on each conversation, from its messages (the last one is always a text); the excerpt as excerptOf() cuts it.
 	await sql`
 		update conversations set incoming_count = kept.incoming, last_message_id = kept.last_id,
@@ -347,7 +367,11 @@ async function scheduleWakeUps(db: DB, workspaceId: string) {
 }
 
 /** Seeds the inbox of the contacts bench's two workspaces (once: a seeded workspace is skipped), then reads what the cases need. */
-export async function seedInbox(databaseUrl: string, contacts: { workspaceId: string; otherWorkspaceId: string; token: string }, log: (message: string) => void): Promise<InboxDataset> {
+export async function seedInbox(
+	databaseUrl: string,
+	contacts: { workspaceId: string; otherWorkspaceId: string; token: string },
+	log: (message: string) => void,
+): Promise<InboxDataset> {
 	const db = createDb(databaseUrl, 2)
 	try {
 		const started = Date.now()
@@ -364,7 +388,9 @@ export async function seedInbox(databaseUrl: string, contacts: { workspaceId: st
 				log(`inbox of workspace ${workspaceId} already seeded`)
 				continue
 			}
-			log(`seeding ${conversationsPerWorkspace.toLocaleString('en-US')} conversations and ${messagesPerWorkspace.toLocaleString('en-US')} messages in workspace ${workspaceId}`)
+			log(
+				`seeding ${conversationsPerWorkspace.toLocaleString('en-US')} conversations and ${messagesPerWorkspace.toLocaleString('en-US')} messages in workspace ${workspaceId}`,
+			)
 			const step = Date.now()
 			const workspace = await prepareWorkspace(db, workspaceId, agent, `${run}-${workspaceId.slice(0, 4)}`)
 			await seedConversations(db, workspace)
@@ -385,7 +411,9 @@ export async function seedInbox(databaseUrl: string, contacts: { workspaceId: st
 			await scheduleWakeUps(db, workspace.id)
 		}
 		// Written in bulk: the index pending lists are merged and the statistics taken here, not by autovacuum during the run.
-		for (const table of pending.length ? ['messages', 'conversations', 'conversation_labels', 'conversation_reads', 'contact_identities', 'contacts', 'contact_search'] : []) {
+		for (const table of pending.length
+			? ['messages', 'conversations', 'conversation_labels', 'conversation_reads', 'contact_identities', 'contacts', 'contact_search']
+			: []) {
 			await sql`vacuum analyze ${sql.table(table)}`.execute(db)
 		}
 		// The reports' roll-ups of the year just written, now rather than by the server's job during the measured cases.
@@ -421,7 +449,12 @@ async function benchAgent(db: DB, workspaceId: string): Promise<string> {
 
 async function describe(db: DB, workspaceId: string, userId: string) {
 	const label = await db.selectFrom('labels').select('id').where('workspaceId', '=', workspaceId).where('title', '=', 'billing').executeTakeFirstOrThrow()
-	const long = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspaceId).where('number', '=', longThreadNumber).executeTakeFirstOrThrow()
+	const long = await db
+		.selectFrom('conversations')
+		.select('id')
+		.where('workspaceId', '=', workspaceId)
+		.where('number', '=', longThreadNumber)
+		.executeTakeFirstOrThrow()
 	const deep = await db
 		.selectFrom('messages')
 		.select('id')
@@ -430,7 +463,12 @@ async function describe(db: DB, workspaceId: string, userId: string) {
 		.offset(deepThreadMessages)
 		.limit(1)
 		.executeTakeFirstOrThrow()
-	const link = await db.selectFrom('channels').select('id').where('workspaceId', '=', workspaceId).where('name', '=', channelSpecs[0].name).executeTakeFirstOrThrow()
+	const link = await db
+		.selectFrom('channels')
+		.select('id')
+		.where('workspaceId', '=', workspaceId)
+		.where('name', '=', channelSpecs[0].name)
+		.executeTakeFirstOrThrow()
 	const open = await db
 		.selectFrom('conversations')
 		.select('number')

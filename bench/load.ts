@@ -50,10 +50,7 @@ type AutocannonInstance = {
 	on: (event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void) => void
 }
 
-type Autocannon = (
-	options: AutocannonOptions,
-	callback: (error: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance
+type Autocannon = (options: AutocannonOptions, callback: (error: Error | null, result: AutocannonResult) => void) => AutocannonInstance
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
@@ -61,7 +58,14 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
  * `connections` closed-loop connections for `seconds` (or until `stop` resolves, whichever comes
  * first), at most `overallRate` requests a second when given; every response time kept (autocannon's histogram keeps whole milliseconds), sorted.
  */
-export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRequest, baseUrl: string, connections: number, seconds: number, stop?: Promise<unknown>, overallRate?: number) {
+export function attack(
+	request: Required<Pick<BenchRequest, 'method'>> & BenchRequest,
+	baseUrl: string,
+	connections: number,
+	seconds: number,
+	stop?: Promise<unknown>,
+	overallRate?: number,
+) {
 	const { paths, headersFor } = request
 	let turn = 0
 	// autocannon's histogram keeps whole milliseconds: the response times are kept here as well.
@@ -85,7 +89,11 @@ export function attack(request: Required<Pick<BenchRequest, 'method'>> & BenchRe
 								{
 									setupRequest: (next) => {
 										const at = turn++
-										return { ...next, path: paths?.length ? (paths[at % paths.length] ?? next.path) : next.path, headers: headersFor ? { ...next.headers, ...headersFor(at) } : next.headers }
+										return {
+											...next,
+											path: paths?.length ? (paths[at % paths.length] ?? next.path) : next.path,
+											headers: headersFor ? { ...next.headers, ...headersFor(at) } : next.headers,
+										}
 									},
 								},
 							]

@@ -5,6 +5,4 @@ export const BENCH_APP = { id: 'bench', key: 'bench-key', secret: 'bench-secret'
 
 export type ServerRequest = { type: 'stats' } | { type: 'close' }
 
-export type ServerMessage =
-	| { type: 'listening'; port: number }
-	| { type: 'stats'; rss: number; heapUsed: number; connections: number }
+export type ServerMessage = { type: 'listening'; port: number } | { type: 'stats'; rss: number; heapUsed: number; connections: number }

@@ -173,12 +173,7 @@ function connectClient(port: number, sdk: PusherServer, channels: string[]): Pro
 	})
 }
 
-async function connectAll(
-	port: number,
-	sdk: PusherServer,
-	count: number,
-	concurrency: number,
-): Promise<{ clients: Client[]; errors: Map<string, number> }> {
+async function connectAll(port: number, sdk: PusherServer, count: number, concurrency: number): Promise<{ clients: Client[]; errors: Map<string, number> }> {
 	const clients: Client[] = []
 	const errors = new Map<string, number>()
 	let started = 0
@@ -410,7 +405,7 @@ async function main(): Promise<void> {
 			]),
 		)
 		write('')
-		write('Latencies include the clients\' own parsing in this process; trigger() ratios compare with trigger() to 1 subscriber.')
+		write("Latencies include the clients' own parsing in this process; trigger() ratios compare with trigger() to 1 subscriber.")
 		if (connected.errors.size > 0 || fanout.delivered < fanout.expected || after.connections < clients.length) {
 			process.stderr.write('\nFAILED: clients did not connect, deliveries were lost or connections dropped\n')
 			process.exitCode = 1

@@ -26,7 +26,21 @@ import { createDb } from '#api/db/database.ts'
 import { cursorAt, deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, deepThreadMessages, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
 import { attack, type BenchRequest, type Method } from './load.ts'
-import { cleanup, findServerEntry, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
+import {
+	cleanup,
+	findServerEntry,
+	isInterrupted,
+	log,
+	numberOption,
+	percentile,
+	resultsDir,
+	run,
+	serverShutdown,
+	sleep,
+	startServer,
+	table,
+	type ServerContext,
+} from './server.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Cases: add new pages here. `setup` runs once against the live server before the case (to log
@@ -121,7 +135,17 @@ function reportsReader(context: SetupContext, dataset: InboxDataset) {
 	reportsOwner ??= (async () => {
 		const db = createDb(context.databaseUrl, 1)
 		try {
-			const owner = await db.insertInto('users').values({ email: `bench-owner-${Date.now()}@example.com`, name: 'Bench Owner', passwordHash: 'x', emailVerifiedAt: new Date(), currentWorkspaceId: dataset.workspaceId }).returning('id').executeTakeFirstOrThrow()
+			const owner = await db
+				.insertInto('users')
+				.values({
+					email: `bench-owner-${Date.now()}@example.com`,
+					name: 'Bench Owner',
+					passwordHash: 'x',
+					emailVerifiedAt: new Date(),
+					currentWorkspaceId: dataset.workspaceId,
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
 			await db.insertInto('members').values({ workspaceId: dataset.workspaceId, userId: owner.id, role: 'owner' }).execute()
 			return await createSession(db, owner.id)
 		} finally {
@@ -188,7 +212,11 @@ const cases: BenchCase[] = [
 	{ name: 'login page en-us, rendered (floor)', path: '/en-us/auth/login', headers: { Cookie: 'bench=1' } },
 	{ name: 'readyz (database)', path: '/readyz' },
 	contactsCase('contacts: first page', contactsApi, () => ''),
-	contactsCase(`contacts: page ${deepPageRows.toLocaleString('en-US')} rows deep`, contactsApi, async (dataset, { baseUrl }) => `?cursor=${await cursorAt(baseUrl, dataset, deepPageRows)}`),
+	contactsCase(
+		`contacts: page ${deepPageRows.toLocaleString('en-US')} rows deep`,
+		contactsApi,
+		async (dataset, { baseUrl }) => `?cursor=${await cursorAt(baseUrl, dataset, deepPageRows)}`,
+	),
 	contactsCase('contacts: search a Latin name', contactsApi, () => '?search=mohamed'),
 	// 13 % of the contacts match: a broad search.
 	contactsCase('contacts: search an Arabic name', { maxP99Ms: 150 }, () => `?search=${encodeURIComponent('محمد')}`),
@@ -203,7 +231,9 @@ const cases: BenchCase[] = [
 	inboxCase(`inbox: search a word of the messages (${searchWord})`, inboxSearch, () => ({ path: `?search=${searchWord}` })),
 	inboxCase('inbox: search an Arabic word of the messages', inboxSearch, () => ({ path: `?search=${encodeURIComponent(arabicSearchWord)}` })),
 	inboxCase('inbox: thread newest page', inboxList, () => ({ path: `/${longThreadNumber}/messages` })),
-	inboxCase(`inbox: thread ${deepThreadMessages.toLocaleString('en-US')} messages back`, inboxList, (dataset) => ({ path: `/${longThreadNumber}/messages?before=${dataset.deepBefore}` })),
+	inboxCase(`inbox: thread ${deepThreadMessages.toLocaleString('en-US')} messages back`, inboxList, (dataset) => ({
+		path: `/${longThreadNumber}/messages?before=${dataset.deepBefore}`,
+	})),
 	inboxPageCase('inbox page en-us', '/en-us/dashboard/conversations'),
 	// Each request answers another open conversation of the link channel (sent by its job, published on the workspace channel).
 	inboxCase(
@@ -247,7 +277,6 @@ function parseOptions(): Options {
 		only: values.only,
 	}
 }
-
 
 type Measurement = {
 	name: string
@@ -296,11 +325,17 @@ function emptyMeasurement(benchCase: BenchCase): Measurement {
 
 /** Whether a measurement reaches its case's goal (every part of it), given its share of /healthz req/s; none answered within the run is a miss. */
 export function meetsGoal(goal: Goal, measured: { share: number; p99Ms: number; responses: number }): boolean {
-	return measured.responses > 0 && (goal.minShare === undefined || measured.share >= goal.minShare) && (goal.maxP99Ms === undefined || measured.p99Ms <= goal.maxP99Ms)
+	return (
+		measured.responses > 0 &&
+		(goal.minShare === undefined || measured.share >= goal.minShare) &&
+		(goal.maxP99Ms === undefined || measured.p99Ms <= goal.maxP99Ms)
+	)
 }
 
 function describeGoal(goal: Goal): string {
-	return [goal.minShare !== undefined && `≥ ${Math.round(goal.minShare * 100)} %`, goal.maxP99Ms !== undefined && `p99 ≤ ${goal.maxP99Ms} ms`].filter(Boolean).join(', ')
+	return [goal.minShare !== undefined && `≥ ${Math.round(goal.minShare * 100)} %`, goal.maxP99Ms !== undefined && `p99 ≤ ${goal.maxP99Ms} ms`]
+		.filter(Boolean)
+		.join(', ')
 }
 
 async function measure(benchCase: BenchCase, context: SetupContext, options: Options): Promise<Measurement> {
@@ -410,7 +445,8 @@ async function main() {
 			p50: baseline.latencyMs.p50 ? m.latencyMs.p50 / baseline.latencyMs.p50 : Number.NaN,
 			p99: baseline.latencyMs.p99 ? m.latencyMs.p99 / baseline.latencyMs.p99 : Number.NaN,
 		}
-		if (benchCase.goal) m.goal = { ...benchCase.goal, met: meetsGoal(benchCase.goal, { share: m.vsBaseline.requestsPerSecond, p99Ms: m.latencyMs.p99, responses: m.responses }) }
+		if (benchCase.goal)
+			m.goal = { ...benchCase.goal, met: meetsGoal(benchCase.goal, { share: m.vsBaseline.requestsPerSecond, p99Ms: m.latencyMs.p99, responses: m.responses }) }
 	}
 	const dataset = contactsDataset && (await contactsDataset)
 	const inboxData = inboxDataset && (await inboxDataset)

@@ -77,7 +77,10 @@ async function stopServer(running: Running) {
 		const seconds = (Date.now() - started) / 1000
 		shutdown = { exitCode: child.exitCode, signal: child.signalCode, seconds, clean: child.exitCode === 0 }
 		if (shutdown.clean) log(`server stopped cleanly in ${seconds.toFixed(1)} s`)
-		else log(`WARNING: the server did not stop cleanly (${child.signalCode ?? `exit code ${child.exitCode}`}); its output is in ${path.relative(process.cwd(), serverLog ?? resultsDir)}`)
+		else
+			log(
+				`WARNING: the server did not stop cleanly (${child.signalCode ?? `exit code ${child.exitCode}`}); its output is in ${path.relative(process.cwd(), serverLog ?? resultsDir)}`,
+			)
 	}
 	// PostgreSQL (in the server's process group) may still be shutting down: give it a few seconds,
 	// then kill whatever is left, so that nothing writes into DATA_DIR while it is removed.
@@ -141,7 +144,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 	})
 }
 
-
 // ---------------------------------------------------------------------------------------------
 
 /** Runs a command in the repository, its output on stderr so that stdout carries only the results. */
@@ -150,9 +152,7 @@ export function run(command: string, args: string[]): Promise<void> {
 		// Build output goes to stderr so that stdout carries only the results.
 		const child = spawn(command, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
 		child.on('error', reject)
-		child.on('exit', (code, signal) =>
-			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`)),
-		)
+		child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`))))
 	})
 }
 
@@ -181,7 +181,10 @@ export function findServerEntry(): string {
  * the port is chosen here (the kernel's pick, released just before); the line is still honoured
  * when it shows up.
  */
-export async function startServer(entry: string, options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[]; joining?: ServerContext; port?: number } = {}): Promise<ServerContext> {
+export async function startServer(
+	entry: string,
+	options: { env?: Record<string, string>; logName?: string; nodeArgs?: string[]; joining?: ServerContext; port?: number } = {},
+): Promise<ServerContext> {
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'))
 	dataDirs.push(dataDir)
 	// As root the embedded PostgreSQL runs as the `postgres` user, which must reach DATA_DIR/postgres.
@@ -192,7 +195,9 @@ export async function startServer(entry: string, options: { env?: Record<string,
 	const databasePort = await freePort()
 	const { joining } = options
 	const givenDatabase = joining?.databaseUrl ?? process.env.BENCH_DATABASE_URL
-	const databaseUrl = () => givenDatabase || `postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
+	const databaseUrl = () =>
+		givenDatabase ||
+		`postgres://postgres:${encodeURIComponent(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim())}@127.0.0.1:${databasePort}/crm`
 	let baseUrl = `http://127.0.0.1:${port}`
 	const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn'
 	const output: string[] = []
@@ -290,7 +295,8 @@ function joiningEnv(first: ServerContext): Record<string, string> {
 /** A command-line number from `min` to `max` (a bench's options), or an error that says so. */
 export function numberOption(name: string, value: string, min: number, max = Infinity): number {
 	const parsed = Number(value)
-	if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new Error(`--${name} must be a number ${max === Infinity ? `≥ ${min}` : `from ${min} to ${max}`}, got ${value}`)
+	if (!Number.isFinite(parsed) || parsed < min || parsed > max)
+		throw new Error(`--${name} must be a number ${max === Infinity ? `≥ ${min}` : `from ${min} to ${max}`}, got ${value}`)
 	return parsed
 }
 
@@ -317,8 +323,7 @@ export function percentile(sorted: Float64Array, p: number): number {
 
 export function table(rows: string[][]): string {
 	const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
-	const line = (row: string[]) =>
-		row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
+	const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
 	const [header, ...body] = rows
 	if (!header) return ''
 	return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)].join('\n')

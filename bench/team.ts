@@ -58,7 +58,22 @@ import { throttle, type Throttled } from '#app/realtime/throttle.ts'
 import { inboxQuery, type ConversationPage } from '#app/utils/conversations.ts'
 import { mergeInboxEvent, mergeSidebarCounts, type InboxData, type InboxView } from '#app/utils/live-inbox.ts'
 import { workspaceChannel } from '#common/realtime.ts'
-import { callApi, cleanup, findServerEntry, isInterrupted, log, numberOption, percentile, resultsDir, run, serverShutdown, sleep, startServer, table, type ServerContext } from './server.ts'
+import {
+	callApi,
+	cleanup,
+	findServerEntry,
+	isInterrupted,
+	log,
+	numberOption,
+	percentile,
+	resultsDir,
+	run,
+	serverShutdown,
+	sleep,
+	startServer,
+	table,
+	type ServerContext,
+} from './server.ts'
 
 type Mode = 'merge' | 'reload'
 type Options = { build: boolean; agents: number; rate: number; duration: number; modes: Mode[]; profile: string | undefined }
@@ -91,7 +106,10 @@ function parseOptions(): Options {
 const reloadIntervalMs = 1000
 const dataPaths: Record<Mode, readonly string[]> = {
 	reload: ['/en-us/dashboard/conversations.data'],
-	merge: [`/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('root,routes/$lang.dashboard')}`, `/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('routes/$lang.dashboard.conversations')}`],
+	merge: [
+		`/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('root,routes/$lang.dashboard')}`,
+		`/en-us/dashboard/conversations.data?_routes=${encodeURIComponent('routes/$lang.dashboard.conversations')}`,
+	],
 }
 // The events that reload the inbox page though it merges: the shell's (use-workspace-events.ts, shellEvents) and
 // its route's handle.live (app/routes/$lang.dashboard.conversations.tsx). Kept by hand: that module renders.
@@ -151,7 +169,8 @@ function processTimes(server: ServerContext): Map<number, number> {
 	}
 	const times = new Map<number, number>()
 	const within = (pid: number): boolean => {
-		for (let at: number | undefined = pid, depth = 0; at !== undefined && at > 1 && depth < 10; at = stats.get(at)?.parent, depth += 1) if (at === server.pid) return true
+		for (let at: number | undefined = pid, depth = 0; at !== undefined && at > 1 && depth < 10; at = stats.get(at)?.parent, depth += 1)
+			if (at === server.pid) return true
 		return false
 	}
 	for (const [pid, { seconds }] of stats) if (within(pid)) times.set(pid, seconds)
@@ -188,7 +207,14 @@ function cpuMeter(server: ServerContext): { stop: () => CpuSample } {
 // ---------------------------------------------------------------------------------------------
 // Setting up: the owner, the workspace, its chat link, the agents, the customers.
 
-type Agent = { userId: string; token: string; cookie: string; client?: RealtimeClient; onEvent?: (entry: WorkspaceEventEntry) => void; onResubscribed?: () => void }
+type Agent = {
+	userId: string
+	token: string
+	cookie: string
+	client?: RealtimeClient
+	onEvent?: (entry: WorkspaceEventEntry) => void
+	onResubscribed?: () => void
+}
 type Customer = { token: string; address: string }
 type Team = { workspaceId: string; slug: string; owner: Agent; agents: Agent[]; customers: Customer[] }
 
@@ -196,7 +222,11 @@ const tokenCookie = createCookie('crm-token')
 const cookieOf = async (token: string) => (await tokenCookie.serialize(token)).split(';')[0] ?? ''
 
 async function setUp(server: ServerContext, db: DB, options: Options): Promise<Team> {
-	const { access_token: token, user } = await callApi<{ access_token: string; user: { id: string } }>(server.baseUrl, 'POST', '/v1/auth/register', { name: 'Bench Owner', email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Bench-password-1' })
+	const { access_token: token, user } = await callApi<{ access_token: string; user: { id: string } }>(server.baseUrl, 'POST', '/v1/auth/register', {
+		name: 'Bench Owner',
+		email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`,
+		password: 'Bench-password-1',
+	})
 	const workspace = await callApi<{ id: string }>(server.baseUrl, 'POST', '/v1/workspaces', { name: 'Bench team' }, token)
 	// As tests/e2e/inbox-support.ts linkChannel does.
 	const slug = `bench-${crypto.randomBytes(6).toString('hex')}`
@@ -206,10 +236,21 @@ async function setUp(server: ServerContext, db: DB, options: Options): Promise<T
 		const count = Math.min(100, options.agents - start)
 		const users = await db
 			.insertInto('users')
-			.values(Array.from({ length: count }, (_, index) => ({ email: `bench-agent-${start + index}-${crypto.randomBytes(3).toString('hex')}@example.test`, name: `Agent ${start + index}`, passwordHash: 'x', emailVerifiedAt: new Date(), currentWorkspaceId: workspace.id })))
+			.values(
+				Array.from({ length: count }, (_, index) => ({
+					email: `bench-agent-${start + index}-${crypto.randomBytes(3).toString('hex')}@example.test`,
+					name: `Agent ${start + index}`,
+					passwordHash: 'x',
+					emailVerifiedAt: new Date(),
+					currentWorkspaceId: workspace.id,
+				})),
+			)
 			.returning('id')
 			.execute()
-		await db.insertInto('members').values(users.map(({ id }) => ({ workspaceId: workspace.id, userId: id, role: 'agent' as const }))).execute()
+		await db
+			.insertInto('members')
+			.values(users.map(({ id }) => ({ workspaceId: workspace.id, userId: id, role: 'agent' as const })))
+			.execute()
 		for (const { id } of users) {
 			const session = await createSession(db, id)
 			agents.push({ userId: id, token: session, cookie: await cookieOf(session) })
@@ -217,15 +258,27 @@ async function setUp(server: ServerContext, db: DB, options: Options): Promise<T
 	}
 	// Enough customers that none nears the link's per-visitor limit, each from its own address (trusted from loopback).
 	const count = Math.max(24, Math.ceil((options.rate * 60) / visitorPerMinute))
-	const customers = Array.from({ length: count }, (_, index) => ({ token: crypto.randomBytes(32).toString('base64url'), address: `10.28.${Math.floor(index / 250)}.${(index % 250) + 1}` }))
+	const customers = Array.from({ length: count }, (_, index) => ({
+		token: crypto.randomBytes(32).toString('base64url'),
+		address: `10.28.${Math.floor(index / 250)}.${(index % 250) + 1}`,
+	}))
 	// Each customer's first message opens their conversation: done here, so that every run sees the same events (a message in an open conversation).
-	for (let start = 0; start < customers.length; start += 8) await Promise.all(customers.slice(start, start + 8).map((customer, index) => customerWrites(server.baseUrl, slug, customer, `Hello, customer ${start + index} here`)))
+	for (let start = 0; start < customers.length; start += 8)
+		await Promise.all(
+			customers.slice(start, start + 8).map((customer, index) => customerWrites(server.baseUrl, slug, customer, `Hello, customer ${start + index} here`)),
+		)
 	return { workspaceId: workspace.id, slug, owner: { userId: user.id, token, cookie: await cookieOf(token) }, agents, customers }
 }
 
 /** A customer's message through the chat link, as its page's form sends it: its id. */
 async function customerWrites(baseUrl: string, slug: string, customer: Customer, body: string): Promise<string> {
-	const answer = await callApiWith<{ message: { id: string | number } }>(baseUrl, 'POST', `/v1/link/${slug}/messages`, { body }, { 'X-Visitor-Token': customer.token, 'X-Forwarded-For': customer.address })
+	const answer = await callApiWith<{ message: { id: string | number } }>(
+		baseUrl,
+		'POST',
+		`/v1/link/${slug}/messages`,
+		{ body },
+		{ 'X-Visitor-Token': customer.token, 'X-Forwarded-For': customer.address },
+	)
 	return String(answer.message.id)
 }
 
@@ -255,9 +308,14 @@ async function connectAgent(server: ServerContext, realtimeKey: string, workspac
 		{ key: realtimeKey, cluster: 'mt1', wsHost: '127.0.0.1', wsPort: Number(port), forceTLS: false },
 		{
 			channelAuthorization: {
-				customHandler: authoriser(server.baseUrl, '/v1/realtime/auth', agent.token, ({ socketId, channelName }: { socketId: string; channelName: string }) => ({ socket_id: socketId, channel_name: channelName })),
+				customHandler: authoriser(server.baseUrl, '/v1/realtime/auth', agent.token, ({ socketId, channelName }: { socketId: string; channelName: string }) => ({
+					socket_id: socketId,
+					channel_name: channelName,
+				})),
 			},
-			userAuthentication: { customHandler: authoriser(server.baseUrl, '/v1/realtime/user-auth', agent.token, ({ socketId }: { socketId: string }) => ({ socket_id: socketId })) },
+			userAuthentication: {
+				customHandler: authoriser(server.baseUrl, '/v1/realtime/user-auth', agent.token, ({ socketId }: { socketId: string }) => ({ socket_id: socketId })),
+			},
 		},
 	)
 	if (!client) throw new Error('no realtime client')
@@ -331,20 +389,23 @@ function revalidator(baseUrl: string, agent: Agent, state: RunState, paths: read
 		}
 		busy = true
 		state.inFlight += 1
-		Promise.all(paths.map((path) => load(new URL(path, baseUrl))))
-			.finally(() => {
-				busy = false
-				state.inFlight -= 1
-				if (!missed) return
-				missed = false
-				revalidate()
-			})
+		Promise.all(paths.map((path) => load(new URL(path, baseUrl)))).finally(() => {
+			busy = false
+			state.inFlight -= 1
+			if (!missed) return
+			missed = false
+			revalidate()
+		})
 	}
 	return revalidate
 }
 
 // What the inbox merges into (an empty list, no open thread): only whether an event can be merged matters here.
-const emptyInbox = { page: { conversations: [], counts: { open: 0, pending: 0, snoozed: 0, resolved: 0 }, countsLimit: null, nextCursor: null } as unknown as ConversationPage, conversation: null, thread: null } satisfies InboxData
+const emptyInbox = {
+	page: { conversations: [], counts: { open: 0, pending: 0, snoozed: 0, resolved: 0 }, countsLimit: null, nextCursor: null } as unknown as ConversationPage,
+	conversation: null,
+	thread: null,
+} satisfies InboxData
 const emptySummary = { mine: 0, unassigned: 0 } as InboxSummaryJson
 
 /** An event's size on the wire: the Pusher protocol's frame (its data a JSON string inside the JSON), on a workspace channel. */
@@ -380,9 +441,11 @@ function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState):
 			let during: Cause = 'gap'
 			const created = createEventSequence({
 				deliver(entry) {
-					if (entry.event === 'message.created' && entry.data.messageId !== undefined) state.merged.push({ messageId: String(entry.data.messageId), at: performance.now() })
+					if (entry.event === 'message.created' && entry.data.messageId !== undefined)
+						state.merged.push({ messageId: String(entry.data.messageId), at: performance.now() })
 					if (reloadingEvents.some((prefix) => entry.event.startsWith(prefix))) reload('named by the page')
-					else if (mergeInboxEvent(emptyInbox, view, entry).kind === 'reload' || mergeSidebarCounts(emptySummary, agent.userId, entry).kind === 'reload') reload('not mergeable')
+					else if (mergeInboxEvent(emptyInbox, view, entry).kind === 'reload' || mergeSidebarCounts(emptySummary, agent.userId, entry).kind === 'reload')
+						reload('not mergeable')
 				},
 				gap: () => reload(during),
 			})
@@ -422,7 +485,14 @@ type RunResult = {
 	cpu: { app: number; node: number; postgres: number }
 	posts: Summary & { errors: number; perSecond: number }
 	dataRequests: Summary & { errors: number; averageBytes: number; statuses: Record<string, number>; perAgentPerSecond: number; causes: RunState['causes'] }
-	agents: { connected: number; eventsPerAgent: { min: number; avg: number }; eventBytesPerAgent: number; messagesPerAgent: { min: number; avg: number }; messagesExpected: number; missed: number }
+	agents: {
+		connected: number
+		eventsPerAgent: { min: number; avg: number }
+		eventBytesPerAgent: number
+		messagesPerAgent: { min: number; avg: number }
+		messagesExpected: number
+		missed: number
+	}
 	/** From a customer's POST answered to each merging page having the message (merge mode; 0 when it came first). */
 	shownAfterPost?: Summary
 	vsBaseline?: { cpu: number; postP50: number; postP99: number }
@@ -467,10 +537,10 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 	await Promise.all(posts)
 	// The last messages' events, and the reloads they ask for, come after the window: waited for, not measured.
 	const everyone = () => agents.every((agent) => [...expected].every((id) => state.seen.get(agent)?.messages.has(id)))
-	for (const deadline = Date.now() + drainMs; Date.now() < deadline && !everyone(); ) await sleep(100)
+	for (const deadline = Date.now() + drainMs; Date.now() < deadline && !everyone();) await sleep(100)
 	await sleep(reloadIntervalMs + 100)
 	stop()
-	for (const deadline = Date.now() + 10_000; state.inFlight > 0 && Date.now() < deadline; ) await sleep(50)
+	for (const deadline = Date.now() + 10_000; state.inFlight > 0 && Date.now() < deadline;) await sleep(50)
 	// The data requests are counted until the last one ended, and so is the time they are spread over.
 	const active = (performance.now() - started) / 1000
 
@@ -490,7 +560,15 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 		seconds,
 		cpu: { app: node + postgres, node, postgres },
 		posts: { ...post, errors: postErrors, perSecond: post.count / seconds },
-		dataRequests: { ...data, count: data.count + state.dataErrors, errors: state.dataErrors, averageBytes: data.count ? Math.round(state.dataBytes / data.count) : 0, statuses: state.dataStatuses, perAgentPerSecond: agents.length ? (data.count + state.dataErrors) / agents.length / active : 0, causes: state.causes },
+		dataRequests: {
+			...data,
+			count: data.count + state.dataErrors,
+			errors: state.dataErrors,
+			averageBytes: data.count ? Math.round(state.dataBytes / data.count) : 0,
+			statuses: state.dataStatuses,
+			perAgentPerSecond: agents.length ? (data.count + state.dataErrors) / agents.length / active : 0,
+			causes: state.causes,
+		},
 		agents: {
 			connected: agents.length,
 			eventsPerAgent: { min: events.length ? Math.min(...events) : 0, avg: events.length ? events.reduce((a, b) => a + b, 0) / events.length : 0 },
@@ -507,7 +585,9 @@ async function runOnce(name: string, mode: Mode | undefined, server: ServerConte
 // Opening a conversation from the list (issue 28, goal 4): what the page asks of the server.
 
 // Before: Remix's single fetch of the root's and the inbox route's loaders (the shell's shouldRevalidate skips GET navigations).
-const openedByPage = (number: number) => [`/en-us/dashboard/conversations.data?conversation=${number}&_routes=${encodeURIComponent('root,routes/$lang.dashboard.conversations')}`]
+const openedByPage = (number: number) => [
+	`/en-us/dashboard/conversations.data?conversation=${number}&_routes=${encodeURIComponent('root,routes/$lang.dashboard.conversations')}`,
+]
 // Now: the inbox's clientLoader asks the thread route (app/utils/inbox-navigation.ts); no loader of the page runs.
 const openedByThread = (workspaceId: string) => (number: number) => [`/en-us/dashboard/conversations/thread?conversation=${number}&workspace=${workspaceId}`]
 // Each way opens `openingsPerRound` conversations in turn, `openingRounds` times: the machine's
@@ -520,7 +600,14 @@ const openingWarmUp = 30
 const openingsCounted = 50
 
 type OpeningWay = { way: string; addresses: (number: number) => string[] }
-type OpeningResult = { way: string; requests: number; cpuMsPerOpening: { app: number; node: number; postgres: number }; transactionsPerOpening: number; latency: Summary; averageBytes: number }
+type OpeningResult = {
+	way: string
+	requests: number
+	cpuMsPerOpening: { app: number; node: number; postgres: number }
+	transactionsPerOpening: number
+	latency: Summary
+	averageBytes: number
+}
 
 /**
  * PostgreSQL's count of committed transactions in the database (a statement outside a transaction is
@@ -604,11 +691,16 @@ async function measureOpenings(server: ServerContext, db: DB, team: Team, ways: 
 function perPageAndMessage(result: RunResult, baseline: RunResult): { cpuMs: number; kilobytes: number } {
 	const pageMessages = result.agents.connected * Math.max(1, result.agents.messagesExpected)
 	const extraCpuMs = (result.cpu.app - baseline.cpu.app) * result.seconds * 1000
-	const bytes = result.agents.eventBytesPerAgent * result.agents.connected + (result.dataRequests.averageBytes * (result.dataRequests.count - result.dataRequests.errors))
+	const bytes =
+		result.agents.eventBytesPerAgent * result.agents.connected + result.dataRequests.averageBytes * (result.dataRequests.count - result.dataRequests.errors)
 	return { cpuMs: extraCpuMs / pageMessages, kilobytes: bytes / 1024 / pageMessages }
 }
 
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ')
 const ms = (value: number) => value.toFixed(1)
 const times = (value: number, base: number) => (base > 0 && Number.isFinite(value / base) ? `${(value / base).toFixed(2)}×` : 'n/a')
 
@@ -628,7 +720,11 @@ async function main() {
 	try {
 		// All agents connect from loopback: the per-address cap (50, an office behind one NAT) would refuse most of them.
 		const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : []
-		const server = await startServer(entry, { logName: 'team-server.log', nodeArgs, env: { REALTIME_MAX_CONNECTIONS_PER_ADDRESS: String(options.agents + 100) } })
+		const server = await startServer(entry, {
+			logName: 'team-server.log',
+			nodeArgs,
+			env: { REALTIME_MAX_CONNECTIONS_PER_ADDRESS: String(options.agents + 100) },
+		})
 		db = createDb(server.databaseUrl, 2)
 		const team = await setUp(server, db, options)
 		log(`workspace with ${options.agents} agents and ${team.customers.length} chat-link customers`)
@@ -661,12 +757,24 @@ async function main() {
 		])
 		const loadAfter = loadAverage()
 		const [baseline] = results
-		for (const result of results) result.vsBaseline = { cpu: result.cpu.app / baseline!.cpu.app, postP50: result.posts.p50 / baseline!.posts.p50, postP99: result.posts.p99 / baseline!.posts.p99 }
+		for (const result of results)
+			result.vsBaseline = {
+				cpu: result.cpu.app / baseline!.cpu.app,
+				postP50: result.posts.p50 / baseline!.posts.p50,
+				postP99: result.posts.p99 / baseline!.posts.p99,
+			}
 
 		const cpus = os.cpus()
 		const report = {
 			date: new Date().toISOString(),
-			machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()} ${os.release()}`, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+			machine: {
+				cpus: cpus.length,
+				cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+				platform: `${os.platform()} ${os.release()}`,
+				node: process.version,
+				loadAverageBefore: loadBefore,
+				loadAverageAfter: loadAfter,
+			},
 			options: { agents: options.agents, rate: options.rate, duration: options.duration, modes: options.modes },
 			setup: { customers: team.customers.length, connectSeconds },
 			runs: Object.fromEntries(results.map((result) => [result.name, result])),
@@ -684,12 +792,34 @@ async function main() {
 
 		const write = (text: string) => process.stdout.write(`${text}\n`)
 		write('')
-		write(`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after (a shared machine: noisy figures)`)
-		write(`${options.agents} agents on ${workspaceChannel('…')} (connected in ${connectSeconds.toFixed(1)} s), ${options.rate} customer messages/s from ${team.customers.length} customers, ${options.duration} s a run`)
+		write(
+			`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after (a shared machine: noisy figures)`,
+		)
+		write(
+			`${options.agents} agents on ${workspaceChannel('…')} (connected in ${connectSeconds.toFixed(1)} s), ${options.rate} customer messages/s from ${team.customers.length} customers, ${options.duration} s a run`,
+		)
 		write('')
 		write(
 			table([
-				['run', 'app CPU', 'node', 'postgres', 'CPU vs base', 'ms/page/msg', 'KB/page/msg', 'POST p50', 'POST p99', 'p99 vs base', 'data req', 'req/agent/s', 'data p50', 'data p99', 'events/agent', 'msgs/agent', 'missed'],
+				[
+					'run',
+					'app CPU',
+					'node',
+					'postgres',
+					'CPU vs base',
+					'ms/page/msg',
+					'KB/page/msg',
+					'POST p50',
+					'POST p99',
+					'p99 vs base',
+					'data req',
+					'req/agent/s',
+					'data p50',
+					'data p99',
+					'events/agent',
+					'msgs/agent',
+					'missed',
+				],
 				...results.map((result) => [
 					result.name,
 					`${result.cpu.app.toFixed(2)} cores`,
@@ -712,15 +842,24 @@ async function main() {
 			]),
 		)
 		write('')
-		write('Times in ms. ms/page/msg and KB/page/msg: the app CPU beyond the baseline, and the bytes a page received (events and data answers), per open page and customer message.')
+		write(
+			'Times in ms. ms/page/msg and KB/page/msg: the app CPU beyond the baseline, and the bytes a page received (events and data answers), per open page and customer message.',
+		)
 		write('events/agent: fewest–average events seen by an agent; msgs/agent: fewest customer messages an agent saw, of those sent.')
 		for (const result of results.slice(1)) {
-			if (result.shownAfterPost) write(`${result.name}: a customer message in each page's hands after its POST answered: p50 ${ms(result.shownAfterPost.p50)}, p99 ${ms(result.shownAfterPost.p99)}, max ${ms(result.shownAfterPost.max)} ms (${result.shownAfterPost.count} page-messages)`)
+			if (result.shownAfterPost)
+				write(
+					`${result.name}: a customer message in each page's hands after its POST answered: p50 ${ms(result.shownAfterPost.p50)}, p99 ${ms(result.shownAfterPost.p99)}, max ${ms(result.shownAfterPost.max)} ms (${result.shownAfterPost.count} page-messages)`,
+				)
 			const causes = Object.entries(result.dataRequests.causes).map(([cause, count]) => `${cause} ${count}`)
-			write(`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`)
+			write(
+				`${result.name}: reloads asked for: ${causes.join(', ') || 'none'}; data answers ${JSON.stringify(result.dataRequests.statuses)}, ${result.dataRequests.averageBytes} bytes each on average`,
+			)
 		}
 		write('')
-		write(`Opening a conversation from the list, ${openings} times each way in turns of ${openingsPerRound} (the owner's session, one at a time; statements: ${openingsCounted} openings each):`)
+		write(
+			`Opening a conversation from the list, ${openings} times each way in turns of ${openingsPerRound} (the owner's session, one at a time; statements: ${openingsCounted} openings each):`,
+		)
 		write(
 			table([
 				['way', 'CPU ms/opening', 'node', 'postgres', 'vs before', 'statements', 'p50 ms', 'p99 ms', 'bytes'],
@@ -738,11 +877,13 @@ async function main() {
 			]),
 		)
 		write(`written to ${path.relative(process.cwd(), file)}`)
-		const problems = results.flatMap((result) => [
-			result.posts.errors > 0 && `${result.name}: ${result.posts.errors} POSTs failed`,
-			result.dataRequests.errors > 0 && `${result.name}: ${result.dataRequests.errors} data requests failed`,
-			result.agents.missed > 0 && `${result.name}: ${result.agents.missed} agents missed a message`,
-		]).filter(Boolean)
+		const problems = results
+			.flatMap((result) => [
+				result.posts.errors > 0 && `${result.name}: ${result.posts.errors} POSTs failed`,
+				result.dataRequests.errors > 0 && `${result.name}: ${result.dataRequests.errors} data requests failed`,
+				result.agents.missed > 0 && `${result.name}: ${result.agents.missed} agents missed a message`,
+			])
+			.filter(Boolean)
 		if (problems.length > 0) {
 			process.stderr.write(`\nFAILED: ${problems.join('; ')}\n`)
 			process.exitCode = 1

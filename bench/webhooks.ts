@@ -44,9 +44,32 @@ import { WebSocket } from 'ws'
 import { createDb, type DB } from '#api/db/database.ts'
 import { workspaceChannel } from '#common/realtime.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../tests/fakes/whatsapp.ts'
-import { callApi, cleanup, numberOption, isInterrupted, log, percentile, resultsDir, root, run, sleep, startServer, table, type ServerContext } from './server.ts'
+import {
+	callApi,
+	cleanup,
+	numberOption,
+	isInterrupted,
+	log,
+	percentile,
+	resultsDir,
+	root,
+	run,
+	sleep,
+	startServer,
+	table,
+	type ServerContext,
+} from './server.ts'
 
-type Options = { rate: number; duration: number; channels: number; customers: number; duplicates: number; processes: number[]; build: boolean; profile: string | undefined }
+type Options = {
+	rate: number
+	duration: number
+	channels: number
+	customers: number
+	duplicates: number
+	processes: number[]
+	build: boolean
+	profile: string | undefined
+}
 
 function parseOptions(): Options {
 	const { values } = parseArgs({
@@ -86,7 +109,11 @@ type Channel = { id: string; path: string; phoneNumberId: string }
 type Workspace = { id: string; token: string; channels: Channel[] }
 
 async function setUp(baseUrl: string, fake: WhatsAppFake, channels: number): Promise<Workspace> {
-	const { access_token: token } = await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', { name: 'Bench Owner', email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Bench-password-1' })
+	const { access_token: token } = await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/register', {
+		name: 'Bench Owner',
+		email: `bench-${crypto.randomBytes(4).toString('hex')}@example.test`,
+		password: 'Bench-password-1',
+	})
 	const workspace = await callApi<{ id: string }>(baseUrl, 'POST', '/v1/workspaces', { name: 'Bench webhooks' }, token)
 	const created: Channel[] = []
 	for (let n = 0; n < channels; n++) {
@@ -95,7 +122,12 @@ async function setUp(baseUrl: string, fake: WhatsAppFake, channels: number): Pro
 			baseUrl,
 			'POST',
 			`/v1/workspaces/${workspace.id}/channels`,
-			{ kind: 'whatsapp', name: `WhatsApp ${n + 1}`, settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId }, credentials: { accessToken: number.accessToken, appSecret } },
+			{
+				kind: 'whatsapp',
+				name: `WhatsApp ${n + 1}`,
+				settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId },
+				credentials: { accessToken: number.accessToken, appSecret },
+			},
 			token,
 		)
 		created.push({ id: channel.id, path: new URL(channel.webhook.url).pathname, phoneNumberId: number.phoneNumberId })
@@ -150,7 +182,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
 
 function webhookFor(channel: Channel, customer: number, n: number): Webhook {
 	const wamid = `wamid.bench${n.toString(36)}${crypto.randomBytes(6).toString('hex')}`
-	const body = JSON.stringify(inboundText(channel.phoneNumberId, { waId: String(201_000_000_000 + customer), name: `Customer ${customer}` }, `Message ${n} from customer ${customer}`, wamid))
+	const body = JSON.stringify(
+		inboundText(
+			channel.phoneNumberId,
+			{ waId: String(201_000_000_000 + customer), name: `Customer ${customer}` },
+			`Message ${n} from customer ${customer}`,
+			wamid,
+		),
+	)
 	return { channel, wamid, body, signature: `sha256=${crypto.createHmac('sha256', appSecret).update(body).digest('hex')}` }
 }
 
@@ -159,7 +198,15 @@ function post(baseUrl: URL, webhook: Webhook, retry: boolean): Promise<Sent> {
 		const sentAt = performance.now()
 		const done = (status: number, error?: string) => resolve({ wamid: webhook.wamid, sentAt, answeredAt: performance.now(), status, error, retry })
 		const request = http.request(
-			{ host: baseUrl.hostname, port: baseUrl.port, path: webhook.channel.path, method: 'POST', agent, timeout: 30_000, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(webhook.body), 'X-Hub-Signature-256': webhook.signature } },
+			{
+				host: baseUrl.hostname,
+				port: baseUrl.port,
+				path: webhook.channel.path,
+				method: 'POST',
+				agent,
+				timeout: 30_000,
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(webhook.body), 'X-Hub-Signature-256': webhook.signature },
+			},
 			(response) => {
 				response.resume()
 				response.on('end', () => done(response.statusCode ?? 0))
@@ -176,13 +223,19 @@ function post(baseUrl: URL, webhook: Webhook, retry: boolean): Promise<Sent> {
  * n-th goes to channel n mod channels from one of `customers` customers; a `duplicates` share are
  * the same bytes as one of the last 1 000 sent (a retry).
  */
-async function attack(baseUrls: URL[], workspace: Workspace, options: Pick<Options, 'rate' | 'customers' | 'duplicates'>, total: number, onBacklog?: () => void) {
+async function attack(
+	baseUrls: URL[],
+	workspace: Workspace,
+	options: Pick<Options, 'rate' | 'customers' | 'duplicates'>,
+	total: number,
+	onBacklog?: () => void,
+) {
 	const pending: Array<Promise<Sent>> = []
 	const recent: Webhook[] = []
 	let lag = 0
 	const started = performance.now()
 	let retries = 0
-	for (let n = 0; n < total && !isInterrupted(); ) {
+	for (let n = 0; n < total && !isInterrupted();) {
 		const due = Math.min(total, Math.floor(((performance.now() - started) * options.rate) / 1000) + 1)
 		for (; n < due; n++) {
 			lag = Math.max(lag, performance.now() - (started + (n * 1000) / options.rate))
@@ -242,7 +295,11 @@ async function outcomeOf(db: DB, workspace: Workspace, listener: Listener, sent:
 	const channelIds = workspace.channels.map((channel) => channel.id)
 	const deadline = Date.now() + drainTimeoutMs
 	while (Date.now() < deadline && !isInterrupted()) {
-		const { rows } = await sql<{ stored: number }>`select count(*)::int as stored from messages where channel_id = any(${channelIds}::uuid[]) and direction = 'incoming' and created_at >= to_timestamp(${since / 1000})`.execute(db)
+		const { rows } = await sql<{
+			stored: number
+		}>`select count(*)::int as stored from messages where channel_id = any(${channelIds}::uuid[]) and direction = 'incoming' and created_at >= to_timestamp(${since / 1000})`.execute(
+			db,
+		)
 		if ((rows[0]?.stored ?? 0) >= firstSent.size && listener.count() - eventsBefore >= firstSent.size) break
 		await sleep(250)
 	}
@@ -268,7 +325,12 @@ async function outcomeOf(db: DB, workspace: Workspace, listener: Listener, sent:
 		}
 	}
 	const answers = sent.filter((entry) => !entry.error).map((entry) => entry.answeredAt - entry.sentAt)
-	const jobs = await sql<{ left: number; errors: string[] | null }>`select count(*)::int as left, array_agg(distinct last_error) filter (where last_error is not null) as errors from graphile_worker._private_jobs`.execute(db)
+	const jobs = await sql<{
+		left: number
+		errors: string[] | null
+	}>`select count(*)::int as left, array_agg(distinct last_error) filter (where last_error is not null) as errors from graphile_worker._private_jobs`.execute(
+		db,
+	)
 	return {
 		jobsLeft: jobs.rows[0]?.left ?? 0,
 		jobErrors: jobs.rows[0]?.errors ?? [],
@@ -318,13 +380,19 @@ async function timeSingle(baseUrl: URL, db: DB, workspace: Workspace, listener: 
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a')
 const times = (value: number, base: number) => (base > 0 && Number.isFinite(value / base) ? `${(value / base).toFixed(1)}×` : 'n/a')
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ')
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ')
 
 /** Inbound messages stored per second while the backlog lasted: from the first stored to the last, by their own timestamps. */
 async function throughputOf(db: DB, workspace: Workspace, since: number): Promise<{ stored: number; seconds: number; perSecond: number }> {
 	const { rows } = await sql<{ stored: number; seconds: number | null }>`
 		select count(*)::int as stored, extract(epoch from max(created_at) - min(created_at))::float8 as seconds
-		from messages where channel_id = any(${workspace.channels.map((channel) => channel.id)}::uuid[]) and direction = 'incoming' and created_at >= to_timestamp(${since / 1000})`.execute(db)
+		from messages where channel_id = any(${workspace.channels.map((channel) => channel.id)}::uuid[]) and direction = 'incoming' and created_at >= to_timestamp(${since / 1000})`.execute(
+		db,
+	)
 	const stored = rows[0]?.stored ?? 0
 	const seconds = rows[0]?.seconds ?? 0
 	return { stored, seconds, perSecond: seconds > 0 ? (stored - 1) / seconds : 0 }
@@ -346,7 +414,9 @@ async function main() {
 	}
 	const [one, two] = measured
 	if (one && two) {
-		process.stdout.write(`\ninbound messages stored per second on one PostgreSQL: 1 app process ${one.perSecond.toFixed(1)}/s, 2 app processes ${two.perSecond.toFixed(1)}/s, ratio ${(two.perSecond / one.perSecond).toFixed(2)}×\n`)
+		process.stdout.write(
+			`\ninbound messages stored per second on one PostgreSQL: 1 app process ${one.perSecond.toFixed(1)}/s, 2 app processes ${two.perSecond.toFixed(1)}/s, ratio ${(two.perSecond / one.perSecond).toFixed(2)}×\n`,
+		)
 	}
 }
 
@@ -360,7 +430,8 @@ async function measure(entry: string, options: Options, processes: number): Prom
 		const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : []
 		const server = await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: `webhooks-server${suffix}.log`, nodeArgs })
 		const others: ServerContext[] = []
-		for (let n = 2; n <= processes; n++) others.push(await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: `webhooks-server${suffix}-${n}.log`, nodeArgs, joining: server }))
+		for (let n = 2; n <= processes; n++)
+			others.push(await startServer(entry, { env: { WHATSAPP_API_URL: fake.url }, logName: `webhooks-server${suffix}-${n}.log`, nodeArgs, joining: server }))
 		const baseUrls = [server, ...others].map((each) => new URL(each.baseUrl))
 		db = createDb(server.databaseUrl, 2)
 		const workspace = await setUp(server.baseUrl, fake, options.channels)
@@ -373,7 +444,9 @@ async function measure(entry: string, options: Options, processes: number): Prom
 		const single = await timeSingle(baseUrl, db, workspace, listener, 50)
 
 		const total = Math.round(options.rate * options.duration)
-		log(`${total.toLocaleString('en-US')} webhooks at ${options.rate}/s for ${options.duration} s over ${options.channels} channel(s) from ${options.customers} customers, ${Math.round(options.duplicates * 100)} % retries`)
+		log(
+			`${total.toLocaleString('en-US')} webhooks at ${options.rate}/s for ${options.duration} s over ${options.channels} channel(s) from ${options.customers} customers, ${Math.round(options.duplicates * 100)} % retries`,
+		)
 		let backlogPeak = 0
 		let sampling = false
 		// What PostgreSQL's busy connections wait on, sampled with the backlog: where the database's time goes.
@@ -386,10 +459,24 @@ async function measure(entry: string, options: Options, processes: number): Prom
 			void sql<{ jobs: number }>`select count(*)::int as jobs from graphile_worker._private_jobs`
 				.execute(database)
 				.then(({ rows }) => (backlogPeak = Math.max(backlogPeak, rows[0]?.jobs ?? 0)))
-				.then(() => sql<{ wait: string; n: number }>`select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend' group by 1`.execute(database))
+				.then(() =>
+					sql<{
+						wait: string
+						n: number
+					}>`select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend' group by 1`.execute(
+						database,
+					),
+				)
 				.then(({ rows }) => rows.forEach((row) => waits.set(row.wait, (waits.get(row.wait) ?? 0) + row.n)))
 				// And which statements wait on a lock: the rows every job shares.
-				.then(() => sql<{ query: string; n: number }>`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and backend_type = 'client backend' group by 1`.execute(database))
+				.then(() =>
+					sql<{
+						query: string
+						n: number
+					}>`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and backend_type = 'client backend' group by 1`.execute(
+						database,
+					),
+				)
 				.then(({ rows }) => rows.forEach((row) => lockWaits.set(row.query, (lockWaits.get(row.query) ?? 0) + row.n)))
 				.finally(() => setTimeout(() => (sampling = false), 200))
 		}
@@ -408,13 +495,30 @@ async function measure(entry: string, options: Options, processes: number): Prom
 		const cpus = os.cpus()
 		const report = {
 			date: new Date().toISOString(),
-			machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()} ${os.release()}`, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+			machine: {
+				cpus: cpus.length,
+				cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+				platform: `${os.platform()} ${os.release()}`,
+				node: process.version,
+				loadAverageBefore: loadBefore,
+				loadAverageAfter: loadAfter,
+			},
 			options: { ...options, processes },
 			throughput,
 			baseline: { healthz, single: { answer: single.answer, endToEnd: single.endToEnd } },
 			databaseWaits: Object.fromEntries(waits),
 			databaseLockWaits: Object.fromEntries(lockWaits),
-			load: { ...load, sent: undefined, requests: attacked.sent.length, retries: attacked.retries, sentSeconds: attacked.sentSeconds, senderLagMs: attacked.lag, drainedSeconds, totalSeconds, jobBacklogPeak: backlogPeak },
+			load: {
+				...load,
+				sent: undefined,
+				requests: attacked.sent.length,
+				retries: attacked.retries,
+				sentSeconds: attacked.sentSeconds,
+				senderLagMs: attacked.lag,
+				drainedSeconds,
+				totalSeconds,
+				jobBacklogPeak: backlogPeak,
+			},
 		}
 		fs.mkdirSync(resultsDir, { recursive: true })
 		const file = path.join(resultsDir, `webhooks${suffix}.json`)
@@ -422,17 +526,42 @@ async function measure(entry: string, options: Options, processes: number): Prom
 
 		const write = (text: string) => process.stdout.write(`${text}\n`)
 		write('')
-		write(`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after`)
-		write(`${processes} app process(es) on one PostgreSQL: ${attacked.sent.length.toLocaleString('en-US')} webhooks in ${attacked.sentSeconds.toFixed(1)} s (${Math.round(attacked.sent.length / attacked.sentSeconds)}/s, sender at most ${ms(attacked.lag)} ms late), ${options.channels} channel(s), ${options.customers} customers, ${attacked.retries} retries of earlier ones; loopback`)
+		write(
+			`${cpus.length} × ${report.machine.cpuModel}, ${report.machine.platform}, Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after`,
+		)
+		write(
+			`${processes} app process(es) on one PostgreSQL: ${attacked.sent.length.toLocaleString('en-US')} webhooks in ${attacked.sentSeconds.toFixed(1)} s (${Math.round(attacked.sent.length / attacked.sentSeconds)}/s, sender at most ${ms(attacked.lag)} ms late), ${options.channels} channel(s), ${options.customers} customers, ${attacked.retries} retries of earlier ones; loopback`,
+		)
 		write('')
 		write(
 			table([
 				['latency (ms)', 'p50', 'p99', 'max', 'p50 vs baseline', 'p99 vs baseline'],
 				['baseline: GET /healthz, one at a time', ms(healthz.p50), ms(healthz.p99), ms(healthz.max), '', ''],
-				['baseline: one webhook at a time, answer', ms(single.answer.p50), ms(single.answer.p99), ms(single.answer.max), times(single.answer.p50, healthz.p50), times(single.answer.p99, healthz.p99)],
+				[
+					'baseline: one webhook at a time, answer',
+					ms(single.answer.p50),
+					ms(single.answer.p99),
+					ms(single.answer.max),
+					times(single.answer.p50, healthz.p50),
+					times(single.answer.p99, healthz.p99),
+				],
 				['baseline: one webhook at a time, → message.created', ms(single.endToEnd.p50), ms(single.endToEnd.p99), ms(single.endToEnd.max), '1.0×', '1.0×'],
-				[`${options.rate}/s: answer`, ms(load.answer.p50), ms(load.answer.p99), ms(load.answer.max), times(load.answer.p50, single.answer.p50), times(load.answer.p99, single.answer.p99)],
-				[`${options.rate}/s: → message.created`, ms(load.endToEnd.p50), ms(load.endToEnd.p99), ms(load.endToEnd.max), times(load.endToEnd.p50, single.endToEnd.p50), times(load.endToEnd.p99, single.endToEnd.p99)],
+				[
+					`${options.rate}/s: answer`,
+					ms(load.answer.p50),
+					ms(load.answer.p99),
+					ms(load.answer.max),
+					times(load.answer.p50, single.answer.p50),
+					times(load.answer.p99, single.answer.p99),
+				],
+				[
+					`${options.rate}/s: → message.created`,
+					ms(load.endToEnd.p50),
+					ms(load.endToEnd.p99),
+					ms(load.endToEnd.max),
+					times(load.endToEnd.p50, single.endToEnd.p50),
+					times(load.endToEnd.p99, single.endToEnd.p99),
+				],
 			]),
 		)
 		write('')
@@ -445,11 +574,21 @@ async function measure(entry: string, options: Options, processes: number): Prom
 				['message.created received / missing / twice', `${load.events} / ${load.eventsMissing} / ${load.eventsTwice}`],
 				['jobs waiting, peak / at the end', `${backlogPeak} / ${load.jobsLeft}`],
 				['drained after the last answer', `${drainedSeconds.toFixed(1)} s`],
-				['inbound messages stored per second (first to last stored)', `${throughput.perSecond.toFixed(1)}/s (${throughput.stored} in ${throughput.seconds.toFixed(1)} s)`],
+				[
+					'inbound messages stored per second (first to last stored)',
+					`${throughput.perSecond.toFixed(1)}/s (${throughput.stored} in ${throughput.seconds.toFixed(1)} s)`,
+				],
 			]),
 		)
 		const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0)
-		if (sampled) write(`\nbusy database connections while sending, by what they waited on: ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([wait, n]) => `${wait} ${Math.round((n / sampled) * 100)} %`).join(', ')}`)
+		if (sampled)
+			write(
+				`\nbusy database connections while sending, by what they waited on: ${[...waits]
+					.sort((a, b) => b[1] - a[1])
+					.slice(0, 6)
+					.map(([wait, n]) => `${wait} ${Math.round((n / sampled) * 100)} %`)
+					.join(', ')}`,
+			)
 		for (const [query, n] of [...lockWaits].sort((a, b) => b[1] - a[1]).slice(0, 4)) write(`  waiting on a lock (${n} samples): ${query}`)
 		for (const error of load.jobErrors) write(`job error: ${error.slice(0, 300)}`)
 		write(`\nwritten to ${path.relative(process.cwd(), file)}`)

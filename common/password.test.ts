@@ -22,7 +22,13 @@ describe('the password rule', () => {
 	})
 
 	test('every failing rule is reported at once, in a stable order', () => {
-		expect(messagesFor('')).toEqual(['auth:password.tooShort', 'auth:password.lowercase', 'auth:password.uppercase', 'auth:password.number', 'auth:password.special'])
+		expect(messagesFor('')).toEqual([
+			'auth:password.tooShort',
+			'auth:password.lowercase',
+			'auth:password.uppercase',
+			'auth:password.number',
+			'auth:password.special',
+		])
 		expect(messagesFor('abc')).toEqual(['auth:password.tooShort', 'auth:password.uppercase', 'auth:password.number', 'auth:password.special'])
 		expect(passwordMessages).toHaveLength(6)
 	})

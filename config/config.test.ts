@@ -52,9 +52,7 @@ describe('configuration', () => {
 	})
 
 	test('an external realtime host needs its credentials', () => {
-		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual([
-			'PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set',
-		])
+		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual(['PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set'])
 	})
 
 	test('limits attachments to 16 MiB unless UPLOAD_MAX_BYTES says otherwise, in whole bytes', () => {

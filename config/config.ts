@@ -10,8 +10,7 @@ const optionalString = z
 	.transform((value) => (value === '' ? undefined : value))
 	.optional()
 
-const optionalUrl = (what: string) =>
-	optionalString.refine((value) => value === undefined || URL.canParse(value), `${what} must be an absolute URL`)
+const optionalUrl = (what: string) => optionalString.refine((value) => value === undefined || URL.canParse(value), `${what} must be an absolute URL`)
 
 const port = z.coerce.number({ invalid_type_error: 'must be a number' }).int().min(0).max(65535)
 
@@ -25,7 +24,10 @@ export const trustProxy = z
 	.string()
 	.trim()
 	.default('loopback')
-	.refine((value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())), 'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated')
+	.refine(
+		(value) => value.split(',').every((part) => /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-f:]+(\/\d+)?)$/i.test(part.trim())),
+		'TRUST_PROXY must be loopback, linklocal, uniquelocal or addresses/CIDR ranges, comma-separated',
+	)
 
 const limit = (name: string, fallback: number, max: number) =>
 	z.coerce
@@ -60,21 +62,23 @@ const envSchema = z.object({
 		'DATABASE_URL must start with postgres:// or postgresql://',
 	),
 	EMBEDDED_PG_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
-	SESSION_SECRET: optionalString.refine(
-		(value) => value === undefined || value.length >= 32,
-		'SESSION_SECRET must be at least 32 characters',
-	),
+	SESSION_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, 'SESSION_SECRET must be at least 32 characters'),
 	API_BASE_URL: optionalUrl('API_BASE_URL'),
 	// Channel credentials at rest (AES-256-GCM); generated into DATA_DIR like SESSION_SECRET when unset.
-	ENCRYPTION_KEY: optionalString.refine(
-		(value) => value === undefined || value.length >= 32,
-		'ENCRYPTION_KEY must be at least 32 characters',
-	),
+	ENCRYPTION_KEY: optionalString.refine((value) => value === undefined || value.length >= 32, 'ENCRYPTION_KEY must be at least 32 characters'),
 	// The providers' APIs, changeable for a proxy or a test's local fake.
 	WHATSAPP_API_URL: z.string().trim().url().default('https://graph.facebook.com'),
-	WHATSAPP_API_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'WHATSAPP_API_VERSION must look like v21.0').default('v21.0'),
+	WHATSAPP_API_VERSION: z
+		.string()
+		.trim()
+		.regex(/^v\d+\.\d+$/, 'WHATSAPP_API_VERSION must look like v21.0')
+		.default('v21.0'),
 	META_GRAPH_URL: z.string().trim().url().default('https://graph.facebook.com'),
-	META_GRAPH_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v21.0').default('v21.0'),
+	META_GRAPH_VERSION: z
+		.string()
+		.trim()
+		.regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v21.0')
+		.default('v21.0'),
 	TELEGRAM_API_URL: z.string().trim().url().default('https://api.telegram.org'),
 	// Attachments, in and out: a larger file is refused (an agent's) or kept as a note (a customer's).
 	UPLOAD_MAX_BYTES: z.coerce
@@ -94,7 +98,12 @@ const envSchema = z.object({
 	OPT_OUT_WORDS: z
 		.string()
 		.default('STOP,ARRÊT,إلغاء')
-		.transform((value) => value.split(',').map((word) => word.trim()).filter(Boolean)),
+		.transform((value) =>
+			value
+				.split(',')
+				.map((word) => word.trim())
+				.filter(Boolean),
+		),
 	PUSHER_APP_ID: optionalString,
 	PUSHER_KEY: optionalString,
 	PUSHER_SECRET: optionalString,
@@ -119,15 +128,9 @@ const envSchema = z.object({
 	S3_SECRET_ACCESS_KEY: optionalString,
 	// Path-style URLs (http://host/bucket/key), which MinIO needs; on by default when S3_ENDPOINT is set.
 	S3_FORCE_PATH_STYLE: boolean,
-	SMTP_URL: optionalString.refine(
-		(value) => value === undefined || /^smtps?:\/\//.test(value),
-		'SMTP_URL must start with smtp:// or smtps://',
-	),
+	SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), 'SMTP_URL must start with smtp:// or smtps://'),
 	MAIL_FROM: z.string().trim().min(3).default('CRM <no-reply@localhost>'),
-	HOME_REDIRECT: optionalString.refine(
-		(value) => value === undefined || value.startsWith('/'),
-		'HOME_REDIRECT must be a path starting with /',
-	),
+	HOME_REDIRECT: optionalString.refine((value) => value === undefined || value.startsWith('/'), 'HOME_REDIRECT must be a path starting with /'),
 	ALLOWED_REDIRECT_HOSTS: z
 		.string()
 		.optional()

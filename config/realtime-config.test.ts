@@ -4,7 +4,14 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parseConfig } from './config.ts'
 import { problemsOf, tmpDataDir } from './config-test-support.ts'
-import { clientAddressFor, parseStandaloneRealtimeConfig, publishTarget, type RealtimeLimits, realtimeServerOptions, resolveRealtimeConfig } from './realtime-config.ts'
+import {
+	clientAddressFor,
+	parseStandaloneRealtimeConfig,
+	publishTarget,
+	type RealtimeLimits,
+	realtimeServerOptions,
+	resolveRealtimeConfig,
+} from './realtime-config.ts'
 import { ConfigError } from './config.ts'
 
 describe('realtime configuration', () => {
@@ -22,7 +29,14 @@ describe('realtime configuration', () => {
 		expect(resolveRealtimeConfig(parseConfig({}, dir)).app).toEqual(realtime.app)
 		// Browsers reach it where they reach the app, without TLS on plain http.
 		expect(realtime.browser).toEqual({ key: realtime.app.key, cluster: 'mt1', wsHost: 'localhost', wsPort: 4100, forceTLS: false })
-		expect(publishTarget(realtime, 5555)).toEqual({ appId: realtime.app.id, key: realtime.app.key, secret: realtime.app.secret, host: '127.0.0.1', port: 5555, useTLS: false })
+		expect(publishTarget(realtime, 5555)).toEqual({
+			appId: realtime.app.id,
+			key: realtime.app.key,
+			secret: realtime.app.secret,
+			host: '127.0.0.1',
+			port: 5555,
+			useTLS: false,
+		})
 	})
 
 	test('embedded behind https: the browser uses TLS on the public port', () => {
@@ -65,18 +79,41 @@ describe('realtime configuration', () => {
 	})
 
 	test('PUSHER_PUBLIC_URL: browsers reach Soketi behind the app’s proxy while the app publishes to it directly', () => {
-		const credentials = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret', PUSHER_HOST: 'soketi', PUSHER_PORT: '6001', PUSHER_FORCE_TLS: 'false' }
+		const credentials = {
+			PUSHER_APP_ID: 'app',
+			PUSHER_KEY: 'key',
+			PUSHER_SECRET: 'secret',
+			PUSHER_HOST: 'soketi',
+			PUSHER_PORT: '6001',
+			PUSHER_FORCE_TLS: 'false',
+		}
 		const realtime = resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_PUBLIC_URL: 'https://crm.example.com' }, tmpDataDir()))
 		expect(realtime).toMatchObject({ host: 'soketi', port: 6001, useTLS: false })
 		expect(realtime.browser).toEqual({ key: 'key', cluster: 'mt1', wsHost: 'crm.example.com', wsPort: 443, forceTLS: true })
-		expect(resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_PUBLIC_URL: 'http://localhost:8080' }, tmpDataDir())).browser).toMatchObject({ wsHost: 'localhost', wsPort: 8080, forceTLS: false })
-		expect(problemsOf({ ...credentials, PUSHER_PUBLIC_URL: 'https://crm.example.com/app' })).toEqual(['PUSHER_PUBLIC_URL must be a scheme and host only, e.g. https://crm.example.com'])
+		expect(resolveRealtimeConfig(parseConfig({ ...credentials, PUSHER_PUBLIC_URL: 'http://localhost:8080' }, tmpDataDir())).browser).toMatchObject({
+			wsHost: 'localhost',
+			wsPort: 8080,
+			forceTLS: false,
+		})
+		expect(problemsOf({ ...credentials, PUSHER_PUBLIC_URL: 'https://crm.example.com/app' })).toEqual([
+			'PUSHER_PUBLIC_URL must be a scheme and host only, e.g. https://crm.example.com',
+		])
 	})
 
 	test('the standalone process: the same PUSHER_* credentials, required, on PUSHER_PORT (6001 by default)', () => {
 		const env = { PUSHER_APP_ID: 'app', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' }
-		expect(parseStandaloneRealtimeConfig(env)).toEqual({ app: { id: 'app', key: 'key', secret: 'secret' }, host: '0.0.0.0', port: 6001, logLevel: 'info', limits: defaultLimits })
-		expect(parseStandaloneRealtimeConfig({ ...env, HOST: '127.0.0.1', PUSHER_PORT: '44001', LOG_LEVEL: 'warn' })).toMatchObject({ host: '127.0.0.1', port: 44001, logLevel: 'warn' })
+		expect(parseStandaloneRealtimeConfig(env)).toEqual({
+			app: { id: 'app', key: 'key', secret: 'secret' },
+			host: '0.0.0.0',
+			port: 6001,
+			logLevel: 'info',
+			limits: defaultLimits,
+		})
+		expect(parseStandaloneRealtimeConfig({ ...env, HOST: '127.0.0.1', PUSHER_PORT: '44001', LOG_LEVEL: 'warn' })).toMatchObject({
+			host: '127.0.0.1',
+			port: 44001,
+			logLevel: 'warn',
+		})
 		const refused = (values: Record<string, string>) => {
 			try {
 				parseStandaloneRealtimeConfig(values)
@@ -105,7 +142,12 @@ describe('realtime configuration', () => {
 	test('the realtime server’s limits: finite by default, each one configurable, nonsense refused', () => {
 		expect(pick(parseConfig({}, tmpDataDir()))).toEqual(defaultLimits)
 		const configured = parseConfig(
-			{ REALTIME_MAX_CONNECTIONS: '500', REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '8', REALTIME_MAX_CHANNELS_PER_CONNECTION: '20', REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: '4' },
+			{
+				REALTIME_MAX_CONNECTIONS: '500',
+				REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '8',
+				REALTIME_MAX_CHANNELS_PER_CONNECTION: '20',
+				REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND: '4',
+			},
 			tmpDataDir(),
 		)
 		const options = realtimeServerOptions(configured)
@@ -113,11 +155,23 @@ describe('realtime configuration', () => {
 		// Only the product's channels, public ones never.
 		const workspace = '0b6a8a52-6c1f-4a38-9d43-2f7d3a1c5e10'
 		const allowed = (name: string) => options.channelNames?.some((pattern) => pattern.test(name)) ?? false
-		for (const name of [`private-workspace-${workspace}`, `presence-workspace-${workspace}`, `presence-conversation-${workspace}`, `private-visitor-${workspace}`]) {
+		for (const name of [
+			`private-workspace-${workspace}`,
+			`presence-workspace-${workspace}`,
+			`presence-conversation-${workspace}`,
+			`private-visitor-${workspace}`,
+		]) {
 			expect(allowed(name)).toBe(true)
 		}
 		// private-conversation-{id} is retired: typing and viewing moved to the presence channel.
-		for (const name of ['news', `private-workspace-${workspace}x`, `presence-workspace-${workspace.toUpperCase()}`, 'private-anything', `cache-${workspace}`, `private-conversation-${workspace}`]) {
+		for (const name of [
+			'news',
+			`private-workspace-${workspace}x`,
+			`presence-workspace-${workspace.toUpperCase()}`,
+			'private-anything',
+			`cache-${workspace}`,
+			`private-conversation-${workspace}`,
+		]) {
 			expect(allowed(name)).toBe(false)
 		}
 		expect(problemsOf({ REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '1.5' })).toEqual(['REALTIME_MAX_CONNECTIONS_PER_ADDRESS must be a whole number'])

@@ -127,7 +127,11 @@ function browserAt(key: string, cluster: string, url: URL): RealtimeBrowserConfi
 /** What the realtime server's limits are read from: the app's configuration, or the standalone process's. */
 export type RealtimeLimits = Pick<
 	Config,
-	'TRUST_PROXY' | 'REALTIME_MAX_CONNECTIONS' | 'REALTIME_MAX_CONNECTIONS_PER_ADDRESS' | 'REALTIME_MAX_CHANNELS_PER_CONNECTION' | 'REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND'
+	| 'TRUST_PROXY'
+	| 'REALTIME_MAX_CONNECTIONS'
+	| 'REALTIME_MAX_CONNECTIONS_PER_ADDRESS'
+	| 'REALTIME_MAX_CHANNELS_PER_CONNECTION'
+	| 'REALTIME_MAX_SUBSCRIPTIONS_PER_SECOND'
 >
 
 /**
@@ -151,9 +155,13 @@ export function realtimeServerOptions(limits: RealtimeLimits): Partial<RealtimeS
  */
 export function clientAddressFor(trust: string): (req: IncomingMessage) => string | undefined {
 	const app = express()
-	app.set('trust proxy', trust.split(',').map((part) => part.trim()))
+	app.set(
+		'trust proxy',
+		trust.split(',').map((part) => part.trim()),
+	)
 	// Upgrades never pass through Express: its request prototype reads `ip` from the headers and socket given.
-	return (req) => (Object.create(app.request, { headers: { value: req.headers }, socket: { value: req.socket }, connection: { value: req.socket } }) as Request).ip
+	return (req) =>
+		(Object.create(app.request, { headers: { value: req.headers }, socket: { value: req.socket }, connection: { value: req.socket } }) as Request).ip
 }
 
 /** The standalone realtime process (`npm run start:realtime`): one app, where it listens, how it stops, its limits. */

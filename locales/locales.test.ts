@@ -14,14 +14,12 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 const flat = Object.fromEntries(
-	locales.map((locale) => [
-		locale,
-		new Map(Object.entries(resources[locale]).flatMap(([namespace, tree]) => [...flatten(tree as Tree, `${namespace}:`)])),
-	]),
+	locales.map((locale) => [locale, new Map(Object.entries(resources[locale]).flatMap(([namespace, tree]) => [...flatten(tree as Tree, `${namespace}:`)]))]),
 ) as Record<(typeof locales)[number], Map<string, string>>
 
 // Words that are the same in every language: product and brand names.
-const sameEverywhere = /^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages)$/
+const sameEverywhere =
+	/^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages)$/
 
 // i18next's plural forms: `key_one`, `key_other`… as many as the language's plural rules have.
 const pluralSuffix = /_(zero|one|two|few|many|other)$/
@@ -49,7 +47,10 @@ describe('translations', () => {
 	test('Arabic and French are translated, not English left in place', () => {
 		for (const locale of ['ar-eg', 'fr-x'] as const) {
 			const untranslated = [...flat['en-us']].filter(([key, english]) => flat[locale].get(key) === english && !sameEverywhere.test(english))
-			expect(untranslated.map(([key]) => key), `${locale} still in English`).toEqual([])
+			expect(
+				untranslated.map(([key]) => key),
+				`${locale} still in English`,
+			).toEqual([])
 		}
 	})
 

@@ -41,9 +41,45 @@ import { type Locale } from './languages.ts'
  * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too).
  */
 export const resources = {
-	'en-us': { common: enCommon, api: enApi, auth: enAuth, workspaces: enWorkspaces, contacts: enContacts, inbox: enInbox, channels: enChannels, campaigns: enCampaigns, mail: enMail, reports: enReports, audit: enAudit },
-	'ar-eg': { common: arCommon, api: arApi, auth: arAuth, workspaces: arWorkspaces, contacts: arContacts, inbox: arInbox, channels: arChannels, campaigns: arCampaigns, mail: arMail, reports: arReports, audit: arAudit },
-	'fr-x': { common: frCommon, api: frApi, auth: frAuth, workspaces: frWorkspaces, contacts: frContacts, inbox: frInbox, channels: frChannels, campaigns: frCampaigns, mail: frMail, reports: frReports, audit: frAudit },
+	'en-us': {
+		common: enCommon,
+		api: enApi,
+		auth: enAuth,
+		workspaces: enWorkspaces,
+		contacts: enContacts,
+		inbox: enInbox,
+		channels: enChannels,
+		campaigns: enCampaigns,
+		mail: enMail,
+		reports: enReports,
+		audit: enAudit,
+	},
+	'ar-eg': {
+		common: arCommon,
+		api: arApi,
+		auth: arAuth,
+		workspaces: arWorkspaces,
+		contacts: arContacts,
+		inbox: arInbox,
+		channels: arChannels,
+		campaigns: arCampaigns,
+		mail: arMail,
+		reports: arReports,
+		audit: arAudit,
+	},
+	'fr-x': {
+		common: frCommon,
+		api: frApi,
+		auth: frAuth,
+		workspaces: frWorkspaces,
+		contacts: frContacts,
+		inbox: frInbox,
+		channels: frChannels,
+		campaigns: frCampaigns,
+		mail: frMail,
+		reports: frReports,
+		audit: frAudit,
+	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
@@ -52,4 +88,14 @@ export type Namespace = keyof (typeof resources)['en-us']
 export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
-export const apiNamespaces = ['api', 'auth', 'workspaces', 'contacts', 'inbox', 'channels', 'campaigns', 'mail', 'audit'] as const satisfies readonly Namespace[]
+export const apiNamespaces = [
+	'api',
+	'auth',
+	'workspaces',
+	'contacts',
+	'inbox',
+	'channels',
+	'campaigns',
+	'mail',
+	'audit',
+] as const satisfies readonly Namespace[]

@@ -49,9 +49,7 @@ export interface PresenceMember {
 	user_info?: unknown
 }
 
-export type JoinOutcome =
-	| { ok: true; subscriptionCount: number; memberAdded: boolean }
-	| { ok: false; reason: 'presence_limit' }
+export type JoinOutcome = { ok: true; subscriptionCount: number; memberAdded: boolean } | { ok: false; reason: 'presence_limit' }
 
 export interface LeaveOutcome {
 	left: boolean

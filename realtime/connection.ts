@@ -149,10 +149,7 @@ export class Connection implements AdapterSocket {
 		if (this.state !== 'open') return
 		this.awaitingPong = true
 		this.send(encode({ event: 'pusher:ping', data: {} }))
-		this.timer = setTimeout(
-			() => this.terminate(CloseCode.PongNotReceived, 'Pong reply not received'),
-			this.context.settings.pongTimeoutSeconds * 1000,
-		)
+		this.timer = setTimeout(() => this.terminate(CloseCode.PongNotReceived, 'Pong reply not received'), this.context.settings.pongTimeoutSeconds * 1000)
 	}
 
 	private sendError(code: number, message: string): void {
@@ -415,10 +412,7 @@ export class Connection implements AdapterSocket {
 			return
 		}
 		if (!this.clientEvents.take()) {
-			this.sendError(
-				ErrorCode.ClientEventRateLimit,
-				`Client event rejected: more than ${app.maxClientEventsPerSecond} per second`,
-			)
+			this.sendError(ErrorCode.ClientEventRateLimit, `Client event rejected: more than ${app.maxClientEventsPerSecond} per second`)
 			return
 		}
 		const size = byteLength(typeof message.data === 'string' ? message.data : (JSON.stringify(message.data) ?? ''))

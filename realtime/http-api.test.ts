@@ -225,9 +225,7 @@ describe('request authentication', () => {
 		const unknown = await fetch(signedUrl(server.port, { path: '/apps/9999/channels' }))
 		expect(unknown.status).toBe(404)
 		expect(await unknown.json()).toEqual({ error: expect.any(String) })
-		const disabled = await fetch(
-			signedUrl(server.port, { path: `/apps/${DISABLED.id}/channels`, key: DISABLED.key, secret: DISABLED.secret }),
-		)
+		const disabled = await fetch(signedUrl(server.port, { path: `/apps/${DISABLED.id}/channels`, key: DISABLED.key, secret: DISABLED.secret }))
 		expect(disabled.status).toBe(403)
 	})
 

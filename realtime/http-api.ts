@@ -107,13 +107,7 @@ export function createHttpHandler(context: HttpApiContext): HttpHandler {
 	}
 }
 
-async function handle(
-	context: HttpApiContext,
-	req: IncomingMessage,
-	{ route, appId, param }: MatchedRoute,
-	path: string,
-	rawQuery: string,
-): Promise<JsonBody> {
+async function handle(context: HttpApiContext, req: IncomingMessage, { route, appId, param }: MatchedRoute, path: string, rawQuery: string): Promise<JsonBody> {
 	const method = (req.method ?? 'GET').toUpperCase()
 	if (method !== route.method) throw new HttpError(405, `Use ${route.method} for this endpoint`)
 	const app = context.apps.byId(appId)
@@ -231,12 +225,7 @@ async function publish(context: HttpApiContext, app: App, event: EventInput): Pr
 	}
 }
 
-async function channelAttributes(
-	context: HttpApiContext,
-	app: App,
-	channel: string,
-	info: Set<string>,
-): Promise<JsonBody> {
+async function channelAttributes(context: HttpApiContext, app: App, channel: string, info: Set<string>): Promise<JsonBody> {
 	const stats = await context.adapter.channel(app.id, channel)
 	const attributes: JsonBody = {}
 	if (info.has('subscription_count')) attributes.subscription_count = stats.subscriptionCount

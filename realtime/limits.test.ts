@@ -48,9 +48,13 @@ describe('channel names', () => {
 		const other = await connect(strict)
 		const refused = await other.subscribe('private-elsewhere', strictSdk.authorizeChannel(other.socketId, 'private-elsewhere'))
 		expect(refused).toMatchObject({ event: 'pusher:subscription_error', data: { type: 'InvalidChannel', status: 403 } })
-		expect((await other.subscribe('private-room-7', strictSdk.authorizeChannel(other.socketId, 'private-room-7'))).event).toBe('pusher_internal:subscription_succeeded')
+		expect((await other.subscribe('private-room-7', strictSdk.authorizeChannel(other.socketId, 'private-room-7'))).event).toBe(
+			'pusher_internal:subscription_succeeded',
+		)
 		// A refused name holds nothing on the server.
-		expect([...Object.keys(((await strictSdk.get({ path: '/channels' }).then((response) => response.json())) as { channels: object }).channels)]).toEqual(['private-room-7'])
+		expect([...Object.keys(((await strictSdk.get({ path: '/channels' }).then((response) => response.json())) as { channels: object }).channels)]).toEqual([
+			'private-room-7',
+		])
 	})
 
 	it('leaves user channels to signing in, whatever the patterns', async () => {

@@ -43,11 +43,7 @@ function client({ userId = 'user-1', userInfo = {}, badAuth = false, port = serv
 
 function connected(pusher: PusherClient): Promise<void> {
 	if (pusher.connection.state === 'connected') return Promise.resolve()
-	return withTimeout(
-		new Promise<void>((resolve) => pusher.connection.bind('connected', () => resolve())),
-		3000,
-		'pusher-js to connect',
-	)
+	return withTimeout(new Promise<void>((resolve) => pusher.connection.bind('connected', () => resolve())), 3000, 'pusher-js to connect')
 }
 
 beforeAll(async () => {

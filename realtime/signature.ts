@@ -33,13 +33,7 @@ export function signUser(credentials: Credentials, socketId: string, userData: s
 	return `${credentials.key}:${hmacSha256Hex(credentials.secret, `${socketId}::user::${userData}`)}`
 }
 
-export function verifyChannelAuth(
-	credentials: Credentials,
-	socketId: string,
-	channel: string,
-	auth: unknown,
-	channelData?: string,
-): boolean {
+export function verifyChannelAuth(credentials: Credentials, socketId: string, channel: string, auth: unknown, channelData?: string): boolean {
 	return typeof auth === 'string' && safeEqual(auth, signChannel(credentials, socketId, channel, channelData))
 }
 

@@ -17,10 +17,7 @@ export interface TestServer {
 	close(): Promise<void>
 }
 
-export async function startServer(
-	options: Partial<RealtimeServerOptions> = {},
-	listener?: (realtime: RealtimeServer) => RequestListener,
-): Promise<TestServer> {
+export async function startServer(options: Partial<RealtimeServerOptions> = {}, listener?: (realtime: RealtimeServer) => RequestListener): Promise<TestServer> {
 	const realtime = createRealtimeServer({ apps: [APP], channelNames: ANY_CHANNEL, ...options })
 	const fallback: RequestListener = (req, res) =>
 		realtime.httpHandler(req, res, () => {
@@ -37,8 +34,7 @@ export async function startServer(
 		realtime,
 		http,
 		port,
-		sdk: (app = APP) =>
-			new PusherServer({ appId: app.id, key: app.key, secret: app.secret, host: '127.0.0.1', port: String(port), useTLS: false }),
+		sdk: (app = APP) => new PusherServer({ appId: app.id, key: app.key, secret: app.secret, host: '127.0.0.1', port: String(port), useTLS: false }),
 		async close() {
 			await realtime.close()
 			http.closeAllConnections()

@@ -19,7 +19,9 @@ if (!counts) {
 	process.exit(process.env.AUDIT_STRICT === '1' ? 1 : 0)
 }
 const serious = (counts.high ?? 0) + (counts.critical ?? 0)
-console.log(`npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low`)
+console.log(
+	`npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low`,
+)
 if (serious > 0) {
 	for (const [name, item] of Object.entries(report.vulnerabilities ?? {})) {
 		if (item.severity === 'high' || item.severity === 'critical') console.log(`  ${item.severity}: ${name} ${item.range ?? ''}`)

@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest'
 import { checkBrowser, chromiumPath, debianChromium } from './browser.ts'
 
 const own = '/cache/ms-playwright/chromium-1/chrome-linux/chrome'
-const onDisk = (...files: string[]) => (file: string) => files.includes(file)
+const onDisk =
+	(...files: string[]) =>
+	(file: string) =>
+		files.includes(file)
 
 describe('the Chromium of the browser tests', () => {
 	test('CHROMIUM_PATH first, then Debian’s, then Playwright’s own', () => {

@@ -14,7 +14,11 @@ export function chromiumPath(env: Partial<Record<string, string>> = process.env,
 export type BrowserCheck = { ready: true; path: string } | { ready: false; reason: 'missing-chromium-path' | 'none' }
 
 /** Whether the browser tests have a Chromium to run: the one chromiumPath names, or Playwright's own at `playwrightOwn`. */
-export function checkBrowser(playwrightOwn: string, env: Partial<Record<string, string>> = process.env, exists: (file: string) => boolean = fs.existsSync): BrowserCheck {
+export function checkBrowser(
+	playwrightOwn: string,
+	env: Partial<Record<string, string>> = process.env,
+	exists: (file: string) => boolean = fs.existsSync,
+): BrowserCheck {
 	const chosen = chromiumPath(env, exists)
 	if (chosen) return exists(chosen) ? { ready: true, path: chosen } : { ready: false, reason: 'missing-chromium-path' }
 	return exists(playwrightOwn) ? { ready: true, path: playwrightOwn } : { ready: false, reason: 'none' }

@@ -166,14 +166,14 @@ export function formatReport(report: SizeReport): string {
 	}
 	rows.push(['shared: entry + root (every page)', kb(report.shared.js), kb(report.shared.css), kb(report.shared.js), kb(report.shared.css)])
 	const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
-	const line = (row: string[]) =>
-		row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
+	const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')
 	const rule = widths.map((width) => '─'.repeat(width)).join('  ')
 	const body = rows.slice(1).map(line)
 	// The shared total sits under a rule of its own.
 	body.splice(body.length - 1, 0, rule)
 	const goalLines = report.goals.map(
-		(goal) => `${goal.label}: ${kb({ files: 0, gzipBytes: goal.gzipBytes })} KB gzip, goal ${kb({ files: 0, gzipBytes: goal.maxGzipBytes })} KB: ${goal.met ? 'met' : 'not met'}`,
+		(goal) =>
+			`${goal.label}: ${kb({ files: 0, gzipBytes: goal.gzipBytes })} KB gzip, goal ${kb({ files: 0, gzipBytes: goal.maxGzipBytes })} KB: ${goal.met ? 'met' : 'not met'}`,
 	)
 	return [line(rows[0] ?? []), rule, ...body, rule, ...goalLines].join('\n')
 }

@@ -6,8 +6,8 @@ import { browserWays, checkBrowser } from './browser.ts'
 /**
  * `npm test`: every check, in order, each stage's output streamed; stops at the first failure
  * and prints a summary either way. Stages can be skipped with SKIP=lint,e2e (for local work).
- * The stages of a group run at once, each printed whole when it ends: the type check and the lint
- * are one process each, so on two cores they take the time of the longer one.
+ * The stages of a group run at once, each printed whole when it ends: the type check, the lint and
+ * the format check are one process each, so on two cores they take about the time of the longest.
  */
 type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean> }
 
@@ -15,6 +15,7 @@ const stages: Array<Stage | Stage[]> = [
 	[
 		{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
 		{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
+		{ name: 'format', command: 'npm', args: ['run', '--silent', 'format:check'] },
 	],
 	{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
 	// Before the API tests: the quick start's test starts the built server as a new user would.
@@ -23,7 +24,12 @@ const stages: Array<Stage | Stage[]> = [
 	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'], prepare: ensureBrowser },
 ]
 
-const skipped = new Set((process.env.SKIP ?? '').split(',').map((name) => name.trim()).filter(Boolean))
+const skipped = new Set(
+	(process.env.SKIP ?? '')
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean),
+)
 
 /** Runs a command to its end; `captured` keeps its output (both streams, in order) instead of streaming it. */
 function run(stage: Pick<Stage, 'command' | 'args'>, captured?: Buffer[]): Promise<number> {

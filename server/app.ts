@@ -61,11 +61,19 @@ export type AppServer = {
  * `startJobs` runs once the server listens: the jobs publish to the embedded realtime server on
  * this port (the demo's first replies did so before it was up, and every publish failed).
  */
-export async function createAppServer(options: { config: Config; logger: Logger; database: DatabaseHandle; startJobs?: () => Promise<JobRunner> }): Promise<AppServer> {
+export async function createAppServer(options: {
+	config: Config
+	logger: Logger
+	database: DatabaseHandle
+	startJobs?: () => Promise<JobRunner>
+}): Promise<AppServer> {
 	const { config, logger, database } = options
 	const app = express()
 	app.disable('x-powered-by')
-	app.set('trust proxy', config.TRUST_PROXY.split(',').map((part) => part.trim()))
+	app.set(
+		'trust proxy',
+		config.TRUST_PROXY.split(',').map((part) => part.trim()),
+	)
 	const server = http.createServer(app)
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false
@@ -98,7 +106,8 @@ export async function createAppServer(options: { config: Config; logger: Logger;
 	logger.info(realtimeServer ? 'realtime: embedded Pusher-protocol server' : `realtime: ${realtimeConfig.host}:${realtimeConfig.port}`)
 
 	// A 503 is the database away for a moment (api/http/errors.ts has said why, once): not an error of ours, nor one line per request at that level.
-	const levelOf = (statusCode: number, error: Error | undefined) => (statusCode === 503 ? 'warn' : error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info')
+	const levelOf = (statusCode: number, error: Error | undefined) =>
+		statusCode === 503 ? 'warn' : error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info'
 	const requestLogOf = (successLevel: 'info' | 'debug') =>
 		pinoHttp({
 			logger,

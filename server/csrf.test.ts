@@ -40,7 +40,7 @@ describe('refuseForeignOrigin', () => {
 		expect((await post('/en-us/auth/login')).status).toBe(200)
 	})
 
-	test('behind a proxy that rewrites Host, a post from PUBLIC_URL passes and the request is told PUBLIC_URL\'s host', async () => {
+	test("behind a proxy that rewrites Host, a post from PUBLIC_URL passes and the request is told PUBLIC_URL's host", async () => {
 		expect(await postThrough({ Origin: 'https://crm.example.com', Host: 'app:3000' })).toEqual({ status: 200, body: 'done for crm.example.com' })
 		expect(await postThrough({ Origin: 'https://crm.example.com', Host: 'app:3000', 'X-Forwarded-Host': 'internal' })).toEqual({
 			status: 200,
@@ -50,7 +50,10 @@ describe('refuseForeignOrigin', () => {
 
 	test('the host the request names is X-Forwarded-Host before Host, as Remix reads it', async () => {
 		const host = new URL(url).host
-		expect(await postThrough({ Origin: 'http://shop.example', Host: host, 'X-Forwarded-Host': 'shop.example' })).toEqual({ status: 200, body: 'done for shop.example' })
+		expect(await postThrough({ Origin: 'http://shop.example', Host: host, 'X-Forwarded-Host': 'shop.example' })).toEqual({
+			status: 200,
+			body: 'done for shop.example',
+		})
 		expect((await postThrough({ Origin: url, Host: host, 'X-Forwarded-Host': 'shop.example' })).status).toBe(403)
 	})
 

@@ -33,7 +33,13 @@ describe('the API in-process', () => {
 	test('gets the method, path, headers and body, and believes X-Forwarded-For as from loopback', async () => {
 		const response = await fetchInProcess(`${base}/echo`, {
 			method: 'POST',
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Accept-Language': 'ar-eg', Authorization: 'Bearer tok', 'X-Forwarded-For': '203.0.113.7' },
+			headers: {
+				Accept: 'application/json',
+				'Content-Type': 'application/json',
+				'Accept-Language': 'ar-eg',
+				Authorization: 'Bearer tok',
+				'X-Forwarded-For': '203.0.113.7',
+			},
 			body: '{"a":1}',
 		})
 		expect(response.status).toBe(200)

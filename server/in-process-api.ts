@@ -6,7 +6,10 @@ import inject from 'light-my-request'
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
 
 /** The part of `fetch` the backend-for-frontend's API client uses (app/.server/api-client.ts). */
-export type InProcessFetch = (url: string, init: { method: Method; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> }) => Promise<Response>
+export type InProcessFetch = (
+	url: string,
+	init: { method: Method; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> },
+) => Promise<Response>
 
 /**
  * The `/v1` API called without a socket, when this process mounts it: the backend-for-frontend's

@@ -65,7 +65,9 @@ describe('the 413', () => {
 		expect(isRouteErrorResponse(error)).toBe(true)
 		const { status, data } = error as { status: number; data: { message: string } }
 		expect(status).toBe(413)
-		expect(data.message.replace(/\s/g, ' ')).toBe('Cette page accepte au plus 16 Mo à la fois. Revenez en arrière et envoyez moins : un texte plus court ou un fichier plus petit.')
+		expect(data.message.replace(/\s/g, ' ')).toBe(
+			'Cette page accepte au plus 16 Mo à la fois. Revenez en arrière et envoyez moins : un texte plus court ou un fichier plus petit.',
+		)
 	})
 })
 

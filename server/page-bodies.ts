@@ -108,7 +108,9 @@ function localeOf(req: Request): Locale {
 /** `bytes` as its reader writes sizes: `64 kB`, `16 Mo`, `١٦ ميغابايت`. */
 export function sizeFor(locale: Locale, bytes: number): string {
 	const inMegabytes = bytes >= megabyte
-	return new Intl.NumberFormat(languageOf(locale).tag, { style: 'unit', unit: inMegabytes ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(bytes / (inMegabytes ? megabyte : kilobyte))
+	return new Intl.NumberFormat(languageOf(locale).tag, { style: 'unit', unit: inMegabytes ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(
+		bytes / (inMegabytes ? megabyte : kilobyte),
+	)
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)

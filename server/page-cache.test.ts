@@ -22,7 +22,11 @@ beforeAll(async () => {
 		rendered.push(req.url)
 		if (req.path.endsWith('/missing')) return void res.status(404).type('html').send('<p>missing</p>')
 		const nonce = String(res.locals.cspNonce)
-		res.type('html').send(`<html lang="${req.path.slice(1, 6)}"><script nonce="${nonce}">go()</script><script nonce="${nonce}"></script><p>${'words '.repeat(400)}</p></html>`)
+		res
+			.type('html')
+			.send(
+				`<html lang="${req.path.slice(1, 6)}"><script nonce="${nonce}">go()</script><script nonce="${nonce}"></script><p>${'words '.repeat(400)}</p></html>`,
+			)
 	})
 	server = app.listen(0, '127.0.0.1')
 	await new Promise((resolve) => server.once('listening', resolve))
@@ -82,7 +86,10 @@ describe('the anonymous page cache', () => {
 		})
 		app.get('/', cache, (_req, res) => {
 			renders++
-			res.cookie('toast', '', { maxAge: 0 }).type('html').send(`<script nonce="${String(res.locals.cspNonce)}"></script>`)
+			res
+				.cookie('toast', '', { maxAge: 0 })
+				.type('html')
+				.send(`<script nonce="${String(res.locals.cspNonce)}"></script>`)
 		})
 		const other = app.listen(0, '127.0.0.1')
 		await new Promise((resolve) => other.once('listening', resolve))

@@ -28,14 +28,17 @@ describe('security headers', () => {
 		expect(directive(headers['content-security-policy'], 'frame-ancestors')).toBe("frame-ancestors 'none'")
 	})
 
-	test.each(['/en-us/c/support', '/ar-eg/c/sales-team/', '/fr-x/c/x'])('the chat link page %s may be framed by any site, its CSP as strict otherwise', async (path) => {
-		const { headers, body } = await headersOf(path)
-		expect(headers['x-frame-options']).toBeUndefined()
-		expect(directive(headers['content-security-policy'], 'frame-ancestors')).toBe('frame-ancestors *')
-		const nonce = /nonce="([^"]+)"/.exec(body)?.[1]
-		expect(directive(headers['content-security-policy'], 'script-src')).toBe(`script-src 'strict-dynamic' 'self' 'nonce-${nonce}'`)
-		expect(directive(headers['content-security-policy'], 'object-src')).toBe("object-src 'none'")
-	})
+	test.each(['/en-us/c/support', '/ar-eg/c/sales-team/', '/fr-x/c/x'])(
+		'the chat link page %s may be framed by any site, its CSP as strict otherwise',
+		async (path) => {
+			const { headers, body } = await headersOf(path)
+			expect(headers['x-frame-options']).toBeUndefined()
+			expect(directive(headers['content-security-policy'], 'frame-ancestors')).toBe('frame-ancestors *')
+			const nonce = /nonce="([^"]+)"/.exec(body)?.[1]
+			expect(directive(headers['content-security-policy'], 'script-src')).toBe(`script-src 'strict-dynamic' 'self' 'nonce-${nonce}'`)
+			expect(directive(headers['content-security-policy'], 'object-src')).toBe("object-src 'none'")
+		},
+	)
 
 	test('a post to the chat link page is not framable', async () => {
 		expect((await headersOf('/en-us/c/support', undefined, 'POST')).headers['x-frame-options']).toBe('DENY')

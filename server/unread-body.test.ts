@@ -26,7 +26,8 @@ function twoPosts(size: number): Promise<{ text: string; reset: boolean }> {
 	return new Promise((resolve) => {
 		const socket = net.connect(port, '127.0.0.1')
 		let text = ''
-		const post = (body: string) => `POST /form HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+		const post = (body: string) =>
+			`POST /form HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`
 		socket.setEncoding('latin1')
 		socket.on('data', (chunk: string) => {
 			text += chunk
@@ -48,6 +49,11 @@ test('an answer given before the body was read leaves the kept-alive connection 
 test('a body beyond the limit loses its connection, not the server', async () => {
 	const { text } = await twoPosts(5_000_000)
 	expect(text.match(/HTTP\/1\.1 302/g)).toHaveLength(1)
-	const response = await fetch(`http://127.0.0.1:${port}/form`, { method: 'POST', body: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, redirect: 'manual' })
+	const response = await fetch(`http://127.0.0.1:${port}/form`, {
+		method: 'POST',
+		body: 'a=1',
+		headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+		redirect: 'manual',
+	})
 	expect(response.status).toBe(302)
 })

@@ -4,12 +4,21 @@ import { type JobConfig } from '#api/jobs/queue.ts'
 import { FileTooLarge, type Storage } from './storage.ts'
 
 /** An attachment ready to be kept beside its message: stored, or a note of why not. */
-export type NewAttachment = { kind: AttachmentKind; filename: string; contentType: string; size: number | null; status: AttachmentStatus; storageKey: string | null }
+export type NewAttachment = {
+	kind: AttachmentKind
+	filename: string
+	contentType: string
+	size: number | null
+	status: AttachmentStatus
+	storageKey: string | null
+}
+
+// eslint-disable-next-line no-control-regex
+const controlCharacters = /[\u0000-\u001f\u007f]/g
 
 /** A sender's file name as we keep it: no path, no control characters, at most 255 characters. */
 export function cleanFilename(name: string, fallback = 'file'): string {
-	// eslint-disable-next-line no-control-regex
-	const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? ''
+	const base = name.split(/[\\/]/).pop()?.replace(controlCharacters, '').trim() ?? ''
 	return (base || fallback).slice(0, 255)
 }
 
@@ -19,7 +28,13 @@ export function cleanFilename(name: string, fallback = 'file'): string {
  * kept as `too-large` and nothing of it is stored; one the provider refuses is `failed`. A provider
  * out of reach throws, after removing what this message had stored, so the job is tried again.
  */
-export async function fetchAttachments(provider: ChannelProvider, channel: ProviderChannel, attachments: InboundAttachment[], config: JobConfig, storage: Storage): Promise<NewAttachment[]> {
+export async function fetchAttachments(
+	provider: ChannelProvider,
+	channel: ProviderChannel,
+	attachments: InboundAttachment[],
+	config: JobConfig,
+	storage: Storage,
+): Promise<NewAttachment[]> {
 	const kept: NewAttachment[] = []
 	try {
 		for (const attachment of attachments) kept.push(await fetchOne(provider, channel, attachment, config, storage))
@@ -30,7 +45,13 @@ export async function fetchAttachments(provider: ChannelProvider, channel: Provi
 	return kept
 }
 
-async function fetchOne(provider: ChannelProvider, channel: ProviderChannel, attachment: InboundAttachment, config: JobConfig, storage: Storage): Promise<NewAttachment> {
+async function fetchOne(
+	provider: ChannelProvider,
+	channel: ProviderChannel,
+	attachment: InboundAttachment,
+	config: JobConfig,
+	storage: Storage,
+): Promise<NewAttachment> {
 	const note = (status: AttachmentStatus, size = attachment.size, contentType = attachment.contentType): NewAttachment => ({
 		kind: attachment.kind,
 		filename: cleanFilename(attachment.filename),

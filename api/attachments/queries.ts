@@ -5,7 +5,14 @@ import { type Attachment, type AttachmentKind, type AttachmentStatus } from '#ap
 export type AttachmentJson = { id: string; kind: AttachmentKind; filename: string; contentType: string; size: number | null; status: AttachmentStatus }
 
 export function attachmentJson(row: Attachment): AttachmentJson {
-	return { id: row.id, kind: row.kind, filename: row.filename, contentType: row.contentType, size: row.size === null ? null : Number(row.size), status: row.status }
+	return {
+		id: row.id,
+		kind: row.kind,
+		filename: row.filename,
+		contentType: row.contentType,
+		size: row.size === null ? null : Number(row.size),
+		status: row.status,
+	}
 }
 
 /**

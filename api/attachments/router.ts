@@ -26,7 +26,12 @@ export function attachmentsRouter({ db, config }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { attachmentId } = parseParams(req, attachmentParams, attachmentNotFound)
-			const attachment = await db.selectFrom('attachments').selectAll().where('id', '=', attachmentId).where('workspaceId', '=', workspace.id).executeTakeFirst()
+			const attachment = await db
+				.selectFrom('attachments')
+				.selectAll()
+				.where('id', '=', attachmentId)
+				.where('workspaceId', '=', workspace.id)
+				.executeTakeFirst()
 			if (!attachment || !(await sendAttachment(res, storage, attachment))) throw attachmentNotFound()
 		}),
 	)

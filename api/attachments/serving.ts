@@ -31,7 +31,11 @@ export function contentDisposition(disposition: 'inline' | 'attachment', filenam
  * run), inline only for images, audio and video, no sniffing, and a sandbox should it be opened as a
  * page. False when there are no bytes to send (too large, failed, gone): the caller answers 404.
  */
-export async function sendAttachment(res: Response, storage: Storage, attachment: Pick<Attachment, 'status' | 'storageKey' | 'contentType' | 'filename'>): Promise<boolean> {
+export async function sendAttachment(
+	res: Response,
+	storage: Storage,
+	attachment: Pick<Attachment, 'status' | 'storageKey' | 'contentType' | 'filename'>,
+): Promise<boolean> {
 	const file = attachment.status === 'stored' && attachment.storageKey ? await storage.open(attachment.storageKey) : null
 	if (!file) return false
 	const { type, inline } = servedType(attachment.contentType)

@@ -102,7 +102,14 @@ describe('s3Storage, against a local S3 speaking the real wire format', () => {
 
 	it('is what storageFor gives once S3_BUCKET is set, and the disk otherwise', async () => {
 		const dataDir = tmpRoot()
-		const config = { dataDir, S3_BUCKET: s3.bucket, S3_REGION: s3.region, S3_ENDPOINT: s3.url, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey }
+		const config = {
+			dataDir,
+			S3_BUCKET: s3.bucket,
+			S3_REGION: s3.region,
+			S3_ENDPOINT: s3.url,
+			S3_ACCESS_KEY_ID: s3.accessKeyId,
+			S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+		}
 		const { key } = await storageFor(config).put(Readable.from([Buffer.from('on s3')]), 1024)
 		expect(s3.objects.has(key)).toBe(true)
 		expect(fs.existsSync(path.join(dataDir, 'uploads'))).toBe(false)

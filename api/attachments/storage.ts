@@ -47,7 +47,8 @@ export function sizeLimit(maxBytes: number): Transform & { size: () => number } 
 }
 
 /** A web or Node stream, as a Node one. */
-export const nodeStream = (body: Readable | ReadableStream<Uint8Array>): Readable => (body instanceof Readable ? body : Readable.fromWeb(body as NodeWebStream<Uint8Array>))
+export const nodeStream = (body: Readable | ReadableStream<Uint8Array>): Readable =>
+	body instanceof Readable ? body : Readable.fromWeb(body as NodeWebStream<Uint8Array>)
 
 /** Files under `root` (DATA_DIR/uploads by default), spread over 256 folders by the key's first two characters. */
 export function diskStorage(root: string): Storage {
@@ -105,7 +106,8 @@ export function s3Storage(options: S3Options): Storage {
 		responseChecksumValidation: 'WHEN_REQUIRED',
 	})
 	const Bucket = options.bucket
-	const missing = (error: unknown) => error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
+	const missing = (error: unknown) =>
+		error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
 	return {
 		async put(body, maxBytes) {
 			const key = newKey()
@@ -114,7 +116,15 @@ export function s3Storage(options: S3Options): Storage {
 			try {
 				const counter = sizeLimit(maxBytes)
 				await pipeline(nodeStream(body), counter, fs.createWriteStream(spooled, { flags: 'wx', mode: 0o600 }))
-				await client.send(new PutObjectCommand({ Bucket, Key: key, Body: fs.createReadStream(spooled), ContentLength: counter.size(), ContentType: 'application/octet-stream' }))
+				await client.send(
+					new PutObjectCommand({
+						Bucket,
+						Key: key,
+						Body: fs.createReadStream(spooled),
+						ContentLength: counter.size(),
+						ContentType: 'application/octet-stream',
+					}),
+				)
 				return { key, size: counter.size() }
 			} finally {
 				await fs.promises.rm(folder, { recursive: true, force: true })
@@ -139,7 +149,8 @@ export function s3Storage(options: S3Options): Storage {
 }
 
 /** What decides the storage: S3_BUCKET (with the other S3_* variables) or else DATA_DIR. */
-export type StorageConfig = Pick<Config, 'dataDir'> & Partial<Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>>
+export type StorageConfig = Pick<Config, 'dataDir'> &
+	Partial<Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>>
 
 const configured = new WeakMap<StorageConfig, Storage>()
 

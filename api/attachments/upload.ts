@@ -31,7 +31,11 @@ export async function readUpload(req: Request, storage: Storage, maxBytes: numbe
 	let parser: busboy.Busboy
 	try {
 		// busboy counts a file that reaches its limit as cut off, one of exactly `maxBytes` too: it (and the storage below) take one byte more, which tells the two apart.
-		parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxBytes + 1, parts: 25 }, defParamCharset: 'utf8' })
+		parser = busboy({
+			headers: req.headers,
+			limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxBytes + 1, parts: 25 },
+			defParamCharset: 'utf8',
+		})
 	} catch {
 		throw new HttpError(400, 'errors.validation')
 	}

@@ -18,7 +18,7 @@ const auditEvent = answerSchema<AuditEventJson>()(
 			actor: z.object({ id: z.string().uuid().nullable(), name: z.string() }),
 			createdAt: z.string().datetime(),
 		})
-		.openapi('AuditEvent')
+		.openapi('AuditEvent'),
 )
 
 /** `/v1/workspaces/{id}/audit-log` (router.ts): owners and admins only. */

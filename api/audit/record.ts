@@ -42,7 +42,7 @@ export async function recordSignIn(db: DB, user: AuditActor, workspaceId: string
 					sql<AuditValues>`${JSON.stringify(values)}::jsonb`.as('values'),
 				])
 				.where('members.workspaceId', '=', workspaceId)
-				.where('members.userId', '=', user.id)
+				.where('members.userId', '=', user.id),
 		)
 		.execute()
 }
@@ -56,7 +56,10 @@ export async function recordInEveryWorkspace(db: DB, user: AuditActor, kind: Aud
 		.insertInto('auditEvents')
 		.columns(['workspaceId', 'actorId', 'actorName', 'kind'])
 		.expression((eb) =>
-			eb.selectFrom('members').select(['members.workspaceId', eb.val(user.id).as('actorId'), eb.val(user.name).as('actorName'), eb.val<AuditKind>(kind).as('kind')]).where('members.userId', '=', user.id),
+			eb
+				.selectFrom('members')
+				.select(['members.workspaceId', eb.val(user.id).as('actorId'), eb.val(user.name).as('actorName'), eb.val<AuditKind>(kind).as('kind')])
+				.where('members.userId', '=', user.id),
 		)
 		.execute()
 }

@@ -23,7 +23,7 @@ export function auditLogRouter({ db, config }: ApiContext): Router {
 			if (query.format === 'csv') return sendCsv(db, req, res, workspace, query)
 			const { events, total } = await listAuditEvents(db, workspace, query)
 			res.json({ events, page: query.page, limit: query.limit, total, keptDays: config.AUDIT_LOG_DAYS })
-		})
+		}),
 	)
 
 	router.get(
@@ -31,7 +31,7 @@ export function auditLogRouter({ db, config }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			await sendCsv(db, req, res, workspace, parseRequest(req, 'query', auditLogQuery))
-		})
+		}),
 	)
 
 	return router

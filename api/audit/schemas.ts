@@ -19,7 +19,7 @@ export const auditLogQuery = paginationQuery
 				.enum(auditKinds, {
 					errorMap: () => ({ message: 'api:audit.invalidKind' }),
 				})
-				.optional()
+				.optional(),
 		),
 		from: day,
 		to: day,

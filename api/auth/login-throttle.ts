@@ -55,7 +55,11 @@ async function increment(db: DB, key: string, windowMs: number, now: number): Pr
 }
 
 async function decrement(db: DB, key: string) {
-	await db.updateTable('rateLimits').set({ points: sql`greatest(points - 1, 0)` }).where('key', '=', key).execute()
+	await db
+		.updateTable('rateLimits')
+		.set({ points: sql`greatest(points - 1, 0)` })
+		.where('key', '=', key)
+		.execute()
 }
 
 /**
@@ -80,7 +84,11 @@ export function pairWaitMs(failures: number, rules = loginThrottleRules): number
 	return Math.min(rules.longestWaitMs, rules.firstWaitMs * 2 ** (failures - rules.freeFailures))
 }
 
-export function createLoginThrottle(db: DB, rules = loginThrottleRules, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))): LoginThrottle {
+export function createLoginThrottle(
+	db: DB,
+	rules = loginThrottleRules,
+	sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
+): LoginThrottle {
 	return {
 		async attempt(email, ip) {
 			const now = Date.now()

@@ -23,10 +23,7 @@ function escapeHtml(text: string): string {
  * A mail with a single-use link, in the recipient's language: plain text for every client and
  * a simple HTML version with a button, written right to left in Arabic.
  */
-export function accountMail(
-	kind: AccountMailKind,
-	options: { to: string; name: string; locale: string; token: string; publicUrl: string },
-): Mail {
+export function accountMail(kind: AccountMailKind, options: { to: string; name: string; locale: string; token: string; publicUrl: string }): Mail {
 	const locale = isLocale(options.locale) ? options.locale : defaultLocale
 	const t = translatorFor(locale)
 	return layoutMail({
@@ -62,7 +59,16 @@ export function twoFactorResetMail(options: { to: string; name: string; locale: 
 }
 
 /** Greeting, what happened, one button (its address also written out), a closing line and the footer. */
-function layoutMail(parts: { to: string; locale: Locale; publicUrl: string; subject: string; greeting: string; intro: string; action: { label: string; link: string }; closing: string }): Mail {
+function layoutMail(parts: {
+	to: string
+	locale: Locale
+	publicUrl: string
+	subject: string
+	greeting: string
+	intro: string
+	action: { label: string; link: string }
+	closing: string
+}): Mail {
 	const language = languageOf(parts.locale)
 	const t = translatorFor(parts.locale)
 	const { link } = parts.action

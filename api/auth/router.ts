@@ -112,15 +112,26 @@ export function authRouter(context: ApiContext): Router {
 	 */
 	async function checkSecondFactor(trx: Kysely<Database>, req: Request, user: User, input: { code?: string; recoveryCode?: string }) {
 		const key = config.ENCRYPTION_KEY
-		const accepted = input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
-		if (!accepted) throw fieldError(req, 400, input.code !== undefined ? 'code' : 'recoveryCode', input.code !== undefined ? 'auth:errors.wrongCode' : 'auth:errors.wrongRecoveryCode')
+		const accepted =
+			input.code !== undefined ? await acceptTotp(trx, user, input.code, key) : await spendRecoveryCode(trx, user.id, input.recoveryCode ?? '', key)
+		if (!accepted)
+			throw fieldError(
+				req,
+				400,
+				input.code !== undefined ? 'code' : 'recoveryCode',
+				input.code !== undefined ? 'auth:errors.wrongCode' : 'auth:errors.wrongRecoveryCode',
+			)
 	}
 
 	/**
 	 * A change of the signed-in user's two-step settings: their code (or a recovery code) is checked,
 	 * counted against their limit, in the transaction that makes the change.
 	 */
-	async function withSecondFactor<T>(req: Request & { user: User }, input: { code?: string; recoveryCode?: string }, change: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+	async function withSecondFactor<T>(
+		req: Request & { user: User },
+		input: { code?: string; recoveryCode?: string },
+		change: (trx: Kysely<Database>) => Promise<T>,
+	): Promise<T> {
 		await limits.twoFactorUser.consume(req.user.id)
 		const result = await db.transaction().execute(async (trx) => {
 			await checkSecondFactor(trx, req, req.user, input)
@@ -357,7 +368,11 @@ export function authRouter(context: ApiContext): Router {
 		signedIn,
 		handler(async (req, res) => {
 			const enabledAt = req.user.twoFactorEnabledAt
-			res.json({ enabled: enabledAt !== null, enabledAt: enabledAt?.toISOString() ?? null, recoveryCodesLeft: enabledAt ? await recoveryCodesLeft(db, req.user.id) : 0 })
+			res.json({
+				enabled: enabledAt !== null,
+				enabledAt: enabledAt?.toISOString() ?? null,
+				recoveryCodesLeft: enabledAt ? await recoveryCodesLeft(db, req.user.id) : 0,
+			})
 		}),
 	)
 
@@ -368,7 +383,12 @@ export function authRouter(context: ApiContext): Router {
 			if (req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
 			// A new set-up replaces an unfinished one: only the newest QR code works.
 			const { secret, uri, qrSvg, sealed } = await newTwoFactorSecret(req.user, { issuer: issuerOf(config.PUBLIC_URL), key: config.ENCRYPTION_KEY })
-			await db.updateTable('users').set({ twoFactorSecret: sealed, twoFactorLastStep: null, updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).execute()
+			await db
+				.updateTable('users')
+				.set({ twoFactorSecret: sealed, twoFactorLastStep: null, updatedAt: new Date() })
+				.where('id', '=', req.user.id)
+				.where('twoFactorEnabledAt', 'is', null)
+				.execute()
 			res.json({ secret, uri, qrSvg })
 		}),
 	)
@@ -381,7 +401,12 @@ export function authRouter(context: ApiContext): Router {
 			if (req.user.twoFactorEnabledAt) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
 			if (!req.user.twoFactorSecret) throw new HttpError(409, 'auth:errors.twoFactorNotStarted')
 			const recoveryCodes = await withSecondFactor(req, input, async (trx) => {
-				const enabled = await trx.updateTable('users').set({ twoFactorEnabledAt: new Date(), updatedAt: new Date() }).where('id', '=', req.user.id).where('twoFactorEnabledAt', 'is', null).executeTakeFirst()
+				const enabled = await trx
+					.updateTable('users')
+					.set({ twoFactorEnabledAt: new Date(), updatedAt: new Date() })
+					.where('id', '=', req.user.id)
+					.where('twoFactorEnabledAt', 'is', null)
+					.executeTakeFirst()
 				if (Number(enabled.numUpdatedRows) === 0) throw new HttpError(409, 'auth:errors.twoFactorAlreadyOn')
 				// This session has just shown the code; every other one was opened with a password alone, and ends.
 				await trx.updateTable('sessions').set({ secondFactorAt: new Date() }).where('id', '=', req.session.id).execute()

@@ -90,14 +90,28 @@ export async function findSession(
 		return undefined
 	}
 	if (now - row.lastUsedAt.getTime() > touchInterval) {
-		await db.updateTable('sessions').set({ lastUsedAt: new Date(now) }).where('id', '=', row.sessionId).execute()
+		await db
+			.updateTable('sessions')
+			.set({ lastUsedAt: new Date(now) })
+			.where('id', '=', row.sessionId)
+			.execute()
 	}
 	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...rest } = row
 	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wCountry, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
 	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt }
 	if (memberOf === undefined) return { session, user }
 	const membership =
-		role && wId && wName && wSlug && wTimezone && wDefaultLocale && wLogoColor && wRequireTwoFactor !== null && wContactCount !== null && wCreatedAt && wUpdatedAt
+		role &&
+		wId &&
+		wName &&
+		wSlug &&
+		wTimezone &&
+		wDefaultLocale &&
+		wLogoColor &&
+		wRequireTwoFactor !== null &&
+		wContactCount !== null &&
+		wCreatedAt &&
+		wUpdatedAt
 			? {
 					role,
 					workspace: {
@@ -148,7 +162,14 @@ export type SessionJson = {
 /** The user's live sessions, the most recently used first. */
 export async function listSessions(db: DB, userId: string, currentSessionId: string): Promise<SessionJson[]> {
 	const now = Date.now()
-	const rows = await db.selectFrom('sessions').selectAll().where('userId', '=', userId).where('expiresAt', '>', new Date(now)).orderBy('lastUsedAt', 'desc').orderBy('id').execute()
+	const rows = await db
+		.selectFrom('sessions')
+		.selectAll()
+		.where('userId', '=', userId)
+		.where('expiresAt', '>', new Date(now))
+		.orderBy('lastUsedAt', 'desc')
+		.orderBy('id')
+		.execute()
 	return rows
 		.filter((row) => row.lastUsedAt.getTime() + sessionIdleTimeout > now)
 		.map((row) => ({

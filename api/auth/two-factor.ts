@@ -117,7 +117,11 @@ export async function recoveryCodesLeft(db: DB, userId: string): Promise<number>
 
 /** Turns two-step sign-in off: the secret, the codes and pending challenges go. */
 export async function clearTwoFactor(db: Kysely<Database>, userId: string) {
-	await db.updateTable('users').set({ twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null, updatedAt: new Date() }).where('id', '=', userId).execute()
+	await db
+		.updateTable('users')
+		.set({ twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null, updatedAt: new Date() })
+		.where('id', '=', userId)
+		.execute()
 	await db.deleteFrom('twoFactorRecoveryCodes').where('userId', '=', userId).execute()
 	await db.deleteFrom('twoFactorChallenges').where('userId', '=', userId).execute()
 }
@@ -128,7 +132,10 @@ export async function issueChallenge(db: DB, userId: string): Promise<{ challeng
 	const expiresAt = new Date(Date.now() + challengeLifetime)
 	// Expired ones of anyone go on the way: they are worth nothing.
 	await db.deleteFrom('twoFactorChallenges').where('expiresAt', '<=', new Date()).execute()
-	await db.insertInto('twoFactorChallenges').values({ userId, tokenHash: hashToken(challenge), expiresAt }).execute()
+	await db
+		.insertInto('twoFactorChallenges')
+		.values({ userId, tokenHash: hashToken(challenge), expiresAt })
+		.execute()
 	return { challenge, expiresAt }
 }
 

@@ -22,8 +22,13 @@ const campaignAnswer = answerSchema<CampaignJson>()(
 			statusDetail: z.string().nullable(),
 			ratePerSecond: z.number().int(),
 			recipientCount: z.number().int(),
-			audienceCount: z.number().int().openapi({ description: 'The contacts it reaches: before it starts (draft, scheduled) its audience counted now, as `POST …/audience` counts it; then `recipientCount`.' }),
-			totals: z.object(Object.fromEntries(recipientStatuses.map((status) => [status, z.number().int()])) as Record<(typeof recipientStatuses)[number], z.ZodNumber>),
+			audienceCount: z.number().int().openapi({
+				description:
+					'The contacts it reaches: before it starts (draft, scheduled) its audience counted now, as `POST …/audience` counts it; then `recipientCount`.',
+			}),
+			totals: z.object(
+				Object.fromEntries(recipientStatuses.map((status) => [status, z.number().int()])) as Record<(typeof recipientStatuses)[number], z.ZodNumber>,
+			),
 			processed: z.number().int().openapi({ description: 'Recipients whose send is over (neither queued nor sending), out of `recipientCount`.' }),
 			startedAt: z.string().datetime().nullable(),
 			finishedAt: z.string().datetime().nullable(),
@@ -34,13 +39,22 @@ const campaignAnswer = answerSchema<CampaignJson>()(
 )
 
 const audienceAnswer = answerSchema<Awaited<ReturnType<typeof previewAudience>>>()(
-	z.object({ count: z.number().int(), recipients: z.array(z.object({ contactId: z.string().uuid(), name: z.string() })).openapi({ description: 'The first ten, by name.' }) }),
+	z.object({
+		count: z.number().int(),
+		recipients: z.array(z.object({ contactId: z.string().uuid(), name: z.string() })).openapi({ description: 'The first ten, by name.' }),
+	}),
 )
 
 /** `/v1/workspaces/{id}/campaigns` (router.ts): owners and admins create, edit, start, pause, resume, cancel and delete; agents read. */
 export function documentCampaigns(docs: ApiDocs) {
 	const campaign = { description: 'The campaign, with its counts by recipient status.', schema: campaignAnswer }
-	docs.add({ method: 'get', path: '/', summary: 'The campaigns', params: workspaceParams, responses: { 200: { description: 'The campaigns.', schema: z.object({ campaigns: z.array(campaignAnswer) }) } } })
+	docs.add({
+		method: 'get',
+		path: '/',
+		summary: 'The campaigns',
+		params: workspaceParams,
+		responses: { 200: { description: 'The campaigns.', schema: z.object({ campaigns: z.array(campaignAnswer) }) } },
+	})
 	docs.add({
 		method: 'post',
 		path: '/audience',
@@ -51,7 +65,16 @@ export function documentCampaigns(docs: ApiDocs) {
 		responses: { 200: { description: 'How many contacts, and the first of them.', schema: audienceAnswer } },
 		errors: [422],
 	})
-	docs.add({ method: 'post', path: '/', summary: 'Create a campaign (a draft)', description: 'Owners and admins.', params: workspaceParams, body: createCampaignBody, responses: { 201: campaign }, errors: [403, 422] })
+	docs.add({
+		method: 'post',
+		path: '/',
+		summary: 'Create a campaign (a draft)',
+		description: 'Owners and admins.',
+		params: workspaceParams,
+		body: createCampaignBody,
+		responses: { 201: campaign },
+		errors: [403, 422],
+	})
 	docs.add({ method: 'get', path: '/:campaignId', summary: 'A campaign', params: campaignParams, responses: { 200: campaign } })
 	docs.add({
 		method: 'patch',
@@ -63,7 +86,15 @@ export function documentCampaigns(docs: ApiDocs) {
 		responses: { 200: campaign },
 		errors: [403, 409, 422],
 	})
-	docs.add({ method: 'delete', path: '/:campaignId', summary: 'Delete a campaign that is not running', description: 'Owners and admins.', params: campaignParams, responses: { 204: 'Deleted.' }, errors: [403, 409] })
+	docs.add({
+		method: 'delete',
+		path: '/:campaignId',
+		summary: 'Delete a campaign that is not running',
+		description: 'Owners and admins.',
+		params: campaignParams,
+		responses: { 204: 'Deleted.' },
+		errors: [403, 409],
+	})
 	const transitions = {
 		start: 'Start a draft (now, or at its `scheduledAt`)',
 		pause: 'Pause a running campaign',
@@ -71,7 +102,15 @@ export function documentCampaigns(docs: ApiDocs) {
 		cancel: 'Cancel a campaign that has not finished',
 	}
 	for (const [action, summary] of Object.entries(transitions)) {
-		docs.add({ method: 'post', path: `/:campaignId/${action}`, summary, description: 'Owners and admins.', params: campaignParams, responses: { 200: campaign }, errors: [403, 409] })
+		docs.add({
+			method: 'post',
+			path: `/:campaignId/${action}`,
+			summary,
+			description: 'Owners and admins.',
+			params: campaignParams,
+			responses: { 200: campaign },
+			errors: [403, 409],
+		})
 	}
 	docs.add({
 		method: 'get',

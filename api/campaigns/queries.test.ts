@@ -19,7 +19,9 @@ describe('a schedule in the workspace time zone', () => {
 describe('variables', () => {
 	const contact = { name: 'Layla', company: null, email: 'l@example.test', phone: null, attributes: { plan: 'Gold', company: 'attr' } }
 	test('built-in fields, custom attributes and fallbacks', () => {
-		expect(renderMessage('{{name}} / {{ company | Acme }} / {{plan}} / {{attributes.company}} / {{missing|—}} / {{missing}}!', contact)).toBe('Layla / Acme / Gold / attr / — / !')
+		expect(renderMessage('{{name}} / {{ company | Acme }} / {{plan}} / {{attributes.company}} / {{missing|—}} / {{missing}}!', contact)).toBe(
+			'Layla / Acme / Gold / attr / — / !',
+		)
 	})
 
 	test('a variable named like what every object has (toString, constructor, __proto__) is a missing one, not a crash', () => {

@@ -31,11 +31,23 @@ export function audienceQuery(db: DB, audience: Audience) {
 		.where('contacts.optedOutAt', 'is', null)
 	if (labelsIn.length > 0)
 		query = query.where(({ exists, selectFrom }) =>
-			exists(selectFrom('contactLabels').select('contactLabels.contactId').whereRef('contactLabels.contactId', '=', 'contacts.id').where('contactLabels.labelId', 'in', [...labelsIn])),
+			exists(
+				selectFrom('contactLabels')
+					.select('contactLabels.contactId')
+					.whereRef('contactLabels.contactId', '=', 'contacts.id')
+					.where('contactLabels.labelId', 'in', [...labelsIn]),
+			),
 		)
 	if (labelsOut.length > 0)
 		query = query.where(({ not, exists, selectFrom }) =>
-			not(exists(selectFrom('contactLabels').select('contactLabels.contactId').whereRef('contactLabels.contactId', '=', 'contacts.id').where('contactLabels.labelId', 'in', [...labelsOut]))),
+			not(
+				exists(
+					selectFrom('contactLabels')
+						.select('contactLabels.contactId')
+						.whereRef('contactLabels.contactId', '=', 'contacts.id')
+						.where('contactLabels.labelId', 'in', [...labelsOut]),
+				),
+			),
 		)
 	return query
 }
@@ -43,7 +55,9 @@ export function audienceQuery(db: DB, audience: Audience) {
 /** How many contacts the audience reaches and the first of them by name: nothing is sent. */
 export async function previewAudience(db: DB, audience: Audience, first = 10) {
 	const [count, recipients] = await Promise.all([
-		audienceQuery(db, audience).select(sql<number>`count(distinct contacts.id)::int`.as('count')).executeTakeFirstOrThrow(),
+		audienceQuery(db, audience)
+			.select(sql<number>`count(distinct contacts.id)::int`.as('count'))
+			.executeTakeFirstOrThrow(),
 		audienceQuery(db, audience)
 			.select(['contacts.id', 'contacts.name', 'contacts.nameKey'])
 			.distinct()
@@ -170,7 +184,13 @@ async function audienceCounts(db: DB, rows: readonly CampaignRow[]): Promise<Map
 }
 
 async function withCounts(db: DB, rows: CampaignRow[]): Promise<CampaignJson[]> {
-	const [totals, audiences] = await Promise.all([totalsOf(db, rows.map((row) => row.id)), audienceCounts(db, rows)])
+	const [totals, audiences] = await Promise.all([
+		totalsOf(
+			db,
+			rows.map((row) => row.id),
+		),
+		audienceCounts(db, rows),
+	])
 	return rows.map((row) => campaignJson(row, totals.get(row.id)!, audiences.get(row.id)))
 }
 
@@ -186,7 +206,16 @@ export async function findCampaign(db: DB, workspaceId: string, campaignId: stri
 /** The UTC offset of `zone` at `instant`, in milliseconds. */
 function offsetAt(instant: number, zone: string): number {
 	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+		new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		})
 			.formatToParts(instant)
 			.map((part) => [part.type, Number(part.value)]),
 	) as Record<string, number>
@@ -212,19 +241,27 @@ export function instantIn(value: string, zone: string): Date {
  * campaign message's delivery, or a customer's answer in a conversation a campaign message went to.
  * Their pages reload on `campaign.updated`, and hear nothing of the workspace's other messages.
  */
-export async function campaignsMovedBy(db: DB, messageIds: string[], answeredConversationIds: string[]): Promise<Array<{ workspaceId: string; campaignId: string }>> {
+export async function campaignsMovedBy(
+	db: DB,
+	messageIds: string[],
+	answeredConversationIds: string[],
+): Promise<Array<{ workspaceId: string; campaignId: string }>> {
 	if (messageIds.length === 0 && answeredConversationIds.length === 0) return []
-	return db
-		.selectFrom('campaignRecipients')
-		.select(['workspaceId', 'campaignId'])
-		.distinct()
-		// Moved just now, by these events: an answer in a conversation that replied long ago moves nothing.
-		.where('campaignRecipients.updatedAt', '>=', sql<Date>`now() - interval '1 minute'`)
-		.where((where) =>
-			where.or([
-				...(messageIds.length ? [where('campaignRecipients.messageId', 'in', messageIds)] : []),
-				...(answeredConversationIds.length ? [where.and([where('campaignRecipients.conversationId', 'in', answeredConversationIds), where('campaignRecipients.status', '=', 'replied')])] : []),
-			]),
-		)
-		.execute()
+	return (
+		db
+			.selectFrom('campaignRecipients')
+			.select(['workspaceId', 'campaignId'])
+			.distinct()
+			// Moved just now, by these events: an answer in a conversation that replied long ago moves nothing.
+			.where('campaignRecipients.updatedAt', '>=', sql<Date>`now() - interval '1 minute'`)
+			.where((where) =>
+				where.or([
+					...(messageIds.length ? [where('campaignRecipients.messageId', 'in', messageIds)] : []),
+					...(answeredConversationIds.length
+						? [where.and([where('campaignRecipients.conversationId', 'in', answeredConversationIds), where('campaignRecipients.status', '=', 'replied')])]
+						: []),
+				]),
+			)
+			.execute()
+	)
 }

@@ -51,7 +51,11 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 	}
 
 	/** The campaign's message as stored: a text with variables, or (WhatsApp) an approved template whose text becomes the body. */
-	async function checkMessage(req: Request, channel: Channel, input: Pick<CampaignInput, 'body' | 'template'>): Promise<Pick<CampaignInput, 'body' | 'template'>> {
+	async function checkMessage(
+		req: Request,
+		channel: Channel,
+		input: Pick<CampaignInput, 'body' | 'template'>,
+	): Promise<Pick<CampaignInput, 'body' | 'template'>> {
 		if (channel.kind !== 'whatsapp') {
 			if (input.template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templatesNotAvailable')
 			if (!input.body) throw fieldError(req, 400, 'body', 'campaigns:validation.bodyRequired')
@@ -67,7 +71,8 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		if (!value) return null
 		const at = instantIn(value, timezone)
 		// Years 1 to 9999 only: JavaScript reaches back to 271 821 BC, PostgreSQL to 4713 BC (a 500 beyond).
-		if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999) throw fieldError(req, 400, 'scheduledAt', 'campaigns:validation.scheduledAt')
+		if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999)
+			throw fieldError(req, 400, 'scheduledAt', 'campaigns:validation.scheduledAt')
 		return at
 	}
 
@@ -149,7 +154,8 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const campaign = await requireCampaign(req, workspace.id)
-			if (!editable.includes(campaign.status)) throw new HttpError(409, 'campaigns:errors.notEditable', { values: { status: req.t(`campaigns:status.${campaign.status}`) } })
+			if (!editable.includes(campaign.status))
+				throw new HttpError(409, 'campaigns:errors.notEditable', { values: { status: req.t(`campaigns:status.${campaign.status}`) } })
 			const changes = parseRequest(req, 'body', updateCampaignBody)
 			const merged: CampaignInput = {
 				name: changes.name ?? campaign.name,
@@ -214,7 +220,10 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 					}
 					const done = await transition.run(trx, campaign)
 					if (action === 'start' || action === 'cancel') {
-						await recordAudit(trx, workspace.id, req.user, action === 'start' ? 'campaign.started' : 'campaign.cancelled', { campaign: campaign.name, campaignId: campaign.id })
+						await recordAudit(trx, workspace.id, req.user, action === 'start' ? 'campaign.started' : 'campaign.cancelled', {
+							campaign: campaign.name,
+							campaignId: campaign.id,
+						})
 					}
 					return done
 				})
@@ -234,7 +243,14 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 			let rows = db
 				.selectFrom('campaignRecipients')
 				.innerJoin('contacts', 'contacts.id', 'campaignRecipients.contactId')
-				.select(['campaignRecipients.contactId', 'contacts.name', 'campaignRecipients.status', 'campaignRecipients.reason', 'campaignRecipients.sentAt', 'campaignRecipients.updatedAt'])
+				.select([
+					'campaignRecipients.contactId',
+					'contacts.name',
+					'campaignRecipients.status',
+					'campaignRecipients.reason',
+					'campaignRecipients.sentAt',
+					'campaignRecipients.updatedAt',
+				])
 				.where('campaignRecipients.campaignId', '=', campaign.id)
 				.orderBy('campaignRecipients.id')
 			if (query.status) rows = rows.where('campaignRecipients.status', '=', query.status)
@@ -245,7 +261,10 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 				res.setHeader('Content-Disposition', `attachment; filename="campaign-${campaign.id}.csv"`)
 				res.send(
-					[csvLine(['contact_id', 'name', 'status', 'reason', 'sent_at']), ...all.map((row) => csvLine([row.contactId, row.name, row.status, reasonOf(row.reason), row.sentAt?.toISOString() ?? '']))].join(''),
+					[
+						csvLine(['contact_id', 'name', 'status', 'reason', 'sent_at']),
+						...all.map((row) => csvLine([row.contactId, row.name, row.status, reasonOf(row.reason), row.sentAt?.toISOString() ?? ''])),
+					].join(''),
 				)
 				return
 			}
@@ -259,7 +278,12 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 					.executeTakeFirstOrThrow(),
 			])
 			res.json({
-				recipients: page.map((row) => ({ ...row, reason: reasonOf(row.reason), sentAt: row.sentAt?.toISOString() ?? null, updatedAt: row.updatedAt.toISOString() })),
+				recipients: page.map((row) => ({
+					...row,
+					reason: reasonOf(row.reason),
+					sentAt: row.sentAt?.toISOString() ?? null,
+					updatedAt: row.updatedAt.toISOString(),
+				})),
 				total: total.count,
 				page: query.page,
 				limit: query.limit,
@@ -284,7 +308,10 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				.executeTakeFirst()
 			if (!contact) throw new HttpError(404, 'campaigns:errors.noContact')
 			const body = campaign.template
-				? fillTemplate(campaign.body, campaign.template.parameters.map((parameter) => renderMessage(parameter, contact)))
+				? fillTemplate(
+						campaign.body,
+						campaign.template.parameters.map((parameter) => renderMessage(parameter, contact)),
+					)
 				: renderMessage(campaign.body, contact)
 			res.json({ contactId: contact.id, name: contact.name, body })
 		}),

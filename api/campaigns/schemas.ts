@@ -31,7 +31,13 @@ const fields = {
 	body: z.string().trim().max(limits.body).default(''),
 	template: template.nullish().transform((value) => value ?? null),
 	scheduledAt,
-	ratePerSecond: z.number().int().min(1).max(limits.rate).nullish().transform((value) => value ?? null),
+	ratePerSecond: z
+		.number()
+		.int()
+		.min(1)
+		.max(limits.rate)
+		.nullish()
+		.transform((value) => value ?? null),
 }
 
 export const createCampaignBody = z.object(fields).strict()

@@ -52,14 +52,24 @@ export function scheduleBatch(trx: DB, campaignId: string, runAt?: Date) {
 export async function launchCampaign(trx: DB, campaign: Campaign): Promise<Campaign> {
 	if (campaign.scheduledAt && campaign.scheduledAt.getTime() > Date.now()) {
 		await addJob(trx, 'start-campaign', { campaignId: campaign.id }, { key: startJobKey(campaign.id), runAt: campaign.scheduledAt })
-		return trx.updateTable('campaigns').set({ status: 'scheduled', updatedAt: sql<Date>`now()` }).where('id', '=', campaign.id).returningAll().executeTakeFirstOrThrow()
+		return trx
+			.updateTable('campaigns')
+			.set({ status: 'scheduled', updatedAt: sql<Date>`now()` })
+			.where('id', '=', campaign.id)
+			.returningAll()
+			.executeTakeFirstOrThrow()
 	}
 	return freezeAndRun(trx, campaign)
 }
 
 /** Freezes the recipient list (the audience at this moment) and starts sending. */
 async function freezeAndRun(trx: DB, campaign: Campaign): Promise<Campaign> {
-	const audience = audienceQuery(trx, { workspaceId: campaign.workspaceId, channelId: campaign.channelId, labelsIn: campaign.labelsIn, labelsOut: campaign.labelsOut })
+	const audience = audienceQuery(trx, {
+		workspaceId: campaign.workspaceId,
+		channelId: campaign.channelId,
+		labelsIn: campaign.labelsIn,
+		labelsOut: campaign.labelsOut,
+	})
 		.select([sql<string>`${campaign.id}::uuid`.as('campaignId'), 'contacts.workspaceId', 'contacts.id as contactId', 'contactIdentities.id as identityId'])
 		.distinctOn('contacts.id')
 		.orderBy('contacts.id')
@@ -99,7 +109,13 @@ export async function startScheduledCampaign(db: DB, realtime: Realtime, campaig
 /** Pause, resume, cancel: what each does to the campaign and its pending jobs. */
 export async function pauseCampaign(trx: DB, campaignId: string) {
 	await removeJob(trx, sendJobKey(campaignId))
-	return trx.updateTable('campaigns').set({ status: 'paused', updatedAt: sql<Date>`now()` }).where('id', '=', campaignId).where('status', '=', 'running').returningAll().executeTakeFirst()
+	return trx
+		.updateTable('campaigns')
+		.set({ status: 'paused', updatedAt: sql<Date>`now()` })
+		.where('id', '=', campaignId)
+		.where('status', '=', 'running')
+		.returningAll()
+		.executeTakeFirst()
 }
 
 export async function resumeCampaign(trx: DB, campaignId: string) {
@@ -137,7 +153,11 @@ export async function cancelCampaign(trx: DB, campaignId: string) {
 
 /** What the provider is asked to send to one recipient, from the contact as it is now. */
 async function messageFor(db: DB, campaign: Campaign, recipient: CampaignRecipient) {
-	const contact = await db.selectFrom('contacts').select(['name', 'company', 'email', 'phone', 'attributes', 'optedOutAt']).where('id', '=', recipient.contactId).executeTakeFirstOrThrow()
+	const contact = await db
+		.selectFrom('contacts')
+		.select(['name', 'company', 'email', 'phone', 'attributes', 'optedOutAt'])
+		.where('id', '=', recipient.contactId)
+		.executeTakeFirstOrThrow()
 	if (contact.optedOutAt) return undefined
 	if (!campaign.template) return { body: renderMessage(campaign.body, contact), template: undefined }
 	const parameters = campaign.template.parameters.map((parameter) => renderMessage(parameter, contact))
@@ -150,7 +170,11 @@ type Outcome = { done: true } | { done: false; retryAfterMs: number }
 
 /** The claim this process took of `recipient` (still `sending`, still stamped as it stamped it). */
 const heldClaim = (recipient: Pick<CampaignRecipient, 'id' | 'claimedAt'>) => (eb: ExpressionBuilder<Database, 'campaignRecipients'>) =>
-	eb.and([eb('campaignRecipients.id', '=', recipient.id), eb('campaignRecipients.status', '=', 'sending'), eb('campaignRecipients.claimedAt', '=', recipient.claimedAt)])
+	eb.and([
+		eb('campaignRecipients.id', '=', recipient.id),
+		eb('campaignRecipients.status', '=', 'sending'),
+		eb('campaignRecipients.claimedAt', '=', recipient.claimedAt),
+	])
 
 /**
  * One recipient, claimed: its message is written into the contact's conversation (pending) and
@@ -158,7 +182,14 @@ const heldClaim = (recipient: Pick<CampaignRecipient, 'id' | 'claimedAt'>) => (e
  * transaction. A retryable provider error puts the recipient back in the queue (up to
  * `campaignSendAttempts` tries); any other refusal fails it with the provider's words.
  */
-async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, campaign: Campaign, channel: Channel, recipient: CampaignRecipient): Promise<Outcome> {
+async function sendToRecipient(
+	db: DB,
+	realtime: Realtime,
+	config: JobConfig,
+	campaign: Campaign,
+	channel: Channel,
+	recipient: CampaignRecipient,
+): Promise<Outcome> {
 	const outgoing = await messageFor(db, campaign, recipient)
 	// Opted out since the campaign started: their word stands over the frozen list.
 	if (!outgoing) {
@@ -170,11 +201,18 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 		return { done: true }
 	}
 	let claim: Pick<CampaignRecipient, 'id' | 'claimedAt'> = recipient
-	const identity = recipient.identityId ? await db.selectFrom('contactIdentities').selectAll().where('id', '=', recipient.identityId).executeTakeFirst() : undefined
+	const identity = recipient.identityId
+		? await db.selectFrom('contactIdentities').selectAll().where('id', '=', recipient.identityId).executeTakeFirst()
+		: undefined
 	const written = await db.transaction().execute(async (trx) => {
 		// Still ours? (A process slower than the lease may have had it reconciled and claimed by another.)
 		// Stamped again, so that the lease now runs from this write: only the provider's call is left in it.
-		const held = await trx.updateTable('campaignRecipients').set({ claimedAt: claimStamp }).where(heldClaim(recipient)).returning(['id', 'claimedAt']).executeTakeFirst()
+		const held = await trx
+			.updateTable('campaignRecipients')
+			.set({ claimedAt: claimStamp })
+			.where(heldClaim(recipient))
+			.returning(['id', 'claimedAt'])
+			.executeTakeFirst()
 		if (!held) return 'lost' as const
 		claim = held
 		if (!identity) return undefined
@@ -215,7 +253,12 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 	await whenDatabaseAnswers(() =>
 		db.transaction().execute(async (trx) => {
 			if ('externalId' in result) {
-				await trx.updateTable('messages').set({ status: 'sent', externalId: result.externalId, updatedAt: now }).where('id', '=', written!.message.id).where('status', '=', 'pending').execute()
+				await trx
+					.updateTable('messages')
+					.set({ status: 'sent', externalId: result.externalId, updatedAt: now })
+					.where('id', '=', written!.message.id)
+					.where('status', '=', 'pending')
+					.execute()
 				await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
 				return
 			}
@@ -227,7 +270,13 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 					.execute()
 				return
 			}
-			if (written) await trx.updateTable('messages').set({ status: 'failed', error: result.error, updatedAt: now }).where('id', '=', written.message.id).where('status', '=', 'pending').execute()
+			if (written)
+				await trx
+					.updateTable('messages')
+					.set({ status: 'failed', error: result.error, updatedAt: now })
+					.where('id', '=', written.message.id)
+					.where('status', '=', 'pending')
+					.execute()
 			await trx.updateTable('campaignRecipients').set({ status: 'failed', reason: result.error, updatedAt: now }).where(heldClaim(claim)).execute()
 			if (result.unauthorized) {
 				await trx
@@ -235,7 +284,12 @@ async function sendToRecipient(db: DB, realtime: Realtime, config: JobConfig, ca
 					.set({ status: 'error', statusDetail: result.error, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: now })
 					.where('id', '=', channel.id)
 					.execute()
-				await trx.updateTable('campaigns').set({ status: 'failed', statusDetail: result.error, updatedAt: now }).where('id', '=', campaign.id).where('status', '=', 'running').execute()
+				await trx
+					.updateTable('campaigns')
+					.set({ status: 'failed', statusDetail: result.error, updatedAt: now })
+					.where('id', '=', campaign.id)
+					.where('status', '=', 'running')
+					.execute()
 			}
 		}),
 	)
@@ -267,7 +321,11 @@ async function reconcile(db: DB, campaignId: string) {
 		.where('campaignId', '=', campaignId)
 		.where('status', '=', 'sending')
 		.where(stale)
-		.where(({ exists, selectFrom }) => exists(selectFrom('messages').select('messages.id').whereRef('messages.id', '=', 'campaignRecipients.messageId').where('messages.externalId', 'is not', null)))
+		.where(({ exists, selectFrom }) =>
+			exists(
+				selectFrom('messages').select('messages.id').whereRef('messages.id', '=', 'campaignRecipients.messageId').where('messages.externalId', 'is not', null),
+			),
+		)
 		.execute()
 	await db
 		.updateTable('campaignRecipients')
@@ -290,7 +348,12 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	if (!campaign || campaign.status !== 'running') return
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', campaign.channelId).executeTakeFirstOrThrow()
 	if (!channel.enabled) {
-		await db.updateTable('campaigns').set({ status: 'failed', statusDetail: 'campaigns:reasons.channelDisabled', updatedAt: sql<Date>`now()` }).where('id', '=', campaignId).where('status', '=', 'running').execute()
+		await db
+			.updateTable('campaigns')
+			.set({ status: 'failed', statusDetail: 'campaigns:reasons.channelDisabled', updatedAt: sql<Date>`now()` })
+			.where('id', '=', campaignId)
+			.where('status', '=', 'running')
+			.execute()
 		await announceCampaign(db, realtime, campaign.workspaceId, campaignId)
 		return
 	}
@@ -319,7 +382,16 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 		return trx
 			.with(
 				(cte) => cte('picked').materialized(),
-				(query) => query.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', '=', 'queued').orderBy('id').limit(budget).forUpdate().skipLocked(),
+				(query) =>
+					query
+						.selectFrom('campaignRecipients')
+						.select('id')
+						.where('campaignId', '=', campaignId)
+						.where('status', '=', 'queued')
+						.orderBy('id')
+						.limit(budget)
+						.forUpdate()
+						.skipLocked(),
 			)
 			.updateTable('campaignRecipients')
 			.set({ status: 'sending', claimedAt: claimStamp, updatedAt: sql<Date>`now()` })
@@ -336,7 +408,14 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 		if (!outcome.done) {
 			// The provider asks us to slow down: the rest of this batch goes back to the queue, untouched.
 			const rest = claimed.slice(index + 1).map((other) => other.id)
-			if (rest.length > 0) await db.updateTable('campaignRecipients').set({ status: 'queued', claimedAt: null }).where('id', 'in', rest).where('status', '=', 'sending').where('claimedAt', '=', recipient.claimedAt).execute()
+			if (rest.length > 0)
+				await db
+					.updateTable('campaignRecipients')
+					.set({ status: 'queued', claimedAt: null })
+					.where('id', 'in', rest)
+					.where('status', '=', 'sending')
+					.where('claimedAt', '=', recipient.claimedAt)
+					.execute()
 			waitMs = Math.max(waitMs, outcome.retryAfterMs)
 			break
 		}
@@ -347,7 +426,9 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 			if (rest.length > 0)
 				await db
 					.updateTable('campaignRecipients')
-					.set(now?.status === 'cancelled' ? { status: 'skipped', reason: 'campaigns:reasons.cancelled', claimedAt: null } : { status: 'queued', claimedAt: null })
+					.set(
+						now?.status === 'cancelled' ? { status: 'skipped', reason: 'campaigns:reasons.cancelled', claimedAt: null } : { status: 'queued', claimedAt: null },
+					)
 					.where('id', 'in', rest)
 					.where('status', '=', 'sending')
 					// Claimed with this one, in one statement: the same stamp while still ours.

@@ -5,7 +5,10 @@ import { openCredentials } from './crypto.ts'
 import { type ChannelProvider, type Described, type ProviderError, type ProviderChannel } from './providers/provider.ts'
 
 /** A channel as its provider works with it: credentials opened with ENCRYPTION_KEY. */
-export function providerChannel(row: Pick<Channel, 'id' | 'workspaceId' | 'kind' | 'settings' | 'credentials' | 'webhookSecret'>, encryptionKey: string): ProviderChannel {
+export function providerChannel(
+	row: Pick<Channel, 'id' | 'workspaceId' | 'kind' | 'settings' | 'credentials' | 'webhookSecret'>,
+	encryptionKey: string,
+): ProviderChannel {
 	return {
 		id: row.id,
 		workspaceId: row.workspaceId,
@@ -26,5 +29,10 @@ export const newWebhookSecret = () => crypto.randomBytes(32).toString('base64url
 
 /** A provider's failure in words for people: the provider's own description, else the generic one by kind. */
 export function describeFailure(provider: ChannelProvider | undefined, error: ProviderError): Described {
-	return provider?.describeError?.(error) ?? { key: `providerErrors.${error.kind === 'rate-limited' ? 'rateLimited' : error.kind}`, values: { detail: error.detail } }
+	return (
+		provider?.describeError?.(error) ?? {
+			key: `providerErrors.${error.kind === 'rate-limited' ? 'rateLimited' : error.kind}`,
+			values: { detail: error.detail },
+		}
+	)
 }

@@ -37,13 +37,20 @@ const channelAnswer = answerSchema<ChannelJson>()(
 			kindRatePerSecond: z.number().int(),
 			createdAt: z.string().datetime(),
 			updatedAt: z.string().datetime(),
-			today: z.object({ incoming: z.number().int(), outgoing: z.number().int() }).optional().openapi({ description: 'In the list: messages since midnight in the workspace’s time zone.' }),
+			today: z
+				.object({ incoming: z.number().int(), outgoing: z.number().int() })
+				.optional()
+				.openapi({ description: 'In the list: messages since midnight in the workspace’s time zone.' }),
 			webhook: z
 				.object({ url: z.string().url(), verifyToken: z.string().nullable() })
 				.nullable()
 				.optional()
 				.openapi({ description: 'On a created or read channel, for owners and admins: where the provider posts, and Meta’s verify token.' }),
-			maskedCredentials: z.record(z.string()).nullable().optional().openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
+			maskedCredentials: z
+				.record(z.string())
+				.nullable()
+				.optional()
+				.openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
 		})
 		.openapi('Channel'),
 )
@@ -52,18 +59,32 @@ const channelAnswer = answerSchema<ChannelJson>()(
 export function documentChannels(docs: ApiDocs) {
 	const channel = { description: 'The channel.', schema: channelAnswer }
 	const withWebhook = { description: 'The channel, with `webhook` and `maskedCredentials` (null for a link).', schema: channelAnswer }
-	docs.add({ method: 'get', path: '/', summary: 'The channels', params: workspaceParams, responses: { 200: { description: 'The channels, each with today’s messages.', schema: z.object({ channels: z.array(channelAnswer) }) } } })
+	docs.add({
+		method: 'get',
+		path: '/',
+		summary: 'The channels',
+		params: workspaceParams,
+		responses: { 200: { description: 'The channels, each with today’s messages.', schema: z.object({ channels: z.array(channelAnswer) }) } },
+	})
 	docs.add({
 		method: 'post',
 		path: '/',
 		summary: 'Connect a channel',
-		description: 'Owners and admins. A chat link, or a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook.',
+		description:
+			'Owners and admins. A chat link, or a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook.',
 		params: workspaceParams,
 		body: createChannelBody,
 		responses: { 201: { description: 'The channel; a messaging channel with its `webhook`.', schema: channelAnswer } },
 		errors: [403, 409, 422, 502],
 	})
-	docs.add({ method: 'get', path: '/:channelId', summary: 'A channel', description: 'Owners and admins also see its webhook and masked credentials.', params: channelParams, responses: { 200: withWebhook } })
+	docs.add({
+		method: 'get',
+		path: '/:channelId',
+		summary: 'A channel',
+		description: 'Owners and admins also see its webhook and masked credentials.',
+		params: channelParams,
+		responses: { 200: withWebhook },
+	})
 	docs.add({
 		method: 'get',
 		path: '/:channelId/templates',
@@ -92,5 +113,13 @@ export function documentChannels(docs: ApiDocs) {
 		responses: { 200: withWebhook },
 		errors: [403, 422, 502],
 	})
-	docs.add({ method: 'delete', path: '/:channelId', summary: 'Delete a channel', description: 'Owners and admins; the provider stops sending us its events first.', params: channelParams, responses: { 204: 'Deleted.' }, errors: [403] })
+	docs.add({
+		method: 'delete',
+		path: '/:channelId',
+		summary: 'Delete a channel',
+		description: 'Owners and admins; the provider stops sending us its events first.',
+		params: channelParams,
+		responses: { 204: 'Deleted.' },
+		errors: [403],
+	})
 }

@@ -35,7 +35,21 @@ export type ChannelJson = {
 export const channelSlugConstraint = 'channels_slug_key'
 
 // The public columns only, so that a secret cannot reach an answer by a `selectAll`.
-export const publicChannelColumns = ['id', 'workspaceId', 'kind', 'name', 'slug', 'enabled', 'status', 'statusDetail', 'failingSince', 'settings', 'campaignRatePerSecond', 'createdAt', 'updatedAt'] as const
+export const publicChannelColumns = [
+	'id',
+	'workspaceId',
+	'kind',
+	'name',
+	'slug',
+	'enabled',
+	'status',
+	'statusDetail',
+	'failingSince',
+	'settings',
+	'campaignRatePerSecond',
+	'createdAt',
+	'updatedAt',
+] as const
 
 export type PublicChannel = Pick<Channel, (typeof publicChannelColumns)[number]>
 
@@ -68,7 +82,10 @@ export async function listChannels(db: Executor, workspaceId: string): Promise<C
 		db.selectFrom('channels').select(publicChannelColumns).where('workspaceId', '=', workspaceId).orderBy('createdAt').orderBy('id').execute(),
 		todayCounts(db, workspaceId),
 	])
-	return rows.map((row) => ({ ...channelJson(row), today: { incoming: counts.get(`${row.id} incoming`) ?? 0, outgoing: counts.get(`${row.id} outgoing`) ?? 0 } }))
+	return rows.map((row) => ({
+		...channelJson(row),
+		today: { incoming: counts.get(`${row.id} incoming`) ?? 0, outgoing: counts.get(`${row.id} outgoing`) ?? 0 },
+	}))
 }
 
 /** Text messages in and out since midnight in the workspace's zone, per channel (migration 0015's index). */

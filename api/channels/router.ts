@@ -9,12 +9,36 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { channelJson, channelSlugConstraint, findChannel, isSlugReserved, linkSettingsOf, listChannels, publicChannelColumns, type PublicChannel, slugReservedDays, suggestSlug } from './queries.ts'
+import {
+	channelJson,
+	channelSlugConstraint,
+	findChannel,
+	isSlugReserved,
+	linkSettingsOf,
+	listChannels,
+	publicChannelColumns,
+	type PublicChannel,
+	slugReservedDays,
+	suggestSlug,
+} from './queries.ts'
 import { sealCredentials } from './crypto.ts'
 import { describeFailure, newWebhookSecret, providerChannel, webhookUrl } from './connection.ts'
 import { providerFor } from './providers/index.ts'
 import { type ChannelProvider, ProviderError } from './providers/provider.ts'
-import { channelKindBody, channelParams, createLinkChannelBody, createPageChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, credentialsOf, defaultLinkSettings, type LinkSettings, replaceCredentialsBody, updateLinkChannelBody, updateMessagingChannelBody } from './schemas.ts'
+import {
+	channelKindBody,
+	channelParams,
+	createLinkChannelBody,
+	createPageChannelBody,
+	createTelegramChannelBody,
+	createWhatsAppChannelBody,
+	credentialsOf,
+	defaultLinkSettings,
+	type LinkSettings,
+	replaceCredentialsBody,
+	updateLinkChannelBody,
+	updateMessagingChannelBody,
+} from './schemas.ts'
 
 function channelNotFound() {
 	return new HttpError(404, 'channels:errors.notFound')
@@ -75,7 +99,12 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				status: statusOf(enabled),
 				settings: { ...defaultLinkSettings, ...body.settings },
 			} as const
-			const insert = (slug: string) => db.insertInto('channels').values({ ...values, slug }).returning(publicChannelColumns).executeTakeFirstOrThrow()
+			const insert = (slug: string) =>
+				db
+					.insertInto('channels')
+					.values({ ...values, slug })
+					.returning(publicChannelColumns)
+					.executeTakeFirstOrThrow()
 			let created
 			if (body.slug) {
 				await refuseReserved(req, body.slug, workspace.id)
@@ -158,7 +187,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 						.executeTakeFirst()
 					// Which fields changed, never what they became.
 					const fields = Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]))
-					if (row && fields.length > 0) await recordAudit(trx, workspace.id, req.user, 'channel.updated', { channel: row.name, channelId: row.id, fields: fields.join(',') })
+					if (row && fields.length > 0)
+						await recordAudit(trx, workspace.id, req.user, 'channel.updated', { channel: row.name, channelId: row.id, fields: fields.join(',') })
 					return row
 				})
 				.catch(taken(req, changes.slug))
@@ -190,7 +220,9 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const refused = refusal(req, provider, credentialsOf[kind].refusedField)
 			const learnt = await provider.validateCredentials!(replaced, config).catch(refused)
 			if (provider.disconnect && provider.connect) {
-				await provider.disconnect(current, config).catch((error: unknown) => logger.warn({ err: error, channelId }, 'the provider did not release the old credentials'))
+				await provider
+					.disconnect(current, config)
+					.catch((error: unknown) => logger.warn({ err: error, channelId }, 'the provider did not release the old credentials'))
 				await provider.connect(replaced, webhookUrl(config, found), config).catch(refused)
 			}
 			const updated = await db.transaction().execute(async (trx) => {
@@ -210,7 +242,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 					.executeTakeFirst()
 				// The names of the credentials replaced; their values stay sealed in the channel.
 				const fields = Object.entries(given).flatMap(([name, value]) => (value ? [name] : []))
-				if (row) await recordAudit(trx, workspace.id, req.user, 'channel.credentialsReplaced', { channel: row.name, channelId: row.id, fields: fields.join(',') })
+				if (row)
+					await recordAudit(trx, workspace.id, req.user, 'channel.credentialsReplaced', { channel: row.name, channelId: row.id, fields: fields.join(',') })
 				return row
 			})
 			if (!updated) throw channelNotFound()
@@ -232,7 +265,12 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				})
 			}
 			const deleted = await db.transaction().execute(async (trx) => {
-				const row = await trx.deleteFrom('channels').where('workspaceId', '=', workspace.id).where('id', '=', channelId).returning(['id', 'name', 'kind']).executeTakeFirst()
+				const row = await trx
+					.deleteFrom('channels')
+					.where('workspaceId', '=', workspace.id)
+					.where('id', '=', channelId)
+					.returning(['id', 'name', 'kind'])
+					.executeTakeFirst()
 				if (row) await recordAudit(trx, workspace.id, req.user, 'channel.deleted', { channel: row.name, channelId: row.id, channelKind: row.kind })
 				return row
 			})

@@ -50,7 +50,9 @@ export const updateLinkChannelBody = z
 	.strict()
 
 /** A messaging channel's own fields: its credentials are replaced by connecting again. */
-export const updateMessagingChannelBody = z.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional() }).strict()
+export const updateMessagingChannelBody = z
+	.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional() })
+	.strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
 export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/
@@ -66,7 +68,10 @@ export const createTelegramChannelBody = z
 	})
 	.strict()
 
-const graphId = z.string().trim().regex(/^\d{5,20}$/, 'channels:validation.graphId')
+const graphId = z
+	.string()
+	.trim()
+	.regex(/^\d{5,20}$/, 'channels:validation.graphId')
 const secret = z.string().trim().min(8).max(512)
 
 /** Meta's secrets: a token, the app secret that signs webhooks, and the verify token (generated when left empty). */
@@ -74,7 +79,12 @@ const metaCredentials = z
 	.object({
 		accessToken: secret,
 		appSecret: secret,
-		verifyToken: z.string().trim().max(200).regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken').optional(),
+		verifyToken: z
+			.string()
+			.trim()
+			.max(200)
+			.regex(/^[A-Za-z0-9_-]*$/, 'channels:validation.verifyToken')
+			.optional(),
 	})
 	.strict()
 

@@ -12,7 +12,12 @@ type TemplateChannel = Pick<Channel, 'id' | 'workspaceId' | 'kind' | 'settings' 
  * translated 422 beside the template's fields otherwise (502 when the provider cannot be asked).
  * Asked of the provider each time: templates are approved and withdrawn in Meta's dashboard.
  */
-export async function approvedTemplate(req: Request, channel: TemplateChannel, config: ProviderConfig & { ENCRYPTION_KEY: string }, use: MessageTemplateUse): Promise<MessageTemplate> {
+export async function approvedTemplate(
+	req: Request,
+	channel: TemplateChannel,
+	config: ProviderConfig & { ENCRYPTION_KEY: string },
+	use: MessageTemplateUse,
+): Promise<MessageTemplate> {
 	const provider = providerFor(channel.kind)
 	if (!provider?.listTemplates) throw new HttpError(422, 'inbox:errors.templatesNotAvailable')
 	const templates = await provider.listTemplates(providerChannel(channel, config.ENCRYPTION_KEY), config).catch((error: unknown) => {
@@ -22,7 +27,8 @@ export async function approvedTemplate(req: Request, channel: TemplateChannel, c
 	const { name, language, parameters } = use
 	const template = templates.find((candidate) => candidate.name === name && candidate.language === language)
 	if (!template) throw fieldError(req, 422, 'template.name', 'inbox:errors.templateNotFound', { name, language })
-	if (parameters.length !== template.parameterCount) throw fieldError(req, 422, 'template.parameters', 'inbox:errors.templateParameters', { count: template.parameterCount })
+	if (parameters.length !== template.parameterCount)
+		throw fieldError(req, 422, 'template.parameters', 'inbox:errors.templateParameters', { count: template.parameterCount })
 	return template
 }
 

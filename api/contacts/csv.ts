@@ -19,7 +19,10 @@ export type CsvRecord = { row: number; cells: Partial<Record<ImportColumn, strin
 const formulaStart = /^[=+\-@\t\r]/
 
 function columnOf(header: string): ImportColumn | undefined {
-	const name = header.trim().toLowerCase().replace(/[\s_-]+/g, '')
+	const name = header
+		.trim()
+		.toLowerCase()
+		.replace(/[\s_-]+/g, '')
 	if (name === 'email' || name === 'emailaddress') return 'email'
 	if (name === 'phone' || name === 'phonenumber' || name === 'mobile') return 'phone'
 	return importColumns.find((column) => column === name)
@@ -47,7 +50,8 @@ export function readContactsCsv(text: string): CsvRecord[] {
 	if (!header || header.every((cell) => cell.trim() === '')) throw new HttpError(400, 'contacts:errors.csvEmpty')
 	const columns = header.map(columnOf)
 	if (!columns.includes('name')) throw new HttpError(400, 'contacts:errors.csvMissingName')
-	if (data.length > maximumImportRows) throw new HttpError(400, 'contacts:errors.csvTooManyRows', { values: { maximum: maximumImportRows, count: maximumImportRows } })
+	if (data.length > maximumImportRows)
+		throw new HttpError(400, 'contacts:errors.csvTooManyRows', { values: { maximum: maximumImportRows, count: maximumImportRows } })
 
 	const records: CsvRecord[] = []
 	data.forEach((fields, index) => {

@@ -60,7 +60,10 @@ function readRow(record: CsvRecord, options: Options): ImportRow | Rejection {
 		if (!phone) return rejection(record.row, 'phone', t(options.country ? 'contacts:validation.phone' : 'contacts:validation.phoneInternational'))
 	}
 	const labels = new Map<string, string>()
-	for (const title of (labelCell ?? '').split(labelSeparator).map((part) => part.trim()).filter(Boolean)) {
+	for (const title of (labelCell ?? '')
+		.split(labelSeparator)
+		.map((part) => part.trim())
+		.filter(Boolean)) {
 		if (!labelTitle.safeParse(title).success) return rejection(record.row, 'labels', t('contacts:import.invalidLabel', { title }))
 		labels.set(title.toLowerCase(), title)
 	}
@@ -110,14 +113,15 @@ function applyBatch(db: Executor, rows: ImportRow[], options: Options): Promise<
 
 		const emails = rows.flatMap((row) => (row.email ? [row.email] : []))
 		const phones = rows.flatMap((row) => (row.phone ? [row.phone] : []))
-		const existing = emails.length + phones.length
-			? await trx
-					.selectFrom('contacts')
-					.select(['id', 'email', 'phone'])
-					.where('workspaceId', '=', workspaceId)
-					.where(sql<boolean>`(email = any(${emails}::text[]) or phone = any(${phones}::text[]))`)
-					.execute()
-			: []
+		const existing =
+			emails.length + phones.length
+				? await trx
+						.selectFrom('contacts')
+						.select(['id', 'email', 'phone'])
+						.where('workspaceId', '=', workspaceId)
+						.where(sql<boolean>`(email = any(${emails}::text[]) or phone = any(${phones}::text[]))`)
+						.execute()
+				: []
 
 		const byEmail = new Map<string, string>()
 		const byPhone = new Map<string, Set<string>>()
@@ -204,7 +208,12 @@ function applyBatch(db: Executor, rows: ImportRow[], options: Options): Promise<
 				)
 				.execute()
 		}
-		if (links.length) await trx.insertInto('contactLabels').values(links).onConflict((oc) => oc.doNothing()).execute()
+		if (links.length)
+			await trx
+				.insertInto('contactLabels')
+				.values(links)
+				.onConflict((oc) => oc.doNothing())
+				.execute()
 		return outcome
 	})
 }
@@ -245,7 +254,9 @@ export async function importContacts(db: Executor, records: CsvRecord[], options
 					if (!isDataError(rowError)) throw rowError
 					const emailTaken = (rowError as { constraint?: string }).constraint === contactEmailConstraint
 					result.rejected.push(
-						emailTaken ? rejection(row.row, 'email', options.t('contacts:errors.emailTaken', { email: row.email ?? '' })) : rejection(row.row, undefined, options.t('contacts:import.failed')),
+						emailTaken
+							? rejection(row.row, 'email', options.t('contacts:errors.emailTaken', { email: row.email ?? '' }))
+							: rejection(row.row, undefined, options.t('contacts:import.failed')),
 					)
 				}
 			}

@@ -9,7 +9,12 @@ import { limits } from './schemas.ts'
  * source is deleted. An agent's decision that two contacts are one person: a chat-link visitor who
  * typed the e-mail of a known customer is merged only so (issue 26). Null when either is missing.
  */
-export async function mergeContacts(trx: DB, workspaceId: string, sourceId: string, targetId: string): Promise<{ sourceName: string; targetName: string } | null> {
+export async function mergeContacts(
+	trx: DB,
+	workspaceId: string,
+	sourceId: string,
+	targetId: string,
+): Promise<{ sourceName: string; targetName: string } | null> {
 	// Both locked, in one order whatever the direction, so that two merges of the same pair cannot deadlock.
 	const pair = await trx
 		.selectFrom('contacts')
@@ -40,7 +45,9 @@ export async function mergeContacts(trx: DB, workspaceId: string, sourceId: stri
 			phone: target.phone ?? source.phone,
 			company: target.company ?? source.company,
 			notes: [target.notes, source.notes].filter(Boolean).join('\n\n').slice(0, limits.notes) || null,
-			attributes: Object.fromEntries([...Object.entries(target.attributes), ...Object.entries(source.attributes).filter(([key]) => !(key in target.attributes))].slice(0, limits.attributes)),
+			attributes: Object.fromEntries(
+				[...Object.entries(target.attributes), ...Object.entries(source.attributes).filter(([key]) => !(key in target.attributes))].slice(0, limits.attributes),
+			),
 			optedOutAt: target.optedOutAt ?? source.optedOutAt,
 			lastActivityAt: target.lastActivityAt > source.lastActivityAt ? target.lastActivityAt : source.lastActivityAt,
 			updatedAt: new Date(),

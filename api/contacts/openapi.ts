@@ -4,10 +4,25 @@ import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
 import { type ContactIdentityJson, type ContactJson, type ContactPageJson } from './queries.ts'
-import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, mergeContactBody, updateContactBody } from './schemas.ts'
+import {
+	bulkBody,
+	contactParams,
+	createContactBody,
+	exportContactsQuery,
+	importContactsQuery,
+	listContactsQuery,
+	mergeContactBody,
+	updateContactBody,
+} from './schemas.ts'
 
 const identity = answerSchema<ContactIdentityJson>()(
-	z.object({ channelId: z.string().uuid(), channelKind: z.enum(channelKinds), channelName: z.string(), externalId: z.string().nullable(), since: z.string().datetime() }),
+	z.object({
+		channelId: z.string().uuid(),
+		channelKind: z.enum(channelKinds),
+		channelName: z.string(),
+		externalId: z.string().nullable(),
+		since: z.string().datetime(),
+	}),
 )
 
 const contactAnswer = answerSchema<ContactJson>()(
@@ -16,7 +31,10 @@ const contactAnswer = answerSchema<ContactJson>()(
 			id: z.string().uuid(),
 			name: z.string(),
 			email: z.string().nullable(),
-			unverifiedEmail: z.string().nullable().openapi({ description: 'What a chat-link visitor typed as their e-mail: a claim, not checked, never matched to another contact.' }),
+			unverifiedEmail: z
+				.string()
+				.nullable()
+				.openapi({ description: 'What a chat-link visitor typed as their e-mail: a claim, not checked, never matched to another contact.' }),
 			phone: z.string().nullable(),
 			company: z.string().nullable(),
 			notes: z.string().nullable(),
@@ -48,8 +66,24 @@ const contactPage = answerSchema<ContactPageJson>()(
 /** `/v1/workspaces/{id}/contacts` (router.ts): every member reads, creates, edits, imports and exports; owners and admins delete. */
 export function documentContacts(docs: ApiDocs) {
 	const contact = { description: 'The contact, with its labels, attributes and identities.', schema: contactAnswer }
-	docs.add({ method: 'get', path: '/', summary: 'A page of contacts', description: 'Keyset pages: `nextCursor` is the `cursor` of the following one.', params: workspaceParams, query: listContactsQuery, responses: { 200: { description: 'A page of contacts.', schema: contactPage } } })
-	docs.add({ method: 'post', path: '/', summary: 'Create a contact', params: workspaceParams, body: createContactBody(), responses: { 201: contact }, errors: [409] })
+	docs.add({
+		method: 'get',
+		path: '/',
+		summary: 'A page of contacts',
+		description: 'Keyset pages: `nextCursor` is the `cursor` of the following one.',
+		params: workspaceParams,
+		query: listContactsQuery,
+		responses: { 200: { description: 'A page of contacts.', schema: contactPage } },
+	})
+	docs.add({
+		method: 'post',
+		path: '/',
+		summary: 'Create a contact',
+		params: workspaceParams,
+		body: createContactBody(),
+		responses: { 201: contact },
+		errors: [409],
+	})
 	docs.add({
 		method: 'get',
 		path: '/export',
@@ -71,9 +105,26 @@ export function documentContacts(docs: ApiDocs) {
 		responses: { 200: '`{ created, updated, rejected }`: the counts, and the rows refused with why.' },
 		errors: [413, 415],
 	})
-	docs.add({ method: 'post', path: '/bulk', summary: 'Label, unlabel or delete many contacts', description: 'Deleting is for owners and admins.', params: workspaceParams, body: bulkBody, responses: { 200: '`{ action, affected }`.' }, errors: [403] })
+	docs.add({
+		method: 'post',
+		path: '/bulk',
+		summary: 'Label, unlabel or delete many contacts',
+		description: 'Deleting is for owners and admins.',
+		params: workspaceParams,
+		body: bulkBody,
+		responses: { 200: '`{ action, affected }`.' },
+		errors: [403],
+	})
 	docs.add({ method: 'get', path: '/:contactId', summary: 'A contact', params: contactParams, responses: { 200: contact } })
-	docs.add({ method: 'patch', path: '/:contactId', summary: 'Change a contact', params: contactParams, body: updateContactBody(), responses: { 200: contact }, errors: [409] })
+	docs.add({
+		method: 'patch',
+		path: '/:contactId',
+		summary: 'Change a contact',
+		params: contactParams,
+		body: updateContactBody(),
+		responses: { 200: contact },
+		errors: [409],
+	})
 	docs.add({
 		method: 'post',
 		path: '/:contactId/opt-in',
@@ -94,5 +145,13 @@ export function documentContacts(docs: ApiDocs) {
 		responses: { 200: contact },
 		errors: [403],
 	})
-	docs.add({ method: 'delete', path: '/:contactId', summary: 'Delete a contact', description: 'Owners and admins.', params: contactParams, responses: { 204: 'Deleted.' }, errors: [403] })
+	docs.add({
+		method: 'delete',
+		path: '/:contactId',
+		summary: 'Delete a contact',
+		description: 'Owners and admins.',
+		params: contactParams,
+		responses: { 204: 'Deleted.' },
+		errors: [403],
+	})
 }

@@ -141,26 +141,42 @@ export type ContactFilter = { search?: string; label?: string }
  */
 function conditions(id: RawBuilder<unknown>, searchText: RawBuilder<unknown>, filter: ContactFilter): Array<RawBuilder<boolean>> {
 	const words = (filter.search ? searchTerms(filter.search) : []).map((term) => sql<boolean>`${searchText} like crm_fold(${containsPattern(term)})`)
-	const label = filter.label ? [sql<boolean>`exists (select 1 from contact_labels where contact_labels.contact_id = ${id} and contact_labels.label_id = ${filter.label})`] : []
+	const label = filter.label
+		? [sql<boolean>`exists (select 1 from contact_labels where contact_labels.contact_id = ${id} and contact_labels.label_id = ${filter.label})`]
+		: []
 	return [...words, ...label]
 }
 
 /** The workspace's contacts that match, read from `contacts` (to walk a sort index). */
 function filtered<Output>(query: SelectQueryBuilder<Database, 'contacts', Output>, workspaceId: string, filter: ContactFilter) {
-	return conditions(sql.ref('contacts.id'), sql.ref('contacts.search_text'), filter).reduce((result, condition) => result.where(condition), query.where('contacts.workspaceId', '=', workspaceId))
+	return conditions(sql.ref('contacts.id'), sql.ref('contacts.search_text'), filter).reduce(
+		(result, condition) => result.where(condition),
+		query.where('contacts.workspaceId', '=', workspaceId),
+	)
 }
 
 /** The workspace's contacts that match a search, read through the trigram index of `contact_search` (migration 0008). */
 function searched(db: Executor, workspaceId: string, filter: ContactFilter) {
 	const query = db.selectFrom('contactSearch').where('contactSearch.workspaceId', '=', workspaceId)
-	return conditions(sql.ref('contact_search.contact_id'), sql.ref('contact_search.search_text'), filter).reduce((result, condition) => result.where(condition), query)
+	return conditions(sql.ref('contact_search.contact_id'), sql.ref('contact_search.search_text'), filter).reduce(
+		(result, condition) => result.where(condition),
+		query,
+	)
 }
 
 // The sort key also travels in the cursor, written by PostgreSQL so that it compares exactly.
 const sortKeys = {
 	name: { column: 'name_key', text: sql<string>`contacts.name_key`, type: sql`text` },
-	created: { column: 'created_at', text: sql<string>`to_char(contacts.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, type: sql`timestamptz` },
-	activity: { column: 'last_activity_at', text: sql<string>`to_char(contacts.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, type: sql`timestamptz` },
+	created: {
+		column: 'created_at',
+		text: sql<string>`to_char(contacts.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+		type: sql`timestamptz`,
+	},
+	activity: {
+		column: 'last_activity_at',
+		text: sql<string>`to_char(contacts.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+		type: sql`timestamptz`,
+	},
 } as const
 
 export type ContactPageQuery = ContactFilter & { sort: ContactSort; direction: Direction; after?: Cursor; limit: number; narrow: boolean }
@@ -174,7 +190,11 @@ export type ContactPageQuery = ContactFilter & { sort: ContactSort; direction: D
  * which is quick when matches are spread out but slow when they sort late (every Arabic name
  * comes after the Latin ones).
  */
-export async function contactPage(db: Executor, workspaceId: string, query: ContactPageQuery): Promise<{ contacts: ContactWithLabels[]; next?: Cursor; matches?: number }> {
+export async function contactPage(
+	db: Executor,
+	workspaceId: string,
+	query: ContactPageQuery,
+): Promise<{ contacts: ContactWithLabels[]; next?: Cursor; matches?: number }> {
 	const key = sortKeys[query.sort]
 	const column = sql.ref(`contacts.${key.column}`)
 	const { direction, after } = query
@@ -186,10 +206,17 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 	if (query.narrow) {
 		// The window function needs every match, so PostgreSQL reads them all (bitmap) rather than walking the sort index;
 		// it sorts and counts only (id, sort key), and the page's rows are read afterwards by id.
-		const found = searched(db, workspaceId, query).select(['contactSearch.contactId as id', sql.ref(`contact_search.${key.column}`).as('sortValue'), sql<number>`count(*) over ()`.as('total')])
+		const found = searched(db, workspaceId, query).select([
+			'contactSearch.contactId as id',
+			sql.ref(`contact_search.${key.column}`).as('sortValue'),
+			sql<number>`count(*) over ()`.as('total'),
+		])
 		let page = db.selectFrom(found.as('found')).selectAll()
 		if (after) page = page.where(keyset(sql.ref('found.sortValue'), sql.ref('found.id'), after))
-		const ordered = page.orderBy(sql.ref('found.sortValue'), direction).orderBy('found.id', direction).limit(query.limit + 1)
+		const ordered = page
+			.orderBy(sql.ref('found.sortValue'), direction)
+			.orderBy('found.id', direction)
+			.limit(query.limit + 1)
 		const joined = await db
 			.selectFrom(ordered.as('page'))
 			.innerJoin('contacts', 'contacts.id', 'page.id')
@@ -202,13 +229,20 @@ export async function contactPage(db: Executor, workspaceId: string, query: Cont
 		// Past the last match there is no row to carry the count.
 		matches = joined[0]?.total ?? (after ? undefined : 0)
 	} else {
-		let page = filtered(db.selectFrom('contacts'), workspaceId, query).select(contactColumns).select([key.text.as('sortKey'), labelsOfContact.as('labels')])
+		let page = filtered(db.selectFrom('contacts'), workspaceId, query)
+			.select(contactColumns)
+			.select([key.text.as('sortKey'), labelsOfContact.as('labels')])
 		if (after) page = page.where(keyset(column, sql.ref('contacts.id'), after))
-		rows = await page.orderBy(column, direction).orderBy('contacts.id', direction).limit(query.limit + 1).execute()
+		rows = await page
+			.orderBy(column, direction)
+			.orderBy('contacts.id', direction)
+			.limit(query.limit + 1)
+			.execute()
 	}
 	const contacts = rows.slice(0, query.limit).map(({ sortKey: _, ...contact }): ContactWithLabels => contact)
 	const last = rows[query.limit - 1]
-	const next: Cursor | undefined = rows.length > query.limit && last ? { sort: query.sort, direction, key: last.sortKey, id: last.id, narrow: query.narrow } : undefined
+	const next: Cursor | undefined =
+		rows.length > query.limit && last ? { sort: query.sort, direction, key: last.sortKey, id: last.id, narrow: query.narrow } : undefined
 	return { contacts, next, matches }
 }
 
@@ -254,8 +288,13 @@ export async function countFor(db: Executor, workspace: { id: string; contactCou
 /** A search's matches, counted up to `countCap + 1` unless `exact`. */
 async function countMatches(db: Executor, workspaceId: string, filter: ContactFilter, exact = false): Promise<ContactTotal> {
 	if (exact) return { total: await countContacts(db, workspaceId, filter), capped: false }
-	const matches = searched(db, workspaceId, filter).select(sql`1`.as('one')).limit(countCap + 1)
-	const { total } = await db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
+	const matches = searched(db, workspaceId, filter)
+		.select(sql`1`.as('one'))
+		.limit(countCap + 1)
+	const { total } = await db
+		.selectFrom(matches.as('matches'))
+		.select((eb) => eb.fn.countAll<number>().as('total'))
+		.executeTakeFirstOrThrow()
 	return capped(total)
 }
 
@@ -267,7 +306,11 @@ export type ContactPageJson = { contacts: ContactJson[]; nextCursor: string | nu
  * decides how its next pages read it (the cursor carries the choice): one with more than
  * `countCap` matches walks the sort index, and is known to have more than `countCap`.
  */
-export async function listContacts(db: Executor, workspace: { id: string; contactCount: number }, query: Omit<ContactPageQuery, 'narrow'> & { count?: 'exact' }) {
+export async function listContacts(
+	db: Executor,
+	workspace: { id: string; contactCount: number },
+	query: Omit<ContactPageQuery, 'narrow'> & { count?: 'exact' },
+) {
 	const narrow = Boolean(query.search) && (query.after ? query.after.narrow : true)
 	const exact = query.count === 'exact'
 	const walkedSearch = Boolean(query.search) && !narrow

@@ -17,9 +17,28 @@ import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
 import { phoneCountry } from './phone.ts'
-import { contactEmailConstraint, contactJson, contactLabelConstraint, contactPage, findContact, listContacts, narrowFor, replaceLabels, type ContactPageJson } from './queries.ts'
+import {
+	contactEmailConstraint,
+	contactJson,
+	contactLabelConstraint,
+	contactPage,
+	findContact,
+	listContacts,
+	narrowFor,
+	replaceLabels,
+	type ContactPageJson,
+} from './queries.ts'
 import { mergeContacts } from './merge.ts'
-import { bulkBody, contactParams, createContactBody, exportContactsQuery, importContactsQuery, listContactsQuery, mergeContactBody, updateContactBody } from './schemas.ts'
+import {
+	bulkBody,
+	contactParams,
+	createContactBody,
+	exportContactsQuery,
+	importContactsQuery,
+	listContactsQuery,
+	mergeContactBody,
+	updateContactBody,
+} from './schemas.ts'
 
 type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.bulk-changed' | 'contact.imported'
 
@@ -161,7 +180,12 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			if (!req.is('text/csv')) throw new HttpError(415, 'contacts:errors.csvExpected')
 			const { country } = parseRequest(req, 'query', importContactsQuery)
 			const records = readContactsCsv(await readCsvBody(req, res))
-			const result = await importContacts(db, records, { workspaceId: workspace.id, t: req.t, country: country ?? localCountry(workspace), createLabels: managers.includes(role) })
+			const result = await importContacts(db, records, {
+				workspaceId: workspace.id,
+				t: req.t,
+				country: country ?? localCountry(workspace),
+				createLabels: managers.includes(role),
+			})
 			// Each batch of rows is its own transaction (import.ts): the line is written once they are all applied, with the counts.
 			await recordAudit(db, workspace.id, req.user, 'contacts.imported', { created: result.created, updated: result.updated, skipped: result.rejected.length })
 			if (result.created + result.updated > 0) announce(workspace.id, 'contact.imported')
@@ -194,7 +218,12 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 						.execute()
 				}
 				if (action === 'unlabel' && labelId) {
-					await trx.deleteFrom('contactLabels').where('workspaceId', '=', workspace.id).where('labelId', '=', labelId).where('contactId', 'in', contactIds).execute()
+					await trx
+						.deleteFrom('contactLabels')
+						.where('workspaceId', '=', workspace.id)
+						.where('labelId', '=', labelId)
+						.where('contactId', 'in', contactIds)
+						.execute()
 				}
 				return count
 			})

@@ -30,7 +30,12 @@ const statusActivity = { open: 'activity.reopened', pending: 'activity.pending',
  * change that really changes something, the snooze's wake-up job (or its removal), and a
  * notification for a new assignee other than the actor. `assigneeName` names `changes.assigneeId`.
  */
-export async function changeConversation(trx: DB, conversation: Conversation, changes: ConversationChanges & { assigneeName?: string }, actor: Actor): Promise<Changed> {
+export async function changeConversation(
+	trx: DB,
+	conversation: Conversation,
+	changes: ConversationChanges & { assigneeName?: string },
+	actor: Actor,
+): Promise<Changed> {
 	const events: InboxEvent[] = []
 	const values: Updateable<ConversationsTable> & { snoozedUntil?: Date | null } = {}
 	const { status, snoozedUntil } = changes
@@ -39,7 +44,8 @@ export async function changeConversation(trx: DB, conversation: Conversation, ch
 		values.snoozedUntil = status === 'snoozed' ? (snoozedUntil ?? null) : null
 		const until: Record<string, string> = values.snoozedUntil ? { until: values.snoozedUntil.toISOString() } : {}
 		await activityLine(trx, conversation, { key: statusActivity[status], values: { actor: actor.name, ...until } }, actor, events)
-		if (values.snoozedUntil) await addJob(trx, 'wake-snoozed', { conversationId: conversation.id }, { runAt: values.snoozedUntil, key: wakeJobKey(conversation.id) })
+		if (values.snoozedUntil)
+			await addJob(trx, 'wake-snoozed', { conversationId: conversation.id }, { runAt: values.snoozedUntil, key: wakeJobKey(conversation.id) })
 		else if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
 	}
 	if (changes.assigneeId !== undefined && changes.assigneeId !== conversation.assigneeId) {
@@ -48,7 +54,8 @@ export async function changeConversation(trx: DB, conversation: Conversation, ch
 			? { key: 'activity.assigned', values: { actor: actor.name, assignee: changes.assigneeName ?? '' } }
 			: { key: 'activity.unassigned', values: { actor: actor.name } }
 		await activityLine(trx, conversation, activity, actor, events)
-		if (changes.assigneeId && changes.assigneeId !== actor.id) events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
+		if (changes.assigneeId && changes.assigneeId !== actor.id)
+			events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
 	}
 	if (changes.priority !== undefined && priorities.indexOf(changes.priority) !== conversation.priority) {
 		values.priority = priorities.indexOf(changes.priority)
@@ -75,24 +82,49 @@ export async function changeLabels(trx: DB, conversation: Conversation, change: 
 				.execute()
 		: []
 	const removed = change.remove.length
-		? await trx.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).where('labelId', 'in', change.remove).returning('labelId').execute()
+		? await trx
+				.deleteFrom('conversationLabels')
+				.where('conversationId', '=', conversation.id)
+				.where('labelId', 'in', change.remove)
+				.returning('labelId')
+				.execute()
 		: []
 	if (added.length === 0 && removed.length === 0) return []
 	const events: InboxEvent[] = [conversationEvent('conversation.updated', conversation)]
 	const titles = async (rows: Array<{ labelId: string }>) => {
-		const labels = await trx.selectFrom('labels').select('title').where('id', 'in', rows.map((row) => row.labelId)).orderBy('title').execute()
+		const labels = await trx
+			.selectFrom('labels')
+			.select('title')
+			.where(
+				'id',
+				'in',
+				rows.map((row) => row.labelId),
+			)
+			.orderBy('title')
+			.execute()
 		return labels.map((label) => label.title).join(', ')
 	}
-	if (added.length) await activityLine(trx, conversation, { key: 'activity.labelsAdded', values: { actor: actor.name, labels: await titles(added) } }, actor, events)
-	if (removed.length) await activityLine(trx, conversation, { key: 'activity.labelsRemoved', values: { actor: actor.name, labels: await titles(removed) } }, actor, events)
-	await trx.updateTable('conversations').set({ updatedAt: sql<Date>`now()` }).where('id', '=', conversation.id).execute()
+	if (added.length)
+		await activityLine(trx, conversation, { key: 'activity.labelsAdded', values: { actor: actor.name, labels: await titles(added) } }, actor, events)
+	if (removed.length)
+		await activityLine(trx, conversation, { key: 'activity.labelsRemoved', values: { actor: actor.name, labels: await titles(removed) } }, actor, events)
+	await trx
+		.updateTable('conversations')
+		.set({ updatedAt: sql<Date>`now()` })
+		.where('id', '=', conversation.id)
+		.execute()
 	return events
 }
 
 /** The members named `@Name` in a note (longest names first, so that `@Amira Haddad` is not also `@Amira`), except its author. */
 export async function mentionedMembers(trx: DB, workspaceId: string, body: string, authorId: string): Promise<string[]> {
 	if (!body.includes('@')) return []
-	const members = await trx.selectFrom('members').innerJoin('users', 'users.id', 'members.userId').select(['users.id', 'users.name']).where('members.workspaceId', '=', workspaceId).execute()
+	const members = await trx
+		.selectFrom('members')
+		.innerJoin('users', 'users.id', 'members.userId')
+		.select(['users.id', 'users.name'])
+		.where('members.workspaceId', '=', workspaceId)
+		.execute()
 	let text = body.toLocaleLowerCase()
 	const mentioned: string[] = []
 	for (const member of members.sort((a, b) => b.name.length - a.name.length)) {
@@ -134,7 +166,11 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 		})
 		.returningAll()
 		.executeTakeFirstOrThrow()
-	if (input.attachment) await trx.insertInto('attachments').values({ ...input.attachment, workspaceId: conversation.workspaceId, messageId: String(message.id) }).execute()
+	if (input.attachment)
+		await trx
+			.insertInto('attachments')
+			.values({ ...input.attachment, workspaceId: conversation.workspaceId, messageId: String(message.id) })
+			.execute()
 	const events: InboxEvent[] = []
 	if (input.kind === 'text') {
 		const updated = await trx

@@ -19,8 +19,16 @@ export type InboxEvent =
 	| { event: 'notification'; userId: string; kind: 'assigned' | 'mentioned'; conversation: ConversationRef }
 
 /** `before`: its status and assignee before the change, when the change moved it (a page moves it between its counts). */
-export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef, before?: Standing): InboxEvent => ({ event, conversation, before })
-export const messageEvent = (event: 'message.created' | 'message.updated', conversation: ConversationRef, message: MessageRef): InboxEvent => ({ event, conversation, message })
+export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef, before?: Standing): InboxEvent => ({
+	event,
+	conversation,
+	before,
+})
+export const messageEvent = (event: 'message.created' | 'message.updated', conversation: ConversationRef, message: MessageRef): InboxEvent => ({
+	event,
+	conversation,
+	message,
+})
 
 /** The customer sees outgoing text only: never a note, never an activity line. */
 export const reachesVisitor = (message: MessageRef) => message.kind === 'text' && message.direction === 'outgoing'
@@ -76,9 +84,13 @@ const gatherMs = 20
 const gathering = new WeakMap<Realtime, Map<DB, { events: InboxEvent[]; done: Promise<void> }>>()
 
 async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
-	const conversationIds = events.flatMap((entry) => (entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : []))
+	const conversationIds = events.flatMap((entry) =>
+		entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : [],
+	)
 	const messageIds = events.flatMap((entry) => ('message' in entry ? [String(entry.message.id)] : []))
-	const answered = events.flatMap((entry) => (entry.event === 'message.created' && entry.message.direction === 'incoming' && entry.message.kind === 'text' ? [entry.conversation.id] : []))
+	const answered = events.flatMap((entry) =>
+		entry.event === 'message.created' && entry.message.direction === 'incoming' && entry.message.kind === 'text' ? [entry.conversation.id] : [],
+	)
 	const [conversations, messages, campaigns] = await Promise.all([
 		conversationsForEvents(db, [...new Set(conversationIds)]).catch(() => new Map<string, ConversationEventJson>()),
 		messagesById(db, [...new Set(messageIds)]).catch(() => new Map<string, MessageJson>()),
@@ -91,7 +103,9 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 		const { conversation } = entry
 		const ids = { conversationId: conversation.id, number: conversation.number }
 		if (entry.event === 'notification') {
-			elsewhere.push(realtime.notifyUser(entry.userId, 'notification', { kind: entry.kind, workspaceId: conversation.workspaceId, number: conversation.number }))
+			elsewhere.push(
+				realtime.notifyUser(entry.userId, 'notification', { kind: entry.kind, workspaceId: conversation.workspaceId, number: conversation.number }),
+			)
 			continue
 		}
 		const ofWorkspace = byWorkspace.get(conversation.workspaceId) ?? []
@@ -100,11 +114,13 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 			const messageId = String(entry.message.id)
 			const data: MessageEventData = { workspaceId: conversation.workspaceId, ...ids, messageId, message: messages.get(messageId) }
 			ofWorkspace.push({ event: entry.event, data })
-			if (reachesVisitor(entry.message)) elsewhere.push(realtime.publish(visitorChannel(conversation.id), entry.event, { workspaceId: conversation.workspaceId, ...ids, messageId }))
+			if (reachesVisitor(entry.message))
+				elsewhere.push(realtime.publish(visitorChannel(conversation.id), entry.event, { workspaceId: conversation.workspaceId, ...ids, messageId }))
 			continue
 		}
 		const row = conversations.get(conversation.id)
-		const previous = entry.event === 'conversation.created' ? null : standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null }))
+		const previous =
+			entry.event === 'conversation.created' ? null : standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null }))
 		const data: ConversationEventData = { workspaceId: conversation.workspaceId, ...ids, conversation: row, previous }
 		ofWorkspace.push({ event: entry.event, data })
 	}

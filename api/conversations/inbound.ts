@@ -62,7 +62,12 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		const { channel } = inbound
 		const identity = await findOrCreateIdentity(trx, inbound)
 		if (inbound.externalId) {
-			const known = await trx.selectFrom('messages').selectAll().where('channelId', '=', channel.id).where('externalId', '=', inbound.externalId).executeTakeFirst()
+			const known = await trx
+				.selectFrom('messages')
+				.selectAll()
+				.where('channelId', '=', channel.id)
+				.where('externalId', '=', inbound.externalId)
+				.executeTakeFirst()
 			if (known) {
 				const conversation = await trx.selectFrom('conversations').selectAll().where('id', '=', known.conversationId).executeTakeFirstOrThrow()
 				return { conversation, message: known, duplicate: true, created: false }
@@ -114,7 +119,13 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 
 /** Opts the contact out of campaigns, once, with a line in the conversation saying so. */
 async function optOut(trx: DB, conversation: Conversation, contactId: string) {
-	const changed = await trx.updateTable('contacts').set({ optedOutAt: sql<Date>`now()` }).where('id', '=', contactId).where('optedOutAt', 'is', null).returning('id').executeTakeFirst()
+	const changed = await trx
+		.updateTable('contacts')
+		.set({ optedOutAt: sql<Date>`now()` })
+		.where('id', '=', contactId)
+		.where('optedOutAt', 'is', null)
+		.returning('id')
+		.executeTakeFirst()
 	return changed ? addActivity(trx, conversation, { key: 'activity.optedOut', values: {} }) : undefined
 }
 
@@ -167,7 +178,13 @@ async function findOrCreateIdentity(trx: DB, { channel, from }: InboundMessage) 
 
 	const contact = await trx
 		.insertInto('contacts')
-		.values({ workspaceId: channel.workspaceId, name: from.name, unverifiedEmail: from.unverifiedEmail?.trim().toLowerCase() || null, phone: from.phone ?? null, avatarColor: randomLogoColor() })
+		.values({
+			workspaceId: channel.workspaceId,
+			name: from.name,
+			unverifiedEmail: from.unverifiedEmail?.trim().toLowerCase() || null,
+			phone: from.phone ?? null,
+			avatarColor: randomLogoColor(),
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	// Two first messages at once: the second waits for the first's identity here and takes it; its own contact goes.
@@ -198,7 +215,12 @@ async function startConversation(trx: DB, channel: Channel, identity: { id: stri
 }
 
 /** A line of what happened in the thread, translated when read (`inbox:activity.*`). */
-export async function addActivity(trx: DB, conversation: Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>, activity: Activity, senderId: string | null = null) {
+export async function addActivity(
+	trx: DB,
+	conversation: Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>,
+	activity: Activity,
+	senderId: string | null = null,
+) {
 	return trx
 		.insertInto('messages')
 		.values({
@@ -243,16 +265,14 @@ export async function recordEcho(db: DB, realtime: Realtime, echo: EchoedMessage
 			.executeTakeFirst()
 		if (ours) return null
 		const message = await insertText(trx, conversation, { direction: 'outgoing', body: echo.body, externalId: echo.externalId, status: 'sent' })
-		conversation = await trx
-			.updateTable('conversations')
-			.set(lastMessageOf(message))
-			.where('id', '=', conversation.id)
-			.returningAll()
-			.executeTakeFirstOrThrow()
+		conversation = await trx.updateTable('conversations').set(lastMessageOf(message)).where('id', '=', conversation.id).returningAll().executeTakeFirstOrThrow()
 		return { conversation, message, created }
 	})
 	if (!recorded) return null
 	const { conversation, message, created } = recorded
-	void publishEvents(db, realtime, [conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation), messageEvent('message.created', conversation, message)])
+	void publishEvents(db, realtime, [
+		conversationEvent(created ? 'conversation.created' : 'conversation.updated', conversation),
+		messageEvent('message.created', conversation, message),
+	])
 	return message
 }

@@ -29,7 +29,17 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		.selectFrom('messages')
 		.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
 		.leftJoin('contactIdentities', 'contactIdentities.id', 'conversations.identityId')
-		.select(['messages.body', 'messages.template', 'messages.status', 'messages.kind', 'messages.direction', 'messages.channelId', 'conversations.number', 'conversations.id as conversationId', 'contactIdentities.externalId as to'])
+		.select([
+			'messages.body',
+			'messages.template',
+			'messages.status',
+			'messages.kind',
+			'messages.direction',
+			'messages.channelId',
+			'conversations.number',
+			'conversations.id as conversationId',
+			'contactIdentities.externalId as to',
+		])
 		.where('messages.id', '=', messageId)
 		.executeTakeFirst()
 	if (!message || message.status !== 'pending') return
@@ -42,7 +52,11 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
 		const attachment = await attachmentOf(db, config, messageId)
-		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), { to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}) }, config)
+		const sent = await provider.send(
+			providerChannel(channel, config.ENCRYPTION_KEY),
+			{ to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}) },
+			config,
+		)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }
 	} catch (error) {
 		if (error instanceof ProviderError && error.retryable && attempt + 1 < sendAttempts) {
@@ -73,7 +87,12 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 	if (!updated) return
 	// The provider took a message again (a token renewed on its side): the channel works.
 	if (outcome.status !== 'failed' && channel.status === 'error') {
-		await db.updateTable('channels').set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` }).where('id', '=', channel.id).where('status', '=', 'error').execute()
+		await db
+			.updateTable('channels')
+			.set({ status: 'active', statusDetail: null, failingSince: null, updatedAt: sql<Date>`now()` })
+			.where('id', '=', channel.id)
+			.where('status', '=', 'error')
+			.execute()
 	}
 	const conversation = { id: conversationId, workspaceId: channel.workspaceId, number }
 	await publishEvents(db, realtime, [messageEvent('message.updated', conversation, { id: messageId, kind, direction })])
@@ -98,12 +117,22 @@ export async function wakeSnoozed(db: DB, realtime: Realtime, conversationId: st
 		return { conversation, message }
 	})
 	if (!woken) return
-	await publishEvents(db, realtime, [conversationEvent('conversation.updated', woken.conversation, { status: 'snoozed', assigneeId: woken.conversation.assigneeId }), messageEvent('message.created', woken.conversation, woken.message)])
+	await publishEvents(db, realtime, [
+		conversationEvent('conversation.updated', woken.conversation, { status: 'snoozed', assigneeId: woken.conversation.assigneeId }),
+		messageEvent('message.created', woken.conversation, woken.message),
+	])
 }
 
 /** The file kept with an outgoing message, if any, its bytes read from the storage when the provider asks. */
 async function attachmentOf(db: DB, config: JobConfig, messageId: string): Promise<OutgoingAttachment | undefined> {
-	const row = await db.selectFrom('attachments').selectAll().where('messageId', '=', messageId).where('status', '=', 'stored').orderBy('createdAt').limit(1).executeTakeFirst()
+	const row = await db
+		.selectFrom('attachments')
+		.selectAll()
+		.where('messageId', '=', messageId)
+		.where('status', '=', 'stored')
+		.orderBy('createdAt')
+		.limit(1)
+		.executeTakeFirst()
 	if (!row?.storageKey) return undefined
 	const key = row.storageKey
 	return {

@@ -1,6 +1,14 @@
 import { type AttachmentJson } from '#api/attachments/queries.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
-import { type Activity, type ChannelKind, type ConversationStatus, type DeliveryStatus, type MessageDirection, type MessageKind, type Priority } from '#api/db/schema.ts'
+import {
+	type Activity,
+	type ChannelKind,
+	type ConversationStatus,
+	type DeliveryStatus,
+	type MessageDirection,
+	type MessageKind,
+	type Priority,
+} from '#api/db/schema.ts'
 
 /** A conversation as the list and the thread's header read it. */
 export type ConversationJson = {
@@ -50,7 +58,12 @@ export type MessageJson = {
  * status tab has with the same filters and search. `countsLimit`: null when the counts are exact;
  * with a filter or a search each count stops there (a count equal to it means that many or more).
  */
-export type ConversationListJson = { conversations: ConversationJson[]; nextCursor: string | null; counts: Record<ConversationStatus, number>; countsLimit: number | null }
+export type ConversationListJson = {
+	conversations: ConversationJson[]
+	nextCursor: string | null
+	counts: Record<ConversationStatus, number>
+	countsLimit: number | null
+}
 
 /** `GET /conversations/summary`: the sidebar's open conversations, the reader's and nobody's. */
 export type InboxSummaryJson = { mine: number; unassigned: number }

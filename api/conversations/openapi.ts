@@ -4,8 +4,26 @@ import { channelKinds, conversationStatuses, deliveryStatuses, messageDirections
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
-import { type ConversationJson, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type MessageJson, type MessagePageJson } from './json.ts'
-import { bulkBody, conversationParams, createMessageBody, listConversationsQuery, listMessagesQuery, messageParams, messageWithFileBody, replaceLabelsBody, updateConversationBody, viewConversationQuery } from './schemas.ts'
+import {
+	type ConversationJson,
+	type ConversationListJson,
+	type ConversationViewJson,
+	type InboxSummaryJson,
+	type MessageJson,
+	type MessagePageJson,
+} from './json.ts'
+import {
+	bulkBody,
+	conversationParams,
+	createMessageBody,
+	listConversationsQuery,
+	listMessagesQuery,
+	messageParams,
+	messageWithFileBody,
+	replaceLabelsBody,
+	updateConversationBody,
+	viewConversationQuery,
+} from './schemas.ts'
 
 // The file itself is read by upload.ts (busboy), beside the fields the route validates.
 const messageWithFile = messageWithFileBody.extend({
@@ -22,7 +40,14 @@ const conversationAnswer = answerSchema<ConversationJson>()(
 			status: z.enum(conversationStatuses),
 			snoozedUntil: z.string().datetime().nullable(),
 			priority: z.enum(priorities),
-			contact: z.object({ id: z.string().uuid(), name: z.string(), email: z.string().nullable(), unverifiedEmail: z.string().nullable(), phone: z.string().nullable(), avatarColor: z.string() }),
+			contact: z.object({
+				id: z.string().uuid(),
+				name: z.string(),
+				email: z.string().nullable(),
+				unverifiedEmail: z.string().nullable(),
+				phone: z.string().nullable(),
+				avatarColor: z.string(),
+			}),
 			channel: z.object({ id: z.string().uuid(), kind: z.enum(channelKinds), name: z.string() }),
 			assignee: z.object({ id: z.string().uuid(), name: z.string() }).nullable(),
 			labels: z.array(labelSummary),
@@ -31,7 +56,10 @@ const conversationAnswer = answerSchema<ConversationJson>()(
 				.object({
 					excerpt: z.string(),
 					direction: z.enum(messageDirections),
-					sender: z.object({ id: z.string().uuid(), name: z.string() }).nullable().openapi({ description: 'The member who wrote it; null for the customer’s, a campaign’s or one sent from the provider’s own app.' }),
+					sender: z
+						.object({ id: z.string().uuid(), name: z.string() })
+						.nullable()
+						.openapi({ description: 'The member who wrote it; null for the customer’s, a campaign’s or one sent from the provider’s own app.' }),
 				})
 				.nullable(),
 			lastActivityAt: z.string().datetime(),
@@ -53,7 +81,10 @@ const messageAnswer = answerSchema<MessageJson>()(
 				.object({ key: z.string(), values: z.record(z.string()) })
 				.nullable()
 				.openapi({ description: 'For `activity` messages: a key of the `inbox` translations and its values.' }),
-			sender: z.object({ id: z.string().uuid(), name: z.string() }).nullable().openapi({ description: 'The member who wrote an outgoing message or note; null for the customer’s.' }),
+			sender: z
+				.object({ id: z.string().uuid(), name: z.string() })
+				.nullable()
+				.openapi({ description: 'The member who wrote an outgoing message or note; null for the customer’s.' }),
 			status: z.enum(deliveryStatuses).nullable().openapi({ description: 'Delivery of an outgoing message; null otherwise.' }),
 			error: z.string().nullable(),
 			attachments: z.array(attachmentAnswer),
@@ -66,14 +97,22 @@ const conversationList = answerSchema<ConversationListJson>()(
 	z.object({
 		conversations: z.array(conversationAnswer),
 		nextCursor: z.string().nullable(),
-		counts: z.object(Object.fromEntries(conversationStatuses.map((status) => [status, z.number().int()])) as Record<(typeof conversationStatuses)[number], z.ZodNumber>),
-		countsLimit: z.number().int().nullable().openapi({ description: 'Null when the counts are exact; with a filter or a search, where each count stops (that many or more).' }),
+		counts: z.object(
+			Object.fromEntries(conversationStatuses.map((status) => [status, z.number().int()])) as Record<(typeof conversationStatuses)[number], z.ZodNumber>,
+		),
+		countsLimit: z
+			.number()
+			.int()
+			.nullable()
+			.openapi({ description: 'Null when the counts are exact; with a filter or a search, where each count stops (that many or more).' }),
 	}),
 )
 
 const messagePage = answerSchema<MessagePageJson>()(z.object({ messages: z.array(messageAnswer), olderCursor: z.string().nullable() }))
 
-const conversationView = answerSchema<ConversationViewJson>()(z.object({ conversation: conversationAnswer, thread: messagePage, otherConversations: z.array(conversationAnswer) }))
+const conversationView = answerSchema<ConversationViewJson>()(
+	z.object({ conversation: conversationAnswer, thread: messagePage, otherConversations: z.array(conversationAnswer) }),
+)
 
 /** `/v1/workspaces/{id}/conversations` (router.ts): the team inbox, for every member. */
 export function documentConversations(docs: ApiDocs) {
@@ -82,16 +121,46 @@ export function documentConversations(docs: ApiDocs) {
 		method: 'get',
 		path: '/',
 		summary: 'A page of conversations',
-		description: 'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, pending, snoozed, resolved), with the same filters and search.',
+		description:
+			'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, pending, snoozed, resolved), with the same filters and search.',
 		params: workspaceParams,
 		query: listConversationsQuery,
 		responses: { 200: { description: 'A page of conversations, and how many each status tab has.', schema: conversationList } },
 	})
-	docs.add({ method: 'get', path: '/summary', summary: 'The open conversations that are the caller’s, and those nobody’s', params: workspaceParams, responses: { 200: { description: 'The counts.', schema: inboxSummary } } })
-	docs.add({ method: 'post', path: '/bulk', summary: 'Assign, change the status of, or label many conversations', params: workspaceParams, body: bulkBody, responses: { 200: { description: 'How many conversations were changed.', schema: z.object({ updated: z.number().int() }) } }, errors: [422] })
+	docs.add({
+		method: 'get',
+		path: '/summary',
+		summary: 'The open conversations that are the caller’s, and those nobody’s',
+		params: workspaceParams,
+		responses: { 200: { description: 'The counts.', schema: inboxSummary } },
+	})
+	docs.add({
+		method: 'post',
+		path: '/bulk',
+		summary: 'Assign, change the status of, or label many conversations',
+		params: workspaceParams,
+		body: bulkBody,
+		responses: { 200: { description: 'How many conversations were changed.', schema: z.object({ updated: z.number().int() }) } },
+		errors: [422],
+	})
 	docs.add({ method: 'get', path: '/:number', summary: 'A conversation', params: conversationParams, responses: { 200: conversation } })
-	docs.add({ method: 'patch', path: '/:number', summary: 'Change status, snooze, assignee or priority', params: conversationParams, body: updateConversationBody, responses: { 200: conversation }, errors: [422] })
-	docs.add({ method: 'put', path: '/:number/labels', summary: 'Replace the labels of a conversation', params: conversationParams, body: replaceLabelsBody, responses: { 200: conversation } })
+	docs.add({
+		method: 'patch',
+		path: '/:number',
+		summary: 'Change status, snooze, assignee or priority',
+		params: conversationParams,
+		body: updateConversationBody,
+		responses: { 200: conversation },
+		errors: [422],
+	})
+	docs.add({
+		method: 'put',
+		path: '/:number/labels',
+		summary: 'Replace the labels of a conversation',
+		params: conversationParams,
+		body: replaceLabelsBody,
+		responses: { 200: conversation },
+	})
 	docs.add({
 		method: 'get',
 		path: '/:number/messages',
@@ -104,7 +173,8 @@ export function documentConversations(docs: ApiDocs) {
 		method: 'get',
 		path: '/:number/view',
 		summary: 'A conversation as an inbox opens it',
-		description: 'The conversation, a page of its thread (as `GET /{number}/messages`) and the `others` latest other conversations of its contact, in one request. Reading it does not mark it read.',
+		description:
+			'The conversation, a page of its thread (as `GET /{number}/messages`) and the `others` latest other conversations of its contact, in one request. Reading it does not mark it read.',
 		params: conversationParams,
 		query: viewConversationQuery,
 		responses: { 200: { description: 'The conversation, its thread and its contact’s other conversations.', schema: conversationView } },
@@ -113,7 +183,8 @@ export function documentConversations(docs: ApiDocs) {
 		method: 'post',
 		path: '/:number/messages',
 		summary: 'Reply, write a note, or send an approved template',
-		description: 'JSON, or `multipart/form-data` with a file (the text is then its caption). A reply goes out through the channel by a job: it is `pending` until sent.',
+		description:
+			'JSON, or `multipart/form-data` with a file (the text is then its caption). A reply goes out through the channel by a job: it is `pending` until sent.',
 		params: conversationParams,
 		body: { 'application/json': createMessageBody, 'multipart/form-data': messageWithFile },
 		responses: { 201: { description: 'The message.', schema: messageAnswer } },
@@ -127,5 +198,11 @@ export function documentConversations(docs: ApiDocs) {
 		responses: { 200: { description: 'The message, pending again.', schema: messageAnswer } },
 		errors: [409, 422],
 	})
-	docs.add({ method: 'post', path: '/:number/read', summary: 'Mark the conversation read for the caller', params: conversationParams, responses: { 204: 'Marked.' } })
+	docs.add({
+		method: 'post',
+		path: '/:number/read',
+		summary: 'Mark the conversation read for the caller',
+		params: conversationParams,
+		responses: { 204: 'Marked.' },
+	})
 }

@@ -46,42 +46,46 @@ const sortKeys: Record<ConversationSort, { text: RawBuilder<string>; order: stri
 
 /** Conversations with what their JSON shows; `unread` is the reader's. */
 function selectConversations(db: Executor, readerId: string) {
-	return db
-		.selectFrom('conversations')
-		.innerJoin('contacts', 'contacts.id', 'conversations.contactId')
-		.innerJoin('channels', 'channels.id', 'conversations.channelId')
-		.leftJoin('users as assignees', 'assignees.id', 'conversations.assigneeId')
-		.leftJoin('conversationReads', (join) => join.onRef('conversationReads.conversationId', '=', 'conversations.id').on('conversationReads.userId', '=', readerId))
-		// Who wrote the last message, by its primary key: the list names the agent who replied.
-		.leftJoin('messages as lastMessages', 'lastMessages.id', 'conversations.lastMessageId')
-		.leftJoin('users as lastSenders', 'lastSenders.id', 'lastMessages.senderId')
-		.select([
-			'conversations.id',
-			'conversations.number',
-			'conversations.status',
-			'conversations.snoozedUntil',
-			'conversations.priority',
-			'conversations.contactId',
-			'contacts.name as contactName',
-			'contacts.email as contactEmail',
-			'contacts.unverifiedEmail as contactUnverifiedEmail',
-			'contacts.phone as contactPhone',
-			'contacts.avatarColor as contactAvatarColor',
-			'conversations.channelId',
-			'channels.kind as channelKind',
-			'channels.name as channelName',
-			'conversations.assigneeId',
-			'assignees.name as assigneeName',
-			sql<number>`greatest(conversations.incoming_count - coalesce(conversation_reads.seen_count, 0), 0)`.as('unreadCount'),
-			'conversations.lastMessageExcerpt',
-			'conversations.lastMessageDirection',
-			'lastMessages.senderId as lastSenderId',
-			'lastSenders.name as lastSenderName',
-			'conversations.lastActivityAt',
-			'conversations.firstResponseAt',
-			'conversations.createdAt',
-		])
-		.select(labelsOfConversation.as('labels'))
+	return (
+		db
+			.selectFrom('conversations')
+			.innerJoin('contacts', 'contacts.id', 'conversations.contactId')
+			.innerJoin('channels', 'channels.id', 'conversations.channelId')
+			.leftJoin('users as assignees', 'assignees.id', 'conversations.assigneeId')
+			.leftJoin('conversationReads', (join) =>
+				join.onRef('conversationReads.conversationId', '=', 'conversations.id').on('conversationReads.userId', '=', readerId),
+			)
+			// Who wrote the last message, by its primary key: the list names the agent who replied.
+			.leftJoin('messages as lastMessages', 'lastMessages.id', 'conversations.lastMessageId')
+			.leftJoin('users as lastSenders', 'lastSenders.id', 'lastMessages.senderId')
+			.select([
+				'conversations.id',
+				'conversations.number',
+				'conversations.status',
+				'conversations.snoozedUntil',
+				'conversations.priority',
+				'conversations.contactId',
+				'contacts.name as contactName',
+				'contacts.email as contactEmail',
+				'contacts.unverifiedEmail as contactUnverifiedEmail',
+				'contacts.phone as contactPhone',
+				'contacts.avatarColor as contactAvatarColor',
+				'conversations.channelId',
+				'channels.kind as channelKind',
+				'channels.name as channelName',
+				'conversations.assigneeId',
+				'assignees.name as assigneeName',
+				sql<number>`greatest(conversations.incoming_count - coalesce(conversation_reads.seen_count, 0), 0)`.as('unreadCount'),
+				'conversations.lastMessageExcerpt',
+				'conversations.lastMessageDirection',
+				'lastMessages.senderId as lastSenderId',
+				'lastSenders.name as lastSenderName',
+				'conversations.lastActivityAt',
+				'conversations.firstResponseAt',
+				'conversations.createdAt',
+			])
+			.select(labelsOfConversation.as('labels'))
+	)
 }
 
 type ConversationRow = Awaited<ReturnType<ReturnType<typeof selectConversations>['executeTakeFirstOrThrow']>>
@@ -93,14 +97,25 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 		status: row.status,
 		snoozedUntil: row.snoozedUntil?.toISOString() ?? null,
 		priority: priorities[row.priority] ?? 'none',
-		contact: { id: row.contactId, name: row.contactName, email: row.contactEmail, unverifiedEmail: row.contactUnverifiedEmail, phone: row.contactPhone, avatarColor: row.contactAvatarColor },
+		contact: {
+			id: row.contactId,
+			name: row.contactName,
+			email: row.contactEmail,
+			unverifiedEmail: row.contactUnverifiedEmail,
+			phone: row.contactPhone,
+			avatarColor: row.contactAvatarColor,
+		},
 		channel: { id: row.channelId, kind: row.channelKind, name: row.channelName },
 		assignee: row.assigneeId ? { id: row.assigneeId, name: row.assigneeName ?? '' } : null,
 		labels: row.labels,
 		unreadCount: row.unreadCount,
 		lastMessage:
 			row.lastMessageExcerpt !== null && row.lastMessageDirection
-				? { excerpt: row.lastMessageExcerpt, direction: row.lastMessageDirection, sender: row.lastSenderId ? { id: row.lastSenderId, name: row.lastSenderName ?? '' } : null }
+				? {
+						excerpt: row.lastMessageExcerpt,
+						direction: row.lastMessageDirection,
+						sender: row.lastSenderId ? { id: row.lastSenderId, name: row.lastSenderName ?? '' } : null,
+					}
 				: null,
 		lastActivityAt: row.lastActivityAt.toISOString(),
 		firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
@@ -112,14 +127,15 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 const conversationByNumber = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; number: number }) =>
 	selectConversations(db, values.readerId).where('conversations.workspaceId', '=', values.workspaceId).where('conversations.number', '=', values.number),
 )
-const otherConversationsOfContact = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; contactId: string; conversationId: string; limit: number }) =>
-	selectConversations(db, values.readerId)
-		.where('conversations.workspaceId', '=', values.workspaceId)
-		.where('conversations.contactId', '=', values.contactId)
-		.where('conversations.id', '!=', values.conversationId)
-		.orderBy('conversations.lastActivityAt', 'desc')
-		.orderBy('conversations.id', 'desc')
-		.limit(values.limit),
+const otherConversationsOfContact = preparedQuery(
+	(db: Executor, values: { readerId: string; workspaceId: string; contactId: string; conversationId: string; limit: number }) =>
+		selectConversations(db, values.readerId)
+			.where('conversations.workspaceId', '=', values.workspaceId)
+			.where('conversations.contactId', '=', values.contactId)
+			.where('conversations.id', '!=', values.conversationId)
+			.orderBy('conversations.lastActivityAt', 'desc')
+			.orderBy('conversations.id', 'desc')
+			.limit(values.limit),
 )
 const conversationsOfIds = preparedQuery((db: Executor, values: { readerId: string; ids: string[] }) =>
 	selectConversations(db, values.readerId).where('conversations.id', '=', sql<string>`any(${values.ids}::uuid[])`),
@@ -196,7 +212,11 @@ export const broadSearch = 2_000
 async function estimatedMatches(db: Executor, workspaceId: string, search: string): Promise<number> {
 	const contacts = matchingContacts(workspaceId, search)
 	const ofContacts = contacts ? sql`union all select 1 from contact_search where ${contacts}` : sql``
-	const { rows } = await sql<Record<string, unknown>>`explain (format json) select 1 from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}`.execute(db)
+	const { rows } = await sql<
+		Record<string, unknown>
+	>`explain (format json) select 1 from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}`.execute(
+		db,
+	)
 	const [plan] = (rows[0] ? Object.values(rows[0])[0] : []) as Array<{ Plan?: { 'Plan Rows'?: number } }>
 	return plan?.Plan?.['Plan Rows'] ?? 0
 }
@@ -220,7 +240,13 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
 
 /** A list's filters and search as conditions on `conversations`, its status tab and page aside. */
-export async function listConditions(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch): Promise<Array<Expression<SqlBool>>> {
+export async function listConditions(
+	db: Executor,
+	workspaceId: string,
+	readerId: string,
+	query: ListConversationsQuery,
+	broadAbove = broadSearch,
+): Promise<Array<Expression<SqlBool>>> {
 	const conditions: Array<Expression<SqlBool>> = []
 	if (query.assignee === 'me') conditions.push(sql<SqlBool>`conversations.assignee_id = ${readerId}`)
 	else if (query.assignee === 'unassigned') conditions.push(sql<SqlBool>`conversations.assignee_id is null`)
@@ -229,7 +255,9 @@ export async function listConditions(db: Executor, workspaceId: string, readerId
 	if (query.contactId) conditions.push(sql<SqlBool>`conversations.contact_id = ${query.contactId}`)
 	if (query.priority) conditions.push(sql<SqlBool>`conversations.priority = ${priorities.indexOf(query.priority)}`)
 	if (query.labelId) {
-		conditions.push(sql<SqlBool>`exists (select 1 from conversation_labels where conversation_labels.conversation_id = conversations.id and conversation_labels.label_id = ${query.labelId})`)
+		conditions.push(
+			sql<SqlBool>`exists (select 1 from conversation_labels where conversation_labels.conversation_id = conversations.id and conversation_labels.label_id = ${query.labelId})`,
+		)
 	}
 	if (query.search) conditions.push(await searchCondition(db, workspaceId, query.search, broadAbove))
 	return conditions
@@ -242,9 +270,18 @@ export async function listConditions(db: Executor, workspaceId: string, readerId
  * combination of filters took 1.5 to 5 ms, more than running it (decision 010).
  * `conditions` are the list's filters and search (`listConditions`).
  */
-export async function listConversations(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, conditions: Array<Expression<SqlBool>>): Promise<ConversationPage> {
+export async function listConversations(
+	db: Executor,
+	workspaceId: string,
+	readerId: string,
+	query: ListConversationsQuery,
+	conditions: Array<Expression<SqlBool>>,
+): Promise<ConversationPage> {
 	const key = sortKeys[query.sort]
-	let page = db.selectFrom('conversations').select(['conversations.id', key.text.as('sortKey')]).where('conversations.workspaceId', '=', workspaceId)
+	let page = db
+		.selectFrom('conversations')
+		.select(['conversations.id', key.text.as('sortKey')])
+		.where('conversations.workspaceId', '=', workspaceId)
 	if (query.status !== 'all') page = page.where('conversations.status', '=', query.status)
 	for (const condition of conditions) page = page.where(condition)
 	if (query.after) page = page.where(key.after(query.after))
@@ -252,7 +289,11 @@ export async function listConversations(db: Executor, workspaceId: string, reade
 	const found = await page.limit(query.limit + 1).execute()
 	const last = found[query.limit - 1]
 	return {
-		conversations: await conversationsById(db, readerId, found.slice(0, query.limit).map((row) => row.id)),
+		conversations: await conversationsById(
+			db,
+			readerId,
+			found.slice(0, query.limit).map((row) => row.id),
+		),
 		next: found.length > query.limit && last ? { sort: query.sort, key: last.sortKey, id: last.id } : undefined,
 	}
 }
@@ -261,7 +302,10 @@ export type TabCounts = Record<ConversationStatus, number>
 
 /** How many conversations each status tab has for an assignee (or everyone): a few rows kept by triggers, never a count of the table. */
 export async function tabCounts(db: Executor, workspaceId: string, assigneeKey?: string): Promise<TabCounts> {
-	let query = db.selectFrom('conversationCounts').select(['status', sql<number>`sum(count)::int`.as('count')]).where('workspaceId', '=', workspaceId)
+	let query = db
+		.selectFrom('conversationCounts')
+		.select(['status', sql<number>`sum(count)::int`.as('count')])
+		.where('workspaceId', '=', workspaceId)
 	if (assigneeKey) query = query.where('assigneeKey', '=', assigneeKey)
 	const rows = await query.groupBy('status').execute()
 	const counts = Object.fromEntries(conversationStatuses.map((status) => [status, 0])) as TabCounts
@@ -280,7 +324,8 @@ export const filteredCountsLimit = 100
 export async function filteredCounts(db: Executor, workspaceId: string, conditions: Array<Expression<SqlBool>>): Promise<TabCounts> {
 	const where = sql.join([sql`conversations.workspace_id = ${workspaceId}`, ...conditions], sql` and `)
 	const counts = conversationStatuses.map(
-		(status) => sql`(select count(*)::int from (select 1 from conversations where ${where} and conversations.status = ${status} limit ${filteredCountsLimit}) as capped) as ${sql.ref(status)}`,
+		(status) =>
+			sql`(select count(*)::int from (select 1 from conversations where ${where} and conversations.status = ${status} limit ${filteredCountsLimit}) as capped) as ${sql.ref(status)}`,
 	)
 	const { rows } = await sql<TabCounts>`select ${sql.join(counts)}`.execute(db)
 	return rows[0]!
@@ -291,7 +336,8 @@ export async function filteredCounts(db: Executor, workspaceId: string, conditio
  * counts know the assignee only: any other filter or a search counts the matches, up to a limit.
  */
 export async function conversationList(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch) {
-	const assigneeKey = query.assignee === 'me' ? readerId : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
+	const assigneeKey =
+		query.assignee === 'me' ? readerId : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
 	const conditions = await listConditions(db, workspaceId, readerId, query, broadAbove)
 	const narrowed = Boolean(query.channelId || query.contactId || query.priority || query.labelId || query.search)
 	const [page, counts] = await Promise.all([
@@ -335,7 +381,12 @@ export function messageJson(row: MessageRow): MessageJson {
 
 /** Messages with their sender's name and their files, as a thread shows them: one statement. */
 function selectMessages(db: Executor) {
-	return db.selectFrom('messages').leftJoin('users', 'users.id', 'messages.senderId').selectAll('messages').select('users.name as senderName').select(attachmentsOfMessage.as('attachments'))
+	return db
+		.selectFrom('messages')
+		.leftJoin('users', 'users.id', 'messages.senderId')
+		.selectAll('messages')
+		.select('users.name as senderName')
+		.select(attachmentsOfMessage.as('attachments'))
 }
 
 export async function findMessage(db: Executor, messageId: string): Promise<MessageJson | undefined> {
@@ -351,10 +402,17 @@ export async function messagesById(db: Executor, ids: string[]): Promise<Map<str
 }
 
 /** A page of a thread by keyset from the newest: the `limit` messages before `before`, answered oldest first. */
-export async function messagesPage(db: Executor, conversationId: string, query: { before?: string; limit: number }): Promise<{ messages: MessageJson[]; olderCursor: string | null }> {
+export async function messagesPage(
+	db: Executor,
+	conversationId: string,
+	query: { before?: string; limit: number },
+): Promise<{ messages: MessageJson[]; olderCursor: string | null }> {
 	let page = selectMessages(db).where('messages.conversationId', '=', conversationId)
 	if (query.before) page = page.where('messages.id', '<', query.before)
-	const rows = await page.orderBy('messages.id', 'desc').limit(query.limit + 1).execute()
+	const rows = await page
+		.orderBy('messages.id', 'desc')
+		.limit(query.limit + 1)
+		.execute()
 	const messages = rows.slice(0, query.limit).reverse().map(messageJson)
 	return { messages, olderCursor: rows.length > query.limit ? (messages[0]?.id ?? null) : null }
 }

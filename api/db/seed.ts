@@ -10,11 +10,15 @@ import { demoAccount, seedDemo } from './seed/demo.ts'
  */
 const config = parseConfig(process.env)
 const log = { info: (m: string) => process.stdout.write(`${m}\n`), debug: () => {}, error: (m: string) => process.stderr.write(`${m}\n`) }
-const { db, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, embeddedPort: config.EMBEDDED_PG_PORT, log }).catch(exitOnStartFailure)
+const { db, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, embeddedPort: config.EMBEDDED_PG_PORT, log }).catch(
+	exitOnStartFailure,
+)
 
 try {
 	await seedDemo(db, log.info)
-	log.info(`seeded the demo workspace: sign in as ${demoAccount.email} / ${demoAccount.password} (teammates amira@example.com and julien@example.com share the password)`)
+	log.info(
+		`seeded the demo workspace: sign in as ${demoAccount.email} / ${demoAccount.password} (teammates amira@example.com and julien@example.com share the password)`,
+	)
 } finally {
 	await close()
 }

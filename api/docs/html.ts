@@ -1,5 +1,13 @@
 import crypto from 'node:crypto'
-import { type OpenAPIObject, type OperationObject, type ParameterObject, type ReferenceObject, type RequestBodyObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas30'
+import {
+	type OpenAPIObject,
+	type OperationObject,
+	type ParameterObject,
+	type ReferenceObject,
+	type RequestBodyObject,
+	type ResponseObject,
+	type SchemaObject,
+} from 'openapi3-ts/oas30'
 
 type Schema = SchemaObject | ReferenceObject
 
@@ -81,7 +89,10 @@ ${body ? `<h4>Request body</h4>${contentHtml(body.content)}` : ''}
 <h4>Responses</h4>
 <table><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th></tr></thead><tbody>
 ${Object.entries(operation.responses as Record<string, ResponseObject>)
-	.map(([status, response]) => `<tr><td><code>${escape(status)}</code></td><td>${inline(response.description)}${response.content ? contentHtml(response.content) : ''}</td></tr>`)
+	.map(
+		([status, response]) =>
+			`<tr><td><code>${escape(status)}</code></td><td>${inline(response.description)}${response.content ? contentHtml(response.content) : ''}</td></tr>`,
+	)
 	.join('\n')}
 </tbody></table>
 </article>`
@@ -122,7 +133,7 @@ function schemaHtml(schema: Schema): string {
 function fieldsHtml(schema: SchemaObject): string {
 	if (schema.oneOf || schema.anyOf) {
 		const options = (schema.oneOf ?? schema.anyOf)!
-		return `<li>one of:<ol>${options.map((option) => `<li>${'$ref' in option ? refLink(option) : (fieldsHtml(option) ? `<ul class="schema">${fieldsHtml(option)}</ul>` : typeHtml(option))}</li>`).join('')}</ol></li>`
+		return `<li>one of:<ol>${options.map((option) => `<li>${'$ref' in option ? refLink(option) : fieldsHtml(option) ? `<ul class="schema">${fieldsHtml(option)}</ul>` : typeHtml(option)}</li>`).join('')}</ol></li>`
 	}
 	if (schema.allOf) return schema.allOf.map((part) => ('$ref' in part ? `<li>${refLink(part)}</li>` : fieldsHtml(part))).join('')
 	if (schema.type === 'object' && schema.properties && Object.keys(schema.properties).length > 0) {
@@ -148,7 +159,10 @@ function nestedHtml(schema: SchemaObject): string {
 function typeHtml(schema: SchemaObject): string {
 	if (schema.oneOf || schema.anyOf) return '<span class="type">one of the shapes below</span>'
 	const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any')
-	let text = schema.type === 'array' && schema.items ? `array of ${'$ref' in schema.items ? refLink(schema.items) : typeHtml(schema.items)}` : `<span class="type">${escape(type)}</span>`
+	let text =
+		schema.type === 'array' && schema.items
+			? `array of ${'$ref' in schema.items ? refLink(schema.items) : typeHtml(schema.items)}`
+			: `<span class="type">${escape(type)}</span>`
 	if (schema.enum) text = schema.enum.map((value) => `<code>${escape(JSON.stringify(value))}</code>`).join(' | ')
 	const constraints: string[] = []
 	if (schema.format) constraints.push(schema.format)

@@ -10,5 +10,11 @@ export function documentDocs(docs: ApiDocs) {
 		caller: 'anyone',
 		responses: { 200: { description: 'The OpenAPI document.', schema: z.object({ openapi: z.string() }).passthrough() } },
 	})
-	docs.add({ method: 'get', path: '/docs', summary: 'This reference as a web page (in English)', caller: 'anyone', responses: { 200: { description: 'The page.', type: 'text/html' } } })
+	docs.add({
+		method: 'get',
+		path: '/docs',
+		summary: 'This reference as a web page (in English)',
+		caller: 'anyone',
+		responses: { 200: { description: 'The page.', type: 'text/html' } },
+	})
 }

@@ -5,9 +5,7 @@ import { apiNamespaces, resources } from '#locales/resources.ts'
 // One i18next instance for the API, keyed by real language tags so plural rules work (`fr`, not `fr-x`).
 const i18n = createInstance()
 void i18n.init({
-	resources: Object.fromEntries(
-		locales.map((locale) => [languageOf(locale).tag, Object.fromEntries(apiNamespaces.map((ns) => [ns, resources[locale][ns]]))]),
-	),
+	resources: Object.fromEntries(locales.map((locale) => [languageOf(locale).tag, Object.fromEntries(apiNamespaces.map((ns) => [ns, resources[locale][ns]]))])),
 	ns: [...apiNamespaces],
 	defaultNS: 'api',
 	fallbackLng: languageOf(defaultLocale).tag,

@@ -28,7 +28,8 @@ export const refuseNulCharacters: RequestHandler = (req, res, next) => {
 	if (/%00/.test(req.path)) return notFound(req, res, next)
 	for (const source of ['query', 'body'] as const) {
 		const field = nulField(req[source])
-		if (field !== undefined) return next(new HttpError(400, 'errors.validation', { details: { source, fields: { [field]: [req.t('validation.nulCharacter')] } } }))
+		if (field !== undefined)
+			return next(new HttpError(400, 'errors.validation', { details: { source, fields: { [field]: [req.t('validation.nulCharacter')] } } }))
 	}
 	next()
 }

@@ -47,7 +47,8 @@ export const securitySchemes = {
 		type: 'apiKey',
 		in: 'header',
 		name: 'X-Visitor-Token',
-		description: "A link page visitor's own long random token (32 to 256 of `A-Z a-z 0-9 _ -`): their browser keeps it in a cookie and the link page sends it in this header.",
+		description:
+			"A link page visitor's own long random token (32 to 256 of `A-Z a-z 0-9 _ -`): their browser keeps it in a cookie and the link page sends it in this header.",
 	},
 } as const
 
@@ -139,7 +140,10 @@ function successResponse(status: number, answer: Answer): ResponseConfig {
 	if (status === 204) return { description: typeof answer === 'string' ? answer : answer.description }
 	if (typeof answer === 'string') return { description: answer, content: { 'application/json': { schema: z.object({}).passthrough() } } }
 	const type = answer.type ?? 'application/json'
-	return { description: answer.description, content: { [type]: { schema: answer.schema ?? (type === 'application/json' ? z.object({}).passthrough() : z.string()) } } }
+	return {
+		description: answer.description,
+		content: { [type]: { schema: answer.schema ?? (type === 'application/json' ? z.object({}).passthrough() : z.string()) } },
+	}
 }
 
 /** The schemas a handler parses one part of the request with, as one (their keys together) for the generator. */

@@ -7,8 +7,7 @@ export const maximumLimit = 100
 export const maximumPage = 1_000_000
 
 // Query strings arrive as text; an empty parameter means "not given", like the web client drops it.
-const queryInteger = (schema: z.ZodNumber) =>
-	z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().pipe(schema).optional())
+const queryInteger = (schema: z.ZodNumber) => z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().pipe(schema).optional())
 
 /** `?page&limit`: page 1..1 000 000 (default 1), limit 1..100 (default 10); anything else is a translated 400. */
 export const paginationQuery = z.object({

@@ -17,7 +17,10 @@ describe('listRoutes', () => {
 		const api = Router()
 		api.use((_req, _res, next) => next())
 		api.use('/workspaces', workspaces)
-		api.use('/link-pages.v2', Router().get('/:slug', () => {}))
+		api.use(
+			'/link-pages.v2',
+			Router().get('/:slug', () => {}),
+		)
 
 		expect(listRoutes(api)).toEqual([
 			{ method: 'GET', path: '/workspaces/:id/labels' },
@@ -30,6 +33,8 @@ describe('listRoutes', () => {
 	})
 
 	test('writes parameters as OpenAPI does', () => {
-		expect(openApiPath('/workspaces/:id/conversations/:number/messages/:messageId/retry')).toBe('/workspaces/{id}/conversations/{number}/messages/{messageId}/retry')
+		expect(openApiPath('/workspaces/:id/conversations/:number/messages/:messageId/retry')).toBe(
+			'/workspaces/{id}/conversations/{number}/messages/{messageId}/retry',
+		)
 	})
 })

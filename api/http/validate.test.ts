@@ -40,8 +40,9 @@ describe('validation messages', () => {
 
 describe('isCalendarDay', () => {
 	test.for(['2026-02-28', '2024-02-29', '1970-01-01', '0000-01-01'])('%s is a day', (value) => expect(isCalendarDay(value)).toBe(true))
-	test.for(['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-01-00', '0000-00-00', '2026-1-1', '2026-01-01T00:00', ''])('%s is not, and is said so without throwing', (value) =>
-		expect(isCalendarDay(value)).toBe(false),
+	test.for(['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-01-00', '0000-00-00', '2026-1-1', '2026-01-01T00:00', ''])(
+		'%s is not, and is said so without throwing',
+		(value) => expect(isCalendarDay(value)).toBe(false),
 	)
 })
 

@@ -5,7 +5,12 @@ import pg from 'pg'
 // schema at start, and the runner (api/jobs/queue.ts) needs the database module's types.
 
 /** The queue's own connections: a lost one (a database restart) is logged, never a crash. */
-export function queuePool(databaseUrl: string, max: number, onError: (error: Error) => void, options: { waitForDisk: boolean } = { waitForDisk: true }): pg.Pool {
+export function queuePool(
+	databaseUrl: string,
+	max: number,
+	onError: (error: Error) => void,
+	options: { waitForDisk: boolean } = { waitForDisk: true },
+): pg.Pool {
 	const pool = new pg.Pool({ connectionString: databaseUrl, max, ...(options.waitForDisk ? {} : { options: '-c synchronous_commit=off' }) })
 	pool.on('error', onError)
 	pool.on('connect', (client) => client.on('error', onError))

@@ -11,16 +11,29 @@ const keepDeadInvitations = '30 days'
 export const defaultAuditLogDays = 365
 
 /** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, and audit lines past their time. */
-export async function prune(db: DB, options: { auditLogDays?: number } = {}): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number }> {
+export async function prune(
+	db: DB,
+	options: { auditLogDays?: number } = {},
+): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number }> {
 	const idleSince = new Date(Date.now() - sessionIdleTimeout)
-	const sessions = await db.deleteFrom('sessions').where((eb) => eb.or([eb('expiresAt', '<=', sql<Date>`now()`), eb('lastUsedAt', '<=', idleSince)])).executeTakeFirst()
+	const sessions = await db
+		.deleteFrom('sessions')
+		.where((eb) => eb.or([eb('expiresAt', '<=', sql<Date>`now()`), eb('lastUsedAt', '<=', idleSince)]))
+		.executeTakeFirst()
 	const tokens = await db
 		.deleteFrom('accountTokens')
-		.where((eb) => eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`), eb('usedAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`)]))
+		.where((eb) =>
+			eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`), eb('usedAt', '<', sql<Date>`now() - ${keepSpentTokens}::interval`)]),
+		)
 		.executeTakeFirst()
 	const invitations = await db
 		.deleteFrom('invitations')
-		.where((eb) => eb.or([eb('expiresAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`), eb('revokedAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`)]))
+		.where((eb) =>
+			eb.or([
+				eb('expiresAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`),
+				eb('revokedAt', '<', sql<Date>`now() - ${keepDeadInvitations}::interval`),
+			]),
+		)
 		.executeTakeFirst()
 	const auditEvents = await pruneAuditLog(db, options.auditLogDays ?? defaultAuditLogDays)
 	return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows), invitations: Number(invitations.numDeletedRows), auditEvents }

@@ -49,7 +49,12 @@ export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer
 /** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail. */
 export type JobConfig = ProviderConfig &
 	Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
-	Partial<Pick<Config, 'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>>
+	Partial<
+		Pick<
+			Config,
+			'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'
+		>
+	>
 
 export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], helpers: JobHelpers) => Promise<void> }
 
@@ -220,8 +225,15 @@ export async function startJobRunner(options: {
 }): Promise<JobRunner> {
 	// The runner's bookkeeping (taking a job, marking it done) does not wait for the disk: a "done" lost
 	// in a crash runs the job again, and every task is safe to run twice. Adding a job waits (the API's pool).
-	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`), { waitForDisk: false })
-	const helpers: JobHelpers = { db: options.db, realtime: options.realtime ?? silentRealtime, config: options.config, mailer: createMailer(options.config, options.log) }
+	const pool = queuePool(options.databaseUrl, (options.concurrency ?? 2) + 2, (error) => options.log.error(`job queue connection lost: ${error.message}`), {
+		waitForDisk: false,
+	})
+	const helpers: JobHelpers = {
+		db: options.db,
+		realtime: options.realtime ?? silentRealtime,
+		config: options.config,
+		mailer: createMailer(options.config, options.log),
+	}
 	const taskList: TaskList = {}
 	for (const [name, handler] of Object.entries(options.handlers) as Array<[JobName, JobHandlers[JobName]]>) {
 		const task: Task = async (payload) => handler((payload ?? {}) as never, helpers)
@@ -285,7 +297,9 @@ async function holdLiveness(databaseUrl: string, log: Log, onReconnected: () => 
 	let closed = false
 	let retry: NodeJS.Timeout | undefined
 	const take = (connection: pg.Client, poolId: string) =>
-		connection.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, poolId]).catch((error: Error) => log.error(`job queue liveness lock: ${error.message}`))
+		connection
+			.query('select pg_advisory_lock($1, hashtext($2))', [livenessLockClass, poolId])
+			.catch((error: Error) => log.error(`job queue liveness lock: ${error.message}`))
 	const connect = async () => {
 		const connection = new pg.Client({ connectionString: databaseUrl })
 		connection.on('error', (error) => {
@@ -342,4 +356,3 @@ const silentRealtime: Realtime = {
 		throw new Error('the job queue signs no sign-ins')
 	},
 }
-

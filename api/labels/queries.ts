@@ -44,6 +44,11 @@ export async function findLabel(db: Executor, workspaceId: string, labelId: stri
 /** The ids among `labelIds` that are labels of the workspace. */
 export async function existingLabelIds(db: Executor, workspaceId: string, labelIds: readonly string[]): Promise<Set<string>> {
 	if (labelIds.length === 0) return new Set()
-	const rows = await db.selectFrom('labels').select('id').where('workspaceId', '=', workspaceId).where('id', 'in', [...labelIds]).execute()
+	const rows = await db
+		.selectFrom('labels')
+		.select('id')
+		.where('workspaceId', '=', workspaceId)
+		.where('id', 'in', [...labelIds])
+		.execute()
 	return new Set(rows.map((row) => row.id))
 }

@@ -44,7 +44,14 @@ const visitorThread = answerSchema<VisitorThreadJson>()(
 
 /** `/v1/link/{slug}` (router.ts): the public side of a link channel. An unknown or switched-off slug answers 404 everywhere. */
 export function documentLink(docs: ApiDocs) {
-	docs.add({ method: 'get', path: '/:slug', summary: 'A link page: the workspace’s name, greeting and what it asks', caller: 'anyone', params: linkParams, responses: { 200: { description: 'The page.', schema: linkPage } } })
+	docs.add({
+		method: 'get',
+		path: '/:slug',
+		summary: 'A link page: the workspace’s name, greeting and what it asks',
+		caller: 'anyone',
+		params: linkParams,
+		responses: { 200: { description: 'The page.', schema: linkPage } },
+	})
 	docs.add({
 		method: 'get',
 		path: '/:slug/messages',
@@ -62,14 +69,17 @@ export function documentLink(docs: ApiDocs) {
 		caller: 'visitor',
 		params: linkParams,
 		body: postVisitorMessageBody,
-		responses: { 201: { description: 'The message, and the conversation it is in.', schema: z.object({ conversationId: z.string().uuid(), message: visitorMessage }) } },
+		responses: {
+			201: { description: 'The message, and the conversation it is in.', schema: z.object({ conversationId: z.string().uuid(), message: visitorMessage }) },
+		},
 		errors: [429],
 	})
 	docs.add({
 		method: 'post',
 		path: '/:slug/read',
 		summary: 'Mark the team’s replies read',
-		description: 'The visitor has the team’s replies on screen up to `upTo` (a message id): those sent or delivered in their own conversation become read, and the agents’ threads show it.',
+		description:
+			'The visitor has the team’s replies on screen up to `upTo` (a message id): those sent or delivered in their own conversation become read, and the agents’ threads show it.',
 		caller: 'visitor',
 		params: linkParams,
 		body: markReadBody,

@@ -19,7 +19,14 @@ export type LinkPageJson = {
 
 /** A message of the visitor's own thread: what they wrote and the team's replies, never notes nor activity. */
 /** A message of the visitor's thread; `attachments` are the team's files, read at `/v1/link/{slug}/attachments/{id}` with the visitor's token. */
-export type VisitorMessageJson = { id: string; direction: MessageDirection; body: string; senderName: string | null; attachments: AttachmentJson[]; createdAt: string }
+export type VisitorMessageJson = {
+	id: string
+	direction: MessageDirection
+	body: string
+	senderName: string | null
+	attachments: AttachmentJson[]
+	createdAt: string
+}
 
 export type VisitorThreadJson = {
 	/** Null until the visitor's first message; their realtime channel is `private-visitor-{conversationId}`. */
@@ -48,7 +55,16 @@ export async function findLinkChannel(db: Executor, slug: string): Promise<LinkC
 	const settings = linkSettingsOf(channel)
 	return {
 		channel,
-		page: { slug: channel.slug ?? slug, name: channel.name, businessName, logoColor, greeting: settings.greeting, awayMessage: settings.awayMessage, askName: settings.askName, askEmail: settings.askEmail },
+		page: {
+			slug: channel.slug ?? slug,
+			name: channel.name,
+			businessName,
+			logoColor,
+			greeting: settings.greeting,
+			awayMessage: settings.awayMessage,
+			askName: settings.askName,
+			askEmail: settings.askEmail,
+		},
 	}
 }
 
@@ -76,7 +92,11 @@ export async function visitorConversationId(db: Executor, channelId: string, ext
 }
 
 /** A page of the thread's text messages from the newest (or from before `before`), oldest first. */
-export async function visitorThread(db: Executor, conversationId: string, page: { before?: string; limit: number }): Promise<Omit<VisitorThreadJson, 'conversationId'>> {
+export async function visitorThread(
+	db: Executor,
+	conversationId: string,
+	page: { before?: string; limit: number },
+): Promise<Omit<VisitorThreadJson, 'conversationId'>> {
 	let query = db
 		.selectFrom('messages')
 		.leftJoin('users', 'users.id', 'messages.senderId')
@@ -92,7 +112,14 @@ export async function visitorThread(db: Executor, conversationId: string, page: 
 	const more = rows.length > page.limit
 	const shown = rows.slice(0, page.limit).reverse()
 	return {
-		messages: shown.map((row) => ({ id: String(row.id), direction: row.direction, body: row.body, senderName: row.senderName, attachments: row.attachments, createdAt: row.createdAt.toISOString() })),
+		messages: shown.map((row) => ({
+			id: String(row.id),
+			direction: row.direction,
+			body: row.body,
+			senderName: row.senderName,
+			attachments: row.attachments,
+			createdAt: row.createdAt.toISOString(),
+		})),
 		olderCursor: more && shown[0] ? String(shown[0].id) : null,
 	}
 }

@@ -14,7 +14,15 @@ import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { findLinkChannel, hasIdentity, markRepliesRead, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
-import { linkParams, markReadBody, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery, visitorTokenHeader, visitorTokenSchema } from './schemas.ts'
+import {
+	linkParams,
+	markReadBody,
+	postVisitorMessageBody,
+	visitorRealtimeAuthBody,
+	visitorThreadQuery,
+	visitorTokenHeader,
+	visitorTokenSchema,
+} from './schemas.ts'
 
 const minute = 60
 
@@ -98,8 +106,20 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			// as such (an agent may merge them into the contact it names); it never makes them that contact (issue 26).
 			const name = (page.askName && body.name) || req.t('channels:link.visitorName', { code: externalId.slice(0, 6) })
 			const unverifiedEmail = page.askEmail ? body.email : undefined
-			const { message } = await receiveMessage(db, realtime, { channel, from: { externalId, name, unverifiedEmail }, body: body.body, optOutWords: config.OPT_OUT_WORDS })
-			const json: VisitorMessageJson = { id: message.id, direction: message.direction, body: message.body, senderName: null, attachments: [], createdAt: message.createdAt.toISOString() }
+			const { message } = await receiveMessage(db, realtime, {
+				channel,
+				from: { externalId, name, unverifiedEmail },
+				body: body.body,
+				optOutWords: config.OPT_OUT_WORDS,
+			})
+			const json: VisitorMessageJson = {
+				id: message.id,
+				direction: message.direction,
+				body: message.body,
+				senderName: null,
+				attachments: [],
+				createdAt: message.createdAt.toISOString(),
+			}
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
 		}),
 	)
@@ -121,7 +141,11 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			const conversationId = await visitorConversationId(db, channel.id, externalId)
 			const read = conversationId ? await markRepliesRead(db, conversationId, upTo) : []
 			if (conversationId && read.length > 0) {
-				const conversation = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', conversationId).executeTakeFirstOrThrow()
+				const conversation = await db
+					.selectFrom('conversations')
+					.select(['id', 'workspaceId', 'number'])
+					.where('id', '=', conversationId)
+					.executeTakeFirstOrThrow()
 				void publishEvents(
 					db,
 					realtime,

@@ -31,7 +31,13 @@ export const visitorThreadQuery = z
 	.strict()
 
 // Pusher's socket ids: two integers joined by a dot.
-export const visitorRealtimeAuthBody = z.object({ socket_id: z.string().max(64).regex(/^\d+\.\d+$/), channel_name: z.string().min(1).max(200) })
+export const visitorRealtimeAuthBody = z.object({
+	socket_id: z
+		.string()
+		.max(64)
+		.regex(/^\d+\.\d+$/),
+	channel_name: z.string().min(1).max(200),
+})
 
 /** The newest of the team's replies the visitor has on screen: it and those before it are read. */
 export const markReadBody = z

@@ -12,5 +12,12 @@ export function documentRealtime(docs: ApiDocs) {
 		responses: { 200: 'Pusher’s `{ auth }` (and `channel_data` for a presence channel).' },
 		errors: [403],
 	})
-	docs.add({ method: 'post', path: '/user-auth', summary: 'Authenticate the user to the realtime server (pusher-js user authentication)', body: userAuthBody, responses: { 200: 'Pusher’s `{ auth, user_data }`.' }, errors: [403] })
+	docs.add({
+		method: 'post',
+		path: '/user-auth',
+		summary: 'Authenticate the user to the realtime server (pusher-js user authentication)',
+		body: userAuthBody,
+		responses: { 200: 'Pusher’s `{ auth, user_data }`.' },
+		errors: [403],
+	})
 }

@@ -69,7 +69,15 @@ export type ReportJson = {
 	 * assigned to them, their replies, the resolutions they made, and the median first response of
 	 * their conversations.
 	 */
-	agents: Array<{ userId: string; name: string; availability: Availability; assigned: number; replied: number; resolved: number; firstResponseMedian: number | null }>
+	agents: Array<{
+		userId: string
+		name: string
+		availability: Availability
+		assigned: number
+		replied: number
+		resolved: number
+		firstResponseMedian: number | null
+	}>
 }
 
 /** The tables of the report, each exported as CSV (`GET …/reports/export?table=`). */

@@ -8,7 +8,8 @@ export function documentReports(docs: ApiDocs) {
 		method: 'get',
 		path: '/',
 		summary: 'The dashboard’s figures',
-		description: 'Against the previous period of the same length: totals, days, weeks, channels, the heat map of the week and agents. Days are in the workspace’s time zone.',
+		description:
+			'Against the previous period of the same length: totals, days, weeks, channels, the heat map of the week and agents. Days are in the workspace’s time zone.',
 		params: workspaceParams,
 		query: reportQuery,
 		responses: { 200: 'The report.' },

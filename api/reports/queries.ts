@@ -78,7 +78,15 @@ const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`)
 export async function readReport(
 	db: DB,
 	workspace: { id: string; timezone: string },
-	query: { preset: ReportPreset; range: ReportRange; previous: ReportRange; filters: ReportFilters; targetSeconds: number; onlyAgent?: string; version: string },
+	query: {
+		preset: ReportPreset
+		range: ReportRange
+		previous: ReportRange
+		filters: ReportFilters
+		targetSeconds: number
+		onlyAgent?: string
+		version: string
+	},
 ): Promise<ReportJson> {
 	const { range, previous, filters } = query
 	const agentId = query.onlyAgent ?? filters.agentId
@@ -89,7 +97,10 @@ export async function readReport(
 	const total = (list: Grouped[]) => list.find((group) => group.by === 'total') ?? emptyTotals()
 	const now = total(current)
 	const then = total(before)
-	const change = (key: 'opened' | 'resolved' | 'messagesIn' | 'messagesOut' | 'newContacts' | 'campaignSent' | 'campaignDelivered') => ({ value: now[key], previous: then[key] })
+	const change = (key: 'opened' | 'resolved' | 'messagesIn' | 'messagesOut' | 'newContacts' | 'campaignSent' | 'campaignDelivered') => ({
+		value: now[key],
+		previous: then[key],
+	})
 	const duration = (key: 'firstResponses' | 'resolutions') => ({
 		count: sum(now[key]),
 		median: quantile(now[key], 0.5),
@@ -103,7 +114,14 @@ export async function readReport(
 	const daily = Array.from({ length: daysBetween(range.from, range.to) }, (_, index) => {
 		const day = addDays(range.from, index)
 		const group = byDay.get(day) ?? emptyTotals()
-		return { day, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+		return {
+			day,
+			opened: group.opened,
+			resolved: group.resolved,
+			messagesIn: group.messagesIn,
+			messagesOut: group.messagesOut,
+			firstResponseMedian: quantile(group.firstResponses, 0.5),
+		}
 	})
 
 	// Every week the range touches, from its Monday (or the range's first day) to its Sunday (or the range's last day).
@@ -137,7 +155,15 @@ export async function readReport(
 		.filter((channel) => channelStats.has(channel.id) || channel.id === filters.channelId)
 		.map((channel) => {
 			const group = channelStats.get(channel.id) ?? emptyTotals()
-			return { channelId: channel.id, name: channel.name, kind: channel.kind as ChannelKind, opened: group.opened, resolved: group.resolved, messagesIn: group.messagesIn, messagesOut: group.messagesOut }
+			return {
+				channelId: channel.id,
+				name: channel.name,
+				kind: channel.kind as ChannelKind,
+				opened: group.opened,
+				resolved: group.resolved,
+				messagesIn: group.messagesIn,
+				messagesOut: group.messagesOut,
+			}
 		})
 		.sort((a, b) => b.messagesIn + b.messagesOut - (a.messagesIn + a.messagesOut) || a.name.localeCompare(b.name))
 	const agentStats = new Map(current.filter((group) => group.by === 'agent').map((group) => [group.agentId, group]))
@@ -145,7 +171,13 @@ export async function readReport(
 		.filter((member) => !filters.agentId || member.userId === filters.agentId)
 		.map((member) => {
 			const group = agentStats.get(member.userId) ?? emptyTotals()
-			return { ...member, assigned: group.opened, replied: group.messagesOut, resolved: group.resolved, firstResponseMedian: quantile(group.firstResponses, 0.5) }
+			return {
+				...member,
+				assigned: group.opened,
+				replied: group.messagesOut,
+				resolved: group.resolved,
+				firstResponseMedian: quantile(group.firstResponses, 0.5),
+			}
 		})
 
 	return {
@@ -323,12 +355,24 @@ async function memberRows(db: DB, workspaceId: string, onlyUser?: string): Promi
 /** Conversations open now: the kept counts when only an agent narrows them, else counted. */
 async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): Promise<number> {
 	if (!filters.channelId && !filters.labelId) return (await tabCounts(db, workspaceId, filters.agentId ?? undefined)).open
-	let open = db.selectFrom('conversations').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', workspaceId).where('status', '=', 'open')
+	let open = db
+		.selectFrom('conversations')
+		.select(sql<number>`count(*)::int`.as('n'))
+		.where('workspaceId', '=', workspaceId)
+		.where('status', '=', 'open')
 	if (filters.channelId) open = open.where('channelId', '=', filters.channelId)
 	if (filters.agentId) open = open.where('assigneeId', '=', filters.agentId)
 	if (filters.labelId) {
 		const labelId = filters.labelId
-		open = open.where((eb) => eb.exists(eb.selectFrom('conversationLabels').select('labelId').whereRef('conversationLabels.conversationId', '=', 'conversations.id').where('conversationLabels.labelId', '=', labelId)))
+		open = open.where((eb) =>
+			eb.exists(
+				eb
+					.selectFrom('conversationLabels')
+					.select('labelId')
+					.whereRef('conversationLabels.conversationId', '=', 'conversations.id')
+					.where('conversationLabels.labelId', '=', labelId),
+			),
+		)
 	}
 	return (await open.executeTakeFirstOrThrow()).n
 }

@@ -36,7 +36,11 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 		.execute()
 	const { timezone } = await trx.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
 	const dayList = sql`${days}::date[]`
-	await trx.deleteFrom('reportDays').where('workspaceId', '=', workspaceId).where(sql<boolean>`day = any(${dayList})`).execute()
+	await trx
+		.deleteFrom('reportDays')
+		.where('workspaceId', '=', workspaceId)
+		.where(sql<boolean>`day = any(${dayList})`)
+		.execute()
 	const dayOf = (time: string) => sql`(${sql.raw(time)} at time zone ${timezone})::date`
 	// The facts are looked up between the first day's start and the last day's end, then kept by day.
 	await sql`
@@ -165,7 +169,11 @@ export async function refreshReports(db: DB, options: { batch?: number; workspac
 					(query) => {
 						let stale = query.selectFrom('reportDirty').select('id')
 						if (options.workspaceId) stale = stale.where('workspaceId', '=', options.workspaceId)
-						return stale.orderBy('id').limit(options.batch ?? 1000).forUpdate().skipLocked()
+						return stale
+							.orderBy('id')
+							.limit(options.batch ?? 1000)
+							.forUpdate()
+							.skipLocked()
 					},
 				)
 				.deleteFrom('reportDirty')

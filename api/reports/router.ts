@@ -27,13 +27,22 @@ export function reportsRouter({ db }: ApiContext): Router {
 		if (onlyAgent && query.agentId && query.agentId !== onlyAgent) throw new HttpError(403, 'reports.ownOnly')
 		const filters = { channelId: query.channelId ?? null, agentId: query.agentId ?? null, labelId: query.labelId ?? null }
 		// An id of another workspace (or none) finds nothing: the same 422 for both, so nothing tells them apart.
-		if (filters.channelId && !(await db.selectFrom('channels').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.channelId).executeTakeFirst())) {
+		if (
+			filters.channelId &&
+			!(await db.selectFrom('channels').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.channelId).executeTakeFirst())
+		) {
 			throw fieldError(req, 422, 'channelId', 'errors.notFound')
 		}
-		if (filters.labelId && !(await db.selectFrom('labels').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.labelId).executeTakeFirst())) {
+		if (
+			filters.labelId &&
+			!(await db.selectFrom('labels').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.labelId).executeTakeFirst())
+		) {
 			throw fieldError(req, 422, 'labelId', 'errors.notFound')
 		}
-		if (filters.agentId && !(await db.selectFrom('members').select('userId').where('workspaceId', '=', workspace.id).where('userId', '=', filters.agentId).executeTakeFirst())) {
+		if (
+			filters.agentId &&
+			!(await db.selectFrom('members').select('userId').where('workspaceId', '=', workspace.id).where('userId', '=', filters.agentId).executeTakeFirst())
+		) {
 			throw fieldError(req, 422, 'agentId', 'errors.notFound')
 		}
 		const custom = query.from && query.to ? { from: query.from, to: query.to } : undefined
@@ -71,16 +80,28 @@ const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 export function tableCsv(report: ReportJson, table: ReportTable): string {
 	const rows: Array<Array<string | number | null>> =
 		table === 'daily'
-			? [['day', 'opened', 'resolved', 'messages_in', 'messages_out', 'first_response_median_seconds'], ...report.daily.map((row) => [row.day, row.opened, row.resolved, row.messagesIn, row.messagesOut, row.firstResponseMedian])]
+			? [
+					['day', 'opened', 'resolved', 'messages_in', 'messages_out', 'first_response_median_seconds'],
+					...report.daily.map((row) => [row.day, row.opened, row.resolved, row.messagesIn, row.messagesOut, row.firstResponseMedian]),
+				]
 			: table === 'weekly'
-				? [['from', 'to', 'opened', 'resolved', 'messages_in', 'messages_out', 'first_response_median_seconds'], ...report.weekly.map((row) => [row.from, row.to, row.opened, row.resolved, row.messagesIn, row.messagesOut, row.firstResponseMedian])]
+				? [
+						['from', 'to', 'opened', 'resolved', 'messages_in', 'messages_out', 'first_response_median_seconds'],
+						...report.weekly.map((row) => [row.from, row.to, row.opened, row.resolved, row.messagesIn, row.messagesOut, row.firstResponseMedian]),
+					]
 				: table === 'channels'
-				? [['channel_id', 'name', 'kind', 'opened', 'resolved', 'messages_in', 'messages_out'], ...report.channels.map((row) => [row.channelId, row.name, row.kind, row.opened, row.resolved, row.messagesIn, row.messagesOut])]
-				: table === 'agents'
 					? [
-							['user_id', 'name', 'availability', 'assigned', 'replied', 'resolved', 'first_response_median_seconds'],
-							...report.agents.map((row) => [row.userId, row.name, row.availability, row.assigned, row.replied, row.resolved, row.firstResponseMedian]),
+							['channel_id', 'name', 'kind', 'opened', 'resolved', 'messages_in', 'messages_out'],
+							...report.channels.map((row) => [row.channelId, row.name, row.kind, row.opened, row.resolved, row.messagesIn, row.messagesOut]),
 						]
-					: [['weekday', ...Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`)], ...report.heatmap.map((hours, index) => [weekdays[index] ?? '', ...hours])]
+					: table === 'agents'
+						? [
+								['user_id', 'name', 'availability', 'assigned', 'replied', 'resolved', 'first_response_median_seconds'],
+								...report.agents.map((row) => [row.userId, row.name, row.availability, row.assigned, row.replied, row.resolved, row.firstResponseMedian]),
+							]
+						: [
+								['weekday', ...Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`)],
+								...report.heatmap.map((hours, index) => [weekdays[index] ?? '', ...hours]),
+							]
 	return rows.map((row) => csvLine(row.map((cell) => (cell === null ? '' : String(cell))))).join('')
 }

@@ -40,7 +40,8 @@ export function webhookParts(events: InboundEvent[]): Array<number | null> {
 	return [...new Set(events.map((event) => (event.type === 'message' ? customerQueue(event.from.externalId) : null)))]
 }
 
-const inPart = (event: InboundEvent, part: WebhookPart) => part === undefined || (event.type === 'message' ? customerQueue(event.from.externalId) === part : part === null)
+const inPart = (event: InboundEvent, part: WebhookPart) =>
+	part === undefined || (event.type === 'message' ? customerQueue(event.from.externalId) === part : part === null)
 
 /**
  * The `process-webhook` job: a provider's event, already verified, parsed into what it says and
@@ -57,7 +58,8 @@ export async function processWebhook(db: DB, realtime: Realtime, config: JobConf
 	const channel = providerChannel(row, config.ENCRYPTION_KEY)
 	for (const event of provider.parseWebhook(channel, body)) {
 		if (!inPart(event, part)) continue
-		if (event.type === 'message' && !event.from.name && provider.profileOf) event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
+		if (event.type === 'message' && !event.from.name && provider.profileOf)
+			event.from.name = await nameOfNewcomer(db, provider, channel, event.from.externalId, config)
 		await record(db, realtime, config, { row, channel, provider }, event)
 	}
 }
@@ -67,7 +69,12 @@ export async function processWebhook(db: DB, realtime: Realtime, config: JobConf
  * they write on the channel. Without an answer they keep their id as a name, as before.
  */
 async function nameOfNewcomer(db: DB, provider: ChannelProvider, channel: ProviderChannel, externalId: string, config: JobConfig): Promise<string | null> {
-	const known = await db.selectFrom('contactIdentities').select('id').where('channelId', '=', channel.id).where('externalId', '=', externalId).executeTakeFirst()
+	const known = await db
+		.selectFrom('contactIdentities')
+		.select('id')
+		.where('channelId', '=', channel.id)
+		.where('externalId', '=', externalId)
+		.executeTakeFirst()
 	if (known) return null
 	return (await provider.profileOf!(channel, externalId, config).catch(() => null))?.name ?? null
 }
@@ -79,7 +86,12 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 		const { from } = event
 		let attachments: NewAttachment[] = []
 		if (event.attachments?.length) {
-			const known = await db.selectFrom('messages').select('id').where('channelId', '=', channel.id).where('externalId', '=', event.externalId).executeTakeFirst()
+			const known = await db
+				.selectFrom('messages')
+				.select('id')
+				.where('channelId', '=', channel.id)
+				.where('externalId', '=', event.externalId)
+				.executeTakeFirst()
 			if (!known) attachments = await fetchAttachments(provider, opened, event.attachments, config, storageFor(config))
 		}
 		try {
@@ -137,7 +149,11 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 					.returning(['id', 'kind', 'direction', 'conversationId'])
 					.execute()
 	if (updated.length === 0) return
-	const conversations = await db.selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', 'in', [...new Set(updated.map((message) => message.conversationId))]).execute()
+	const conversations = await db
+		.selectFrom('conversations')
+		.select(['id', 'workspaceId', 'number'])
+		.where('id', 'in', [...new Set(updated.map((message) => message.conversationId))])
+		.execute()
 	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
 	await publishEvents(
 		db,

@@ -26,12 +26,19 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 	router.all(
 		'/:kind/:channelId',
 		handler(async (req, res) => {
-			if (req.method !== 'POST' && req.method !== 'GET') throw new HttpError(405, 'errors.methodNotAllowed', { values: { method: req.method }, headers: { Allow: 'GET, POST' } })
+			if (req.method !== 'POST' && req.method !== 'GET')
+				throw new HttpError(405, 'errors.methodNotAllowed', { values: { method: req.method }, headers: { Allow: 'GET, POST' } })
 			const { kind, channelId } = req.params as { kind: string; channelId: string }
 			const provider = isKind(kind) ? providerFor(kind) : undefined
-			if (!provider?.verifyWebhook || !provider.parseWebhook) throw new HttpError(404, 'errors.notFound', { values: { method: req.method, path: req.originalUrl.split('?')[0] ?? '' } })
+			if (!provider?.verifyWebhook || !provider.parseWebhook)
+				throw new HttpError(404, 'errors.notFound', { values: { method: req.method, path: req.originalUrl.split('?')[0] ?? '' } })
 			const row = uuid.test(channelId)
-				? await db.selectFrom('channels').selectAll().where('id', '=', channelId).where('kind', '=', kind as ChannelKind).executeTakeFirst()
+				? await db
+						.selectFrom('channels')
+						.selectAll()
+						.where('id', '=', channelId)
+						.where('kind', '=', kind as ChannelKind)
+						.executeTakeFirst()
 				: undefined
 			if (!row || !row.enabled) {
 				res.status(200).json({ ok: true })
@@ -58,7 +65,14 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			const parts = webhookParts(provider.parseWebhook(channel, body))
 			// Several customers in one webhook (Meta batches): their jobs are kept together or not at all;
 			// a webhook with nothing to record (a field we do not take) needs no job.
-			if (parts.length > 0) await addJobs(parts.map((part) => ({ name: 'process-webhook', payload: { channelId: row.id, body, part }, queueName: part === null ? undefined : `webhooks:${row.id}:${part}` })))
+			if (parts.length > 0)
+				await addJobs(
+					parts.map((part) => ({
+						name: 'process-webhook',
+						payload: { channelId: row.id, body, part },
+						queueName: part === null ? undefined : `webhooks:${row.id}:${part}`,
+					})),
+				)
 			res.status(200).json({ ok: true })
 		}),
 	)

@@ -94,7 +94,12 @@ export function previewInvitation({ db }: ApiContext): RequestHandler {
 			.where('invitations.code', '=', code)
 			.executeTakeFirst()
 		assertUsable(invitation, method)
-		res.json({ workspaceName: invitation.workspaceName, inviterName: invitation.inviterName, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() })
+		res.json({
+			workspaceName: invitation.workspaceName,
+			inviterName: invitation.inviterName,
+			role: invitation.role,
+			expiresAt: invitation.expiresAt.toISOString(),
+		})
 	})
 }
 
@@ -120,7 +125,11 @@ export function acceptInvitation({ db, realtime }: ApiContext): RequestHandler {
 				.executeTakeFirst()
 			const joined = Boolean(inserted.numInsertedOrUpdatedRows)
 			if (joined) {
-				await trx.updateTable('invitations').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', invitation.id).execute()
+				await trx
+					.updateTable('invitations')
+					.set((eb) => ({ uses: eb('uses', '+', 1) }))
+					.where('id', '=', invitation.id)
+					.execute()
 				await recordAudit(trx, invitation.workspaceId, req.user, 'invitation.accepted', { role: invitation.role, method: invitation.method })
 			}
 			const stays = !makeCurrent && req.user.currentWorkspaceId !== null && (await findMembership(trx, req.user.id, req.user.currentWorkspaceId)) !== undefined
@@ -228,7 +237,12 @@ export function invitationRoutes(context: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { invitationId } = parseParams(req, invitationParams, invitationNotFound)
-			const invitation = await db.selectFrom('invitations').selectAll().where('id', '=', invitationId).where('workspaceId', '=', workspace.id).executeTakeFirst()
+			const invitation = await db
+				.selectFrom('invitations')
+				.selectAll()
+				.where('id', '=', invitationId)
+				.where('workspaceId', '=', workspace.id)
+				.executeTakeFirst()
 			if (!invitation) throw invitationNotFound()
 			if (invitation.method !== 'email' || !invitation.email) throw new HttpError(422, 'workspaces:errors.invitationNotMailed')
 			if (invitation.revokedAt || invitation.expiresAt.getTime() <= Date.now() || (invitation.maxUses !== null && invitation.uses >= invitation.maxUses)) {
@@ -252,10 +266,20 @@ export function invitationRoutes(context: ApiContext): Router {
 			const { workspace } = await requireMember(db, req, managers)
 			const { invitationId } = parseParams(req, invitationParams, invitationNotFound)
 			const invitation = await db.transaction().execute(async (trx) => {
-				const found = await trx.selectFrom('invitations').selectAll().where('id', '=', invitationId).where('workspaceId', '=', workspace.id).forUpdate().executeTakeFirst()
+				const found = await trx
+					.selectFrom('invitations')
+					.selectAll()
+					.where('id', '=', invitationId)
+					.where('workspaceId', '=', workspace.id)
+					.forUpdate()
+					.executeTakeFirst()
 				// Revoking twice changes nothing, and says nothing more.
 				if (found && !found.revokedAt) {
-					await trx.updateTable('invitations').set({ revokedAt: sql<Date>`now()` }).where('id', '=', found.id).execute()
+					await trx
+						.updateTable('invitations')
+						.set({ revokedAt: sql<Date>`now()` })
+						.where('id', '=', found.id)
+						.execute()
 					await recordAudit(trx, workspace.id, req.user, 'invitation.revoked', auditValuesOf(found))
 				}
 				return found

@@ -33,17 +33,26 @@ function membersOf(db: DB, workspaceId: string) {
 	return db.selectFrom('members').innerJoin('users', 'users.id', 'members.userId').where('members.workspaceId', '=', workspaceId)
 }
 
-const memberColumns = ['users.id as userId', 'users.name', 'users.email', 'members.role', 'members.availability', 'users.twoFactorEnabledAt', 'members.createdAt as joinedAt'] as const
+const memberColumns = [
+	'users.id as userId',
+	'users.name',
+	'users.email',
+	'members.role',
+	'members.availability',
+	'users.twoFactorEnabledAt',
+	'members.createdAt as joinedAt',
+] as const
 
-function memberJson({ twoFactorEnabledAt, joinedAt, ...row }: Omit<MemberJson, 'twoFactorEnabled' | 'joinedAt'> & { twoFactorEnabledAt: Date | null; joinedAt: Date }): MemberJson {
+function memberJson({
+	twoFactorEnabledAt,
+	joinedAt,
+	...row
+}: Omit<MemberJson, 'twoFactorEnabled' | 'joinedAt'> & { twoFactorEnabledAt: Date | null; joinedAt: Date }): MemberJson {
 	return { ...row, twoFactorEnabled: twoFactorEnabledAt !== null, joinedAt: joinedAt.toISOString() }
 }
 
 async function findMember(db: DB, workspaceId: string, userId: string): Promise<MemberJson | undefined> {
-	const row = await membersOf(db, workspaceId)
-		.select(memberColumns)
-		.where('members.userId', '=', userId)
-		.executeTakeFirst()
+	const row = await membersOf(db, workspaceId).select(memberColumns).where('members.userId', '=', userId).executeTakeFirst()
 	return row && memberJson(row)
 }
 
@@ -129,7 +138,12 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			if (role !== target.role) {
 				await db.transaction().execute(async (trx) => {
 					await trx.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
-					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', { member: target.name, memberId: target.userId, from: target.role, to: role })
+					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', {
+						member: target.name,
+						memberId: target.userId,
+						from: target.role,
+						to: role,
+					})
 				})
 			}
 			if (role === target.role) void publishWorkspaceEvent(db, realtime, membership.workspace.id, 'member.updated', { userId: target.userId })
@@ -151,7 +165,13 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			if (target.userId === req.user.id || target.role === 'owner') throw ownerProtected()
 			if (membership.role === 'admin' && target.role !== 'agent') throw new HttpError(403, 'workspaces:errors.resetTwoFactorAdmins')
 			if (!target.twoFactorEnabled) throw new HttpError(409, 'workspaces:errors.twoFactorNotOn', { values: { name: target.name } })
-			const elsewhere = await db.selectFrom('members').select('workspaceId').where('userId', '=', target.userId).where('workspaceId', '!=', membership.workspace.id).limit(1).executeTakeFirst()
+			const elsewhere = await db
+				.selectFrom('members')
+				.select('workspaceId')
+				.where('userId', '=', target.userId)
+				.where('workspaceId', '!=', membership.workspace.id)
+				.limit(1)
+				.executeTakeFirst()
 			if (elsewhere) throw new HttpError(409, 'workspaces:errors.twoFactorResetElsewhere', { values: { name: target.name } })
 			await db.transaction().execute(async (trx) => {
 				await clearTwoFactor(trx, target.userId)

@@ -60,7 +60,10 @@ export function twoFactorRequired(user: Pick<User, 'twoFactorEnabledAt'>) {
  * Whether the caller may use the workspace: when its owner requires two-step sign-in, a user who has
  * it on, in a session that passed a second factor.
  */
-export function meetsTwoFactorRule(caller: { user: Pick<User, 'twoFactorEnabledAt'>; session: Pick<Session, 'secondFactorAt'> }, workspace: Pick<Workspace, 'requireTwoFactor'>): boolean {
+export function meetsTwoFactorRule(
+	caller: { user: Pick<User, 'twoFactorEnabledAt'>; session: Pick<Session, 'secondFactorAt'> },
+	workspace: Pick<Workspace, 'requireTwoFactor'>,
+): boolean {
 	return !workspace.requireTwoFactor || (caller.user.twoFactorEnabledAt !== null && caller.session.secondFactorAt !== null)
 }
 

@@ -32,7 +32,10 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 			defaultLocale: z.string(),
 			logoColor: z.string(),
 			requireTwoFactor: z.boolean(),
-			country: z.string().nullable().openapi({ description: 'ISO 3166 country of local phone numbers (a contact’s phone without its prefix): the chosen one, else the time zone’s; null when neither says.' }),
+			country: z.string().nullable().openapi({
+				description:
+					'ISO 3166 country of local phone numbers (a contact’s phone without its prefix): the chosen one, else the time zone’s; null when neither says.',
+			}),
 			countryChosen: z.boolean().openapi({ description: 'False: `country` follows the time zone.' }),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
@@ -59,7 +62,15 @@ export const userAnswer = answerSchema<UserJson>()(
 
 const member = answerSchema<MemberJson>()(
 	z
-		.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), role: z.enum(roles), availability: z.enum(availabilities), twoFactorEnabled: z.boolean(), joinedAt: z.string().datetime() })
+		.object({
+			userId: z.string().uuid(),
+			name: z.string(),
+			email: z.string(),
+			role: z.enum(roles),
+			availability: z.enum(availabilities),
+			twoFactorEnabled: z.boolean(),
+			joinedAt: z.string().datetime(),
+		})
 		.openapi('Member'),
 )
 
@@ -86,7 +97,13 @@ const page = { page: z.number().int(), limit: z.number().int(), total: z.number(
 
 /** `/v1/user` (router.ts). */
 export function documentUser(docs: ApiDocs) {
-	docs.add({ method: 'get', path: '/workspaces', summary: "The signed-in user's workspaces", query: listQuery, responses: { 200: { description: 'A page of workspaces, with the role in each.', schema: z.object({ workspaces: z.array(workspaceAnswer), ...page }) } } })
+	docs.add({
+		method: 'get',
+		path: '/workspaces',
+		summary: "The signed-in user's workspaces",
+		query: listQuery,
+		responses: { 200: { description: 'A page of workspaces, with the role in each.', schema: z.object({ workspaces: z.array(workspaceAnswer), ...page }) } },
+	})
 }
 
 /** `/v1/workspaces` (router.ts, members.ts, invitations.ts). */
@@ -107,19 +124,44 @@ export function documentWorkspaces(docs: ApiDocs) {
 		},
 		errors: [410, 422],
 	})
-	docs.add({ method: 'post', path: '/', summary: 'Create a workspace', description: 'The caller becomes its owner.', body: createWorkspaceBody, responses: { 201: workspace } })
-	docs.add({ method: 'put', path: '/switch', summary: 'Make another of the user’s workspaces the current one', body: switchWorkspaceBody, responses: { 200: { description: 'The profile, with the workspace now current.', schema: userAnswer } }, errors: [404] })
+	docs.add({
+		method: 'post',
+		path: '/',
+		summary: 'Create a workspace',
+		description: 'The caller becomes its owner.',
+		body: createWorkspaceBody,
+		responses: { 201: workspace },
+	})
+	docs.add({
+		method: 'put',
+		path: '/switch',
+		summary: 'Make another of the user’s workspaces the current one',
+		body: switchWorkspaceBody,
+		responses: { 200: { description: 'The profile, with the workspace now current.', schema: userAnswer } },
+		errors: [404],
+	})
 	docs.add({
 		method: 'post',
 		path: '/invitations/accept',
 		summary: 'Join a workspace with an invitation',
-		description: 'Joins with the invited role and makes the workspace current, unless `makeCurrent` is false and the user has a current workspace to stay in; a member already keeps their role.',
+		description:
+			'Joins with the invited role and makes the workspace current, unless `makeCurrent` is false and the user has a current workspace to stay in; a member already keeps their role.',
 		body: acceptInvitationBody,
 		responses: { 200: { description: 'The profile and the workspace joined.', schema: z.object({ user: userAnswer, workspace: workspaceAnswer }) } },
 		errors: [403, 404, 410, 422],
 	})
 	docs.add({ method: 'get', path: '/:id', summary: 'A workspace', params: workspaceParams, responses: { 200: workspace } })
-	docs.add({ method: 'patch', path: '/:id', summary: 'Change a workspace', description: 'Owners and admins; `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.', params: workspaceParams, body: updateWorkspaceBody, responses: { 200: workspace }, errors: [403, 409] })
+	docs.add({
+		method: 'patch',
+		path: '/:id',
+		summary: 'Change a workspace',
+		description:
+			'Owners and admins; `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.',
+		params: workspaceParams,
+		body: updateWorkspaceBody,
+		responses: { 200: workspace },
+		errors: [403, 409],
+	})
 	docs.add({
 		method: 'delete',
 		path: '/:id',
@@ -134,15 +176,46 @@ export function documentWorkspaces(docs: ApiDocs) {
 		method: 'get',
 		path: '/:id/events/last',
 		summary: 'The number of the workspace channel’s last event',
-		description: 'Each event on `private-workspace-{id}` carries `seq`, one more than the one before. A page reads this before its data: the events above it are what its data lacks, and a number missing among them means it missed one.',
+		description:
+			'Each event on `private-workspace-{id}` carries `seq`, one more than the one before. A page reads this before its data: the events above it are what its data lacks, and a number missing among them means it missed one.',
 		params: workspaceParams,
 		responses: { 200: { description: 'The last number, 0 before the first event.', schema: z.object({ seq: z.number().int() }) } },
 	})
-	docs.add({ method: 'get', path: '/:id/overview', summary: 'Counts for the workspace’s home page', params: workspaceParams, responses: { 200: 'The overview.' } })
+	docs.add({
+		method: 'get',
+		path: '/:id/overview',
+		summary: 'Counts for the workspace’s home page',
+		params: workspaceParams,
+		responses: { 200: 'The overview.' },
+	})
 
-	docs.add({ method: 'get', path: '/:id/members', summary: 'The members', description: 'Owner first, then admins, then agents, each by name.', params: workspaceParams, query: listQuery, responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } } })
-	docs.add({ method: 'patch', path: '/:id/members/me', summary: 'Set one’s own availability', params: workspaceParams, body: availabilityBody, responses: { 200: { description: 'The caller as a member.', schema: member } } })
-	docs.add({ method: 'patch', path: '/:id/members/:userId', summary: 'Change a member’s role', description: 'Owners and admins; the owner’s role is changed by transferring ownership.', params: memberParams, body: changeRoleBody, responses: { 200: { description: 'The member.', schema: member } }, errors: [403] })
+	docs.add({
+		method: 'get',
+		path: '/:id/members',
+		summary: 'The members',
+		description: 'Owner first, then admins, then agents, each by name.',
+		params: workspaceParams,
+		query: listQuery,
+		responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } },
+	})
+	docs.add({
+		method: 'patch',
+		path: '/:id/members/me',
+		summary: 'Set one’s own availability',
+		params: workspaceParams,
+		body: availabilityBody,
+		responses: { 200: { description: 'The caller as a member.', schema: member } },
+	})
+	docs.add({
+		method: 'patch',
+		path: '/:id/members/:userId',
+		summary: 'Change a member’s role',
+		description: 'Owners and admins; the owner’s role is changed by transferring ownership.',
+		params: memberParams,
+		body: changeRoleBody,
+		responses: { 200: { description: 'The member.', schema: member } },
+		errors: [403],
+	})
 	docs.add({
 		method: 'post',
 		path: '/:id/members/:userId/two-factor/reset',
@@ -162,7 +235,15 @@ export function documentWorkspaces(docs: ApiDocs) {
 		responses: { 204: 'Removed.' },
 		errors: [403, 409],
 	})
-	docs.add({ method: 'post', path: '/:id/leave', summary: 'Leave the workspace', description: 'Anyone but the owner, who must hand the workspace over first.', params: workspaceParams, responses: { 204: 'Left.' }, errors: [409] })
+	docs.add({
+		method: 'post',
+		path: '/:id/leave',
+		summary: 'Leave the workspace',
+		description: 'Anyone but the owner, who must hand the workspace over first.',
+		params: workspaceParams,
+		responses: { 204: 'Left.' },
+		errors: [409],
+	})
 	docs.add({
 		method: 'post',
 		path: '/:id/transfer-ownership',
@@ -174,16 +255,45 @@ export function documentWorkspaces(docs: ApiDocs) {
 		errors: [403, 409],
 	})
 
-	docs.add({ method: 'get', path: '/:id/invitations', summary: 'The invitations', description: 'Owners and admins.', params: workspaceParams, responses: { 200: { description: 'The invitations, each with its URL.', schema: z.object({ invitations: z.array(invitation) }) } }, errors: [403] })
-	docs.add({ method: 'post', path: '/:id/invitations', summary: 'Invite by link or by mail', description: 'Owners and admins; by mail, only once their own e-mail is confirmed (403 otherwise). At most 100 a day per workspace, 30 an hour per inviter, 10 mails a day per address (429).', params: workspaceParams, body: createInvitationBody, responses: { 201: { description: 'The invitation, with its URL; its mail, if any, is queued (retried while the mail server refuses).', schema: invitation } }, errors: [403, 409, 429] })
+	docs.add({
+		method: 'get',
+		path: '/:id/invitations',
+		summary: 'The invitations',
+		description: 'Owners and admins.',
+		params: workspaceParams,
+		responses: { 200: { description: 'The invitations, each with its URL.', schema: z.object({ invitations: z.array(invitation) }) } },
+		errors: [403],
+	})
+	docs.add({
+		method: 'post',
+		path: '/:id/invitations',
+		summary: 'Invite by link or by mail',
+		description:
+			'Owners and admins; by mail, only once their own e-mail is confirmed (403 otherwise). At most 100 a day per workspace, 30 an hour per inviter, 10 mails a day per address (429).',
+		params: workspaceParams,
+		body: createInvitationBody,
+		responses: {
+			201: { description: 'The invitation, with its URL; its mail, if any, is queued (retried while the mail server refuses).', schema: invitation },
+		},
+		errors: [403, 409, 429],
+	})
 	docs.add({
 		method: 'post',
 		path: '/:id/invitations/:invitationId/resend',
 		summary: 'Mail an invitation again',
-		description: 'Owners and admins whose own e-mail is confirmed; a live invitation by e-mail, five times an hour at most, and within the per-inviter and per-address limits of creating one.',
+		description:
+			'Owners and admins whose own e-mail is confirmed; a live invitation by e-mail, five times an hour at most, and within the per-inviter and per-address limits of creating one.',
 		params: invitationParams,
 		responses: { 202: { description: 'The mail is queued.', schema: z.object({ message: z.string() }) } },
 		errors: [403, 404, 410, 422, 429],
 	})
-	docs.add({ method: 'delete', path: '/:id/invitations/:invitationId', summary: 'Revoke an invitation', description: 'Owners and admins.', params: invitationParams, responses: { 204: 'Revoked.' }, errors: [403] })
+	docs.add({
+		method: 'delete',
+		path: '/:id/invitations/:invitationId',
+		summary: 'Revoke an invitation',
+		description: 'Owners and admins.',
+		params: invitationParams,
+		responses: { 204: 'Revoked.' },
+		errors: [403],
+	})
 }

@@ -56,11 +56,7 @@ async function freeSlug(db: DB, base: string): Promise<string> {
  * Creates a workspace owned by `userId` and makes it their current one. The slug comes from the
  * name; two people creating the same name at once collide on the unique index, and the loser retries.
  */
-export async function createWorkspace(
-	db: DB,
-	userId: string,
-	values: { name: string; timezone: string; defaultLocale: string },
-): Promise<Workspace> {
+export async function createWorkspace(db: DB, userId: string, values: { name: string; timezone: string; defaultLocale: string }): Promise<Workspace> {
 	const base = slugBase(values.name) ?? randomSlugBase()
 	for (let attempt = 0; ; attempt++) {
 		const slug = attempt === 0 ? await freeSlug(db, base) : randomSuffixed(base)
@@ -110,7 +106,11 @@ export async function deleteWorkspace(db: DB, workspaceId: string) {
 	await db.transaction().execute(async (trx) => {
 		const current = await trx.selectFrom('users').select('id').where('currentWorkspaceId', '=', workspaceId).execute()
 		await trx.deleteFrom('workspaces').where('id', '=', workspaceId).execute()
-		await moveCurrentWorkspaceAway(trx, workspaceId, current.map((user) => user.id))
+		await moveCurrentWorkspaceAway(
+			trx,
+			workspaceId,
+			current.map((user) => user.id),
+		)
 	})
 }
 
@@ -136,7 +136,11 @@ export async function setCurrentWorkspace(db: Executor, userId: string, workspac
 /** Counts for the dashboard's getting-started checklist. */
 export async function workspaceOverview(db: DB, workspaceId: string) {
 	const [members, invitations, contacts, channels] = await Promise.all([
-		db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
+		db
+			.selectFrom('members')
+			.select((eb) => eb.fn.countAll<number>().as('count'))
+			.where('workspaceId', '=', workspaceId)
+			.executeTakeFirstOrThrow(),
 		db
 			.selectFrom('invitations')
 			.select((eb) => eb.fn.countAll<number>().as('count'))
@@ -147,7 +151,11 @@ export async function workspaceOverview(db: DB, workspaceId: string) {
 			.executeTakeFirstOrThrow(),
 		// Kept by triggers (migration 0007): no count over 100 000 contacts on every dashboard visit.
 		db.selectFrom('workspaces').select('contactCount as count').where('id', '=', workspaceId).executeTakeFirstOrThrow(),
-		db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('count')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow(),
+		db
+			.selectFrom('channels')
+			.select((eb) => eb.fn.countAll<number>().as('count'))
+			.where('workspaceId', '=', workspaceId)
+			.executeTakeFirstOrThrow(),
 	])
 	return { members: members.count, pendingInvitations: invitations.count, contacts: contacts.count, channels: channels.count }
 }

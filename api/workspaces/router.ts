@@ -86,7 +86,12 @@ export function workspacesRouter(context: ApiContext): Router {
 			if (requirement !== undefined && role !== 'owner') throw fieldError(req, 403, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerOnly')
 			// The owner goes first: requiring what they do not have would lock them out of their own workspace.
 			if (requirement === true && !meetsTwoFactorRule(req, { requireTwoFactor: true })) {
-				throw fieldError(req, 409, 'requireTwoFactor', req.user.twoFactorEnabledAt ? 'workspaces:errors.twoFactorSession' : 'workspaces:errors.twoFactorOwnerFirst')
+				throw fieldError(
+					req,
+					409,
+					'requireTwoFactor',
+					req.user.twoFactorEnabledAt ? 'workspaces:errors.twoFactorSession' : 'workspaces:errors.twoFactorOwnerFirst',
+				)
 			}
 			const updated = Object.keys(changes).length
 				? await db.transaction().execute(async (trx) => {

@@ -19,7 +19,8 @@ beforeAll(async () => {
 			if (path === '/v1/ok') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"hello":"world"}')
 			if (path === '/v1/empty') return res.writeHead(204).end()
 			if (path === '/v1/garbage') return res.writeHead(200).end('<html>not json')
-			if (path === '/v1/fail') return res.writeHead(409, { 'Content-Type': 'application/json' }).end('{"message":"Taken","statusCode":409,"details":{"field":"email"}}')
+			if (path === '/v1/fail')
+				return res.writeHead(409, { 'Content-Type': 'application/json' }).end('{"message":"Taken","statusCode":409,"details":{"field":"email"}}')
 			if (path === '/v1/fail-plain') return res.writeHead(503, 'Service Unavailable').end('oops')
 			if (path === '/v1/fail-nothing') return res.writeHead(599, '').end()
 			res.writeHead(404).end()
@@ -61,7 +62,9 @@ describe('API client', () => {
 	})
 
 	test("a non-OK answer raises ApiError with the server's message, status and details", async () => {
-		const error = await createApiClient({ baseUrl }).post('/fail').catch((e: unknown) => e)
+		const error = await createApiClient({ baseUrl })
+			.post('/fail')
+			.catch((e: unknown) => e)
 		expect(error).toBeInstanceOf(ApiError)
 		expect(error).toMatchObject({ message: 'Taken', statusCode: 409, url: `${baseUrl}/fail` })
 		// details is the whole parsed error body, as the specification says.
@@ -77,7 +80,10 @@ describe('API client', () => {
 
 describe('errorDetail', () => {
 	test('prefers the first field message, else the message', () => {
-		const validation = new ApiError('Some fields are not valid.', '/v1/x', 400, { message: 'Some fields are not valid.', details: { source: 'query', fields: { page: ['Must be at least 1.'] } } })
+		const validation = new ApiError('Some fields are not valid.', '/v1/x', 400, {
+			message: 'Some fields are not valid.',
+			details: { source: 'query', fields: { page: ['Must be at least 1.'] } },
+		})
 		expect(errorDetail(validation)).toBe('Must be at least 1.')
 		expect(errorDetail(new ApiError('Not found', '/v1/x', 404, null))).toBe('Not found')
 	})

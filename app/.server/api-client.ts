@@ -78,7 +78,11 @@ export function createApiClient(options: ApiClientOptions) {
 	const doFetch = options.fetch ?? fetch
 
 	/** One request; a non-OK answer becomes an ApiError. */
-	async function send(method: Method, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; contentType?: string; accept?: string; query?: Query } = {}): Promise<Response> {
+	async function send(
+		method: Method,
+		path: string,
+		init: { body?: string | Uint8Array<ArrayBuffer>; contentType?: string; accept?: string; query?: Query } = {},
+	): Promise<Response> {
 		const url = `${options.baseUrl.replace(/\/+$/, '')}${path}${toQueryString(init.query)}`
 		const headers: Record<string, string> = {
 			...options.headers,

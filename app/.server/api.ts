@@ -12,7 +12,15 @@ export type { ChannelJson } from '#api/channels/queries.ts'
 export type { LinkSettings } from '#api/channels/schemas.ts'
 export type { MessageTemplate } from '#api/channels/providers/provider.ts'
 export type { ContactJson, ContactPageJson } from '#api/contacts/queries.ts'
-export type { ConversationEventJson, ConversationJson, ConversationListJson, InboxSummaryJson, MessageJson, MessagePageJson, ConversationViewJson } from '#api/conversations/json.ts'
+export type {
+	ConversationEventJson,
+	ConversationJson,
+	ConversationListJson,
+	InboxSummaryJson,
+	MessageJson,
+	MessagePageJson,
+	ConversationViewJson,
+} from '#api/conversations/json.ts'
 export type { ConversationEventData, MessageEventData } from '#api/conversations/events.ts'
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'

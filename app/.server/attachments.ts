@@ -15,6 +15,9 @@ export async function streamAttachment(load: () => Promise<Response>): Promise<R
 		return new Response(answer.body, { status: 200, headers })
 	} catch (error) {
 		if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
-		return new Response(error.message, { status: error.statusCode, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } })
+		return new Response(error.message, {
+			status: error.statusCode,
+			headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
+		})
 	}
 }

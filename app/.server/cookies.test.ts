@@ -4,7 +4,7 @@ import { localeCookie } from './cookies.ts'
 import { preferredLocale } from './preferences.ts'
 
 describe('the locale cookie (i18n_redirected)', () => {
-	test('is written as the plain code, as the specification\'s client writes it', () => {
+	test("is written as the plain code, as the specification's client writes it", () => {
 		const header = localeCookie.serialize('ar-eg')
 		expect(header).toMatch(/^i18n_redirected=ar-eg; Max-Age=31536000; Path=\/; SameSite=Lax/)
 		expect(localeCookie.parse('i18n_redirected=ar-eg')).toBe('ar-eg')
@@ -20,7 +20,14 @@ describe('the locale cookie (i18n_redirected)', () => {
 
 	test('anything else is no choice', async () => {
 		const old = createCookie('i18n_redirected')
-		for (const header of [null, '', 'i18n_redirected=de-de', 'i18n_redirected=%%%', `${(await old.serialize('de-de')).split(';')[0]}`, 'i18n_redirected=bnVsbA==']) {
+		for (const header of [
+			null,
+			'',
+			'i18n_redirected=de-de',
+			'i18n_redirected=%%%',
+			`${(await old.serialize('de-de')).split(';')[0]}`,
+			'i18n_redirected=bnVsbA==',
+		]) {
 			expect(localeCookie.parse(header)).toBeNull()
 		}
 	})

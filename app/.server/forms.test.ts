@@ -17,8 +17,14 @@ const databaseAway = new ApiError('The database is not answering right now. Plea
 
 describe("an action's API failure, whatever its status, is said beside its form", () => {
 	test('a 5xx (a provider out of reach, the database away) is the form again with the API’s words and status, not the error screen', async () => {
-		expect(await apiErrorReply(submission, providerDown, { signedIn })).toEqual({ result: { formErrors: [providerDown.message], fieldErrors: {}, hideFields: undefined }, status: 502 })
-		expect(await apiErrorReply(submission, databaseAway, { signedIn, hideFields: ['password'] })).toMatchObject({ result: { formErrors: [databaseAway.message], hideFields: ['password'] }, status: 503 })
+		expect(await apiErrorReply(submission, providerDown, { signedIn })).toEqual({
+			result: { formErrors: [providerDown.message], fieldErrors: {}, hideFields: undefined },
+			status: 502,
+		})
+		expect(await apiErrorReply(submission, databaseAway, { signedIn, hideFields: ['password'] })).toMatchObject({
+			result: { formErrors: [databaseAway.message], hideFields: ['password'] },
+			status: 503,
+		})
 		expect(await apiFailure(databaseAway, 'en-us', request)).toEqual({ message: databaseAway.message, status: 503 })
 		const toast = await refusalToast(providerDown, { locale: 'en-us', request, to: '/en-us/dashboard/settings/workspaces', title: 'Could not switch' })
 		expect(toast.status).toBe(302)
@@ -27,7 +33,10 @@ describe("an action's API failure, whatever its status, is said beside its form"
 
 	test('a field’s message goes beside its field; a 401 still signs out; what is no API answer still goes to the error screen', async () => {
 		const refused = new ApiError('Some fields are not valid.', '/v1/x', 409, { details: { fields: { shortCode: ['Taken.'] } } })
-		expect(await apiErrorReply(submission, refused, { signedIn })).toMatchObject({ result: { formErrors: [], fieldErrors: { shortCode: ['Taken.'] } }, status: 409 })
+		expect(await apiErrorReply(submission, refused, { signedIn })).toMatchObject({
+			result: { formErrors: [], fieldErrors: { shortCode: ['Taken.'] } },
+			status: 409,
+		})
 		expect(await apiFailure(refused, 'en-us', request)).toEqual({ message: 'Taken.', status: 409 })
 		const ended = await apiFailure(new ApiError('Session ended', '/v1/x', 401, null), 'en-us', request).catch((error: unknown) => error)
 		expect((ended as Response).headers.get('Location')).toBe('/en-us/auth/login')

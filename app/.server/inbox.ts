@@ -34,7 +34,8 @@ async function openConversation(api: ApiClient, base: string, number: number, be
 		if (conversation.unreadCount > 0) await api.post(`${base}/conversations/${number}/read`)
 		return { conversation: { ...conversation, unreadCount: 0 }, thread, others: otherConversations, missing: false }
 	} catch (error) {
-		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400)) return { conversation: null, thread: null, others: [], missing: true }
+		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400))
+			return { conversation: null, thread: null, others: [], missing: true }
 		throw error
 	}
 }
@@ -50,13 +51,20 @@ export async function openedPart(api: ApiClient, workspaceId: string, url: URL, 
 	const number = selectedNumber(url.searchParams)
 	const [t, opened] = await Promise.all([
 		inboxT(locale),
-		number === null ? null : openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, request)),
+		number === null
+			? null
+			: openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, request)),
 	])
 	// WhatsApp's approved templates, asked of Meta only when the agent asks for them.
 	const channel = opened?.conversation?.channel
 	const templates =
 		channel?.kind === 'whatsapp' && url.searchParams.has('templates')
-			? await optional(api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates), [], locale, request)
+			? await optional(
+					api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates),
+					[],
+					locale,
+					request,
+				)
 			: null
 	return {
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),

@@ -50,7 +50,10 @@ describe('a profile the API cannot give (specification, section 8: only logged)'
 		// The API's 503: its database is away (the shell says "we'll be right back"); a 500 is the API's own failure.
 		expect(thrown).toMatchObject({ data: { profileUnavailable: true, databaseAway: true }, init: { status: 503 } })
 		profileStatus = 500
-		expect(await requireUser(await args()).catch((error: unknown) => error)).toMatchObject({ data: { profileUnavailable: true, databaseAway: false }, init: { status: 503 } })
+		expect(await requireUser(await args()).catch((error: unknown) => error)).toMatchObject({
+			data: { profileUnavailable: true, databaseAway: false },
+			init: { status: 503 },
+		})
 		vi.restoreAllMocks()
 	})
 
@@ -69,7 +72,10 @@ describe('an API failure rethrown by a loader', () => {
 	test("the database away (503) is the error screen's 503 with the API's words; another failure stays an error (a 500)", async () => {
 		const { request } = await args()
 		const away = new ApiError('La base de données ne répond pas pour le moment.', '/v1/x', 503, null)
-		expect(await rethrowApiError(away, 'fr-x', request).catch((error: unknown) => error)).toMatchObject({ data: { message: away.message }, init: { status: 503 } })
+		expect(await rethrowApiError(away, 'fr-x', request).catch((error: unknown) => error)).toMatchObject({
+			data: { message: away.message },
+			init: { status: 503 },
+		})
 		const broken = new ApiError('Internal', '/v1/x', 500, null)
 		expect(await rethrowApiError(broken, 'fr-x', request).catch((error: unknown) => error)).toBe(broken)
 	})

@@ -84,7 +84,11 @@ export async function rethrowApiError(error: unknown, locale: Locale, request: R
  * empty list and an error toast saying why (section 8: 'Failed to load workspaces.' with the
  * server's detail or 'An unexpected error occurred.'). A 401 still signs the user out.
  */
-export async function listOrToast<T>(load: Promise<T>, empty: T, options: { locale: Locale; request: Request; title: string }): Promise<{ list: T; failure: Toast | null }> {
+export async function listOrToast<T>(
+	load: Promise<T>,
+	empty: T,
+	options: { locale: Locale; request: Request; title: string },
+): Promise<{ list: T; failure: Toast | null }> {
 	try {
 		return { list: await load, failure: null }
 	} catch (error) {
@@ -123,7 +127,11 @@ export type WorkspaceUser = UserJson & { workspace: WorkspaceJson }
  * specification only logs that failure. A 401 signs the user out. `databaseAway`: the API said 503,
  * its database is away for a moment (api/http/errors.ts).
  */
-async function profileOrOutage({ request, context }: Args, client: ApiClient, locale: Locale): Promise<{ user: UserJson } | { user: null; databaseAway: boolean }> {
+async function profileOrOutage(
+	{ request, context }: Args,
+	client: ApiClient,
+	locale: Locale,
+): Promise<{ user: UserJson } | { user: null; databaseAway: boolean }> {
 	try {
 		return { user: await fetchProfile(request, context, client) }
 	} catch (error) {

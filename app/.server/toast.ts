@@ -25,7 +25,11 @@ const cookieBytes = 4096
  * bytes a character before the cookie's base64, so the longer text is halved until it fits.
  */
 export async function toastHeaders(toast: ToastInput): Promise<Headers> {
-	let fitted = toastSchema.parse({ ...toast, title: shortened(toast.title, 300), description: toast.description === undefined ? undefined : shortened(toast.description, 1000) })
+	let fitted = toastSchema.parse({
+		...toast,
+		title: shortened(toast.title, 300),
+		description: toast.description === undefined ? undefined : shortened(toast.description, 1000),
+	})
 	for (;;) {
 		const cookie = await toastCookie.serialize(fitted)
 		if (Buffer.byteLength(cookie) <= cookieBytes) return new Headers({ 'Set-Cookie': cookie })

@@ -26,5 +26,7 @@ export async function readForm(request: Request, maxBytes: number): Promise<Form
 		if (!filename || size === 0) return filename ? new File([], filename, { type: contentType }) : ''
 		return size > maxBytes ? fileTooLarge : new File(chunks as BlobPart[], filename, { type: contentType })
 	}
-	return formOf(request, (posted) => unstable_parseMultipartFormData(posted, unstable_composeUploadHandlers(file, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 }))))
+	return formOf(request, (posted) =>
+		unstable_parseMultipartFormData(posted, unstable_composeUploadHandlers(file, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 }))),
+	)
 }

@@ -18,8 +18,18 @@ export function Attachments({ attachments, hrefOf }: { attachments: Attachment[]
 		<ul className={styles.attachments} aria-label={t('label')}>
 			{attachments.map((attachment) => {
 				const href = hrefOf(attachment.id)
-				if (attachment.status === 'too-large') return <li key={attachment.id} className={styles.attachmentMissing} dir="auto">{t('tooLarge', { name: attachment.filename, size: size(attachment) || '?' })}</li>
-				if (attachment.status === 'failed') return <li key={attachment.id} className={styles.attachmentMissing} dir="auto">{t('failed', { name: attachment.filename })}</li>
+				if (attachment.status === 'too-large')
+					return (
+						<li key={attachment.id} className={styles.attachmentMissing} dir="auto">
+							{t('tooLarge', { name: attachment.filename, size: size(attachment) || '?' })}
+						</li>
+					)
+				if (attachment.status === 'failed')
+					return (
+						<li key={attachment.id} className={styles.attachmentMissing} dir="auto">
+							{t('failed', { name: attachment.filename })}
+						</li>
+					)
 				if (attachment.kind === 'image') {
 					return (
 						<li key={attachment.id}>

@@ -18,7 +18,11 @@ export function InvitationNotice({ invitation }: { invitation: { preview: Invita
 	if (!invitation.preview) return null
 	return (
 		<div role="status" className={styles.notice}>
-			<IsolatedText i18nKey="invitations.invited" names={{ workspace: invitation.preview.workspaceName }} values={{ role: t(`roles.${invitation.preview.role}`) }} />
+			<IsolatedText
+				i18nKey="invitations.invited"
+				names={{ workspace: invitation.preview.workspaceName }}
+				values={{ role: t(`roles.${invitation.preview.role}`) }}
+			/>
 		</div>
 	)
 }

@@ -45,12 +45,7 @@ export function ThemeSwitcher() {
 	return (
 		<details className={styles.menu}>
 			<summary className={button.ghost}>{t('preferences.appearance')}</summary>
-			<Form
-				method="post"
-				action={`/${locale}/preferences/theme`}
-				className={styles.panel}
-				onChange={(event) => event.currentTarget.requestSubmit()}
-			>
+			<Form method="post" action={`/${locale}/preferences/theme`} className={styles.panel} onChange={(event) => event.currentTarget.requestSubmit()}>
 				<input type="hidden" name="redirectTo" value={useCurrentPath()} />
 				<label className={styles.field}>
 					<span>{t('preferences.theme')}</span>

@@ -37,7 +37,11 @@ function Mounted() {
 
 /** The one toaster of the page, and the flash toast a server action raised for it. */
 export function Toaster({ toast, dir }: { toast: Toast | null; dir: 'ltr' | 'rtl' }) {
-	const shown = useSyncExternalStore(subscribe, () => wanted, () => false)
+	const shown = useSyncExternalStore(
+		subscribe,
+		() => wanted,
+		() => false,
+	)
 	return (
 		<>
 			{shown ? (

@@ -67,7 +67,12 @@ export function WorkspaceForm({
 					</option>
 				))}
 			</SelectField>
-			<SelectField label={t('workspaces.defaultLocale')} select={getSelectProps(fields.defaultLocale)} errors={fields.defaultLocale.errors} errorId={fields.defaultLocale.errorId}>
+			<SelectField
+				label={t('workspaces.defaultLocale')}
+				select={getSelectProps(fields.defaultLocale)}
+				errors={fields.defaultLocale.errors}
+				errorId={fields.defaultLocale.errorId}
+			>
 				{languages.map((language) => (
 					<option key={language.code} value={language.code} lang={language.tag}>
 						{language.name}

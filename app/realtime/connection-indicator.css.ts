@@ -1,7 +1,14 @@
 import { style } from '@vanilla-extract/css'
 import { vars } from '#app/styles/theme.css.ts'
 
-export const indicator = style({ display: 'inline-flex', alignItems: 'center', gap: '0.375rem', fontSize: '0.75rem', color: vars.color.mutedForeground, whiteSpace: 'nowrap' })
+export const indicator = style({
+	display: 'inline-flex',
+	alignItems: 'center',
+	gap: '0.375rem',
+	fontSize: '0.75rem',
+	color: vars.color.mutedForeground,
+	whiteSpace: 'nowrap',
+})
 export const dot = style({
 	inlineSize: '0.5rem',
 	blockSize: '0.5rem',

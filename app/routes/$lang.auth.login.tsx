@@ -66,7 +66,8 @@ async function secondStep(args: ActionFunctionArgs, formData: FormData, locale: 
 	const { redirect: redirectParam } = submission.value
 	const challenge = await readChallenge(request)
 	const t = await serverT(locale)
-	const backToPassword = (title: string) => redirectWithToast(loginUrl(locale, { redirect: redirectParam }), { type: 'error', title }, { headers: { 'Set-Cookie': clear } })
+	const backToPassword = (title: string) =>
+		redirectWithToast(loginUrl(locale, { redirect: redirectParam }), { type: 'error', title }, { headers: { 'Set-Cookie': clear } })
 	if (!challenge) return backToPassword(t('twoFactor.login.expired'))
 	const code = submission.value.method === 'code' ? { code: submission.value.code } : { recoveryCode: submission.value.recoveryCode }
 	try {
@@ -91,7 +92,9 @@ export async function action(args: ActionFunctionArgs) {
 	try {
 		const auth = await api(request, context, params).post<AuthResponse | TwoFactorChallenge>('/auth/login', credentials)
 		if ('twoFactorRequired' in auth) {
-			return redirect(loginUrl(locale, { step: 'two-factor', redirect: redirectParam }), { headers: { 'Set-Cookie': await twoFactorCookie.serialize(auth.challenge) } })
+			return redirect(loginUrl(locale, { step: 'two-factor', redirect: redirectParam }), {
+				headers: { 'Set-Cookie': await twoFactorCookie.serialize(auth.challenge) },
+			})
 		}
 		return await completeSignIn(args, auth, { locale, redirect: redirectParam })
 	} catch (error) {
@@ -178,7 +181,9 @@ function CodeStep({ method }: { method: 'code' | 'recovery' }) {
 					label={t(method === 'code' ? 'twoFactor.fields.code' : 'twoFactor.fields.recoveryCode')}
 					input={{
 						...getInputProps(field, { type: 'text' }),
-						...(method === 'code' ? { autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7 } : { autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, maxLength: 40 }),
+						...(method === 'code'
+							? { autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7 }
+							: { autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, maxLength: 40 }),
 						dir: 'ltr',
 						required: true,
 						autoFocus: true,

@@ -48,7 +48,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	const empty: VisitorThreadJson = { conversationId: null, messages: [], olderCursor: null }
 	const [page, thread] = await Promise.all([
 		linkOr404(request, client.get<LinkPageJson>(`/link/${slug}`)),
-		token ? linkOr404(request, client.get<VisitorThreadJson>(`/link/${slug}/messages`, { before: before && /^\d{1,18}$/.test(before) ? before : undefined })) : empty,
+		token
+			? linkOr404(request, client.get<VisitorThreadJson>(`/link/${slug}/messages`, { before: before && /^\d{1,18}$/.test(before) ? before : undefined }))
+			: empty,
 	])
 	const title = (await channelsT(locale))('link.title', { business: page.businessName })
 	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
@@ -120,7 +122,13 @@ export default function LinkChat() {
 				</div>
 				<nav aria-label={t('link.languages')} className={styles.languages}>
 					{languages.map((language) => (
-						<a key={language.code} href={`/${language.code}/c/${page.slug}`} lang={language.tag} aria-current={language.code === locale ? 'page' : undefined} className={styles.language}>
+						<a
+							key={language.code}
+							href={`/${language.code}/c/${page.slug}`}
+							lang={language.tag}
+							aria-current={language.code === locale ? 'page' : undefined}
+							className={styles.language}
+						>
 							{language.name}
 						</a>
 					))}
@@ -158,7 +166,9 @@ export default function LinkChat() {
 								ref={index === thread.messages.length - 1 ? latestRef : undefined}
 								className={message.direction === 'incoming' ? styles.mine : styles.theirs}
 							>
-								<span className={styles.author}>{message.direction === 'incoming' ? t('link.you') : message.senderName ? <bdi>{message.senderName}</bdi> : team}</span>
+								<span className={styles.author}>
+									{message.direction === 'incoming' ? t('link.you') : message.senderName ? <bdi>{message.senderName}</bdi> : team}
+								</span>
 								{message.body ? (
 									<p className={styles.body} dir="auto">
 										<MessageText text={message.body} />
@@ -180,8 +190,19 @@ export default function LinkChat() {
 							<legend id="pre-chat-heading" className={styles.preChatTitle}>
 								{t('link.preChat')}
 							</legend>
-							{page.askName ? <TextField name="name" label={t('link.name')} type="text" autoComplete="name" errors={errors?.fieldErrors.name} value={errors?.values.name} /> : null}
-							{page.askEmail ? <TextField name="email" label={t('link.email')} type="email" autoComplete="email" errors={errors?.fieldErrors.email} value={errors?.values.email} /> : null}
+							{page.askName ? (
+								<TextField name="name" label={t('link.name')} type="text" autoComplete="name" errors={errors?.fieldErrors.name} value={errors?.values.name} />
+							) : null}
+							{page.askEmail ? (
+								<TextField
+									name="email"
+									label={t('link.email')}
+									type="email"
+									autoComplete="email"
+									errors={errors?.fieldErrors.email}
+									value={errors?.values.email}
+								/>
+							) : null}
 						</fieldset>
 					) : null}
 					{errors?.formError ? (
@@ -242,7 +263,21 @@ function MessageText({ text }: { text: string }) {
 	)
 }
 
-function TextField({ name, label, type, autoComplete, errors, value }: { name: string; label: string; type: string; autoComplete: string; errors?: string[]; value?: string }) {
+function TextField({
+	name,
+	label,
+	type,
+	autoComplete,
+	errors,
+	value,
+}: {
+	name: string
+	label: string
+	type: string
+	autoComplete: string
+	errors?: string[]
+	value?: string
+}) {
 	const id = `pre-chat-${name}`
 	return (
 		<div className={styles.field}>

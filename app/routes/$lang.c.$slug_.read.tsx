@@ -19,7 +19,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 		return new Response(null, { status: 204, headers })
 	} catch (error) {
 		// Whatever the API said (a 429, its database away), the script tries again later: its words as JSON, never an error page.
-		if (error instanceof ApiError) return Response.json(error.details ?? { message: error.message, statusCode: error.statusCode }, { status: error.statusCode, headers })
+		if (error instanceof ApiError)
+			return Response.json(error.details ?? { message: error.message, statusCode: error.statusCode }, { status: error.statusCode, headers })
 		throw error
 	}
 }

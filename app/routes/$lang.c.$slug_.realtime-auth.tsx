@@ -14,7 +14,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const form = await formOf(request).catch(() => new FormData())
 	const body = { socket_id: String(form.get('socket_id') ?? ''), channel_name: String(form.get('channel_name') ?? '') }
 	try {
-		return Response.json(await visitorApi(request, context, locale, token).post(`/link/${encodeURIComponent(params.slug ?? '')}/realtime/auth`, body), { headers })
+		return Response.json(await visitorApi(request, context, locale, token).post(`/link/${encodeURIComponent(params.slug ?? '')}/realtime/auth`, body), {
+			headers,
+		})
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode >= 400 && error.statusCode < 500) {
 			return Response.json(error.details ?? { message: error.message, statusCode: error.statusCode }, { status: error.statusCode, headers })

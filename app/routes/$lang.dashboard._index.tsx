@@ -16,7 +16,17 @@ import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useLiveData } from '#app/realtime/use-workspace-events.ts'
 import { reloadWhenStandingMoves } from '#app/utils/live-inbox.ts'
-import { drawnByWeek, drawnSeries, rangeDays, reportApiQuery, reportPresets, reportQuery, reportSearch, shownValue, type ReportTable } from '#app/utils/reports.ts'
+import {
+	drawnByWeek,
+	drawnSeries,
+	rangeDays,
+	reportApiQuery,
+	reportPresets,
+	reportQuery,
+	reportSearch,
+	shownValue,
+	type ReportTable,
+} from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
 import * as overview from './overview.css.ts'
 import * as reports from './reports.css.ts'
@@ -84,7 +94,12 @@ export default function Dashboard() {
 	const [shown, setShown] = useState(ready)
 	if (ready && !shown) setShown(true)
 	const steps = [
-		{ key: 'invite', done: counts.members > 1 || counts.pendingInvitations > 0, count: counts.members, to: canManage(workspace.role) ? '/dashboard/settings/agents' : null },
+		{
+			key: 'invite',
+			done: counts.members > 1 || counts.pendingInvitations > 0,
+			count: counts.members,
+			to: canManage(workspace.role) ? '/dashboard/settings/agents' : null,
+		},
 		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: '/dashboard/contacts' },
 		{ key: 'channel', done: counts.channels > 0, count: counts.channels, to: null },
 	] satisfies Array<{ key: string; done: boolean; count: number; to: string | null }>
@@ -146,7 +161,13 @@ function ReportLead({ report }: { report: ReportJson }) {
 	const lang = i18n.language
 	return (
 		<p className={styles.pageLead}>
-			{t('lead', { from: formatDay(lang, report.range.from, { year: true }), to: formatDay(lang, report.range.to, { year: true }), timezone: report.timezone, days: formatCount(lang, rangeDays(report.range)), count: rangeDays(report.range) })}
+			{t('lead', {
+				from: formatDay(lang, report.range.from, { year: true }),
+				to: formatDay(lang, report.range.to, { year: true }),
+				timezone: report.timezone,
+				days: formatCount(lang, rangeDays(report.range)),
+				count: rangeDays(report.range),
+			})}
 		</p>
 	)
 }
@@ -268,7 +289,8 @@ function Report({ report }: { report: ReportJson }) {
 	const byWeek = drawnByWeek(report.range)
 	const series: ReportJson['daily'] = byWeek ? report.weekly.map(({ from, ...week }) => ({ day: from, ...week })) : report.daily
 	const seriesTo = new Map(report.weekly.map((week) => [week.from, week.to]))
-	const seriesName = (from: string) => (byWeek ? t('columns.weekRange', { from: formatDay(lang, from), to: formatDay(lang, seriesTo.get(from) ?? from) }) : formatDay(lang, from, { weekday: true }))
+	const seriesName = (from: string) =>
+		byWeek ? t('columns.weekRange', { from: formatDay(lang, from), to: formatDay(lang, seriesTo.get(from) ?? from) }) : formatDay(lang, from, { weekday: true })
 	const seriesTable: ReportTable = byWeek ? 'weekly' : 'daily'
 	const conversationsTitle = t(byWeek ? 'charts.conversations.titleWeekly' : 'charts.conversations.title')
 	const firstResponseTitle = t(byWeek ? 'charts.firstResponse.titleWeekly' : 'charts.firstResponse.title')
@@ -278,7 +300,11 @@ function Report({ report }: { report: ReportJson }) {
 	// The workspace-wide cards say so when a filter they cannot follow is on (an agent's own report is one).
 	const { channelId, agentId, labelId } = report.filters
 	const unfiltered = (key: FigureKey) =>
-		key === 'newContacts' && (channelId || agentId || labelId) ? 'newContacts' : (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId) ? 'campaigns' : null
+		key === 'newContacts' && (channelId || agentId || labelId)
+			? 'newContacts'
+			: (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId)
+				? 'campaigns'
+				: null
 	const medianFirst = figures.firstResponse.median
 	const busiestChannel = report.channels[0]
 	const weekdays = weekdayNames(lang, 'long')
@@ -338,13 +364,25 @@ function Report({ report }: { report: ReportJson }) {
 					}
 					chart={
 						<ConversationsChart
-							text={text('chart-conversations', conversationsTitle, t('charts.conversations.description', { opened: count(figures.opened.value), resolved: count(figures.resolved.value), from: day(report.range.from), to: day(report.range.to) }))}
+							text={text(
+								'chart-conversations',
+								conversationsTitle,
+								t('charts.conversations.description', {
+									opened: count(figures.opened.value),
+									resolved: count(figures.resolved.value),
+									from: day(report.range.from),
+									to: day(report.range.to),
+								}),
+							)}
 							series={series}
 						/>
 					}
 					table={{
 						columns: [seriesColumn, t('columns.opened'), t('columns.resolved'), t('columns.messagesIn'), t('columns.messagesOut')],
-						rows: series.map((entry) => ({ key: entry.day, cells: [seriesName(entry.day), count(entry.opened), count(entry.resolved), count(entry.messagesIn), count(entry.messagesOut)] })),
+						rows: series.map((entry) => ({
+							key: entry.day,
+							cells: [seriesName(entry.day), count(entry.opened), count(entry.resolved), count(entry.messagesIn), count(entry.messagesOut)],
+						})),
 					}}
 				/>
 				<ChartFrame
@@ -353,7 +391,11 @@ function Report({ report }: { report: ReportJson }) {
 					exportHref={exportHref(seriesTable)}
 					chart={
 						<FirstResponseChart
-							text={text('chart-first-response', firstResponseTitle, medianFirst === null ? t('charts.firstResponse.none') : t('charts.firstResponse.description', { median: duration(medianFirst) }))}
+							text={text(
+								'chart-first-response',
+								firstResponseTitle,
+								medianFirst === null ? t('charts.firstResponse.none') : t('charts.firstResponse.description', { median: duration(medianFirst) }),
+							)}
 							series={series}
 						/>
 					}
@@ -368,13 +410,22 @@ function Report({ report }: { report: ReportJson }) {
 					exportHref={exportHref('channels')}
 					chart={
 						<ChannelsChart
-							text={text('chart-channels', t('charts.channels.title'), busiestChannel ? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened), count: busiestChannel.opened }) : t('charts.channels.none'))}
+							text={text(
+								'chart-channels',
+								t('charts.channels.title'),
+								busiestChannel
+									? t('charts.channels.description', { name: busiestChannel.name, total: count(busiestChannel.opened), count: busiestChannel.opened })
+									: t('charts.channels.none'),
+							)}
 							channels={report.channels}
 						/>
 					}
 					table={{
 						columns: [t('columns.channel'), t('columns.opened'), t('columns.resolved'), t('columns.messagesIn'), t('columns.messagesOut')],
-						rows: report.channels.map((channel) => ({ key: channel.channelId, cells: [channel.name, count(channel.opened), count(channel.resolved), count(channel.messagesIn), count(channel.messagesOut)] })),
+						rows: report.channels.map((channel) => ({
+							key: channel.channelId,
+							cells: [channel.name, count(channel.opened), count(channel.resolved), count(channel.messagesIn), count(channel.messagesOut)],
+						})),
 					}}
 				/>
 				<ChartFrame
@@ -386,7 +437,14 @@ function Report({ report }: { report: ReportJson }) {
 							text={text(
 								'chart-heatmap',
 								t('charts.heatmap.title'),
-								busiestHour ? t('charts.heatmap.description', { day: weekdays[busiestHour.weekday], hour: formatHour(lang, busiestHour.hour), total: count(busiestHour.value), count: busiestHour.value }) : t('charts.heatmap.none'),
+								busiestHour
+									? t('charts.heatmap.description', {
+											day: weekdays[busiestHour.weekday],
+											hour: formatHour(lang, busiestHour.hour),
+											total: count(busiestHour.value),
+											count: busiestHour.value,
+										})
+									: t('charts.heatmap.none'),
 							)}
 							heatmap={report.heatmap}
 						/>
@@ -409,10 +467,24 @@ function Report({ report }: { report: ReportJson }) {
 				{report.agents.length ? (
 					<Table
 						caption={t('agents.title')}
-						columns={[t('columns.agent'), t('columns.assigned'), t('columns.replied'), t('columns.resolved'), t('columns.firstResponse'), t('columns.availability')]}
+						columns={[
+							t('columns.agent'),
+							t('columns.assigned'),
+							t('columns.replied'),
+							t('columns.resolved'),
+							t('columns.firstResponse'),
+							t('columns.availability'),
+						]}
 						rows={report.agents.map((agent) => ({
 							key: agent.userId,
-							cells: [agent.name, count(agent.assigned), count(agent.replied), count(agent.resolved), duration(agent.firstResponseMedian), commonT(`availability.${agent.availability}`)],
+							cells: [
+								agent.name,
+								count(agent.assigned),
+								count(agent.replied),
+								count(agent.resolved),
+								duration(agent.firstResponseMedian),
+								commonT(`availability.${agent.availability}`),
+							],
 						}))}
 					/>
 				) : (
@@ -426,7 +498,21 @@ function Report({ report }: { report: ReportJson }) {
 type TableData = { columns: string[]; rows: Array<{ key: string; cells: React.ReactNode[] }> }
 
 /** A chart with its heading, legend, export link and the same numbers as a table. */
-function ChartFrame({ id, title, exportHref, legend, chart, table }: { id: string; title: string; exportHref: string; legend?: React.ReactNode; chart: React.ReactNode; table: TableData }) {
+function ChartFrame({
+	id,
+	title,
+	exportHref,
+	legend,
+	chart,
+	table,
+}: {
+	id: string
+	title: string
+	exportHref: string
+	legend?: React.ReactNode
+	chart: React.ReactNode
+	table: TableData
+}) {
 	const { t } = useTranslation('reports')
 	return (
 		<section className={reports.chart} aria-labelledby={`${id}-heading`}>

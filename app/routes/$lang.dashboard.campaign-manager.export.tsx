@@ -8,10 +8,17 @@ export async function loader(args: LoaderFunctionArgs) {
 	const url = new URL(args.request.url)
 	const campaignId = url.searchParams.get('campaign') ?? ''
 	const status = url.searchParams.get('status') || undefined
-	const answer = await api.stream(`/workspaces/${user.workspace.id}/campaigns/${encodeURIComponent(campaignId)}/recipients`, { status, format: 'csv' }, 'text/csv').catch(async (error: unknown) => {
-		const t = await serverT(locale)
-		throw await refusalToast(error, { locale, request: args.request, to: `/${locale}/dashboard/campaign-manager?campaign=${encodeURIComponent(campaignId)}`, title: t('campaigns.exportFailed') })
-	})
+	const answer = await api
+		.stream(`/workspaces/${user.workspace.id}/campaigns/${encodeURIComponent(campaignId)}/recipients`, { status, format: 'csv' }, 'text/csv')
+		.catch(async (error: unknown) => {
+			const t = await serverT(locale)
+			throw await refusalToast(error, {
+				locale,
+				request: args.request,
+				to: `/${locale}/dashboard/campaign-manager?campaign=${encodeURIComponent(campaignId)}`,
+				title: t('campaigns.exportFailed'),
+			})
+		})
 	const headers = new Headers({ 'Cache-Control': 'no-store' })
 	for (const name of ['Content-Type', 'Content-Disposition']) {
 		const value = answer.headers.get(name)

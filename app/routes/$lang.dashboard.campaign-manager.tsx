@@ -61,7 +61,9 @@ export async function loader(args: LoaderFunctionArgs) {
 	const detail = opened
 		? await Promise.all([
 				api.get<{ recipients: RecipientJson[]; total: number }>(`${base}/campaigns/${opened.id}/recipients`, { status, page, limit: 50 }),
-				api.post<Audience>(`${base}/campaigns/audience`, { channelId: opened.channelId, labelsIn: opened.labelsIn, labelsOut: opened.labelsOut }).catch(() => null),
+				api
+					.post<Audience>(`${base}/campaigns/audience`, { channelId: opened.channelId, labelsIn: opened.labelsIn, labelsOut: opened.labelsOut })
+					.catch(() => null),
 				previewSearch
 					? api
 							.get<{ contacts: Array<{ id: string; name: string }> }>(`${base}/contacts`, { search: previewSearch, limit: 10 })
@@ -87,10 +89,15 @@ export async function loader(args: LoaderFunctionArgs) {
 		// Nothing found for the search (the contact previewed is still offered).
 		previewNoMatch: Boolean(previewSearch) && detail?.[2]?.length === 0,
 		// The contact previewed stays among the choices.
-		previewChoices: preview && !choices.some((choice) => choice.contactId === preview.contactId) ? [{ contactId: preview.contactId, name: preview.name }, ...choices] : choices,
+		previewChoices:
+			preview && !choices.some((choice) => choice.contactId === preview.contactId)
+				? [{ contactId: preview.contactId, name: preview.name }, ...choices]
+				: choices,
 		status: status ?? '',
 		page,
-		editing: manages ? (campaigns.find((campaign) => campaign.id === url.searchParams.get('edit') && ['draft', 'scheduled'].includes(campaign.status)) ?? null) : null,
+		editing: manages
+			? (campaigns.find((campaign) => campaign.id === url.searchParams.get('edit') && ['draft', 'scheduled'].includes(campaign.status)) ?? null)
+			: null,
 		creating: manages && url.searchParams.has('new'),
 		// Starting and cancelling are asked once more, in the page (`?confirm=`), so it works without JavaScript.
 		confirming: manages && opened ? (confirmations.find((intent) => intent === url.searchParams.get('confirm')) ?? null) : null,
@@ -136,7 +143,10 @@ export async function action(args: ActionFunctionArgs) {
 			return data({ result: submission.reply(), audience })
 		}
 		const saved = campaignId ? await api.patch<CampaignJson>(`${base}/${encodeURIComponent(campaignId)}`, body) : await api.post<CampaignJson>(base, body)
-		return redirectWithToast(`${here}?campaign=${saved.id}`, { type: 'success', title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }) })
+		return redirectWithToast(`${here}?campaign=${saved.id}`, {
+			type: 'success',
+			title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }),
+		})
 	} catch (error) {
 		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })
 		return data({ result, audience: null }, { status })
@@ -233,12 +243,23 @@ function CampaignForm() {
 			<Form method="post" {...getFormProps(form)} className={formClass} ref={formRef} onChange={onChange}>
 				{editing ? <input type="hidden" name="campaignId" value={editing.id} /> : null}
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field label={t('campaigns.name')} input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }} errors={fields.name.errors} errorId={fields.name.errorId} />
+				<Field
+					label={t('campaigns.name')}
+					input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }}
+					errors={fields.name.errors}
+					errorId={fields.name.errorId}
+				/>
 				<div className={fieldStyles.field}>
 					<label htmlFor={fields.channelId.id} className={fieldStyles.label}>
 						{t('campaigns.channel')}
 					</label>
-					<select id={fields.channelId.id} name={fields.channelId.name} defaultValue={String(fields.channelId.initialValue ?? '')} className={fieldStyles.input} required>
+					<select
+						id={fields.channelId.id}
+						name={fields.channelId.name}
+						defaultValue={String(fields.channelId.initialValue ?? '')}
+						className={fieldStyles.input}
+						required
+					>
 						{channels.map((channel) => (
 							<option key={channel.id} value={channel.id}>
 								{channel.name} ({channel.kind})
@@ -265,7 +286,9 @@ function CampaignForm() {
 					</Button>
 					<p role="status" aria-busy={counting || undefined}>
 						{audience ? t('campaigns.audienceCount', { count: audience.count }) : null}
-						{audience && audience.recipients.length > 0 ? ` — ${audience.recipients.map((recipient) => recipient.name).join(', ')}${audience.count > audience.recipients.length ? '…' : ''}` : ''}
+						{audience && audience.recipients.length > 0
+							? ` — ${audience.recipients.map((recipient) => recipient.name).join(', ')}${audience.count > audience.recipients.length ? '…' : ''}`
+							: ''}
 					</p>
 				</div>
 				<div className={fieldStyles.field}>
@@ -280,8 +303,18 @@ function CampaignForm() {
 				</div>
 				<details>
 					<summary>{t('campaigns.template')}</summary>
-					<Field label={t('campaigns.templateName')} input={{ ...getInputProps(fields.templateName, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.templateName.errors} errorId={fields.templateName.errorId} />
-					<Field label={t('campaigns.templateLanguage')} input={{ ...getInputProps(fields.templateLanguage, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.templateLanguage.errors} errorId={fields.templateLanguage.errorId} />
+					<Field
+						label={t('campaigns.templateName')}
+						input={{ ...getInputProps(fields.templateName, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }}
+						errors={fields.templateName.errors}
+						errorId={fields.templateName.errorId}
+					/>
+					<Field
+						label={t('campaigns.templateLanguage')}
+						input={{ ...getInputProps(fields.templateLanguage, { type: 'text' }), autoComplete: 'off', dir: 'ltr' }}
+						errors={fields.templateLanguage.errors}
+						errorId={fields.templateLanguage.errorId}
+					/>
 					<div className={fieldStyles.field}>
 						<label htmlFor={fields.templateParameters.id} className={fieldStyles.label}>
 							{t('campaigns.templateParameters')}
@@ -297,7 +330,13 @@ function CampaignForm() {
 					errors={fields.scheduledAt.errors}
 					errorId={fields.scheduledAt.errorId}
 				/>
-				<Field label={t('campaigns.rate')} help={t('campaigns.rateHelp')} input={{ ...getInputProps(fields.ratePerSecond, { type: 'number' }), min: 1, max: 1000 }} errors={fields.ratePerSecond.errors} errorId={fields.ratePerSecond.errorId} />
+				<Field
+					label={t('campaigns.rate')}
+					help={t('campaigns.rateHelp')}
+					input={{ ...getInputProps(fields.ratePerSecond, { type: 'number' }), min: 1, max: 1000 }}
+					errors={fields.ratePerSecond.errors}
+					errorId={fields.ratePerSecond.errorId}
+				/>
 				<div className={table.actions}>
 					<Button type="submit" name="intent" value="save" disabled={pending}>
 						{editing ? t('campaigns.save') : t('campaigns.create')}
@@ -472,7 +511,8 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			</h3>
 			{preview ? (
 				<p>
-					{t('campaigns.previewFor', { name: isolatedText(preview.name) })} <q>
+					{t('campaigns.previewFor', { name: isolatedText(preview.name) })}{' '}
+					<q>
 						<bdi>{preview.body}</bdi>
 					</q>
 				</p>
@@ -491,7 +531,15 @@ function MessagePreview({ campaign }: { campaign: CampaignJson }) {
 			>
 				{keep}
 				<label htmlFor="preview-search">{t('campaigns.previewSearch')}</label>
-				<input id="preview-search" type="search" name="previewSearch" defaultValue={previewSearch} maxLength={100} autoComplete="off" className={fieldStyles.input} />
+				<input
+					id="preview-search"
+					type="search"
+					name="previewSearch"
+					defaultValue={previewSearch}
+					maxLength={100}
+					autoComplete="off"
+					className={fieldStyles.input}
+				/>
 				<Button type="submit" variant="outline">
 					{t('campaigns.previewFind')}
 				</Button>

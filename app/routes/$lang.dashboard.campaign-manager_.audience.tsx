@@ -11,7 +11,11 @@ export type AudiencePreview = { count: number; recipients: Array<{ contactId: st
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const params = new URL(args.request.url).searchParams
-	const body = { channelId: params.get('channelId') ?? '', labelsIn: params.getAll('labelsIn').slice(0, 50), labelsOut: params.getAll('labelsOut').slice(0, 50) }
+	const body = {
+		channelId: params.get('channelId') ?? '',
+		labelsIn: params.getAll('labelsIn').slice(0, 50),
+		labelsOut: params.getAll('labelsOut').slice(0, 50),
+	}
 	const audience = await api.post<AudiencePreview>(`/workspaces/${user.workspace.id}/campaigns/audience`, body).catch(async (error: unknown) => {
 		await apiRefusal(error, locale, args.request)
 		return null

@@ -43,11 +43,15 @@ export async function loader(args: LoaderFunctionArgs) {
 	// A search with very many matches says "more than 20000" unless the user asks for the exact number.
 	const countAll = url.searchParams.get('count') === 'exact'
 	const [{ list: page, failure }, { labels }, selected] = await Promise.all([
-		listOrToast(api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25, count: countAll ? 'exact' : undefined }), { contacts: [], nextCursor: null, total: 0, totalCapped: false } as ContactPage, {
-			locale,
-			request: args.request,
-			title: t('contacts.loadFailed'),
-		}),
+		listOrToast(
+			api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25, count: countAll ? 'exact' : undefined }),
+			{ contacts: [], nextCursor: null, total: 0, totalCapped: false } as ContactPage,
+			{
+				locale,
+				request: args.request,
+				title: t('contacts.loadFailed'),
+			},
+		),
 		api.get<{ labels: Label[] }>(`${base}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 		selectedId ? api.get<Contact>(`${base}/contacts/${selectedId}`).catch(() => null) : null,
 	])
@@ -88,11 +92,19 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'import') {
 		const file = formData.get('file')
-		if (!(file instanceof File) || file.size === 0) return data({ intent: 'import' as const, problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') }, { status: 400 })
+		if (!(file instanceof File) || file.size === 0)
+			return data(
+				{ intent: 'import' as const, problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') },
+				{ status: 400 },
+			)
 		// The country of numbers without their prefix: the picker's choice, or what its search box says without JavaScript.
 		const search = String(formData.get('countrySearch') ?? '').trim()
 		const country = search ? findCountry(search, locale) : String(formData.get('country') ?? '')
-		if (country === undefined) return data({ intent: 'import' as const, problem: t('countries.notFound', { search }), result: null, country: String(formData.get('country') ?? '') }, { status: 400 })
+		if (country === undefined)
+			return data(
+				{ intent: 'import' as const, problem: t('countries.notFound', { search }), result: null, country: String(formData.get('country') ?? '') },
+				{ status: 400 },
+			)
 		try {
 			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8', { country })
 			return data({ intent: 'import' as const, problem: null, result, country })
@@ -119,9 +131,17 @@ export async function action(args: ActionFunctionArgs) {
 		const into = String(formData.get('into') ?? '')
 		try {
 			const merged = await api.post<Contact>(`${base}/${encodeURIComponent(contactId)}/merge`, { into })
-			return redirectWithToast(`/${locale}/dashboard/contacts?contact=${encodeURIComponent(merged.id)}`, { type: 'success', title: t('contacts.merge.done', { name: String(formData.get('name') ?? ''), into: merged.name }) })
+			return redirectWithToast(`/${locale}/dashboard/contacts?contact=${encodeURIComponent(merged.id)}`, {
+				type: 'success',
+				title: t('contacts.merge.done', { name: String(formData.get('name') ?? ''), into: merged.name }),
+			})
 		} catch (error) {
-			return refusalToast(error, { locale, request, to: `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`, title: t('contacts.merge.failed') })
+			return refusalToast(error, {
+				locale,
+				request,
+				to: `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`,
+				title: t('contacts.merge.failed'),
+			})
 		}
 	}
 
@@ -138,17 +158,22 @@ export async function action(args: ActionFunctionArgs) {
 	const contactIds = formData.getAll('contactIds').map(String)
 	const bulkAction = String(formData.get('bulkAction') ?? '')
 	if (contactIds.length === 0) return redirectWithToast(back, { type: 'warning', title: t('contacts.bulk.none') })
-	if (bulkAction === 'delete' && formData.get('confirmed') !== 'yes') return data({ intent: 'confirm-delete' as const, contactIds, problem: null, result: null })
+	if (bulkAction === 'delete' && formData.get('confirmed') !== 'yes')
+		return data({ intent: 'confirm-delete' as const, contactIds, problem: null, result: null })
 	try {
 		const { affected } = await api.post<{ affected: number }>(`${base}/bulk`, { action: bulkAction, contactIds, labelId: formData.get('labelId') || undefined })
-		return redirectWithToast(back, { type: 'success', title: t(`contacts.bulk.done.${bulkAction === 'delete' ? 'delete' : bulkAction === 'unlabel' ? 'unlabel' : 'label'}`, { count: affected }) })
+		return redirectWithToast(back, {
+			type: 'success',
+			title: t(`contacts.bulk.done.${bulkAction === 'delete' ? 'delete' : bulkAction === 'unlabel' ? 'unlabel' : 'label'}`, { count: affected }),
+		})
 	} catch (error) {
 		return refusalToast(error, { locale, request, to: back, title: t('contacts.bulk.failed') })
 	}
 }
 
 export default function Contacts() {
-	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, allSelected, country, countries, failure } = useLoaderData<typeof loader>()
+	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, allSelected, country, countries, failure } =
+		useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -369,7 +394,17 @@ function syncSelectAll(form: HTMLFormElement) {
 	header.indeterminate = ticked > 0 && ticked < rows.length
 }
 
-function SortHeader({ sort, query, to, children }: { sort: ContactSort; query: ContactQuery; to: (changes: Record<string, string | null>) => string; children: React.ReactNode }) {
+function SortHeader({
+	sort,
+	query,
+	to,
+	children,
+}: {
+	sort: ContactSort
+	query: ContactQuery
+	to: (changes: Record<string, string | null>) => string
+	children: React.ReactNode
+}) {
 	const active = query.sort === sort
 	const next = active && query.direction === 'asc' ? 'desc' : active ? 'asc' : sort === 'name' ? 'asc' : 'desc'
 	return (
@@ -475,7 +510,9 @@ function ContactPanel({
 			<LabelChips labels={contact.labels} />
 			{contact.notes ? <p dir="auto">{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
-			{contact.possibleMatches?.length ? <PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} action={action} /> : null}
+			{contact.possibleMatches?.length ? (
+				<PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} action={action} />
+			) : null}
 			{contact.optedOutAt ? (
 				<div className={contacts.optedOut}>
 					<p>{t('contacts.optedOut', { date: date(contact.optedOutAt) })}</p>
@@ -536,7 +573,19 @@ function ContactPanel({
  * The contact whose e-mail this visitor typed: a hint, never acted on by itself. Owners and admins
  * merge the visitor into it after a confirmation that says what moves (issue 26).
  */
-function PossibleMatches({ contact, confirmMerge, manages, reopen, action }: { contact: Contact; confirmMerge: string | null; manages: boolean; reopen: string; action: string }) {
+function PossibleMatches({
+	contact,
+	confirmMerge,
+	manages,
+	reopen,
+	action,
+}: {
+	contact: Contact
+	confirmMerge: string | null
+	manages: boolean
+	reopen: string
+	action: string
+}) {
 	const { t } = useTranslation()
 	const { pathname } = useLocation()
 	return (
@@ -546,7 +595,15 @@ function PossibleMatches({ contact, confirmMerge, manages, reopen, action }: { c
 			</h3>
 			{(contact.possibleMatches ?? []).map((match) =>
 				manages && confirmMerge === match.id ? (
-					<Form key={match.id} method="post" action={action} className={table.actions} role="alertdialog" aria-labelledby="merge-title" aria-describedby="merge-text">
+					<Form
+						key={match.id}
+						method="post"
+						action={action}
+						className={table.actions}
+						role="alertdialog"
+						aria-labelledby="merge-title"
+						aria-describedby="merge-text"
+					>
 						<p id="merge-title">{t('contacts.merge.title', { name: contact.name, into: match.name })}</p>
 						<p id="merge-text">{t('contacts.merge.text', { into: match.name })}</p>
 						<input type="hidden" name="intent" value="merge" />

@@ -8,10 +8,12 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const { search, label, sort, direction } = contactQuery(new URL(args.request.url).searchParams)
 	const url = new URL(args.request.url)
-	const answer = await api.stream(`/workspaces/${user.workspace.id}/contacts/export`, { search, label, sort, direction }, 'text/csv').catch(async (error: unknown) => {
-		const t = await serverT(locale)
-		throw await refusalToast(error, { locale, request: args.request, to: `/${locale}/dashboard/contacts${url.search}`, title: t('contacts.exportFailed') })
-	})
+	const answer = await api
+		.stream(`/workspaces/${user.workspace.id}/contacts/export`, { search, label, sort, direction }, 'text/csv')
+		.catch(async (error: unknown) => {
+			const t = await serverT(locale)
+			throw await refusalToast(error, { locale, request: args.request, to: `/${locale}/dashboard/contacts${url.search}`, title: t('contacts.exportFailed') })
+		})
 	const headers = new Headers({ 'Cache-Control': 'no-store' })
 	for (const name of ['Content-Type', 'Content-Disposition']) {
 		const value = answer.headers.get(name)

@@ -39,7 +39,14 @@ export async function loader(args: LoaderFunctionArgs) {
 	const t = await serverT(locale)
 	// A number without its prefix is read as one of the workspace's country unless the user picks another.
 	const country = user.workspace.country
-	return { title: contact ? t('contacts.form.editTitle', { name: contact.name }) : t('contacts.form.newTitle'), locale, labels, contact, country, countries: countriesIn(locale) }
+	return {
+		title: contact ? t('contacts.form.editTitle', { name: contact.name }) : t('contacts.form.newTitle'),
+		locale,
+		labels,
+		contact,
+		country,
+		countries: countriesIn(locale),
+	}
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -72,7 +79,10 @@ export async function action(args: ActionFunctionArgs) {
 		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
 	}
 	const t = await serverT(locale)
-	return redirectWithToast(`/${locale}/dashboard/contacts?contact=${saved.id}`, { type: 'success', title: t(id ? 'contacts.form.saved' : 'contacts.form.created', { name: saved.name }) })
+	return redirectWithToast(`/${locale}/dashboard/contacts?contact=${saved.id}`, {
+		type: 'success',
+		title: t(id ? 'contacts.form.saved' : 'contacts.form.created', { name: saved.name }),
+	})
 }
 
 export default function ContactForm() {
@@ -106,8 +116,18 @@ export default function ContactForm() {
 				<Form method="post" {...getFormProps(form)} className={formClass}>
 					{contact ? <input type="hidden" name="id" value={contact.id} /> : null}
 					<FormErrors id={form.errorId} errors={form.errors} />
-					<Field label={t('contacts.name')} input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }} errors={fields.name.errors} errorId={fields.name.errorId} />
-					<Field label={t('contacts.email')} input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off', dir: 'ltr' }} errors={fields.email.errors} errorId={fields.email.errorId} />
+					<Field
+						label={t('contacts.name')}
+						input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'off' }}
+						errors={fields.name.errors}
+						errorId={fields.name.errorId}
+					/>
+					<Field
+						label={t('contacts.email')}
+						input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off', dir: 'ltr' }}
+						errors={fields.email.errors}
+						errorId={fields.email.errorId}
+					/>
 					<Field
 						label={t('contacts.phone')}
 						help={t('contacts.phoneHelp')}
@@ -124,7 +144,12 @@ export default function ContactForm() {
 						errors={fields.country.errors}
 						errorId={fields.country.errorId}
 					/>
-					<Field label={t('contacts.company')} input={{ ...getInputProps(fields.company, { type: 'text' }), autoComplete: 'off' }} errors={fields.company.errors} errorId={fields.company.errorId} />
+					<Field
+						label={t('contacts.company')}
+						input={{ ...getInputProps(fields.company, { type: 'text' }), autoComplete: 'off' }}
+						errors={fields.company.errors}
+						errorId={fields.company.errorId}
+					/>
 					<div className={fieldStyles.field}>
 						<label htmlFor={fields.notes.id} className={fieldStyles.label}>
 							{t('contacts.notes')}

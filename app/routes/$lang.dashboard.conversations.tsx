@@ -17,15 +17,7 @@ import { Shortcuts } from '#app/components/inbox/shortcuts.tsx'
 import { Thread } from '#app/components/inbox/thread.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { type Label } from '#app/utils/labels.ts'
-import {
-	inboxQuery,
-	priorities,
-	snoozePresets,
-	snoozeUntil,
-	statuses,
-	zonedTime,
-	type ConversationPage,
-} from '#app/utils/conversations.ts'
+import { inboxQuery, priorities, snoozePresets, snoozeUntil, statuses, zonedTime, type ConversationPage } from '#app/utils/conversations.ts'
 import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useLiveState } from '#app/realtime/use-workspace-events.ts'
@@ -66,9 +58,24 @@ export async function loader(args: LoaderFunctionArgs) {
 			emptyPage,
 			{ locale, request: args.request, title: t('loadFailed') },
 		),
-		optional(api.get<{ labels: Label[] }>(`${base}/labels`).then((answer) => answer.labels), [], locale, args.request),
-		optional(api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((answer) => answer.members), [], locale, args.request),
-		optional(api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels), [], locale, args.request),
+		optional(
+			api.get<{ labels: Label[] }>(`${base}/labels`).then((answer) => answer.labels),
+			[],
+			locale,
+			args.request,
+		),
+		optional(
+			api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((answer) => answer.members),
+			[],
+			locale,
+			args.request,
+		),
+		optional(
+			api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels),
+			[],
+			locale,
+			args.request,
+		),
 		openedPart(api, user.workspace.id, url, locale, args.request),
 	])
 	return {
@@ -153,7 +160,10 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'bulk') {
 		// "Select all" ticked: the page's conversations, whichever rows are ticked (without JavaScript it ticks nothing else).
-		const numbers = form.getAll(field('all') === 'page' ? 'page' : 'numbers').map(Number).filter(Number.isInteger)
+		const numbers = form
+			.getAll(field('all') === 'page' ? 'page' : 'numbers')
+			.map(Number)
+			.filter(Number.isInteger)
 		const [kind = '', value = ''] = field('bulk').split(':')
 		if (numbers.length === 0) return redirectWithToast(back, { type: 'warning', title: t('bulk.none') })
 		const body =
@@ -175,7 +185,11 @@ export async function action(args: ActionFunctionArgs) {
 		const body = field('body').trim()
 		const kind = field('kind') === 'note' ? 'note' : 'text'
 		const file = form.get('file')
-		if (file === fileTooLarge) return data<ActionResult>({ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body'), kind }, { status: 413 })
+		if (file === fileTooLarge)
+			return data<ActionResult>(
+				{ intent: 'reply', error: t('composer.fileTooLarge', { max: megabytes(maxBytes, languageOf(locale).tag) }), body: field('body'), kind },
+				{ status: 413 },
+			)
 		const attached = file instanceof File && file.name ? file : null
 		if (!body && !attached) return data<ActionResult>({ intent: 'reply', error: common('forms.required'), body: field('body'), kind }, { status: 400 })
 		try {
@@ -240,7 +254,10 @@ export default function Conversations() {
 	const location = useLocation()
 	// Kept for the next navigation while it is what the page shows: with every event up to `last` merged, none missed.
 	useEffect(() => {
-		showing = live.last === null || live.stale || loaded.failure ? null : { address: location.pathname + location.search, data: { ...loaded, ...live.data, since: live.last } }
+		showing =
+			live.last === null || live.stale || loaded.failure
+				? null
+				: { address: location.pathname + location.search, data: { ...loaded, ...live.data, since: live.last } }
 		return () => {
 			showing = null
 		}

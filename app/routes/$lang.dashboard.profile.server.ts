@@ -12,4 +12,3 @@ export async function setupAgain(secret: string | undefined, uri: string | undef
 	if (!secret || !uri || !/^[A-Z2-7]+$/.test(secret) || !uri.startsWith('otpauth://totp/') || new URL(uri).searchParams.get('secret') !== secret) return null
 	return { secret, uri, qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) }
 }
-

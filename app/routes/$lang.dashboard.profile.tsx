@@ -57,7 +57,11 @@ export async function loader(args: LoaderFunctionArgs) {
 	}))
 	const asked = new URL(args.request.url).searchParams.get('signOut')
 	const signingOut: { others: true } | { others: false; id: string; name: string } | null =
-		asked === 'others' ? { others: true } : (devices.filter((device) => device.id === asked && !device.current).map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
+		asked === 'others'
+			? { others: true }
+			: (devices
+					.filter((device) => device.id === asked && !device.current)
+					.map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
 	return {
 		user,
 		// The theme on screen (the appearance menu's cookie), which may not be the one saved in the profile.
@@ -65,7 +69,11 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('profile.title'),
 		devices,
 		signingOut,
-		twoFactor: { enabled: twoFactor.enabled, since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null, recoveryCodesLeft: twoFactor.recoveryCodesLeft },
+		twoFactor: {
+			enabled: twoFactor.enabled,
+			since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null,
+			recoveryCodesLeft: twoFactor.recoveryCodesLeft,
+		},
 	}
 }
 
@@ -140,7 +148,8 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'two-factor-disable') {
 		const submission = parseWithZod(formData, { schema: twoFactorDisableSchema })
-		if (submission.status !== 'success') return data({ intent: 'two-factor-disable' as const, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+		if (submission.status !== 'success')
+			return data({ intent: 'two-factor-disable' as const, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 		try {
 			await api.post('/auth/two-factor/disable', { password: submission.value.password, ...codeOrRecovery(submission.value.code) })
 		} catch (error) {
@@ -352,7 +361,10 @@ function TwoFactorSection({ user, state }: { user: User; state: { enabled: boole
 				<>
 					<p>{t('twoFactor.onSince', { date: state.since ?? '' })}</p>
 					<p>{t('twoFactor.codesLeft', { count: state.recoveryCodesLeft })}</p>
-					<RegenerateForm result={reply?.intent === 'two-factor-regenerate' && 'result' in reply ? reply.result : undefined} busy={busy('two-factor-regenerate')} />
+					<RegenerateForm
+						result={reply?.intent === 'two-factor-regenerate' && 'result' in reply ? reply.result : undefined}
+						busy={busy('two-factor-regenerate')}
+					/>
 					<DisableForm result={reply?.intent === 'two-factor-disable' && 'result' in reply ? reply.result : undefined} busy={busy('two-factor-disable')} />
 				</>
 			) : setup ? (
@@ -393,7 +405,14 @@ function SetUp({ setup, result, busy }: { setup: TwoFactorSetup; result: Result;
 				<Field
 					label={t('twoFactor.fields.code')}
 					help={`${t('twoFactor.setup.confirmHelp')} ${t('twoFactor.setup.signsOutOthers')}`}
-					input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7, dir: 'ltr', required: true }}
+					input={{
+						...getInputProps(fields.code, { type: 'text' }),
+						autoComplete: 'one-time-code',
+						inputMode: 'numeric',
+						maxLength: 7,
+						dir: 'ltr',
+						required: true,
+					}}
 					errors={fields.code.errors}
 					errorId={fields.code.errorId}
 				/>
@@ -415,7 +434,14 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 		<div className={formClass} role="status">
 			<h3 className={styles.sectionTitle}>{t('twoFactor.codes.title')}</h3>
 			<p>{t('twoFactor.codes.lead')}</p>
-			<textarea className={styles.recoveryCodes} readOnly rows={codes.length} value={text} aria-label={t('twoFactor.codes.title')} data-testid="recovery-codes" />
+			<textarea
+				className={styles.recoveryCodes}
+				readOnly
+				rows={codes.length}
+				value={text}
+				aria-label={t('twoFactor.codes.title')}
+				data-testid="recovery-codes"
+			/>
 			<div className={styles.actionsRow}>
 				<CopyButton text={text} label={t('twoFactor.codes.copy')} copiedLabel={t('twoFactor.codes.copied')} accessibleName={t('twoFactor.codes.copy')} />
 				<a className={button.outline} href={`data:text/plain;charset=utf-8,${encodeURIComponent(`${text}\n`)}`} download="recovery-codes.txt">
@@ -438,7 +464,14 @@ function RegenerateForm({ result, busy }: { result: Result; busy: boolean }) {
 			<FormErrors id={form.errorId} errors={form.errors} />
 			<Field
 				label={t('twoFactor.fields.code')}
-				input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7, dir: 'ltr', required: true }}
+				input={{
+					...getInputProps(fields.code, { type: 'text' }),
+					autoComplete: 'one-time-code',
+					inputMode: 'numeric',
+					maxLength: 7,
+					dir: 'ltr',
+					required: true,
+				}}
 				errors={fields.code.errors}
 				errorId={fields.code.errorId}
 			/>

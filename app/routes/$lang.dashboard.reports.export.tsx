@@ -9,10 +9,12 @@ export async function loader(args: LoaderFunctionArgs) {
 	const params = new URL(args.request.url).searchParams
 	const query = reportQuery(params)
 	const table = reportTableNames.find((name) => name === params.get('table')) ?? 'daily'
-	const answer = await api.stream(`/workspaces/${user.workspace.id}/reports/export`, { table, ...reportApiQuery(query) }, 'text/csv').catch(async (error: unknown) => {
-		const t = await serverT(locale)
-		throw await refusalToast(error, { locale, request: args.request, to: `/${locale}/dashboard${reportSearch(query)}`, title: t('reports:exportFailed') })
-	})
+	const answer = await api
+		.stream(`/workspaces/${user.workspace.id}/reports/export`, { table, ...reportApiQuery(query) }, 'text/csv')
+		.catch(async (error: unknown) => {
+			const t = await serverT(locale)
+			throw await refusalToast(error, { locale, request: args.request, to: `/${locale}/dashboard${reportSearch(query)}`, title: t('reports:exportFailed') })
+		})
 	const headers = new Headers({ 'Cache-Control': 'no-store' })
 	for (const name of ['Content-Type', 'Content-Disposition']) {
 		const value = answer.headers.get(name)

@@ -170,7 +170,8 @@ export default function Agents() {
 				/>
 			) : null}
 			{/* Where its own place is gone (the invitation no longer listed, its confirmation closed). */}
-			{failed && !(failed.intent === 'revoke' ? revoking : invitations.some((invitation) => invitation.id === failed.invitationId && invitation.status === 'active')) ? (
+			{failed &&
+			!(failed.intent === 'revoke' ? revoking : invitations.some((invitation) => invitation.id === failed.invitationId && invitation.status === 'active')) ? (
 				<div role="alert" className={fieldStyles.formErrors}>
 					<strong>{t(failed.intent === 'revoke' ? 'agents.revokeFailed' : 'agents.resendFailed')}</strong>
 					<div>{failed.message}</div>
@@ -303,7 +304,13 @@ function InviteLink({ url }: { url: string }) {
 				<button
 					type="button"
 					className={button.primary}
-					onClick={() => void toastWhile(navigator.clipboard.writeText(url), { loading: t('agents.copying'), success: t('agents.copied'), error: t('agents.copyFailed') }).catch(() => {})}
+					onClick={() =>
+						void toastWhile(navigator.clipboard.writeText(url), {
+							loading: t('agents.copying'),
+							success: t('agents.copied'),
+							error: t('agents.copyFailed'),
+						}).catch(() => {})
+					}
 				>
 					{t('agents.copy')}
 				</button>

@@ -59,7 +59,12 @@ export async function loader(args: LoaderFunctionArgs) {
 		manages,
 		editing,
 		deleting,
-		limits: { shortCode: cannedLimits.shortCode, content: cannedLimits.content, shortCodeText: count.format(cannedLimits.shortCode), contentText: count.format(cannedLimits.content) },
+		limits: {
+			shortCode: cannedLimits.shortCode,
+			content: cannedLimits.content,
+			shortCodeText: count.format(cannedLimits.shortCode),
+			contentText: count.format(cannedLimits.content),
+		},
 	}
 }
 
@@ -123,7 +128,15 @@ export default function CannedResponses() {
 				/>
 			) : null}
 
-			{manages ? <CannedForm key={editing?.id ?? 'new'} base={base} editing={editing} limits={limits} lastResult={reply && !('deleteError' in reply) ? reply : undefined} /> : null}
+			{manages ? (
+				<CannedForm
+					key={editing?.id ?? 'new'}
+					base={base}
+					editing={editing}
+					limits={limits}
+					lastResult={reply && !('deleteError' in reply) ? reply : undefined}
+				/>
+			) : null}
 
 			<SearchForm id="canned-search" label={t('canned.search')} value={search} />
 
@@ -172,7 +185,17 @@ export default function CannedResponses() {
 }
 
 /** Creates one, or changes the one being edited: a plain form, checked in the browser and again by the API. */
-function CannedForm({ base, editing, limits, lastResult }: { base: string; editing: CannedResponse | null; limits: { shortCode: number; content: number; shortCodeText: string; contentText: string }; lastResult: SubmissionResult<string[]> | undefined }) {
+function CannedForm({
+	base,
+	editing,
+	limits,
+	lastResult,
+}: {
+	base: string
+	editing: CannedResponse | null
+	limits: { shortCode: number; content: number; shortCodeText: string; contentText: string }
+	lastResult: SubmissionResult<string[]> | undefined
+}) {
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadCannedSchema, {

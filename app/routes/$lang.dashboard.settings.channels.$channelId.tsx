@@ -67,13 +67,18 @@ export async function action(args: ActionFunctionArgs) {
 async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 	const { user, locale, api } = await requireUser(args)
 	const credentials = Object.fromEntries(
-		[...form.entries()].filter(([name, value]) => name !== 'intent' && typeof value === 'string' && value.trim()).map(([name, value]) => [name, String(value).trim()]),
+		[...form.entries()]
+			.filter(([name, value]) => name !== 'intent' && typeof value === 'string' && value.trim())
+			.map(([name, value]) => [name, String(value).trim()]),
 	)
 	const path = `${channelPath(user.workspace.id, args.params.channelId)}/credentials`
 	try {
 		const saved = await api.put<ChannelJson>(path, { credentials })
 		const t = await channelsT(locale)
-		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.credentialsReplaced', { name: saved.name }) })
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, {
+			type: 'success',
+			title: t('ui.credentialsReplaced', { name: saved.name }),
+		})
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return channelFormReply(error, { intent: 'credentials' }, locale, args.request)
@@ -87,7 +92,11 @@ async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
 	const typed = String(form.get('campaignRatePerSecond') ?? '').trim()
 	const rate = typed === '' ? null : Number(typed)
 	if (rate !== null && !(/^\d+$/.test(typed) && rate >= 1 && rate <= 1000)) {
-		const reply: ChannelFormReply = { fieldErrors: { campaignRatePerSecond: [t('validation.campaignRate')] }, formError: null, values: { intent: 'campaignRate', campaignRatePerSecond: typed } }
+		const reply: ChannelFormReply = {
+			fieldErrors: { campaignRatePerSecond: [t('validation.campaignRate')] },
+			formError: null,
+			values: { intent: 'campaignRate', campaignRatePerSecond: typed },
+		}
 		return data(reply, { status: 400 })
 	}
 	try {
@@ -213,7 +222,16 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 				<label className={field.label} htmlFor="name">
 					{t('ui.name')}
 				</label>
-				<input id="name" name="name" required maxLength={80} defaultValue={String(reply?.values.name ?? channel.name)} className={field.input} aria-invalid={errorsOf('name') ? true : undefined} aria-describedby={described('name')} />
+				<input
+					id="name"
+					name="name"
+					required
+					maxLength={80}
+					defaultValue={String(reply?.values.name ?? channel.name)}
+					className={field.input}
+					aria-invalid={errorsOf('name') ? true : undefined}
+					aria-describedby={described('name')}
+				/>
 				{errorList('name')}
 			</div>
 			<label className={channelStyles.check}>
@@ -230,7 +248,15 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 }
 
 /** The rate of the channel's campaigns that set none of their own; empty: the kind's default. */
-function CampaignRateForm({ channel, reply, pending }: { channel: Pick<ChannelJson, 'kind' | 'campaignRatePerSecond' | 'kindRatePerSecond'>; reply: Reply; pending: boolean }) {
+function CampaignRateForm({
+	channel,
+	reply,
+	pending,
+}: {
+	channel: Pick<ChannelJson, 'kind' | 'campaignRatePerSecond' | 'kindRatePerSecond'>
+	reply: Reply
+	pending: boolean
+}) {
 	const { t } = useTranslation('channels')
 	const { errorsOf, described, errorList } = fieldMessages(reply)
 	const typed = reply?.values.intent === 'campaignRate' ? String(reply.values.campaignRatePerSecond ?? '') : null

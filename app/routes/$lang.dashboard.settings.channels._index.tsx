@@ -28,7 +28,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const { channels } = await api.get<{ channels: ChannelJson[] }>(`/workspaces/${user.workspace.id}/channels`).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const { channels } = await api
+		.get<{ channels: ChannelJson[] }>(`/workspaces/${user.workspace.id}/channels`)
+		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await channelsT(locale)
 	const deleting = new URL(args.request.url).searchParams.get('delete')
 	return {
@@ -141,7 +143,12 @@ export default function Channels() {
 											<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
 												{channel.publicUrl}
 											</a>
-											<CopyButton text={channel.publicUrl} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: channel.name })} />
+											<CopyButton
+												text={channel.publicUrl}
+												label={t('ui.copy')}
+												copiedLabel={t('ui.copied')}
+												accessibleName={t('ui.copyLabel', { name: channel.name })}
+											/>
 										</span>
 									) : null}
 								</td>

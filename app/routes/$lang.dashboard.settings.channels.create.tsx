@@ -91,7 +91,13 @@ export default function CreateChannel() {
 					</div>
 					{/* A refusal is shown with the form it came from; the URL keeps the kind. */}
 					{kind === 'link' ? (
-						<LinkChannelForm values={emptyLink} reply={reply?.values.kind === 'link' ? reply : undefined} prefix={prefix} submit={t('ui.create')} pending={pending} />
+						<LinkChannelForm
+							values={emptyLink}
+							reply={reply?.values.kind === 'link' ? reply : undefined}
+							prefix={prefix}
+							submit={t('ui.create')}
+							pending={pending}
+						/>
 					) : (
 						<ConnectChannelForm kind={kind} reply={reply?.values.kind === kind ? reply : undefined} pending={pending} />
 					)}

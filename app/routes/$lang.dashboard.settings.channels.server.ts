@@ -26,7 +26,8 @@ export function messagingChannelBody(kind: ConnectKind, form: FormData) {
 	const name = text('name')
 	if (kind === 'telegram') return { kind, name, credentials: { botToken: text('botToken') }, shown: { name } }
 	// Meta's: a WhatsApp number's ids, or a Facebook Page's (Messenger, Facebook, Instagram).
-	const settings: Record<string, string> = kind === 'whatsapp' ? { phoneNumberId: text('phoneNumberId'), businessAccountId: text('businessAccountId') } : { pageId: text('pageId') }
+	const settings: Record<string, string> =
+		kind === 'whatsapp' ? { phoneNumberId: text('phoneNumberId'), businessAccountId: text('businessAccountId') } : { pageId: text('pageId') }
 	const verifyToken = text('verifyToken')
 	return {
 		kind,
@@ -38,7 +39,12 @@ export function messagingChannelBody(kind: ConnectKind, form: FormData) {
 }
 
 /** What the link form shows again after a refusal. */
-export const linkFormValues = (body: ReturnType<typeof linkChannelBody>) => ({ name: body.name, slug: body.slug ?? '', enabled: body.enabled, ...body.settings })
+export const linkFormValues = (body: ReturnType<typeof linkChannelBody>) => ({
+	name: body.name,
+	slug: body.slug ?? '',
+	enabled: body.enabled,
+	...body.settings,
+})
 
 /**
  * The form again with the API's messages beside their fields (`settings.greeting` → `greeting`,

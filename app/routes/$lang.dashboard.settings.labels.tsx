@@ -32,7 +32,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const { labels } = await api.get<{ labels: Label[] }>(`/workspaces/${user.workspace.id}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const { labels } = await api
+		.get<{ labels: Label[] }>(`/workspaces/${user.workspace.id}/labels`)
+		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	return {

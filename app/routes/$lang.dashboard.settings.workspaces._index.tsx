@@ -46,7 +46,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		{ locale, request: args.request, title: t('workspaces.loadFailed') },
 	)
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript.
-	const pick = async (id: string | null) => (id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null)
+	const pick = async (id: string | null) =>
+		id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null
 	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
 	// The edited workspace's country for phone numbers: chosen, or its time zone's (named in the "follow" choice).
 	const countries = editing ? countriesIn(locale) : []
@@ -103,7 +104,11 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return data({ intent: 'update' as const, result: submission.reply() }, { status: 400 })
 	const { workspaceId, countrySearch, country, ...changes } = submission.value
 	const chosen = countrySearch ? findCountry(countrySearch, locale) : country || null
-	if (chosen === undefined) return data({ intent: 'update' as const, result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) }, { status: 400 })
+	if (chosen === undefined)
+		return data(
+			{ intent: 'update' as const, result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) },
+			{ status: 400 },
+		)
 	try {
 		await api.patch(`/workspaces/${workspaceId}`, { ...changes, country: chosen })
 	} catch (error) {
@@ -144,12 +149,21 @@ export default function Workspaces() {
 						timezones={timezones}
 						submitLabel={t('workspaces.save')}
 						defaultValue={editing}
-						more={<WorkspaceCountry workspace={editing} countries={countries} zoneCountry={zoneCountry} lastResult={actionData?.intent === 'update' ? actionData.result : undefined} />}
+						more={
+							<WorkspaceCountry
+								workspace={editing}
+								countries={countries}
+								zoneCountry={zoneCountry}
+								lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
+							/>
+						}
 					>
 						<input type="hidden" name="intent" value="update" />
 						<input type="hidden" name="workspaceId" value={editing.id} />
 					</WorkspaceForm>
-					{isOwner(editing.role) ? <TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} /> : null}
+					{isOwner(editing.role) ? (
+						<TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} />
+					) : null}
 					<Link to={base} className={button.ghost}>
 						{t('actions.cancel')}
 					</Link>
@@ -247,7 +261,12 @@ function WorkspaceCountry({
 		<CountryField
 			label={t('workspaces.country')}
 			help={t('workspaces.countryHelp')}
-			select={{ id: 'workspace-country', name: 'country', defaultValue: typeof kept === 'string' ? kept : workspace.countryChosen ? (workspace.country ?? '') : '', key: JSON.stringify(lastResult?.initialValue ?? null) }}
+			select={{
+				id: 'workspace-country',
+				name: 'country',
+				defaultValue: typeof kept === 'string' ? kept : workspace.countryChosen ? (workspace.country ?? '') : '',
+				key: JSON.stringify(lastResult?.initialValue ?? null),
+			}}
 			countries={countries}
 			empty={zoneCountry ? t('workspaces.countryFromZone', { country: zoneCountry }) : t('workspaces.countryNone')}
 			errors={lastResult?.error?.country ?? undefined}
@@ -308,7 +327,12 @@ function TwoFactorRequirement({ workspace, failed }: { workspace: Workspace; fai
 				</div>
 			) : null}
 			<label className={styles.check} key={String(failed?.requireTwoFactor ?? workspace.requireTwoFactor)}>
-				<input type="checkbox" name="requireTwoFactor" defaultChecked={failed?.requireTwoFactor ?? workspace.requireTwoFactor} aria-describedby="two-factor-requirement-help" />
+				<input
+					type="checkbox"
+					name="requireTwoFactor"
+					defaultChecked={failed?.requireTwoFactor ?? workspace.requireTwoFactor}
+					aria-describedby="two-factor-requirement-help"
+				/>
 				{t('twoFactor.workspace.require')}
 			</label>
 			<p id="two-factor-requirement-help">{t('twoFactor.workspace.help')}</p>

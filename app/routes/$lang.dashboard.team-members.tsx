@@ -229,7 +229,11 @@ export default function TeamMembers() {
 												</Link>
 											) : null}
 											{resettable ? (
-												<Link to={`${base}?resetTwoFactor=${member.userId}`} className={button.ghost} aria-label={t('team.resetTwoFactorTitle', { name: member.name })}>
+												<Link
+													to={`${base}?resetTwoFactor=${member.userId}`}
+													className={button.ghost}
+													aria-label={t('team.resetTwoFactorTitle', { name: member.name })}
+												>
 													{t('team.resetTwoFactor')}
 												</Link>
 											) : null}

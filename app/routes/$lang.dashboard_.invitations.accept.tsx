@@ -65,7 +65,8 @@ export async function action(args: ActionFunctionArgs) {
 		// The user stays where they are: switching is theirs to choose on the next page.
 		const joined = await api.post<{ user: User; workspace: Workspace }>('/workspaces/invitations/accept', { ...invitation, makeCurrent: false })
 		// One who had no workspace to stay in is in this one now.
-		if (joined.user.workspace?.id === joined.workspace.id) return redirectWithToast(dashboard, { type: 'success', title: t('invitations.joined', { workspace: joined.workspace.name }) })
+		if (joined.user.workspace?.id === joined.workspace.id)
+			return redirectWithToast(dashboard, { type: 'success', title: t('invitations.joined', { workspace: joined.workspace.name }) })
 		return redirect(`/${locale}/dashboard/invitations/accept?joined=${encodeURIComponent(joined.workspace.id)}`)
 	} catch (error) {
 		const failed = await apiFailure(error, locale, request)

@@ -100,7 +100,14 @@ export const banner = style({
 })
 export const userMenu = style({ position: 'relative', flex: '0 1 auto', minInlineSize: '3.5rem' })
 // A long name is cut on a phone rather than pushing the bar wider than the screen.
-export const userName = style({ minInlineSize: 0, maxInlineSize: '8rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', '@media': { [wide]: { maxInlineSize: '16rem' } } })
+export const userName = style({
+	minInlineSize: 0,
+	maxInlineSize: '8rem',
+	overflow: 'hidden',
+	textOverflow: 'ellipsis',
+	whiteSpace: 'nowrap',
+	'@media': { [wide]: { maxInlineSize: '16rem' } },
+})
 export const userPanel = style({
 	position: 'absolute',
 	insetInlineEnd: 0,
@@ -115,7 +122,13 @@ export const userPanel = style({
 	borderRadius: vars.radius,
 	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
 })
-export const userSummary = style({ paddingInline: '0.75rem', paddingBlock: '0.5rem', fontSize: '0.8125rem', color: vars.color.mutedForeground, overflowWrap: 'anywhere' })
+export const userSummary = style({
+	paddingInline: '0.75rem',
+	paddingBlock: '0.5rem',
+	fontSize: '0.8125rem',
+	color: vars.color.mutedForeground,
+	overflowWrap: 'anywhere',
+})
 export const menuItem = style({
 	display: 'block',
 	inlineSize: '100%',
@@ -166,7 +179,14 @@ export const sessionItem = style({ display: 'flex', justifyContent: 'space-betwe
 // Two-step sign-in: a checkbox with its label, the QR code (always dark on white, as scanners want), the secret and the recovery codes.
 export const check = style({ display: 'flex', gap: '0.5rem', alignItems: 'flex-start', fontSize: '0.875rem' })
 export const qrCode = style({ inlineSize: '12rem', blockSize: '12rem', background: 'white', borderRadius: vars.radius, padding: '0.25rem' })
-export const secret = style({ fontFamily: 'ui-monospace, monospace', fontSize: '0.9375rem', letterSpacing: '0.05em', wordBreak: 'break-all', unicodeBidi: 'isolate', direction: 'ltr' })
+export const secret = style({
+	fontFamily: 'ui-monospace, monospace',
+	fontSize: '0.9375rem',
+	letterSpacing: '0.05em',
+	wordBreak: 'break-all',
+	unicodeBidi: 'isolate',
+	direction: 'ltr',
+})
 export const recoveryCodes = style({
 	fontFamily: 'ui-monospace, monospace',
 	fontSize: '0.9375rem',

@@ -66,8 +66,14 @@ const bubble = style({
 	borderRadius: '1rem',
 	overflowWrap: 'anywhere',
 })
-export const mine = style([bubble, { alignSelf: 'flex-end', background: vars.color.primary, color: vars.color.primaryForeground, borderEndEndRadius: '0.25rem' }])
-export const theirs = style([bubble, { alignSelf: 'flex-start', background: vars.color.secondary, color: vars.color.secondaryForeground, borderEndStartRadius: '0.25rem' }])
+export const mine = style([
+	bubble,
+	{ alignSelf: 'flex-end', background: vars.color.primary, color: vars.color.primaryForeground, borderEndEndRadius: '0.25rem' },
+])
+export const theirs = style([
+	bubble,
+	{ alignSelf: 'flex-start', background: vars.color.secondary, color: vars.color.secondaryForeground, borderEndStartRadius: '0.25rem' },
+])
 export const author = style({ fontSize: '0.75rem', fontWeight: 600, opacity: 0.85 })
 export const body = style({ margin: 0, whiteSpace: 'pre-wrap' })
 globalStyle(`${body} a`, { color: 'inherit', textDecoration: 'underline' })

@@ -23,6 +23,8 @@ describe('isolated', () => {
 	})
 
 	test('a value is text, never markup nor a placeholder of its own', () => {
-		expect(renderToStaticMarkup(<>{isolated(t('team'), { business: '<b>{{business}}</b> \uE0000\uE001' })}</>)).toBe('فريق <bdi>&lt;b&gt;{{business}}&lt;/b&gt; \uE0000\uE001</bdi>')
+		expect(renderToStaticMarkup(<>{isolated(t('team'), { business: '<b>{{business}}</b> \uE0000\uE001' })}</>)).toBe(
+			'فريق <bdi>&lt;b&gt;{{business}}&lt;/b&gt; \uE0000\uE001</bdi>',
+		)
 	})
 })

@@ -12,7 +12,13 @@ export type ContactSort = (typeof contactSorts)[number]
 export function contactQuery(params: URLSearchParams) {
 	const sort = contactSorts.find((value) => value === params.get('sort')) ?? 'name'
 	const direction = params.get('direction') === 'desc' || params.get('direction') === 'asc' ? params.get('direction')! : sort === 'name' ? 'asc' : 'desc'
-	return { search: params.get('search') ?? '', label: params.get('label') ?? '', sort, direction: direction as 'asc' | 'desc', cursor: params.get('cursor') ?? '' }
+	return {
+		search: params.get('search') ?? '',
+		label: params.get('label') ?? '',
+		sort,
+		direction: direction as 'asc' | 'desc',
+		cursor: params.get('cursor') ?? '',
+	}
 }
 
 export type ContactQuery = ReturnType<typeof contactQuery>

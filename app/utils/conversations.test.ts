@@ -3,9 +3,18 @@ import { byDay, inboxQuery, selectedNumber, snoozeUntil, tokenBeforeCaret, withP
 
 describe('the inbox URL', () => {
 	test('unknown values fall back to the defaults; a member id is a valid assignee', () => {
-		expect(inboxQuery(new URLSearchParams('status=closed&assignee=bob&sort=name&priority=huge'))).toMatchObject({ status: 'open', assignee: 'all', sort: 'activity', priority: '' })
+		expect(inboxQuery(new URLSearchParams('status=closed&assignee=bob&sort=name&priority=huge'))).toMatchObject({
+			status: 'open',
+			assignee: 'all',
+			sort: 'activity',
+			priority: '',
+		})
 		const id = '0b7c6f5e-1d2a-4c3b-9e8f-7a6b5c4d3e2f'
-		expect(inboxQuery(new URLSearchParams(`status=snoozed&assignee=${id}&priority=urgent`))).toMatchObject({ status: 'snoozed', assignee: id, priority: 'urgent' })
+		expect(inboxQuery(new URLSearchParams(`status=snoozed&assignee=${id}&priority=urgent`))).toMatchObject({
+			status: 'snoozed',
+			assignee: id,
+			priority: 'urgent',
+		})
 	})
 
 	test('only a positive whole number selects a conversation', () => {
@@ -14,7 +23,9 @@ describe('the inbox URL', () => {
 	})
 
 	test('links keep the filters and drop what is emptied', () => {
-		expect(withParams('/en-us/dashboard/conversations', '?status=pending&search=x', { conversation: 7, search: null })).toBe('/en-us/dashboard/conversations?status=pending&conversation=7')
+		expect(withParams('/en-us/dashboard/conversations', '?status=pending&search=x', { conversation: 7, search: null })).toBe(
+			'/en-us/dashboard/conversations?status=pending&conversation=7',
+		)
 	})
 })
 

@@ -70,7 +70,16 @@ export function zonedTime(local: string, timeZone: string): Date | null {
 /** Milliseconds `timeZone` is ahead of UTC at `instant`. */
 function offsetOf(instant: number, timeZone: string): number {
 	const parts = Object.fromEntries(
-		dateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+		dateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		})
 			.formatToParts(new Date(instant))
 			.map((part) => [part.type, part.value]),
 	)
@@ -89,7 +98,7 @@ export function snoozeUntil(preset: SnoozePreset, timeZone: string, now = new Da
 	const today = dayOf(now, timeZone)
 	const [year, month, day] = today.split('-').map(Number) as [number, number, number]
 	const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay()
-	const ahead = preset === 'tomorrow' ? 1 : ((8 - weekday) % 7) || 7
+	const ahead = preset === 'tomorrow' ? 1 : (8 - weekday) % 7 || 7
 	const target = new Date(Date.UTC(year, month - 1, day + ahead))
 	return zonedTime(`${target.toISOString().slice(0, 10)}T09:00`, timeZone)!
 }

@@ -27,5 +27,7 @@ describe('inboxNavigation', () => {
 })
 
 test('threadAddress keeps the query and names the workspace', () => {
-	expect(threadAddress(at('/ar-eg/dashboard/conversations?status=all&conversation=7&templates'), 'w1')).toBe('/ar-eg/dashboard/conversations/thread?status=all&conversation=7&templates=&workspace=w1')
+	expect(threadAddress(at('/ar-eg/dashboard/conversations?status=all&conversation=7&templates'), 'w1')).toBe(
+		'/ar-eg/dashboard/conversations/thread?status=all&conversation=7&templates=&workspace=w1',
+	)
 })

@@ -34,6 +34,7 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
  * managers show them). Bytes in words, which have a plural: the short unit is "29 byte" in English.
  */
 export function formatFileSize(locale: string, bytes: number): string {
-	const [unit, value] = bytes < 1000 ? (['byte', bytes] as const) : bytes < 1_000_000 ? (['kilobyte', bytes / 1000] as const) : (['megabyte', bytes / 1_000_000] as const)
+	const [unit, value] =
+		bytes < 1000 ? (['byte', bytes] as const) : bytes < 1_000_000 ? (['kilobyte', bytes / 1000] as const) : (['megabyte', bytes / 1_000_000] as const)
 	return numberFormat(locale, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value)
 }

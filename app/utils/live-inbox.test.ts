@@ -23,9 +23,18 @@ function row(number: number, changes: Partial<Conversation> = {}): Conversation 
 		...changes,
 	}
 }
-const page = (conversations: Conversation[], counts = { open: conversations.length, pending: 0, resolved: 0, snoozed: 0 }): ConversationPage => ({ conversations, nextCursor: null, counts, countsLimit: null })
+const page = (conversations: Conversation[], counts = { open: conversations.length, pending: 0, resolved: 0, snoozed: 0 }): ConversationPage => ({
+	conversations,
+	nextCursor: null,
+	counts,
+	countsLimit: null,
+})
 const view = (search = ''): InboxView => ({ query: inboxQuery(new URLSearchParams(search)), me })
-const updated = (conversation: Conversation, previous: { status: Conversation['status']; assigneeId: string | null } | null, event = 'conversation.updated'): WorkspaceEventEntry => {
+const updated = (
+	conversation: Conversation,
+	previous: { status: Conversation['status']; assigneeId: string | null } | null,
+	event = 'conversation.updated',
+): WorkspaceEventEntry => {
 	const { unreadCount: _unread, ...shared } = conversation
 	return { event, data: { seq: 1, conversationId: conversation.id, number: conversation.number, conversation: shared, previous } }
 }
@@ -56,28 +65,56 @@ describe('the inbox merges the workspace channel', () => {
 	})
 
 	test('the Mine tab counts what is assigned to the reader; a search gains no row it cannot check', () => {
-		const mine = merged({ page: page([]), conversation: null, thread: null }, view('assignee=me'), updated(row(3, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }))
+		const mine = merged(
+			{ page: page([]), conversation: null, thread: null },
+			view('assignee=me'),
+			updated(row(3, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }),
+		)
 		expect(mine.page.conversations).toHaveLength(1)
 		expect(mine.page.counts.open).toBe(1)
-		const searched = mergeInboxEvent({ page: { ...page([]), countsLimit: 100 }, conversation: null, thread: null }, view('search=refund'), updated(row(4), null, 'conversation.created'))
+		const searched = mergeInboxEvent(
+			{ page: { ...page([]), countsLimit: 100 }, conversation: null, thread: null },
+			view('search=refund'),
+			updated(row(4), null, 'conversation.created'),
+		)
 		expect(searched.kind === 'changed' && searched.data.page.conversations).toEqual([])
 	})
 
 	test('a message joins the open thread once; elsewhere a customer’s adds to the row’s unread count; without its data the page reloads', () => {
-		const message = { id: '9', conversationId: 'c1', direction: 'incoming', kind: 'text', body: 'Hi', activity: null, sender: null, status: null, error: null, attachments: [], createdAt: '2026-11-26T10:00:00.000Z' } as const
+		const message = {
+			id: '9',
+			conversationId: 'c1',
+			direction: 'incoming',
+			kind: 'text',
+			body: 'Hi',
+			activity: null,
+			sender: null,
+			status: null,
+			error: null,
+			attachments: [],
+			createdAt: '2026-11-26T10:00:00.000Z',
+		} as const
 		const entry: WorkspaceEventEntry = { event: 'message.created', data: { seq: 1, conversationId: 'c1', number: 1, messageId: '9', message } }
 		const open: InboxData = { page: page([row(1)]), conversation: row(1), thread: { messages: [], olderCursor: null } }
 		const once = merged(merged(open, view(), entry), view(), entry)
 		expect(once.thread?.messages.map((item) => item.id)).toEqual(['9'])
 		const closed = merged({ ...open, conversation: null, thread: null }, view(), entry)
 		expect(closed.page.conversations[0]?.unreadCount).toBe(1)
-		expect(mergeInboxEvent(open, view(), { event: 'message.created', data: { seq: 1, conversationId: 'c1', number: 1, messageId: '9', cut: true } }).kind).toBe('reload')
+		expect(mergeInboxEvent(open, view(), { event: 'message.created', data: { seq: 1, conversationId: 'c1', number: 1, messageId: '9', cut: true } }).kind).toBe(
+			'reload',
+		)
 	})
 
 	test('the sidebar counts open conversations, mine and nobody’s', () => {
-		const assigned = mergeSidebarCounts({ mine: 0, unassigned: 1 }, me, updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }))
+		const assigned = mergeSidebarCounts(
+			{ mine: 0, unassigned: 1 },
+			me,
+			updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }),
+		)
 		expect(assigned).toEqual({ kind: 'changed', data: { mine: 1, unassigned: 0 } })
-		expect(mergeSidebarCounts({ mine: 1, unassigned: 0 }, me, updated(row(1, { status: 'pending' }), { status: 'pending', assigneeId: null })).kind).toBe('same')
+		expect(mergeSidebarCounts({ mine: 1, unassigned: 0 }, me, updated(row(1, { status: 'pending' }), { status: 'pending', assigneeId: null })).kind).toBe(
+			'same',
+		)
 	})
 
 	test('the dashboard reloads when a conversation is created or moves, not for a message that moves none', () => {

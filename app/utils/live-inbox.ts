@@ -80,7 +80,8 @@ function mergeMessage(data: InboxData, event: MessageEventData, created: boolean
 	if (open) {
 		const messages = data.thread!.messages
 		const at = messages.findIndex((other) => other.id === message.id)
-		if (at >= 0) return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: messages.map((other, index) => (index === at ? message : other)) } } }
+		if (at >= 0)
+			return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: messages.map((other, index) => (index === at ? message : other)) } } }
 		if (!created) return same
 		return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: [...messages, message] } } }
 	}

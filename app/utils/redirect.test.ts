@@ -86,13 +86,31 @@ describe('redirectTarget', () => {
 	})
 
 	test('anything else lands on the dashboard', () => {
-		for (const target of [undefined, null, '', ['/x'], 'https://evil.example', '//evil.example', 'javascript:alert(1)', 'help.example.com', 'ftp://help.example.com/']) {
+		for (const target of [
+			undefined,
+			null,
+			'',
+			['/x'],
+			'https://evil.example',
+			'//evil.example',
+			'javascript:alert(1)',
+			'help.example.com',
+			'ftp://help.example.com/',
+		]) {
 			expect(redirectTarget(target, options), String(target)).toBe('/ar-eg/dashboard')
 		}
 	})
 
 	test('a path that resolves to another site lands on the dashboard too, an allowed host still is followed', () => {
-		for (const target of ['/.//evil.example/phish', '/..//evil.example', '/./\\evil.example', '/%2e%2e//evil.example', '/\t/evil.example', 'https:evil.example', '\\\\evil.example']) {
+		for (const target of [
+			'/.//evil.example/phish',
+			'/..//evil.example',
+			'/./\\evil.example',
+			'/%2e%2e//evil.example',
+			'/\t/evil.example',
+			'https:evil.example',
+			'\\\\evil.example',
+		]) {
 			expect(redirectTarget(target, options), target).toBe('/ar-eg/dashboard')
 		}
 		expect(redirectTarget('https:help.example.com/a', options)).toBe('https://help.example.com/a')

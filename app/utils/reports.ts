@@ -27,7 +27,15 @@ export function reportQuery(params: URLSearchParams): ReportQuery {
 	const datesTyped = Boolean(shown) && (from !== shownFrom || to !== shownTo)
 	const preset = !periodChosen && datesTyped ? 'custom' : period
 	const custom = preset === 'custom'
-	return { preset, from: custom ? from : '', to: custom ? to : '', channelId: value('channelId'), agentId: value('agentId'), labelId: value('labelId'), target: value('target') }
+	return {
+		preset,
+		from: custom ? from : '',
+		to: custom ? to : '',
+		channelId: value('channelId'),
+		agentId: value('agentId'),
+		labelId: value('labelId'),
+		target: value('target'),
+	}
 }
 
 /** What the form sends as `shown`: the period and the dates on screen. */

@@ -20,7 +20,12 @@ export function useValidatedForm<Schema extends z.ZodTypeAny>(loadSchema: () => 
 		let current = true
 		void Promise.all([loadSchema(), import('@conform-to/zod')])
 			.then(([schema, { parseWithZod }]) => {
-				if (current) setOnValidate(() => ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema }))
+				if (current)
+					setOnValidate(
+						() =>
+							({ formData }: { formData: FormData }) =>
+								parseWithZod(formData, { schema }),
+					)
 			})
 			.catch((error: unknown) => console.warn('Form checks stay on the server: could not load them', error))
 		return () => {

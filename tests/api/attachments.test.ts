@@ -22,7 +22,10 @@ let close: () => Promise<void>
 
 beforeAll(async () => {
 	;[telegram, whatsapp] = await Promise.all([startTelegramFake(), startWhatsAppFake()])
-	;({ api, team, reader, close } = await startChannelsApi({ TELEGRAM_API_URL: telegram.url, WHATSAPP_API_URL: whatsapp.url, UPLOAD_MAX_BYTES: String(maxBytes) }, 'Attachments'))
+	;({ api, team, reader, close } = await startChannelsApi(
+		{ TELEGRAM_API_URL: telegram.url, WHATSAPP_API_URL: whatsapp.url, UPLOAD_MAX_BYTES: String(maxBytes) },
+		'Attachments',
+	))
 })
 
 afterAll(async () => {
@@ -37,7 +40,10 @@ const jpeg = (size: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe
 
 async function connectTelegram() {
 	const bot = telegram.addBot()
-	const created = await api.request('POST', channelsPath.replace('{id}', team.workspace.id), { headers: team.admin.auth, body: { kind: 'telegram', name: `Bot ${bot.id}`, credentials: { botToken: bot.token } } })
+	const created = await api.request('POST', channelsPath.replace('{id}', team.workspace.id), {
+		headers: team.admin.auth,
+		body: { kind: 'telegram', name: `Bot ${bot.id}`, credentials: { botToken: bot.token } },
+	})
 	expect(created.status).toBe(201)
 	return { bot, channel: created.body as { id: string } }
 }
@@ -46,7 +52,12 @@ async function connectWhatsApp() {
 	const number = whatsapp.addNumber()
 	const created = await api.request('POST', channelsPath.replace('{id}', team.workspace.id), {
 		headers: team.owner.auth,
-		body: { kind: 'whatsapp', name: `Number ${number.phoneNumberId}`, settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId }, credentials: { accessToken: number.accessToken, appSecret } },
+		body: {
+			kind: 'whatsapp',
+			name: `Number ${number.phoneNumberId}`,
+			settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId },
+			credentials: { accessToken: number.accessToken, appSecret },
+		},
 	})
 	expect(created.status).toBe(201)
 	const channel = created.body as { id: string; webhook: { url: string } }
@@ -59,7 +70,8 @@ async function incomingOf(channelId: string): Promise<MessageJson> {
 	return until(async () => (await reader.thread(conversation.number)).find((message) => message.direction === 'incoming'))
 }
 
-const download = (workspaceId: string, id: string, auth: Record<string, string> = {}) => fetch(`${api.url}${attachmentPath(workspaceId, id)}`, { headers: auth })
+const download = (workspaceId: string, id: string, auth: Record<string, string> = {}) =>
+	fetch(`${api.url}${attachmentPath(workspaceId, id)}`, { headers: auth })
 
 /** Files kept under DATA_DIR/uploads. */
 const storedFiles = () => {
@@ -80,7 +92,9 @@ describe('inbound attachments', () => {
 		const message = await incomingOf(channel.id)
 		expect(message.body).toBe('الفاتورة الممزقة')
 		expect((await reader.conversationsOf(channel.id))[0]?.lastMessage?.excerpt).toBe('الفاتورة الممزقة')
-		expect(message.attachments).toEqual([{ id: expect.any(String), kind: 'image', filename: 'photo.jpg', contentType: 'image/jpeg', size: bytes.length, status: 'stored' }])
+		expect(message.attachments).toEqual([
+			{ id: expect.any(String), kind: 'image', filename: 'photo.jpg', contentType: 'image/jpeg', size: bytes.length, status: 'stored' },
+		])
 		const getFile = telegram.received.find((request) => request.path.endsWith('/getFile'))
 		expect(getFile?.body).toEqual({ file_id: photo.fileId })
 		// The channel's queue runs in order: once a later message is in, the repeated delivery has been handled.
@@ -100,19 +114,24 @@ describe('inbound attachments', () => {
 		expect(served.headers.get('content-disposition')).toBe(`inline; filename="photo.jpg"; filename*=UTF-8''photo.jpg`)
 		expect(served.headers.get('x-content-type-options')).toBe('nosniff')
 		expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true)
-
 	})
 
 	test('a WhatsApp document is fetched by its media id (its URL, then the bytes with the token), kept with its name, and served as a download', async () => {
 		const { number, channel, webhook } = await connectWhatsApp()
 		const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(9_000)])
 		const media = whatsapp.addMedia(number.phoneNumberId, bytes, 'application/pdf')
-		const payload = inboundMedia(number.phoneNumberId, { waId: '201001112223', name: 'Karim' }, 'document', { ...media, mimeType: 'application/pdf', filename: 'facture mars "2026".pdf' })
+		const payload = inboundMedia(number.phoneNumberId, { waId: '201001112223', name: 'Karim' }, 'document', {
+			...media,
+			mimeType: 'application/pdf',
+			filename: 'facture mars "2026".pdf',
+		})
 		expect((await whatsapp.postWebhook(webhook, appSecret, payload)).status).toBe(200)
 
 		const message = await incomingOf(channel.id)
 		expect(message.body).toBe('')
-		expect(message.attachments).toMatchObject([{ kind: 'file', filename: 'facture mars "2026".pdf', contentType: 'application/pdf', size: bytes.length, status: 'stored' }])
+		expect(message.attachments).toMatchObject([
+			{ kind: 'file', filename: 'facture mars "2026".pdf', contentType: 'application/pdf', size: bytes.length, status: 'stored' },
+		])
 		const info = whatsapp.received.find((request) => request.path === `/v21.0/${media.mediaId}`)
 		expect(info?.headers.authorization).toBe(`Bearer ${number.accessToken}`)
 		const file = whatsapp.received.find((request) => request.path === '/whatsapp_business/attachments/')
@@ -147,7 +166,11 @@ describe('inbound attachments', () => {
 		const { number, channel, webhook } = await connectWhatsApp()
 		const before = storedFiles().length
 		const media = whatsapp.addMedia(number.phoneNumberId, jpeg(maxBytes * 2), 'image/jpeg')
-		await whatsapp.postWebhook(webhook, appSecret, inboundMedia(number.phoneNumberId, { waId: '201004445556', name: 'Hana' }, 'image', { ...media, mimeType: 'image/jpeg', caption: 'look' }))
+		await whatsapp.postWebhook(
+			webhook,
+			appSecret,
+			inboundMedia(number.phoneNumberId, { waId: '201004445556', name: 'Hana' }, 'image', { ...media, mimeType: 'image/jpeg', caption: 'look' }),
+		)
 		const message = await incomingOf(channel.id)
 		expect(message).toMatchObject({ body: 'look', attachments: [{ kind: 'image', status: 'too-large' }] })
 		expect(storedFiles().length).toBe(before)
@@ -158,7 +181,11 @@ describe('serving attachments', () => {
 	async function storedDocument(name: string, contentType: string, bytes: Buffer) {
 		const { bot, channel } = await connectTelegram()
 		const file = telegram.addFile(bot.token, bytes, { path: `documents/${crypto.randomBytes(4).toString('hex')}` })
-		await telegram.postUpdate(bot.token, documentUpdate({ id: 55_100 + Math.floor(Math.random() * 1000), firstName: 'Eve' }, file, { name, mimeType: contentType }), { origin: api.url })
+		await telegram.postUpdate(
+			bot.token,
+			documentUpdate({ id: 55_100 + Math.floor(Math.random() * 1000), firstName: 'Eve' }, file, { name, mimeType: contentType }),
+			{ origin: api.url },
+		)
 		const message = await incomingOf(channel.id)
 		return message.attachments[0]!
 	}
@@ -212,10 +239,19 @@ describe('replies with a file', () => {
 	test('a picture goes to Telegram by sendPhoto with the text as its caption, and stays in the thread', async () => {
 		const { bot, number } = await telegramConversation(56_001)
 		const bytes = jpeg(30_000)
-		const answer = await postWithFile(team.agent.auth, number, { kind: 'text', body: 'Voici l’étiquette' }, { name: 'étiquette.jpg', type: 'image/jpeg', bytes })
+		const answer = await postWithFile(
+			team.agent.auth,
+			number,
+			{ kind: 'text', body: 'Voici l’étiquette' },
+			{ name: 'étiquette.jpg', type: 'image/jpeg', bytes },
+		)
 		expect(answer.status).toBe(201)
 		const message = (await answer.json()) as MessageJson
-		expect(message).toMatchObject({ body: 'Voici l’étiquette', status: 'pending', attachments: [{ kind: 'image', filename: 'étiquette.jpg', contentType: 'image/jpeg', size: bytes.length, status: 'stored' }] })
+		expect(message).toMatchObject({
+			body: 'Voici l’étiquette',
+			status: 'pending',
+			attachments: [{ kind: 'image', filename: 'étiquette.jpg', contentType: 'image/jpeg', size: bytes.length, status: 'stored' }],
+		})
 
 		const sent = await telegram.waitFor((request) => request.path === `/bot${bot.token}/sendPhoto`)
 		const form = sent.body as { chat_id: string; caption: string; photo: { filename: string; contentType: string; bytes: Buffer } }
@@ -236,7 +272,12 @@ describe('replies with a file', () => {
 		expect(sent.body).toMatchObject({ chat_id: '56002', document: { filename: 'order.csv', contentType: 'text/csv' } })
 		expect((sent.body as Record<string, unknown>).caption).toBeUndefined()
 
-		const note = await postWithFile(team.agent.auth, number, { kind: 'note', body: 'the signed copy' }, { name: 'signed.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4 signed') })
+		const note = await postWithFile(
+			team.agent.auth,
+			number,
+			{ kind: 'note', body: 'the signed copy' },
+			{ name: 'signed.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4 signed') },
+		)
 		expect(note.status).toBe(201)
 		expect(((await note.json()) as MessageJson).attachments).toMatchObject([{ filename: 'signed.pdf', kind: 'file' }])
 		await new Promise((resolve) => setTimeout(resolve, 500))
@@ -248,14 +289,29 @@ describe('replies with a file', () => {
 		await whatsapp.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, { waId: '201007778889', name: 'Laila' }, 'The invoice please'))
 		const conversation = await reader.firstConversation(channel.id)
 		const bytes = Buffer.from('%PDF-1.4 invoice 42')
-		expect((await postWithFile(team.agent.auth, conversation.number, { kind: 'text', body: 'Invoice attached' }, { name: 'invoice-42.pdf', type: 'application/pdf', bytes })).status).toBe(201)
+		expect(
+			(
+				await postWithFile(
+					team.agent.auth,
+					conversation.number,
+					{ kind: 'text', body: 'Invoice attached' },
+					{ name: 'invoice-42.pdf', type: 'application/pdf', bytes },
+				)
+			).status,
+		).toBe(201)
 		const upload = await whatsapp.waitFor((request) => request.path === `/v21.0/${number.phoneNumberId}/media`)
 		expect(upload.headers.authorization).toBe(`Bearer ${number.accessToken}`)
 		const form = upload.body as { messaging_product: string; type: string; file: { filename: string; bytes: Buffer } }
 		expect(form).toMatchObject({ messaging_product: 'whatsapp', type: 'application/pdf', file: { filename: 'invoice-42.pdf' } })
 		expect(form.file.bytes.equals(bytes)).toBe(true)
 		const sent = await whatsapp.waitFor((request) => request.path === `/v21.0/${number.phoneNumberId}/messages`)
-		expect(sent.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '201007778889', type: 'document', document: { id: expect.any(String), caption: 'Invoice attached', filename: 'invoice-42.pdf' } })
+		expect(sent.body).toEqual({
+			messaging_product: 'whatsapp',
+			recipient_type: 'individual',
+			to: '201007778889',
+			type: 'document',
+			document: { id: expect.any(String), caption: 'Invoice attached', filename: 'invoice-42.pdf' },
+		})
 		await until(async () => (await reader.thread(conversation.number)).find((message) => message.attachments.length > 0 && message.status === 'sent'))
 	})
 
@@ -264,13 +320,27 @@ describe('replies with a file', () => {
 		const visitor = crypto.randomBytes(24).toString('hex')
 		const stranger = crypto.randomBytes(24).toString('hex')
 		const as = (token: string) => ({ 'X-Visitor-Token': token })
-		expect((await api.request('POST', `/v1/link/${channel.slug}/messages`, { headers: as(visitor), body: { body: 'Do you have the manual?' } })).status).toBe(201)
+		expect((await api.request('POST', `/v1/link/${channel.slug}/messages`, { headers: as(visitor), body: { body: 'Do you have the manual?' } })).status).toBe(
+			201,
+		)
 		expect((await api.request('POST', `/v1/link/${channel.slug}/messages`, { headers: as(stranger), body: { body: 'Me too' } })).status).toBe(201)
-		const number = (await reader.firstConversation(channel.id).then(async () => (await reader.conversationsOf(channel.id)).find((conversation) => conversation.lastMessage?.excerpt === 'Do you have the manual?')))!.number
+		const number = (await reader
+			.firstConversation(channel.id)
+			.then(async () => (await reader.conversationsOf(channel.id)).find((conversation) => conversation.lastMessage?.excerpt === 'Do you have the manual?')))!
+			.number
 
 		const manual = Buffer.from('%PDF-1.4 the manual')
-		const reply = (await (await postWithFile(team.agent.auth, number, { kind: 'text', body: 'Here it is' }, { name: 'manual.pdf', type: 'application/pdf', bytes: manual })).json()) as MessageJson
-		const note = (await (await postWithFile(team.agent.auth, number, { kind: 'note', body: 'internal' }, { name: 'costs.xlsx', type: 'application/vnd.ms-excel', bytes: Buffer.from('costs') })).json()) as MessageJson
+		const reply = (await (
+			await postWithFile(team.agent.auth, number, { kind: 'text', body: 'Here it is' }, { name: 'manual.pdf', type: 'application/pdf', bytes: manual })
+		).json()) as MessageJson
+		const note = (await (
+			await postWithFile(
+				team.agent.auth,
+				number,
+				{ kind: 'note', body: 'internal' },
+				{ name: 'costs.xlsx', type: 'application/vnd.ms-excel', bytes: Buffer.from('costs') },
+			)
+		).json()) as MessageJson
 
 		const thread = await api.request('GET', `/v1/link/${channel.slug}/messages`, { headers: as(visitor) })
 		const messages = (thread.body as { messages: Array<{ body: string; attachments: Array<{ id: string; filename: string }> }> }).messages
@@ -290,7 +360,12 @@ describe('replies with a file', () => {
 
 	test('a file of exactly UPLOAD_MAX_BYTES is kept (busboy calls a file that reaches its limit cut off)', async () => {
 		const { number } = await telegramConversation(56_004)
-		const answer = await postWithFile(team.agent.auth, number, { kind: 'note', body: '' }, { name: 'exact.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes, 1) })
+		const answer = await postWithFile(
+			team.agent.auth,
+			number,
+			{ kind: 'note', body: '' },
+			{ name: 'exact.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes, 1) },
+		)
 		expect(answer.status).toBe(201)
 		expect(((await answer.json()) as MessageJson).attachments).toMatchObject([{ filename: 'exact.bin', size: maxBytes, status: 'stored' }])
 	})
@@ -299,13 +374,23 @@ describe('replies with a file', () => {
 		const { number } = await telegramConversation(56_003)
 		const before = storedFiles().length
 		const messagesBefore = (await reader.thread(number)).length
-		const big = await postWithFile({ ...team.agent.auth, 'Accept-Language': 'fr' }, number, { kind: 'text', body: 'trop gros' }, { name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes + 1) })
+		const big = await postWithFile(
+			{ ...team.agent.auth, 'Accept-Language': 'fr' },
+			number,
+			{ kind: 'text', body: 'trop gros' },
+			{ name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(maxBytes + 1) },
+		)
 		expect(big.status).toBe(413)
 		const refusal = (await big.json()) as { message: string; details: { fields: Record<string, string[]> } }
 		expect(refusal.message).toBe('Le fichier dépasse 0,1 Mo.')
 		expect(refusal.details.fields.file).toEqual([refusal.message])
 
-		const empty = await postWithFile(team.agent.auth, number, { kind: 'text', body: 'empty' }, { name: 'empty.txt', type: 'text/plain', bytes: Buffer.alloc(0) })
+		const empty = await postWithFile(
+			team.agent.auth,
+			number,
+			{ kind: 'text', body: 'empty' },
+			{ name: 'empty.txt', type: 'text/plain', bytes: Buffer.alloc(0) },
+		)
 		expect(empty.status).toBe(400)
 		expect(((await empty.json()) as { details: { fields: Record<string, string[]> } }).details.fields.file).toEqual(['This file is empty.'])
 
@@ -314,7 +399,12 @@ describe('replies with a file', () => {
 		expect(((await nothing.json()) as { details: { fields: Record<string, string[]> } }).details.fields.body).toHaveLength(1)
 
 		// Not a member: refused before a byte is stored.
-		const outsider = await postWithFile(team.outsider.auth, number, { kind: 'text', body: 'hi' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') })
+		const outsider = await postWithFile(
+			team.outsider.auth,
+			number,
+			{ kind: 'text', body: 'hi' },
+			{ name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+		)
 		expect(outsider.status).toBe(404)
 		expect(storedFiles().length).toBe(before)
 		expect((await reader.thread(number)).length).toBe(messagesBefore)

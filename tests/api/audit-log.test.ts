@@ -110,7 +110,10 @@ describe('recording, from the real routes', () => {
 		expect((await api.request('DELETE', path(`/${linkId}`), { headers: local.owner.auth })).status).toBe(204)
 
 		const bot = telegram.addBot()
-		const connected = await api.request('POST', path(), { headers: local.admin.auth, body: { kind: 'telegram', name: 'Bot', credentials: { botToken: bot.token } } })
+		const connected = await api.request('POST', path(), {
+			headers: local.admin.auth,
+			body: { kind: 'telegram', name: 'Bot', credentials: { botToken: bot.token } },
+		})
 		expect(connected.status).toBe(201)
 		const botId = (connected.body as { id: string }).id
 		const renewed = telegram.addBot()
@@ -135,7 +138,9 @@ describe('recording, from the real routes', () => {
 		const path = (rest = '') => `/v1/workspaces/${local.workspace.id}/contacts${rest}`
 		const imported = await importCsv(api, local.agent.auth, local.workspace.id, 'name,email\nAmal,amal@example.test\nBruno,bruno@example.test\n,\n')
 		expect(imported.status).toBe(200)
-		const ids = (await testDb().selectFrom('contacts').select('id').where('workspaceId', '=', local.workspace.id).orderBy('name').execute()).map((row) => row.id)
+		const ids = (await testDb().selectFrom('contacts').select('id').where('workspaceId', '=', local.workspace.id).orderBy('name').execute()).map(
+			(row) => row.id,
+		)
 		expect((await api.request('DELETE', path(`/${ids[0]}`), { headers: local.admin.auth })).status).toBe(204)
 		expect((await api.request('POST', path('/bulk'), { headers: local.admin.auth, body: { action: 'delete', contactIds: ids } })).status).toBe(200)
 
@@ -157,9 +162,17 @@ describe('recording, from the real routes', () => {
 		await campaignAction(api, local.admin.auth, local.workspace.id, started.id, 'start')
 		const dropped = await createCampaign(api, local.admin.auth, local.workspace.id, { name: 'Autumn', channelId: channel.id, body: 'Hello' })
 		await campaignAction(api, local.owner.auth, local.workspace.id, dropped.id, 'cancel')
-		expect((await api.request('GET', campaignsPath(local.workspace.id, `/${started.id}/recipients?format=csv`), { headers: local.agent.auth })).status).toBe(200)
+		expect((await api.request('GET', campaignsPath(local.workspace.id, `/${started.id}/recipients?format=csv`), { headers: local.agent.auth })).status).toBe(
+			200,
+		)
 		expect((await api.request('GET', `/v1/workspaces/${local.workspace.id}/contacts/export`, { headers: local.agent.auth })).status).toBe(200)
-		expect((await api.request('GET', `/v1/workspaces/${local.workspace.id}/reports/export?table=daily&preset=custom&from=2026-01-01&to=2026-01-07`, { headers: local.admin.auth })).status).toBe(200)
+		expect(
+			(
+				await api.request('GET', `/v1/workspaces/${local.workspace.id}/reports/export?table=daily&preset=custom&from=2026-01-01&to=2026-01-07`, {
+					headers: local.admin.auth,
+				})
+			).status,
+		).toBe(200)
 
 		const { events } = await readLog('', local.owner.auth, local.workspace.id)
 		expect(events.map((event) => [event.kind, event.actor.id, event.values])).toEqual([
@@ -174,7 +187,14 @@ describe('recording, from the real routes', () => {
 	test('a change that fails records nothing: the line is in its transaction', async () => {
 		const local = await createTeam('Rolled back')
 		// The owner's role cannot change: 403, and no line.
-		expect((await api.request('PATCH', `/v1/workspaces/${local.workspace.id}/members/${local.owner.user.id}`, { headers: local.admin.auth, body: { role: 'agent' } })).status).toBe(403)
+		expect(
+			(
+				await api.request('PATCH', `/v1/workspaces/${local.workspace.id}/members/${local.owner.user.id}`, {
+					headers: local.admin.auth,
+					body: { role: 'agent' },
+				})
+			).status,
+		).toBe(403)
 		// Cancelling a campaign already cancelled: 409, and no second line.
 		const channel = await createLinkChannel(local.workspace.id, 'Site')
 		const campaign = await createCampaign(api, local.admin.auth, local.workspace.id, { name: 'Once', channelId: channel.id, body: 'Hello' })
@@ -192,7 +212,10 @@ describe('reading the log', () => {
 		const at = (day: string) => sql<Date>`${`${day} 12:00`}::timestamp at time zone 'Africa/Cairo'`
 		await db.updateTable('workspaces').set({ timezone: 'Africa/Cairo' }).where('id', '=', local.workspace.id).execute()
 		const line = (actor: typeof local.owner, kind: string, day: string, values = {}) =>
-			db.insertInto('auditEvents').values({ workspaceId: local.workspace.id, actorId: actor.user.id, actorName: actor.user.name, kind, values, createdAt: at(day) as unknown as Date }).execute()
+			db
+				.insertInto('auditEvents')
+				.values({ workspaceId: local.workspace.id, actorId: actor.user.id, actorName: actor.user.name, kind, values, createdAt: at(day) as unknown as Date })
+				.execute()
 		await line(local.owner, 'session.signedIn', '2026-03-01')
 		await line(local.admin, 'contacts.deleted', '2026-03-02', { count: 3 })
 		await line(local.admin, 'session.signedIn', '2026-03-03')
@@ -200,7 +223,14 @@ describe('reading the log', () => {
 		// Just before midnight in Cairo on the 4th: still the 4th there, the 4th in UTC too (22:30).
 		await db
 			.insertInto('auditEvents')
-			.values({ workspaceId: local.workspace.id, actorId: local.admin.user.id, actorName: local.admin.user.name, kind: 'export.contacts', values: {}, createdAt: sql<Date>`'2026-03-04 23:30'::timestamp at time zone 'Africa/Cairo'` as unknown as Date })
+			.values({
+				workspaceId: local.workspace.id,
+				actorId: local.admin.user.id,
+				actorName: local.admin.user.name,
+				kind: 'export.contacts',
+				values: {},
+				createdAt: sql<Date>`'2026-03-04 23:30'::timestamp at time zone 'Africa/Cairo'` as unknown as Date,
+			})
 			.execute()
 	})
 	const read = (query: string) => readLog(query, local.owner.auth, local.workspace.id)
@@ -234,11 +264,16 @@ describe('reading the log', () => {
 		const csv = await api.request('GET', logPath(local.workspace.id, `?format=csv&actorId=${local.admin.user.id}`), { headers: local.owner.auth })
 		expect(csv.status).toBe(200)
 		expect(csv.headers.get('content-type')).toMatch(/^text\/csv/)
-		const lines = (csv.body as string).replace(/^\uFEFF/, '').trim().split('\r\n')
+		const lines = (csv.body as string)
+			.replace(/^\uFEFF/, '')
+			.trim()
+			.split('\r\n')
 		expect(lines[0]).toBe('created_at,actor_id,actor_name,kind,description')
 		expect(lines).toHaveLength(4)
 		expect(lines[3]).toContain(`${local.admin.user.name} deleted 3 contacts`)
-		const arabic = await api.request('GET', logPath(local.workspace.id, '/export?kind=contacts.deleted'), { headers: { ...local.owner.auth, 'Accept-Language': 'ar' } })
+		const arabic = await api.request('GET', logPath(local.workspace.id, '/export?kind=contacts.deleted'), {
+			headers: { ...local.owner.auth, 'Accept-Language': 'ar' },
+		})
 		expect(arabic.status).toBe(200)
 		expect(arabic.body as string).toContain('حذف')
 		expect((arabic.body as string).trim().split('\r\n')).toHaveLength(2)
@@ -277,10 +312,20 @@ describe('pruning', () => {
 		const line = (daysAgo: number) =>
 			db
 				.insertInto('auditEvents')
-				.values({ workspaceId: local.workspace.id, actorId: local.owner.user.id, actorName: 'Owner', kind: 'export.contacts', values: { daysAgo }, createdAt: new Date(Date.now() - daysAgo * 86_400_000) })
+				.values({
+					workspaceId: local.workspace.id,
+					actorId: local.owner.user.id,
+					actorName: 'Owner',
+					kind: 'export.contacts',
+					values: { daysAgo },
+					createdAt: new Date(Date.now() - daysAgo * 86_400_000),
+				})
 				.execute()
 		await Promise.all([line(400), line(366), line(364), line(20), line(1)])
-		const kept = async () => (await db.selectFrom('auditEvents').select('values').where('workspaceId', '=', local.workspace.id).execute()).map((row) => row.values.daysAgo).sort((a, b) => Number(a) - Number(b))
+		const kept = async () =>
+			(await db.selectFrom('auditEvents').select('values').where('workspaceId', '=', local.workspace.id).execute())
+				.map((row) => row.values.daysAgo)
+				.sort((a, b) => Number(a) - Number(b))
 
 		const byDefault = await prune(db)
 		expect(byDefault.auditEvents).toBeGreaterThanOrEqual(2)

@@ -63,7 +63,11 @@ describe('POST /v1/auth/register', () => {
 		const arabic = await visitor(api, { language: 'ar-eg' }).post('/register', { name: 'Again', email: user.email, password: strongPassword })
 		expect(arabic.status).toBe(409)
 		expect((arabic.body as ErrorAnswer).message).toBe('يوجد حساب بهذا البريد الإلكتروني بالفعل. سجّل الدخول أو أعد تعيين كلمة المرور.')
-		const count = await testDb().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('email', '=', user.email).executeTakeFirstOrThrow()
+		const count = await testDb()
+			.selectFrom('users')
+			.select((eb) => eb.fn.countAll<number>().as('count'))
+			.where('email', '=', user.email)
+			.executeTakeFirstOrThrow()
 		expect(count.count).toBe(1)
 	})
 

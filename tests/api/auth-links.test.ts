@@ -20,7 +20,11 @@ async function register(options: { name?: string; locale?: string } = {}) {
 }
 
 async function expire(token: string) {
-	await testDb().updateTable('accountTokens').set({ expiresAt: new Date(Date.now() - 1000) }).where('tokenHash', '=', hashToken(token)).execute()
+	await testDb()
+		.updateTable('accountTokens')
+		.set({ expiresAt: new Date(Date.now() - 1000) })
+		.where('tokenHash', '=', hashToken(token))
+		.execute()
 }
 
 async function isVerified(userId: string) {
@@ -282,7 +286,12 @@ describe('POST /v1/auth/reset-password', () => {
 		const weak = await visitor(api).post('/reset-password', { token, password: 'short' })
 		expect(weak.status).toBe(400)
 		expect((weak.body as ErrorAnswer).details?.fields).toEqual({
-			password: ['Password must be at least 8 characters', 'Password must include an uppercase letter', 'Password must include a number', 'Password must include a special character'],
+			password: [
+				'Password must be at least 8 characters',
+				'Password must include an uppercase letter',
+				'Password must include a number',
+				'Password must include a special character',
+			],
 		})
 		expect((await visitor(api).post('/reset-password', { token, password: 'Brand-n3w-secret' })).status).toBe(200)
 	})

@@ -17,12 +17,37 @@ async function passwordMessages(password: string, language?: string): Promise<st
 
 // Each password breaks exactly one rule of section 5.
 const cases = [
-	{ password: 'aB3!aB3', en: 'Password must be at least 8 characters', ar: 'يجب أن تتكون كلمة المرور من 8 أحرف على الأقل', fr: 'Le mot de passe doit contenir au moins 8 caractères' },
-	{ password: 'AB3!AB3!', en: 'Password must include a lowercase letter', ar: 'يجب أن تحتوي كلمة المرور على حرف صغير', fr: 'Le mot de passe doit contenir une lettre minuscule' },
-	{ password: 'ab3!ab3!', en: 'Password must include an uppercase letter', ar: 'يجب أن تحتوي كلمة المرور على حرف كبير', fr: 'Le mot de passe doit contenir une lettre majuscule' },
+	{
+		password: 'aB3!aB3',
+		en: 'Password must be at least 8 characters',
+		ar: 'يجب أن تتكون كلمة المرور من 8 أحرف على الأقل',
+		fr: 'Le mot de passe doit contenir au moins 8 caractères',
+	},
+	{
+		password: 'AB3!AB3!',
+		en: 'Password must include a lowercase letter',
+		ar: 'يجب أن تحتوي كلمة المرور على حرف صغير',
+		fr: 'Le mot de passe doit contenir une lettre minuscule',
+	},
+	{
+		password: 'ab3!ab3!',
+		en: 'Password must include an uppercase letter',
+		ar: 'يجب أن تحتوي كلمة المرور على حرف كبير',
+		fr: 'Le mot de passe doit contenir une lettre majuscule',
+	},
 	{ password: 'aBc!aBc!', en: 'Password must include a number', ar: 'يجب أن تحتوي كلمة المرور على رقم', fr: 'Le mot de passe doit contenir un chiffre' },
-	{ password: 'aB3xaB3x', en: 'Password must include a special character', ar: 'يجب أن تحتوي كلمة المرور على رمز خاص', fr: 'Le mot de passe doit contenir un caractère spécial' },
-	{ password: `aB3!${'x'.repeat(125)}`, en: 'Password must be at most 128 characters', ar: 'يجب ألا تزيد كلمة المرور عن 128 حرفًا', fr: 'Le mot de passe doit contenir au plus 128 caractères' },
+	{
+		password: 'aB3xaB3x',
+		en: 'Password must include a special character',
+		ar: 'يجب أن تحتوي كلمة المرور على رمز خاص',
+		fr: 'Le mot de passe doit contenir un caractère spécial',
+	},
+	{
+		password: `aB3!${'x'.repeat(125)}`,
+		en: 'Password must be at most 128 characters',
+		ar: 'يجب ألا تزيد كلمة المرور عن 128 حرفًا',
+		fr: 'Le mot de passe doit contenir au plus 128 caractères',
+	},
 ]
 
 describe('the password rule, as the API answers it', () => {

@@ -16,7 +16,11 @@ function expectTooMany(response: { status: number; body: unknown; headers: Heade
 	const retryAfter = Number(response.headers.get('retry-after'))
 	expect(retryAfter).toBeGreaterThanOrEqual(1)
 	expect(retryAfter).toBeLessThanOrEqual(windowSeconds)
-	expect(response.body).toEqual({ message: `Too many attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, statusCode: 429, details: { retryAfter } })
+	expect(response.body).toEqual({
+		message: `Too many attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+		statusCode: 429,
+		details: { retryAfter },
+	})
 }
 
 async function attempts(count: number, attempt: (index: number) => Promise<{ status: number }>, expected: number) {
@@ -27,7 +31,11 @@ describe('failed sign-ins', () => {
 	const pairKey = (email: string, ip: string) => hashToken(`${email.toLowerCase()}\n${ip}`)
 	/** Ends the wait of an (address, IP) pair, as if its time had passed. */
 	const waitIsOver = (email: string, ip: string) =>
-		testDb().updateTable('rateLimits').set({ expire: Date.now() - 1 }).where('key', '=', `loginPairWait:${pairKey(email, ip)}`).execute()
+		testDb()
+			.updateTable('rateLimits')
+			.set({ expire: Date.now() - 1 })
+			.where('key', '=', `loginPairWait:${pairKey(email, ip)}`)
+			.execute()
 
 	test('an attacker failing from one IP waits after 5, longer after each further failure; even the right password waits', async () => {
 		const { user, password } = await createUser()

@@ -8,7 +8,16 @@ beforeAll(async () => {
 })
 afterAll(() => api.close())
 
-type SessionAnswer = { id: string; browser: string | null; system: string | null; userAgent: string | null; ip: string | null; createdAt: string; lastSeenAt: string; current: boolean }
+type SessionAnswer = {
+	id: string
+	browser: string | null
+	system: string | null
+	userAgent: string | null
+	ip: string | null
+	createdAt: string
+	lastSeenAt: string
+	current: boolean
+}
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0'
 const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
@@ -34,7 +43,12 @@ describe('active sessions', () => {
 		expect(status).toBe(200)
 		const mine = sessions.filter((session) => session.ip === laptop.ip || session.ip === phone.ip)
 		expect(mine).toHaveLength(2)
-		expect(mine.find((session) => session.current)).toMatchObject({ browser: 'Safari 17', system: 'iOS 17', ip: phone.ip, userAgent: `${iphone.slice(0, 119)}…` })
+		expect(mine.find((session) => session.current)).toMatchObject({
+			browser: 'Safari 17',
+			system: 'iOS 17',
+			ip: phone.ip,
+			userAgent: `${iphone.slice(0, 119)}…`,
+		})
 		expect(mine.find((session) => !session.current)).toMatchObject({ browser: 'Firefox 125', system: 'Linux', ip: laptop.ip, userAgent: firefox })
 		for (const session of sessions) expect(Date.parse(session.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(session.createdAt))
 		expect(sessions.filter((session) => session.current)).toHaveLength(1)

@@ -6,7 +6,10 @@ import { type TestApi } from './harness.ts'
 /** A password that meets every rule. */
 export const strongPassword = 'Corr3ct-horse'
 
-export type AuthAnswer = { access_token: string; user: { id: string; email: string; name: string; emailVerified: boolean; locale: string; theme: string; workspace: unknown } }
+export type AuthAnswer = {
+	access_token: string
+	user: { id: string; email: string; name: string; emailVerified: boolean; locale: string; theme: string; workspace: unknown }
+}
 export type ErrorAnswer = { message: string; statusCode: number; details: { source?: string; fields?: Record<string, string[]>; retryAfter?: number } | null }
 
 /** A client address of its own, so the per-IP limits of one test never throttle another. */

@@ -30,7 +30,9 @@ async function sessionsOf(userId: string) {
 }
 
 async function auditKinds(workspaceId: string, actorId: string) {
-	return (await db().selectFrom('auditEvents').select('kind').where('workspaceId', '=', workspaceId).where('actorId', '=', actorId).orderBy('id').execute()).map((row) => row.kind)
+	return (
+		await db().selectFrom('auditEvents').select('kind').where('workspaceId', '=', workspaceId).where('actorId', '=', actorId).orderBy('id').execute()
+	).map((row) => row.kind)
 }
 
 /** A user with two-step sign-in on (seeded) and their recovery codes (made through the API). */
@@ -74,7 +76,9 @@ describe('setting two-step sign-in up', () => {
 		// A wrong code: 400 beside the field, in the caller's language; still off.
 		const wrong = await visitor(api, { auth: user.auth, language: 'fr-x' }).post('/two-factor/enable', { code: wrongCode(secret) })
 		expect(wrong.status).toBe(400)
-		expect((wrong.body as ErrorAnswer).details?.fields).toEqual({ code: ['Ce code n’est pas valide ou a déjà été utilisé. Attendez le code suivant et réessayez.'] })
+		expect((wrong.body as ErrorAnswer).details?.fields).toEqual({
+			code: ['Ce code n’est pas valide ou a déjà été utilisé. Attendez le code suivant et réessayez.'],
+		})
 		const notACode = await visitor(api, { auth: user.auth, language: 'ar-eg' }).post('/two-factor/enable', { code: 'abc' })
 		expect(notACode.status).toBe(400)
 		expect((notACode.body as ErrorAnswer).details?.fields).toEqual({ code: ['أدخل الرمز المكوّن من 6 أرقام من تطبيق المصادقة.'] })
@@ -203,7 +207,11 @@ describe('signing in with two-step sign-in', () => {
 		expect((unknown.body as ErrorAnswer).message).toBe('Cette étape de connexion a expiré ou a déjà été effectuée. Reconnectez-vous avec votre mot de passe.')
 
 		const stale = await challengeFor(user)
-		await db().updateTable('twoFactorChallenges').set({ expiresAt: new Date(Date.now() - 1000) }).where('userId', '=', user.user.id).execute()
+		await db()
+			.updateTable('twoFactorChallenges')
+			.set({ expiresAt: new Date(Date.now() - 1000) })
+			.where('userId', '=', user.user.id)
+			.execute()
 		expect((await visitor(api).post('/login/two-factor', { challenge: stale, recoveryCode: user.recoveryCodes[3] })).status).toBe(401)
 		// The recovery code was not spent on an expired challenge.
 		expect((await visitor(api).post('/login/two-factor', { challenge: await challengeFor(user), recoveryCode: user.recoveryCodes[3] })).status).toBe(200)
@@ -232,7 +240,8 @@ describe('signing in with two-step sign-in', () => {
 	test('wrong codes at the second step are rate limited per user', async () => {
 		const user = await userWithTwoFactor()
 		const challenge = await challengeFor(user)
-		for (let attempt = 0; attempt < 10; attempt++) expect((await visitor(api).post('/login/two-factor', { challenge, recoveryCode: `wrong-${attempt}` })).status).toBe(400)
+		for (let attempt = 0; attempt < 10; attempt++)
+			expect((await visitor(api).post('/login/two-factor', { challenge, recoveryCode: `wrong-${attempt}` })).status).toBe(400)
 		expect((await visitor(api).post('/login/two-factor', { challenge, recoveryCode: user.recoveryCodes[0] })).status).toBe(429)
 	})
 
@@ -306,7 +315,9 @@ describe('a workspace that requires two-step sign-in', () => {
 		expect((await api.request('PATCH', path, { body: { logoColor: '#112233' }, headers: team.admin.auth })).status).toBe(200)
 		const ownerFirst = await api.request('PATCH', path, { body: { requireTwoFactor: true }, headers: team.owner.auth })
 		expect(ownerFirst.status).toBe(409)
-		expect((ownerFirst.body as ErrorAnswer).details?.fields).toEqual({ requireTwoFactor: ['Turn on two-step sign-in for your own account before requiring it of the members.'] })
+		expect((ownerFirst.body as ErrorAnswer).details?.fields).toEqual({
+			requireTwoFactor: ['Turn on two-step sign-in for your own account before requiring it of the members.'],
+		})
 		expect((await api.request('PATCH', path, { body: { requireTwoFactor: 'yes' }, headers: team.owner.auth })).status).toBe(400)
 
 		await seedTwoFactor(team.owner.user.id, key, { on: true })
@@ -339,7 +350,14 @@ describe('a workspace that requires two-step sign-in', () => {
 		for (const route of ['/conversations?status=all', '/members', '/labels', '/overview']) {
 			expect((await api.request('GET', `${path}${route}`, { headers: team.agent.auth })).status, route).toBe(403)
 		}
-		expect((await api.request('POST', '/v1/realtime/auth', { body: { socket_id: '1234.5678', channel_name: workspaceChannel(team.workspace.id) }, headers: team.agent.auth })).status).toBe(403)
+		expect(
+			(
+				await api.request('POST', '/v1/realtime/auth', {
+					body: { socket_id: '1234.5678', channel_name: workspaceChannel(team.workspace.id) },
+					headers: team.agent.auth,
+				})
+			).status,
+		).toBe(403)
 		// The workspace itself stays readable, so a page can say why; the owner (with it on) works as before.
 		expect((await api.request('GET', path, { headers: team.agent.auth })).body).toMatchObject({ requireTwoFactor: true, role: 'agent' })
 		expect((await api.request('GET', `${path}/contacts`, { headers: team.owner.auth })).status).toBe(200)
@@ -376,8 +394,14 @@ describe('a workspace that requires two-step sign-in', () => {
 		const old = { Authorization: `Bearer ${await createSession(db(), team.agent.user.id)}` }
 		const refused = await api.request('GET', `${path}/contacts`, { headers: { ...old, 'Accept-Language': 'fr-x' } })
 		expect(refused.status).toBe(403)
-		expect(refused.body).toMatchObject({ details: { reason: 'twoFactorSession' }, message: expect.stringMatching(/^Cet espace de travail exige la connexion en deux étapes, et cette session/) })
-		expect((await api.request('POST', '/v1/realtime/auth', { body: { socket_id: '1234.5678', channel_name: workspaceChannel(team.workspace.id) }, headers: old })).status).toBe(403)
+		expect(refused.body).toMatchObject({
+			details: { reason: 'twoFactorSession' },
+			message: expect.stringMatching(/^Cet espace de travail exige la connexion en deux étapes, et cette session/),
+		})
+		expect(
+			(await api.request('POST', '/v1/realtime/auth', { body: { socket_id: '1234.5678', channel_name: workspaceChannel(team.workspace.id) }, headers: old }))
+				.status,
+		).toBe(403)
 		// Nor may the owner require it from such a session.
 		const ownerOld = { Authorization: `Bearer ${await createSession(db(), team.owner.user.id)}` }
 		const owner = await api.request('PATCH', path, { body: { requireTwoFactor: true }, headers: ownerOld })
@@ -391,7 +415,10 @@ describe('a workspace that requires two-step sign-in', () => {
 		expect((await api.request('GET', `${path}/contacts`, { headers: fresh })).status).toBe(200)
 
 		// Turning it off ends every session but the one that did it.
-		const off = await visitor(api, { auth: fresh }).post('/two-factor/disable', { password: team.agent.password, recoveryCode: (enabled.body as Codes).recoveryCodes[0] })
+		const off = await visitor(api, { auth: fresh }).post('/two-factor/disable', {
+			password: team.agent.password,
+			recoveryCode: (enabled.body as Codes).recoveryCodes[0],
+		})
 		expect(off.status).toBe(204)
 		expect((await api.request('GET', '/v1/auth/profile', { headers: team.agent.auth })).status).toBe(401)
 		expect((await api.request('GET', '/v1/auth/profile', { headers: fresh })).status).toBe(200)

@@ -73,10 +73,20 @@ afterAll(async () => {
 
 test('the server is killed (SIGKILL) mid-campaign and started again: no chat receives the message twice', { timeout: 240_000 }, async () => {
 	let server = await startServer()
-	const { access_token: token } = await call<{ access_token: string }>(server, 'POST', '/v1/auth/register', { name: 'Owner', email: `owner-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Crash-password-1' })
+	const { access_token: token } = await call<{ access_token: string }>(server, 'POST', '/v1/auth/register', {
+		name: 'Owner',
+		email: `owner-${crypto.randomBytes(4).toString('hex')}@example.test`,
+		password: 'Crash-password-1',
+	})
 	const workspace = await call<{ id: string }>(server, 'POST', '/v1/workspaces', { name: 'Crash' }, token)
 	const bot = fake.addBot()
-	const channel = await call<{ id: string }>(server, 'POST', `/v1/workspaces/${workspace.id}/channels`, { kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } }, token)
+	const channel = await call<{ id: string }>(
+		server,
+		'POST',
+		`/v1/workspaces/${workspace.id}/channels`,
+		{ kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } },
+		token,
+	)
 
 	// 2 000 contacts, each with a Telegram chat on the channel, in two statements.
 	const chats = Array.from({ length: recipients }, (_, index) => 920_000_000 + index)
@@ -91,19 +101,29 @@ test('the server is killed (SIGKILL) mid-campaign and started again: no chat rec
 		.execute()
 
 	const campaignsPath = `/v1/workspaces/${workspace.id}/campaigns`
-	const created = await call<{ id: string }>(server, 'POST', campaignsPath, { name: 'Crash', channelId: channel.id, body: 'Hello {{name}}', ratePerSecond: 1000 }, token)
+	const created = await call<{ id: string }>(
+		server,
+		'POST',
+		campaignsPath,
+		{ name: 'Crash', channelId: channel.id, body: 'Hello {{name}}', ratePerSecond: 1000 },
+		token,
+	)
 	const started = await call<{ status: string; recipientCount: number }>(server, 'POST', `${campaignsPath}/${created.id}/start`, undefined, token)
 	expect(started).toMatchObject({ status: 'running', recipientCount: recipients })
 
 	const sendPath = `/bot${bot.token}/sendMessage`
-	const sentTo = () => fake.received.filter((request) => request.path === sendPath).map((request) => Number((request.body as { chat_id: number | string }).chat_id))
+	const sentTo = () =>
+		fake.received.filter((request) => request.path === sendPath).map((request) => Number((request.body as { chat_id: number | string }).chat_id))
 	// Halfway through its first batch (1 000 claimed at once), the process dies.
 	await until('400 sent', () => sentTo().length >= 400, 90_000)
 	await kill(server)
 	const atKill = sentTo().length
 	expect(atKill).toBeLessThan(recipients)
 
-	const left = await sql<{ status: string; n: number }>`select status, count(*)::int as n from campaign_recipients where campaign_id = ${created.id} group by status`.execute(db)
+	const left = await sql<{
+		status: string
+		n: number
+	}>`select status, count(*)::int as n from campaign_recipients where campaign_id = ${created.id} group by status`.execute(db)
 	const byStatus = Object.fromEntries(left.rows.map((row) => [row.status, row.n]))
 	expect(byStatus.sending).toBeGreaterThan(0)
 
@@ -116,8 +136,11 @@ test('the server is killed (SIGKILL) mid-campaign and started again: no chat rec
 	// A restarted process on a loaded machine may take half a minute to start and take the job: what is checked is once, not speed.
 	await until('the campaign completed', async () => (await statusOf()) === 'completed', 120_000).catch(async (error: Error) => {
 		// Why it did not finish: its recipients by status and its send job (locked by whom, since when).
-		const state = await sql`select (select json_object_agg(status, n) from (select status, count(*) as n from campaign_recipients where campaign_id = ${created.id} group by status) s) as recipients,
-			(select json_agg(json_build_object('key', key, 'lockedBy', locked_by, 'lockedAt', locked_at, 'runAt', run_at, 'attempts', attempts, 'lastError', last_error)) from graphile_worker._private_jobs where key = ${`campaign-send:${created.id}`}) as job`.execute(db)
+		const state =
+			await sql`select (select json_object_agg(status, n) from (select status, count(*) as n from campaign_recipients where campaign_id = ${created.id} group by status) s) as recipients,
+			(select json_agg(json_build_object('key', key, 'lockedBy', locked_by, 'lockedAt', locked_at, 'runAt', run_at, 'attempts', attempts, 'lastError', last_error)) from graphile_worker._private_jobs where key = ${`campaign-send:${created.id}`}) as job`.execute(
+				db,
+			)
 		throw new Error(`${error.message}: ${JSON.stringify(state.rows[0])}`)
 	})
 	await stop(server)

@@ -18,11 +18,21 @@ export async function addAudience(
 	for (const person of people) {
 		const contact = await db
 			.insertInto('contacts')
-			.values({ workspaceId, name: person.name, company: person.company ?? null, attributes: person.attributes ?? {}, avatarColor: '#123456', optedOutAt: person.optedOut ? new Date() : null })
+			.values({
+				workspaceId,
+				name: person.name,
+				company: person.company ?? null,
+				attributes: person.attributes ?? {},
+				avatarColor: '#123456',
+				optedOutAt: person.optedOut ? new Date() : null,
+			})
 			.returningAll()
 			.executeTakeFirstOrThrow()
 		if (channelId && person.identity !== false)
-			await db.insertInto('contactIdentities').values({ workspaceId, channelId, contactId: contact.id, externalId: person.identity ?? crypto.randomBytes(6).toString('hex') }).execute()
+			await db
+				.insertInto('contactIdentities')
+				.values({ workspaceId, channelId, contactId: contact.id, externalId: person.identity ?? crypto.randomBytes(6).toString('hex') })
+				.execute()
 		for (const labelId of person.labels ?? []) await db.insertInto('contactLabels').values({ workspaceId, contactId: contact.id, labelId }).execute()
 		contacts.push(contact)
 	}
@@ -30,7 +40,11 @@ export async function addAudience(
 }
 
 export async function addLabel(workspaceId: string, title: string) {
-	return testDb().insertInto('labels').values({ workspaceId, title: `${title}-${crypto.randomBytes(3).toString('hex')}`, color: '#336699' }).returningAll().executeTakeFirstOrThrow()
+	return testDb()
+		.insertInto('labels')
+		.values({ workspaceId, title: `${title}-${crypto.randomBytes(3).toString('hex')}`, color: '#336699' })
+		.returningAll()
+		.executeTakeFirstOrThrow()
 }
 
 export async function createCampaign(api: TestApi, auth: Record<string, string>, workspaceId: string, body: Record<string, unknown>): Promise<CampaignJson> {
@@ -39,7 +53,13 @@ export async function createCampaign(api: TestApi, auth: Record<string, string>,
 	return response.body as CampaignJson
 }
 
-export async function campaignAction(api: TestApi, auth: Record<string, string>, workspaceId: string, campaignId: string, action: 'start' | 'pause' | 'resume' | 'cancel'): Promise<CampaignJson> {
+export async function campaignAction(
+	api: TestApi,
+	auth: Record<string, string>,
+	workspaceId: string,
+	campaignId: string,
+	action: 'start' | 'pause' | 'resume' | 'cancel',
+): Promise<CampaignJson> {
 	const response = await api.request('POST', campaignsPath(workspaceId, `/${campaignId}/${action}`), { headers: auth })
 	expect(response.status, JSON.stringify(response.body)).toBe(200)
 	return response.body as CampaignJson

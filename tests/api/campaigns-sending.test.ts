@@ -24,7 +24,15 @@ let nextChat = 810_000_000
 
 /** A job runner as each app process starts one, on the same database. */
 async function startRunner() {
-	const runner = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+	const runner = await startJobRunner({
+		db: testDb(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: jobHandlers,
+		log: quiet,
+		config: api.config,
+		realtime: recordingRealtime(published),
+		pollInterval: 100,
+	})
 	runners.push(runner)
 	return runner
 }
@@ -35,7 +43,10 @@ async function stopRunner(runner: JobRunner) {
 }
 
 /** The chat ids the fake Telegram was asked to send to, in order. */
-const sentTo = () => fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage`).map((request) => Number((request.body as { chat_id: number | string }).chat_id))
+const sentTo = () =>
+	fake.received
+		.filter((request) => request.path === `/bot${bot.token}/sendMessage`)
+		.map((request) => Number((request.body as { chat_id: number | string }).chat_id))
 
 /** `count` contacts with a Telegram chat each, labelled with a fresh label. */
 async function telegramAudience(count: number, name: string) {
@@ -50,11 +61,18 @@ async function telegramAudience(count: number, name: string) {
 }
 
 async function startCampaign(labelId: string, extra: Record<string, unknown> = {}) {
-	const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, { name: `Campaign ${labelId.slice(0, 6)}`, channelId, labelsIn: [labelId], body: 'Hello {{name}}', ...extra })
+	const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, {
+		name: `Campaign ${labelId.slice(0, 6)}`,
+		channelId,
+		labelsIn: [labelId],
+		body: 'Hello {{name}}',
+		...extra,
+	})
 	return campaignAction(api, team.admin.auth, team.workspace.id, campaign.id, 'start')
 }
 
-const statusOf = async (campaignId: string) => (await testDb().selectFrom('campaigns').select('status').where('id', '=', campaignId).executeTakeFirstOrThrow()).status
+const statusOf = async (campaignId: string) =>
+	(await testDb().selectFrom('campaigns').select('status').where('id', '=', campaignId).executeTakeFirstOrThrow()).status
 const completed = (campaignId: string) => until(async () => (await statusOf(campaignId)) === 'completed')
 
 beforeAll(async () => {
@@ -62,7 +80,10 @@ beforeAll(async () => {
 	api = await startApi({ TELEGRAM_API_URL: fake.url })
 	team = await createTeam('Campaign sending')
 	bot = fake.addBot()
-	const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { headers: team.admin.auth, body: { kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } } })
+	const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+		headers: team.admin.auth,
+		body: { kind: 'telegram', name: 'Broadcast', credentials: { botToken: bot.token } },
+	})
 	expect(created.status).toBe(201)
 	channelId = (created.body as { id: string }).id
 })
@@ -93,10 +114,24 @@ describe('exactly once', () => {
 		const recipients = await recipientsOf(campaign.id)
 		expect(recipients.every((recipient) => recipient.status === 'sent' && recipient.messageId)).toBe(true)
 		// Each message is in the contact's conversation, sent, with Telegram's id.
-		const messages = await testDb().selectFrom('messages').select(['status', 'externalId', 'body']).where('id', 'in', recipients.map((recipient) => recipient.messageId!)).execute()
+		const messages = await testDb()
+			.selectFrom('messages')
+			.select(['status', 'externalId', 'body'])
+			.where(
+				'id',
+				'in',
+				recipients.map((recipient) => recipient.messageId!),
+			)
+			.execute()
 		expect(messages.every((message) => message.status === 'sent' && message.externalId && message.body.startsWith('Hello Once '))).toBe(true)
 		// Live totals: ids only.
-		await expect.poll(() => published).toContainEqual({ channel: `private-workspace-${team.workspace.id}`, event: 'campaign.updated', data: { workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) } })
+		await expect
+			.poll(() => published)
+			.toContainEqual({
+				channel: `private-workspace-${team.workspace.id}`,
+				event: 'campaign.updated',
+				data: { workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) },
+			})
 		const answer = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}`), { headers: team.agent.auth })
 		expect(answer.body).toMatchObject({ status: 'completed', processed: 150, totals: expect.objectContaining({ sent: 150, queued: 0 }) })
 	})
@@ -113,12 +148,23 @@ describe('exactly once', () => {
 		const { conversation } = await latestConversation(testDb(), channel, identity)
 		const written = await insertText(testDb(), conversation, { direction: 'outgoing', body: 'Hello Crash 1', externalId: null, status: 'pending' })
 		const claim = { status: 'sending' as const, claimedAt: sql<Date>`now() - interval '5 minutes'` }
-		await testDb().updateTable('campaignRecipients').set({ ...claim, conversationId: conversation.id, messageId: written.id }).where('campaignId', '=', campaign.id).where('contactId', '=', contacts[0]!.id).execute()
+		await testDb()
+			.updateTable('campaignRecipients')
+			.set({ ...claim, conversationId: conversation.id, messageId: written.id })
+			.where('campaignId', '=', campaign.id)
+			.where('contactId', '=', contacts[0]!.id)
+			.execute()
 		await testDb().updateTable('campaignRecipients').set(claim).where('campaignId', '=', campaign.id).where('contactId', '=', contacts[1]!.id).execute()
 		await startRunner()
 		await completed(campaign.id)
-		expect(sentTo().filter((chat) => chats.includes(chat)).sort()).toEqual([chats[1], chats[2], chats[3]].sort())
-		const unknown = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?status=failed`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr-x' } })
+		expect(
+			sentTo()
+				.filter((chat) => chats.includes(chat))
+				.sort(),
+		).toEqual([chats[1], chats[2], chats[3]].sort())
+		const unknown = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?status=failed`), {
+			headers: { ...team.agent.auth, 'Accept-Language': 'fr-x' },
+		})
 		expect(unknown.body).toMatchObject({ total: 1, recipients: [{ contactId: contacts[0]!.id, reason: expect.stringContaining('renvoyé') }] })
 	})
 })
@@ -164,7 +210,11 @@ describe('sending', () => {
 		const started = await testDb().selectFrom('campaigns').select(['startedAt', 'recipientCount']).where('id', '=', campaign.id).executeTakeFirstOrThrow()
 		expect(started.startedAt!.getTime()).toBeGreaterThanOrEqual(at.getTime() - 50)
 		expect(started.recipientCount).toBe(3)
-		expect(sentTo().filter((chat) => chats.includes(chat)).sort()).toEqual([...chats].sort())
+		expect(
+			sentTo()
+				.filter((chat) => chats.includes(chat))
+				.sort(),
+		).toEqual([...chats].sort())
 	})
 
 	test('the default rate respects the provider: Telegram 30 a second', async () => {
@@ -182,7 +232,7 @@ describe('sending', () => {
 		await completed(campaign.id)
 		const recipients = await recipientsOf(campaign.id)
 		const blocked = recipients.find((recipient) => recipient.contactId === contacts[1]!.id)!
-		expect(recipients.map((recipient) => recipient === blocked ? 'failed' : 'sent')).toEqual(recipients.map((recipient) => recipient.status))
+		expect(recipients.map((recipient) => (recipient === blocked ? 'failed' : 'sent'))).toEqual(recipients.map((recipient) => recipient.status))
 		expect(blocked.reason).toContain('bot was blocked by the user')
 		const failed = await testDb().selectFrom('messages').select(['status', 'error']).where('id', '=', blocked.messageId!).executeTakeFirstOrThrow()
 		expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('blocked') })
@@ -232,16 +282,28 @@ describe('answers', () => {
 
 		// The campaign's page hears of the answer as `campaign.updated`; a message in another conversation moves no campaign.
 		const heard: Published[] = []
-		const conversationOf = (id: string) => testDb().selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', id).executeTakeFirstOrThrow()
+		const conversationOf = (id: string) =>
+			testDb().selectFrom('conversations').select(['id', 'workspaceId', 'number']).where('id', '=', id).executeTakeFirstOrThrow()
 		const answered = await conversationOf(replied!.conversationId!)
-		const answer = await testDb().selectFrom('messages').select(['id', 'kind', 'direction']).where('conversationId', '=', answered.id).where('direction', '=', 'incoming').executeTakeFirstOrThrow()
+		const answer = await testDb()
+			.selectFrom('messages')
+			.select(['id', 'kind', 'direction'])
+			.where('conversationId', '=', answered.id)
+			.where('direction', '=', 'incoming')
+			.executeTakeFirstOrThrow()
 		const link = await createLinkChannel(team.workspace.id, 'Elsewhere')
 		const elsewhere = await customerWrites(link, 'elsewhere-visitor', 'Not about the campaign')
-		const other = await testDb().selectFrom('messages').select(['id', 'kind', 'direction']).where('conversationId', '=', elsewhere.conversation.id).executeTakeFirstOrThrow()
+		const other = await testDb()
+			.selectFrom('messages')
+			.select(['id', 'kind', 'direction'])
+			.where('conversationId', '=', elsewhere.conversation.id)
+			.executeTakeFirstOrThrow()
 		await publishEvents(testDb(), recordingRealtime(heard), [messageEvent('message.created', await conversationOf(elsewhere.conversation.id), other)])
 		expect(heard.map((entry) => entry.event)).toEqual(['message.created'])
 		await publishEvents(testDb(), recordingRealtime(heard), [messageEvent('message.created', answered, answer)])
-		expect(heard.filter((entry) => entry.event === 'campaign.updated').map((entry) => entry.data)).toEqual([{ workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) }])
+		expect(heard.filter((entry) => entry.event === 'campaign.updated').map((entry) => entry.data)).toEqual([
+			{ workspaceId: team.workspace.id, campaignId: campaign.id, seq: expect.any(Number) },
+		])
 	})
 
 	test('STOP, ARRÊT or إلغاء opts the contact out, with a line in the conversation; the next audience leaves them out', async () => {
@@ -251,23 +313,49 @@ describe('answers', () => {
 		for (const [index, word] of words.entries()) {
 			await fake.postUpdate(bot.token, textUpdate({ id: chats[index]!, firstName: 'Opt' }, word), { origin: api.url })
 		}
-		const optedOut = () => testDb().selectFrom('contacts').select(['id', 'optedOutAt']).where('id', 'in', contacts.map((contact) => contact.id)).execute()
+		const optedOut = () =>
+			testDb()
+				.selectFrom('contacts')
+				.select(['id', 'optedOutAt'])
+				.where(
+					'id',
+					'in',
+					contacts.map((contact) => contact.id),
+				)
+				.execute()
 		// Each chat's update is a job of its own, handled in any order: wait for all four.
 		const received = () =>
 			testDb()
 				.selectFrom('messages')
 				.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
 				.select('messages.id')
-				.where('conversations.contactId', 'in', contacts.map((contact) => contact.id))
+				.where(
+					'conversations.contactId',
+					'in',
+					contacts.map((contact) => contact.id),
+				)
 				.where('messages.direction', '=', 'incoming')
 				.execute()
 		await until(async () => (await received()).length === words.length)
 		const rows = new Map((await optedOut()).map((row) => [row.id, row.optedOutAt]))
 		expect(contacts.map((contact) => rows.get(contact.id) !== null)).toEqual([true, true, true, false])
-		const activity = await testDb().selectFrom('messages').innerJoin('conversations', 'conversations.id', 'messages.conversationId').select(['conversations.contactId', 'messages.activity']).where('messages.kind', '=', 'activity').where('conversations.contactId', 'in', contacts.map((contact) => contact.id)).execute()
+		const activity = await testDb()
+			.selectFrom('messages')
+			.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
+			.select(['conversations.contactId', 'messages.activity'])
+			.where('messages.kind', '=', 'activity')
+			.where(
+				'conversations.contactId',
+				'in',
+				contacts.map((contact) => contact.id),
+			)
+			.execute()
 		expect(activity).toHaveLength(3)
 		expect(activity.every((row) => row.activity?.key === 'activity.optedOut')).toBe(true)
-		const preview = await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId, labelsIn: [label.id] }, headers: team.admin.auth })
+		const preview = await api.request('POST', campaignsPath(team.workspace.id, '/audience'), {
+			body: { channelId, labelsIn: [label.id] },
+			headers: team.admin.auth,
+		})
 		expect(preview.body).toMatchObject({ count: 1, recipients: [{ contactId: contacts[3]!.id }] })
 	})
 
@@ -279,7 +367,9 @@ describe('answers', () => {
 		const waiting = (await recipientsOf(campaign.id)).filter((recipient) => recipient.status === 'queued').map((recipient) => recipient.contactId)
 		const leaving = contacts.findIndex((contact) => contact.id === waiting.at(-1))
 		await fake.postUpdate(bot.token, textUpdate({ id: chats[leaving]!, firstName: 'Midway' }, 'Stop'), { origin: api.url })
-		await until(async () => (await testDb().selectFrom('contacts').select('optedOutAt').where('id', '=', contacts[leaving]!.id).executeTakeFirstOrThrow()).optedOutAt)
+		await until(
+			async () => (await testDb().selectFrom('contacts').select('optedOutAt').where('id', '=', contacts[leaving]!.id).executeTakeFirstOrThrow()).optedOutAt,
+		)
 		await completed(campaign.id)
 		const recipient = (await recipientsOf(campaign.id)).find((row) => row.contactId === contacts[leaving]!.id)!
 		expect(recipient).toMatchObject({ status: 'skipped', reason: 'campaigns:reasons.optedOut', messageId: null })

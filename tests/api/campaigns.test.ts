@@ -35,7 +35,8 @@ describe('the audience', () => {
 		await addAudience(team.workspace.id, other.id, [{ name: 'Farid (vip, elsewhere)', labels: [vip.id] }])
 		await addAudience(team.workspace.id, null, [{ name: 'Gil (vip, no identity)', labels: [vip.id] }])
 
-		const preview = async (body: Record<string, unknown>, auth = team.owner.auth) => api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: channel.id, ...body }, headers: auth })
+		const preview = async (body: Record<string, unknown>, auth = team.owner.auth) =>
+			api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: channel.id, ...body }, headers: auth })
 		const vips = await preview({ labelsIn: [vip.id], labelsOut: [churned.id] })
 		expect(vips.status).toBe(200)
 		expect(vips.body).toEqual({ count: 2, recipients: [expect.objectContaining({ name: 'Amal (vip)' }), expect.objectContaining({ name: 'Bruno (vip)' })] })
@@ -47,7 +48,10 @@ describe('the audience', () => {
 		// A draft says whom it will reach, counted as the form counts it, in the list and alone.
 		const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, draft({ labelsIn: [vip.id], labelsOut: [churned.id] }))
 		expect(campaign).toMatchObject({ status: 'draft', recipientCount: 0, audienceCount: 2 })
-		const listed = async () => ((await api.request('GET', campaignsPath(team.workspace.id), { headers: team.agent.auth })).body as { campaigns: CampaignJson[] }).campaigns.find((each) => each.id === campaign.id)
+		const listed = async () =>
+			((await api.request('GET', campaignsPath(team.workspace.id), { headers: team.agent.auth })).body as { campaigns: CampaignJson[] }).campaigns.find(
+				(each) => each.id === campaign.id,
+			)
 		expect(await listed()).toMatchObject({ audienceCount: 2 })
 
 		// Starting freezes the list: a contact labelled afterwards is not added, nor counted.
@@ -62,7 +66,10 @@ describe('the audience', () => {
 		const cancelled = await campaignAction(api, team.admin.auth, team.workspace.id, campaign.id, 'cancel')
 		expect(cancelled).toMatchObject({ status: 'cancelled', totals: expect.objectContaining({ skipped: 2, queued: 0 }) })
 		const list = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?status=skipped`), { headers: team.agent.auth })
-		expect(list.body).toMatchObject({ total: 2, recipients: [{ status: 'skipped', reason: 'The campaign was cancelled before this contact’s turn.'.replace('’', "'") }, expect.anything()] })
+		expect(list.body).toMatchObject({
+			total: 2,
+			recipients: [{ status: 'skipped', reason: 'The campaign was cancelled before this contact’s turn.'.replace('’', "'") }, expect.anything()],
+		})
 		const csv = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/recipients?format=csv`), { headers: team.agent.auth })
 		expect(csv.headers.get('content-type')).toContain('text/csv')
 		expect(String(csv.body).split('\r\n')[0]).toBe('contact_id,name,status,reason,sent_at')
@@ -74,10 +81,19 @@ describe('the audience', () => {
 			{ name: 'Yara', company: 'Nile Tours', attributes: { plan: 'Gold' } },
 			{ name: 'Zed' },
 		])
-		const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ body: 'Hi {{name}} of {{company | your team}}, your {{plan|free}} plan' }))
-		const one = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/message-preview?contactId=${contact!.id}`), { headers: team.agent.auth })
+		const campaign = await createCampaign(
+			api,
+			team.owner.auth,
+			team.workspace.id,
+			draft({ body: 'Hi {{name}} of {{company | your team}}, your {{plan|free}} plan' }),
+		)
+		const one = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/message-preview?contactId=${contact!.id}`), {
+			headers: team.agent.auth,
+		})
 		expect(one.body).toEqual({ contactId: contact!.id, name: 'Yara', body: 'Hi Yara of Nile Tours, your Gold plan' })
-		const other = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/message-preview?contactId=${bare!.id}`), { headers: team.agent.auth })
+		const other = await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}/message-preview?contactId=${bare!.id}`), {
+			headers: team.agent.auth,
+		})
 		expect(other.body).toMatchObject({ body: 'Hi Zed of your team, your free plan' })
 	})
 })
@@ -87,7 +103,9 @@ describe('roles and isolation', () => {
 		const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft())
 		expect(campaign).toMatchObject({ name: 'Spring sale', status: 'draft', channelKind: 'link', body: 'Hello {{name}}!', ratePerSecond: 50, recipientCount: 0 })
 		const agent = team.agent.auth
-		expect((await api.request('GET', campaignsPath(team.workspace.id), { headers: agent })).body).toMatchObject({ campaigns: expect.arrayContaining([expect.objectContaining({ id: campaign.id })]) })
+		expect((await api.request('GET', campaignsPath(team.workspace.id), { headers: agent })).body).toMatchObject({
+			campaigns: expect.arrayContaining([expect.objectContaining({ id: campaign.id })]),
+		})
 		expect((await api.request('GET', campaignsPath(team.workspace.id, `/${campaign.id}`), { headers: agent })).body).toMatchObject({ id: campaign.id })
 		for (const [method, rest, body] of [
 			['POST', '', draft()],
@@ -105,7 +123,11 @@ describe('roles and isolation', () => {
 		const outsider = team.outsider.auth
 		expect((await api.request('GET', campaignsPath(team.workspace.id), { headers: outsider })).status).toBe(404)
 		// Their own workspace does not reach this campaign nor this channel.
-		expect((await api.request('GET', campaignsPath(team.elsewhere.id, `/${campaign.id}`), { headers: outsider })).body).toEqual({ message: 'This campaign does not exist.', statusCode: 404, details: null })
+		expect((await api.request('GET', campaignsPath(team.elsewhere.id, `/${campaign.id}`), { headers: outsider })).body).toEqual({
+			message: 'This campaign does not exist.',
+			statusCode: 404,
+			details: null,
+		})
 		expect((await api.request('POST', campaignsPath(team.elsewhere.id, `/${campaign.id}/start`), { headers: outsider })).status).toBe(404)
 		const foreign = await api.request('POST', campaignsPath(team.elsewhere.id), { body: draft(), headers: outsider })
 		expect(foreign.status).toBe(422)
@@ -137,7 +159,9 @@ describe('bad input is a translated 4xx', () => {
 		expect(extra.status).toBe(400)
 		const started = await createCampaign(api, team.owner.auth, team.workspace.id, draft())
 		await campaignAction(api, team.owner.auth, team.workspace.id, started.id, 'cancel')
-		const again = await api.request('POST', campaignsPath(team.workspace.id, `/${started.id}/start`), { headers: { ...team.owner.auth, 'Accept-Language': 'fr-x' } })
+		const again = await api.request('POST', campaignsPath(team.workspace.id, `/${started.id}/start`), {
+			headers: { ...team.owner.auth, 'Accept-Language': 'fr-x' },
+		})
 		expect(again.body).toEqual({ message: 'Une campagne annulée ne peut pas être lancée.', statusCode: 409, details: null })
 		const edit = await api.request('PATCH', campaignsPath(team.workspace.id, `/${started.id}`), { body: { name: 'x' }, headers: team.owner.auth })
 		expect(edit.status).toBe(409)
@@ -145,7 +169,9 @@ describe('bad input is a translated 4xx', () => {
 		const off = await createLinkChannel(team.workspace.id, 'Switched off')
 		await testDb().updateTable('channels').set({ enabled: false }).where('id', '=', off.id).execute()
 		const idle = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: off.id }))
-		const refused = await api.request('POST', campaignsPath(team.workspace.id, `/${idle.id}/start`), { headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' } })
+		const refused = await api.request('POST', campaignsPath(team.workspace.id, `/${idle.id}/start`), {
+			headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' },
+		})
 		expect(refused.body).toEqual({ message: 'القناة متوقفة.', statusCode: 409, details: null })
 		const bad = await api.request('GET', campaignsPath(team.workspace.id, `/${idle.id}/recipients?status=lost`), { headers: team.agent.auth })
 		expect(bad.status).toBe(400)
@@ -164,14 +190,22 @@ describe('scheduling', () => {
 		await testDb().updateTable('workspaces').set({ timezone: 'Asia/Tokyo' }).where('id', '=', tokyo.workspace.id).execute()
 		const site = await createLinkChannel(tokyo.workspace.id)
 		await addAudience(tokyo.workspace.id, site.id, [{ name: 'Kenji' }])
-		const campaign = await createCampaign(api, tokyo.admin.auth, tokyo.workspace.id, { name: 'New year', channelId: site.id, body: 'Hi', scheduledAt: '2099-01-01T09:00' })
+		const campaign = await createCampaign(api, tokyo.admin.auth, tokyo.workspace.id, {
+			name: 'New year',
+			channelId: site.id,
+			body: 'Hi',
+			scheduledAt: '2099-01-01T09:00',
+		})
 		// 09:00 in Tokyo (UTC+9) is midnight UTC.
 		expect(campaign.scheduledAt).toBe('2099-01-01T00:00:00.000Z')
 		const scheduled = await campaignAction(api, tokyo.admin.auth, tokyo.workspace.id, campaign.id, 'start')
 		expect(scheduled).toMatchObject({ status: 'scheduled', recipientCount: 0 })
 		expect((await startJob(campaign.id))?.runAt.toISOString()).toBe('2099-01-01T00:00:00.000Z')
 		// Edited while scheduled: a draft again, the pending start removed.
-		const edited = await api.request('PATCH', campaignsPath(tokyo.workspace.id, `/${campaign.id}`), { body: { scheduledAt: '2099-07-01T09:00' }, headers: tokyo.admin.auth })
+		const edited = await api.request('PATCH', campaignsPath(tokyo.workspace.id, `/${campaign.id}`), {
+			body: { scheduledAt: '2099-07-01T09:00' },
+			headers: tokyo.admin.auth,
+		})
 		expect(edited.body).toMatchObject({ status: 'draft', scheduledAt: '2099-07-01T00:00:00.000Z' })
 		expect(await startJob(campaign.id)).toBeUndefined()
 		const done: CampaignJson = await campaignAction(api, tokyo.admin.auth, tokyo.workspace.id, campaign.id, 'cancel')
@@ -196,7 +230,10 @@ describe("the channel's campaign rate", () => {
 		expect((await api.request('GET', channelPath(team.workspace.id, site.id), { headers: team.owner.auth })).body).toMatchObject({ campaignRatePerSecond: 7 })
 
 		for (const value of [0, 1001, 2.5, '10']) {
-			const refused = await api.request('PATCH', channelPath(team.workspace.id, site.id), { body: { campaignRatePerSecond: value }, headers: { ...team.owner.auth, 'Accept-Language': 'fr-x' } })
+			const refused = await api.request('PATCH', channelPath(team.workspace.id, site.id), {
+				body: { campaignRatePerSecond: value },
+				headers: { ...team.owner.auth, 'Accept-Language': 'fr-x' },
+			})
 			expect(refused.status, String(value)).toBe(400)
 			expect((refused.body as { details: { fields: Record<string, string[]> } }).details.fields.campaignRatePerSecond?.[0]).toBeTruthy()
 		}
@@ -208,7 +245,11 @@ describe("the channel's campaign rate", () => {
 		expect((await set(team.owner.auth, null)).body).toMatchObject({ campaignRatePerSecond: null })
 		expect((await api.request('GET', campaignsPath(team.workspace.id, `/${plain.id}`), { headers: team.agent.auth })).body).toMatchObject({ ratePerSecond: 50 })
 		// A messaging channel takes it too (its other settings come from its provider).
-		const telegram = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'telegram', name: 'Bot' }).returning('id').executeTakeFirstOrThrow()
+		const telegram = await testDb()
+			.insertInto('channels')
+			.values({ workspaceId: team.workspace.id, kind: 'telegram', name: 'Bot' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const patched = await api.request('PATCH', channelPath(team.workspace.id, telegram.id), { body: { campaignRatePerSecond: 25 }, headers: team.admin.auth })
 		expect(patched.body).toMatchObject({ campaignRatePerSecond: 25, kindRatePerSecond: 30 })
 	})
@@ -217,7 +258,11 @@ describe("the channel's campaign rate", () => {
 		const site = await createLinkChannel(team.workspace.id, 'Batch site')
 		await testDb().updateTable('channels').set({ campaignRatePerSecond: 4 }).where('id', '=', site.id).execute()
 		const label = await addLabel(team.workspace.id, 'batch')
-		await addAudience(team.workspace.id, site.id, Array.from({ length: 10 }, (_, index) => ({ name: `Batch ${index}`, labels: [label.id] })))
+		await addAudience(
+			team.workspace.id,
+			site.id,
+			Array.from({ length: 10 }, (_, index) => ({ name: `Batch ${index}`, labels: [label.id] })),
+		)
 		const batchOf = async (extra: Record<string, unknown>) => {
 			const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, labelsIn: [label.id], ...extra }))
 			await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'start')
@@ -241,13 +286,20 @@ describe('claiming a batch', () => {
 		const site = await createLinkChannel(team.workspace.id, 'Claims site')
 		await testDb().updateTable('channels').set({ campaignRatePerSecond: 3 }).where('id', '=', site.id).execute()
 		const label = await addLabel(team.workspace.id, 'claims')
-		await addAudience(team.workspace.id, site.id, Array.from({ length: 10 }, (_, index) => ({ name: `Claim ${index}`, labels: [label.id] })))
+		await addAudience(
+			team.workspace.id,
+			site.id,
+			Array.from({ length: 10 }, (_, index) => ({ name: `Claim ${index}`, labels: [label.id] })),
+		)
 		const campaign = await createCampaign(api, team.owner.auth, team.workspace.id, draft({ channelId: site.id, labelsIn: [label.id] }))
 		await campaignAction(api, team.owner.auth, team.workspace.id, campaign.id, 'start')
 		await removeJob(testDb(), sendJobKey(campaign.id))
 		// The plan a busy database chose: no hashing, no materialising, so the IN (… LIMIT … SKIP LOCKED) is rescanned per row.
 		const url = new URL(inject('databaseUrl'))
-		url.searchParams.set('options', '-c enable_hashjoin=off -c enable_hashagg=off -c enable_mergejoin=off -c enable_material=off -c enable_memoize=off -c enable_sort=off')
+		url.searchParams.set(
+			'options',
+			'-c enable_hashjoin=off -c enable_hashagg=off -c enable_mergejoin=off -c enable_material=off -c enable_memoize=off -c enable_sort=off',
+		)
 		const forced = createDb(url.toString(), 2)
 		try {
 			await sendCampaignBatch(forced, recordingRealtime(), api.config, campaign.id)
@@ -268,7 +320,10 @@ describe('opting back in', () => {
 			{ name: 'Omar (opted out)', optedOut: true },
 		])
 		const contactPath = (id: string, rest = '', workspaceId = team.workspace.id) => `/v1/workspaces/${workspaceId}/contacts/${id}${rest}`
-		const audience = async () => (await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: site.id }, headers: team.agent.auth })).body as { count: number }
+		const audience = async () =>
+			(await api.request('POST', campaignsPath(team.workspace.id, '/audience'), { body: { channelId: site.id }, headers: team.agent.auth })).body as {
+				count: number
+			}
 		expect(await audience()).toMatchObject({ count: 0 })
 		const read = await api.request('GET', contactPath(hala!.id), { headers: team.agent.auth })
 		expect((read.body as { optedOutAt: string | null }).optedOutAt).toBe(hala!.optedOutAt!.toISOString())
@@ -279,7 +334,9 @@ describe('opting back in', () => {
 		expect((await api.request('POST', contactPath(hala!.id, '/opt-in', team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
 		expect((await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.outsider.auth })).status).toBe(404)
 		expect((await api.request('POST', contactPath('not-a-uuid', '/opt-in'), { headers: team.owner.auth })).status).toBe(404)
-		expect((await api.request('POST', contactPath('00000000-0000-4000-8000-000000000000', '/opt-in'), { headers: team.owner.auth })).body).toMatchObject({ statusCode: 404 })
+		expect((await api.request('POST', contactPath('00000000-0000-4000-8000-000000000000', '/opt-in'), { headers: team.owner.auth })).body).toMatchObject({
+			statusCode: 404,
+		})
 		expect(await audience()).toMatchObject({ count: 0 })
 
 		const admin = await api.request('POST', contactPath(hala!.id, '/opt-in'), { headers: team.admin.auth })

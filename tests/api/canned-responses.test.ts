@@ -58,9 +58,15 @@ describe('canned responses', () => {
 	})
 
 	test('refuses in Arabic and French too, and unknown fields', async () => {
-		const arabic = await api.request('POST', path(team.workspace.id), { body: { shortCode: 'a b', content: 'x' }, headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' } })
+		const arabic = await api.request('POST', path(team.workspace.id), {
+			body: { shortCode: 'a b', content: 'x' },
+			headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' },
+		})
 		expect(arabic.body).toMatchObject({ details: { fields: { shortCode: ['استخدم كلمة واحدة: حروف وأرقام و- و_.'] } } })
-		const french = await api.request('POST', path(team.workspace.id), { body: { shortCode: 'ok', content: 'x', extra: 1 }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
+		const french = await api.request('POST', path(team.workspace.id), {
+			body: { shortCode: 'ok', content: 'x', extra: 1 },
+			headers: { ...team.owner.auth, 'Accept-Language': 'fr' },
+		})
 		expect(french.status).toBe(400)
 	})
 
@@ -96,9 +102,11 @@ describe('canned responses', () => {
 		await add('wrap-up', 'Thanks again, we will get back to you.')
 		await add('شكر', 'شُكْراً جزيلاً')
 		const search = async (text: string) =>
-			((await api.request('GET', `${path(workspace.workspace.id)}?search=${encodeURIComponent(text)}`, { headers: workspace.agent.auth })).body as { cannedResponses: CannedJson[] }).cannedResponses.map(
-				(canned) => canned.shortCode,
-			)
+			(
+				(await api.request('GET', `${path(workspace.workspace.id)}?search=${encodeURIComponent(text)}`, { headers: workspace.agent.auth })).body as {
+					cannedResponses: CannedJson[]
+				}
+			).cannedResponses.map((canned) => canned.shortCode)
 		expect(await search('THANK')).toEqual(['thanks', 'wrap-up'])
 		expect(await search('bientot')).toEqual(['thanks'])
 		expect(await search('شكرا')).toEqual(['شكر'])

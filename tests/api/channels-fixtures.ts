@@ -15,7 +15,15 @@ export async function startChannelsApi(env: Record<string, string>, teamName: st
 	const api = await startApi(env)
 	const team = await createTeam(teamName)
 	const reader = channelReader(api, team.workspace.id, team.agent.auth)
-	const jobs = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(published), pollInterval: 100 })
+	const jobs = await startJobRunner({
+		db: testDb(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: jobHandlers,
+		log: quiet,
+		config: api.config,
+		realtime: recordingRealtime(published),
+		pollInterval: 100,
+	})
 	return {
 		api,
 		team,
@@ -57,13 +65,17 @@ export function channelReader(api: TestApi, workspaceId: string, auth: Record<st
 
 export type ChannelReader = ReturnType<typeof channelReader>
 
-
 /**
  * A provider's test file: its fake, the API with `setting` (e.g. `META_GRAPH_URL`) pointing at it, a
  * team, a reader for its agent and a job runner (publishing into `published`); started before the
  * file's tests (read the fields in a test or a later hook) and stopped after them.
  */
-export function channelSuite<Fake extends { url: string; close: () => Promise<void> }>(startFake: () => Promise<Fake>, setting: string, teamName: string, published: Published[] = []) {
+export function channelSuite<Fake extends { url: string; close: () => Promise<void> }>(
+	startFake: () => Promise<Fake>,
+	setting: string,
+	teamName: string,
+	published: Published[] = [],
+) {
 	const suite = {} as { fake: Fake; api: TestApi; team: Team; reader: ChannelReader }
 	let close: () => Promise<void>
 	beforeAll(async () => {

@@ -16,7 +16,15 @@ const runners: JobRunner[] = []
 
 /** A job runner as each app process starts one, on the same database. */
 async function startRunner() {
-	const runner = await startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: api.config, realtime: recordingRealtime(), pollInterval: 100 })
+	const runner = await startJobRunner({
+		db: testDb(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: jobHandlers,
+		log: quiet,
+		config: api.config,
+		realtime: recordingRealtime(),
+		pollInterval: 100,
+	})
 	runners.push(runner)
 	return runner
 }
@@ -36,7 +44,10 @@ afterAll(async () => {
 describe('sending through the job queue', () => {
 	test('replies written while no process runs jobs leave after a restart, each exactly once across two processes', async () => {
 		const bot = fake.addBot()
-		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { headers: team.admin.auth, body: { kind: 'telegram', name: 'Queue', credentials: { botToken: bot.token } } })
+		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			headers: team.admin.auth,
+			body: { kind: 'telegram', name: 'Queue', credentials: { botToken: bot.token } },
+		})
 		expect(created.status).toBe(201)
 		const channelId = (created.body as { id: string }).id
 		const first = await startRunner()
@@ -49,17 +60,28 @@ describe('sending through the job queue', () => {
 		const texts = Array.from({ length: 30 }, (_, index) => `Reply ${index + 1}`)
 		for (const text of texts) await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: text })
 		await new Promise((resolve) => setTimeout(resolve, 300))
-		const sentTexts = () => fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage`).map((request) => (request.body as { text: string }).text)
+		const sentTexts = () =>
+			fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage`).map((request) => (request.body as { text: string }).text)
 		expect(sentTexts()).toEqual([])
 
 		// Two processes start again and share the queue.
 		await Promise.all([startRunner(), startRunner()])
 		await until(async () => {
-			const pending = await testDb().selectFrom('messages').select('id').where('conversationId', '=', conversation.id).where('status', '=', 'pending').executeTakeFirst()
+			const pending = await testDb()
+				.selectFrom('messages')
+				.select('id')
+				.where('conversationId', '=', conversation.id)
+				.where('status', '=', 'pending')
+				.executeTakeFirst()
 			return !pending
 		})
 		expect(sentTexts().sort()).toEqual([...texts].sort())
-		const statuses = await testDb().selectFrom('messages').select('status').where('conversationId', '=', conversation.id).where('direction', '=', 'outgoing').execute()
+		const statuses = await testDb()
+			.selectFrom('messages')
+			.select('status')
+			.where('conversationId', '=', conversation.id)
+			.where('direction', '=', 'outgoing')
+			.execute()
 		expect(statuses.map((row) => row.status)).toEqual(texts.map(() => 'sent'))
 	})
 })

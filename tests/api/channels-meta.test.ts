@@ -18,7 +18,12 @@ type Fields = { details: { fields: Record<string, string[]> } }
 
 const channelsPath = (rest = '') => `/v1/workspaces/${team.workspace.id}/channels${rest}`
 const appSecret = '0c1d2e3f40516273849506a7b8c9d0e1'
-const connectBody = (kind: Kind, page: Pick<MetaPage, 'pageId' | 'accessToken'>, name = `${kind} page`) => ({ kind, name, settings: { pageId: page.pageId }, credentials: { accessToken: page.accessToken, appSecret } })
+const connectBody = (kind: Kind, page: Pick<MetaPage, 'pageId' | 'accessToken'>, name = `${kind} page`) => ({
+	kind,
+	name,
+	settings: { pageId: page.pageId },
+	credentials: { accessToken: page.accessToken, appSecret },
+})
 
 async function connect(kind: Kind = 'messenger', name?: string) {
 	const page = fake.addPage()
@@ -34,46 +39,74 @@ async function connect(kind: Kind = 'messenger', name?: string) {
 	return { page, channel, webhook, account, post }
 }
 
-const sendsTo = (page: MetaPage) => (request: { method: string; path: string }) => request.method === 'POST' && request.path.endsWith(`/${page.pageId}/messages`)
+const sendsTo = (page: MetaPage) => (request: { method: string; path: string }) =>
+	request.method === 'POST' && request.path.endsWith(`/${page.pageId}/messages`)
 const statusOf = (id: string) => testDb().selectFrom('messages').select(['status', 'externalId', 'error']).where('id', '=', id).executeTakeFirstOrThrow()
 
 describe('connecting a page', () => {
-	test.each(['messenger', 'facebook', 'instagram'] as const)('a %s channel connects once Meta knows the page with this token; the webhook and a generated verify token are shown, never the secrets', async (kind) => {
-		const { page, channel } = await connect(kind)
-		expect(channel).toMatchObject({ kind, status: 'active', settings: { pageId: page.pageId, pageName: page.name } })
-		if (kind === 'instagram') expect(channel.settings).toMatchObject({ instagramAccountId: page.instagramAccountId, instagramUsername: page.instagramUsername })
-		expect(channel.webhook.url).toBe(`http://crm.test/webhooks/${kind}/${channel.id}`)
-		expect(channel.webhook.verifyToken).toMatch(/^[A-Za-z0-9_-]{32,}$/)
-		expect(JSON.stringify(channel)).not.toContain(page.accessToken)
-		expect(JSON.stringify(channel)).not.toContain(appSecret)
-		const lookup = fake.received.find((request) => request.method === 'GET' && request.path === `/v21.0/${page.pageId}`)
-		expect(lookup?.headers.authorization).toBe(`Bearer ${page.accessToken}`)
-		expect(lookup?.query.get('fields')).toBe(kind === 'instagram' ? 'id,name,instagram_business_account{id,username}' : 'id,name')
-		const row = await testDb().selectFrom('channels').select('credentials').where('id', '=', channel.id).executeTakeFirstOrThrow()
-		expect(row.credentials).toMatch(/^v1\./)
-		expect(row.credentials).not.toContain(page.accessToken)
-		expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.agent.auth })).body as { webhook: unknown }).webhook).toBeNull()
-		expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.admin.auth })).body as { webhook: unknown }).webhook).toEqual(channel.webhook)
-	})
+	test.each(['messenger', 'facebook', 'instagram'] as const)(
+		'a %s channel connects once Meta knows the page with this token; the webhook and a generated verify token are shown, never the secrets',
+		async (kind) => {
+			const { page, channel } = await connect(kind)
+			expect(channel).toMatchObject({ kind, status: 'active', settings: { pageId: page.pageId, pageName: page.name } })
+			if (kind === 'instagram')
+				expect(channel.settings).toMatchObject({ instagramAccountId: page.instagramAccountId, instagramUsername: page.instagramUsername })
+			expect(channel.webhook.url).toBe(`http://crm.test/webhooks/${kind}/${channel.id}`)
+			expect(channel.webhook.verifyToken).toMatch(/^[A-Za-z0-9_-]{32,}$/)
+			expect(JSON.stringify(channel)).not.toContain(page.accessToken)
+			expect(JSON.stringify(channel)).not.toContain(appSecret)
+			const lookup = fake.received.find((request) => request.method === 'GET' && request.path === `/v21.0/${page.pageId}`)
+			expect(lookup?.headers.authorization).toBe(`Bearer ${page.accessToken}`)
+			expect(lookup?.query.get('fields')).toBe(kind === 'instagram' ? 'id,name,instagram_business_account{id,username}' : 'id,name')
+			const row = await testDb().selectFrom('channels').select('credentials').where('id', '=', channel.id).executeTakeFirstOrThrow()
+			expect(row.credentials).toMatch(/^v1\./)
+			expect(row.credentials).not.toContain(page.accessToken)
+			expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.agent.auth })).body as { webhook: unknown }).webhook).toBeNull()
+			expect(((await api.request('GET', channelsPath(`/${channel.id}`), { headers: team.admin.auth })).body as { webhook: unknown }).webhook).toEqual(
+				channel.webhook,
+			)
+		},
+	)
 
 	test('a wrong token, a page Meta does not know, a page without Instagram and a malformed id are refused beside their field, translated, and nothing is kept', async () => {
-		const count = async () => (await testDb().selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', team.workspace.id).executeTakeFirstOrThrow()).n
+		const count = async () =>
+			(
+				await testDb()
+					.selectFrom('channels')
+					.select(sql<number>`count(*)::int`.as('n'))
+					.where('workspaceId', '=', team.workspace.id)
+					.executeTakeFirstOrThrow()
+			).n
 		const before = await count()
 		const page = fake.addPage()
-		const wrongToken = await api.request('POST', channelsPath(), { headers: { ...team.owner.auth, 'Accept-Language': 'fr' }, body: connectBody('messenger', { ...page, accessToken: 'EAABnot-the-token' }) })
+		const wrongToken = await api.request('POST', channelsPath(), {
+			headers: { ...team.owner.auth, 'Accept-Language': 'fr' },
+			body: connectBody('messenger', { ...page, accessToken: 'EAABnot-the-token' }),
+		})
 		expect(wrongToken.status).toBe(422)
 		expect((wrongToken.body as Fields).details.fields['credentials.accessToken']?.[0]).toMatch(/^Le fournisseur refuse ce jeton/)
 
-		const unknownPage = await api.request('POST', channelsPath(), { headers: team.owner.auth, body: connectBody('facebook', { ...page, pageId: '999999999999' }) })
+		const unknownPage = await api.request('POST', channelsPath(), {
+			headers: team.owner.auth,
+			body: connectBody('facebook', { ...page, pageId: '999999999999' }),
+		})
 		expect(unknownPage.status).toBe(422)
-		expect((unknownPage.body as Fields).details.fields['settings.pageId']).toEqual(['Meta does not know this page id with this token: check both in Meta Business Suite.'])
+		expect((unknownPage.body as Fields).details.fields['settings.pageId']).toEqual([
+			'Meta does not know this page id with this token: check both in Meta Business Suite.',
+		])
 
 		const withoutInstagram = fake.addPage({ instagram: false })
-		const notLinked = await api.request('POST', channelsPath(), { headers: { ...team.owner.auth, 'Accept-Language': 'ar' }, body: connectBody('instagram', withoutInstagram) })
+		const notLinked = await api.request('POST', channelsPath(), {
+			headers: { ...team.owner.auth, 'Accept-Language': 'ar' },
+			body: connectBody('instagram', withoutInstagram),
+		})
 		expect(notLinked.status).toBe(422)
 		expect((notLinked.body as Fields).details.fields['settings.pageId']?.[0]).toMatch(/^لا يوجد حساب إنستجرام احترافي/)
 
-		const malformed = await api.request('POST', channelsPath(), { headers: team.owner.auth, body: { ...connectBody('messenger', page), settings: { pageId: 'my-page' }, credentials: { accessToken: '', appSecret } } })
+		const malformed = await api.request('POST', channelsPath(), {
+			headers: team.owner.auth,
+			body: { ...connectBody('messenger', page), settings: { pageId: 'my-page' }, credentials: { accessToken: '', appSecret } },
+		})
 		expect(malformed.status).toBe(400)
 		expect(Object.keys((malformed.body as Fields).details.fields).sort()).toEqual(['credentials.accessToken', 'settings.pageId'])
 		expect((await api.request('POST', channelsPath(), { headers: team.agent.auth, body: connectBody('messenger', page) })).status).toBe(403)
@@ -108,7 +141,9 @@ describe('messages in and out', () => {
 		// Named once by the User Profile API, with the page's token.
 		expect(conversation.contact.name).toBe('Amélie Durand')
 		const lookups = fake.received.filter((request) => request.path === `/v21.0/${psid}`)
-		expect(lookups.map((request) => [request.query.get('fields'), request.headers.authorization])).toEqual([['first_name,last_name', `Bearer ${page.accessToken}`]])
+		expect(lookups.map((request) => [request.query.get('fields'), request.headers.authorization])).toEqual([
+			['first_name,last_name', `Bearer ${page.accessToken}`],
+		])
 		const identity = await testDb().selectFrom('contactIdentities').select(['contactId', 'externalId']).where('channelId', '=', channel.id).execute()
 		expect(identity).toEqual([{ contactId: conversation.contact.id, externalId: psid }])
 
@@ -172,7 +207,9 @@ describe('messages in and out', () => {
 		await post(customerFile(account, psid, 'image', fake.addFile(bytes, 'cup.png', 'image/png')))
 		const conversation = await reader.firstConversation(channel.id)
 		const [message] = await until(async () => (await reader.thread(conversation.number)).filter((each) => each.attachments.length > 0))
-		expect(message!.attachments).toEqual([{ id: expect.any(String), kind: 'image', filename: 'cup.png', contentType: 'image/png', size: bytes.length, status: 'stored' }])
+		expect(message!.attachments).toEqual([
+			{ id: expect.any(String), kind: 'image', filename: 'cup.png', contentType: 'image/png', size: bytes.length, status: 'stored' },
+		])
 		expect(conversation.lastMessage?.excerpt).toBe('📎 cup.png')
 		const served = await fetch(`${api.url}/v1/workspaces/${team.workspace.id}/attachments/${message!.attachments[0]!.id}`, { headers: team.agent.auth })
 		expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes)
@@ -223,13 +260,22 @@ describe('messages in and out', () => {
 		form.set('kind', 'text')
 		form.set('body', 'Here it is')
 		form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'sizes.png')
-		const answer = await fetch(`${api.url}${conversationsPath(team.workspace.id, `/${conversation.number}/messages`)}`, { method: 'POST', headers: team.agent.auth, body: form })
+		const answer = await fetch(`${api.url}${conversationsPath(team.workspace.id, `/${conversation.number}/messages`)}`, {
+			method: 'POST',
+			headers: team.agent.auth,
+			body: form,
+		})
 		expect(answer.status).toBe(201)
 		const reply = (await answer.json()) as { id: string }
 		await until(async () => (await statusOf(reply.id)).status === 'sent')
 		const sent = fake.received.filter(sendsTo(page))
 		expect(sent).toHaveLength(2)
-		const upload = sent[0]!.body as { recipient: string; messaging_type: string; message: string; filedata: { filename: string; contentType: string; bytes: Buffer } }
+		const upload = sent[0]!.body as {
+			recipient: string
+			messaging_type: string
+			message: string
+			filedata: { filename: string; contentType: string; bytes: Buffer }
+		}
 		expect(JSON.parse(upload.recipient)).toEqual({ id: psid })
 		expect(upload.messaging_type).toBe('RESPONSE')
 		expect(JSON.parse(upload.message)).toEqual({ attachment: { type: 'image', payload: { is_reusable: false } } })
@@ -243,15 +289,23 @@ describe('messages in and out', () => {
 		const payload = pageWebhook('page', account, customerMessage(account, '24681357900003', 'hi'))
 		expect((await fake.postWebhook(webhook, appSecret, payload, { signature: 'sha256=00' })).status).toBe(401)
 		expect((await fake.postWebhook(webhook, 'another-app-secret-entirely', payload)).status).toBe(401)
-		const unsigned = await fetch(webhook, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'fr' }, body: JSON.stringify(payload) })
+		const unsigned = await fetch(webhook, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', 'Accept-Language': 'fr' },
+			body: JSON.stringify(payload),
+		})
 		expect(unsigned.status).toBe(401)
 		expect(((await unsigned.json()) as { message: string }).message).toMatch(/signature/)
-		const queued = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(testDb())
+		const queued = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(
+			testDb(),
+		)
 		expect(queued.rows[0]?.n).toBe(0)
 
 		// Signed with this app's secret but about another page (one app, several pages): recorded nowhere.
 		const other = fake.addPage()
-		expect((await fake.postWebhook(webhook, appSecret, pageWebhook('page', other.pageId, customerMessage(other.pageId, '24681357900004', 'wrong page')))).status).toBe(200)
+		expect(
+			(await fake.postWebhook(webhook, appSecret, pageWebhook('page', other.pageId, customerMessage(other.pageId, '24681357900004', 'wrong page')))).status,
+		).toBe(200)
 		await new Promise((resolve) => setTimeout(resolve, 500))
 		expect(await reader.conversationsOf(channel.id)).toEqual([])
 	})
@@ -262,28 +316,55 @@ describe('messages in and out', () => {
 		const conversation = await reader.firstConversation(channel.id)
 		// Meta would not say who they are: their id stands for a name.
 		expect(conversation.contact.name).toBe('24681357900005')
-		fake.failNext(/\/messages$/, { status: 429, headers: { 'Retry-After': '1' }, body: { error: { message: '(#613) Calls to this api have exceeded the rate limit.', type: 'OAuthException', code: 613, fbtrace_id: 'Arate' } } })
+		fake.failNext(/\/messages$/, {
+			status: 429,
+			headers: { 'Retry-After': '1' },
+			body: { error: { message: '(#613) Calls to this api have exceeded the rate limit.', type: 'OAuthException', code: 613, fbtrace_id: 'Arate' } },
+		})
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'One moment' })
 		await until(async () => (await statusOf(reply.id)).status === 'sent')
 		expect(fake.received.filter(sendsTo(page))).toHaveLength(2)
 
-		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: '(#551) This person isn’t available right now.', type: 'OAuthException', code: 551, error_subcode: 1545041, fbtrace_id: 'Agone' } } })
+		fake.failNext(/\/messages$/, {
+			status: 400,
+			body: {
+				error: { message: '(#551) This person isn’t available right now.', type: 'OAuthException', code: 551, error_subcode: 1545041, fbtrace_id: 'Agone' },
+			},
+		})
 		const refused = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Are you there?' })
-		const failed = await until(async () => (await reader.thread(conversation.number)).find((message) => message.id === refused.id && message.status === 'failed'))
+		const failed = await until(async () =>
+			(await reader.thread(conversation.number)).find((message) => message.id === refused.id && message.status === 'failed'),
+		)
 		expect(failed.error).toBe('(#551) This person isn’t available right now.')
-		expect(fake.received.filter((request) => sendsTo(page)(request) && (request.body as { message: { text: string } }).message.text === 'Are you there?')).toHaveLength(1)
+		expect(
+			fake.received.filter((request) => sendsTo(page)(request) && (request.body as { message: { text: string } }).message.text === 'Are you there?'),
+		).toHaveLength(1)
 	})
 
 	test('Graph’s rate-limit code in a 400 is tried again too; a token Meta no longer accepts fails the reply and marks the channel', async () => {
 		const { page, channel, account, post } = await connect('instagram', 'Revoked')
 		await post(customerMessage(account, '17841499999000003', 'Hello'))
 		const conversation = await reader.firstConversation(channel.id)
-		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, fbtrace_id: 'Aapp' } } })
+		fake.failNext(/\/messages$/, {
+			status: 400,
+			body: { error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, fbtrace_id: 'Aapp' } },
+		})
 		const slowed = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'First' })
 		await until(async () => (await statusOf(slowed.id)).status === 'sent')
 		expect(fake.received.filter(sendsTo(page))).toHaveLength(2)
 
-		fake.failNext(/\/messages$/, { status: 400, body: { error: { message: 'Error validating access token: The user has not authorized application 1517776481860111.', type: 'OAuthException', code: 190, error_subcode: 458, fbtrace_id: 'Arevoked' } } })
+		fake.failNext(/\/messages$/, {
+			status: 400,
+			body: {
+				error: {
+					message: 'Error validating access token: The user has not authorized application 1517776481860111.',
+					type: 'OAuthException',
+					code: 190,
+					error_subcode: 458,
+					fbtrace_id: 'Arevoked',
+				},
+			},
+		})
 		const refused = await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'Second' })
 		await until(async () => (await statusOf(refused.id)).status === 'failed')
 		const row = await testDb().selectFrom('channels').select(['status', 'statusDetail']).where('id', '=', channel.id).executeTakeFirstOrThrow()
@@ -328,10 +409,14 @@ describe('messages in and out', () => {
 		await post(customerMessage(account, '24681357900008', 'Hello?'))
 		const conversation = await reader.firstConversation(channel.id)
 		const path = conversationsPath(team.workspace.id, `/${conversation.number}/messages`)
-		await sql`update messages set created_at = now() - interval '25 hours' where conversation_id = ${conversation.id} and direction = 'incoming'`.execute(testDb())
+		await sql`update messages set created_at = now() - interval '25 hours' where conversation_id = ${conversation.id} and direction = 'incoming'`.execute(
+			testDb(),
+		)
 		const refused = await api.request('POST', path, { headers: { ...team.agent.auth, 'Accept-Language': 'fr' }, body: { kind: 'text', body: 'Still there?' } })
 		expect(refused.status).toBe(422)
-		expect((refused.body as { message: string }).message).toBe('Plus de 24 heures depuis le dernier message du client : Meta ne laisse passer aucune réponse avant qu’il écrive de nouveau.')
+		expect((refused.body as { message: string }).message).toBe(
+			'Plus de 24 heures depuis le dernier message du client : Meta ne laisse passer aucune réponse avant qu’il écrive de nouveau.',
+		)
 		expect((await api.request('POST', path, { headers: team.agent.auth, body: { kind: 'note', body: 'Wait for them' } })).status).toBe(201)
 		const templates = await api.request('GET', channelsPath(`/${channel.id}/templates`), { headers: team.agent.auth })
 		expect(templates.status).toBe(422)

@@ -16,7 +16,10 @@ const channelsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${works
 
 async function connect(name = 'Support bot') {
 	const bot = fake.addBot()
-	const created = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'telegram', name, credentials: { botToken: bot.token } } })
+	const created = await api.request('POST', channelsPath(team.workspace.id), {
+		headers: team.admin.auth,
+		body: { kind: 'telegram', name, credentials: { botToken: bot.token } },
+	})
 	expect(created.status).toBe(201)
 	return { bot, channel: created.body as { id: string; kind: string; settings: Record<string, unknown>; status: string } }
 }
@@ -36,7 +39,11 @@ describe('connecting a Telegram bot', () => {
 	})
 
 	test('a token Telegram does not know is refused beside the field, translated, and nothing is kept', async () => {
-		const before = await testDb().selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', team.workspace.id).executeTakeFirstOrThrow()
+		const before = await testDb()
+			.selectFrom('channels')
+			.select(sql<number>`count(*)::int`.as('n'))
+			.where('workspaceId', '=', team.workspace.id)
+			.executeTakeFirstOrThrow()
 		const refused = await api.request('POST', channelsPath(team.workspace.id), {
 			headers: { ...team.admin.auth, 'Accept-Language': 'fr' },
 			body: { kind: 'telegram', name: 'Wrong', credentials: { botToken: '123456789:AAHnot-a-token-telegram-knows' } },
@@ -45,16 +52,26 @@ describe('connecting a Telegram bot', () => {
 		const body = refused.body as { message: string; details: { fields: Record<string, string[]> } }
 		expect(body.details.fields['credentials.botToken']?.[0]).toBe(body.message)
 		expect(body.message).toMatch(/jeton/i)
-		const malformed = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'telegram', name: 'Malformed', credentials: { botToken: 'hello' } } })
+		const malformed = await api.request('POST', channelsPath(team.workspace.id), {
+			headers: team.admin.auth,
+			body: { kind: 'telegram', name: 'Malformed', credentials: { botToken: 'hello' } },
+		})
 		expect(malformed.status).toBe(400)
 		expect((malformed.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.botToken']).toHaveLength(1)
-		const after = await testDb().selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).where('workspaceId', '=', team.workspace.id).executeTakeFirstOrThrow()
+		const after = await testDb()
+			.selectFrom('channels')
+			.select(sql<number>`count(*)::int`.as('n'))
+			.where('workspaceId', '=', team.workspace.id)
+			.executeTakeFirstOrThrow()
 		expect(after.n).toBe(before.n)
 	})
 
 	test('agents cannot connect a bot', async () => {
 		const bot = fake.addBot()
-		const refused = await api.request('POST', channelsPath(team.workspace.id), { headers: team.agent.auth, body: { kind: 'telegram', name: 'Mine', credentials: { botToken: bot.token } } })
+		const refused = await api.request('POST', channelsPath(team.workspace.id), {
+			headers: team.agent.auth,
+			body: { kind: 'telegram', name: 'Mine', credentials: { botToken: bot.token } },
+		})
 		expect(refused.status).toBe(403)
 		expect(fake.webhookOf(bot.token)).toBeUndefined()
 	})
@@ -72,7 +89,9 @@ describe('messages in and out', () => {
 		// The contact's page lists who they are on the channel: the chat id Telegram gave, and only to this workspace.
 		const contactPath = `/v1/workspaces/${team.workspace.id}/contacts/${conversation.contact.id}`
 		const contact = await api.request('GET', contactPath, { headers: team.agent.auth })
-		expect((contact.body as { identities: unknown[] }).identities).toEqual([{ channelId: channel.id, channelKind: 'telegram', channelName: 'Inbound', externalId: String(chat.id), since: expect.any(String) }])
+		expect((contact.body as { identities: unknown[] }).identities).toEqual([
+			{ channelId: channel.id, channelKind: 'telegram', channelName: 'Inbound', externalId: String(chat.id), since: expect.any(String) },
+		])
 		expect((await api.request('GET', contactPath.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth })).status).toBe(404)
 		// Published after the commit, gathered for a few milliseconds.
 		await expect.poll(() => published.some((entry) => entry.event === 'conversation.created' && entry.data.conversationId === conversation?.id)).toBe(true)
@@ -89,21 +108,32 @@ describe('messages in and out', () => {
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Your order ships today.' })
 		const sent = await fake.waitFor((request) => request.path === `/bot${bot.token}/sendMessage`)
 		expect(sent.body).toEqual({ chat_id: String(chat.id), text: 'Your order ships today.' })
-		const delivered = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
+		const delivered = await until(async () =>
+			(await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'),
+		)
 		expect(delivered.error).toBeNull()
 	})
 
 	test('a forged or missing secret is refused and nothing is kept; an unknown channel is acknowledged and dropped', async () => {
 		const { bot, channel } = await connect('Guarded')
-		const forged = await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: 'not-the-secret' })
+		const forged = await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), {
+			origin: api.url,
+			secretToken: 'not-the-secret',
+		})
 		expect(forged.status).toBe(401)
 		expect(((await forged.json()) as { message: string }).message).toMatch(/secret/)
-		expect((await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: null })).status).toBe(401)
-		const jobsFor = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(testDb())
+		expect((await fake.postUpdate(bot.token, textUpdate({ id: 555_000_002, firstName: 'Mallory' }, 'hi'), { origin: api.url, secretToken: null })).status).toBe(
+			401,
+		)
+		const jobsFor = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where queue_name = ${`webhooks:${channel.id}`}`.execute(
+			testDb(),
+		)
 		expect(jobsFor.rows[0]?.n).toBe(0)
 		expect(await reader.conversationsOf(channel.id)).toEqual([])
 
-		const gone = await api.request('POST', `/webhooks/telegram/00000000-0000-4000-8000-000000000000`, { body: textUpdate({ id: 1, firstName: 'Nobody' }, 'hi') })
+		const gone = await api.request('POST', `/webhooks/telegram/00000000-0000-4000-8000-000000000000`, {
+			body: textUpdate({ id: 1, firstName: 'Nobody' }, 'hi'),
+		})
 		expect(gone.status).toBe(200)
 		expect((await api.request('POST', `/webhooks/fax/${channel.id}`, { body: {} })).status).toBe(404)
 	})
@@ -113,7 +143,10 @@ describe('messages in and out', () => {
 		const chat = { id: 555_000_003, firstName: 'Karim' }
 		await fake.postUpdate(bot.token, textUpdate(chat, 'Hello'), { origin: api.url })
 		const conversation = await reader.firstConversation(channel.id)
-		fake.failNext(/\/sendMessage$/, { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } })
+		fake.failNext(/\/sendMessage$/, {
+			status: 429,
+			body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } },
+		})
 		const reply = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'One moment' })
 		const sent = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === reply.id && message.status === 'sent'))
 		expect(sent).toBeDefined()
@@ -122,10 +155,14 @@ describe('messages in and out', () => {
 
 		fake.blockChat(chat.id)
 		const blocked = await postMessage(api, team.agent.auth, team.workspace.id, conversation!.number, { kind: 'text', body: 'Are you there?' })
-		const failed = await until(async () => (await reader.thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'failed'))
+		const failed = await until(async () =>
+			(await reader.thread(conversation!.number)).find((message) => message.id === blocked.id && message.status === 'failed'),
+		)
 		expect(failed.error).toBe('Forbidden: bot was blocked by the user')
 		// A refusal is not retried.
-		expect(fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage` && (request.body as { text: string }).text === 'Are you there?')).toHaveLength(1)
+		expect(
+			fake.received.filter((request) => request.path === `/bot${bot.token}/sendMessage` && (request.body as { text: string }).text === 'Are you there?'),
+		).toHaveLength(1)
 		expect(sendAttempts).toBeGreaterThan(1)
 
 		// Unblocked, the agent sends it again; a message that did not fail cannot be, nor another workspace's.
@@ -180,7 +217,10 @@ describe('messages in and out', () => {
 describe('changing a Telegram channel', () => {
 	test('its name and switch change; link settings, a slug or credentials are refused', async () => {
 		const { channel } = await connect('Renamed')
-		const renamed = await api.request('PATCH', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.admin.auth, body: { name: 'Bot of the shop', enabled: false } })
+		const renamed = await api.request('PATCH', channelsPath(team.workspace.id, `/${channel.id}`), {
+			headers: team.admin.auth,
+			body: { name: 'Bot of the shop', enabled: false },
+		})
 		expect(renamed.status).toBe(200)
 		expect(renamed.body).toMatchObject({ name: 'Bot of the shop', enabled: false, status: 'disabled', settings: channel.settings })
 		for (const body of [{ slug: 'my-bot' }, { settings: { greeting: 'hi' } }, { credentials: { botToken: 'x' } }]) {
@@ -196,22 +236,48 @@ describe('changing a Telegram channel', () => {
 		const read = await api.request('GET', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.admin.auth })
 		expect((read.body as { maskedCredentials: unknown }).maskedCredentials).toEqual({ botToken: `••••${bot.token.slice(-4)}` })
 		expect(JSON.stringify(read.body)).not.toContain(bot.token)
-		expect(((await api.request('GET', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.agent.auth })).body as { maskedCredentials: unknown }).maskedCredentials).toBeNull()
+		expect(
+			((await api.request('GET', channelsPath(team.workspace.id, `/${channel.id}`), { headers: team.agent.auth })).body as { maskedCredentials: unknown })
+				.maskedCredentials,
+		).toBeNull()
 
-		const unknown = await api.request('PUT', path, { headers: team.admin.auth, body: { credentials: { botToken: '123456789:AAHthis-token-is-unknown-to-telegram' } } })
+		const unknown = await api.request('PUT', path, {
+			headers: team.admin.auth,
+			body: { credentials: { botToken: '123456789:AAHthis-token-is-unknown-to-telegram' } },
+		})
 		expect(unknown.status).toBe(422)
-		expect((unknown.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.botToken']?.[0]).toMatch(/does not accept this token/)
-		for (const body of [{ credentials: {} }, { credentials: { botToken: '' } }, { credentials: { botToken: 'not a token' } }, { credentials: { appSecret: 'abcdefghij' } }, {}]) {
+		expect((unknown.body as { details: { fields: Record<string, string[]> } }).details.fields['credentials.botToken']?.[0]).toMatch(
+			/does not accept this token/,
+		)
+		for (const body of [
+			{ credentials: {} },
+			{ credentials: { botToken: '' } },
+			{ credentials: { botToken: 'not a token' } },
+			{ credentials: { appSecret: 'abcdefghij' } },
+			{},
+		]) {
 			expect((await api.request('PUT', path, { headers: team.admin.auth, body })).status).toBe(400)
 		}
 		expect((await api.request('PUT', path, { headers: team.agent.auth, body: { credentials: { botToken: bot.token } } })).status).toBe(403)
-		expect((await api.request('PUT', path.replace(team.workspace.id, team.elsewhere.id), { headers: team.outsider.auth, body: { credentials: { botToken: bot.token } } })).status).toBe(404)
+		expect(
+			(
+				await api.request('PUT', path.replace(team.workspace.id, team.elsewhere.id), {
+					headers: team.outsider.auth,
+					body: { credentials: { botToken: bot.token } },
+				})
+			).status,
+		).toBe(404)
 		expect(fake.webhookOf(bot.token)?.secretToken).toBe(secret)
 
 		const renewed = fake.addBot({ username: 'renewed_bot' })
 		const replaced = await api.request('PUT', path, { headers: team.admin.auth, body: { credentials: { botToken: renewed.token } } })
 		expect(replaced.status).toBe(200)
-		expect(replaced.body).toMatchObject({ id: channel.id, status: 'active', settings: { botUsername: 'renewed_bot' }, maskedCredentials: { botToken: `••••${renewed.token.slice(-4)}` } })
+		expect(replaced.body).toMatchObject({
+			id: channel.id,
+			status: 'active',
+			settings: { botUsername: 'renewed_bot' },
+			maskedCredentials: { botToken: `••••${renewed.token.slice(-4)}` },
+		})
 		expect(JSON.stringify(replaced.body)).not.toContain(renewed.token)
 		expect(fake.webhookOf(bot.token)).toBeUndefined()
 		expect(fake.webhookOf(renewed.token)).toEqual({ url: expect.stringMatching(new RegExp(`/webhooks/telegram/${channel.id}$`)), secretToken: secret })
@@ -225,7 +291,10 @@ describe('changing a Telegram channel', () => {
 
 	test('a chat link has no credentials to replace', async () => {
 		const link = await api.request('POST', channelsPath(team.workspace.id), { headers: team.admin.auth, body: { kind: 'link', name: 'Site chat' } })
-		const refused = await api.request('PUT', channelsPath(team.workspace.id, `/${(link.body as { id: string }).id}/credentials`), { headers: team.admin.auth, body: { credentials: { botToken: 'x' } } })
+		const refused = await api.request('PUT', channelsPath(team.workspace.id, `/${(link.body as { id: string }).id}/credentials`), {
+			headers: team.admin.auth,
+			body: { credentials: { botToken: 'x' } },
+		})
 		expect(refused.status).toBe(422)
 		expect((refused.body as { message: string }).message).toBe('This channel has no credentials to replace.')
 	})

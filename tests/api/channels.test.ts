@@ -38,8 +38,26 @@ async function create(body: Record<string, unknown>, auth = team.owner.auth): Pr
 describe('channels', () => {
 	test('owners and admins create a link channel with its page settings; secrets never appear in an answer', async () => {
 		const slug = unique()
-		const channel = await create({ name: ' Website chat ', slug: ` ${slug.toUpperCase()} `, settings: { greeting: 'Hello! How can we help?', askName: true, awayMessage: 'We answer 9–18h.' } })
-		expect(Object.keys(channel).sort()).toEqual(['campaignRatePerSecond', 'createdAt', 'enabled', 'failingSince', 'id', 'kind', 'kindRatePerSecond', 'name', 'settings', 'slug', 'status', 'statusDetail', 'updatedAt'])
+		const channel = await create({
+			name: ' Website chat ',
+			slug: ` ${slug.toUpperCase()} `,
+			settings: { greeting: 'Hello! How can we help?', askName: true, awayMessage: 'We answer 9–18h.' },
+		})
+		expect(Object.keys(channel).sort()).toEqual([
+			'campaignRatePerSecond',
+			'createdAt',
+			'enabled',
+			'failingSince',
+			'id',
+			'kind',
+			'kindRatePerSecond',
+			'name',
+			'settings',
+			'slug',
+			'status',
+			'statusDetail',
+			'updatedAt',
+		])
 		expect(channel).toMatchObject({
 			kind: 'link',
 			name: 'Website chat',
@@ -90,7 +108,8 @@ describe('channels', () => {
 		expect((await api.request('DELETE', path(team.workspace.id, gone.id), { headers: team.owner.auth })).status).toBe(204)
 
 		const other = await createTeam('Slug claimers')
-		const claim = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api.request('POST', path(other.workspace.id), { body: { kind: 'link', name: 'Theirs', ...body }, headers: { ...other.owner.auth, ...headers } })
+		const claim = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+			api.request('POST', path(other.workspace.id), { body: { kind: 'link', name: 'Theirs', ...body }, headers: { ...other.owner.auth, ...headers } })
 		const french = await claim({ slug }, { 'Accept-Language': 'fr' })
 		expect(french.status).toBe(409)
 		const message = `L’adresse « ${slug} » appartenait à un lien de discussion supprimé il y a moins de 30 jours. Elle reste réservée à son espace de travail d’ici là, pour que les visiteurs du lien n’arrivent pas sur la page de quelqu’un d’autre. Choisissez-en une autre.`
@@ -110,19 +129,28 @@ describe('channels', () => {
 		expect((await claim({ slug })).status).toBe(409)
 
 		// Thirty days on, anyone may take it.
-		await testDb().updateTable('releasedChannelSlugs').set({ releasedAt: new Date(Date.now() - 31 * 86_400_000) }).where('slug', '=', slug).execute()
+		await testDb()
+			.updateTable('releasedChannelSlugs')
+			.set({ releasedAt: new Date(Date.now() - 31 * 86_400_000) })
+			.where('slug', '=', slug)
+			.execute()
 		expect((await claim({ slug })).status).toBe(201)
 
 		// A workspace deleted with its links: their slugs stay reserved too.
 		const leaving = await createTeam('Leaving')
 		const kept = unique()
-		expect((await api.request('POST', path(leaving.workspace.id), { body: { kind: 'link', name: 'Last words', slug: kept }, headers: leaving.owner.auth })).status).toBe(201)
+		expect(
+			(await api.request('POST', path(leaving.workspace.id), { body: { kind: 'link', name: 'Last words', slug: kept }, headers: leaving.owner.auth })).status,
+		).toBe(201)
 		await testDb().deleteFrom('workspaces').where('id', '=', leaving.workspace.id).execute()
 		expect((await claim({ slug: kept })).status).toBe(409)
 	})
 
 	test.each(['instagram', 'facebook', 'messenger'])('a %s channel asks for its page, translated', async (kind) => {
-		const response = await api.request('POST', path(team.workspace.id), { body: { kind, name: 'Page' }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
+		const response = await api.request('POST', path(team.workspace.id), {
+			body: { kind, name: 'Page' },
+			headers: { ...team.owner.auth, 'Accept-Language': 'fr' },
+		})
 		expect(response.status).toBe(400)
 		expect(Object.keys((response.body as { details: { fields: Record<string, string[]> } }).details.fields).sort()).toEqual(['credentials', 'settings'])
 		expect(response.body).toMatchObject({ message: 'Certains champs ne sont pas valides.' })
@@ -132,7 +160,12 @@ describe('channels', () => {
 		['an unknown kind', { kind: 'sms', name: 'x' }, 'kind', 'Choose one of: whatsapp, telegram, instagram, facebook, messenger, link.'],
 		['no name', { kind: 'link', name: '  ' }, 'name', 'Must be at least 1 character.'],
 		['a slug with spaces', { kind: 'link', name: 'x', slug: 'my shop' }, 'slug', 'Use lower-case letters, digits and hyphens (for example “acme-support”).'],
-		['a slug with a trailing hyphen', { kind: 'link', name: 'x', slug: 'shop-' }, 'slug', 'Use lower-case letters, digits and hyphens (for example “acme-support”).'],
+		[
+			'a slug with a trailing hyphen',
+			{ kind: 'link', name: 'x', slug: 'shop-' },
+			'slug',
+			'Use lower-case letters, digits and hyphens (for example “acme-support”).',
+		],
 		['a short slug', { kind: 'link', name: 'x', slug: 'ab' }, 'slug', 'Must be at least 3 characters.'],
 		['a long greeting', { kind: 'link', name: 'x', settings: { greeting: 'x'.repeat(501) } }, 'settings.greeting', 'Must be at most 500 characters.'],
 		['a flag that is not a boolean', { kind: 'link', name: 'x', settings: { askName: 'yes' } }, 'settings.askName', 'This value is not valid.'],
@@ -144,10 +177,18 @@ describe('channels', () => {
 	})
 
 	test('errors are translated in Arabic and French', async () => {
-		const arabic = await api.request('POST', path(team.workspace.id), { body: { kind: 'link', name: '  ' }, headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' } })
+		const arabic = await api.request('POST', path(team.workspace.id), {
+			body: { kind: 'link', name: '  ' },
+			headers: { ...team.owner.auth, 'Accept-Language': 'ar-EG' },
+		})
 		expect(arabic.body).toMatchObject({ statusCode: 400, details: { fields: { name: [expect.stringMatching(/[\u0600-\u06FF]/)] } } })
-		const french = await api.request('POST', path(team.workspace.id), { body: { kind: 'link', name: 'x', slug: 'Mon Magasin' }, headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
-		expect(french.body).toMatchObject({ details: { fields: { slug: ['Utilisez des lettres minuscules, des chiffres et des tirets (par exemple « acme-support »).'] } } })
+		const french = await api.request('POST', path(team.workspace.id), {
+			body: { kind: 'link', name: 'x', slug: 'Mon Magasin' },
+			headers: { ...team.owner.auth, 'Accept-Language': 'fr' },
+		})
+		expect(french.body).toMatchObject({
+			details: { fields: { slug: ['Utilisez des lettres minuscules, des chiffres et des tirets (par exemple « acme-support »).'] } },
+		})
 		const gone = await api.request('GET', path(team.workspace.id, crypto.randomUUID()), { headers: { ...team.owner.auth, 'Accept-Language': 'fr' } })
 		expect(gone.body).toMatchObject({ statusCode: 404, message: 'Ce canal n’existe pas.' })
 	})
@@ -168,7 +209,10 @@ describe('channels', () => {
 
 	test('edits merge the settings; switching off marks it disabled; deleting makes it gone', async () => {
 		const channel = await create({ name: 'Edit me', slug: unique(), settings: { greeting: 'Hi', askEmail: true } })
-		const edited = await api.request('PATCH', path(team.workspace.id, channel.id), { body: { enabled: false, settings: { askName: true } }, headers: team.admin.auth })
+		const edited = await api.request('PATCH', path(team.workspace.id, channel.id), {
+			body: { enabled: false, settings: { askName: true } },
+			headers: team.admin.auth,
+		})
 		expect(edited.body).toMatchObject({ enabled: false, status: 'disabled', settings: { greeting: 'Hi', askName: true, askEmail: true, awayMessage: '' } })
 		const again = await api.request('PATCH', path(team.workspace.id, channel.id), { body: { enabled: true }, headers: team.admin.auth })
 		expect(again.body).toMatchObject({ enabled: true, status: 'active' })

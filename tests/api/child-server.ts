@@ -49,7 +49,9 @@ export async function startServerProcess(args: string[], cwd: string, env: NodeJ
 		env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
 	})
 	children.add(child)
-	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal })),
+	)
 	void exited.then(() => children.delete(child))
 	const output: string[] = []
 	const url = await new Promise<string>((resolve, reject) => {
@@ -94,7 +96,7 @@ export function freePort(): Promise<number> {
 
 /** Polls `check` every 50 ms until it is true; fails after `ms` with `what`. */
 export async function until(what: string, check: () => Promise<boolean> | boolean, ms: number) {
-	for (const deadline = Date.now() + ms; ; ) {
+	for (const deadline = Date.now() + ms; ;) {
 		if (await check()) return
 		if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
 		await new Promise((resolve) => setTimeout(resolve, 50))

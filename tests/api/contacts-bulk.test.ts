@@ -19,7 +19,12 @@ describe('POST /v1/workspaces/{id}/contacts/bulk', () => {
 		label = await createLabel(api, team.owner.auth, team.workspace.id, { title: 'campaign' })
 	})
 	beforeEach(async () => {
-		mine = (await insertContacts(team.workspace.id, ['A', 'B', 'C', 'D'].map((name) => ({ name })))).map((row) => row.id)
+		mine = (
+			await insertContacts(
+				team.workspace.id,
+				['A', 'B', 'C', 'D'].map((name) => ({ name })),
+			)
+		).map((row) => row.id)
 		theirs = (await insertContacts(team.elsewhere.id, [{ name: 'Elsewhere' }])).map((row) => row.id)
 	})
 
@@ -49,7 +54,14 @@ describe('POST /v1/workspaces/{id}/contacts/bulk', () => {
 	test('owners and admins delete in bulk; agents may not (403, nothing deleted)', async () => {
 		const refused = await bulk(team.agent.auth, { action: 'delete', contactIds: mine })
 		expect(refused.status).toBe(403)
-		const count = async () => (await testDb().selectFrom('contacts').select('id').where('id', 'in', [...mine, ...theirs]).execute()).length
+		const count = async () =>
+			(
+				await testDb()
+					.selectFrom('contacts')
+					.select('id')
+					.where('id', 'in', [...mine, ...theirs])
+					.execute()
+			).length
 		expect(await count()).toBe(5)
 		expect((await bulk(team.admin.auth, { action: 'delete', contactIds: [mine[0]!, mine[1]!, theirs[0]!] })).body).toEqual({ action: 'delete', affected: 2 })
 		expect((await bulk(team.owner.auth, { action: 'delete', contactIds: [mine[2]!] })).body).toEqual({ action: 'delete', affected: 1 })
@@ -58,7 +70,12 @@ describe('POST /v1/workspaces/{id}/contacts/bulk', () => {
 
 	test.each([
 		['no contacts', { action: 'delete', contactIds: [] }, 'contactIds', 'Must be at least 1.'],
-		['too many contacts', { action: 'delete', contactIds: Array.from({ length: 1001 }, () => '00000000-0000-4000-8000-000000000000') }, 'contactIds', 'Must be at most 1000.'],
+		[
+			'too many contacts',
+			{ action: 'delete', contactIds: Array.from({ length: 1001 }, () => '00000000-0000-4000-8000-000000000000') },
+			'contactIds',
+			'Must be at most 1000.',
+		],
 		['a malformed id', { action: 'delete', contactIds: ['x'] }, 'contactIds.0', 'This value is not valid.'],
 		['an unknown action', { action: 'archive', contactIds: ['00000000-0000-4000-8000-000000000000'] }, 'action', 'Choose one of: label, unlabel, delete.'],
 		['labelling without a label', { action: 'label', contactIds: ['00000000-0000-4000-8000-000000000000'] }, 'labelId', 'This field is required.'],

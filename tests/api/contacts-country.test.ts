@@ -28,7 +28,9 @@ describe('a workspace’s country reads local phone numbers', () => {
 		const local = await createContact(api, team.agent.auth, team.workspace.id, { name: 'محمد', phone: '010 1234 5678' })
 		expect(local.phone).toBe('+201012345678')
 		// A contact's own country wins, and so does a number with its prefix.
-		expect((await createContact(api, team.agent.auth, team.workspace.id, { name: 'Élodie', phone: '06 12 34 56 78', country: 'FR' })).phone).toBe('+33612345678')
+		expect((await createContact(api, team.agent.auth, team.workspace.id, { name: 'Élodie', phone: '06 12 34 56 78', country: 'FR' })).phone).toBe(
+			'+33612345678',
+		)
 		expect((await createContact(api, team.agent.auth, team.workspace.id, { name: 'Sam', phone: '+1 415 555 2671' })).phone).toBe('+14155552671')
 		const edited = await api.request('PATCH', contactsPath(team.workspace.id, `/${local.id}`), { body: { phone: '011 2345 6789' }, headers: team.agent.auth })
 		expect(edited.body).toMatchObject({ phone: '+201123456789' })

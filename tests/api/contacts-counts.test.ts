@@ -30,7 +30,11 @@ async function expectCountsRecounted(team: Team) {
 	const db = testDb()
 	for (const workspaceId of [team.workspace.id, team.elsewhere.id]) {
 		const kept = await db.selectFrom('workspaces').select('contactCount').where('id', '=', workspaceId).executeTakeFirstOrThrow()
-		const recount = await db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('workspaceId', '=', workspaceId).executeTakeFirstOrThrow()
+		const recount = await db
+			.selectFrom('contacts')
+			.select((eb) => eb.fn.countAll<number>().as('n'))
+			.where('workspaceId', '=', workspaceId)
+			.executeTakeFirstOrThrow()
 		expect(kept.contactCount).toBe(recount.n)
 	}
 	const recounted = await db
@@ -79,8 +83,13 @@ describe('contact counts', () => {
 		// An edit that replaces the labels, then the bulk actions.
 		const [first, second, third, ...rest] = created.map((contact) => contact.id)
 		expect((await api.request('PATCH', contactsPath(id, `/${first}`), { body: { labelIds: [lead.id] }, headers: auth })).status).toBe(200)
-		expect((await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'label', contactIds: rest, labelId: lead.id }, headers: auth })).status).toBe(200)
-		expect((await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'unlabel', contactIds: [second, third], labelId: vip.id }, headers: auth })).status).toBe(200)
+		expect(
+			(await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'label', contactIds: rest, labelId: lead.id }, headers: auth })).status,
+		).toBe(200)
+		expect(
+			(await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'unlabel', contactIds: [second, third], labelId: vip.id }, headers: auth }))
+				.status,
+		).toBe(200)
 		expect(await expectCountsRecounted(team)).toBe(12)
 
 		// An edit is searched by its new name at once.
@@ -89,7 +98,9 @@ describe('contact counts', () => {
 		expect(await expectCountsRecounted(team)).toBe(12)
 
 		expect((await api.request('DELETE', contactsPath(id, `/${first}`), { headers: auth })).status).toBe(204)
-		expect((await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'delete', contactIds: [second, ...rest.slice(0, 3)] }, headers: auth })).status).toBe(200)
+		expect(
+			(await api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'delete', contactIds: [second, ...rest.slice(0, 3)] }, headers: auth })).status,
+		).toBe(200)
 		expect(await expectCountsRecounted(team)).toBe(7)
 
 		// An import creates contacts, updates one by e-mail and creates a label.
@@ -110,9 +121,17 @@ describe('contact counts', () => {
 		const label = await createLabel(api, auth, id, { title: 'Busy' })
 		const seeded = await Promise.all(Array.from({ length: 10 }, (_, n) => createContact(api, auth, id, { name: `Seeded ${n}`, labelIds: [label.id] })))
 		const responses = await Promise.all([
-			...Array.from({ length: 10 }, (_, n) => api.request('POST', contactsPath(id), { body: { name: `Concurrent ${n}`, labelIds: [label.id] }, headers: auth })),
-			api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'delete', contactIds: seeded.slice(0, 5).map((contact) => contact.id) }, headers: auth }),
-			api.request('POST', contactsPath(id, '/bulk'), { body: { action: 'unlabel', contactIds: seeded.slice(5).map((contact) => contact.id), labelId: label.id }, headers: auth }),
+			...Array.from({ length: 10 }, (_, n) =>
+				api.request('POST', contactsPath(id), { body: { name: `Concurrent ${n}`, labelIds: [label.id] }, headers: auth }),
+			),
+			api.request('POST', contactsPath(id, '/bulk'), {
+				body: { action: 'delete', contactIds: seeded.slice(0, 5).map((contact) => contact.id) },
+				headers: auth,
+			}),
+			api.request('POST', contactsPath(id, '/bulk'), {
+				body: { action: 'unlabel', contactIds: seeded.slice(5).map((contact) => contact.id), labelId: label.id },
+				headers: auth,
+			}),
 			importCsv(api, auth, id, 'name,labels\nFrom a file,Busy\nAnother,Busy\n'),
 		])
 		expect(responses.map((response) => response.status)).toEqual([...Array(10).fill(201), 200, 200, 200])

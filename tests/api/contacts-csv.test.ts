@@ -87,7 +87,12 @@ describe('POST /v1/workspaces/{id}/contacts/import', () => {
 
 	test('updates the contact with the row’s e-mail, else its phone; empty cells change nothing; a repeated row updates what the first created', async () => {
 		const team = await createTeam('Import updates')
-		const byEmail = await createContact(api, team.owner.auth, team.workspace.id, { name: 'Amira', email: 'amira@example.test', company: 'Old Co', notes: 'Keep me' })
+		const byEmail = await createContact(api, team.owner.auth, team.workspace.id, {
+			name: 'Amira',
+			email: 'amira@example.test',
+			company: 'Old Co',
+			notes: 'Keep me',
+		})
 		const byPhone = await createContact(api, team.owner.auth, team.workspace.id, { name: 'Omar', phone: '+201012345678' })
 		const file = [
 			'name,email,phone,company,labels',
@@ -156,7 +161,12 @@ describe('POST /v1/workspaces/{id}/contacts/import', () => {
 	})
 
 	test.each([
-		['an unclosed quote', 'name,email\n"Open,a@example.test\nB,b@example.test\n', 400, { message: 'The file is not valid CSV near line 3: check for an unclosed quotation mark.', details: { line: 3 } }],
+		[
+			'an unclosed quote',
+			'name,email\n"Open,a@example.test\nB,b@example.test\n',
+			400,
+			{ message: 'The file is not valid CSV near line 3: check for an unclosed quotation mark.', details: { line: 3 } },
+		],
 		['no name column', 'email,phone\na@example.test,\n', 400, { message: expect.stringContaining('The file has no “name” column.') }],
 		['an empty file', '', 400, { message: 'The file is empty.' }],
 		['only a BOM', '\uFEFF', 400, { message: 'The file is empty.' }],
@@ -177,14 +187,18 @@ describe('POST /v1/workspaces/{id}/contacts/import', () => {
 		const huge = await importCsv(api, team.owner.auth, team.workspace.id, `name\n${'x'.repeat(21 * 1024 * 1024)}\n`)
 		expect(huge).toMatchObject({ status: 413, body: { message: 'The request body is too large.' } })
 		// Elsewhere the API still takes JSON only.
-		const csvElsewhere = await api.request('POST', contactsPath(team.workspace.id), { rawBody: 'name\nA\n', headers: { ...team.owner.auth, 'Content-Type': 'text/csv' } })
+		const csvElsewhere = await api.request('POST', contactsPath(team.workspace.id), {
+			rawBody: 'name\nA\n',
+			headers: { ...team.owner.auth, 'Content-Type': 'text/csv' },
+		})
 		expect(csvElsewhere.status).toBe(415)
 	})
 
 	test('50 000 rows in one import, in batches', async () => {
 		const team = await createTeam('Import 50k')
 		const lines = ['name,email,phone,company,labels']
-		for (let i = 0; i < 50_000; i++) lines.push(`Contact ${i},contact${i}@example.test,+2010${String(10_000_000 + i)},Company ${i % 100},${i % 2 ? 'odd' : 'even'}`)
+		for (let i = 0; i < 50_000; i++)
+			lines.push(`Contact ${i},contact${i}@example.test,+2010${String(10_000_000 + i)},Company ${i % 100},${i % 2 ? 'odd' : 'even'}`)
 		const response = await importCsv(api, team.owner.auth, team.workspace.id, lines.join('\n'))
 		expect(response.body).toEqual({ created: 50_000, updated: 0, rejected: [] })
 		const list = await api.request('GET', contactsPath(team.workspace.id, '?search=contact49999@'), { headers: team.agent.auth })
@@ -210,7 +224,7 @@ describe('GET /v1/workspaces/{id}/contacts/export', () => {
 		const rows = parse(text, { bom: true }) as string[][]
 		expect(rows[0]).toEqual(['name', 'email', 'phone', 'company', 'labels', 'notes', 'created_at'])
 		expect(rows.slice(1).map((row) => row.slice(0, 6))).toEqual([
-			["'=HYPERLINK(\"http://evil.test\")", '', '', "'@risk", '', "'-negative"],
+			['\'=HYPERLINK("http://evil.test")', '', '', "'@risk", '', "'-negative"],
 			['Durand, Élodie', 'elodie@example.fr', '+33612345678', 'Café "Crème"', 'vip', 'Line one\nline two'],
 			['محمد علي', 'mohamed@example.eg', '+201012345678', 'شركة النيل', '', ''],
 		])
@@ -238,7 +252,12 @@ describe('GET /v1/workspaces/{id}/contacts/export', () => {
 		expect(vips.every((row) => row.labels === 'vip')).toBe(true)
 		// Every word of a search must appear, in any order.
 		const searched = parse((await exportCsv(team, '?search=12 person&sort=name')).text, { bom: true, columns: true }) as Array<{ name: string }>
-		expect(searched.map((row) => row.name)).toEqual(all.map((row) => row.name).filter((name) => name.includes('12')).reverse())
+		expect(searched.map((row) => row.name)).toEqual(
+			all
+				.map((row) => row.name)
+				.filter((name) => name.includes('12'))
+				.reverse(),
+		)
 		const invalid = await exportCsv(team, '?sort=email')
 		expect(invalid.response.status).toBe(400)
 	})

@@ -16,7 +16,12 @@ export async function createContact(api: TestApi, auth: Auth, workspaceId: strin
 	return response.body as ContactJson
 }
 
-export async function createLabel(api: TestApi, auth: Auth, workspaceId: string, body: { title: string; color?: string; description?: string }): Promise<LabelJson> {
+export async function createLabel(
+	api: TestApi,
+	auth: Auth,
+	workspaceId: string,
+	body: { title: string; color?: string; description?: string },
+): Promise<LabelJson> {
 	const response = await api.request('POST', labelsPath(workspaceId), { body: { color: '#4f46e5', ...body }, headers: auth })
 	expect(response.status, JSON.stringify(response.body)).toBe(201)
 	return response.body as LabelJson
@@ -34,7 +39,10 @@ export async function importCsv(api: TestApi, auth: Auth, workspaceId: string, f
 }
 
 /** Contacts inserted straight into the database (fast fixtures for lists); `createdAt` may repeat to make ties. */
-export async function insertContacts(workspaceId: string, contacts: Array<{ name: string; email?: string; phone?: string; company?: string; createdAt?: Date | string }>) {
+export async function insertContacts(
+	workspaceId: string,
+	contacts: Array<{ name: string; email?: string; phone?: string; company?: string; createdAt?: Date | string }>,
+) {
 	if (contacts.length === 0) return []
 	return testDb()
 		.insertInto('contacts')
@@ -45,5 +53,11 @@ export async function insertContacts(workspaceId: string, contacts: Array<{ name
 
 /** The ids and names of a workspace's contacts, straight from the database. */
 export async function contactsIn(workspaceId: string) {
-	return testDb().selectFrom('contacts').select(['id', 'name', 'email', 'phone', 'company', 'notes']).where('workspaceId', '=', workspaceId).orderBy('name').orderBy('id').execute()
+	return testDb()
+		.selectFrom('contacts')
+		.select(['id', 'name', 'email', 'phone', 'company', 'notes'])
+		.where('workspaceId', '=', workspaceId)
+		.orderBy('name')
+		.orderBy('id')
+		.execute()
 }

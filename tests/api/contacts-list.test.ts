@@ -51,11 +51,17 @@ describe('keyset pages', () => {
 		]
 		await insertContacts(team.workspace.id, contacts)
 		// Activity ties too: half of them at one instant.
-		await sql`update contacts set last_activity_at = case when name like 'P%' or name like 'O%' then created_at else timestamptz '2026-02-01' end where workspace_id = ${team.workspace.id}`.execute(testDb())
+		await sql`update contacts set last_activity_at = case when name like 'P%' or name like 'O%' then created_at else timestamptz '2026-02-01' end where workspace_id = ${team.workspace.id}`.execute(
+			testDb(),
+		)
 	})
 
 	async function reference(column: 'name_key' | 'created_at' | 'last_activity_at', direction: 'asc' | 'desc') {
-		const rows = await sql<{ id: string }>`select id from contacts where workspace_id = ${team.workspace.id} order by ${sql.ref(column)} ${sql.raw(direction)}, id ${sql.raw(direction)}`.execute(testDb())
+		const rows = await sql<{
+			id: string
+		}>`select id from contacts where workspace_id = ${team.workspace.id} order by ${sql.ref(column)} ${sql.raw(direction)}, id ${sql.raw(direction)}`.execute(
+			testDb(),
+		)
 		return rows.rows.map((row) => row.id)
 	}
 
@@ -93,7 +99,12 @@ describe('keyset pages', () => {
 
 	test.each([
 		['a malformed cursor', '?cursor=garbage!', 'cursor', 'This page link is no longer valid. Start again from the first page.'],
-		['a cursor that decodes to nothing of ours', `?cursor=${Buffer.from('{"page":2}').toString('base64url')}`, 'cursor', 'This page link is no longer valid. Start again from the first page.'],
+		[
+			'a cursor that decodes to nothing of ours',
+			`?cursor=${Buffer.from('{"page":2}').toString('base64url')}`,
+			'cursor',
+			'This page link is no longer valid. Start again from the first page.',
+		],
 		['a limit of 0', '?limit=0', 'limit', 'Must be at least 1.'],
 		['a limit of 101', '?limit=101', 'limit', 'Must be at most 100.'],
 		['an unknown sort', '?sort=email', 'sort', 'Choose one of: name, created, activity.'],

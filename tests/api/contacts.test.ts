@@ -39,7 +39,17 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 				'unverifiedEmail',
 				'updatedAt',
 			])
-			expect(contact).toMatchObject({ name: 'Nour', email: null, phone: null, company: null, notes: null, attributes: {}, labels: [], identities: [], optedOutAt: null })
+			expect(contact).toMatchObject({
+				name: 'Nour',
+				email: null,
+				phone: null,
+				company: null,
+				notes: null,
+				attributes: {},
+				labels: [],
+				identities: [],
+				optedOutAt: null,
+			})
 			expect(contact.avatarColor).toMatch(/^#[0-9a-f]{6}$/)
 			expect(contact.lastActivityAt).toBe(contact.createdAt)
 		}
@@ -77,13 +87,28 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 		['an empty name', { name: '   ' }, 'name', 'Must be at least 1 character.'],
 		['a long name', { name: 'x'.repeat(121) }, 'name', 'Must be at most 120 characters.'],
 		['a bad e-mail', { name: 'A', email: 'not-an-address' }, 'email', 'Enter a valid e-mail address.'],
-		['a national number without a country', { name: 'A', phone: '010 1234 5678' }, 'phone', 'Enter a valid phone number with its country code, such as +20 10 1234 5678.'],
-		['a number that does not exist', { name: 'A', phone: '+20 101 234' }, 'phone', 'Enter a valid phone number with its country code, such as +20 10 1234 5678.'],
+		[
+			'a national number without a country',
+			{ name: 'A', phone: '010 1234 5678' },
+			'phone',
+			'Enter a valid phone number with its country code, such as +20 10 1234 5678.',
+		],
+		[
+			'a number that does not exist',
+			{ name: 'A', phone: '+20 101 234' },
+			'phone',
+			'Enter a valid phone number with its country code, such as +20 10 1234 5678.',
+		],
 		['a bad number for its country', { name: 'A', phone: '12', country: 'FR' }, 'phone', 'Enter a valid phone number.'],
 		['an unknown country', { name: 'A', phone: '0612345678', country: 'XX' }, 'country', 'Choose a country as a two-letter code, such as EG or FR.'],
 		['a long company', { name: 'A', company: 'x'.repeat(121) }, 'company', 'Must be at most 120 characters.'],
 		['a non-text attribute', { name: 'A', attributes: { age: 42 } }, 'attributes.age', 'This value is not valid.'],
-		['too many attributes', { name: 'A', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'attributes', 'A contact can have at most 50 custom attributes.'],
+		[
+			'too many attributes',
+			{ name: 'A', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+			'attributes',
+			'A contact can have at most 50 custom attributes.',
+		],
 		['a malformed label id', { name: 'A', labelIds: ['nope'] }, 'labelIds.0', 'This value is not valid.'],
 	])('refuses %s (400, beside the field)', async (_, body, field, message) => {
 		const response = await api.request('POST', contactsPath(team.workspace.id), { body, headers: team.agent.auth })
@@ -92,7 +117,10 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 	})
 
 	test('refuses an unknown label (400, saying so, beside the field)', async () => {
-		const response = await api.request('POST', contactsPath(team.workspace.id), { body: { name: 'A', labelIds: ['00000000-0000-4000-8000-000000000000'] }, headers: team.agent.auth })
+		const response = await api.request('POST', contactsPath(team.workspace.id), {
+			body: { name: 'A', labelIds: ['00000000-0000-4000-8000-000000000000'] },
+			headers: team.agent.auth,
+		})
 		const message = 'One of these labels no longer exists. Reload the page and choose again.'
 		expect(response.status).toBe(400)
 		expect(response.body).toMatchObject({ message, details: { source: 'body', fields: { labelIds: [message] } } })
@@ -104,11 +132,17 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 			headers: { ...team.agent.auth, 'Accept-Language': 'fr' },
 		})
 		expect(response.body).toMatchObject({
-			details: { fields: { name: [expect.any(String)], email: [expect.any(String)], phone: ['Saisissez un numéro de téléphone valide avec son indicatif pays, par exemple +33 6 12 34 56 78.'] } },
+			details: {
+				fields: {
+					name: [expect.any(String)],
+					email: [expect.any(String)],
+					phone: ['Saisissez un numéro de téléphone valide avec son indicatif pays, par exemple +33 6 12 34 56 78.'],
+				},
+			},
 		})
 	})
 
-	test("a label of another workspace is unknown here", async () => {
+	test('a label of another workspace is unknown here', async () => {
 		const theirs = await createLabel(api, team.outsider.auth, team.elsewhere.id, { title: 'foreign' })
 		const response = await api.request('POST', contactsPath(team.workspace.id), { body: { name: 'A', labelIds: [theirs.id] }, headers: team.owner.auth })
 		expect(response.status).toBe(400)
@@ -117,7 +151,10 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 
 	test('an e-mail is unique per workspace, whatever its case (409 beside the field); another workspace may have it', async () => {
 		await createContact(api, team.agent.auth, team.workspace.id, { name: 'First', email: 'same@example.test' })
-		const response = await api.request('POST', contactsPath(team.workspace.id), { body: { name: 'Second', email: 'SAME@example.test' }, headers: team.agent.auth })
+		const response = await api.request('POST', contactsPath(team.workspace.id), {
+			body: { name: 'Second', email: 'SAME@example.test' },
+			headers: team.agent.auth,
+		})
 		expect(response.status).toBe(409)
 		expect(response.body).toEqual({
 			message: 'A contact with the e-mail address same@example.test already exists.',
@@ -133,7 +170,10 @@ describe('POST /v1/workspaces/{id}/contacts', () => {
 	})
 
 	test('the body must be JSON (415)', async () => {
-		const response = await api.request('POST', contactsPath(team.workspace.id), { rawBody: 'name=A', headers: { ...team.agent.auth, 'Content-Type': 'application/x-www-form-urlencoded' } })
+		const response = await api.request('POST', contactsPath(team.workspace.id), {
+			rawBody: 'name=A',
+			headers: { ...team.agent.auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+		})
 		expect(response.status).toBe(415)
 	})
 })
@@ -144,7 +184,10 @@ describe('GET, PATCH and DELETE /v1/workspaces/{id}/contacts/{contactId}', () =>
 	let contact: ContactJson
 	beforeAll(async () => {
 		team = await createTeam('Contact edits')
-		labels = [await createLabel(api, team.owner.auth, team.workspace.id, { title: 'one' }), await createLabel(api, team.owner.auth, team.workspace.id, { title: 'two' })]
+		labels = [
+			await createLabel(api, team.owner.auth, team.workspace.id, { title: 'one' }),
+			await createLabel(api, team.owner.auth, team.workspace.id, { title: 'two' }),
+		]
 	})
 
 	test('reads a contact', async () => {
@@ -165,10 +208,20 @@ describe('GET, PATCH and DELETE /v1/workspaces/{id}/contacts/{contactId}', () =>
 		const path = contactsPath(team.workspace.id, `/${contact.id}`)
 		const company = await api.request('PATCH', path, { body: { company: 'Delta Foods' }, headers: team.agent.auth })
 		expect(company.status).toBe(200)
-		expect(company.body).toMatchObject({ name: 'Karim', email: 'karim@example.test', phone: '+201012345678', company: 'Delta Foods', attributes: { tier: 'gold' }, labels: [{ title: 'one' }] })
+		expect(company.body).toMatchObject({
+			name: 'Karim',
+			email: 'karim@example.test',
+			phone: '+201012345678',
+			company: 'Delta Foods',
+			attributes: { tier: 'gold' },
+			labels: [{ title: 'one' }],
+		})
 		expect((company.body as ContactJson).updatedAt > contact.updatedAt).toBe(true)
 
-		const cleared = await api.request('PATCH', path, { body: { email: null, phone: '', attributes: { city: 'Alexandria' }, labelIds: [labels[1]!.id] }, headers: team.agent.auth })
+		const cleared = await api.request('PATCH', path, {
+			body: { email: null, phone: '', attributes: { city: 'Alexandria' }, labelIds: [labels[1]!.id] },
+			headers: team.agent.auth,
+		})
 		expect(cleared.body).toMatchObject({ email: null, phone: null, company: 'Delta Foods', attributes: { city: 'Alexandria' }, labels: [{ title: 'two' }] })
 
 		const unlabelled = await api.request('PATCH', path, { body: { labelIds: [] }, headers: team.agent.auth })
@@ -265,7 +318,10 @@ describe('contacts of one workspace cannot be reached from another', () => {
 			expect(response.body).toEqual(contactMissing)
 		}
 		expect((await api.request('GET', contactsPath(a.workspace.id, '/not-a-uuid'), { headers: a.owner.auth })).body).toEqual(contactMissing)
-		const bulk = await api.request('POST', contactsPath(a.workspace.id, '/bulk'), { body: { action: 'delete', contactIds: [contactOfB.id] }, headers: a.owner.auth })
+		const bulk = await api.request('POST', contactsPath(a.workspace.id, '/bulk'), {
+			body: { action: 'delete', contactIds: [contactOfB.id] },
+			headers: a.owner.auth,
+		})
 		expect(bulk.body).toEqual({ action: 'delete', affected: 0 })
 		const foreignLabel = await api.request('POST', contactsPath(a.workspace.id, '/bulk'), {
 			body: { action: 'label', contactIds: [contactOfB.id], labelId: labelOfB.id },

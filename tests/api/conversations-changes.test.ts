@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Channel } from '#api/db/schema.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createLabel } from './contacts-fixtures.ts'
-import { conversationsPath, createLinkChannel, customerWrites, getConversation, postMessage, type ConversationJson, type MessageJson } from './conversations-fixtures.ts'
+import {
+	conversationsPath,
+	createLinkChannel,
+	customerWrites,
+	getConversation,
+	postMessage,
+	type ConversationJson,
+	type MessageJson,
+} from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 let api: TestApi
@@ -30,7 +38,9 @@ async function thread(number: number): Promise<MessageJson[]> {
 const activities = async (number: number) => (await thread(number)).filter((message) => message.kind === 'activity').map((message) => message.activity)
 
 async function scheduledWake(conversationId: string) {
-	const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`wake-snoozed:${conversationId}`}`.execute(testDb())
+	const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`wake-snoozed:${conversationId}`}`.execute(
+		testDb(),
+	)
 	return rows[0]?.n ?? 0
 }
 
@@ -78,7 +88,10 @@ describe('changing a conversation', () => {
 				const response = await api.request(method, `${base}${rest}`, { body, headers: member.auth })
 				expect(response.status, `${method} ${rest} as ${member.user.name}: ${JSON.stringify(response.body)}`).toBe(status)
 			}
-			const bulk = await api.request('POST', conversationsPath(team.workspace.id, '/bulk'), { body: { numbers: [conversation.number], action: 'status', status: 'resolved' }, headers: member.auth })
+			const bulk = await api.request('POST', conversationsPath(team.workspace.id, '/bulk'), {
+				body: { numbers: [conversation.number], action: 'status', status: 'resolved' },
+				headers: member.auth,
+			})
 			expect(bulk.body).toEqual({ updated: 1 })
 		}
 	})
@@ -101,7 +114,10 @@ describe('changing a conversation', () => {
 			expect(response.body).toMatchObject({ message: 'Some fields are not valid.', details: { source: 'body', fields: { [field]: [message] } } })
 		}
 		const french = await patch(conversation.number, { status: 'snoozed' }, team.agent.auth, { 'Accept-Language': 'fr' })
-		expect(french.body).toMatchObject({ message: 'Certains champs ne sont pas valides.', details: { fields: { snoozedUntil: ['Choisissez jusqu’à quand mettre en attente.'] } } })
+		expect(french.body).toMatchObject({
+			message: 'Certains champs ne sont pas valides.',
+			details: { fields: { snoozedUntil: ['Choisissez jusqu’à quand mettre en attente.'] } },
+		})
 		const arabic = await patch(conversation.number, { status: 'snoozed' }, team.agent.auth, { 'Accept-Language': 'ar-EG' })
 		expect(arabic.body).toMatchObject({ details: { fields: { snoozedUntil: ['اختر حتى متى تؤجل المحادثة.'] } } })
 
@@ -129,7 +145,10 @@ describe('changing a conversation', () => {
 			expect(response.status, JSON.stringify(response.body)).toBe(200)
 			expect(response.body).toMatchObject({ status, snoozedUntil: null })
 			expect(await scheduledWake(conversation.id)).toBe(0)
-			expect((await activities(conversation.number)).at(-1)).toEqual({ key: `activity.${status === 'open' ? 'reopened' : status}`, values: { actor: team.agent.user.name } })
+			expect((await activities(conversation.number)).at(-1)).toEqual({
+				key: `activity.${status === 'open' ? 'reopened' : status}`,
+				values: { actor: team.agent.user.name },
+			})
 		}
 	})
 
@@ -158,7 +177,10 @@ describe('changing a conversation', () => {
 		for (const assigneeId of [team.outsider.user.id, crypto.randomUUID()]) {
 			const response = await patch(conversation.number, { assigneeId })
 			expect(response.status).toBe(422)
-			expect(response.body).toMatchObject({ message: 'Choose a member of this workspace.', details: { fields: { assigneeId: ['Choose a member of this workspace.'] } } })
+			expect(response.body).toMatchObject({
+				message: 'Choose a member of this workspace.',
+				details: { fields: { assigneeId: ['Choose a member of this workspace.'] } },
+			})
 		}
 		const arabic = await patch(conversation.number, { assigneeId: team.outsider.user.id }, team.agent.auth, { 'Accept-Language': 'ar-EG' })
 		expect(arabic.body).toMatchObject({ message: 'اختر عضوًا في مساحة العمل هذه.' })
@@ -175,7 +197,10 @@ describe('labels', () => {
 		const theirs = await createLabel(api, team.outsider.auth, team.elsewhere.id, { title: 'theirs' })
 		const { conversation } = await customerWrites(channel, 'labelled', 'Hi')
 		const put = (labelIds: string[], headers: Record<string, string> = {}) =>
-			api.request('PUT', conversationsPath(team.workspace.id, `/${conversation.number}/labels`), { body: { labelIds }, headers: { ...team.agent.auth, ...headers } })
+			api.request('PUT', conversationsPath(team.workspace.id, `/${conversation.number}/labels`), {
+				body: { labelIds },
+				headers: { ...team.agent.auth, ...headers },
+			})
 		let response = await put([billing.id, urgent.id, billing.id])
 		expect(response.status).toBe(200)
 		expect((response.body as ConversationJson).labels.map((label) => label.title)).toEqual(['billing-put', 'urgent-put'])
@@ -202,16 +227,24 @@ describe('bulk changes', () => {
 		const theirSite = await createLinkChannel(team.elsewhere.id)
 		const theirs = (await customerWrites(theirSite, 'theirs', 'Hi')).conversation
 		const label = await createLabel(api, team.owner.auth, team.workspace.id, { title: 'bulk' })
-		const bulk = (body: unknown, headers: Record<string, string> = {}) => api.request('POST', conversationsPath(team.workspace.id, '/bulk'), { body, headers: { ...team.agent.auth, ...headers } })
+		const bulk = (body: unknown, headers: Record<string, string> = {}) =>
+			api.request('POST', conversationsPath(team.workspace.id, '/bulk'), { body, headers: { ...team.agent.auth, ...headers } })
 
 		expect((await bulk({ numbers: [...numbers, 999], action: 'assign', assigneeId: team.otherAgent.user.id })).body).toEqual({ updated: 5 })
 		expect((await bulk({ numbers, action: 'addLabel', labelId: label.id })).body).toEqual({ updated: 5 })
 		expect((await bulk({ numbers: numbers.slice(0, 2), action: 'removeLabel', labelId: label.id })).body).toEqual({ updated: 2 })
-		expect((await bulk({ numbers: numbers.slice(0, 3), action: 'status', status: 'snoozed', snoozedUntil: new Date(Date.now() + hour).toISOString() })).body).toEqual({ updated: 3 })
+		expect(
+			(await bulk({ numbers: numbers.slice(0, 3), action: 'status', status: 'snoozed', snoozedUntil: new Date(Date.now() + hour).toISOString() })).body,
+		).toEqual({ updated: 3 })
 		const list = await api.request('GET', conversationsPath(team.workspace.id, `?status=all&assignee=${team.otherAgent.user.id}`), { headers: team.agent.auth })
 		const conversations = (list.body as { conversations: ConversationJson[]; counts: unknown }).conversations
 		expect(conversations).toHaveLength(5)
-		expect(conversations.filter((conversation) => conversation.labels.length === 1).map((conversation) => conversation.number).sort()).toEqual(numbers.slice(2).sort())
+		expect(
+			conversations
+				.filter((conversation) => conversation.labels.length === 1)
+				.map((conversation) => conversation.number)
+				.sort(),
+		).toEqual(numbers.slice(2).sort())
 		expect((list.body as { counts: unknown }).counts).toEqual({ open: 2, pending: 0, resolved: 0, snoozed: 3 })
 
 		// A number of another workspace names this workspace's conversation of that number, or none.
@@ -243,7 +276,11 @@ describe('notes', () => {
 	test('an @mention of a member is found by their full name, not a longer name, and not the author', async () => {
 		const { mentionedMembers } = await import('#api/conversations/actions.ts')
 		const team = await createTeam('Mentions')
-		const names = await testDb().selectFrom('users').select(['id', 'name']).where('id', 'in', [team.agent.user.id, team.otherAgent.user.id, team.admin.user.id]).execute()
+		const names = await testDb()
+			.selectFrom('users')
+			.select(['id', 'name'])
+			.where('id', 'in', [team.agent.user.id, team.otherAgent.user.id, team.admin.user.id])
+			.execute()
 		const nameOf = (id: string) => names.find((user) => user.id === id)!.name
 		const body = `@${nameOf(team.otherAgent.user.id)} and @${nameOf(team.admin.user.id).toUpperCase()}, see this. @${nameOf(team.agent.user.id)}`
 		const mentioned = await mentionedMembers(testDb(), team.workspace.id, body, team.agent.user.id)
@@ -269,8 +306,14 @@ describe('the kept tab counts', () => {
 		for (let index = 0; index < 6; index++) created.push((await customerWrites(site, `kept-${index}`, 'Hi')).conversation)
 		const path = (rest: string) => conversationsPath(team.workspace.id, rest)
 		await api.request('PATCH', path(`/${created[0]!.number}`), { body: { status: 'resolved', assigneeId: team.agent.user.id }, headers: team.agent.auth })
-		await api.request('POST', path('/bulk'), { body: { numbers: created.slice(1, 4).map((c) => c.number), action: 'assign', assigneeId: team.admin.user.id }, headers: team.agent.auth })
-		await api.request('POST', path('/bulk'), { body: { numbers: created.slice(2, 5).map((c) => c.number), action: 'status', status: 'pending' }, headers: team.agent.auth })
+		await api.request('POST', path('/bulk'), {
+			body: { numbers: created.slice(1, 4).map((c) => c.number), action: 'assign', assigneeId: team.admin.user.id },
+			headers: team.agent.auth,
+		})
+		await api.request('POST', path('/bulk'), {
+			body: { numbers: created.slice(2, 5).map((c) => c.number), action: 'status', status: 'pending' },
+			headers: team.agent.auth,
+		})
 		await testDb().deleteFrom('contacts').where('id', '=', created[5]!.contactId).execute()
 		await customerWrites(site, 'kept-0', 'Reopening')
 

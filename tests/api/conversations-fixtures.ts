@@ -31,7 +31,12 @@ export async function createLinkChannel(workspaceId: string, name = 'Website'): 
 }
 
 /** A customer's message on the channel, as the link page hands it over: their conversation, created or found. */
-export async function customerWrites(channel: Channel, visitor: string, body: string, options: { name?: string; externalId?: string; realtime?: Realtime } = {}) {
+export async function customerWrites(
+	channel: Channel,
+	visitor: string,
+	body: string,
+	options: { name?: string; externalId?: string; realtime?: Realtime } = {},
+) {
 	return receiveMessage(testDb(), options.realtime ?? recordingRealtime(), {
 		channel,
 		from: { externalId: visitor, name: options.name ?? `Visitor ${visitor}` },
@@ -46,7 +51,13 @@ export async function getConversation(api: TestApi, auth: Record<string, string>
 	return response.body as ConversationJson
 }
 
-export async function postMessage(api: TestApi, auth: Record<string, string>, workspaceId: string, number: number, body: { kind: 'text' | 'note'; body: string }): Promise<MessageJson> {
+export async function postMessage(
+	api: TestApi,
+	auth: Record<string, string>,
+	workspaceId: string,
+	number: number,
+	body: { kind: 'text' | 'note'; body: string },
+): Promise<MessageJson> {
 	const response = await api.request('POST', conversationsPath(workspaceId, `/${number}/messages`), { body, headers: auth })
 	expect(response.status, JSON.stringify(response.body)).toBe(201)
 	return response.body as MessageJson

@@ -24,7 +24,13 @@ describe('an incoming message', () => {
 		const from = { externalId: 'visitor-1', name: 'Amira Haddad', unverifiedEmail: 'Amira.Inbound@example.com' }
 		const first = await receiveMessage(testDb(), realtime, { channel, from, externalId: 'm-1', body: '  مرحبا،\n هل أنتم مفتوحون؟ ' })
 		expect(first.duplicate).toBe(false)
-		expect(first.conversation).toMatchObject({ number: 1, status: 'open', incomingCount: 1, lastMessageExcerpt: 'مرحبا، هل أنتم مفتوحون؟', lastMessageDirection: 'incoming' })
+		expect(first.conversation).toMatchObject({
+			number: 1,
+			status: 'open',
+			incomingCount: 1,
+			lastMessageExcerpt: 'مرحبا، هل أنتم مفتوحون؟',
+			lastMessageDirection: 'incoming',
+		})
 		const contact = await testDb().selectFrom('contacts').selectAll().where('id', '=', first.conversation.contactId).executeTakeFirstOrThrow()
 		expect(contact).toMatchObject({ name: 'Amira Haddad', email: null, unverifiedEmail: 'amira.inbound@example.com', workspaceId: team.workspace.id })
 
@@ -36,13 +42,20 @@ describe('an incoming message', () => {
 		expect(BigInt(second.message.id)).toBeGreaterThan(BigInt(first.message.id))
 		// Published after the commit, never awaited by the caller.
 		await expect.poll(() => published.map(({ event }) => event)).toEqual(['conversation.created', 'message.created', 'conversation.updated', 'message.created'])
-		expect(published[0]).toMatchObject({ channel: `private-workspace-${team.workspace.id}`, data: { conversationId: first.conversation.id, number: 1, seq: 1 } })
+		expect(published[0]).toMatchObject({
+			channel: `private-workspace-${team.workspace.id}`,
+			data: { conversationId: first.conversation.id, number: 1, seq: 1 },
+		})
 	})
 
 	test('reopens a resolved or snoozed conversation and clears the snooze, with an activity line', async () => {
 		const from = { externalId: 'visitor-2', name: 'Julien' }
 		const { conversation } = await receiveMessage(testDb(), recordingRealtime([]), { channel, from, body: 'Bonjour' })
-		await testDb().updateTable('conversations').set({ status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000) }).where('id', '=', conversation.id).execute()
+		await testDb()
+			.updateTable('conversations')
+			.set({ status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000) })
+			.where('id', '=', conversation.id)
+			.execute()
 		const again = await receiveMessage(testDb(), recordingRealtime([]), { channel, from, body: 'Encore moi' })
 		expect(again.conversation).toMatchObject({ id: conversation.id, status: 'open', snoozedUntil: null })
 		const kinds = await testDb().selectFrom('messages').select(['kind', 'activity']).where('conversationId', '=', conversation.id).orderBy('id').execute()

@@ -6,7 +6,16 @@ import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { addJob, startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { defaultProviderConfig, startApi, testDb, type TestApi } from './harness.ts'
-import { conversationsPath, createLinkChannel, customerWrites, getConversation, postMessage, recordingRealtime, type MessageJson, type Published } from './conversations-fixtures.ts'
+import {
+	conversationsPath,
+	createLinkChannel,
+	customerWrites,
+	getConversation,
+	postMessage,
+	recordingRealtime,
+	type MessageJson,
+	type Published,
+} from './conversations-fixtures.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
@@ -28,7 +37,15 @@ async function pendingWakeUps(conversationId: string) {
 }
 
 function runner(published: Published[]): Promise<JobRunner> {
-	return startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: jobHandlers, log: quiet, config: defaultProviderConfig, realtime: recordingRealtime(published), pollInterval: 100 })
+	return startJobRunner({
+		db: testDb(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: jobHandlers,
+		log: quiet,
+		config: defaultProviderConfig,
+		realtime: recordingRealtime(published),
+		pollInterval: 100,
+	})
 }
 
 /** Waits (up to 15 s) for `check` to hold: jobs run in their own time. */
@@ -68,7 +85,11 @@ describe('sending a reply', () => {
 	})
 
 	test('a contact without an identity on the channel fails the message with a detail; a delivery already done is not repeated', async () => {
-		const instagram = await testDb().insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'instagram', name: 'Instagram' }).returningAll().executeTakeFirstOrThrow()
+		const instagram = await testDb()
+			.insertInto('channels')
+			.values({ workspaceId: team.workspace.id, kind: 'instagram', name: 'Instagram' })
+			.returningAll()
+			.executeTakeFirstOrThrow()
 		const { conversation } = await customerWrites(instagram, '17841400000000', 'Salam')
 		// Their identity on the channel is gone (the contact was merged away): nobody to send to.
 		await testDb().updateTable('conversations').set({ identityId: null }).where('id', '=', conversation.id).execute()
@@ -103,7 +124,13 @@ describe('a snoozed conversation', () => {
 			await second.stop()
 		}
 		expect(await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)).toMatchObject({ status: 'open', snoozedUntil: null })
-		const lines = await testDb().selectFrom('messages').select('activity').where('conversationId', '=', conversation.id).where('kind', '=', 'activity').orderBy('id').execute()
+		const lines = await testDb()
+			.selectFrom('messages')
+			.select('activity')
+			.where('conversationId', '=', conversation.id)
+			.where('kind', '=', 'activity')
+			.orderBy('id')
+			.execute()
 		expect(lines.at(-1)?.activity).toEqual({ key: 'activity.snoozeEnded', values: {} })
 		expect(about(published, conversation.id).map((entry) => entry.event)).toEqual(['conversation.updated', 'message.created'])
 		const tabs = await api.request('GET', conversationsPath(team.workspace.id, '?status=snoozed'), { headers: team.agent.auth })
@@ -114,7 +141,10 @@ describe('a snoozed conversation', () => {
 		const channel = await createLinkChannel(team.workspace.id)
 		const { conversation } = await customerWrites(channel, 'stale', 'Later')
 		const later = new Date(Date.now() + 60 * 60 * 1000).toISOString()
-		await api.request('PATCH', conversationsPath(team.workspace.id, `/${conversation.number}`), { body: { status: 'snoozed', snoozedUntil: later }, headers: team.agent.auth })
+		await api.request('PATCH', conversationsPath(team.workspace.id, `/${conversation.number}`), {
+			body: { status: 'snoozed', snoozedUntil: later },
+			headers: team.agent.auth,
+		})
 		const published: Published[] = []
 		await wakeSnoozed(testDb(), recordingRealtime(published), conversation.id)
 		expect(await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)).toMatchObject({ status: 'snoozed', snoozedUntil: later })
@@ -123,7 +153,9 @@ describe('a snoozed conversation', () => {
 		await wakeSnoozed(testDb(), recordingRealtime(published), conversation.id)
 		expect(published).toEqual([])
 		// The job of the old snooze, if it ran anyway, finds an open conversation.
-		await testDb().transaction().execute((trx) => addJob(trx, 'wake-snoozed', { conversationId: conversation.id }, { key: wakeJobKey(conversation.id) }))
+		await testDb()
+			.transaction()
+			.execute((trx) => addJob(trx, 'wake-snoozed', { conversationId: conversation.id }, { key: wakeJobKey(conversation.id) }))
 		const jobs = await runner(published)
 		try {
 			await until(async () => (await pendingWakeUps(conversation.id)) === 0)
@@ -132,7 +164,12 @@ describe('a snoozed conversation', () => {
 		}
 		expect(await pendingWakeUps(conversation.id)).toBe(0)
 		expect(about(published, conversation.id)).toEqual([])
-		const lines = await testDb().selectFrom('messages').select('activity').where('conversationId', '=', conversation.id).where('kind', '=', 'activity').execute()
+		const lines = await testDb()
+			.selectFrom('messages')
+			.select('activity')
+			.where('conversationId', '=', conversation.id)
+			.where('kind', '=', 'activity')
+			.execute()
 		expect(lines.map((line) => line.activity?.key)).toEqual(['activity.snoozed', 'activity.reopenedByCustomer'])
 	})
 })

@@ -33,7 +33,13 @@ describe('inbox events', () => {
 			...ids,
 			seq: 1,
 			previous: null,
-			conversation: expect.objectContaining({ id: conversation.id, number: 1, status: 'open', contact: expect.objectContaining({ name: 'Live visitor' }), lastMessage: { excerpt: 'Hello?', direction: 'incoming', sender: null } }),
+			conversation: expect.objectContaining({
+				id: conversation.id,
+				number: 1,
+				status: 'open',
+				contact: expect.objectContaining({ name: 'Live visitor' }),
+				lastMessage: { excerpt: 'Hello?', direction: 'incoming', sender: null },
+			}),
 		})
 		expect(await workspace.waitFor('message.created')).toEqual({
 			...ids,
@@ -47,12 +53,21 @@ describe('inbox events', () => {
 		const base = conversationsPath(workspaceId, `/${conversation.number}`)
 		const note = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'note', body: 'Internal: VIP customer' })
 		expect(note.status).toBe(201)
-		expect(await workspace.waitFor('message.created', (data) => data.messageId === note.body.id)).toMatchObject({ message: { kind: 'note', body: 'Internal: VIP customer', sender: { id: team.agent.user.id } } })
+		expect(await workspace.waitFor('message.created', (data) => data.messageId === note.body.id)).toMatchObject({
+			message: { kind: 'note', body: 'Internal: VIP customer', sender: { id: team.agent.user.id } },
+		})
 		expect((await call('PATCH', base, team.agent.auth, { status: 'pending' })).status).toBe(200)
-		expect(await workspace.waitFor('conversation.updated')).toMatchObject({ previous: { status: 'open', assigneeId: null }, conversation: { status: 'pending' } })
+		expect(await workspace.waitFor('conversation.updated')).toMatchObject({
+			previous: { status: 'open', assigneeId: null },
+			conversation: { status: 'pending' },
+		})
 		const reply = await call('POST', `${base}/messages`, team.agent.auth, { kind: 'text', body: 'We are on it' })
 		expect(reply.status).toBe(201)
-		expect(await workspace.waitFor('message.created', (data) => data.messageId === reply.body.id)).toMatchObject({ ...ids, messageId: reply.body.id, message: { body: 'We are on it', direction: 'outgoing' } })
+		expect(await workspace.waitFor('message.created', (data) => data.messageId === reply.body.id)).toMatchObject({
+			...ids,
+			messageId: reply.body.id,
+			message: { body: 'We are on it', direction: 'outgoing' },
+		})
 		expect(await visitor.waitFor('message.created')).toEqual({ ...ids, messageId: reply.body.id })
 
 		await server.realtime.flush()
@@ -68,7 +83,9 @@ describe('inbox events', () => {
 		])
 		// Numbered without a gap, each number once; the row is every member's, without anyone's unread count.
 		expect(workspace.events.map((entry) => entry.data.seq).sort((a, b) => Number(a) - Number(b))).toEqual([1, 2, 3, 4, 5, 6, 7])
-		expect(workspace.events.filter((entry) => entry.event.startsWith('conversation.')).every((entry) => !('unreadCount' in (entry.data.conversation as object)))).toBe(true)
+		expect(
+			workspace.events.filter((entry) => entry.event.startsWith('conversation.')).every((entry) => !('unreadCount' in (entry.data.conversation as object))),
+		).toBe(true)
 		// A refused change announces nothing.
 		expect((await call('PATCH', base, team.agent.auth, { status: 'closed' })).status).toBe(400)
 		await server.realtime.flush()
@@ -85,7 +102,11 @@ describe('inbox events', () => {
 		const elsewhere = createRealtime({ target: server.target, logger: pino({ level: 'silent' }) })
 		await Promise.all(
 			Array.from({ length: 10 }, (_, index) =>
-				receiveMessage(testDb(), index % 2 ? elsewhere : server.realtime, { channel, from: { externalId: `v${index}`, name: `Visitor ${index}` }, body: `Hello ${index}` }),
+				receiveMessage(testDb(), index % 2 ? elsewhere : server.realtime, {
+					channel,
+					from: { externalId: `v${index}`, name: `Visitor ${index}` },
+					body: `Hello ${index}`,
+				}),
 			),
 		)
 		await Promise.all([server.realtime.flush(), elsewhere.flush()])
@@ -97,7 +118,14 @@ describe('inbox events', () => {
 		const long = '😀'.repeat(3000)
 		const { message } = await receiveMessage(testDb(), server.realtime, { channel, from: { externalId: 'long', name: 'Long' }, body: long })
 		const cut = await events.waitFor('message.created', (data) => data.messageId === String(message.id))
-		expect(cut).toEqual({ workspaceId: first.workspace.id, conversationId: message.conversationId, number: expect.any(Number), messageId: String(message.id), seq: expect.any(Number), cut: true })
+		expect(cut).toEqual({
+			workspaceId: first.workspace.id,
+			conversationId: message.conversationId,
+			number: expect.any(Number),
+			messageId: String(message.id),
+			seq: expect.any(Number),
+			cut: true,
+		})
 	})
 
 	test('the assignee and the members mentioned in a note are notified on their own user channel', async () => {
@@ -132,7 +160,10 @@ describe('inbox events', () => {
 		}
 		// The presence member is the caller, named as the others will show them (no role: the workspace's presence has it).
 		const presence = `presence-conversation-${conversation.id}`
-		const signed = (await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: presence }, team.admin.auth)).body as { auth: string; channel_data: string }
+		const signed = (await server.post('/v1/realtime/auth', { socket_id: '1.2', channel_name: presence }, team.admin.auth)).body as {
+			auth: string
+			channel_data: string
+		}
 		expect(JSON.parse(signed.channel_data)).toEqual({ user_id: team.admin.user.id, user_info: { name: team.admin.user.name } })
 		expect(signed.auth).toBe(server.sdk.authorizeChannel('1.2', presence, JSON.parse(signed.channel_data) as { user_id: string }).auth)
 		for (const name of [`private-visitor-${crypto.randomUUID()}`, `presence-conversation-${crypto.randomUUID()}`, `private-conversation-${conversation.id}`]) {

@@ -62,7 +62,8 @@ describe('searching conversations', () => {
 		const team = await createTeam('Broad search')
 		const channel = await createLinkChannel(team.workspace.id)
 		const numbers: number[] = []
-		for (let index = 0; index < 12; index++) numbers.push((await customerWrites(channel, `broad-${index}`, index < 10 ? `a ubiquitous word ${index}` : `hello ${index}`)).conversation.number)
+		for (let index = 0; index < 12; index++)
+			numbers.push((await customerWrites(channel, `broad-${index}`, index < 10 ? `a ubiquitous word ${index}` : `hello ${index}`)).conversation.number)
 		const reader = team.agent.user.id
 		// PostgreSQL's estimate picks the way (broadSearch); with a dozen rows, the test picks it instead.
 		for (const broadAbove of [-1, Number.POSITIVE_INFINITY]) {
@@ -70,7 +71,13 @@ describe('searching conversations', () => {
 			let after: ConversationCursor | undefined
 			do {
 				const query = listConversationsQuery.parse({ search: 'ubiquitous', limit: '4' })
-				const page = await listConversations(testDb(), team.workspace.id, reader, { ...query, after }, await listConditions(testDb(), team.workspace.id, reader, query, broadAbove))
+				const page = await listConversations(
+					testDb(),
+					team.workspace.id,
+					reader,
+					{ ...query, after },
+					await listConditions(testDb(), team.workspace.id, reader, query, broadAbove),
+				)
 				found.push(...page.conversations.map((conversation) => conversation.number))
 				after = page.next
 			} while (after)
@@ -79,7 +86,9 @@ describe('searching conversations', () => {
 	})
 
 	test('refuses a search over 100 characters with a translated 400', async () => {
-		const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=${'x'.repeat(101)}`), { headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' } })
+		const response = await api.request('GET', conversationsPath(team.workspace.id, `?search=${'x'.repeat(101)}`), {
+			headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' },
+		})
 		expect(response.status).toBe(400)
 		expect((response.body as { message: string }).message).toMatch(/[\u0600-\u06FF]/)
 	})

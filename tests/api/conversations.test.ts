@@ -33,7 +33,9 @@ async function list(query = '', auth = team.agent.auth, workspaceId = team.works
 }
 
 async function jobsFor(task: string, payload: Record<string, string>) {
-	const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs jobs join graphile_worker._private_tasks tasks on tasks.id = jobs.task_id
+	const { rows } = await sql<{
+		n: number
+	}>`select count(*)::int as n from graphile_worker._private_jobs jobs join graphile_worker._private_tasks tasks on tasks.id = jobs.task_id
 		where tasks.identifier = ${task} and jobs.payload::jsonb @> ${JSON.stringify(payload)}::jsonb`.execute(testDb())
 	return rows[0]?.n ?? 0
 }
@@ -71,11 +73,18 @@ describe('the conversation list', () => {
 		expect(page.conversations.map((conversation) => conversation.number)).toEqual([first.conversation.number, second.conversation.number])
 		expect(page.conversations[0]).toMatchObject({ unreadCount: 2, lastMessage: { excerpt: 'Any news?' } })
 
-		const patched = await api.request('PATCH', conversationsPath(team.workspace.id, `/${second.conversation.number}`), { body: { assigneeId: team.agent.user.id }, headers: team.admin.auth })
+		const patched = await api.request('PATCH', conversationsPath(team.workspace.id, `/${second.conversation.number}`), {
+			body: { assigneeId: team.agent.user.id },
+			headers: team.admin.auth,
+		})
 		expect(patched.status, JSON.stringify(patched.body)).toBe(200)
-		expect((await list('?assignee=me', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number])
+		expect((await list('?assignee=me', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([
+			second.conversation.number,
+		])
 		expect((await list('?assignee=me', team.agent.auth, team.workspace.id)).counts).toEqual({ open: 1, pending: 0, resolved: 0, snoozed: 0 })
-		expect((await list('?assignee=unassigned', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([first.conversation.number])
+		expect((await list('?assignee=unassigned', team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)).toEqual([
+			first.conversation.number,
+		])
 		expect((await list(`?assignee=${team.agent.user.id}`, team.owner.auth, team.workspace.id)).conversations).toHaveLength(1)
 		expect((await list('?assignee=me', team.owner.auth, team.workspace.id)).counts.open).toBe(0)
 		const summary = await api.request('GET', conversationsPath(team.workspace.id, '/summary'), { headers: team.agent.auth })
@@ -90,10 +99,13 @@ describe('the conversation list', () => {
 		const three = (await customerWrites(site, 'three', 'third')).conversation.number
 		await customerWrites(site, 'one', 'first again')
 		const label = await createLabel(api, team.owner.auth, team.workspace.id, { title: 'billing' })
-		const patch = (number: number, body: unknown) => api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
+		const patch = (number: number, body: unknown) =>
+			api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
 		expect((await patch(two, { priority: 'urgent' })).status).toBe(200)
 		expect((await patch(three, { priority: 'low', status: 'pending' })).status).toBe(200)
-		expect((await api.request('PUT', conversationsPath(team.workspace.id, `/${one}/labels`), { body: { labelIds: [label.id] }, headers: team.agent.auth })).status).toBe(200)
+		expect(
+			(await api.request('PUT', conversationsPath(team.workspace.id, `/${one}/labels`), { body: { labelIds: [label.id] }, headers: team.agent.auth })).status,
+		).toBe(200)
 
 		const numbers = async (query: string) => (await list(query, team.agent.auth, team.workspace.id)).conversations.map((conversation) => conversation.number)
 		expect(await numbers('')).toEqual([one, two])
@@ -105,7 +117,9 @@ describe('the conversation list', () => {
 		expect(await numbers('?status=all&sort=created')).toEqual([three, two, one])
 		expect(await numbers('?status=all&sort=priority')).toEqual([two, three, one])
 		expect((await list('?status=all', team.agent.auth, team.workspace.id)).counts).toEqual({ open: 2, pending: 1, resolved: 0, snoozed: 0 })
-		expect((await list(`?status=all&labelId=${label.id}`, team.agent.auth, team.workspace.id)).conversations[0]?.labels).toEqual([{ id: label.id, title: 'billing', color: '#4f46e5' }])
+		expect((await list(`?status=all&labelId=${label.id}`, team.agent.auth, team.workspace.id)).conversations[0]?.labels).toEqual([
+			{ id: label.id, title: 'billing', color: '#4f46e5' },
+		])
 	})
 
 	test.each(['activity', 'created', 'priority'])('pages by keyset (sort %s): every conversation once, none skipped, ties included', async (sort) => {
@@ -113,7 +127,12 @@ describe('the conversation list', () => {
 		const site = await createLinkChannel(team.workspace.id)
 		for (let index = 0; index < 23; index++) await customerWrites(site, `visitor-${index}`, `message ${index}`)
 		// Ties on the sort keys: the id decides.
-		await testDb().updateTable('conversations').set({ lastActivityAt: new Date('2026-01-01T00:00:00.000Z'), priority: 2 }).where('workspaceId', '=', team.workspace.id).where('number', '<=', 10).execute()
+		await testDb()
+			.updateTable('conversations')
+			.set({ lastActivityAt: new Date('2026-01-01T00:00:00.000Z'), priority: 2 })
+			.where('workspaceId', '=', team.workspace.id)
+			.where('number', '<=', 10)
+			.execute()
 		const seen: number[] = []
 		let after: string | null = null
 		let pages = 0
@@ -133,7 +152,8 @@ describe('the conversation list', () => {
 		const cairo = (await customerWrites(site, 'cairo', 'Do you ship to Cairo?')).conversation.number
 		await customerWrites(site, 'paris', 'Livrez-vous à Paris ?')
 		const later = (await customerWrites(shop, 'cairo-later', 'Cairo again, for a friend')).conversation.number
-		const patch = (number: number, body: unknown) => api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
+		const patch = (number: number, body: unknown) =>
+			api.request('PATCH', conversationsPath(team.workspace.id, `/${number}`), { body, headers: team.agent.auth })
 		expect((await patch(later, { status: 'resolved' })).status).toBe(200)
 		const counts = async (query: string) => {
 			const page = await list(query, team.agent.auth, team.workspace.id)
@@ -159,7 +179,10 @@ describe('the conversation list', () => {
 		const second = await customerWrites(shop, 'nadia-shop', 'Hello again')
 		// The same person on two channels: one contact, as a merge leaves it.
 		await testDb().updateTable('conversations').set({ contactId: first.conversation.contactId }).where('id', '=', second.conversation.id).execute()
-		await api.request('PATCH', conversationsPath(team.workspace.id, `/${first.conversation.number}`), { body: { status: 'resolved' }, headers: team.agent.auth })
+		await api.request('PATCH', conversationsPath(team.workspace.id, `/${first.conversation.number}`), {
+			body: { status: 'resolved' },
+			headers: team.agent.auth,
+		})
 		const page = await list(`?contactId=${first.conversation.contactId}&status=all`, team.agent.auth, team.workspace.id)
 		expect(page.conversations.map((conversation) => conversation.number)).toEqual([second.conversation.number, first.conversation.number])
 		expect(page.conversations.map((conversation) => conversation.number)).not.toContain(other.conversation.number)
@@ -170,14 +193,27 @@ describe('the conversation list', () => {
 
 	test('refuses bad filters and a cursor of another sort with a translated 400', async () => {
 		const cursor = (await list('?status=all&limit=1')).nextCursor
-		for (const query of ['?status=closed', '?assignee=someone', '?priority=big', '?sort=name', '?limit=0', '?limit=101', '?labelId=x', '?status=open&status=all', `?after=${cursor}&sort=created`, '?after=nope']) {
+		for (const query of [
+			'?status=closed',
+			'?assignee=someone',
+			'?priority=big',
+			'?sort=name',
+			'?limit=0',
+			'?limit=101',
+			'?labelId=x',
+			'?status=open&status=all',
+			`?after=${cursor}&sort=created`,
+			'?after=nope',
+		]) {
 			const response = await api.request('GET', conversationsPath(team.workspace.id, query), { headers: team.agent.auth })
 			expect(response.status, query).toBe(400)
 			expect(response.body).toMatchObject({ message: 'Some fields are not valid.', statusCode: 400 })
 		}
 		const french = await api.request('GET', conversationsPath(team.workspace.id, '?after=nope'), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
 		expect(french.body).toMatchObject({ details: { fields: { after: ['Ce lien de page n’est plus valide. Recommencez à la première page.'] } } })
-		const arabic = await api.request('GET', conversationsPath(team.workspace.id, '?status=closed'), { headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' } })
+		const arabic = await api.request('GET', conversationsPath(team.workspace.id, '?status=closed'), {
+			headers: { ...team.agent.auth, 'Accept-Language': 'ar-EG' },
+		})
 		expect(arabic.body).toMatchObject({ message: expect.not.stringMatching(/[a-z]{4}/), statusCode: 400 })
 	})
 })
@@ -185,7 +221,10 @@ describe('the conversation list', () => {
 describe('one conversation', () => {
 	test('is read by its number; another workspace’s number, a malformed one or an unknown one is 404, translated', async () => {
 		const { conversation } = await customerWrites(channel, 'reader', 'Hi')
-		expect(await getConversation(api, team.owner.auth, team.workspace.id, conversation.number)).toMatchObject({ id: conversation.id, number: conversation.number })
+		expect(await getConversation(api, team.owner.auth, team.workspace.id, conversation.number)).toMatchObject({
+			id: conversation.id,
+			number: conversation.number,
+		})
 		const theirs = await createLinkChannel(team.elsewhere.id)
 		const elsewhere = await customerWrites(theirs, 'other', 'Hi there')
 		for (const number of [String(elsewhere.conversation.number + 1000), 'abc', '-1', '1.5']) {
@@ -216,7 +255,10 @@ describe('one conversation', () => {
 		})
 		expect(await jobsFor('send-message', { messageId: reply.id })).toBe(1)
 		const replied = await getConversation(api, team.agent.auth, team.workspace.id, conversation.number)
-		expect(replied).toMatchObject({ firstResponseAt: reply.createdAt, lastMessage: { excerpt: 'It left this morning.', direction: 'outgoing', sender: { id: team.agent.user.id, name: team.agent.user.name } } })
+		expect(replied).toMatchObject({
+			firstResponseAt: reply.createdAt,
+			lastMessage: { excerpt: 'It left this morning.', direction: 'outgoing', sender: { id: team.agent.user.id, name: team.agent.user.name } },
+		})
 
 		const note = await postMessage(api, team.admin.auth, team.workspace.id, conversation.number, { kind: 'note', body: 'Check with the courier' })
 		expect(note).toMatchObject({ kind: 'note', status: null, sender: { id: team.admin.user.id } })
@@ -258,11 +300,21 @@ describe('one conversation', () => {
 		const target = conversationsPath(team.workspace.id, `/${conversation.number}/messages`)
 		const refused = await api.request('POST', target, { body: { kind: 'text', body: 'Still there?' }, headers: team.agent.auth })
 		expect(refused.status).toBe(422)
-		expect((refused.body as { message: string }).message).toBe('Old site is switched off: switch it on in Settings › Channels to reply. Private notes still work.')
-		const french = await api.request('POST', target, { body: { kind: 'text', body: 'Toujours là ?' }, headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		expect((refused.body as { message: string }).message).toBe(
+			'Old site is switched off: switch it on in Settings › Channels to reply. Private notes still work.',
+		)
+		const french = await api.request('POST', target, {
+			body: { kind: 'text', body: 'Toujours là ?' },
+			headers: { ...team.agent.auth, 'Accept-Language': 'fr' },
+		})
 		expect((french.body as { message: string }).message).toContain('est désactivé')
 		expect((await api.request('POST', target, { body: { kind: 'note', body: 'Customer moved to WhatsApp' }, headers: team.agent.auth })).status).toBe(201)
-		const kept = await testDb().selectFrom('messages').select('kind').where('conversationId', '=', conversation.id).where('direction', '=', 'outgoing').execute()
+		const kept = await testDb()
+			.selectFrom('messages')
+			.select('kind')
+			.where('conversationId', '=', conversation.id)
+			.where('direction', '=', 'outgoing')
+			.execute()
 		expect(kept).toEqual([{ kind: 'note' }])
 	})
 
@@ -293,7 +345,10 @@ describe('one conversation', () => {
 		const first = await customerWrites(channel, 'viewed', 'On the site')
 		// The same person writes on a second channel: one contact, a second conversation.
 		const elsewhere = await createLinkChannel(team.workspace.id, 'Second site')
-		await testDb().insertInto('contactIdentities').values({ workspaceId: team.workspace.id, channelId: elsewhere.id, contactId: first.conversation.contactId, externalId: 'viewed' }).execute()
+		await testDb()
+			.insertInto('contactIdentities')
+			.values({ workspaceId: team.workspace.id, channelId: elsewhere.id, contactId: first.conversation.contactId, externalId: 'viewed' })
+			.execute()
 		const second = await customerWrites(elsewhere, 'viewed', 'And here')
 		for (let index = 0; index < 3; index++) await customerWrites(channel, 'viewed', `more ${index}`)
 		type View = { conversation: ConversationJson; thread: { messages: MessageJson[]; olderCursor: string | null }; otherConversations: ConversationJson[] }
@@ -314,11 +369,16 @@ describe('one conversation', () => {
 
 		const third = await customerWrites(elsewhere, 'viewed-later', 'Hello')
 		await testDb().updateTable('conversations').set({ contactId: first.conversation.contactId }).where('id', '=', third.conversation.id).execute()
-		expect((await view(first.conversation.number)).otherConversations.map((other) => other.number)).toEqual([third.conversation.number, second.conversation.number])
+		expect((await view(first.conversation.number)).otherConversations.map((other) => other.number)).toEqual([
+			third.conversation.number,
+			second.conversation.number,
+		])
 		expect((await view(first.conversation.number, '?others=1')).otherConversations.map((other) => other.number)).toEqual([third.conversation.number])
 
 		for (const query of ['?others=0', '?others=500', '?before=abc', '?limit=500', '?sort=activity']) {
-			const refused = await api.request('GET', conversationsPath(team.workspace.id, `/${first.conversation.number}/view${query}`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+			const refused = await api.request('GET', conversationsPath(team.workspace.id, `/${first.conversation.number}/view${query}`), {
+				headers: { ...team.agent.auth, 'Accept-Language': 'fr' },
+			})
 			expect(refused.status, query).toBe(400)
 			expect(refused.body, query).toMatchObject({ message: 'Certains champs ne sont pas valides.' })
 		}
@@ -375,7 +435,10 @@ describe('isolation', () => {
 			const response = await api.request(method, conversationsPath(team.elsewhere.id, rest), { body, headers: team.outsider.auth })
 			expect(response.status, `${method} ${rest} in their own workspace`).toBe(404)
 		}
-		const bulk = await api.request('POST', conversationsPath(team.elsewhere.id, '/bulk'), { body: { numbers: [number], action: 'status', status: 'resolved' }, headers: team.outsider.auth })
+		const bulk = await api.request('POST', conversationsPath(team.elsewhere.id, '/bulk'), {
+			body: { numbers: [number], action: 'status', status: 'resolved' },
+			headers: team.outsider.auth,
+		})
 		expect(bulk.body).toEqual({ updated: 0 })
 		const after = await getConversation(api, team.agent.auth, team.workspace.id, number)
 		expect(after).toMatchObject({ status: 'open', labels: [], unreadCount: 1 })

@@ -31,7 +31,14 @@ describe('with the database away', () => {
 	test('the API answers 503 with Retry-After and a translated message, never a 500 nor a stack', async () => {
 		for (const [path, init] of [
 			['/v1/auth/profile', { headers: { Authorization: 'Bearer some-token', 'Accept-Language': 'fr' } }],
-			['/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'ar' }, body: JSON.stringify({ email: 'a@example.com', password: 'Sup3r-secret-1' }) }],
+			[
+				'/v1/auth/login',
+				{
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json', 'Accept-Language': 'ar' },
+					body: JSON.stringify({ email: 'a@example.com', password: 'Sup3r-secret-1' }),
+				},
+			],
 		] as const) {
 			const response = await fetch(url + path, init)
 			const body = (await response.json()) as { message: string; statusCode: number }

@@ -40,16 +40,24 @@ test('SIGTERM under load: in-flight requests finish, no reset, WebSockets told t
 	const send = (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) =>
 		new Promise<{ status: number; body: string }>((resolve, reject) => {
 			const payload = body === undefined ? undefined : JSON.stringify(body)
-			const request = http.request(server.url + route, { method, agent, headers: { ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (response) => {
-				const chunks: Buffer[] = []
-				response.on('data', (chunk: Buffer) => chunks.push(chunk))
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
-				response.on('error', reject)
-			})
+			const request = http.request(
+				server.url + route,
+				{ method, agent, headers: { ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers } },
+				(response) => {
+					const chunks: Buffer[] = []
+					response.on('data', (chunk: Buffer) => chunks.push(chunk))
+					response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
+					response.on('error', reject)
+				},
+			)
 			request.on('error', reject)
 			request.end(payload)
 		})
-	const registered = await send('POST', '/v1/auth/register', { name: 'Owner', email: `owner-${crypto.randomBytes(4).toString('hex')}@example.test`, password: 'Shutdown-password-1' })
+	const registered = await send('POST', '/v1/auth/register', {
+		name: 'Owner',
+		email: `owner-${crypto.randomBytes(4).toString('hex')}@example.test`,
+		password: 'Shutdown-password-1',
+	})
 	const auth = { Authorization: `Bearer ${(JSON.parse(registered.body) as { access_token: string }).access_token}` }
 	const workspace = JSON.parse((await send('POST', '/v1/workspaces', { name: 'Shutdown' }, auth)).body) as { id: string }
 	const contactsPath = `/v1/workspaces/${workspace.id}/contacts`
@@ -57,13 +65,17 @@ test('SIGTERM under load: in-flight requests finish, no reset, WebSockets told t
 	// A realtime client, connected.
 	const { key } = JSON.parse(fs.readFileSync(path.join(dataDir, 'realtime-app.json'), 'utf8')) as { key: string }
 	const socket = new WebSocket(`${server.url.replace('http', 'ws')}/app/${key}?protocol=7&client=js&version=8.4.0`)
-	const established = new Promise<void>((resolve) => socket.on('message', (data: Buffer) => JSON.parse(data.toString()).event === 'pusher:connection_established' && resolve()))
+	const established = new Promise<void>((resolve) =>
+		socket.on('message', (data: Buffer) => JSON.parse(data.toString()).event === 'pusher:connection_established' && resolve()),
+	)
 	const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)))
 	await established
 
 	// Eight loops of writes and reads on the keep-alive connections, until the server is gone.
 	const load = signalLoad(8, async (index, turn) =>
-		index % 2 === 0 ? (await send('POST', contactsPath, { name: `Shutdown ${index}-${turn}` }, auth)).status : (await send('GET', `${contactsPath}?limit=50`, undefined, auth)).status,
+		index % 2 === 0
+			? (await send('POST', contactsPath, { name: `Shutdown ${index}-${turn}` }, auth)).status
+			: (await send('GET', `${contactsPath}?limit=50`, undefined, auth)).status,
 	)
 	const { sent } = load
 	await until('requests answered before the signal', () => sent.filter((each) => each.outcome === 201 || each.outcome === 200).length >= 40, 30_000)
@@ -84,7 +96,10 @@ test('SIGTERM under load: in-flight requests finish, no reset, WebSockets told t
 	expect(failed, JSON.stringify(failed)).toEqual([])
 	// After it: answered (with Connection: close), or refused once the server stopped listening.
 	const after = sent.filter((each) => !each.beforeSignal)
-	expect(after.filter((each) => typeof each.outcome !== 'number' && each.outcome !== 'ECONNREFUSED'), JSON.stringify(after)).toEqual([])
+	expect(
+		after.filter((each) => typeof each.outcome !== 'number' && each.outcome !== 'ECONNREFUSED'),
+		JSON.stringify(after),
+	).toEqual([])
 
 	const code = await closed
 	expect(code).toBeGreaterThanOrEqual(4200)

@@ -53,14 +53,20 @@ describe('the database', () => {
 
 	test('allows exactly one owner per workspace', async () => {
 		const db = testDb()
-		const workspace = await db.insertInto('workspaces').values({ name: 'Acme', slug: `acme-${Date.now()}` }).returning('id').executeTakeFirstOrThrow()
+		const workspace = await db
+			.insertInto('workspaces')
+			.values({ name: 'Acme', slug: `acme-${Date.now()}` })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const users = await db
 			.insertInto('users')
 			.values([1, 2].map((n) => ({ email: `owner${n}-${Date.now()}@example.com`, name: `Owner ${n}`, passwordHash: 'x' })))
 			.returning('id')
 			.execute()
 		await db.insertInto('members').values({ workspaceId: workspace.id, userId: users[0]!.id, role: 'owner' }).execute()
-		await expect(db.insertInto('members').values({ workspaceId: workspace.id, userId: users[1]!.id, role: 'owner' }).execute()).rejects.toThrow(/members_one_owner/)
+		await expect(db.insertInto('members').values({ workspaceId: workspace.id, userId: users[1]!.id, role: 'owner' }).execute()).rejects.toThrow(
+			/members_one_owner/,
+		)
 	})
 })
 

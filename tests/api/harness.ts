@@ -42,7 +42,11 @@ export type TestApi = {
 	config: Config
 	/** The mails written so far, oldest first, decoded. */
 	outbox: () => Promise<ReadMail[]>
-	request: (method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown; headers: Headers }>
+	request: (
+		method: string,
+		path: string,
+		init?: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+	) => Promise<{ status: number; body: unknown; headers: Headers }>
 	close: () => Promise<void>
 }
 
@@ -50,7 +54,14 @@ const quiet = { info: () => {}, debug: () => {}, error: () => {} }
 
 /** A job runner of the `send-mail` task alone, sending as `config` says (the mails of a TestApi land in its outbox). */
 export function startMailRunner(config: Config): Promise<JobRunner> {
-	return startJobRunner({ db: testDb(), databaseUrl: inject('databaseUrl'), handlers: { 'send-mail': jobHandlers['send-mail'] }, log: quiet, config, pollInterval: 100 })
+	return startJobRunner({
+		db: testDb(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: { 'send-mail': jobHandlers['send-mail'] },
+		log: quiet,
+		config,
+		pollInterval: 100,
+	})
 }
 
 /**
@@ -110,9 +121,7 @@ export function uniqueEmail(prefix = 'user') {
  * A user created straight in the database with a live session, faster than signing up.
  * With `workspace`, they are a member of it with `role`, and it is their current workspace.
  */
-export async function createUser(
-	options: { email?: string; name?: string; password?: string; verified?: boolean; workspaceId?: string; role?: Role } = {},
-) {
+export async function createUser(options: { email?: string; name?: string; password?: string; verified?: boolean; workspaceId?: string; role?: Role } = {}) {
 	const db = testDb()
 	const password = options.password ?? 'Sup3r-secret'
 	const user = await db
@@ -127,7 +136,10 @@ export async function createUser(
 		.returningAll()
 		.executeTakeFirstOrThrow()
 	if (options.workspaceId) {
-		await db.insertInto('members').values({ workspaceId: options.workspaceId, userId: user.id, role: options.role ?? 'agent' }).execute()
+		await db
+			.insertInto('members')
+			.values({ workspaceId: options.workspaceId, userId: user.id, role: options.role ?? 'agent' })
+			.execute()
 	}
 	const token = await createSession(db, user.id)
 	return { user, password, token, auth: { Authorization: `Bearer ${token}` } }

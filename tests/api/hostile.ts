@@ -70,12 +70,73 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 
 /** The fields the API's bodies take, so that generated objects reach past "unknown field". */
 export const fieldNames = [
-	'name', 'email', 'password', 'currentPassword', 'token', 'code', 'method', 'role', 'expiresInDays', 'maxUses', 'workspaceId', 'userId', 'availability',
-	'confirmName', 'timezone', 'defaultLocale', 'logoColor', 'locale', 'theme', 'title', 'color', 'description', 'shortCode', 'content', 'kind', 'slug',
-	'enabled', 'settings', 'credentials', 'phone', 'country', 'company', 'notes', 'attributes', 'labelIds', 'contactIds', 'labelId', 'action', 'numbers',
-	'status', 'snoozedUntil', 'assigneeId', 'priority', 'body', 'template', 'parameters', 'language', 'channelId', 'labelsIn', 'labelsOut', 'scheduledAt',
-	'ratePerSecond', 'campaignRatePerSecond', 'socket_id', 'channel_name', 'user_id', 'greeting', 'askName', 'askEmail', 'awayMessage', 'botToken',
-	'accessToken', 'appSecret', 'phoneNumberId', 'pageId', '__proto__', 'constructor',
+	'name',
+	'email',
+	'password',
+	'currentPassword',
+	'token',
+	'code',
+	'method',
+	'role',
+	'expiresInDays',
+	'maxUses',
+	'workspaceId',
+	'userId',
+	'availability',
+	'confirmName',
+	'timezone',
+	'defaultLocale',
+	'logoColor',
+	'locale',
+	'theme',
+	'title',
+	'color',
+	'description',
+	'shortCode',
+	'content',
+	'kind',
+	'slug',
+	'enabled',
+	'settings',
+	'credentials',
+	'phone',
+	'country',
+	'company',
+	'notes',
+	'attributes',
+	'labelIds',
+	'contactIds',
+	'labelId',
+	'action',
+	'numbers',
+	'status',
+	'snoozedUntil',
+	'assigneeId',
+	'priority',
+	'body',
+	'template',
+	'parameters',
+	'language',
+	'channelId',
+	'labelsIn',
+	'labelsOut',
+	'scheduledAt',
+	'ratePerSecond',
+	'campaignRatePerSecond',
+	'socket_id',
+	'channel_name',
+	'user_id',
+	'greeting',
+	'askName',
+	'askEmail',
+	'awayMessage',
+	'botToken',
+	'accessToken',
+	'appSecret',
+	'phoneNumberId',
+	'pageId',
+	'__proto__',
+	'constructor',
 ]
 
 const hostileNumber = fc.oneof(
@@ -158,20 +219,39 @@ export const contentTypes = [
 /** Header text a client can send (printable Latin-1: fetch refuses the rest). */
 export const headerText = fc.oneof(
 	fc.constantFrom('', ' ', 'null', "' OR 1=1 --", '<script>', '%00', 'a'.repeat(2000), 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', '=;;=;'),
-	fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((code) => code < 0x7f || code > 0x9f).map((code) => String.fromCharCode(code)), maxLength: 60 }),
+	fc.string({
+		unit: fc
+			.integer({ min: 0x20, max: 0xff })
+			.filter((code) => code < 0x7f || code > 0x9f)
+			.map((code) => String.fromCharCode(code)),
+		maxLength: 60,
+	}),
 )
 
 /** Path segments sent as they are, not encoded: bad percent-encoding and the like (not `..` nor `%2e%2e`, which fetch resolves away before sending). */
 export const rawSegments = ['%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', '%C0%AF', '%FF%FE', '0x10', '1e3', '-1', '00001', '99999999999999999999', 'me', '%20']
 
 /** What a failure may never show: a stack frame, a file of the server, a database's own words. */
-export const leaks = [/\n\s+at /, /\bat [\w.<>]+ \(/, /\.ts:\d+:\d+/, /node_modules/, /syntax error/i, /relation "/i, /violates/i, /duplicate key/i, /invalid input syntax/i, /out of range/i, /TypeError|ReferenceError|RangeError/]
+export const leaks = [
+	/\n\s+at /,
+	/\bat [\w.<>]+ \(/,
+	/\.ts:\d+:\d+/,
+	/node_modules/,
+	/syntax error/i,
+	/relation "/i,
+	/violates/i,
+	/duplicate key/i,
+	/invalid input syntax/i,
+	/out of range/i,
+	/TypeError|ReferenceError|RangeError/,
+]
 
 /** Like encodeURIComponent, but a lone surrogate goes out as the UTF-8 bytes of its code (which no decoder accepts) instead of throwing. */
 export function encodeLoosely(text: string): string {
 	return Array.from(text, (character) => {
 		const code = character.charCodeAt(0)
-		if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
+		if (character.length === 1 && code >= 0xd800 && code <= 0xdfff)
+			return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
 		return encodeURIComponent(character)
 	}).join('')
 }

@@ -42,7 +42,10 @@ describe('the API client in-process', () => {
 		const { token } = await createUser({ workspaceId: workspace.id, role: 'owner' })
 		expect(await inProcess(token).get('/auth/profile')).toEqual(await http(token).get('/auth/profile'))
 
-		const [unknownHere, unknownThere] = await Promise.all([refusal(inProcess('nope', 'ar-eg').get('/auth/profile')), refusal(http('nope', 'ar-eg').get('/auth/profile'))])
+		const [unknownHere, unknownThere] = await Promise.all([
+			refusal(inProcess('nope', 'ar-eg').get('/auth/profile')),
+			refusal(http('nope', 'ar-eg').get('/auth/profile')),
+		])
 		expect(unknownHere).toMatchObject({ statusCode: 401, message: unknownThere.message, details: unknownThere.details })
 		expect(unknownHere.message).not.toBe((await refusal(inProcess('nope', 'en-us').get('/auth/profile'))).message)
 

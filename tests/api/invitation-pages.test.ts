@@ -91,7 +91,10 @@ describe('an invitation opened while signed in', () => {
 
 	test('an unusable invitation is refused on the page with the API’s words, in the page’s language', async () => {
 		const visitor = await createUser()
-		const response = await page('/fr-x/dashboard/invitations/accept?agent_invite_code=no-such-code&agent_invite_method=link', await sessionCookie(visitor.token))
+		const response = await page(
+			'/fr-x/dashboard/invitations/accept?agent_invite_code=no-such-code&agent_invite_method=link',
+			await sessionCookie(visitor.token),
+		)
 		expect(response.status).toBe(404)
 		const body = await response.text()
 		expect(body).toContain('Cette invitation ne peut pas être utilisée')
@@ -103,7 +106,14 @@ describe('a redirect after sign-in', () => {
 	test('one that resolves to another site lands on the dashboard', async () => {
 		const { agent } = await createTeam()
 		const cookie = await sessionCookie(agent.token)
-		for (const target of ['/.//evil.example/phish', '/..//evil.example', '/./\\evil.example', '/%2e%2e//evil.example', '/\t/evil.example', 'https:evil.example']) {
+		for (const target of [
+			'/.//evil.example/phish',
+			'/..//evil.example',
+			'/./\\evil.example',
+			'/%2e%2e//evil.example',
+			'/\t/evil.example',
+			'https:evil.example',
+		]) {
 			const response = await page(`/en-us/auth/login?redirect=${encodeURIComponent(target)}`, cookie)
 			expect(response.headers.get('location'), target).toBe('/en-us/dashboard')
 		}

@@ -60,7 +60,10 @@ describe('the job queue', () => {
 	test('a job due later is not lost when its process stops first: the next process runs it', async () => {
 		const db = testDb()
 		const { user } = await createUser()
-		await db.insertInto('sessions').values({ userId: user.id, tokenHash: `due-${user.id}`, expiresAt: ago(1) }).execute()
+		await db
+			.insertInto('sessions')
+			.values({ userId: user.id, tokenHash: `due-${user.id}`, expiresAt: ago(1) })
+			.execute()
 		await db.transaction().execute((trx) => addJob(trx, 'prune', {}, { runAt: new Date(Date.now() + 1500), key: `test-prune-${user.id}` }))
 
 		const databaseUrl = inject('databaseUrl')
@@ -73,14 +76,15 @@ describe('the job queue', () => {
 			for (let waited = 0; waited < 15_000 && (await sessionsOf(user.id)) > 1; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
 			expect(await sessionsOf(user.id)).toBe(1)
 			// The job's row goes once its end is written, a moment after its work.
-			const left = async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`test-prune-${user.id}`}`.execute(db)).rows[0]?.n
+			const left = async () =>
+				(await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`test-prune-${user.id}`}`.execute(db)).rows[0]?.n
 			await expect.poll(left, { timeout: 5000 }).toBe(0)
 		} finally {
 			await second.stop()
 		}
 	})
 
-	test('the jobs of a runner whose process died (its liveness lock gone) are unlocked; a live runner\'s stay locked', async () => {
+	test("the jobs of a runner whose process died (its liveness lock gone) are unlocked; a live runner's stay locked", async () => {
 		const [live, dead] = [`pool-live-${crypto.randomUUID()}`, `pool-dead-${crypto.randomUUID()}`]
 		const keys = { [live]: `liveness-${live}`, [dead]: `liveness-${dead}` }
 		// Due in a day: no runner takes them; each as if taken a minute ago by its pool.
@@ -96,7 +100,9 @@ describe('the job queue', () => {
 			const unlocked = await unlockJobsOfStoppedRunners(pool)
 			expect(unlocked).toContain(dead)
 			expect(unlocked).not.toContain(live)
-			const lockedBy = async (key: string) => (await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]?.lockedBy
+			const lockedBy = async (key: string) =>
+				(await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]
+					?.lockedBy
 			expect(await lockedBy(keys[live]!)).toBe(live)
 			expect(await lockedBy(keys[dead]!)).toBe(null)
 			// The live runner's process dies: its lock goes with its connection, and so do its jobs' locks.
@@ -111,7 +117,7 @@ describe('the job queue', () => {
 		}
 	})
 
-	test('a live runner\'s jobs whose end was lost (the database away as they ended) are unlocked; the ones it runs, or just took, are not', async () => {
+	test("a live runner's jobs whose end was lost (the database away as they ended) are unlocked; the ones it runs, or just took, are not", async () => {
 		const own = `pool-own-${crypto.randomUUID()}`
 		const names = ['ended', 'running', 'just-taken'] as const
 		const keys = Object.fromEntries(names.map((name) => [name, `own-${name}-${own}`])) as Record<(typeof names)[number], string>
@@ -119,11 +125,15 @@ describe('the job queue', () => {
 		for (const name of names) {
 			await addJob(testDb(), 'wake-snoozed', { conversationId: crypto.randomUUID() }, { key: keys[name], runAt: new Date(Date.now() + day) })
 			const lockedAt = name === 'just-taken' ? sql`now()` : sql`now() - interval '1 minute'`
-			const row = await sql<{ id: string }>`update graphile_worker._private_jobs set locked_by = ${own}, locked_at = ${lockedAt} where key = ${keys[name]} returning id::text`.execute(testDb())
+			const row = await sql<{
+				id: string
+			}>`update graphile_worker._private_jobs set locked_by = ${own}, locked_at = ${lockedAt} where key = ${keys[name]} returning id::text`.execute(testDb())
 			ids[name] = row.rows[0]!.id
 		}
 		const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 })
-		const lockedBy = async (key: string) => (await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]?.lockedBy
+		const lockedBy = async (key: string) =>
+			(await sql<{ lockedBy: string | null }>`select locked_by as "lockedBy" from graphile_worker._private_jobs where key = ${key}`.execute(testDb())).rows[0]
+				?.lockedBy
 		try {
 			expect(await unlockOwnIdleJobs(pool, [own], [ids.running!])).toBe(1)
 			expect(await lockedBy(keys.ended)).toBe(null)
@@ -160,11 +170,25 @@ describe('the job queue', () => {
 		const channelId = '00000000-0000-4000-8000-00000000b47c'
 		const queueName = `webhooks:${channelId}:batch-${Date.now()}`
 		const statements: Array<Promise<void>> = []
-		for (let n = 0; n < 40; n++) statements.push(add([{ name: 'process-webhook', payload: { channelId, body: { n }, part: 0 }, queueName }, ...(n % 10 === 0 ? [{ name: 'process-webhook' as const, payload: { channelId, body: { n, status: true }, part: null } }] : [])]))
+		for (let n = 0; n < 40; n++)
+			statements.push(
+				add([
+					{ name: 'process-webhook', payload: { channelId, body: { n }, part: 0 }, queueName },
+					...(n % 10 === 0 ? [{ name: 'process-webhook' as const, payload: { channelId, body: { n, status: true }, part: null } }] : []),
+				]),
+			)
 		await Promise.all(statements)
-		const queued = await sql<{ n: number }>`select (j.payload->'body'->>'n')::int as n from graphile_worker._private_jobs j join graphile_worker._private_job_queues q on q.id = j.job_queue_id where q.queue_name = ${queueName} order by j.id`.execute(db)
+		const queued = await sql<{
+			n: number
+		}>`select (j.payload->'body'->>'n')::int as n from graphile_worker._private_jobs j join graphile_worker._private_job_queues q on q.id = j.job_queue_id where q.queue_name = ${queueName} order by j.id`.execute(
+			db,
+		)
 		expect(queued.rows.map((row) => row.n)).toEqual(Array.from({ length: 40 }, (_, n) => n))
-		const statuses = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where job_queue_id is null and payload->'body'->>'status' = 'true' and payload->>'channelId' = ${channelId}`.execute(db)
+		const statuses = await sql<{
+			n: number
+		}>`select count(*)::int as n from graphile_worker._private_jobs where job_queue_id is null and payload->'body'->>'status' = 'true' and payload->>'channelId' = ${channelId}`.execute(
+			db,
+		)
 		expect(statuses.rows[0]?.n).toBe(4)
 		await sql`delete from graphile_worker._private_jobs where payload->>'channelId' = ${channelId}`.execute(db)
 	})

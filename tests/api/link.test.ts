@@ -4,7 +4,11 @@ import { addActivity } from '#api/conversations/inbound.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
-type Thread = { conversationId: string | null; messages: Array<{ id: string; direction: string; body: string; senderName: string | null; createdAt: string }>; olderCursor: string | null }
+type Thread = {
+	conversationId: string | null
+	messages: Array<{ id: string; direction: string; body: string; senderName: string | null; createdAt: string }>
+	olderCursor: string | null
+}
 
 let api: TestApi
 let team: Team
@@ -39,7 +43,11 @@ async function thread(token: string, query = '', to = slug): Promise<Thread> {
 
 /** The contact a visitor's identity belongs to. */
 async function visitorContact(token: string): Promise<string> {
-	const identity = await testDb().selectFrom('contactIdentities').select('contactId').where('externalId', '=', crypto.createHash('sha256').update(token).digest('hex')).executeTakeFirstOrThrow()
+	const identity = await testDb()
+		.selectFrom('contactIdentities')
+		.select('contactId')
+		.where('externalId', '=', crypto.createHash('sha256').update(token).digest('hex'))
+		.executeTakeFirstOrThrow()
 	return identity.contactId
 }
 
@@ -63,7 +71,10 @@ describe('the link channel’s public face', () => {
 
 	test('an unknown or switched-off slug answers 404 on every route, translated', async () => {
 		const off = `off-${crypto.randomBytes(4).toString('hex')}`
-		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Off', slug: off, enabled: false }, headers: team.owner.auth })
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			body: { kind: 'link', name: 'Off', slug: off, enabled: false },
+			headers: team.owner.auth,
+		})
 		for (const target of ['no-such-link', off]) {
 			expect((await api.request('GET', `/v1/link/${target}`)).body).toEqual(gone)
 			expect((await api.request('GET', `/v1/link/${target}/messages`, { headers: as(newToken()) })).body).toEqual(gone)
@@ -83,7 +94,12 @@ describe('a visitor', () => {
 		const answer = response.body as { conversationId: string; message: { id: string; body: string; direction: string } }
 		expect(answer.message).toMatchObject({ body: 'Hello, are you open on Friday?', direction: 'incoming', senderName: null })
 		const hash = crypto.createHash('sha256').update(token).digest('hex')
-		const identity = await testDb().selectFrom('contactIdentities').selectAll().where('channelId', '=', channelId).where('externalId', '=', hash).executeTakeFirstOrThrow()
+		const identity = await testDb()
+			.selectFrom('contactIdentities')
+			.selectAll()
+			.where('channelId', '=', channelId)
+			.where('externalId', '=', hash)
+			.executeTakeFirstOrThrow()
 		const conversation = await testDb().selectFrom('conversations').selectAll().where('id', '=', answer.conversationId).executeTakeFirstOrThrow()
 		expect(conversation).toMatchObject({ workspaceId: team.workspace.id, channelId, identityId: identity.id, status: 'open', incomingCount: 1 })
 		const contact = await testDb().selectFrom('contacts').selectAll().where('id', '=', identity.contactId).executeTakeFirstOrThrow()
@@ -93,7 +109,9 @@ describe('a visitor', () => {
 		expect(stored).not.toContain(token)
 		// Members see that the contact wrote on the link, never the hash that names their cookie.
 		const read = await api.request('GET', `/v1/workspaces/${team.workspace.id}/contacts/${contact.id}`, { headers: team.agent.auth })
-		expect((read.body as { identities: unknown[] }).identities).toEqual([{ channelId, channelKind: 'link', channelName: expect.any(String), externalId: null, since: expect.any(String) }])
+		expect((read.body as { identities: unknown[] }).identities).toEqual([
+			{ channelId, channelKind: 'link', channelName: expect.any(String), externalId: null, since: expect.any(String) },
+		])
 		expect(JSON.stringify(read.body)).not.toContain(hash)
 
 		const again = await post(token, { body: 'Second question' })
@@ -105,7 +123,10 @@ describe('a visitor', () => {
 		const first = (await post(token, { body: 'm1' })).body as { conversationId: string }
 		const conversation = await testDb().selectFrom('conversations').selectAll().where('id', '=', first.conversationId).executeTakeFirstOrThrow()
 		const insert = (direction: 'incoming' | 'outgoing', kind: 'text' | 'note', body: string, senderId: string | null = null) =>
-			testDb().insertInto('messages').values({ workspaceId: team.workspace.id, conversationId: conversation.id, channelId, direction, kind, body, senderId }).execute()
+			testDb()
+				.insertInto('messages')
+				.values({ workspaceId: team.workspace.id, conversationId: conversation.id, channelId, direction, kind, body, senderId })
+				.execute()
 		await insert('outgoing', 'text', 'Hi! Yes, we are.', team.agent.user.id)
 		await insert('outgoing', 'note', 'Private: VIP customer', team.agent.user.id)
 		await addActivity(testDb(), conversation, { key: 'activity.reopenedByCustomer', values: {} })
@@ -144,15 +165,28 @@ describe('a visitor', () => {
 		const answer = (await post(second, { body: 'Hello', email })).body as { conversationId: string }
 		// Their own conversation, with a contact of their own: the first visitor's is not theirs to read, nor to write in.
 		expect(await thread(second)).toMatchObject({ conversationId: answer.conversationId, messages: [{ body: 'Hello' }] })
-		const conversations = await testDb().selectFrom('conversations').innerJoin('contacts', 'contacts.id', 'conversations.contactId').select(['conversations.id', 'contacts.email']).where('conversations.channelId', '=', channelId).where('conversations.id', '=', answer.conversationId).execute()
+		const conversations = await testDb()
+			.selectFrom('conversations')
+			.innerJoin('contacts', 'contacts.id', 'conversations.contactId')
+			.select(['conversations.id', 'contacts.email'])
+			.where('conversations.channelId', '=', channelId)
+			.where('conversations.id', '=', answer.conversationId)
+			.execute()
 		expect(conversations).toEqual([{ id: answer.conversationId, email: null }])
 		expect((await thread(first)).messages.map((message) => message.body)).toEqual(['My secret order number is 42'])
 	})
 
 	test('the pre-chat form asks name and e-mail before the first message only, with translated messages; the e-mail is a claim, never the contact it names', async () => {
 		const asking = `ask-${crypto.randomBytes(4).toString('hex')}`
-		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Asks', slug: asking, settings: { askName: true, askEmail: true } }, headers: team.owner.auth })
-		const known = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Nadia Known', email: 'nadia.known@example.com', phone: '+201001234567', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			body: { kind: 'link', name: 'Asks', slug: asking, settings: { askName: true, askEmail: true } },
+			headers: team.owner.auth,
+		})
+		const known = await testDb()
+			.insertInto('contacts')
+			.values({ workspaceId: team.workspace.id, name: 'Nadia Known', email: 'nadia.known@example.com', phone: '+201001234567', avatarColor: '#123456' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const token = newToken()
 		const refused = await post(token, { body: 'Hi' }, {}, asking)
 		expect(refused.status).toBe(400)
@@ -167,7 +201,13 @@ describe('a visitor', () => {
 		const contactId = await visitorContact(token)
 		expect(contactId).not.toBe(known.id)
 		const visitor = await api.request('GET', `/v1/workspaces/${team.workspace.id}/contacts/${contactId}`, { headers: team.agent.auth })
-		expect(visitor.body).toMatchObject({ name: 'Nadia', email: null, unverifiedEmail: 'nadia.known@example.com', phone: null, possibleMatches: [{ id: known.id, name: 'Nadia Known' }] })
+		expect(visitor.body).toMatchObject({
+			name: 'Nadia',
+			email: null,
+			unverifiedEmail: 'nadia.known@example.com',
+			phone: null,
+			possibleMatches: [{ id: known.id, name: 'Nadia Known' }],
+		})
 		expect(await testDb().selectFrom('contactIdentities').select('id').where('contactId', '=', known.id).execute()).toEqual([])
 		expect((await post(token, { body: 'No form the second time' }, {}, asking)).status).toBe(201)
 	})
@@ -176,21 +216,36 @@ describe('a visitor', () => {
 		const token = newToken()
 		const email = `unasked-${crypto.randomBytes(3).toString('hex')}@example.com`
 		expect((await post(token, { body: 'Hello', name: 'Grace Gold', email })).status).toBe(201)
-		const contact = await testDb().selectFrom('contacts').select(['name', 'email', 'unverifiedEmail']).where('id', '=', await visitorContact(token)).executeTakeFirstOrThrow()
+		const contact = await testDb()
+			.selectFrom('contacts')
+			.select(['name', 'email', 'unverifiedEmail'])
+			.where('id', '=', await visitorContact(token))
+			.executeTakeFirstOrThrow()
 		expect(contact).toEqual({ name: expect.stringMatching(/^Visitor /), email: null, unverifiedEmail: null })
 	})
 
 	test('a visitor who types a customer’s e-mail gets nothing of theirs: not their contact, thread, campaigns nor opt-out', async () => {
 		const email = `grace-${crypto.randomBytes(3).toString('hex')}@example.com`
 		const asking = `claim-${crypto.randomBytes(4).toString('hex')}`
-		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Claims', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			body: { kind: 'link', name: 'Claims', slug: asking, settings: { askEmail: true } },
+			headers: team.owner.auth,
+		})
 		// The real customer: created by hand, then writing on the link channel themselves.
-		const grace = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Grace Gold', email, company: 'A-99812', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const grace = await testDb()
+			.insertInto('contacts')
+			.values({ workspaceId: team.workspace.id, name: 'Grace Gold', email, company: 'A-99812', avatarColor: '#123456' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const attacker = newToken()
 		const answer = await post(attacker, { body: 'STOP', email: email.toUpperCase() }, {}, asking)
 		expect(answer.status).toBe(201)
 		expect(await visitorContact(attacker)).not.toBe(grace.id)
-		const real = await testDb().selectFrom('contacts').select(['optedOutAt', 'lastActivityAt', 'createdAt']).where('id', '=', grace.id).executeTakeFirstOrThrow()
+		const real = await testDb()
+			.selectFrom('contacts')
+			.select(['optedOutAt', 'lastActivityAt', 'createdAt'])
+			.where('id', '=', grace.id)
+			.executeTakeFirstOrThrow()
 		expect(real.optedOutAt).toBeNull()
 		// Their conversation's contact is their own, and the inbox says the e-mail is theirs to claim only.
 		const { conversationId } = answer.body as { conversationId: string }
@@ -200,7 +255,10 @@ describe('a visitor', () => {
 
 	test('four first messages at once with one e-mail: four contacts, four threads, no 500, nothing lost', async () => {
 		const asking = `race-${crypto.randomBytes(4).toString('hex')}`
-		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Race', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			body: { kind: 'link', name: 'Race', slug: asking, settings: { askEmail: true } },
+			headers: team.owner.auth,
+		})
 		for (const email of ['shared-known@example.com', `new-${crypto.randomBytes(3).toString('hex')}@example.com`]) {
 			const tokens = [newToken(), newToken(), newToken(), newToken()]
 			const answers = await Promise.all(tokens.map((token, index) => post(token, { body: `first of ${index}`, email }, {}, asking)))
@@ -216,18 +274,28 @@ describe('a visitor', () => {
 	test('an owner or admin merges a visitor into the contact they named; each visitor keeps their own thread', async () => {
 		const email = `merge-${crypto.randomBytes(3).toString('hex')}@example.com`
 		const asking = `merge-${crypto.randomBytes(4).toString('hex')}`
-		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, { body: { kind: 'link', name: 'Merges', slug: asking, settings: { askEmail: true } }, headers: team.owner.auth })
+		await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+			body: { kind: 'link', name: 'Merges', slug: asking, settings: { askEmail: true } },
+			headers: team.owner.auth,
+		})
 		const [first, second] = [newToken(), newToken()]
 		await post(first, { body: 'From my phone', email }, {}, asking)
 		await post(second, { body: 'From my laptop', email }, {}, asking)
-		const customer = await testDb().insertInto('contacts').values({ workspaceId: team.workspace.id, name: 'Merged Customer', email, avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const customer = await testDb()
+			.insertInto('contacts')
+			.values({ workspaceId: team.workspace.id, name: 'Merged Customer', email, avatarColor: '#123456' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const merge = (visitor: string, into: string, auth: Record<string, string>, workspaceId = team.workspace.id) =>
 			api.request('POST', `/v1/workspaces/${workspaceId}/contacts/${visitor}/merge`, { body: { into }, headers: auth })
 		const [firstContact, secondContact] = [await visitorContact(first), await visitorContact(second)]
 
 		expect((await merge(firstContact, customer.id, team.agent.auth)).status).toBe(403)
 		expect((await merge(firstContact, customer.id, team.outsider.auth, team.elsewhere.id)).status).toBe(404)
-		expect((await merge(firstContact, firstContact, team.admin.auth)).body).toMatchObject({ statusCode: 400, details: { fields: { into: ['A contact cannot be merged into itself.'] } } })
+		expect((await merge(firstContact, firstContact, team.admin.auth)).body).toMatchObject({
+			statusCode: 400,
+			details: { fields: { into: ['A contact cannot be merged into itself.'] } },
+		})
 		const merged = await merge(firstContact, customer.id, team.admin.auth)
 		expect(merged.status).toBe(200)
 		expect(merged.body).toMatchObject({ id: customer.id, email, identities: [{ channelKind: 'link' }] })
@@ -241,13 +309,23 @@ describe('a visitor', () => {
 		expect((await thread(second, '', asking)).messages.map((message) => message.body)).toEqual(['From my laptop', 'Laptop again'])
 		const conversations = await testDb().selectFrom('conversations').select('id').where('contactId', '=', customer.id).execute()
 		expect(conversations).toHaveLength(2)
-		const audit = await testDb().selectFrom('auditEvents').select(['kind', 'values']).where('workspaceId', '=', team.workspace.id).where('kind', '=', 'contacts.merged').execute()
+		const audit = await testDb()
+			.selectFrom('auditEvents')
+			.select(['kind', 'values'])
+			.where('workspaceId', '=', team.workspace.id)
+			.where('kind', '=', 'contacts.merged')
+			.execute()
 		expect(audit).toHaveLength(2)
 	})
 
 	test.each([
 		['no token', {}, { body: 'x' }, 'This chat needs a visitor token (the X-Visitor-Token header, 32 to 256 letters, digits, - or _).'],
-		['a short token', { 'X-Visitor-Token': 'short' }, { body: 'x' }, 'This chat needs a visitor token (the X-Visitor-Token header, 32 to 256 letters, digits, - or _).'],
+		[
+			'a short token',
+			{ 'X-Visitor-Token': 'short' },
+			{ body: 'x' },
+			'This chat needs a visitor token (the X-Visitor-Token header, 32 to 256 letters, digits, - or _).',
+		],
 		['an empty message', null, { body: '   ' }, 'Some fields are not valid.'],
 		['a message over 4 096 characters', null, { body: 'x'.repeat(4097) }, 'Some fields are not valid.'],
 		['an unknown field', null, { body: 'x', html: '<b>' }, 'Some fields are not valid.'],
@@ -281,7 +359,9 @@ describe('a visitor', () => {
 		for (const name of [`private-workspace-${team.workspace.id}`, `presence-conversation-${conversationId}`, `presence-workspace-${team.workspace.id}`]) {
 			expect((await sign(name)).status).toBe(403)
 		}
-		expect((await api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '1.2', channel_name: `private-visitor-${conversationId}` } })).status).toBe(400)
+		expect(
+			(await api.request('POST', `/v1/link/${slug}/realtime/auth`, { body: { socket_id: '1.2', channel_name: `private-visitor-${conversationId}` } })).status,
+		).toBe(400)
 	})
 
 	test('marks the team’s replies read up to the newest on their screen, in their own conversation only; the agents’ thread shows it', async () => {
@@ -291,7 +371,16 @@ describe('a visitor', () => {
 		const reply = async (kind: 'text' | 'note', status: 'sent' | 'delivered' | 'failed' | null) => {
 			const row = await testDb()
 				.insertInto('messages')
-				.values({ workspaceId: team.workspace.id, conversationId, channelId, direction: 'outgoing', kind, body: `${kind} ${String(status)}`, senderId: team.agent.user.id, status })
+				.values({
+					workspaceId: team.workspace.id,
+					conversationId,
+					channelId,
+					direction: 'outgoing',
+					kind,
+					body: `${kind} ${String(status)}`,
+					senderId: team.agent.user.id,
+					status,
+				})
 				.returning('id')
 				.executeTakeFirstOrThrow()
 			return String(row.id)
@@ -306,14 +395,25 @@ describe('a visitor', () => {
 		// Another visitor names these messages: nothing of this conversation changes.
 		const stranger = newToken()
 		await post(stranger, { body: 'Me too' })
-		const read = (visitor: string, upTo: string, extra: Record<string, string> = {}) => api.request('POST', `/v1/link/${slug}/read`, { body: { upTo }, headers: as(visitor, extra) })
+		const read = (visitor: string, upTo: string, extra: Record<string, string> = {}) =>
+			api.request('POST', `/v1/link/${slug}/read`, { body: { upTo }, headers: as(visitor, extra) })
 		expect((await read(stranger, later)).status).toBe(204)
 		expect(await statusOf(first)).toBe('sent')
 
 		expect((await read(token, shown)).status).toBe(204)
-		expect([await statusOf(failed), await statusOf(first), await statusOf(note), await statusOf(shown), await statusOf(later)]).toEqual(['failed', 'read', null, 'read', 'sent'])
-		const agentThread = await api.request('GET', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}/messages`, { headers: team.agent.auth })
-		const byId = new Map((agentThread.body as { messages: Array<{ id: string; status: string | null }> }).messages.map((message) => [message.id, message.status]))
+		expect([await statusOf(failed), await statusOf(first), await statusOf(note), await statusOf(shown), await statusOf(later)]).toEqual([
+			'failed',
+			'read',
+			null,
+			'read',
+			'sent',
+		])
+		const agentThread = await api.request('GET', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}/messages`, {
+			headers: team.agent.auth,
+		})
+		const byId = new Map(
+			(agentThread.body as { messages: Array<{ id: string; status: string | null }> }).messages.map((message) => [message.id, message.status]),
+		)
 		expect([byId.get(first), byId.get(shown), byId.get(later)]).toEqual(['read', 'read', 'sent'])
 
 		// Nothing to mark, or no conversation yet: still a quiet 204. What is no message id, or no visitor, is refused.
@@ -353,6 +453,8 @@ describe('a visitor', () => {
 		const network = `2001:db8:${crypto.randomInt(0xffff).toString(16)}:${crypto.randomInt(0xffff).toString(16)}`
 		for (let n = 1; n <= 60; n++) expect((await post(newToken(), { body: `v6 ${n}` }, { 'X-Forwarded-For': `${network}::${n.toString(16)}` })).status).toBe(201)
 		expect((await post(newToken(), { body: 'another interface' }, { 'X-Forwarded-For': `${network}:ffff:ffff:ffff:1` })).status).toBe(429)
-		expect((await post(newToken(), { body: 'another network' }, { 'X-Forwarded-For': `2001:db8:ffff:${crypto.randomInt(0xffff).toString(16)}::1` })).status).toBe(201)
+		expect(
+			(await post(newToken(), { body: 'another network' }, { 'X-Forwarded-For': `2001:db8:ffff:${crypto.randomInt(0xffff).toString(16)}::1` })).status,
+		).toBe(201)
 	})
 })

@@ -27,7 +27,10 @@ type MailJobRow = { attempts: number; maxAttempts: number; lastError: string | n
 
 /** The pending `send-mail` job of `key`, if any (graphile-worker deletes a job once it succeeded). */
 async function mailJob(key: string): Promise<MailJobRow | undefined> {
-	const { rows } = await sql<MailJobRow>`select attempts, max_attempts as "maxAttempts", last_error as "lastError" from graphile_worker.jobs where key = ${key}`.execute(testDb())
+	const { rows } =
+		await sql<MailJobRow>`select attempts, max_attempts as "maxAttempts", last_error as "lastError" from graphile_worker.jobs where key = ${key}`.execute(
+			testDb(),
+		)
 	return rows[0]
 }
 
@@ -101,7 +104,10 @@ describe('while the mail server refuses', () => {
 		smtp.refuse({ code: 451, at: 'data' })
 		const team = await createTeam('Refused Co')
 		const email = uniqueEmail('invitee')
-		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations`, { body: { method: 'email', role: 'agent', email }, headers: team.owner.auth })
+		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations`, {
+			body: { method: 'email', role: 'agent', email },
+			headers: team.owner.auth,
+		})
 		expect(created.status).toBe(201)
 		const { id, code } = created.body as { id: string; code: string }
 		const key = `mail:invitation:${id}`
@@ -120,7 +126,10 @@ describe('while the mail server refuses', () => {
 		smtp.refuse({ code: 421, at: 'greeting' })
 		const team = await createTeam('Withdrawn Co')
 		const email = uniqueEmail('withdrawn')
-		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations`, { body: { method: 'email', role: 'agent', email }, headers: team.owner.auth })
+		const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/invitations`, {
+			body: { method: 'email', role: 'agent', email },
+			headers: team.owner.auth,
+		})
 		const { id } = created.body as { id: string }
 		await refusedOnce(`mail:invitation:${id}`)
 		expect((await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/invitations/${id}`, { headers: team.owner.auth })).status).toBe(204)

@@ -36,8 +36,14 @@ describe('GET /v1/openapi.json', () => {
 		expect(routes).not.toContain('ALL /')
 
 		const documented = operations(document).map((operation) => operation.key)
-		expect(routes.filter((route) => !documented.includes(route)), 'routes missing from the document').toEqual([])
-		expect(documented.filter((operation) => !routes.includes(operation)), 'documented operations no route answers').toEqual([])
+		expect(
+			routes.filter((route) => !documented.includes(route)),
+			'routes missing from the document',
+		).toEqual([])
+		expect(
+			documented.filter((operation) => !routes.includes(operation)),
+			'documented operations no route answers',
+		).toEqual([])
 		expect(new Set(routes).size).toBe(routes.length)
 	})
 
@@ -55,17 +61,27 @@ describe('GET /v1/openapi.json', () => {
 			// Every operation says what it answers, each answer with a description.
 			const responses = Object.entries(operation.responses as Record<string, ResponseObject>)
 			expect(responses.length, key).toBeGreaterThan(0)
-			expect(responses.some(([status]) => /^2\d\d$/.test(status)), `${key} has a success answer`).toBe(true)
+			expect(
+				responses.some(([status]) => /^2\d\d$/.test(status)),
+				`${key} has a success answer`,
+			).toBe(true)
 			for (const [status, response] of responses) {
 				expect(status, key).toMatch(/^[1-5]\d\d$/)
 				expect(response.description, `${key} ${status}`).toBeTruthy()
 				// Errors all have the one shape errors.ts answers.
-				if (Number(status) >= 400) expect(response.content?.['application/json']?.schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' })
+				if (Number(status) >= 400)
+					expect(response.content?.['application/json']?.schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' })
 			}
 			// Path parameters and the path agree, and each is required.
 			const parameters = (operation.parameters ?? []) as ParameterObject[]
 			const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1])
-			expect(parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name).sort(), key).toEqual(inPath.sort())
+			expect(
+				parameters
+					.filter((parameter) => parameter.in === 'path')
+					.map((parameter) => parameter.name)
+					.sort(),
+				key,
+			).toEqual(inPath.sort())
 			for (const parameter of parameters) {
 				expect(['path', 'query', 'header', 'cookie'], key).toContain(parameter.in)
 				if (parameter.in === 'path') expect(parameter.required, `${key} ${parameter.name}`).toBe(true)
@@ -90,7 +106,8 @@ describe('GET /v1/openapi.json', () => {
 	test('describes requests from the schemas the routes validate with', async () => {
 		const register = document.paths['/auth/register']!.post!
 		expect(register.security).toEqual([])
-		const body = (register.requestBody as { content: Record<string, { schema: { required?: string[]; properties?: object } }> }).content['application/json']!.schema
+		const body = (register.requestBody as { content: Record<string, { schema: { required?: string[]; properties?: object } }> }).content['application/json']!
+			.schema
 		// The fields the route refuses an empty body for are the ones the document requires.
 		const refused = await api.request('POST', '/v1/auth/register', { body: {} })
 		expect(refused.status).toBe(400)
@@ -139,10 +156,16 @@ describe('GET /v1/docs', () => {
 		const { createHash } = await import('node:crypto')
 		expect(policy).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`)
 
-		for (const tag of new Set(operations(document).map((operation) => operation.operation.tags![0]!))) expect(html).toContain(`<h2>${tag.replace('&', '&amp;')}</h2>`)
+		for (const tag of new Set(operations(document).map((operation) => operation.operation.tags![0]!)))
+			expect(html).toContain(`<h2>${tag.replace('&', '&amp;')}</h2>`)
 		for (const { path, method, operation } of operations(document)) {
 			expect(html).toContain(`<span class="method">${method}</span> <code>/v1${path}</code>`)
-			expect(html).toContain(operation.summary!.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/`([^`]+)`/g, '<code>$1</code>'))
+			expect(html).toContain(
+				operation
+					.summary!.replace(/&/g, '&amp;')
+					.replace(/'/g, '&#39;')
+					.replace(/`([^`]+)`/g, '<code>$1</code>'),
+			)
 		}
 		// Parameters, bodies and answers are shown: the label's colour pattern, a 409's meaning.
 		expect(html).toContain('<code>color</code>')

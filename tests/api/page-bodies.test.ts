@@ -75,7 +75,12 @@ describe('a page that takes a file', () => {
 
 		const sent = await post('/en-us/dashboard/conversations', uploadMaxBytes)
 		expect(sent.status, await sent.text()).toBe(302)
-		const attachment = await testDb().selectFrom('attachments').select(['size', 'status']).where('filename', '=', 'manual.pdf').where('workspaceId', '=', workspace.id).executeTakeFirst()
+		const attachment = await testDb()
+			.selectFrom('attachments')
+			.select(['size', 'status'])
+			.where('filename', '=', 'manual.pdf')
+			.where('workspaceId', '=', workspace.id)
+			.executeTakeFirst()
 		expect(attachment).toEqual({ size: uploadMaxBytes, status: 'stored' })
 
 		// The same file to a page of small forms, and a post past the inbox's own room for a file.

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers: { 'User-Agent': browser, ...headers }, redirect: 'manual' })
+const get = (path: string, headers: Record<string, string> = {}) =>
+	fetch(`${server.url}${path}`, { headers: { 'User-Agent': browser, ...headers }, redirect: 'manual' })
 
 describe('Cache-Control', () => {
 	test('a signed-in page and its data: private, no-store', async () => {

@@ -22,7 +22,16 @@ export async function startPageServer(env: Record<string, string> = {}): Promise
 	// The build's cookies read it when it is loaded (server.ts sets it the same way).
 	process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString('hex')
 	const databaseUrl = inject('databaseUrl')
-	const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PUBLIC_URL: 'http://crm.test', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env })
+	const config = parseConfig({
+		DATA_DIR: dataDir,
+		DATABASE_URL: databaseUrl,
+		PUBLIC_URL: 'http://crm.test',
+		NODE_ENV: 'production',
+		HOST: '127.0.0.1',
+		PORT: '0',
+		LOG_LEVEL: 'silent',
+		...env,
+	})
 	// The run's database stays open for the other tests: this server does not close it.
 	const app = await createAppServer({ config, logger: pino({ level: 'silent' }), database: { db: testDb(), url: databaseUrl, close: async () => {} } })
 	const url = await app.listen()
@@ -66,11 +75,18 @@ export function rawRequest(url: string, head: string, chunks: Buffer[], options:
 			const split = received.indexOf('\r\n\r\n')
 			if (split < 0) return
 			const lines = received.subarray(0, split).toString('latin1').split('\r\n')
-			const headers = Object.fromEntries(lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+			const headers = Object.fromEntries(
+				lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+			)
 			const length = Number(headers['content-length'] ?? 0)
 			if (received.length < split + 4 + length) return
 			clearTimeout(timer)
-			resolve({ status: Number(lines[0]!.split(' ')[1]), headers, body: received.subarray(split + 4, split + 4 + length).toString('utf8'), ms: performance.now() - started })
+			resolve({
+				status: Number(lines[0]!.split(' ')[1]),
+				headers,
+				body: received.subarray(split + 4, split + 4 + length).toString('utf8'),
+				ms: performance.now() - started,
+			})
 			socket.destroy()
 		})
 		socket.on('error', reject)

@@ -40,7 +40,9 @@ test('a preparedQuery is built once and runs with each call’s values in their 
 			])
 		})
 		expect(await echo(db, { first: 'a', second: 1, list: ['x'] })).toEqual([{ first: 'a', constant: 'constant', second: 1, list: ['x'], again: 'a!' }])
-		expect(await echo(db, { first: 'b', second: 2, list: ['y', 'z'] })).toEqual([{ first: 'b', constant: 'constant', second: 2, list: ['y', 'z'], again: 'b!' }])
+		expect(await echo(db, { first: 'b', second: 2, list: ['y', 'z'] })).toEqual([
+			{ first: 'b', constant: 'constant', second: 2, list: ['y', 'z'], again: 'b!' },
+		])
 		expect(builds).toBe(1)
 
 		// A value written into the text would be frozen into the statement: refused.

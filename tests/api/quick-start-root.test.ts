@@ -44,7 +44,11 @@ async function stop(server: ChildServer) {
 }
 
 async function signIn(server: ChildServer, email: string, password: string) {
-	const response = await fetch(`${server.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+	const response = await fetch(`${server.url}/v1/auth/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email, password }),
+	})
 	expect(response.status, await response.clone().text()).toBe(200)
 	return ((await response.json()) as { accessToken: string }).accessToken
 }
@@ -100,7 +104,11 @@ describe.runIf(asRoot)('as root, in a folder other users cannot enter', () => {
 
 		const first = await startBuilt(project)
 		const account = { name: 'Root Start', email: 'root-start@example.com', password: 'Root-start-password-1' }
-		const registered = await fetch(`${first.url}/v1/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
+		const registered = await fetch(`${first.url}/v1/auth/register`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(account),
+		})
 		expect(registered.status, await registered.clone().text()).toBe(201)
 		await stop(first)
 
@@ -128,7 +136,11 @@ describe('a data folder that cannot be used', () => {
 		const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crm-data-')), 'a-file')
 		made.push(path.dirname(file))
 		fs.writeFileSync(file, '')
-		const run = await runIn(root, { DATA_DIR: path.join(file, 'data'), NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0' }, ['--import', 'tsx', 'server.ts'])
+		const run = await runIn(root, { DATA_DIR: path.join(file, 'data'), NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0' }, [
+			'--import',
+			'tsx',
+			'server.ts',
+		])
 		expect(run.code).toBe(1)
 		// The secrets' warnings come first (DATA_DIR cannot hold them either); then the one line, no stack.
 		expect(run.output).not.toMatch(/\n\s+at /)

@@ -61,7 +61,15 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			// The server's connection still works: the seed did not stop the cluster it did not start.
 			const workspace = await server.db.selectFrom('workspaces').select('id').where('slug', '=', 'demo').executeTakeFirstOrThrow()
 			const count = async () =>
-				Number((await server.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('workspaceId', '=', workspace.id).executeTakeFirstOrThrow()).n)
+				Number(
+					(
+						await server.db
+							.selectFrom('contacts')
+							.select((eb) => eb.fn.countAll().as('n'))
+							.where('workspaceId', '=', workspace.id)
+							.executeTakeFirstOrThrow()
+					).n,
+				)
 			expect(await count()).toBe(demoContactCount + demoMessagingChannels.length)
 			const roles = await server.db.selectFrom('members').select('role').where('workspaceId', '=', workspace.id).execute()
 			expect(roles.map((member) => member.role).sort()).toEqual(['admin', 'agent', 'owner'])
@@ -87,7 +95,14 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			// The played conversations come first; the year of history after them (history.ts).
 			const played = demoThreads.length + demoMessagingChannels.length
 			const conversations = async () =>
-				(await server.db.selectFrom('conversations').select((eb) => eb.fn.countAll<string>().as('n')).where('channelId', '=', channel.id).where('number', '<=', played).executeTakeFirstOrThrow()).n
+				(
+					await server.db
+						.selectFrom('conversations')
+						.select((eb) => eb.fn.countAll<string>().as('n'))
+						.where('channelId', '=', channel.id)
+						.where('number', '<=', played)
+						.executeTakeFirstOrThrow()
+				).n
 			expect(Number(await conversations())).toBe(demoThreads.length)
 			const inbox = await sql<Record<string, number>>`
 				select count(distinct status)::int as statuses, count(distinct assignee_id)::int as assignees,
@@ -96,7 +111,14 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				       count(*) filter (where last_message_id is distinct from (select max(id) from messages m where m.conversation_id = c.id and m.kind = 'text'))::int as "wrongLast",
 				       (select last_number from conversation_numbers where workspace_id = ${workspace.id}) as "lastNumber"
 				from conversations c where channel_id = ${channel.id} and number <= ${played}`.execute(server.db)
-			expect(inbox.rows[0]).toEqual({ statuses: 4, assignees: 3, labelled: expect.any(Number), wrongCounts: 0, wrongLast: 0, lastNumber: played + historyConversations })
+			expect(inbox.rows[0]).toEqual({
+				statuses: 4,
+				assignees: 3,
+				labelled: expect.any(Number),
+				wrongCounts: 0,
+				wrongLast: 0,
+				lastNumber: played + historyConversations,
+			})
 			expect(inbox.rows[0]?.labelled).toBeGreaterThan(5)
 			const messages = await sql<Record<string, number>>`
 				select count(*) filter (where direction = 'incoming' and kind = 'text')::int as incoming,
@@ -106,7 +128,9 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 				       count(*) filter (where body ~ '[؀-ۿ]')::int as arabic,
 				       count(*) filter (where body ~ '(Bonjour|merci)')::int as french,
 				       count(*) filter (where body ~ '(Hi|thanks|Thank you)')::int as english
-				from messages where channel_id = ${channel.id} and conversation_id in (select id from conversations where number <= ${played} and channel_id = ${channel.id})`.execute(server.db)
+				from messages where channel_id = ${channel.id} and conversation_id in (select id from conversations where number <= ${played} and channel_id = ${channel.id})`.execute(
+				server.db,
+			)
 			for (const [kind, count] of Object.entries(messages.rows[0] ?? {})) expect(count, kind).toBeGreaterThan(2)
 
 			// A conversation on every messaging kind, on switched-off channels without credentials; their replies never leave.
@@ -128,7 +152,9 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 						from campaigns c join campaign_recipients r on r.campaign_id = c.id
 						where c.workspace_id = ${workspace.id} and c.name = ${demoCampaign.name} group by c.id`.execute(server.db)
 				).rows
-			expect(await campaign()).toEqual([{ status: 'completed', recipients: demoThreads.length, counted: demoThreads.length, statuses: ['delivered', 'failed', 'read', 'replied'] }])
+			expect(await campaign()).toEqual([
+				{ status: 'completed', recipients: demoThreads.length, counted: demoThreads.length, statuses: ['delivered', 'failed', 'read', 'replied'] },
+			])
 
 			// A year of resolved conversations on every channel, and the dashboard's roll-ups of it, built already.
 			const history = async () =>
@@ -138,9 +164,19 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 							(now()::date - min(created_at)::date) as days, (select count(*)::int from report_dirty where workspace_id = ${workspace.id}) as stale
 						from conversations where workspace_id = ${workspace.id} and number > ${played}`.execute(server.db)
 				).rows[0]
-			expect(await history()).toEqual({ conversations: historyConversations, resolved: historyConversations, channels: kinds.length + 1, days: expect.any(Number), stale: 0 })
+			expect(await history()).toEqual({
+				conversations: historyConversations,
+				resolved: historyConversations,
+				channels: kinds.length + 1,
+				days: expect.any(Number),
+				stale: 0,
+			})
 			expect((await history())?.days).toBeGreaterThan(300)
-			const rolledUp = await sql<{ opened: number }>`select sum(opened)::int as opened from report_days where workspace_id = ${workspace.id} and label_id = ${none} and channel_id = ${every} and agent_id = ${every}`.execute(server.db)
+			const rolledUp = await sql<{
+				opened: number
+			}>`select sum(opened)::int as opened from report_days where workspace_id = ${workspace.id} and label_id = ${none} and channel_id = ${every} and agent_id = ${every}`.execute(
+				server.db,
+			)
 			expect(rolledUp.rows[0]?.opened).toBe(played + historyConversations)
 
 			const again = await run(['api/db/seed.ts'], directory)
@@ -162,7 +198,11 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 		const directory = dataDir()
 		// The first process starts the cluster, then dies without a word (kill -9).
 		const crashed = await run(
-			['--input-type=module', '-e', "import { openDatabase } from '#api/db/database.ts'; await openDatabase({ dataDir: process.env.DATA_DIR, log: { info() {}, debug() {}, error() {} } }); process.kill(process.pid, 'SIGKILL')"],
+			[
+				'--input-type=module',
+				'-e',
+				"import { openDatabase } from '#api/db/database.ts'; await openDatabase({ dataDir: process.env.DATA_DIR, log: { info() {}, debug() {}, error() {} } }); process.kill(process.pid, 'SIGKILL')",
+			],
 			directory,
 		)
 		expect(crashed.code).toBe(null)
@@ -192,7 +232,12 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 
 		const second = await openDatabase({ dataDir: directory, log })
 		try {
-			expect(await second.db.selectFrom('kept' as never).selectAll().execute()).toEqual([])
+			expect(
+				await second.db
+					.selectFrom('kept' as never)
+					.selectAll()
+					.execute(),
+			).toEqual([])
 		} finally {
 			await second.close()
 		}

@@ -86,7 +86,12 @@ describe('POST /v1/realtime/auth', () => {
 
 	test('malformed requests are 400, a missing session 401', async () => {
 		const channel = `private-workspace-${team.workspace.id}`
-		for (const body of [{ socket_id: 'abc', channel_name: channel }, { socket_id: '1.2.3', channel_name: channel }, { channel_name: channel }, { socket_id: socketId }]) {
+		for (const body of [
+			{ socket_id: 'abc', channel_name: channel },
+			{ socket_id: '1.2.3', channel_name: channel },
+			{ channel_name: channel },
+			{ socket_id: socketId },
+		]) {
 			expect((await server.post('/v1/realtime/auth', body, team.agent.auth)).status).toBe(400)
 		}
 		const anonymous = await authorise({}, channel)
@@ -109,7 +114,11 @@ describe('POST /v1/realtime/user-auth', () => {
 	test('never as someone else', async () => {
 		const other = await server.post('/v1/realtime/user-auth', { socket_id: socketId, user_id: team.owner.user.id }, team.agent.auth)
 		expect(other).toMatchObject({ status: 403, body: { message: 'You can sign in to live updates only as yourself.' } })
-		const french = await server.post('/v1/realtime/user-auth', { socket_id: socketId, user_id: team.owner.user.id }, { ...team.agent.auth, 'Accept-Language': 'fr' })
+		const french = await server.post(
+			'/v1/realtime/user-auth',
+			{ socket_id: socketId, user_id: team.owner.user.id },
+			{ ...team.agent.auth, 'Accept-Language': 'fr' },
+		)
 		expect(french.body).toMatchObject({ message: 'Vous ne pouvez vous connecter aux mises à jour en direct qu’en votre propre nom.' })
 		expect((await server.post('/v1/realtime/user-auth', { socket_id: socketId }, {})).status).toBe(401)
 		expect((await server.post('/v1/realtime/user-auth', { socket_id: 'x' }, team.agent.auth)).status).toBe(400)

@@ -67,7 +67,11 @@ describe('what the embedded server refuses', () => {
 			const { body } = await authorised(small, socket, channel, team.agent.auth)
 			expect((await socket.subscribe(channel, body)).event).toBe('pusher_internal:subscription_succeeded')
 		}
-		const { conversation } = await receiveMessage(testDb(), small.realtime, { channel: await createLinkChannel(team.workspace.id), from: { externalId: 'cap', name: 'Cap' }, body: 'Hi' })
+		const { conversation } = await receiveMessage(testDb(), small.realtime, {
+			channel: await createLinkChannel(team.workspace.id),
+			from: { externalId: 'cap', name: 'Cap' },
+			body: 'Hi',
+		})
 		const third = `presence-conversation-${conversation.id}`
 		const { status, body } = await authorised(small, socket, third, team.agent.auth)
 		expect(status).toBe(200)
@@ -113,7 +117,9 @@ describe('a member who leaves or changes role', () => {
 		const recorder = await recordEvents(member, `private-workspace-${team.workspace.id}`)
 		await expect.poll(() => member.pusher.user.user_data?.id).toBe(team.otherAgent.user.id)
 		const terminated = nextEvent<{ data: { code: number } }>(member.pusher.connection, 'error', 5000)
-		expect((await server.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.otherAgent.user.id}`, team.admin.auth, { role: 'admin' })).status).toBe(200)
+		expect(
+			(await server.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.otherAgent.user.id}`, team.admin.auth, { role: 'admin' })).status,
+		).toBe(200)
 		await recorder.waitFor('member.updated')
 		expect((await terminated).data.code).toBe(4009)
 		// The browser module reconnects by itself, and the subscription is made again.
@@ -124,7 +130,11 @@ describe('a member who leaves or changes role', () => {
 describe('a conversation’s presence channel', () => {
 	test('its members are who is viewing; typing arrives with the sender’s real user_id, whatever their data or frame claims', async () => {
 		const team = await createTeam('Typing')
-		const { conversation } = await receiveMessage(testDb(), server.realtime, { channel: await createLinkChannel(team.workspace.id), from: { externalId: 't', name: 'Tara' }, body: 'Hello' })
+		const { conversation } = await receiveMessage(testDb(), server.realtime, {
+			channel: await createLinkChannel(team.workspace.id),
+			from: { externalId: 't', name: 'Tara' },
+			body: 'Hello',
+		})
 		const channel = `presence-conversation-${conversation.id}`
 		const [sender, receiver] = await Promise.all([server.connect(team.agent.auth), server.connect(team.otherAgent.auth)])
 		const heard: Array<{ event: string; data: unknown; sender?: string }> = []

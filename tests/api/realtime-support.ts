@@ -74,7 +74,10 @@ export async function startRealtimeServer(env: Record<string, string> = {}): Pro
 	function authoriser<Params>(pathname: string, auth: Record<string, string>, body: (params: Params) => unknown) {
 		return (params: Params, callback: (error: Error | null, data: never) => void) => {
 			post(pathname, body(params), auth).then(
-				(answer) => (answer.status === 200 ? callback(null, answer.body as never) : callback(Object.assign(new Error(`status ${answer.status}`), { status: answer.status }), null as never)),
+				(answer) =>
+					answer.status === 200
+						? callback(null, answer.body as never)
+						: callback(Object.assign(new Error(`status ${answer.status}`), { status: answer.status }), null as never),
 				(error: Error) => callback(error, null as never),
 			)
 		}
@@ -85,7 +88,14 @@ export async function startRealtimeServer(env: Record<string, string> = {}): Pro
 		realtime,
 		target,
 		realtimeConfig,
-		sdk: new PusherServer({ appId: realtimeConfig.app.id, key: realtimeConfig.app.key, secret: realtimeConfig.app.secret, host: '127.0.0.1', port: String(port), useTLS: false }),
+		sdk: new PusherServer({
+			appId: realtimeConfig.app.id,
+			key: realtimeConfig.app.key,
+			secret: realtimeConfig.app.secret,
+			host: '127.0.0.1',
+			port: String(port),
+			useTLS: false,
+		}),
 		request,
 		post,
 		async connect(auth) {

@@ -22,7 +22,11 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 	// PostgreSQL's width_bucket: how many bounds are at or below the value.
 	const bucketOf = (seconds: number) => durationBounds.filter((bound) => bound <= seconds).length
 
-	const conversations = await db.selectFrom('conversations').select(['id', 'channelId', 'assigneeId', 'createdAt', 'firstResponseAt']).where('workspaceId', '=', workspaceId).execute()
+	const conversations = await db
+		.selectFrom('conversations')
+		.select(['id', 'channelId', 'assigneeId', 'createdAt', 'firstResponseAt'])
+		.where('workspaceId', '=', workspaceId)
+		.execute()
 	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
 	const labels = await db.selectFrom('conversationLabels').select(['conversationId', 'labelId']).where('workspaceId', '=', workspaceId).execute()
 	const labelsOf = (conversationId: string | null) => [none, ...labels.filter((label) => label.conversationId === conversationId).map((label) => label.labelId)]
@@ -70,7 +74,10 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 	}
 
 	for (const conversation of conversations) {
-		add({ conversationId: conversation.id, day: dayOf(conversation.createdAt), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none }, (row) => row.opened++)
+		add(
+			{ conversationId: conversation.id, day: dayOf(conversation.createdAt), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none },
+			(row) => row.opened++,
+		)
 		const answered = conversation.firstResponseAt
 		if (answered) {
 			add({ conversationId: conversation.id, day: dayOf(answered), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none }, (row) => {

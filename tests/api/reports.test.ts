@@ -78,7 +78,15 @@ describe('roll-ups', () => {
 			fc.array(
 				// Weighted so that most steps change what is already there, with refreshes between them.
 				fc.oneof(
-					{ weight: 3, arbitrary: fc.record({ op: fc.constant('conversation' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }), channel: fc.nat(1), agent: fc.nat(2) }) },
+					{
+						weight: 3,
+						arbitrary: fc.record({
+							op: fc.constant('conversation' as const),
+							minute: fc.integer({ min: 0, max: 3 * 24 * 60 }),
+							channel: fc.nat(1),
+							agent: fc.nat(2),
+						}),
+					},
 					{
 						weight: 4,
 						arbitrary: fc.record({
@@ -90,12 +98,26 @@ describe('roll-ups', () => {
 						}),
 					},
 					{ weight: 2, arbitrary: fc.record({ op: fc.constant('assign' as const), conversation: fc.nat(), agent: fc.nat(2) }) },
-					{ weight: 2, arbitrary: fc.record({ op: fc.constant('answer' as const), conversation: fc.nat(), after: fc.integer({ min: 0, max: 2 * 24 * 60 * 60 }) }) },
+					{
+						weight: 2,
+						arbitrary: fc.record({ op: fc.constant('answer' as const), conversation: fc.nat(), after: fc.integer({ min: 0, max: 2 * 24 * 60 * 60 }) }),
+					},
 					{ weight: 2, arbitrary: fc.record({ op: fc.constant('label' as const), conversation: fc.nat(), label: fc.nat(1), add: fc.boolean() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), conversation: fc.nat() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('contact' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }) },
-					{ weight: 1, arbitrary: fc.record({ op: fc.constant('backdate' as const), conversation: fc.nat(), minutes: fc.integer({ min: 1, max: 24 * 60 }), whole: fc.boolean() }) },
-					{ weight: 1, arbitrary: fc.record({ op: fc.constant('timezone' as const), zone: fc.constantFrom('UTC', 'Africa/Cairo', 'Asia/Tokyo', 'America/Los_Angeles') }) },
+					{
+						weight: 1,
+						arbitrary: fc.record({
+							op: fc.constant('backdate' as const),
+							conversation: fc.nat(),
+							minutes: fc.integer({ min: 1, max: 24 * 60 }),
+							whole: fc.boolean(),
+						}),
+					},
+					{
+						weight: 1,
+						arbitrary: fc.record({ op: fc.constant('timezone' as const), zone: fc.constantFrom('UTC', 'Africa/Cairo', 'Asia/Tokyo', 'America/Los_Angeles') }),
+					},
 					{ weight: 3, arbitrary: fc.record({ op: fc.constant('refresh' as const) }) },
 				),
 				{ minLength: 5, maxLength: 40 },
@@ -106,7 +128,10 @@ describe('roll-ups', () => {
 				const workspaceId = run.workspace.id
 				const channels = [await createLinkChannel(workspaceId, 'One'), await createLinkChannel(workspaceId, 'Two')]
 				const agents = [null, run.agent.user.id, run.otherAgent.user.id]
-				const labels = [await createLabel(api, run.owner.auth, workspaceId, { title: 'Billing' }), await createLabel(api, run.owner.auth, workspaceId, { title: 'Bug' })]
+				const labels = [
+					await createLabel(api, run.owner.auth, workspaceId, { title: 'Billing' }),
+					await createLabel(api, run.owner.auth, workspaceId, { title: 'Bug' }),
+				]
 				// Three days back from now, in minutes: every run crosses midnights in every zone.
 				const start = Date.now() - 3 * 24 * 60 * 60 * 1000
 				const conversations: Array<{ id: string; workspaceId: string; channelId: string; createdAt: Date }> = []
@@ -114,7 +139,9 @@ describe('roll-ups', () => {
 				for (const command of commands) {
 					switch (command.op) {
 						case 'conversation':
-							conversations.push(await insertConversation(workspaceId, channels[command.channel]!.id, new Date(start + command.minute * 60_000), agents[command.agent]))
+							conversations.push(
+								await insertConversation(workspaceId, channels[command.channel]!.id, new Date(start + command.minute * 60_000), agents[command.agent]),
+							)
 							break
 						case 'message': {
 							const conversation = pick(command.conversation)
@@ -129,21 +156,35 @@ describe('roll-ups', () => {
 						}
 						case 'assign': {
 							const conversation = pick(command.conversation)
-							if (conversation) await db.updateTable('conversations').set({ assigneeId: agents[command.agent] ?? null }).where('id', '=', conversation.id).execute()
+							if (conversation)
+								await db
+									.updateTable('conversations')
+									.set({ assigneeId: agents[command.agent] ?? null })
+									.where('id', '=', conversation.id)
+									.execute()
 							break
 						}
 						case 'answer': {
 							const conversation = pick(command.conversation)
 							if (!conversation) break
 							const at = new Date(Math.min(Date.now(), conversation.createdAt.getTime() + command.after * 1000))
-							await db.updateTable('conversations').set({ firstResponseAt: at, lastActivityAt: sql<Date>`greatest(last_activity_at, ${at})` }).where('id', '=', conversation.id).execute()
+							await db
+								.updateTable('conversations')
+								.set({ firstResponseAt: at, lastActivityAt: sql<Date>`greatest(last_activity_at, ${at})` })
+								.where('id', '=', conversation.id)
+								.execute()
 							break
 						}
 						case 'label': {
 							const conversation = pick(command.conversation)
 							if (!conversation) break
 							const labelId = labels[command.label]!.id
-							if (command.add) await db.insertInto('conversationLabels').values({ workspaceId, conversationId: conversation.id, labelId }).onConflict((oc) => oc.doNothing()).execute()
+							if (command.add)
+								await db
+									.insertInto('conversationLabels')
+									.values({ workspaceId, conversationId: conversation.id, labelId })
+									.onConflict((oc) => oc.doNothing())
+									.execute()
 							else await db.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).where('labelId', '=', labelId).execute()
 							break
 						}
@@ -165,7 +206,9 @@ describe('roll-ups', () => {
 							await sql`update messages set created_at = created_at - ${by} where conversation_id = ${conversation.id}`.execute(db)
 							if (!command.whole) break
 							await sql`update conversations set created_at = created_at - ${by} where id = ${conversation.id}`.execute(db)
-							await sql`update contacts set created_at = created_at - ${by} where id = (select contact_id from conversations where id = ${conversation.id})`.execute(db)
+							await sql`update contacts set created_at = created_at - ${by} where id = (select contact_id from conversations where id = ${conversation.id})`.execute(
+								db,
+							)
 							conversation.createdAt = new Date(conversation.createdAt.getTime() - command.minutes * 60_000)
 							break
 						}
@@ -245,7 +288,8 @@ describe('roll-ups', () => {
 		const conversation = await insertConversation(run.workspace.id, link.id, new Date(Date.now() - 3 * 86_400_000))
 		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: new Date(Date.now() - 2 * 86_400_000) })
 		await refreshReports(db)
-		const labelled = async () => (await detailed(run.workspace.id)).filter((row) => row.labelId === label.id).map((row) => [row.day, row.opened, row.messagesIn])
+		const labelled = async () =>
+			(await detailed(run.workspace.id)).filter((row) => row.labelId === label.id).map((row) => [row.day, row.opened, row.messagesIn])
 		expect(await labelled()).toEqual([])
 		await db.insertInto('conversationLabels').values({ workspaceId: run.workspace.id, conversationId: conversation.id, labelId: label.id }).execute()
 		await refreshReports(db)
@@ -277,7 +321,10 @@ describe('GET /reports', () => {
 		const { conversation } = await customerWrites(channel, 'visitor-1', 'Where is my order?')
 		await db.updateTable('conversations').set({ assigneeId: team.agent.user.id }).where('id', '=', conversation.id).execute()
 		await postMessage(api, team.agent.auth, team.workspace.id, conversation.number, { kind: 'text', body: 'On its way.' })
-		const resolved = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}`, { headers: team.agent.auth, body: { status: 'resolved' } })
+		const resolved = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/conversations/${conversation.number}`, {
+			headers: team.agent.auth,
+			body: { status: 'resolved' },
+		})
 		expect(resolved.status).toBe(200)
 		await customerWrites(channel, 'visitor-2', 'Hello?')
 		// Yesterday (the workspace is on UTC): the previous period of "today", for the same agent.
@@ -319,7 +366,9 @@ describe('GET /reports', () => {
 		const own = await report('', team.agent.auth)
 		expect(own.filters.agentId).toBe(team.agent.user.id)
 		expect(own.agents.map((row) => row.userId)).toEqual([team.agent.user.id])
-		const other = await api.request('GET', reportsPath(team.workspace.id, `?agentId=${team.admin.user.id}`), { headers: { ...team.agent.auth, 'Accept-Language': 'fr' } })
+		const other = await api.request('GET', reportsPath(team.workspace.id, `?agentId=${team.admin.user.id}`), {
+			headers: { ...team.agent.auth, 'Accept-Language': 'fr' },
+		})
 		expect(other.status).toBe(403)
 		expect((other.body as { message: string }).message).toMatch(/agents/i)
 		for (const auth of [team.owner.auth, team.admin.auth]) expect((await report('', auth)).agents.length).toBeGreaterThan(1)
@@ -395,7 +444,8 @@ describe('GET /reports', () => {
 		])
 		for (const week of answer.weekly) {
 			const days = answer.daily.filter((row) => row.day >= week.from && row.day <= week.to)
-			for (const key of ['opened', 'resolved', 'messagesIn', 'messagesOut'] as const) expect(week[key], `${week.from} ${key}`).toBe(days.reduce((total, row) => total + row[key], 0))
+			for (const key of ['opened', 'resolved', 'messagesIn', 'messagesOut'] as const)
+				expect(week[key], `${week.from} ${key}`).toBe(days.reduce((total, row) => total + row[key], 0))
 			// The week's median is the one a report of exactly that week gives, not a median of its days' medians.
 			const alone = await report(`?preset=custom&from=${week.from}&to=${week.to}`, weeks.owner.auth, weeks.workspace.id)
 			expect(week.firstResponseMedian, week.from).toBe(alone.figures.firstResponse.median)
@@ -403,11 +453,17 @@ describe('GET /reports', () => {
 		expect(answer.weekly.map((week) => week.opened)).toEqual([3, 1, 1])
 		expect(answer.weekly[2]!.firstResponseMedian).toBeNull()
 
-		const csv = await api.request('GET', reportsPath(weeks.workspace.id, '/export?table=weekly&preset=custom&from=2026-01-07&to=2026-01-20'), { headers: weeks.owner.auth })
+		const csv = await api.request('GET', reportsPath(weeks.workspace.id, '/export?table=weekly&preset=custom&from=2026-01-07&to=2026-01-20'), {
+			headers: weeks.owner.auth,
+		})
 		expect(csv.status).toBe(200)
 		const lines = String(csv.body).trim().split('\r\n')
 		expect(lines[0]).toBe('from,to,opened,resolved,messages_in,messages_out,first_response_median_seconds')
-		expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['2026-01-07,2026-01-11,3', '2026-01-12,2026-01-18,1', '2026-01-19,2026-01-20,1'])
+		expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+			'2026-01-07,2026-01-11,3',
+			'2026-01-12,2026-01-18,1',
+			'2026-01-19,2026-01-20,1',
+		])
 	})
 
 	test('a report kept from the roll-ups is never answered once they changed: by a refresh, before reading, or a rebuild', async () => {
@@ -415,7 +471,8 @@ describe('GET /reports', () => {
 		const kept = await createTeam('Kept')
 		const link = await createLinkChannel(kept.workspace.id)
 		const opened = async () => (await report('?preset=7d', kept.owner.auth, kept.workspace.id)).figures.opened.value
-		const version = async () => (await db.selectFrom('reportVersions').select('version').where('workspaceId', '=', kept.workspace.id).executeTakeFirst())?.version ?? '0'
+		const version = async () =>
+			(await db.selectFrom('reportVersions').select('version').where('workspaceId', '=', kept.workspace.id).executeTakeFirst())?.version ?? '0'
 		expect(await opened()).toBe(0)
 		expect(await opened()).toBe(0)
 		// The refresh job runs between two reads.

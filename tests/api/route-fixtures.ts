@@ -39,12 +39,24 @@ async function hold(api: TestApi, workspaceId: string, workspaceName: string, ow
 	const base = `/v1/workspaces/${workspaceId}`
 	const auth = owner.auth
 	const label = await call(api, 'POST', `${base}/labels`, auth, { body: { title: `${prefix}-label`, color: '#336699' } })
-	const contact = await call(api, 'POST', `${base}/contacts`, auth, { body: { name: `${prefix} contact`, email: uniqueEmail(prefix.toLowerCase()), labelIds: [label.id] } })
+	const contact = await call(api, 'POST', `${base}/contacts`, auth, {
+		body: { name: `${prefix} contact`, email: uniqueEmail(prefix.toLowerCase()), labelIds: [label.id] },
+	})
 	const canned = await call(api, 'POST', `${base}/canned-responses`, auth, { body: { shortCode: `${prefix}-hello`, content: `${prefix} says hello` } })
 	const channel = await call(api, 'POST', `${base}/channels`, auth, { body: { kind: 'link', name: `${prefix} site` } })
 	const visitorToken = newVisitorToken()
-	const written = await call(api, 'POST', `/v1/link/${String(channel.slug)}/messages`, {}, { body: { body: `${prefix} visitor writes`, name: `${prefix} visitor` }, headers: { 'X-Visitor-Token': visitorToken } })
-	const conversation = await testDb().selectFrom('conversations').select(['id', 'number']).where('id', '=', String(written.conversationId)).executeTakeFirstOrThrow()
+	const written = await call(
+		api,
+		'POST',
+		`/v1/link/${String(channel.slug)}/messages`,
+		{},
+		{ body: { body: `${prefix} visitor writes`, name: `${prefix} visitor` }, headers: { 'X-Visitor-Token': visitorToken } },
+	)
+	const conversation = await testDb()
+		.selectFrom('conversations')
+		.select(['id', 'number'])
+		.where('id', '=', String(written.conversationId))
+		.executeTakeFirstOrThrow()
 	const form = new FormData()
 	form.set('kind', 'text')
 	form.set('body', `${prefix} reply`)
@@ -89,7 +101,11 @@ export async function createFixtures(api: TestApi): Promise<Fixtures> {
 /** A user straight in the database (no password hashing: they never sign in), a member of `workspaceId` with `role`. */
 export async function spareMember(workspaceId: string, role: Role = 'agent') {
 	const db = testDb()
-	const user = await db.insertInto('users').values({ email: uniqueEmail('spare'), name: 'Spare member', passwordHash: 'not a hash' }).returning('id').executeTakeFirstOrThrow()
+	const user = await db
+		.insertInto('users')
+		.values({ email: uniqueEmail('spare'), name: 'Spare member', passwordHash: 'not a hash' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	await db.insertInto('members').values({ workspaceId, userId: user.id, role }).execute()
 	return user
 }
@@ -118,7 +134,15 @@ export async function scratchWorkspace(team: Team) {
 export async function insertInvitation(workspaceId: string, createdBy: string, email?: string) {
 	return testDb()
 		.insertInto('invitations')
-		.values({ workspaceId, code: crypto.randomBytes(16).toString('base64url'), method: email ? 'email' : 'link', email: email ?? null, role: 'agent', expiresAt: new Date(Date.now() + 86_400_000), createdBy })
+		.values({
+			workspaceId,
+			code: crypto.randomBytes(16).toString('base64url'),
+			method: email ? 'email' : 'link',
+			email: email ?? null,
+			role: 'agent',
+			expiresAt: new Date(Date.now() + 86_400_000),
+			createdBy,
+		})
 		.returning(['id', 'code'])
 		.executeTakeFirstOrThrow()
 }

@@ -19,7 +19,11 @@ afterAll(() => api.close())
 /** A request of the matrix: from an address of its own each time, so that no rate limit of one check counts against the next. */
 async function send(route: ListedRoute, prepared: Prepared, caller: Caller, params: Record<string, string>) {
 	const user = caller === 'anonymous' ? undefined : caller === 'outsider' ? fx.team.outsider : fx.team[caller]
-	const headers: Record<string, string> = { 'X-Forwarded-For': `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(256)}`, ...user?.auth, ...prepared.headers }
+	const headers: Record<string, string> = {
+		'X-Forwarded-For': `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(256)}`,
+		...user?.auth,
+		...prepared.headers,
+	}
 	let body: string | undefined
 	if (prepared.raw) {
 		body = prepared.raw.body
@@ -41,15 +45,22 @@ function checkAnswer(what: string, answer: { status: number; text: string; type:
 		return
 	}
 	if (caller === 'outsider') return
-	for (const id of [...idsOf(fx.elsewhere), fx.marker]) expect(answer.text.toLowerCase(), `${what}: holds ${id} of the other workspace`).not.toContain(id.toLowerCase())
+	for (const id of [...idsOf(fx.elsewhere), fx.marker])
+		expect(answer.text.toLowerCase(), `${what}: holds ${id} of the other workspace`).not.toContain(id.toLowerCase())
 }
 
 describe('the route matrix', () => {
 	test('has a row for every route of the router, and no row for a route that is gone', () => {
 		const keys = routes.map((route) => route.key)
 		expect(keys.length).toBeGreaterThan(80)
-		expect(keys.filter((key) => !(key in routeMatrix)), 'routes without a row').toEqual([])
-		expect(Object.keys(routeMatrix).filter((key) => !keys.includes(key)), 'rows without a route').toEqual([])
+		expect(
+			keys.filter((key) => !(key in routeMatrix)),
+			'routes without a row',
+		).toEqual([])
+		expect(
+			Object.keys(routeMatrix).filter((key) => !keys.includes(key)),
+			'rows without a route',
+		).toEqual([])
 		expect(new Set(keys).size, 'a route listed twice').toBe(keys.length)
 	})
 

@@ -83,13 +83,25 @@ const password = 'Sup3r-secret'
 const newPassword = 'Another-Str0ng-passphrase'
 
 async function freshContact(fx: Fixtures) {
-	return db().insertInto('contacts').values({ workspaceId: fx.here.workspaceId, name: 'Victim', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+	return db()
+		.insertInto('contacts')
+		.values({ workspaceId: fx.here.workspaceId, name: 'Victim', avatarColor: '#123456' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 }
 
 async function freshCampaign(fx: Fixtures, status: 'draft' | 'running' | 'paused') {
 	return db()
 		.insertInto('campaigns')
-		.values({ workspaceId: fx.here.workspaceId, channelId: fx.here.channel.id, name: `${status} campaign`, body: 'Hello', status, startedAt: status === 'draft' ? null : new Date(), createdBy: fx.team.owner.user.id })
+		.values({
+			workspaceId: fx.here.workspaceId,
+			channelId: fx.here.channel.id,
+			name: `${status} campaign`,
+			body: 'Hello',
+			status,
+			startedAt: status === 'draft' ? null : new Date(),
+			createdBy: fx.team.owner.user.id,
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 }
@@ -232,7 +244,10 @@ export const routeMatrix: Record<string, RouteRow> = {
 			return { params: { userId: spare.id } }
 		},
 	},
-	'DELETE /v1/workspaces/:id/members/:userId': { expect: managers(204), prepare: async (fx) => ({ params: { userId: (await spareMember(fx.here.workspaceId)).id } }) },
+	'DELETE /v1/workspaces/:id/members/:userId': {
+		expect: managers(204),
+		prepare: async (fx) => ({ params: { userId: (await spareMember(fx.here.workspaceId)).id } }),
+	},
 	// The owner must hand the workspace over first (409); the others leave a workspace of their own.
 	'POST /v1/workspaces/:id/leave': {
 		expect: { ...members(204), owner: 409 },
@@ -261,8 +276,14 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/contacts': { expect: members(200) },
 	'POST /v1/workspaces/:id/contacts': { expect: members(201), prepare: () => ({ body: { name: 'Created contact' } }) },
 	'GET /v1/workspaces/:id/contacts/export': { expect: members(200) },
-	'POST /v1/workspaces/:id/contacts/import': { expect: members(200), prepare: () => ({ raw: { body: 'name,company\nImported person,Acme\n', contentType: 'text/csv' } }) },
-	'POST /v1/workspaces/:id/contacts/bulk': { expect: members(200), prepare: (fx) => ({ body: { action: 'label', contactIds: [fx.here.contact.id], labelId: fx.here.label.id } }) },
+	'POST /v1/workspaces/:id/contacts/import': {
+		expect: members(200),
+		prepare: () => ({ raw: { body: 'name,company\nImported person,Acme\n', contentType: 'text/csv' } }),
+	},
+	'POST /v1/workspaces/:id/contacts/bulk': {
+		expect: members(200),
+		prepare: (fx) => ({ body: { action: 'label', contactIds: [fx.here.contact.id], labelId: fx.here.label.id } }),
+	},
 	'GET /v1/workspaces/:id/contacts/:contactId': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/contacts/:contactId': { expect: members(200), prepare: () => ({ body: { company: 'Acme' } }) },
 	'POST /v1/workspaces/:id/contacts/:contactId/opt-in': { expect: managers(200) },
@@ -274,23 +295,45 @@ export const routeMatrix: Record<string, RouteRow> = {
 
 	// Labels and canned responses: everyone reads, owners and admins write.
 	'GET /v1/workspaces/:id/labels': { expect: members(200) },
-	'POST /v1/workspaces/:id/labels': { expect: managers(201), prepare: () => ({ body: { title: `label-${crypto.randomBytes(4).toString('hex')}`, color: '#aa5500' } }) },
+	'POST /v1/workspaces/:id/labels': {
+		expect: managers(201),
+		prepare: () => ({ body: { title: `label-${crypto.randomBytes(4).toString('hex')}`, color: '#aa5500' } }),
+	},
 	'GET /v1/workspaces/:id/labels/:labelId': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/labels/:labelId': { expect: managers(200), prepare: () => ({ body: { description: 'Changed' } }) },
 	'DELETE /v1/workspaces/:id/labels/:labelId': {
 		expect: managers(204),
 		prepare: async (fx) => ({
-			params: { labelId: (await db().insertInto('labels').values({ workspaceId: fx.here.workspaceId, title: `gone-${crypto.randomBytes(4).toString('hex')}`, color: '#336699' }).returning('id').executeTakeFirstOrThrow()).id },
+			params: {
+				labelId: (
+					await db()
+						.insertInto('labels')
+						.values({ workspaceId: fx.here.workspaceId, title: `gone-${crypto.randomBytes(4).toString('hex')}`, color: '#336699' })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+				).id,
+			},
 		}),
 	},
 	'GET /v1/workspaces/:id/canned-responses': { expect: members(200) },
-	'POST /v1/workspaces/:id/canned-responses': { expect: managers(201), prepare: () => ({ body: { shortCode: `hi-${crypto.randomBytes(4).toString('hex')}`, content: 'Hi there' } }) },
+	'POST /v1/workspaces/:id/canned-responses': {
+		expect: managers(201),
+		prepare: () => ({ body: { shortCode: `hi-${crypto.randomBytes(4).toString('hex')}`, content: 'Hi there' } }),
+	},
 	'GET /v1/workspaces/:id/canned-responses/:cannedId': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/canned-responses/:cannedId': { expect: managers(200), prepare: () => ({ body: { content: 'Hello again' } }) },
 	'DELETE /v1/workspaces/:id/canned-responses/:cannedId': {
 		expect: managers(204),
 		prepare: async (fx) => ({
-			params: { cannedId: (await db().insertInto('cannedResponses').values({ workspaceId: fx.here.workspaceId, shortCode: `bye-${crypto.randomBytes(4).toString('hex')}`, content: 'Bye' }).returning('id').executeTakeFirstOrThrow()).id },
+			params: {
+				cannedId: (
+					await db()
+						.insertInto('cannedResponses')
+						.values({ workspaceId: fx.here.workspaceId, shortCode: `bye-${crypto.randomBytes(4).toString('hex')}`, content: 'Bye' })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+				).id,
+			},
 		}),
 	},
 
@@ -304,14 +347,25 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'DELETE /v1/workspaces/:id/channels/:channelId': {
 		expect: managers(204),
 		prepare: async (fx) => ({
-			params: { channelId: (await db().insertInto('channels').values({ workspaceId: fx.here.workspaceId, kind: 'link', name: 'Gone', slug: `gone-${crypto.randomBytes(5).toString('hex')}` }).returning('id').executeTakeFirstOrThrow()).id },
+			params: {
+				channelId: (
+					await db()
+						.insertInto('channels')
+						.values({ workspaceId: fx.here.workspaceId, kind: 'link', name: 'Gone', slug: `gone-${crypto.randomBytes(5).toString('hex')}` })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+				).id,
+			},
 		}),
 	},
 
 	// The inbox: every member.
 	'GET /v1/workspaces/:id/conversations': { expect: members(200), prepare: () => ({ query: 'status=all' }) },
 	'GET /v1/workspaces/:id/conversations/summary': { expect: members(200) },
-	'POST /v1/workspaces/:id/conversations/bulk': { expect: members(200), prepare: (fx) => ({ body: { numbers: [fx.here.conversation.number], action: 'status', status: 'open' } }) },
+	'POST /v1/workspaces/:id/conversations/bulk': {
+		expect: members(200),
+		prepare: (fx) => ({ body: { numbers: [fx.here.conversation.number], action: 'status', status: 'open' } }),
+	},
 	'GET /v1/workspaces/:id/conversations/:number': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/conversations/:number': { expect: members(200), prepare: () => ({ body: { priority: 'high' } }) },
 	'PUT /v1/workspaces/:id/conversations/:number/labels': { expect: members(200), prepare: (fx) => ({ body: { labelIds: [fx.here.label.id] } }) },
@@ -331,10 +385,16 @@ export const routeMatrix: Record<string, RouteRow> = {
 	// Campaigns: everyone reads (and previews an audience), owners and admins write.
 	'GET /v1/workspaces/:id/campaigns': { expect: members(200) },
 	'POST /v1/workspaces/:id/campaigns/audience': { expect: members(200), prepare: (fx) => ({ body: { channelId: fx.here.channel.id } }) },
-	'POST /v1/workspaces/:id/campaigns': { expect: managers(201), prepare: (fx) => ({ body: { name: 'New campaign', channelId: fx.here.channel.id, body: 'Hi {{name}}' } }) },
+	'POST /v1/workspaces/:id/campaigns': {
+		expect: managers(201),
+		prepare: (fx) => ({ body: { name: 'New campaign', channelId: fx.here.channel.id, body: 'Hi {{name}}' } }),
+	},
 	'GET /v1/workspaces/:id/campaigns/:campaignId': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/campaigns/:campaignId': { expect: managers(200), prepare: () => ({ body: { name: 'Renamed campaign' } }) },
-	'DELETE /v1/workspaces/:id/campaigns/:campaignId': { expect: managers(204), prepare: async (fx) => ({ params: { campaignId: (await freshCampaign(fx, 'draft')).id } }) },
+	'DELETE /v1/workspaces/:id/campaigns/:campaignId': {
+		expect: managers(204),
+		prepare: async (fx) => ({ params: { campaignId: (await freshCampaign(fx, 'draft')).id } }),
+	},
 	'POST /v1/workspaces/:id/campaigns/:campaignId/start': campaignAction('draft'),
 	'POST /v1/workspaces/:id/campaigns/:campaignId/pause': campaignAction('running'),
 	'POST /v1/workspaces/:id/campaigns/:campaignId/resume': campaignAction('paused'),
@@ -360,9 +420,17 @@ export const routeMatrix: Record<string, RouteRow> = {
 	// A link's visitors: no account, named by their token.
 	'GET /v1/link/:slug': { expect: everyone(200), foreign: false },
 	'GET /v1/link/:slug/messages': { expect: everyone(200), foreign: false, prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken } }) },
-	'POST /v1/link/:slug/messages': { expect: everyone(201), foreign: false, prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }) },
+	'POST /v1/link/:slug/messages': {
+		expect: everyone(201),
+		foreign: false,
+		prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }),
+	},
 	// Only the visitor's own conversation: another visitor's replies are out of reach (tests/api/link.test.ts).
-	'POST /v1/link/:slug/read': { expect: everyone(204), foreign: false, prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { upTo: fx.here.message.id } }) },
+	'POST /v1/link/:slug/read': {
+		expect: everyone(204),
+		foreign: false,
+		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { upTo: fx.here.message.id } }),
+	},
 	// Another workspace's file is no more the visitor's than another visitor's.
 	'GET /v1/link/:slug/attachments/:attachmentId': {
 		expect: everyone(200),
@@ -373,11 +441,18 @@ export const routeMatrix: Record<string, RouteRow> = {
 		expect: everyone(200),
 		foreign: (fx) => ({ slug: fx.elsewhere.channel.slug }),
 		foreignStatus: 403,
-		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { socket_id: '1234.5678', channel_name: visitorChannel(fx.here.conversation.id) } }),
+		prepare: (fx) => ({
+			headers: { 'X-Visitor-Token': fx.here.visitorToken },
+			body: { socket_id: '1234.5678', channel_name: visitorChannel(fx.here.conversation.id) },
+		}),
 	},
 
 	// Providers post here: an event for a channel that is not there is acknowledged and dropped.
-	'ALL /webhooks/:kind/:channelId': { expect: everyone(200), foreign: false, prepare: () => ({ params: { channelId: crypto.randomUUID() }, body: { update_id: 1 } }) },
+	'ALL /webhooks/:kind/:channelId': {
+		expect: everyone(200),
+		foreign: false,
+		prepare: () => ({ params: { channelId: crypto.randomUUID() }, body: { update_id: 1 } }),
+	},
 }
 
 /** Every id of `holdings` and its marker: none may appear in an answer to this workspace. */

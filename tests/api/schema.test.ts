@@ -17,17 +17,29 @@ function selectType(checker: ts.TypeChecker, type: ts.Type): ts.Type {
 
 /** api/db/schema.ts's `Database` as the compiler reads it: each table's columns, and whether each may be null. */
 function declaredTables(): Map<string, Map<string, boolean>> {
-	const program = ts.createProgram([schemaFile], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, noEmit: true })
+	const program = ts.createProgram([schemaFile], {
+		strict: true,
+		target: ts.ScriptTarget.ES2022,
+		module: ts.ModuleKind.NodeNext,
+		moduleResolution: ts.ModuleResolutionKind.NodeNext,
+		skipLibCheck: true,
+		noEmit: true,
+	})
 	const checker = program.getTypeChecker()
 	const source = program.getSourceFile(schemaFile)!
-	const database = source.statements.find((statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === 'Database')!
+	const database = source.statements.find(
+		(statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === 'Database',
+	)!
 	const tables = new Map<string, Map<string, boolean>>()
 	for (const table of checker.getTypeAtLocation(database).getProperties()) {
 		const columns = new Map<string, boolean>()
 		for (const column of checker.getTypeOfSymbol(table).getProperties()) {
 			const type = selectType(checker, checker.getTypeOfSymbol(column))
 			const parts = type.isUnion() ? type.types : [type]
-			columns.set(column.name, parts.some((part) => (part.flags & ts.TypeFlags.Null) !== 0))
+			columns.set(
+				column.name,
+				parts.some((part) => (part.flags & ts.TypeFlags.Null) !== 0),
+			)
 		}
 		tables.set(table.name, columns)
 	}
@@ -50,7 +62,11 @@ test('api/db/schema.ts names every table and column of the migrated database, wi
 	}
 	const declared = declaredTables()
 	const described = (tables: Map<string, Map<string, boolean>>) =>
-		Object.fromEntries([...tables].sort(([a], [b]) => a.localeCompare(b)).map(([table, columns]) => [table, Object.fromEntries([...columns].sort(([a], [b]) => a.localeCompare(b)))]))
+		Object.fromEntries(
+			[...tables]
+				.sort(([a], [b]) => a.localeCompare(b))
+				.map(([table, columns]) => [table, Object.fromEntries([...columns].sort(([a], [b]) => a.localeCompare(b)))]),
+		)
 	expect(described(declared)).toEqual(described(migrated))
 	expect(migrated.size).toBeGreaterThan(20)
 })

@@ -52,7 +52,15 @@ describe('creating invitations', () => {
 		const before = Date.now()
 		const { status, invitation } = await invite(team, { method: 'link', role: 'agent' }, { 'Accept-Language': 'fr-FR' })
 		expect(status).toBe(201)
-		expect(invitation).toMatchObject({ method: 'link', email: null, role: 'agent', maxUses: null, uses: 0, revoked: false, createdByName: team.admin.user.name })
+		expect(invitation).toMatchObject({
+			method: 'link',
+			email: null,
+			role: 'agent',
+			maxUses: null,
+			uses: 0,
+			revoked: false,
+			createdByName: team.admin.user.name,
+		})
 		expect(invitation.code).toMatch(/^[\w-]{22}$/)
 		expect(invitation.url).toBe(`http://crm.test/fr-x/auth/signup?agent_invite_code=${invitation.code}&agent_invite_method=link`)
 		const expires = new Date(invitation.expiresAt).getTime()
@@ -189,7 +197,9 @@ describe('listing and revoking', () => {
 			body: { method: 'email', role: 'admin', email: uniqueEmail() },
 			headers: team.owner.auth,
 		})
-		const response = await api.request('GET', `/v1/workspaces/${team.workspace.id}/invitations`, { headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' } })
+		const response = await api.request('GET', `/v1/workspaces/${team.workspace.id}/invitations`, {
+			headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' },
+		})
 		expect(response.status).toBe(200)
 		const { invitations } = response.body as { invitations: InvitationBody[] }
 		expect(invitations.map((invitation) => invitation.id)).toEqual([(second.body as InvitationBody).id, first.invitation.id])
@@ -214,7 +224,9 @@ describe('listing and revoking', () => {
 
 	test('an unknown invitation is 404', async () => {
 		const team = await createTeam()
-		const response = await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/invitations/00000000-0000-4000-8000-000000000000`, { headers: team.admin.auth })
+		const response = await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/invitations/00000000-0000-4000-8000-000000000000`, {
+			headers: team.admin.auth,
+		})
 		expect(response.status).toBe(404)
 		expect(response.body).toMatchObject({ message: 'This invitation does not exist.' })
 	})
@@ -404,17 +416,22 @@ describe('invitations that cannot be used', () => {
 			change: (id) => testDb().updateTable('invitations').set({ revokedAt: new Date() }).where('id', '=', id).execute(),
 			status: 410,
 			messages: {
-				'en-us': 'This invitation was withdrawn. Ask the workspace\'s administrator for a new one.',
+				'en-us': "This invitation was withdrawn. Ask the workspace's administrator for a new one.",
 				'fr-x': 'Cette invitation a été retirée. Demandez-en une nouvelle à l’administrateur de l’espace de travail.',
 				'ar-eg': 'سُحبت هذه الدعوة. اطلب دعوة جديدة من مسؤول مساحة العمل.',
 			},
 		},
 		{
 			name: 'expired',
-			change: (id) => testDb().updateTable('invitations').set({ expiresAt: new Date(Date.now() - 1000) }).where('id', '=', id).execute(),
+			change: (id) =>
+				testDb()
+					.updateTable('invitations')
+					.set({ expiresAt: new Date(Date.now() - 1000) })
+					.where('id', '=', id)
+					.execute(),
 			status: 410,
 			messages: {
-				'en-us': 'This invitation has expired. Ask the workspace\'s administrator for a new one.',
+				'en-us': "This invitation has expired. Ask the workspace's administrator for a new one.",
 				'fr-x': 'Cette invitation a expiré. Demandez-en une nouvelle à l’administrateur de l’espace de travail.',
 				'ar-eg': 'انتهت صلاحية هذه الدعوة. اطلب دعوة جديدة من مسؤول مساحة العمل.',
 			},
@@ -424,7 +441,7 @@ describe('invitations that cannot be used', () => {
 			change: (id) => testDb().updateTable('invitations').set({ maxUses: 3, uses: 3 }).where('id', '=', id).execute(),
 			status: 410,
 			messages: {
-				'en-us': 'This invitation has already been used as many times as allowed. Ask the workspace\'s administrator for a new one.',
+				'en-us': "This invitation has already been used as many times as allowed. Ask the workspace's administrator for a new one.",
 				'fr-x': 'Cette invitation a déjà été utilisée autant de fois que permis. Demandez-en une nouvelle à l’administrateur de l’espace de travail.',
 				'ar-eg': 'استُخدمت هذه الدعوة بالعدد الأقصى المسموح به. اطلب دعوة جديدة من مسؤول مساحة العمل.',
 			},

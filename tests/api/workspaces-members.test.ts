@@ -41,7 +41,15 @@ describe('GET /v1/workspaces/{id}/members', () => {
 		const { status, body } = await list()
 		expect(status).toBe(200)
 		expect(body).toMatchObject({ page: 1, limit: 10, total: 7 })
-		expect(body.members.map((member) => member.name)).toEqual(['Zoé Owner', 'adam Admin', 'Hélène Admin', 'bob Agent', 'Chloé Agent', 'Émile Agent', 'دينا وكيل'])
+		expect(body.members.map((member) => member.name)).toEqual([
+			'Zoé Owner',
+			'adam Admin',
+			'Hélène Admin',
+			'bob Agent',
+			'Chloé Agent',
+			'Émile Agent',
+			'دينا وكيل',
+		])
 		const owner = body.members[0]!
 		expect(Object.keys(owner).sort()).toEqual(['availability', 'email', 'joinedAt', 'name', 'role', 'twoFactorEnabled', 'userId'])
 		expect(owner).toMatchObject({ role: 'owner', availability: 'offline' })
@@ -71,17 +79,26 @@ describe('GET /v1/workspaces/{id}/members', () => {
 describe('PATCH /v1/workspaces/{id}/members/{userId}', () => {
 	test('an admin promotes an agent and demotes another admin', async () => {
 		const team = await createTeam()
-		const promote = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, { body: { role: 'admin' }, headers: team.admin.auth })
+		const promote = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, {
+			body: { role: 'admin' },
+			headers: team.admin.auth,
+		})
 		expect(promote.status).toBe(200)
 		expect(promote.body).toMatchObject({ userId: team.agent.user.id, role: 'admin', email: team.agent.user.email })
-		const demote = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, { body: { role: 'agent' }, headers: team.admin.auth })
+		const demote = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, {
+			body: { role: 'agent' },
+			headers: team.admin.auth,
+		})
 		expect(demote.body).toMatchObject({ role: 'agent' })
 		expect((await rolesIn(team.workspace.id))[team.agent.user.id]).toBe('agent')
 	})
 
 	test('nobody makes an owner this way', async () => {
 		const team = await createTeam()
-		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, { body: { role: 'owner' }, headers: team.owner.auth })
+		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, {
+			body: { role: 'owner' },
+			headers: team.owner.auth,
+		})
 		expect(response.status).toBe(400)
 		expect(response.body).toMatchObject({ details: { fields: { role: ['Choose one of: admin, agent.'] } } })
 		expect((await rolesIn(team.workspace.id))[team.agent.user.id]).toBe('agent')
@@ -89,7 +106,10 @@ describe('PATCH /v1/workspaces/{id}/members/{userId}', () => {
 
 	test.each(['admin', 'owner'] as const)('the %s cannot demote the owner', async (caller) => {
 		const team = await createTeam()
-		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.owner.user.id}`, { body: { role: 'agent' }, headers: team[caller].auth })
+		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.owner.user.id}`, {
+			body: { role: 'agent' },
+			headers: team[caller].auth,
+		})
 		expect(response.status).toBe(403)
 		expect(response.body).toMatchObject({ message: 'The owner cannot be demoted or removed. The owner can transfer ownership first.' })
 		expect((await rolesIn(team.workspace.id))[team.owner.user.id]).toBe('owner')
@@ -142,7 +162,9 @@ describe('DELETE /v1/workspaces/{id}/members/{userId}', () => {
 
 	test('an unknown member is 404', async () => {
 		const team = await createTeam()
-		const response = await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/members/00000000-0000-4000-8000-000000000000`, { headers: team.owner.auth })
+		const response = await api.request('DELETE', `/v1/workspaces/${team.workspace.id}/members/00000000-0000-4000-8000-000000000000`, {
+			headers: team.owner.auth,
+		})
 		expect(response.status).toBe(404)
 		expect(response.body).toMatchObject({ message: 'This person is not a member of the workspace.' })
 	})
@@ -153,7 +175,11 @@ describe('POST /v1/workspaces/{id}/leave', () => {
 		const team = await createTeam()
 		const english = await api.request('POST', `/v1/workspaces/${team.workspace.id}/leave`, { headers: team.owner.auth })
 		expect(english.status).toBe(409)
-		expect(english.body).toEqual({ message: 'As the owner, you cannot leave this workspace. Transfer ownership to another member first.', statusCode: 409, details: null })
+		expect(english.body).toEqual({
+			message: 'As the owner, you cannot leave this workspace. Transfer ownership to another member first.',
+			statusCode: 409,
+			details: null,
+		})
 		const arabic = await api.request('POST', `/v1/workspaces/${team.workspace.id}/leave`, { headers: { ...team.owner.auth, 'Accept-Language': 'ar-eg' } })
 		expect(arabic.body).toMatchObject({ message: 'بصفتك المالك، لا يمكنك مغادرة مساحة العمل هذه. انقل الملكية إلى عضو آخر أولًا.' })
 		expect((await rolesIn(team.workspace.id))[team.owner.user.id]).toBe('owner')
@@ -185,7 +211,10 @@ describe('POST /v1/workspaces/{id}/leave', () => {
 describe('POST /v1/workspaces/{id}/transfer-ownership', () => {
 	test('makes the target the one owner and the old owner an admin', async () => {
 		const team = await createTeam()
-		const response = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: { userId: team.agent.user.id }, headers: team.owner.auth })
+		const response = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, {
+			body: { userId: team.agent.user.id },
+			headers: team.owner.auth,
+		})
 		expect(response.status).toBe(200)
 		expect(response.body).toMatchObject({ id: team.workspace.id, role: 'admin' })
 		const roles = await rolesIn(team.workspace.id)
@@ -194,10 +223,16 @@ describe('POST /v1/workspaces/{id}/transfer-ownership', () => {
 		expect(Object.values(roles).filter((role) => role === 'owner')).toHaveLength(1)
 
 		// The old owner now is an admin: no more transfers or deletion; the new owner may leave only after handing over.
-		const again = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: { userId: team.owner.user.id }, headers: team.owner.auth })
+		const again = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, {
+			body: { userId: team.owner.user.id },
+			headers: team.owner.auth,
+		})
 		expect(again.status).toBe(403)
 		expect((await api.request('POST', `/v1/workspaces/${team.workspace.id}/leave`, { headers: team.agent.auth })).status).toBe(409)
-		const back = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: { userId: team.owner.user.id }, headers: team.agent.auth })
+		const back = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, {
+			body: { userId: team.owner.user.id },
+			headers: team.agent.auth,
+		})
 		expect(back.status).toBe(200)
 		expect((await rolesIn(team.workspace.id))[team.owner.user.id]).toBe('owner')
 	})
@@ -218,10 +253,16 @@ describe('POST /v1/workspaces/{id}/transfer-ownership', () => {
 
 	test('the target must be a member, and not the owner themself', async () => {
 		const team = await createTeam()
-		const outsider = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: { userId: team.outsider.user.id }, headers: team.owner.auth })
+		const outsider = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, {
+			body: { userId: team.outsider.user.id },
+			headers: team.owner.auth,
+		})
 		expect(outsider.status).toBe(404)
 		expect(outsider.body).toMatchObject({ message: 'This person is not a member of the workspace.' })
-		const self = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: { userId: team.owner.user.id }, headers: team.owner.auth })
+		const self = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, {
+			body: { userId: team.owner.user.id },
+			headers: team.owner.auth,
+		})
 		expect(self.status).toBe(409)
 		expect(self.body).toMatchObject({ message: 'You already own this workspace. Choose another member.' })
 		const missing = await api.request('POST', `/v1/workspaces/${team.workspace.id}/transfer-ownership`, { body: {}, headers: team.owner.auth })
@@ -234,11 +275,17 @@ describe('PATCH /v1/workspaces/{id}/members/me', () => {
 	test('sets the caller’s availability in that workspace only', async () => {
 		const team = await createTeam()
 		await testDb().insertInto('members').values({ workspaceId: team.elsewhere.id, userId: team.agent.user.id, role: 'agent' }).execute()
-		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/me`, { body: { availability: 'online' }, headers: team.agent.auth })
+		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/me`, {
+			body: { availability: 'online' },
+			headers: team.agent.auth,
+		})
 		expect(response.status).toBe(200)
 		expect(response.body).toMatchObject({ userId: team.agent.user.id, availability: 'online', role: 'agent' })
 		const rows = await testDb().selectFrom('members').select(['workspaceId', 'availability']).where('userId', '=', team.agent.user.id).execute()
-		expect(Object.fromEntries(rows.map((row) => [row.workspaceId, row.availability]))).toEqual({ [team.workspace.id]: 'online', [team.elsewhere.id]: 'offline' })
+		expect(Object.fromEntries(rows.map((row) => [row.workspaceId, row.availability]))).toEqual({
+			[team.workspace.id]: 'online',
+			[team.elsewhere.id]: 'offline',
+		})
 	})
 
 	test('refuses an unknown availability', async () => {
@@ -263,10 +310,19 @@ describe('POST /v1/workspaces/{id}/members/{userId}/two-factor/reset', () => {
 		const answer = await reset(team, team.admin.user.id, team.owner.auth)
 		expect(answer.status).toBe(200)
 		expect(answer.body).toMatchObject({ userId: team.admin.user.id, twoFactorEnabled: false })
-		const user = await testDb().selectFrom('users').select(['twoFactorEnabledAt', 'twoFactorSecret']).where('id', '=', team.admin.user.id).executeTakeFirstOrThrow()
+		const user = await testDb()
+			.selectFrom('users')
+			.select(['twoFactorEnabledAt', 'twoFactorSecret'])
+			.where('id', '=', team.admin.user.id)
+			.executeTakeFirstOrThrow()
 		expect(user).toEqual({ twoFactorEnabledAt: null, twoFactorSecret: null })
 		expect((await api.request('GET', '/v1/auth/profile', { headers: team.admin.auth })).status).toBe(401)
-		const audit = await testDb().selectFrom('auditEvents').select(['kind', 'values']).where('workspaceId', '=', team.workspace.id).where('kind', '=', 'member.twoFactorReset').execute()
+		const audit = await testDb()
+			.selectFrom('auditEvents')
+			.select(['kind', 'values'])
+			.where('workspaceId', '=', team.workspace.id)
+			.where('kind', '=', 'member.twoFactorReset')
+			.execute()
 		expect(audit).toEqual([{ kind: 'member.twoFactorReset', values: { member: team.admin.user.name, memberId: team.admin.user.id } }])
 		const mail = await waitForMail(api, team.admin.user.email)
 		expect(mail.subject).toBe('Votre connexion en deux étapes a été désactivée')

@@ -16,7 +16,13 @@ async function createFixture(): Promise<Fixture> {
 	const team = await createTeam('Matrix')
 	const invitation = await testDb()
 		.insertInto('invitations')
-		.values({ workspaceId: team.workspace.id, code: `matrix-${team.workspace.id}`, method: 'link', role: 'agent', expiresAt: new Date(Date.now() + 86_400_000) })
+		.values({
+			workspaceId: team.workspace.id,
+			code: `matrix-${team.workspace.id}`,
+			method: 'link',
+			role: 'agent',
+			expiresAt: new Date(Date.now() + 86_400_000),
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	// Nobody starts in the workspace, so that switching to it shows.
@@ -36,7 +42,11 @@ async function snapshot(fixture: Fixture) {
 		current: await db
 			.selectFrom('users')
 			.select(['id', 'currentWorkspaceId'])
-			.where('id', 'in', [fixture.owner, fixture.admin, fixture.agent, fixture.otherAgent, fixture.outsider].map((person) => person.user.id))
+			.where(
+				'id',
+				'in',
+				[fixture.owner, fixture.admin, fixture.agent, fixture.otherAgent, fixture.outsider].map((person) => person.user.id),
+			)
 			.orderBy('id')
 			.execute(),
 	}
@@ -45,31 +55,65 @@ async function snapshot(fixture: Fixture) {
 // Expected status for owner, admin, agent and a non-member (who owns a workspace of their own); reads change nothing.
 const matrix: Array<[string, (f: Fixture) => Call, Record<Caller, number>, ('read' | 'write')?]> = [
 	['read the workspace', (f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}` }), { owner: 200, admin: 200, agent: 200, outsider: 404 }, 'read'],
-	['edit the workspace', (f) => ({ method: 'PATCH', path: `/v1/workspaces/${f.workspace.id}`, body: { name: 'Changed' } }), { owner: 200, admin: 200, agent: 403, outsider: 404 }],
-	['delete the workspace', (f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}`, body: { confirmName: 'Matrix' } }), { owner: 204, admin: 403, agent: 403, outsider: 404 }],
-	['switch to it', (f) => ({ method: 'PUT', path: '/v1/workspaces/switch', body: { workspaceId: f.workspace.id } }), { owner: 200, admin: 200, agent: 200, outsider: 404 }],
-	['read the overview', (f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}/overview` }), { owner: 200, admin: 200, agent: 200, outsider: 404 }, 'read'],
+	[
+		'edit the workspace',
+		(f) => ({ method: 'PATCH', path: `/v1/workspaces/${f.workspace.id}`, body: { name: 'Changed' } }),
+		{ owner: 200, admin: 200, agent: 403, outsider: 404 },
+	],
+	[
+		'delete the workspace',
+		(f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}`, body: { confirmName: 'Matrix' } }),
+		{ owner: 204, admin: 403, agent: 403, outsider: 404 },
+	],
+	[
+		'switch to it',
+		(f) => ({ method: 'PUT', path: '/v1/workspaces/switch', body: { workspaceId: f.workspace.id } }),
+		{ owner: 200, admin: 200, agent: 200, outsider: 404 },
+	],
+	[
+		'read the overview',
+		(f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}/overview` }),
+		{ owner: 200, admin: 200, agent: 200, outsider: 404 },
+		'read',
+	],
 	['list members', (f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}/members` }), { owner: 200, admin: 200, agent: 200, outsider: 404 }, 'read'],
-	['set own availability', (f) => ({ method: 'PATCH', path: `/v1/workspaces/${f.workspace.id}/members/me`, body: { availability: 'busy' } }), { owner: 200, admin: 200, agent: 200, outsider: 404 }],
+	[
+		'set own availability',
+		(f) => ({ method: 'PATCH', path: `/v1/workspaces/${f.workspace.id}/members/me`, body: { availability: 'busy' } }),
+		{ owner: 200, admin: 200, agent: 200, outsider: 404 },
+	],
 	[
 		'change a role',
 		(f) => ({ method: 'PATCH', path: `/v1/workspaces/${f.workspace.id}/members/${f.otherAgent.user.id}`, body: { role: 'admin' } }),
 		{ owner: 200, admin: 200, agent: 403, outsider: 404 },
 	],
-	['remove a member', (f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}/members/${f.otherAgent.user.id}` }), { owner: 204, admin: 204, agent: 403, outsider: 404 }],
+	[
+		'remove a member',
+		(f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}/members/${f.otherAgent.user.id}` }),
+		{ owner: 204, admin: 204, agent: 403, outsider: 404 },
+	],
 	['leave', (f) => ({ method: 'POST', path: `/v1/workspaces/${f.workspace.id}/leave` }), { owner: 409, admin: 204, agent: 204, outsider: 404 }],
 	[
 		'transfer ownership',
 		(f) => ({ method: 'POST', path: `/v1/workspaces/${f.workspace.id}/transfer-ownership`, body: { userId: f.otherAgent.user.id } }),
 		{ owner: 200, admin: 403, agent: 403, outsider: 404 },
 	],
-	['list invitations', (f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}/invitations` }), { owner: 200, admin: 200, agent: 403, outsider: 404 }, 'read'],
+	[
+		'list invitations',
+		(f) => ({ method: 'GET', path: `/v1/workspaces/${f.workspace.id}/invitations` }),
+		{ owner: 200, admin: 200, agent: 403, outsider: 404 },
+		'read',
+	],
 	[
 		'invite',
 		(f) => ({ method: 'POST', path: `/v1/workspaces/${f.workspace.id}/invitations`, body: { method: 'link', role: 'agent' } }),
 		{ owner: 201, admin: 201, agent: 403, outsider: 404 },
 	],
-	['revoke an invitation', (f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}/invitations/${f.invitationId}` }), { owner: 204, admin: 204, agent: 403, outsider: 404 }],
+	[
+		'revoke an invitation',
+		(f) => ({ method: 'DELETE', path: `/v1/workspaces/${f.workspace.id}/invitations/${f.invitationId}` }),
+		{ owner: 204, admin: 204, agent: 403, outsider: 404 },
+	],
 ]
 
 const cases = matrix.flatMap(([action, call, expected, kind = 'write']) =>
@@ -84,7 +128,8 @@ describe('the role matrix', () => {
 		const response = await api.request(method, path, { body, headers: fixture[caller].auth })
 		expect(response.status, JSON.stringify(response.body)).toBe(status)
 		if (status === 403) expect(response.body).toEqual({ message: 'You are not allowed to do this.', statusCode: 403, details: null })
-		if (status === 404) expect(response.body).toEqual({ message: 'This workspace does not exist, or you are not a member of it.', statusCode: 404, details: null })
+		if (status === 404)
+			expect(response.body).toEqual({ message: 'This workspace does not exist, or you are not a member of it.', statusCode: 404, details: null })
 		if (status >= 400 || !writes) expect(await snapshot(fixture)).toEqual(before)
 		else expect(await snapshot(fixture)).not.toEqual(before)
 	})
@@ -106,7 +151,7 @@ describe('isolation between workspaces', () => {
 		b = await createFixture()
 	})
 
-	test("the owner of A gets 404 for everything of B, as for a workspace that does not exist", async () => {
+	test('the owner of A gets 404 for everything of B, as for a workspace that does not exist', async () => {
 		const calls = matrix.map(([, call]) => call(b))
 		for (const { method, path, body } of calls) {
 			const response = await api.request(method, path, { body, headers: a.owner.auth })
@@ -129,7 +174,9 @@ describe('isolation between workspaces', () => {
 		expect(revoke.body).toMatchObject({ message: 'This invitation does not exist.' })
 
 		const db = testDb()
-		expect((await db.selectFrom('members').select('role').where('userId', '=', b.agent.user.id).where('workspaceId', '=', b.workspace.id).executeTakeFirst())?.role).toBe('agent')
+		expect(
+			(await db.selectFrom('members').select('role').where('userId', '=', b.agent.user.id).where('workspaceId', '=', b.workspace.id).executeTakeFirst())?.role,
+		).toBe('agent')
 		expect((await db.selectFrom('invitations').select('revokedAt').where('id', '=', b.invitationId).executeTakeFirstOrThrow()).revokedAt).toBeNull()
 		const list = await api.request('GET', `/v1/workspaces/${a.workspace.id}/invitations`, { headers })
 		expect((list.body as { invitations: Array<{ id: string }> }).invitations.map((invitation) => invitation.id)).toEqual([a.invitationId])

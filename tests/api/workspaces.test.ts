@@ -126,7 +126,19 @@ describe('GET /v1/user/workspaces', () => {
 			'under_score',
 		])
 		expect(body.workspaces.every((workspace) => workspace.role === 'owner')).toBe(true)
-		expect(Object.keys(body.workspaces[0]!).sort()).toEqual(['country', 'countryChosen', 'createdAt', 'defaultLocale', 'id', 'logoColor', 'name', 'requireTwoFactor', 'role', 'slug', 'timezone'])
+		expect(Object.keys(body.workspaces[0]!).sort()).toEqual([
+			'country',
+			'countryChosen',
+			'createdAt',
+			'defaultLocale',
+			'id',
+			'logoColor',
+			'name',
+			'requireTwoFactor',
+			'role',
+			'slug',
+			'timezone',
+		])
 	})
 
 	test('pages add up to the total, with no repeats', async () => {
@@ -292,7 +304,10 @@ describe('DELETE /v1/workspaces/{id}', () => {
 		// The admin also belongs to two other workspaces; they move to the one they joined last.
 		const older = await createWorkspace('Older')
 		const newer = await createWorkspace('Newer')
-		await db.insertInto('members').values({ workspaceId: older.id, userId: team.admin.user.id, role: 'agent', createdAt: new Date(Date.now() - 60_000) }).execute()
+		await db
+			.insertInto('members')
+			.values({ workspaceId: older.id, userId: team.admin.user.id, role: 'agent', createdAt: new Date(Date.now() - 60_000) })
+			.execute()
 		await db.insertInto('members').values({ workspaceId: newer.id, userId: team.admin.user.id, role: 'agent' }).execute()
 		// The second agent has switched elsewhere already: their current workspace stays.
 		await db.insertInto('members').values({ workspaceId: older.id, userId: team.otherAgent.user.id, role: 'agent' }).execute()
@@ -375,7 +390,10 @@ describe('GET /v1/workspaces/{id}/overview', () => {
 		for (const name of ['Amal', 'Bruno']) {
 			expect((await api.request('POST', `/v1/workspaces/${team.workspace.id}/contacts`, { body: { name }, headers: team.agent.auth })).status).toBe(201)
 		}
-		await db.insertInto('channels').values({ workspaceId: team.workspace.id, kind: 'link', name: 'Website', slug: `site-${team.workspace.id}` }).execute()
+		await db
+			.insertInto('channels')
+			.values({ workspaceId: team.workspace.id, kind: 'link', name: 'Website', slug: `site-${team.workspace.id}` })
+			.execute()
 		const response = await api.request('GET', `/v1/workspaces/${team.workspace.id}/overview`, { headers: team.agent.auth })
 		expect(response.status).toBe(200)
 		expect(response.body).toEqual({ members: 4, pendingInvitations: 2, contacts: 2, channels: 1 })

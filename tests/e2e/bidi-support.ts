@@ -27,7 +27,10 @@ export async function drawnCharacters(locator: Locator): Promise<Drawn[]> {
 /** The characters of `part` (its last occurrence in the element's text) as drawn, spaces left out. */
 async function drawnPart(locator: Locator, part: string): Promise<Drawn[]> {
 	const drawn = await drawnCharacters(locator)
-	const start = drawn.map((each) => each.char).join('').lastIndexOf(part)
+	const start = drawn
+		.map((each) => each.char)
+		.join('')
+		.lastIndexOf(part)
 	if (start < 0) throw new Error(`“${part}” is not in the text`)
 	return drawn.slice(start, start + part.length).filter((each) => each.char.trim())
 }

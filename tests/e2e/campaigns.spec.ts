@@ -23,11 +23,20 @@ let nextChat = 915_000_001
  * A workspace with a Telegram channel and customers who wrote to it (so they have an identity
  * there): `labelled` of them carry a label "vip", the others none.
  */
-async function workspaceWithCustomers(request: APIRequestContext, baseURL: string, token: string, name: string, customers: Array<{ name: string; vip: boolean }>) {
+async function workspaceWithCustomers(
+	request: APIRequestContext,
+	baseURL: string,
+	token: string,
+	name: string,
+	customers: Array<{ name: string; vip: boolean }>,
+) {
 	const workspace = await createWorkspace(request, token, name)
 	const auth = { Authorization: `Bearer ${token}` }
 	const bot = fake.addBot()
-	const channel = await request.post(`/v1/workspaces/${workspace.id}/channels`, { data: { kind: 'telegram', name: 'Telegram news', credentials: { botToken: bot.token } }, headers: auth })
+	const channel = await request.post(`/v1/workspaces/${workspace.id}/channels`, {
+		data: { kind: 'telegram', name: 'Telegram news', credentials: { botToken: bot.token } },
+		headers: auth,
+	})
 	expect(channel.status()).toBe(201)
 	const channelId = ((await channel.json()) as { id: string }).id
 	const label = await request.post(`/v1/workspaces/${workspace.id}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers: auth })
@@ -41,12 +50,19 @@ async function workspaceWithCustomers(request: APIRequestContext, baseURL: strin
 	}
 	// The webhooks are jobs: wait for every contact, then label the VIPs.
 	await expect
-		.poll(async () => ((await (await request.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers: auth })).json()) as { contacts: unknown[] }).contacts.length)
+		.poll(
+			async () =>
+				((await (await request.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers: auth })).json()) as { contacts: unknown[] }).contacts.length,
+		)
 		.toBe(customers.length)
-	const { contacts } = (await (await request.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers: auth })).json()) as { contacts: Array<{ id: string; name: string }> }
+	const { contacts } = (await (await request.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers: auth })).json()) as {
+		contacts: Array<{ id: string; name: string }>
+	}
 	for (const contact of contacts) {
 		if (customers.find((customer) => customer.name === contact.name)?.vip) {
-			expect((await request.patch(`/v1/workspaces/${workspace.id}/contacts/${contact.id}`, { data: { labelIds: [labelId] }, headers: auth })).status()).toBe(200)
+			expect((await request.patch(`/v1/workspaces/${workspace.id}/contacts/${contact.id}`, { data: { labelIds: [labelId] }, headers: auth })).status()).toBe(
+				200,
+			)
 		}
 	}
 	return { workspace, bot, chats, channelId, contacts }
@@ -55,10 +71,16 @@ async function workspaceWithCustomers(request: APIRequestContext, baseURL: strin
 /** A member of the workspace with the admin role, invited by its owner and signed up through the API. */
 async function addAdmin(request: APIRequestContext, workspaceId: string, ownerToken: string) {
 	const admin = await registerUser(request)
-	const invited = await request.post(`/v1/workspaces/${workspaceId}/invitations`, { data: { method: 'link', role: 'admin' }, headers: { Authorization: `Bearer ${ownerToken}` } })
+	const invited = await request.post(`/v1/workspaces/${workspaceId}/invitations`, {
+		data: { method: 'link', role: 'admin' },
+		headers: { Authorization: `Bearer ${ownerToken}` },
+	})
 	expect(invited.ok()).toBe(true)
 	const { code } = (await invited.json()) as { code: string }
-	const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${admin.token}` } })
+	const accepted = await request.post('/v1/workspaces/invitations/accept', {
+		data: { code, method: 'link' },
+		headers: { Authorization: `Bearer ${admin.token}` },
+	})
 	expect(accepted.ok()).toBe(true)
 	return admin
 }
@@ -71,16 +93,21 @@ async function addAdmin(request: APIRequestContext, workspaceId: string, ownerTo
 function aMinuteAhead(timeZone: string) {
 	const at = new Date(Math.ceil((Date.now() + 40_000) / 60_000) * 60_000)
 	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(at).map((part) => [part.type, part.value]),
+		new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+			.formatToParts(at)
+			.map((part) => [part.type, part.value]),
 	)
 	return { value: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`, at }
 }
 
-const sentTexts = (token: string) => fake.received.filter((received) => received.path === `/bot${token}/sendMessage`).map((received) => received.body as { chat_id: string; text: string })
+const sentTexts = (token: string) =>
+	fake.received.filter((received) => received.path === `/bot${token}/sendMessage`).map((received) => received.body as { chat_id: string; text: string })
 
 async function noSeriousViolation(page: Page) {
 	const results = await new AxeBuilder({ page }).include('main').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
+	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
+		[],
+	)
 }
 
 test('an admin builds a campaign for a label and runs it against Telegram: each VIP receives it once', async ({ page, context, request, baseURL }) => {
@@ -132,7 +159,9 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	await noSeriousViolation(page)
 
 	// Amira answers: the campaign page counts it live, and her answer is in the inbox after the campaign's message.
-	expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[0]!, firstName: 'Amira', lastName: 'Fathy' }, 'Count me in!'), { origin: baseURL })).status).toBe(200)
+	expect(
+		(await fake.postUpdate(bot.token, textUpdate({ id: chats[0]!, firstName: 'Amira', lastName: 'Fathy' }, 'Count me in!'), { origin: baseURL })).status,
+	).toBe(200)
 	await expect(page.locator('[data-total="replied"]')).toHaveText('1')
 	const campaignPage = page.url()
 	await page.goto('/en-us/dashboard/conversations')
@@ -153,7 +182,12 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	await expect(page.getByRole('link', { name: 'Cancel the campaign' })).toHaveCount(0)
 })
 
-test('an admin schedules a campaign a minute ahead and watches it run live; a recipient’s reply reaches the inbox', async ({ page, context, request, baseURL }) => {
+test('an admin schedules a campaign a minute ahead and watches it run live; a recipient’s reply reaches the inbox', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	// The campaign waits for its minute: 40 to 100 seconds.
 	test.setTimeout(240_000)
 	const owner = await registerUser(request)
@@ -197,7 +231,9 @@ test('an admin schedules a campaign a minute ahead and watches it run live; a re
 
 	await page.getByLabel('Name', { exact: true }).fill('VIP evening')
 	await page.getByLabel('Message', { exact: true }).fill('Hi {{name}}, see you this evening?')
-	const { timezone } = (await (await request.get(`/v1/workspaces/${workspace.id}`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as { timezone: string }
+	const { timezone } = (await (await request.get(`/v1/workspaces/${workspace.id}`, { headers: { Authorization: `Bearer ${admin.token}` } })).json()) as {
+		timezone: string
+	}
 	const { value, at } = aMinuteAhead(timezone)
 	await page.getByLabel('Send at (optional)').fill(value)
 	await page.getByRole('button', { name: 'Create the campaign' }).click()
@@ -230,7 +266,9 @@ test('an admin schedules a campaign a minute ahead and watches it run live; a re
 	expect(sent.map((body) => body.text).sort()).toEqual(['Hi Amira Fathy, see you this evening?', 'Hi Bruno Lemaire, see you this evening?'])
 
 	// Bruno answers: counted live, and in the inbox after the campaign's message.
-	expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Bruno', lastName: 'Lemaire' }, 'Yes, I will come'), { origin: baseURL })).status).toBe(200)
+	expect(
+		(await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Bruno', lastName: 'Lemaire' }, 'Yes, I will come'), { origin: baseURL })).status,
+	).toBe(200)
 	await expect(page.locator('[data-total="replied"]')).toHaveText('1')
 	expect(await isSameDocument(page)).toBe(true)
 	await page.goto('/en-us/dashboard/conversations')
@@ -278,7 +316,12 @@ test.describe('without JavaScript, in Arabic', () => {
 		expect(sentTexts(bot.token)[0]!.text).toBe('أهلًا Hoda Sami')
 	})
 
-	test('an owner previews the message for a contact found by a search, sets the channel’s rate and opts a contact back in', async ({ page, context, request, baseURL }) => {
+	test('an owner previews the message for a contact found by a search, sets the channel’s rate and opts a contact back in', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		test.slow()
 		const owner = await registerUser(request, { locale: 'ar-eg' })
 		const { workspace, bot, chats, channelId, contacts } = await workspaceWithCustomers(request, baseURL!, owner.token, 'شركة المعاينة', [
@@ -287,9 +330,12 @@ test.describe('without JavaScript, in Arabic', () => {
 		])
 		const auth = { Authorization: `Bearer ${owner.token}` }
 		const karim = contacts.find((contact) => contact.name === 'Karim Adel')!
-		const optedOutAt = async () => ((await (await request.get(`/v1/workspaces/${workspace.id}/contacts/${karim.id}`, { headers: auth })).json()) as { optedOutAt: string | null }).optedOutAt
+		const optedOutAt = async () =>
+			((await (await request.get(`/v1/workspaces/${workspace.id}/contacts/${karim.id}`, { headers: auth })).json()) as { optedOutAt: string | null }).optedOutAt
 		// Karim writes the opt-out word: he leaves every audience.
-		expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Karim', lastName: 'Adel' }, 'إلغاء'), { origin: baseURL })).status).toBe(200)
+		expect((await fake.postUpdate(bot.token, textUpdate({ id: chats[1]!, firstName: 'Karim', lastName: 'Adel' }, 'إلغاء'), { origin: baseURL })).status).toBe(
+			200,
+		)
 		await expect.poll(optedOutAt).not.toBeNull()
 		const created = await request.post(`/v1/workspaces/${workspace.id}/campaigns`, { data: { name: 'تحية', channelId, body: 'أهلًا {{name}}' }, headers: auth })
 		const campaign = (await created.json()) as { id: string }

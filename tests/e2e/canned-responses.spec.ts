@@ -14,7 +14,12 @@ async function expectAccessible(page: Page) {
 
 const rows = (page: Page) => page.locator('tbody tr')
 
-test('an owner creates and finds canned responses in any language, from the settings menu; a refused one keeps what was typed', async ({ page, context, request, baseURL }) => {
+test('an owner creates and finds canned responses in any language, from the settings menu; a refused one keeps what was typed', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	test.slow()
 	const link = await linkChannelOf(request)
 	await signIn(context, baseURL!, link.owner.token)
@@ -43,7 +48,12 @@ test('an owner creates and finds canned responses in any language, from the sett
 	await expect(page.getByText('Canned response /شكرا created')).toBeVisible()
 	await expect(rows(page)).toHaveCount(2)
 	// Written right to left, whatever the page's direction.
-	expect(await rows(page).filter({ hasText: 'شكرا' }).locator('p').evaluate((element) => getComputedStyle(element).direction)).toBe('rtl')
+	expect(
+		await rows(page)
+			.filter({ hasText: 'شكرا' })
+			.locator('p')
+			.evaluate((element) => getComputedStyle(element).direction),
+	).toBe('rtl')
 
 	// The browser checks the word; the API refuses a code the workspace has, in any case: said beside the field, what was typed kept.
 	await form.getByLabel('Short code').fill('two words')
@@ -72,7 +82,10 @@ test('an owner edits a canned response and deletes it after confirming', async (
 		['thanks', 'Thank you for waiting!'],
 		['شكرا', 'شكرًا لانتظارك.'],
 	]) {
-		const created = await request.post(`/v1/workspaces/${link.workspace.id}/canned-responses`, { data: { shortCode, content }, headers: { Authorization: `Bearer ${link.owner.token}` } })
+		const created = await request.post(`/v1/workspaces/${link.workspace.id}/canned-responses`, {
+			data: { shortCode, content },
+			headers: { Authorization: `Bearer ${link.owner.token}` },
+		})
 		expect(created.status()).toBe(201)
 	}
 	await signIn(context, baseURL!, link.owner.token)
@@ -101,7 +114,10 @@ test('an owner edits a canned response and deletes it after confirming', async (
 test('an agent reads the canned responses with no controls, not even by the URL, and the composer offers them', async ({ page, context, request, baseURL }) => {
 	test.slow()
 	const link = await linkChannelOf(request)
-	const written = await request.post(`/v1/link/${link.slug}/messages`, { data: { body: 'Is it in stock?' }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
+	const written = await request.post(`/v1/link/${link.slug}/messages`, {
+		data: { body: 'Is it in stock?' },
+		headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') },
+	})
 	expect(written.ok()).toBe(true)
 	const created = await request.post(`/v1/workspaces/${link.workspace.id}/canned-responses`, {
 		data: { shortCode: 'شكرا', content: 'شكرًا لانتظارك، سنرد عليك خلال دقائق.' },
@@ -134,7 +150,12 @@ test('an agent reads the canned responses with no controls, not even by the URL,
 test.describe('in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('plain forms create a canned response, refuse a bad one beside its field with the text kept, and delete after confirming', async ({ page, context, request, baseURL }) => {
+	test('plain forms create a canned response, refuse a bad one beside its field with the text kept, and delete after confirming', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const link = await linkChannelOf(request, { business: 'متجر النيل' })
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/ar-eg/dashboard/settings/canned-responses')

@@ -58,7 +58,9 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await expect(form.getByLabel('Name')).toHaveValue('Telegram support')
 	await expect(form.getByLabel('Bot token', { exact: true })).toHaveValue('')
 	const results = await new AxeBuilder({ page }).include('#telegram-form').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
+	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
+		[],
+	)
 
 	await form.getByLabel('Bot token', { exact: true }).fill(bot.token)
 	await form.getByRole('button', { name: 'Connect the bot' }).click()
@@ -69,7 +71,10 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await page.goto('/en-us/dashboard/conversations')
 	await waitForHydration(page)
 	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
-	await expect((await fake.postUpdate(bot.token, textUpdate({ id: 777_001, firstName: 'Samir', lastName: 'Aziz' }, 'Is my parcel on its way?'), { origin: baseURL })).status).toBe(200)
+	await expect(
+		(await fake.postUpdate(bot.token, textUpdate({ id: 777_001, firstName: 'Samir', lastName: 'Aziz' }, 'Is my parcel on its way?'), { origin: baseURL }))
+			.status,
+	).toBe(200)
 	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Samir Aziz' })
 	await expect(row).toContainText('Is my parcel on its way?')
 	await row.getByRole('link').click()
@@ -88,11 +93,21 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await expect(failed).toContainText('Not delivered: Forbidden: bot was blocked by the user')
 	fake.unblockChat(777_001)
 	await failed.getByRole('button', { name: 'Send again' }).click()
-	await fake.waitFor((received) => received.path === `/bot${bot.token}/sendMessage` && (received.body as { text: string }).text === 'Anything else?' && fake.received.filter((entry) => (entry.body as { text?: string } | null)?.text === 'Anything else?').length === 2)
+	await fake.waitFor(
+		(received) =>
+			received.path === `/bot${bot.token}/sendMessage` &&
+			(received.body as { text: string }).text === 'Anything else?' &&
+			fake.received.filter((entry) => (entry.body as { text?: string } | null)?.text === 'Anything else?').length === 2,
+	)
 	await expect(failed).not.toContainText('Not delivered')
 })
 
-test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, its messages arrive, and after 24 hours a template goes out', async ({ page, context, request, baseURL }) => {
+test('an owner connects a WhatsApp number, reads what to paste into Meta’s dashboard, its messages arrive, and after 24 hours a template goes out', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
 	test.slow()
 	const owner = await registerUser(request)
@@ -103,7 +118,17 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	const appSecret = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
 
 	const form = await connectForm(page, 'whatsapp')
-	await submit(form, { Name: 'WhatsApp sales', 'Phone number ID': number.phoneNumberId, 'WhatsApp Business Account ID': number.businessAccountId, 'Access token': 'EAAGwrong-token-for-this-number', 'App secret': appSecret }, 'Connect the number')
+	await submit(
+		form,
+		{
+			Name: 'WhatsApp sales',
+			'Phone number ID': number.phoneNumberId,
+			'WhatsApp Business Account ID': number.businessAccountId,
+			'Access token': 'EAAGwrong-token-for-this-number',
+			'App secret': appSecret,
+		},
+		'Connect the number',
+	)
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
 	await submit(form, { 'Access token': number.accessToken, 'App secret': appSecret }, 'Connect the number')
@@ -118,7 +143,15 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	await page.goto('/en-us/dashboard/conversations')
 	await waitForHydration(page)
 	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
-	expect((await whatsapp.postWebhook(callback, appSecret, inboundText(number.phoneNumberId, { waId: '201112223334', name: 'Hoda Sami' }, 'Do you deliver on Fridays?'))).status).toBe(200)
+	expect(
+		(
+			await whatsapp.postWebhook(
+				callback,
+				appSecret,
+				inboundText(number.phoneNumberId, { waId: '201112223334', name: 'Hoda Sami' }, 'Do you deliver on Fridays?'),
+			)
+		).status,
+	).toBe(200)
 	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Hoda Sami' })
 	await expect(row).toContainText('Do you deliver on Fridays?')
 
@@ -140,7 +173,12 @@ test('an owner connects a WhatsApp number, reads what to paste into Meta’s das
 	expect((sent.body as { to: string }).to).toBe('201112223334')
 })
 
-test('an admin connects a Messenger page, pastes what Meta needs, a signed message arrives live and the reply reaches the Send API', async ({ page, context, request, baseURL }) => {
+test('an admin connects a Messenger page, pastes what Meta needs, a signed message arrives live and the reply reaches the Send API', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	// A connection, a webhook, a live message and a reply: past 30 s on a loaded 2-core machine.
 	test.slow()
 	const owner = await registerUser(request)
@@ -151,12 +189,18 @@ test('an admin connects a Messenger page, pastes what Meta needs, a signed messa
 	const appSecret = '9f8e7d6c5b4a39281706f5e4d3c2b1a0'
 
 	const form = await connectForm(page, 'messenger')
-	await submit(form, { Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': 'EAABwrong-token-for-this-page', 'App secret': appSecret }, 'Connect the page')
+	await submit(
+		form,
+		{ Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': 'EAABwrong-token-for-this-page', 'App secret': appSecret },
+		'Connect the page',
+	)
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
 	await expect(form.getByLabel('Page access token')).toHaveValue('')
 	const results = await new AxeBuilder({ page }).include('#messenger-form').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([])
+	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
+		[],
+	)
 	await submit(form, { 'Page access token': facebookPage.accessToken, 'App secret': appSecret }, 'Connect the page')
 
 	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)
@@ -171,7 +215,15 @@ test('an admin connects a Messenger page, pastes what Meta needs, a signed messa
 	await waitForHydration(page)
 	await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(1)
 	const psid = '6543210987654321'
-	expect((await meta.postWebhook(callback, appSecret, pageWebhook('page', facebookPage.pageId, customerMessage(facebookPage.pageId, psid, 'Are you open on Saturday?')))).status).toBe(200)
+	expect(
+		(
+			await meta.postWebhook(
+				callback,
+				appSecret,
+				pageWebhook('page', facebookPage.pageId, customerMessage(facebookPage.pageId, psid, 'Are you open on Saturday?')),
+			)
+		).status,
+	).toBe(200)
 	const row = page.locator('[data-pane="list"] li[data-conversation]').filter({ hasText: 'Are you open on Saturday?' })
 	await expect(row).toBeVisible()
 	await row.getByRole('link').click()
@@ -198,21 +250,36 @@ function png(width: number, height: number): Buffer {
 	header.set([8, 2, 0, 0, 0], 8)
 	const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([0x2b, 0x6c, 0xb0]))])
 	const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
-	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))])
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', header),
+		chunk('IDAT', pixels),
+		chunk('IEND', Buffer.alloc(0)),
+	])
 }
 
 /** A Telegram channel connected through the API, and a customer who sent it a photo with a caption, then a PDF. */
 async function customerSendsFiles(request: APIRequestContext, baseURL: string, token: string, workspaceId: string, chatId: number) {
 	const bot = fake.addBot()
-	const created = await request.post(`/v1/workspaces/${workspaceId}/channels`, { data: { kind: 'telegram', name: 'Files bot', credentials: { botToken: bot.token } }, headers: { Authorization: `Bearer ${token}` } })
+	const created = await request.post(`/v1/workspaces/${workspaceId}/channels`, {
+		data: { kind: 'telegram', name: 'Files bot', credentials: { botToken: bot.token } },
+		headers: { Authorization: `Bearer ${token}` },
+	})
 	expect(created.status()).toBe(201)
 	const customer = { id: chatId, firstName: 'Yara' }
 	const photo = fake.addFile(bot.token, png(160, 120), { path: `photos/file_${chatId}.jpg` })
 	expect((await fake.postUpdate(bot.token, photoUpdate(customer, photo, 'The box arrived broken'), { origin: baseURL })).status).toBe(200)
 	const pdf = fake.addFile(bot.token, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(9_091, 0x20)]), { path: `documents/file_${chatId}.pdf` })
-	expect((await fake.postUpdate(bot.token, documentUpdate(customer, pdf, { name: 'receipt.pdf', mimeType: 'application/pdf' }), { origin: baseURL })).status).toBe(200)
+	expect(
+		(await fake.postUpdate(bot.token, documentUpdate(customer, pdf, { name: 'receipt.pdf', mimeType: 'application/pdf' }), { origin: baseURL })).status,
+	).toBe(200)
 	// Both are recorded by the channel's jobs, in order: the document's is the last.
-	const lastExcerpt = async () => ((await (await request.get(`/v1/workspaces/${workspaceId}/conversations?status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { conversations: Array<{ lastMessage: { excerpt: string } | null }> }).conversations[0]?.lastMessage?.excerpt
+	const lastExcerpt = async () =>
+		(
+			(await (await request.get(`/v1/workspaces/${workspaceId}/conversations?status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+				conversations: Array<{ lastMessage: { excerpt: string } | null }>
+			}
+		).conversations[0]?.lastMessage?.excerpt
 	await expect.poll(lastExcerpt, { timeout: 15_000 }).toBe('📎 receipt.pdf')
 }
 
@@ -245,12 +312,20 @@ test('a customer’s photo shows in the thread as an image, and a document as a 
 	expect(sent.body).toMatchObject({ chat_id: '778001', caption: 'Here is the return label', photo: { filename: 'label.png', contentType: 'image/png' } })
 	const reply = page.getByRole('article').filter({ hasText: 'Here is the return label' })
 	await expect(reply).toContainText('Sent')
-	await expect.poll(() => reply.getByRole('img', { name: 'Image: label.png' }).evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(80)
+	await expect
+		.poll(() => reply.getByRole('img', { name: 'Image: label.png' }).evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+		.toBe(80)
 	await expect(page.getByLabel('Attach a file')).toHaveValue('')
 	await expect(page.locator('#composer-body')).toHaveValue('')
 })
 
-test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or replacing a token, says so beside the form, keeps what was typed and asks for the secrets again', async ({ page, context, request, baseURL, problems }) => {
+test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or replacing a token, says so beside the form, keeps what was typed and asks for the secrets again', async ({
+	page,
+	context,
+	request,
+	baseURL,
+	problems,
+}) => {
 	test.slow()
 	// The form's answer carries the API's 502, which the browser notes in its console.
 	problems.expected.push(/status of 502 \(Bad Gateway\)/)
@@ -268,7 +343,9 @@ test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or re
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create?kind=telegram')
 	await expect(telegram.getByLabel('Name')).toHaveValue('Telegram support')
 	await expect(telegram.getByLabel('Bot token', { exact: true })).toHaveValue('')
-	await expect(telegram.getByLabel('Bot token', { exact: true })).toHaveAccessibleDescription(/Not kept after the failed attempt, for your security: type it again\./)
+	await expect(telegram.getByLabel('Bot token', { exact: true })).toHaveAccessibleDescription(
+		/Not kept after the failed attempt, for your security: type it again\./,
+	)
 	// Telegram is back: the token typed again connects.
 	await submit(telegram, { 'Bot token': bot.token }, 'Connect the bot')
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels')
@@ -276,9 +353,22 @@ test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or re
 
 	// WhatsApp's Graph API fails (500): the ids stay, the secrets are asked again.
 	const number = whatsapp.addNumber()
-	whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), { status: 500, body: { error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1 } } })
+	whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), {
+		status: 500,
+		body: { error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1 } },
+	})
 	const form = await connectForm(page, 'whatsapp')
-	await submit(form, { Name: 'WhatsApp sales', 'Phone number ID': number.phoneNumberId, 'WhatsApp Business Account ID': number.businessAccountId, 'Access token': number.accessToken, 'App secret': 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }, 'Connect the number')
+	await submit(
+		form,
+		{
+			Name: 'WhatsApp sales',
+			'Phone number ID': number.phoneNumberId,
+			'WhatsApp Business Account ID': number.businessAccountId,
+			'Access token': number.accessToken,
+			'App secret': 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+		},
+		'Connect the number',
+	)
 	await expect(form.getByRole('alert')).toContainText(unreachable)
 	await expect(form.getByLabel('Name')).toHaveValue('WhatsApp sales')
 	await expect(form.getByLabel('Phone number ID')).toHaveValue(number.phoneNumberId)
@@ -293,7 +383,16 @@ test('a provider out of reach: connecting Telegram, WhatsApp or Messenger, or re
 	await meta.close()
 	try {
 		const messenger = await connectForm(page, 'messenger')
-		await submit(messenger, { Name: 'Messenger support', 'Page ID': facebookPage.pageId, 'Page access token': facebookPage.accessToken, 'App secret': '9f8e7d6c5b4a39281706f5e4d3c2b1a0' }, 'Connect the page')
+		await submit(
+			messenger,
+			{
+				Name: 'Messenger support',
+				'Page ID': facebookPage.pageId,
+				'Page access token': facebookPage.accessToken,
+				'App secret': '9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+			},
+			'Connect the page',
+		)
 		await expect(messenger.getByRole('alert')).toContainText(unreachable)
 		await expect(messenger.getByLabel('Name')).toHaveValue('Messenger support')
 		await expect(messenger.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
@@ -371,13 +470,22 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(identities).toContainText('777002')
 	})
 
-	test('WhatsApp out of reach: the plain form comes back with the kind, the ids and the reason, and says the secrets must be typed again', async ({ page, context, request, baseURL, problems }) => {
+	test('WhatsApp out of reach: the plain form comes back with the kind, the ids and the reason, and says the secrets must be typed again', async ({
+		page,
+		context,
+		request,
+		baseURL,
+		problems,
+	}) => {
 		problems.expected.push(/status of 502 \(Bad Gateway\)/)
 		const owner = await registerUser(request, { locale: 'ar-eg' })
 		await createWorkspace(request, owner.token, 'شركة الانقطاع')
 		await signIn(context, baseURL!, owner.token)
 		const number = whatsapp.addNumber()
-		whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), { status: 503, body: { error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2 } } })
+		whatsapp.failNext(new RegExp(`/${number.phoneNumberId}$`), {
+			status: 503,
+			body: { error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2 } },
+		})
 		await page.goto('/ar-eg/dashboard/settings/channels/create?kind=whatsapp')
 		const form = page.locator('#whatsapp-form')
 		await form.getByLabel('الاسم').fill('مبيعات واتساب')
@@ -396,7 +504,12 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.locator('main section form')).toHaveCount(1)
 	})
 
-	test('the Instagram form connects an account with a plain form post and shows what to paste into Meta’s dashboard', async ({ page, context, request, baseURL }) => {
+	test('the Instagram form connects an account with a plain form post and shows what to paste into Meta’s dashboard', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const owner = await registerUser(request, { locale: 'ar-eg' })
 		await createWorkspace(request, owner.token, 'شركة إنستجرام')
 		await signIn(context, baseURL!, owner.token)
@@ -432,6 +545,11 @@ test.describe('in Arabic, without JavaScript', () => {
 		await page.locator('form[aria-label="اكتب رسالة"] button[type="submit"]').click()
 		const sent = await fake.waitFor((received) => received.path.endsWith('/sendDocument'))
 		expect(sent.body).toMatchObject({ chat_id: '778002', caption: 'هذه الفاتورة', document: { filename: 'فاتورة.pdf' } })
-		await expect(page.getByRole('article').filter({ hasText: 'هذه الفاتورة' }).getByRole('link', { name: /فاتورة\.pdf/ })).toBeVisible()
+		await expect(
+			page
+				.getByRole('article')
+				.filter({ hasText: 'هذه الفاتورة' })
+				.getByRole('link', { name: /فاتورة\.pdf/ }),
+		).toBeVisible()
 	})
 })

@@ -107,7 +107,11 @@ test('in Arabic: the owner creates a channel; an agent reads the list without ch
 	await expect(page.getByText('تم إنشاء القناة دردشة الموقع')).toBeVisible()
 	await expect(rows(page).first()).toContainText('رابط الدردشة')
 	await expect(rows(page).first()).toContainText('مفعّلة')
-	await expect(rows(page).first().getByRole('link', { name: new RegExp(`/ar-eg/c/chat-[0-9a-f]{6}$`) })).toBeVisible()
+	await expect(
+		rows(page)
+			.first()
+			.getByRole('link', { name: new RegExp(`/ar-eg/c/chat-[0-9a-f]{6}$`) }),
+	).toBeVisible()
 	await page.reload()
 	await expectAccessible(page)
 

@@ -55,7 +55,12 @@ test('contacts: create, edit, import a CSV, search, label in bulk, filter and ex
 	await page.getByRole('button', { name: 'Save the contact' }).click()
 	await expect(page.getByRole('complementary', { name: 'Élodie Durand' })).toContainText('Durand & Fils')
 
-	const csv = ['\uFEFFname,email,phone,company,labels', 'Zoé Martin,zoe@example.test,+33 7 81 23 45 67,"Martin, Père & Fils",', 'محمد علي,mohamed@example.test,+20 10 1234 5678,شركة النيل,', 'Broken Row,not-an-email,,,'].join('\r\n')
+	const csv = [
+		'\uFEFFname,email,phone,company,labels',
+		'Zoé Martin,zoe@example.test,+33 7 81 23 45 67,"Martin, Père & Fils",',
+		'محمد علي,mohamed@example.test,+20 10 1234 5678,شركة النيل,',
+		'Broken Row,not-an-email,,,',
+	].join('\r\n')
 	await page.locator('#import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
 	await page.getByRole('button', { name: 'Import', exact: true }).click()
 	const report = page.getByRole('status').filter({ hasText: 'created' })
@@ -160,7 +165,10 @@ for (const locale of ['en-us', 'ar-eg'] as const) {
 		test.slow()
 		const owner = await registerUser(request)
 		const workspace = await createWorkspace(request, owner.token)
-		const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'سارة', email: 'sara@example.test' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, {
+			data: { name: 'سارة', email: 'sara@example.test' },
+			headers: { Authorization: `Bearer ${owner.token}` },
+		})
 		const { id } = (await created.json()) as { id: string }
 		await signIn(context, baseURL!, owner.token)
 		for (const path of ['/contacts', `/contacts?contact=${id}`, '/contacts/itsForm', `/contacts/itsForm?id=${id}`, '/settings/labels']) {
@@ -174,7 +182,9 @@ for (const locale of ['en-us', 'ar-eg'] as const) {
 test('dates are shown in the workspace’s time zone, so browsers anywhere hydrate the same page', async ({ browser, request, baseURL }) => {
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token)
-	expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'Kai' }, headers: { Authorization: `Bearer ${owner.token}` } })).status()).toBe(201)
+	expect(
+		(await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'Kai' }, headers: { Authorization: `Bearer ${owner.token}` } })).status(),
+	).toBe(201)
 	// Between UTC+14 and UTC−12, one of the two is on another day than UTC at any hour.
 	for (const timezoneId of ['Etc/GMT-14', 'Etc/GMT+12']) {
 		const context = await browser.newContext({ timezoneId })
@@ -191,7 +201,12 @@ test('dates are shown in the workspace’s time zone, so browsers anywhere hydra
 	}
 })
 
-test('a chat visitor’s typed e-mail shows as a claim with the contact it names; an owner merges them after confirming, with and without JavaScript', async ({ page, browser, request, baseURL }) => {
+test('a chat visitor’s typed e-mail shows as a claim with the contact it names; an owner merges them after confirming, with and without JavaScript', async ({
+	page,
+	browser,
+	request,
+	baseURL,
+}) => {
 	const link = await linkChannelOf(request, { settings: { askEmail: true } })
 	const headers = { Authorization: `Bearer ${link.owner.token}` }
 	for (const javaScriptEnabled of [true, false]) {
@@ -199,7 +214,10 @@ test('a chat visitor’s typed e-mail shows as a claim with the contact it names
 		const customer = await request.post(`/v1/workspaces/${link.workspace.id}/contacts`, { data: { name: 'Grace Gold', email, company: 'A-99812' }, headers })
 		expect(customer.status()).toBe(201)
 		const token = crypto.randomBytes(32).toString('base64url')
-		const written = await request.post(`/v1/link/${link.slug}/messages`, { data: { body: `Hello ${javaScriptEnabled}`, email }, headers: { 'X-Visitor-Token': token } })
+		const written = await request.post(`/v1/link/${link.slug}/messages`, {
+			data: { body: `Hello ${javaScriptEnabled}`, email },
+			headers: { 'X-Visitor-Token': token },
+		})
 		expect(written.status()).toBe(201)
 		const conversation = (await link.conversations()).find((row) => row.lastMessage?.excerpt === `Hello ${javaScriptEnabled}`)
 		const visitorId = conversation?.contact.id
@@ -234,7 +252,12 @@ async function cairoOwner(request: APIRequestContext) {
 	return { owner, workspace, auth }
 }
 
-test('the contact form offers every country by name, the workspace’s first; a local number is read in it, or in a country found by its name', async ({ page, context, request, baseURL }) => {
+test('the contact form offers every country by name, the workspace’s first; a local number is read in it, or in a country found by its name', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	const { owner } = await cairoOwner(request)
 	await signIn(context, baseURL!, owner.token)
 	await page.goto('/en-us/dashboard/contacts/itsForm')
@@ -262,7 +285,12 @@ test('the contact form offers every country by name, the workspace’s first; a 
 test.describe('the country picker without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('a typed country name is read by the server; an unknown one is said beside the field, with what was typed kept', async ({ page, context, request, baseURL }) => {
+	test('a typed country name is read by the server; an unknown one is said beside the field, with what was typed kept', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const { owner } = await cairoOwner(request)
 		await signIn(context, baseURL!, owner.token)
 		await page.goto('/ar-eg/dashboard/contacts/itsForm')
@@ -286,7 +314,12 @@ for (const javaScriptEnabled of [true, false]) {
 	test.describe(`contacts list ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, () => {
 		test.use({ javaScriptEnabled })
 
-		test('the import reads local numbers in the workspace’s country or the one chosen, and the address stays /contacts', async ({ page, context, request, baseURL }) => {
+		test('the import reads local numbers in the workspace’s country or the one chosen, and the address stays /contacts', async ({
+			page,
+			context,
+			request,
+			baseURL,
+		}) => {
 			const { owner } = await cairoOwner(request)
 			await signIn(context, baseURL!, owner.token)
 			await page.goto('/en-us/dashboard/contacts')
@@ -339,7 +372,12 @@ test('at 1440 px the list shows every column, “Added” and “Last activity�
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, 'Wide Screen')
 	const created = await request.post(`/v1/workspaces/${workspace.id}/contacts`, {
-		data: { name: 'Bartholomew Featherstonehaugh', email: 'bartholomew.featherstonehaugh@example.test', phone: '+33 6 12 34 56 78', company: 'Featherstonehaugh Logistics' },
+		data: {
+			name: 'Bartholomew Featherstonehaugh',
+			email: 'bartholomew.featherstonehaugh@example.test',
+			phone: '+33 6 12 34 56 78',
+			company: 'Featherstonehaugh Logistics',
+		},
 		headers: { Authorization: `Bearer ${owner.token}` },
 	})
 	const { id } = (await created.json()) as { id: string }

@@ -30,7 +30,10 @@ export const test = base.extend<{ problems: Problems }>({
 			page.on('pageerror', (error) => problems.consoleErrors.push(error.message))
 			await use(problems)
 			expect(problems.cspViolations, 'CSP violations').toEqual([])
-			expect(problems.consoleErrors.filter((text) => !problems.expected.some((pattern) => pattern.test(text))), 'console errors').toEqual([])
+			expect(
+				problems.consoleErrors.filter((text) => !problems.expected.some((pattern) => pattern.test(text))),
+				'console errors',
+			).toEqual([])
 		},
 		{ auto: true },
 	],

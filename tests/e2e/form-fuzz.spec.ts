@@ -38,23 +38,36 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		const other = await registerUser(request)
 		const workspace = await createWorkspace(request, other.token, 'Fuzz elsewhere')
 		const invite = async () => {
-			const invited = await request.post(`/v1/workspaces/${workspace.id}/invitations`, { data: { method: 'link', role: 'agent' }, headers: { Authorization: `Bearer ${other.token}` } })
+			const invited = await request.post(`/v1/workspaces/${workspace.id}/invitations`, {
+				data: { method: 'link', role: 'agent' },
+				headers: { Authorization: `Bearer ${other.token}` },
+			})
 			return ((await invited.json()) as { code: string }).code
 		}
-		const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code: await invite(), method: 'link', makeCurrent: false }, headers: { Authorization: `Bearer ${fixture.token}` } })
+		const accepted = await request.post('/v1/workspaces/invitations/accept', {
+			data: { code: await invite(), method: 'link', makeCurrent: false },
+			headers: { Authorization: `Bearer ${fixture.token}` },
+		})
 		expect(accepted.ok()).toBe(true)
-		return [`/${lang}/dashboard/invitations/accept?agent_invite_code=${await invite()}&agent_invite_method=link`, `/${lang}/dashboard/invitations/accept?joined=${workspace.id}`]
+		return [
+			`/${lang}/dashboard/invitations/accept?agent_invite_code=${await invite()}&agent_invite_method=link`,
+			`/${lang}/dashboard/invitations/accept?joined=${workspace.id}`,
+		]
 	},
 	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
-	'routes/$lang.dashboard.settings.channels.create': (_, lang) => ['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
+	'routes/$lang.dashboard.settings.channels.create': (_, lang) =>
+		['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
 	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
 	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
 	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
-	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [`/${lang}/dashboard/contacts/itsForm`, `/${lang}/dashboard/contacts/itsForm?id=${fixture.contactId}`],
+	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [
+		`/${lang}/dashboard/contacts/itsForm`,
+		`/${lang}/dashboard/contacts/itsForm?id=${fixture.contactId}`,
+	],
 	'routes/$lang.dashboard.contacts._index': (fixture, lang) => [`/${lang}/dashboard/contacts?contact=${fixture.contactId}`],
 	'routes/$lang.dashboard.conversations': (_, lang) => [`/${lang}/dashboard/conversations?conversation=1`],
 	'routes/$lang.dashboard.team-members': (_, lang) => [`/${lang}/dashboard/team-members`],
@@ -97,14 +110,21 @@ async function actionRoutes() {
 	}
 	return Object.values(build.routes)
 		.filter((route) => route.module.action)
-		.map((route) => ({ id: route.id, splat: fullPath(route).endsWith('*'), pattern: new RegExp(`^/${fullPath(route).replace(/:\w+/g, '[^/]+').replace('*', '.*')}/?$`) }))
+		.map((route) => ({
+			id: route.id,
+			splat: fullPath(route).endsWith('*'),
+			pattern: new RegExp(`^/${fullPath(route).replace(/:\w+/g, '[^/]+').replace('*', '.*')}/?$`),
+		}))
 }
 
 /** A fresh owner per page (its forms may delete the workspace or the account): a link channel, a conversation, a label, a contact. */
 async function fixtureOf(request: APIRequestContext) {
 	const link = await linkChannelOf(request)
 	const headers = { Authorization: `Bearer ${link.owner.token}` }
-	const written = await request.post(`/v1/link/${link.slug}/messages`, { data: { body: 'Hello' }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
+	const written = await request.post(`/v1/link/${link.slug}/messages`, {
+		data: { body: 'Hello' },
+		headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') },
+	})
 	expect(written.ok(), await written.text()).toBe(true)
 	const base = `/v1/workspaces/${link.workspace.id}`
 	expect((await request.post(`${base}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })).ok()).toBe(true)
@@ -113,7 +133,14 @@ async function fixtureOf(request: APIRequestContext) {
 	const channels = await request.get(`${base}/channels`, { headers })
 	const [channel] = ((await channels.json()) as { channels: Array<{ id: string }> }).channels
 	const newcomer = await registerUser(request)
-	return { token: link.owner.token, newcomerToken: newcomer.token, email: link.owner.email, slug: link.slug, channelId: channel!.id, contactId: ((await contact.json()) as { id: string }).id }
+	return {
+		token: link.owner.token,
+		newcomerToken: newcomer.token,
+		email: link.owner.email,
+		slug: link.slug,
+		channelId: channel!.id,
+		contactId: ((await contact.json()) as { id: string }).id,
+	}
 }
 
 type Field = { name: string; type: string; value: string; options: string[] }
@@ -128,7 +155,12 @@ async function formsOn(browser: Browser, baseURL: string, token: string | null, 
 		const response = await page.goto(url)
 		expect(response?.status(), url).toBeLessThan(500)
 		const links = await page.$$eval('a[href]', (anchors) => [
-			...new Set(anchors.map((anchor) => new URL(anchor.getAttribute('href')!, location.href)).filter((href) => href.origin === location.origin && href.pathname === location.pathname && href.search).map((href) => href.pathname + href.search)),
+			...new Set(
+				anchors
+					.map((anchor) => new URL(anchor.getAttribute('href')!, location.href))
+					.filter((href) => href.origin === location.origin && href.pathname === location.pathname && href.search)
+					.map((href) => href.pathname + href.search),
+			),
 		])
 		const forms = await page.$$eval('form', (forms) =>
 			forms
@@ -147,7 +179,9 @@ async function formsOn(browser: Browser, baseURL: string, token: string | null, 
 								value: control.value,
 								options: control instanceof HTMLSelectElement ? Array.from(control.options, (option) => option.value) : [],
 							})),
-						buttons: controls.filter((control) => control.name && (control instanceof HTMLButtonElement || control.type === 'submit')).map((control) => ({ name: control.name, value: control.value })),
+						buttons: controls
+							.filter((control) => control.name && (control instanceof HTMLButtonElement || control.type === 'submit'))
+							.map((control) => ({ name: control.name, value: control.value })),
 					}
 				}),
 		)
@@ -162,19 +196,33 @@ function submissionOf(form: Form, button: { name: string; value: string } | unde
 	const field = (entry: Field) =>
 		fc.oneof(
 			{ weight: 2, arbitrary: fc.constant<[string, string] | null>([entry.name, entry.value]) },
-			{ weight: 1, arbitrary: entry.options.length ? fc.constantFrom(...entry.options).map((value): [string, string] => [entry.name, value]) : fc.constant<[string, string] | null>(null) },
+			{
+				weight: 1,
+				arbitrary: entry.options.length
+					? fc.constantFrom(...entry.options).map((value): [string, string] => [entry.name, value])
+					: fc.constant<[string, string] | null>(null),
+			},
 			{ weight: 3, arbitrary: hostileString.map((value): [string, string] => [entry.name, value]) },
 			{ weight: 1, arbitrary: fc.constant(null) },
 		)
 	const pressed = button
-		? fc.oneof({ weight: 5, arbitrary: fc.constant<[string, string]>([button.name, button.value]) }, { weight: 1, arbitrary: hostileString.map((value): [string, string] => [button.name, value]) })
+		? fc.oneof(
+				{ weight: 5, arbitrary: fc.constant<[string, string]>([button.name, button.value]) },
+				{ weight: 1, arbitrary: hostileString.map((value): [string, string] => [button.name, value]) },
+			)
 		: fc.constant(null)
 	const extra = fc.option(fc.tuple(fc.oneof(fc.constantFrom('intent', 'id', '__proto__', 'redirectTo'), hostileString), hostileString), { nil: null, freq: 4 })
-	return fc.tuple(fc.tuple(...form.fields.map(field)), pressed, extra).map(([fields, press, more]) => [...fields, press, more].filter((entry): entry is [string, string] => entry !== null))
+	return fc
+		.tuple(fc.tuple(...form.fields.map(field)), pressed, extra)
+		.map(([fields, press, more]) => [...fields, press, more].filter((entry): entry is [string, string] => entry !== null))
 }
 
 function encoded(entries: Array<[string, string]>, multipart: boolean): { body: Buffer; type: string } {
-	if (!multipart) return { body: Buffer.from(entries.map(([name, value]) => `${encodeLoosely(name)}=${encodeLoosely(value)}`).join('&')), type: 'application/x-www-form-urlencoded' }
+	if (!multipart)
+		return {
+			body: Buffer.from(entries.map(([name, value]) => `${encodeLoosely(name)}=${encodeLoosely(value)}`).join('&')),
+			type: 'application/x-www-form-urlencoded',
+		}
 	const boundary = `----fuzz${Math.random().toString(16).slice(2)}`
 	const parts = entries.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`)
 	return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` }
@@ -189,9 +237,11 @@ let previous = 'none'
 async function post(request: APIRequestContext, baseURL: string, action: string, entries: Array<[string, string]>, multipart: boolean) {
 	const { body, type } = encoded(entries, multipart)
 	const sent = `POST ${action} ${type.split(';')[0]} ${JSON.stringify(entries).slice(0, 600)}`
-	const response = await request.post(action, { data: body, headers: { 'Content-Type': type, Origin: baseURL, 'X-Forwarded-For': freshIp() }, maxRedirects: 0 }).catch((error: unknown) => {
-		throw new Error(`the server dropped ${sent} (the post before it: ${previous}): ${String(error)}`)
-	})
+	const response = await request
+		.post(action, { data: body, headers: { 'Content-Type': type, Origin: baseURL, 'X-Forwarded-For': freshIp() }, maxRedirects: 0 })
+		.catch((error: unknown) => {
+			throw new Error(`the server dropped ${sent} (the post before it: ${previous}): ${String(error)}`)
+		})
 	previous = sent
 	const text = await response.text()
 	const what = `${sent} → ${response.status()} ${text.slice(0, 300)}`
@@ -224,8 +274,12 @@ test.describe('page forms under hostile input', () => {
 			for (let position = 0; position < queue.length; position++) {
 				const { forms, links } = await formsOn(browser, baseURL!, token, queue[position]!)
 				if (position < opened.length) queue.push(...links.filter((link) => !queue.includes(link)).slice(0, followedLinks))
-				const variants = forms.flatMap((form): Array<{ form: Form; button?: Form['buttons'][number] }> => (form.buttons.length ? form.buttons.map((button) => ({ form, button })) : [{ form }]))
-				variants.sort((a, b) => Number(ending.test(`${a.form.action} ${a.button?.value ?? ''}`)) - Number(ending.test(`${b.form.action} ${b.button?.value ?? ''}`)))
+				const variants = forms.flatMap((form): Array<{ form: Form; button?: Form['buttons'][number] }> =>
+					form.buttons.length ? form.buttons.map((button) => ({ form, button })) : [{ form }],
+				)
+				variants.sort(
+					(a, b) => Number(ending.test(`${a.form.action} ${a.button?.value ?? ''}`)) - Number(ending.test(`${b.form.action} ${b.button?.value ?? ''}`)),
+				)
 				for (const { form, button } of variants) {
 					const action = new URL(form.action)
 					const matching = routes.filter((route) => route.pattern.test(action.pathname))
@@ -248,7 +302,13 @@ test.describe('page forms under hostile input', () => {
 						for (const picker of pickers) {
 							const others = rendered.filter(([field]) => field !== picker.name)
 							for (const name of inherited) {
-								await post(signed, baseURL!, action.pathname + action.search, [...others, ...(button && button !== picker ? [[button.name, button.value] as [string, string]] : []), [picker.name, name]], form.multipart)
+								await post(
+									signed,
+									baseURL!,
+									action.pathname + action.search,
+									[...others, ...(button && button !== picker ? [[button.name, button.value] as [string, string]] : []), [picker.name, name]],
+									form.multipart,
+								)
 							}
 						}
 					})
@@ -262,7 +322,10 @@ test.describe('page forms under hostile input', () => {
 	test('the endpoints without a page of their own answer hostile posts with no 5xx and no leak', async ({ request, baseURL }) => {
 		test.slow()
 		const fixture = await fixtureOf(request)
-		const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString), { maxLength: 5 })
+		const fields = fc.array(
+			fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString),
+			{ maxLength: 5 },
+		)
 		await signedRequest(baseURL!, fixture.token, async (signed) => {
 			for (const url of Object.values(endpoints).map((endpoint) => endpoint(fixture))) {
 				await fc.assert(

@@ -70,7 +70,11 @@ test.afterEach(async () => {
 })
 
 test.describe('popovers (finding 2)', () => {
-	test('on a 1440 px screen, snooze, assign and labels open inside the window, under their button, and close on Escape, outside and after their action', async ({ page, request, baseURL }) => {
+	test('on a 1440 px screen, snooze, assign and labels open inside the window, under their button, and close on Escape, outside and after their action', async ({
+		page,
+		request,
+		baseURL,
+	}) => {
 		test.slow()
 		await page.setViewportSize({ width: 1440, height: 900 })
 		await signedIn(page, request, baseURL!, 'en-us')
@@ -139,7 +143,11 @@ test.describe('popovers (finding 2)', () => {
 })
 
 test.describe('the composer (findings 3 and 4)', () => {
-	test('a private note chosen and written before the page hydrated stays a note, with its words, and Enter adds it as a note', async ({ page, request, baseURL }) => {
+	test('a private note chosen and written before the page hydrated stays a note, with its words, and Enter adds it as a note', async ({
+		page,
+		request,
+		baseURL,
+	}) => {
 		await signedIn(page, request, baseURL!, 'en-us')
 		// The browser's code arrives late, as on a slow phone: the agent is quicker.
 		let release!: () => void
@@ -182,7 +190,9 @@ test.describe('the composer (findings 3 and 4)', () => {
 		await composer(page).press('Enter')
 		await page.waitForTimeout(500)
 		await expect(composer(page)).toHaveValue('/nomatch')
-		const thread = await request.get(`/v1/workspaces/${inbox.workspace.id}/conversations/6/messages`, { headers: { Authorization: `Bearer ${inbox.owner.token}` } })
+		const thread = await request.get(`/v1/workspaces/${inbox.workspace.id}/conversations/6/messages`, {
+			headers: { Authorization: `Bearer ${inbox.owner.token}` },
+		})
 		expect(((await thread.json()) as { messages: Array<{ body: string }> }).messages.map((message) => message.body)).not.toContain('/nomatch')
 		// A code that matches is chosen by Enter, even typed faster than the answer comes.
 		await composer(page).fill('')
@@ -260,14 +270,22 @@ test('a snoozed conversation is resolved at once, without reopening it (finding 
 	await expect(page.locator('header').getByText('Snoozed', { exact: true })).toBeVisible()
 	await page.getByRole('button', { name: 'Resolve' }).click()
 	await expect(page.locator('header').getByText('Resolved', { exact: true })).toBeVisible()
-	const activities = await request.get(`/v1/workspaces/${inbox.workspace.id}/conversations/5/messages`, { headers: { Authorization: `Bearer ${inbox.owner.token}` } })
-	const keys = ((await activities.json()) as { messages: Array<{ activity: { key: string } | null }> }).messages.flatMap((message) => (message.activity ? [message.activity.key] : []))
+	const activities = await request.get(`/v1/workspaces/${inbox.workspace.id}/conversations/5/messages`, {
+		headers: { Authorization: `Bearer ${inbox.owner.token}` },
+	})
+	const keys = ((await activities.json()) as { messages: Array<{ activity: { key: string } | null }> }).messages.flatMap((message) =>
+		message.activity ? [message.activity.key] : [],
+	)
 	expect(keys).not.toContain('activity.reopened')
 	expect(keys.at(-1)).toBe('activity.resolved')
 })
 
 test.describe('the inbox of a busy day (finding 13)', () => {
-	test('at 1440 × 900 ten conversations show, the filters show their whole value, and the tabs count what the search finds', async ({ page, request, baseURL }) => {
+	test('at 1440 × 900 ten conversations show, the filters show their whole value, and the tabs count what the search finds', async ({
+		page,
+		request,
+		baseURL,
+	}) => {
 		await page.setViewportSize({ width: 1440, height: 900 })
 		await signedIn(page, request, baseURL!, 'en-us')
 		await page.goto('/en-us/dashboard/conversations')
@@ -319,8 +337,18 @@ test.describe('the inbox of a busy day (finding 13)', () => {
 	test('the contact panel lists the contact’s other conversations, linking to each', async ({ page, request, baseURL }) => {
 		await signedIn(page, request, baseURL!, 'en-us')
 		// Nadia wrote again from another chat link: a second conversation of hers (as a merge of her contacts leaves it).
-		const nadia = await inbound.db.selectFrom('conversations').select('contactId').where('workspaceId', '=', inbox.workspace.id).where('number', '=', 1).executeTakeFirstOrThrow()
-		await inbound.db.updateTable('conversations').set({ contactId: nadia.contactId }).where('workspaceId', '=', inbox.workspace.id).where('number', '=', 9).execute()
+		const nadia = await inbound.db
+			.selectFrom('conversations')
+			.select('contactId')
+			.where('workspaceId', '=', inbox.workspace.id)
+			.where('number', '=', 1)
+			.executeTakeFirstOrThrow()
+		await inbound.db
+			.updateTable('conversations')
+			.set({ contactId: nadia.contactId })
+			.where('workspaceId', '=', inbox.workspace.id)
+			.where('number', '=', 9)
+			.execute()
 		await page.setViewportSize({ width: 1440, height: 900 })
 		await page.goto('/en-us/dashboard/conversations?conversation=1')
 		await waitForHydration(page)

@@ -70,7 +70,10 @@ test.describe('the inbox', () => {
 		await expect(composer(page)).toHaveValue('')
 
 		// `/` at the start of a line offers the canned responses.
-		const canned = await request.post(`/v1/workspaces/${workspace.id}/canned-responses`, { data: { shortCode: 'thanks', content: 'Thank you for waiting!' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		const canned = await request.post(`/v1/workspaces/${workspace.id}/canned-responses`, {
+			data: { shortCode: 'thanks', content: 'Thank you for waiting!' },
+			headers: { Authorization: `Bearer ${owner.token}` },
+		})
 		expect(canned.status()).toBe(201)
 		await composer(page).pressSequentially('/than')
 		await expect(page.getByRole('listbox', { name: 'Canned responses' }).getByRole('option')).toHaveCount(1)
@@ -84,7 +87,10 @@ test.describe('the inbox', () => {
 		await expect(page.getByRole('radio', { name: 'Private note' })).toBeChecked()
 		await expect(composer(page)).toBeFocused()
 		await composer(page).pressSequentially('Ask @Olg')
-		await page.getByRole('listbox', { name: 'Members' }).getByRole('option', { name: /Olga Owner/ }).click()
+		await page
+			.getByRole('listbox', { name: 'Members' })
+			.getByRole('option', { name: /Olga Owner/ })
+			.click()
 		await composer(page).pressSequentially('to check the warehouse')
 		await composer(page).press('Enter')
 		const note = page.getByRole('article', { name: 'Private note by Olga Owner' })

@@ -10,7 +10,10 @@ type Conversation = { id: string; number: number; contact: { id: string; name: s
 
 /** A visitor of the link page writes, through the API as the page's form would (a visitor token of their own). */
 export async function visitorWrites(request: APIRequestContext, slug: string, body: string) {
-	const response = await request.post(`/v1/link/${slug}/messages`, { data: { body }, headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') } })
+	const response = await request.post(`/v1/link/${slug}/messages`, {
+		data: { body },
+		headers: { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') },
+	})
 	if (!response.ok()) throw new Error(`visitor failed: ${response.status()} ${await response.text()}`)
 }
 
@@ -20,7 +23,10 @@ export async function linkChannelOf(request: APIRequestContext, options: { busin
 	const workspace = await createWorkspace(request, owner.token, options.business ?? 'Acme Support')
 	const slug = `acme-${Math.random().toString(36).slice(2, 10)}`
 	const headers = { Authorization: `Bearer ${owner.token}` }
-	const created = await request.post(`/v1/workspaces/${workspace.id}/channels`, { data: { kind: 'link', name: 'Website', slug, settings: options.settings ?? {} }, headers })
+	const created = await request.post(`/v1/workspaces/${workspace.id}/channels`, {
+		data: { kind: 'link', name: 'Website', slug, settings: options.settings ?? {} },
+		headers,
+	})
 	if (!created.ok()) throw new Error(`channel failed: ${created.status()} ${await created.text()}`)
 
 	const conversationsPath = `/v1/workspaces/${workspace.id}/conversations`
@@ -58,7 +64,11 @@ export async function agentOnVisitorChannel(baseURL: string, conversationId: str
 		wsPort: Number(url.port),
 		forceTLS: false,
 		enabledTransports: ['ws'],
-		channelAuthorization: { endpoint: '', transport: 'ajax', customHandler: ({ socketId, channelName }, callback) => callback(null, sdk.authorizeChannel(socketId, channelName)) },
+		channelAuthorization: {
+			endpoint: '',
+			transport: 'ajax',
+			customHandler: ({ socketId, channelName }, callback) => callback(null, sdk.authorizeChannel(socketId, channelName)),
+		},
 	})
 	const channel = pusher.subscribe(`private-visitor-${conversationId}`)
 	await new Promise<void>((resolve, reject) => {

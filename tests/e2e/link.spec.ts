@@ -48,7 +48,10 @@ test.describe('the link page with JavaScript', () => {
 		expect(cookie?.value.length).toBeGreaterThanOrEqual(43)
 
 		const [conversation] = await link.conversations()
-		expect(conversation).toMatchObject({ contact: { name: 'Nadia Visitor' }, lastMessage: { excerpt: 'Hello! <b>not bold</b> see https://example.com/order/42.' } })
+		expect(conversation).toMatchObject({
+			contact: { name: 'Nadia Visitor' },
+			lastMessage: { excerpt: 'Hello! <b>not bold</b> see https://example.com/order/42.' },
+		})
 
 		await markDocument(page)
 		const agent = await agentOnVisitorChannel(baseURL!, conversation!.id)
@@ -95,7 +98,11 @@ test.describe('the link page with JavaScript', () => {
 		expect(missing?.status()).toBe(404)
 	})
 
-	test('in Arabic, what the owner and the team wrote in another language keeps its order: the greeting’s full stop, the business’s name, a reply', async ({ browser, request, baseURL }) => {
+	test('in Arabic, what the owner and the team wrote in another language keeps its order: the greeting’s full stop, the business’s name, a reply', async ({
+		browser,
+		request,
+		baseURL,
+	}) => {
 		const link = await linkChannelOf(request, { business: 'Acme Inc.', settings: { greeting: 'Hello! How can we help?', awayMessage: 'Back at 9.' } })
 		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.3' } })
 		const page = await visitor.newPage()
@@ -127,7 +134,13 @@ test.describe('the link page with JavaScript', () => {
 		}
 	})
 
-	test('the team’s replies are marked read while the visitor’s page is visible with them, not before; the agent’s thread shows it live', async ({ browser, page, context, request, baseURL }) => {
+	test('the team’s replies are marked read while the visitor’s page is visible with them, not before; the agent’s thread shows it live', async ({
+		browser,
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const link = await linkChannelOf(request)
 		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.4' } })
 		// The visitor's tab starts in the background: document.visibilityState says so until the test brings it forward.

@@ -22,7 +22,11 @@ const routesOf = (url: string) => new URL(url).searchParams.get('_routes')?.spli
 const row = (page: Page, number: number) => page.locator(`[data-pane="list"] li[data-conversation="${number}"]`)
 const thread = (page: Page) => page.getByRole('log')
 
-test('two agents’ inboxes show each customer message as it comes, without a data request; a dropped connection catches up with one reload', async ({ browser, request, baseURL }) => {
+test('two agents’ inboxes show each customer message as it comes, without a data request; a dropped connection catches up with one reload', async ({
+	browser,
+	request,
+	baseURL,
+}) => {
 	test.slow()
 	const inbound = await inboundPath(baseURL!)
 	const contexts = [await browser.newContext(), await browser.newContext(), await browser.newContext()]
@@ -123,7 +127,11 @@ test('two agents’ inboxes show each customer message as it comes, without a da
 	}
 })
 
-test('the thread route answers only within the member’s own workspaces, and refuses a malformed workspace in the page’s language', async ({ browser, request, baseURL }) => {
+test('the thread route answers only within the member’s own workspaces, and refuses a malformed workspace in the page’s language', async ({
+	browser,
+	request,
+	baseURL,
+}) => {
 	const theirs = await linkChannelOf(request, { business: 'Theirs Co' })
 	await visitorWrites(request, theirs.slug, 'My card number is on its way')
 	const member = await registerUser(request, { name: 'Mona Member' })

@@ -21,7 +21,11 @@ export async function startPostgres(port: number): Promise<{ cluster: EmbeddedCl
 
 /** The Pusher app every process shares: the standalone server's, and the one the app processes publish and sign with. */
 export function sharedRealtimeApp() {
-	return { PUSHER_APP_ID: String(crypto.randomInt(100_000, 1_000_000)), PUSHER_KEY: crypto.randomBytes(10).toString('hex'), PUSHER_SECRET: crypto.randomBytes(32).toString('hex') }
+	return {
+		PUSHER_APP_ID: String(crypto.randomInt(100_000, 1_000_000)),
+		PUSHER_KEY: crypto.randomBytes(10).toString('hex'),
+		PUSHER_SECRET: crypto.randomBytes(32).toString('hex'),
+	}
 }
 
 function exited(child: ChildProcess): Promise<void> {

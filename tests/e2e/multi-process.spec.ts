@@ -38,8 +38,20 @@ test.beforeAll(async () => {
 	postgres = await startPostgres(ports.postgres)
 	s3 = await startS3Fake({ port: ports.s3 })
 	telegram = await startTelegramFake(ports.telegram)
-	realtime = await startNode('build/realtime.js', `http://127.0.0.1:${ports.realtime}`, { ...app, NODE_ENV: 'production', HOST: '127.0.0.1', PUSHER_PORT: String(ports.realtime), LOG_LEVEL: 'warn' }, '/healthz')
-	sdk = new PusherServer({ appId: app.PUSHER_APP_ID, key: app.PUSHER_KEY, secret: app.PUSHER_SECRET, host: '127.0.0.1', port: String(ports.realtime), useTLS: false })
+	realtime = await startNode(
+		'build/realtime.js',
+		`http://127.0.0.1:${ports.realtime}`,
+		{ ...app, NODE_ENV: 'production', HOST: '127.0.0.1', PUSHER_PORT: String(ports.realtime), LOG_LEVEL: 'warn' },
+		'/healthz',
+	)
+	sdk = new PusherServer({
+		appId: app.PUSHER_APP_ID,
+		key: app.PUSHER_KEY,
+		secret: app.PUSHER_SECRET,
+		host: '127.0.0.1',
+		port: String(ports.realtime),
+		useTLS: false,
+	})
 	const shared = {
 		...app,
 		NODE_ENV: 'production',
@@ -77,7 +89,9 @@ test.afterAll(async () => {
 	await telegram?.close()
 	await s3?.close()
 	await postgres?.cluster.stop()
-	if (postgres) for (const dir of [postgres.dataDir, ...[ports.a, ports.b].map((port) => appDataDir(postgres.dataDir, port))]) fs.rmSync(dir, { recursive: true, force: true })
+	if (postgres)
+		for (const dir of [postgres.dataDir, ...[ports.a, ports.b].map((port) => appDataDir(postgres.dataDir, port))])
+			fs.rmSync(dir, { recursive: true, force: true })
 })
 
 /** The DATA_DIR of the app process on `port`, beside the database's. */
@@ -152,7 +166,10 @@ async function telegramAudience(count: number, name: string) {
 	const workspace = await createWorkspace(viaA, owner.token, name)
 	const headers = { Authorization: `Bearer ${owner.token}` }
 	const bot = telegram.addBot()
-	const channel = await viaA.post(`/v1/workspaces/${workspace.id}/channels`, { data: { kind: 'telegram', name: 'Telegram', credentials: { botToken: bot.token } }, headers })
+	const channel = await viaA.post(`/v1/workspaces/${workspace.id}/channels`, {
+		data: { kind: 'telegram', name: 'Telegram', credentials: { botToken: bot.token } },
+		headers,
+	})
 	expect(channel.status()).toBe(201)
 	const channelId = ((await channel.json()) as { id: string }).id
 	const chats = Array.from({ length: count }, (_, index) => 925_000_000 + Math.floor(Math.random() * 1_000_000) * 100 + index)
@@ -160,17 +177,22 @@ async function telegramAudience(count: number, name: string) {
 		const origin = index % 2 === 0 ? processA.url : processB.url
 		expect((await telegram.postUpdate(bot.token, textUpdate({ id: chat, firstName: `Customer${index}` }, 'Hello'), { origin })).status).toBe(200)
 	}
-	const contacts = async () => ((await (await viaB.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers })).json()) as { contacts: unknown[] }).contacts.length
+	const contacts = async () =>
+		((await (await viaB.get(`/v1/workspaces/${workspace.id}/contacts?limit=100`, { headers })).json()) as { contacts: unknown[] }).contacts.length
 	await expect.poll(contacts).toBe(count)
 	return { owner, workspace, headers, bot, chats, channelId }
 }
 
 async function startCampaign(audience: Awaited<ReturnType<typeof telegramAudience>>, body: string, ratePerSecond: number) {
-	const created = await viaA.post(`/v1/workspaces/${audience.workspace.id}/campaigns`, { data: { name: body, channelId: audience.channelId, body, ratePerSecond }, headers: audience.headers })
+	const created = await viaA.post(`/v1/workspaces/${audience.workspace.id}/campaigns`, {
+		data: { name: body, channelId: audience.channelId, body, ratePerSecond },
+		headers: audience.headers,
+	})
 	expect(created.status()).toBe(201)
 	const { id } = (await created.json()) as Campaign
 	expect((await viaA.post(`/v1/workspaces/${audience.workspace.id}/campaigns/${id}/start`, { headers: audience.headers })).status()).toBe(200)
-	return async (via: APIRequestContext) => (await (await via.get(`/v1/workspaces/${audience.workspace.id}/campaigns/${id}`, { headers: audience.headers })).json()) as Campaign
+	return async (via: APIRequestContext) =>
+		(await (await via.get(`/v1/workspaces/${audience.workspace.id}/campaigns/${id}`, { headers: audience.headers })).json()) as Campaign
 }
 
 const received = (token: string, text: string) =>
@@ -198,7 +220,10 @@ test('killing process A mid-run loses nothing: B finishes the campaign and the m
 	await expect.poll(async () => (await campaign(viaB)).totals.sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
 	// A customer's message that A accepted just before it died.
 	const lastWords = audience.chats[0]!
-	expect((await telegram.postUpdate(audience.bot.token, textUpdate({ id: lastWords, firstName: 'Customer0' }, 'Sent as A went down'), { origin: processA.url })).status).toBe(200)
+	expect(
+		(await telegram.postUpdate(audience.bot.token, textUpdate({ id: lastWords, firstName: 'Customer0' }, 'Sent as A went down'), { origin: processA.url }))
+			.status,
+	).toBe(200)
 	await processA.kill()
 
 	await expect.poll(async () => (await campaign(viaB)).status, { timeout: 200_000 }).toBe('completed')
@@ -216,10 +241,14 @@ test('killing process A mid-run loses nothing: B finishes the campaign and the m
 	expect(got.every((chat) => audience.chats.map(String).includes(chat))).toBe(true)
 	expect(got.length).toBeGreaterThanOrEqual(reached)
 	const heard = async () => {
-		const list = (await (await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations?status=all&limit=100`, { headers: audience.headers })).json()) as { conversations: Array<{ number: number; contact: { name: string } }> }
+		const list = (await (
+			await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations?status=all&limit=100`, { headers: audience.headers })
+		).json()) as { conversations: Array<{ number: number; contact: { name: string } }> }
 		const number = list.conversations.find((conversation) => conversation.contact.name === 'Customer0')?.number
 		if (number === undefined) return false
-		const page = (await (await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations/${number}/messages`, { headers: audience.headers })).json()) as { messages: Array<{ body: string }> }
+		const page = (await (await viaB.get(`/v1/workspaces/${audience.workspace.id}/conversations/${number}/messages`, { headers: audience.headers })).json()) as {
+			messages: Array<{ body: string }>
+		}
 		return page.messages.some((message) => message.body === 'Sent as A went down')
 	}
 	await expect.poll(heard, { timeout: 60_000 }).toBe(true)

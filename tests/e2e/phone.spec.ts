@@ -26,12 +26,21 @@ async function fullWorkspace(page: Page, baseURL: string) {
 	const request = page.request
 	const { owner, workspace } = await linkChannelOf(request, { business: 'Nile Bakery Customer Care' })
 	const headers = { Authorization: `Bearer ${owner.token}` }
-	expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name: 'Amira Saleh', email: 'amira.saleh.long.address@example.test', company: 'Saleh & Sons Trading' }, headers })).status()).toBe(201)
+	expect(
+		(
+			await request.post(`/v1/workspaces/${workspace.id}/contacts`, {
+				data: { name: 'Amira Saleh', email: 'amira.saleh.long.address@example.test', company: 'Saleh & Sons Trading' },
+				headers,
+			})
+		).status(),
+	).toBe(201)
 	const invitation = await request.post(`/v1/workspaces/${workspace.id}/invitations`, { data: { method: 'link', role: 'agent', maxUses: 10 }, headers })
 	expect(invitation.status()).toBe(201)
 	const { code } = (await invitation.json()) as { code: string }
 	const agent = await registerUser(request, { name: 'Julien Martin-Delacroix' })
-	expect((await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${agent.token}` } })).ok()).toBe(true)
+	expect(
+		(await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${agent.token}` } })).ok(),
+	).toBe(true)
 	await signIn(page.context(), baseURL, owner.token)
 	return { owner, workspace }
 }
@@ -76,7 +85,10 @@ for (const javaScriptEnabled of [true, false]) {
 			// Each cell starts with its column's name, the header row is not shown.
 			expect(await role.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"Role"')
 			await expect(page.getByRole('columnheader', { name: 'E-mail address' })).not.toBeInViewport()
-			for (const action of [member.getByRole('button', { name: 'Save the role of Julien Martin-Delacroix' }), member.getByRole('link', { name: /Remove Julien Martin-Delacroix/ })]) {
+			for (const action of [
+				member.getByRole('button', { name: 'Save the role of Julien Martin-Delacroix' }),
+				member.getByRole('link', { name: /Remove Julien Martin-Delacroix/ }),
+			]) {
 				const box = (await action.boundingBox())!
 				expect(box.x).toBeGreaterThanOrEqual(0)
 				expect(box.x + box.width).toBeLessThanOrEqual(390)

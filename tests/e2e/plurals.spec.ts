@@ -8,7 +8,10 @@ test.describe('counts are said with the language’s plural forms', () => {
 	test('the contacts in view: one, two and many, in English, French and Arabic', async ({ page, context, request, baseURL }) => {
 		const owner = await registerUser(request)
 		const workspace = await createWorkspace(request, owner.token)
-		const add = async (name: string) => expect((await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name }, headers: { Authorization: `Bearer ${owner.token}` } })).status()).toBe(201)
+		const add = async (name: string) =>
+			expect(
+				(await request.post(`/v1/workspaces/${workspace.id}/contacts`, { data: { name }, headers: { Authorization: `Bearer ${owner.token}` } })).status(),
+			).toBe(201)
 		await signIn(context, baseURL!, owner.token)
 		const said = (locale: string) => page.goto(`/${locale}/dashboard/contacts`).then(() => page.getByText(/in this view|dans cette vue|في هذا العرض/))
 
@@ -36,7 +39,12 @@ test.describe('counts are said with the language’s plural forms', () => {
 	})
 })
 
-test('French relative times read “il y a 3 min”, not “-3 min”, in the page and as the browser keeps them current', async ({ page, context, request, baseURL }) => {
+test('French relative times read “il y a 3 min”, not “-3 min”, in the page and as the browser keeps them current', async ({
+	page,
+	context,
+	request,
+	baseURL,
+}) => {
 	const link = await linkChannelOf(request)
 	await visitorWrites(request, link.slug, 'Bonjour ?')
 	await signIn(context, baseURL!, link.owner.token)

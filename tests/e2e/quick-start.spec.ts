@@ -13,7 +13,11 @@ const headlessUserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (K
 test.describe('bots get a bare status only instead of the error screen', () => {
 	for (const javaScript of [true, false]) {
 		test(`a headless browser with a wrong password gets the form with its message (JavaScript ${javaScript ? 'on' : 'off'})`, async ({ browser }) => {
-			const context = await browser.newContext({ userAgent: headlessUserAgent, javaScriptEnabled: javaScript, extraHTTPHeaders: { 'X-Forwarded-For': freshIp() } })
+			const context = await browser.newContext({
+				userAgent: headlessUserAgent,
+				javaScriptEnabled: javaScript,
+				extraHTTPHeaders: { 'X-Forwarded-For': freshIp() },
+			})
 			const page = await context.newPage()
 			await page.goto('/en-us/auth/login')
 			if (javaScript) await waitForHydration(page)
@@ -108,14 +112,24 @@ type Started = { child: ChildProcess; output: () => string }
 
 async function startServer(dataDir: string, port: number): Promise<Started> {
 	// Only what a shell gives a newcomer: no SESSION_SECRET, no DATABASE_URL, no PUBLIC_URL.
-	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir }
+	const env: NodeJS.ProcessEnv = {
+		PATH: process.env.PATH,
+		HOME: process.env.HOME,
+		NODE_ENV: 'production',
+		HOST: '127.0.0.1',
+		PORT: String(port),
+		DATA_DIR: dataDir,
+	}
 	const child = spawn(process.execPath, ['build/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
 	let output = ''
 	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
 	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
 	for (let attempt = 0; attempt < 300; attempt++) {
 		if (child.exitCode !== null) throw new Error(`the server stopped: ${output}`)
-		const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok, () => false)
+		const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+			(response) => response.ok,
+			() => false,
+		)
 		if (ready) return { child, output: () => output }
 		await new Promise((resolve) => setTimeout(resolve, 200))
 	}
@@ -128,7 +142,10 @@ async function stopServer({ child }: Started) {
 	await exited
 }
 
-test('npm start with no environment: a generated secret with one warning, and the browser stays signed in across a restart', async ({ browser, playwright }) => {
+test('npm start with no environment: a generated secret with one warning, and the browser stays signed in across a restart', async ({
+	browser,
+	playwright,
+}) => {
 	test.slow()
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-no-env-'))
 	const port = await freePort()

@@ -17,19 +17,29 @@ import { isSameDocument, markDocument, subscriptionCount, watchConsole } from '.
 const realtimePort = Number(process.env.E2E_PORT) + 10
 const appPort = Number(process.env.E2E_PORT) + 11
 const appURL = `http://127.0.0.1:${appPort}`
-const pusherApp = { id: String(crypto.randomInt(100_000, 1_000_000)), key: crypto.randomBytes(10).toString('hex'), secret: crypto.randomBytes(32).toString('hex') }
+const pusherApp = {
+	id: String(crypto.randomInt(100_000, 1_000_000)),
+	key: crypto.randomBytes(10).toString('hex'),
+	secret: crypto.randomBytes(32).toString('hex'),
+}
 
 type Started = { child: ChildProcess; output: () => string }
 
 /** A production build's script in a process of its own, with only `env`; ready once `readyUrl` answers 200. */
 async function start(script: string, env: Record<string, string>, readyUrl: string): Promise<Started> {
-	const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] })
+	const child = spawn(process.execPath, [script], {
+		env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env, NODE_ENV: 'production' },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
 	let output = ''
 	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
 	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
 	for (let attempt = 0; attempt < 600; attempt++) {
 		if (child.exitCode !== null) throw new Error(`${script} stopped: ${output}`)
-		const ready = await fetch(readyUrl).then((response) => response.ok, () => false)
+		const ready = await fetch(readyUrl).then(
+			(response) => response.ok,
+			() => false,
+		)
 		if (ready) return { child, output: () => output }
 		await new Promise((resolve) => setTimeout(resolve, 100))
 	}
@@ -44,7 +54,11 @@ async function stop({ child }: Started) {
 }
 
 const startRealtime = () =>
-	start('build/realtime.js', { HOST: '127.0.0.1', PUSHER_PORT: String(realtimePort), PUSHER_APP_ID: pusherApp.id, PUSHER_KEY: pusherApp.key, PUSHER_SECRET: pusherApp.secret }, `http://127.0.0.1:${realtimePort}/`)
+	start(
+		'build/realtime.js',
+		{ HOST: '127.0.0.1', PUSHER_PORT: String(realtimePort), PUSHER_APP_ID: pusherApp.id, PUSHER_KEY: pusherApp.key, PUSHER_SECRET: pusherApp.secret },
+		`http://127.0.0.1:${realtimePort}/`,
+	)
 
 const startApp = (dataDir: string) =>
 	start(
@@ -74,12 +88,22 @@ async function visitorWrites(request: APIRequestContext, slug: string, visitorTo
 const thread = (page: Page) => page.getByRole('log')
 const composer = (page: Page) => page.locator('#composer-body')
 
-test('the realtime server goes down: the page keeps working under a quiet banner, and catches up without a reload when it is back', async ({ browser, playwright }) => {
+test('the realtime server goes down: the page keeps working under a quiet banner, and catches up without a reload when it is back', async ({
+	browser,
+	playwright,
+}) => {
 	test.slow()
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-realtime-down-'))
 	let realtime = await startRealtime()
 	const app = await startApp(dataDir)
-	const sdk = new PusherServer({ appId: pusherApp.id, key: pusherApp.key, secret: pusherApp.secret, host: '127.0.0.1', port: String(realtimePort), useTLS: false })
+	const sdk = new PusherServer({
+		appId: pusherApp.id,
+		key: pusherApp.key,
+		secret: pusherApp.secret,
+		host: '127.0.0.1',
+		port: String(realtimePort),
+		useTLS: false,
+	})
 	const request = await playwright.request.newContext({ baseURL: appURL, extraHTTPHeaders: { 'X-Forwarded-For': freshIp() } })
 	const context = await browser.newContext({ baseURL: appURL })
 	try {
@@ -136,7 +160,10 @@ test('the realtime server goes down: the page keeps working under a quiet banner
 		expect(await isSameDocument(page)).toBe(true)
 
 		const refusedSocket = /WebSocket connection to 'wss?:\/\/127\.0\.0\.1:\d+\/app\/.*' failed/
-		expect([...problems, ...arabicProblems].filter((problem) => !refusedSocket.test(problem)), 'console errors').toEqual([])
+		expect(
+			[...problems, ...arabicProblems].filter((problem) => !refusedSocket.test(problem)),
+			'console errors',
+		).toEqual([])
 	} finally {
 		await context.close()
 		await request.dispose()

@@ -30,7 +30,10 @@ export async function inviteAndAccept(request: APIRequestContext, workspaceId: s
 	})
 	if (!invited.ok()) throw new Error(`invitation failed: ${invited.status()} ${await invited.text()}`)
 	const { code } = (await invited.json()) as { code: string }
-	const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${memberToken}` } })
+	const accepted = await request.post('/v1/workspaces/invitations/accept', {
+		data: { code, method: 'link' },
+		headers: { Authorization: `Bearer ${memberToken}` },
+	})
 	if (!accepted.ok()) throw new Error(`accepting failed: ${accepted.status()} ${await accepted.text()}`)
 }
 

@@ -24,7 +24,13 @@ test.describe('realtime', () => {
 		expect(await isSameDocument(page)).toBe(true)
 	})
 
-	test('two browsers in one workspace: both online, both see a rename live, and a removed member is taken out at once', async ({ page, context, request, browser, baseURL }) => {
+	test('two browsers in one workspace: both online, both see a rename live, and a removed member is taken out at once', async ({
+		page,
+		context,
+		request,
+		browser,
+		baseURL,
+	}) => {
 		const sdk = realtimeSdk(baseURL!)
 		const owner = await registerUser(request, { name: 'Omar Owner' })
 		const workspace = await createWorkspace(request, owner.token, 'Two Browsers')
@@ -45,7 +51,10 @@ test.describe('realtime', () => {
 		await expect.poll(() => subscriptionCount(sdk, `private-workspace-${workspace.id}`)).toBe(2)
 		await Promise.all([markDocument(page), markDocument(memberPage)])
 
-		const renamed = await request.patch(`/v1/workspaces/${workspace.id}`, { data: { name: 'Renamed Live' }, headers: { Authorization: `Bearer ${owner.token}` } })
+		const renamed = await request.patch(`/v1/workspaces/${workspace.id}`, {
+			data: { name: 'Renamed Live' },
+			headers: { Authorization: `Bearer ${owner.token}` },
+		})
 		expect(renamed.ok()).toBe(true)
 		for (const each of [page, memberPage]) await expect(each.getByRole('link', { name: 'Renamed Live' })).toBeVisible()
 		expect(await isSameDocument(page)).toBe(true)

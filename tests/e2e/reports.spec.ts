@@ -63,7 +63,11 @@ test.beforeAll(async ({ request }) => {
 test.describe('reports with JavaScript', () => {
 	test.slow()
 
-	test('in English: figures against the previous period, four named charts with their tables, filters applied on change, CSV', async ({ page, context, baseURL }) => {
+	test('in English: figures against the previous period, four named charts with their tables, filters applied on change, CSV', async ({
+		page,
+		context,
+		baseURL,
+	}) => {
 		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		// Reached by a link from another page: the reports' own words load then.
@@ -128,7 +132,6 @@ test.describe('reports with JavaScript', () => {
 		const weeklyCsv = await page.request.get((await weekly.getByRole('link', { name: /Download as CSV/ }).getAttribute('href'))!)
 		expect((await weeklyCsv.text()).split('\r\n')[0]).toBe('from,to,opened,resolved,messages_in,messages_out,first_response_median_seconds')
 		await expectAccessible(page)
-
 	})
 
 	test('choosing a period fills From and To; typing a date makes the period custom; each applied at once', async ({ page, context, request, baseURL }) => {
@@ -215,7 +218,11 @@ test.describe('reports without JavaScript', () => {
 	// axe runs in the page's script: the same server HTML is checked by the tests with JavaScript above.
 	test.use({ javaScriptEnabled: false })
 
-	test('in Arabic: custom dates by a plain form post, and dates the API refuses are said in Arabic, the form keeping them', async ({ page, context, baseURL }) => {
+	test('in Arabic: custom dates by a plain form post, and dates the API refuses are said in Arabic, the form keeping them', async ({
+		page,
+		context,
+		baseURL,
+	}) => {
 		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
 		await page.goto('/ar-eg/dashboard')
@@ -277,7 +284,8 @@ test.describe('reports without JavaScript', () => {
 		await page.getByLabel('Label', { exact: true }).selectOption({ label: 'vip' })
 		await page.getByRole('button', { name: 'Apply' }).click()
 		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label: a new contact belongs to none of them yet.')
-		for (const key of ['campaignSent', 'campaignDelivered']) await expect(figure(page, key)).toContainText('Every agent and label: a campaign message belongs to its channel only.')
+		for (const key of ['campaignSent', 'campaignDelivered'])
+			await expect(figure(page, key)).toContainText('Every agent and label: a campaign message belongs to its channel only.')
 		await expect(notes).toHaveCount(3)
 
 		// A channel alone: campaign messages follow it, new contacts do not.

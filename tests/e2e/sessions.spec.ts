@@ -6,14 +6,22 @@ import { expect, test } from './fixtures.ts'
 test.describe('active sessions, in Arabic, without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('the profile lists this device and another, signs the other out after a confirmation, and its token stops working', async ({ page, context, request, baseURL }) => {
+	test('the profile lists this device and another, signs the other out after a confirmation, and its token stops working', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const user = await registerUser(request, { locale: 'ar-eg' })
 		await createWorkspace(request, user.token)
 		// A second sign-in, from a phone elsewhere.
 		const phoneIp = freshIp()
 		const phone = await request.post('/v1/auth/login', {
 			data: { email: user.email, password: user.password },
-			headers: { 'X-Forwarded-For': phoneIp, 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' },
+			headers: {
+				'X-Forwarded-For': phoneIp,
+				'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+			},
 		})
 		expect(phone.ok()).toBe(true)
 		const phoneToken = ((await phone.json()) as { access_token: string }).access_token

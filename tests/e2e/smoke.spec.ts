@@ -43,6 +43,9 @@ test('a post that is no form is a 400 with translated words in the page’s lang
 		expect(await answer.text()).toContain(words)
 	}
 	// The inbox reads multipart itself (a reply's file): what is not a form there is no form either.
-	const inbox = await context.request.post('/en-us/dashboard/conversations', { headers: { ...headers, 'Content-Type': 'multipart/form-data; boundary=nothing-follows' }, data: Buffer.from('--garbage\r\nno headers here') })
+	const inbox = await context.request.post('/en-us/dashboard/conversations', {
+		headers: { ...headers, 'Content-Type': 'multipart/form-data; boundary=nothing-follows' },
+		data: Buffer.from('--garbage\r\nno headers here'),
+	})
 	expect(inbox.status()).toBeLessThan(500)
 })

@@ -119,8 +119,16 @@ test.describe('two-step sign-in, with JavaScript', () => {
 
 		// A member without it: every page of the workspace leads to the profile's set-up.
 		const member = await registerUser(request, { name: 'Max Member' })
-		const invitation = (await (await request.post(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` }, data: { method: 'link', role: 'agent' } })).json()) as { code: string }
-		const accepted = await request.post('/v1/workspaces/invitations/accept', { headers: { Authorization: `Bearer ${member.token}`, 'X-Forwarded-For': freshIp() }, data: { code: invitation.code, method: 'link' } })
+		const invitation = (await (
+			await request.post(`/v1/workspaces/${workspace.id}/invitations`, {
+				headers: { Authorization: `Bearer ${owner.token}` },
+				data: { method: 'link', role: 'agent' },
+			})
+		).json()) as { code: string }
+		const accepted = await request.post('/v1/workspaces/invitations/accept', {
+			headers: { Authorization: `Bearer ${member.token}`, 'X-Forwarded-For': freshIp() },
+			data: { code: invitation.code, method: 'link' },
+		})
 		expect(accepted.ok()).toBe(true)
 		await context.clearCookies()
 		await signIn(context, baseURL!, member.token)
@@ -199,12 +207,29 @@ test.describe('two-step sign-in, in Arabic, without JavaScript', () => {
 		await expect(page).toHaveURL(/\/ar-eg\/dashboard$/)
 	})
 
-	test('an owner turns off the two-step sign-in of an agent who lost their phone, after confirming; the agent is signed out and mailed', async ({ page, context, request, baseURL }) => {
+	test('an owner turns off the two-step sign-in of an agent who lost their phone, after confirming; the agent is signed out and mailed', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const owner = await registerUser(request, { locale: 'ar-eg', name: 'سلمى' })
 		const workspace = await createWorkspace(request, owner.token, 'دعم الهاتف')
 		const agent = await registerUser(request, { name: 'Lost Phone Agent' })
-		const invitation = (await (await request.post(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` }, data: { method: 'link', role: 'agent' } })).json()) as { code: string }
-		expect((await request.post('/v1/workspaces/invitations/accept', { headers: { Authorization: `Bearer ${agent.token}` }, data: { code: invitation.code, method: 'link' } })).ok()).toBe(true)
+		const invitation = (await (
+			await request.post(`/v1/workspaces/${workspace.id}/invitations`, {
+				headers: { Authorization: `Bearer ${owner.token}` },
+				data: { method: 'link', role: 'agent' },
+			})
+		).json()) as { code: string }
+		expect(
+			(
+				await request.post('/v1/workspaces/invitations/accept', {
+					headers: { Authorization: `Bearer ${agent.token}` },
+					data: { code: invitation.code, method: 'link' },
+				})
+			).ok(),
+		).toBe(true)
 		await turnOnByApi(request, agent.token)
 
 		await signIn(context, baseURL!, owner.token)
@@ -218,6 +243,8 @@ test.describe('two-step sign-in, in Arabic, without JavaScript', () => {
 		await expect(page.getByText('أُوقف تسجيل الدخول بخطوتين لـ Lost Phone Agent، وأُبلغ بالبريد الإلكتروني')).toBeVisible()
 		await expect(page.locator('tr', { hasText: 'Lost Phone Agent' })).toContainText('غير مفعّل')
 		expect((await request.get('/v1/auth/profile', { headers: { Authorization: `Bearer ${agent.token}` } })).status()).toBe(401)
-		await expect.poll(async () => (await readOutbox(process.env.E2E_DATA_DIR!)).filter((mail) => mail.to === agent.email).map((mail) => mail.subject)).toContain('Your two-step sign-in was turned off')
+		await expect
+			.poll(async () => (await readOutbox(process.env.E2E_DATA_DIR!)).filter((mail) => mail.to === agent.email).map((mail) => mail.subject))
+			.toContain('Your two-step sign-in was turned off')
 	})
 })

@@ -81,7 +81,12 @@ for (const javaScript of [true, false]) {
 			expect(await currentWorkspaceName(request, member.token)).toBe('Look Alike Co')
 		})
 
-		test('an invitation withdrawn while its page is open is refused with the reason, in Arabic from right to left', async ({ page, context, request, baseURL }) => {
+		test('an invitation withdrawn while its page is open is refused with the reason, in Arabic from right to left', async ({
+			page,
+			context,
+			request,
+			baseURL,
+		}) => {
 			const owner = await registerUser(request)
 			const workspace = await createWorkspace(request, owner.token, 'Closed Co')
 			const link = new URL(await inviteLink(request, owner.token, workspace.id))
@@ -93,8 +98,12 @@ for (const javaScript of [true, false]) {
 			await expect(page.getByRole('heading', { name: 'الانضمام إلى Closed Co؟' })).toBeVisible()
 			await expect(page.locator('h1 bdi')).toHaveText('Closed Co')
 			// Withdrawn while the page was open: the post says why, and nobody joins.
-			const invitations = (await (await request.get(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` } })).json()) as { invitations: Array<{ id: string }> }
-			await request.delete(`/v1/workspaces/${workspace.id}/invitations/${invitations.invitations[0]!.id}`, { headers: { Authorization: `Bearer ${owner.token}` } })
+			const invitations = (await (
+				await request.get(`/v1/workspaces/${workspace.id}/invitations`, { headers: { Authorization: `Bearer ${owner.token}` } })
+			).json()) as { invitations: Array<{ id: string }> }
+			await request.delete(`/v1/workspaces/${workspace.id}/invitations/${invitations.invitations[0]!.id}`, {
+				headers: { Authorization: `Bearer ${owner.token}` },
+			})
 			if (javaScript) await waitForHydration(page)
 			await page.getByRole('button', { name: 'الانضمام إلى Closed Co' }).click()
 			await expect(page.getByRole('alert')).toContainText('سُحبت هذه الدعوة. اطلب دعوة جديدة من مسؤول مساحة العمل.')
@@ -254,7 +263,10 @@ test.describe('team and invitations with JavaScript', () => {
 			[agent, 'agent'],
 		] as const) {
 			const code = new URL(await inviteLink(request, owner.token, workspace.id, role)).searchParams.get('agent_invite_code')
-			const accepted = await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${person.token}` } })
+			const accepted = await request.post('/v1/workspaces/invitations/accept', {
+				data: { code, method: 'link' },
+				headers: { Authorization: `Bearer ${person.token}` },
+			})
 			expect(accepted.status()).toBe(200)
 		}
 		await signIn(context, baseURL!, admin.token)
@@ -293,7 +305,12 @@ test.describe('team and invitations with JavaScript', () => {
 		await expect(page.getByText('Failed to load contacts.')).toBeVisible()
 	})
 
-	test('the page of invitations is named for what it holds, in the menu, its title and its heading, at the specification’s path, and leads to the people', async ({ page, context, request, baseURL }) => {
+	test('the page of invitations is named for what it holds, in the menu, its title and its heading, at the specification’s path, and leads to the people', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
 		const owner = await registerUser(request)
 		await createWorkspace(request, owner.token, 'Naming Co')
 		await signIn(context, baseURL!, owner.token)
@@ -330,7 +347,11 @@ test.describe('team and invitations with JavaScript', () => {
 
 // Issue 27, item 11: where the workspace's local phone numbers are from, on its settings page.
 for (const javaScriptEnabled of [true, false]) {
-	test(`the workspace’s country for phone numbers follows its time zone until chosen (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({ browser, request, baseURL }) => {
+	test(`the workspace’s country for phone numbers follows its time zone until chosen (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+		browser,
+		request,
+		baseURL,
+	}) => {
 		const context = await browser.newContext({ javaScriptEnabled })
 		const page = await context.newPage()
 		const user = await registerUser(request)

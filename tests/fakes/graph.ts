@@ -11,7 +11,13 @@ export const graphError = (status: number, code: number, message: string, type =
 
 /** Graph's answer for an object it does not have (or that the token may not see). */
 export const graphNotFound = (request: Received): Answer =>
-	graphError(400, 100, `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/')[2] ?? ''}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 'GraphMethodException', 33)
+	graphError(
+		400,
+		100,
+		`Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/')[2] ?? ''}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+		'GraphMethodException',
+		33,
+	)
 
 /** Posts a webhook as Meta does: `X-Hub-Signature-256: sha256={HMAC-SHA256 of the body with the app secret}` (or a forged signature). */
 export function postSignedWebhook(url: string, appSecret: string, payload: unknown, options: { signature?: string } = {}): Promise<Response> {

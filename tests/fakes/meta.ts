@@ -45,9 +45,13 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 		const person = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)?.[1]
 		const profile = person && request.method === 'GET' ? profiles.get(person) : undefined
 		if (profile) {
-			if (![...pages.values()].some((page) => page.accessToken === tokenOf(request))) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token')
+			if (![...pages.values()].some((page) => page.accessToken === tokenOf(request)))
+				return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token')
 			const fields = (request.query.get('fields') ?? 'first_name,last_name').split(',')
-			return { status: 200, body: { ...Object.fromEntries(fields.filter((field) => profile[field] !== undefined).map((field) => [field, profile[field]])), id: person } }
+			return {
+				status: 200,
+				body: { ...Object.fromEntries(fields.filter((field) => profile[field] !== undefined).map((field) => [field, profile[field]])), id: person },
+			}
 		}
 		const match = /^\/v\d+\.\d+\/(\d+|me)(\/messages)?$/.exec(request.path)
 		if (!match) return undefined
@@ -56,21 +60,30 @@ export async function startMetaFake(port = 0): Promise<MetaFake> {
 		const page = id === 'me' ? [...pages.values()].find((candidate) => candidate.accessToken === token) : pages.get(id)
 		if (id === 'me' && !page) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token')
 		if (!page) return graphNotFound(request)
-		if (token !== page.accessToken) return graphError(400, 190, 'Error validating access token: Session has expired or the token is not a token of this page.', 'OAuthException', 463)
+		if (token !== page.accessToken)
+			return graphError(400, 190, 'Error validating access token: Session has expired or the token is not a token of this page.', 'OAuthException', 463)
 		if (!messages && request.method === 'GET') {
 			const fields = (request.query.get('fields') ?? 'id,name').split(/,(?![^{]*\})/)
 			const instagram = fields.find((field) => field.startsWith('instagram_business_account'))
 			return {
 				status: 200,
-				body: { id: page.pageId, name: page.name, ...(instagram && page.instagramAccountId ? { instagram_business_account: { id: page.instagramAccountId, ...(instagram.includes('username') ? { username: page.instagramUsername } : {}) } } : {}) },
+				body: {
+					id: page.pageId,
+					name: page.name,
+					...(instagram && page.instagramAccountId
+						? { instagram_business_account: { id: page.instagramAccountId, ...(instagram.includes('username') ? { username: page.instagramUsername } : {}) } }
+						: {}),
+				},
 			}
 		}
 		if (messages && request.method === 'POST') {
 			const body = sendBody(request.body)
 			if (!body?.recipient?.id) return graphError(400, 100, '(#100) param recipient must be non-empty.')
-			if (!['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].includes(body.messaging_type ?? '')) return graphError(400, 100, '(#100) param messaging_type must be one of {RESPONSE, UPDATE, MESSAGE_TAG}')
+			if (!['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].includes(body.messaging_type ?? ''))
+				return graphError(400, 100, '(#100) param messaging_type must be one of {RESPONSE, UPDATE, MESSAGE_TAG}')
 			const attachment = body.message?.attachment
-			if (attachment && (!['image', 'audio', 'video', 'file'].includes(attachment.type ?? '') || !body.filedata)) return graphError(400, 100, '(#100) Upload attachment failure.')
+			if (attachment && (!['image', 'audio', 'video', 'file'].includes(attachment.type ?? '') || !body.filedata))
+				return graphError(400, 100, '(#100) Upload attachment failure.')
 			if (!attachment && !body.message?.text) return graphError(400, 100, '(#100) Param message[text] must be a non-empty UTF-8 encoded string')
 			if (!/^\d{5,20}$/.test(body.recipient.id)) return graphError(400, 100, '(#100) No matching user found', 'OAuthException', 2018001)
 			return { status: 200, body: { recipient_id: body.recipient.id, message_id: `m_${crypto.randomBytes(24).toString('base64url')}` } }
@@ -118,7 +131,12 @@ function sendBody(body: unknown): SendBody | null {
 	const fields = body as Record<string, unknown>
 	if (typeof fields.recipient !== 'string') return fields as SendBody
 	const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : undefined)
-	return { recipient: json(fields.recipient) as SendBody['recipient'], messaging_type: String(fields.messaging_type ?? ''), message: json(fields.message) as SendBody['message'], filedata: fields.filedata as UploadedFile }
+	return {
+		recipient: json(fields.recipient) as SendBody['recipient'],
+		messaging_type: String(fields.messaging_type ?? ''),
+		message: json(fields.message) as SendBody['message'],
+		filedata: fields.filedata as UploadedFile,
+	}
 }
 
 /** A message id as Meta gives them. */

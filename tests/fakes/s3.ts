@@ -63,10 +63,14 @@ export async function startS3Fake(options: { port?: number; bucket?: string; reg
 			const head = method === 'HEAD'
 			requests.push(`${method} ${url.pathname}`)
 			const authorization = req.headers.authorization ?? ''
-			const scope = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=[0-9a-f]{64}$/.exec(authorization)
+			const scope = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=[0-9a-f]{64}$/.exec(
+				authorization,
+			)
 			if (!scope || !req.headers['x-amz-date']) return errorAnswer(res, 403, 'AccessDenied', 'Access Denied', url.pathname, head)
-			if (scope[1] !== accessKeyId) return errorAnswer(res, 403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', url.pathname, head)
-			if (scope[3] !== region) return errorAnswer(res, 400, 'AuthorizationHeaderMalformed', `the region '${scope[3]}' is wrong; expecting '${region}'`, url.pathname, head)
+			if (scope[1] !== accessKeyId)
+				return errorAnswer(res, 403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', url.pathname, head)
+			if (scope[3] !== region)
+				return errorAnswer(res, 400, 'AuthorizationHeaderMalformed', `the region '${scope[3]}' is wrong; expecting '${region}'`, url.pathname, head)
 			if (!scope[4]!.split(';').includes('host')) return errorAnswer(res, 403, 'AccessDenied', 'The host header must be signed', url.pathname, head)
 
 			const [, bucketName = '', ...keyParts] = url.pathname.split('/')
@@ -76,11 +80,19 @@ export async function startS3Fake(options: { port?: number; bucket?: string; reg
 
 			if (method === 'PUT') {
 				const raw = Buffer.concat(chunks)
-				const chunked = String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-')
+				const chunked =
+					String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-')
 				const bytes = chunked ? decodeAwsChunked(raw) : raw
 				const declared = String(req.headers['x-amz-content-sha256'] ?? '')
 				if (/^[0-9a-f]{64}$/.test(declared) && crypto.createHash('sha256').update(bytes).digest('hex') !== declared) {
-					return errorAnswer(res, 400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.', url.pathname, false)
+					return errorAnswer(
+						res,
+						400,
+						'XAmzContentSHA256Mismatch',
+						'The provided x-amz-content-sha256 header does not match what was computed.',
+						url.pathname,
+						false,
+					)
 				}
 				const etag = `"${crypto.createHash('md5').update(bytes).digest('hex')}"`
 				objects.set(key, { bytes, contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'), etag, lastModified: new Date() })
@@ -90,7 +102,13 @@ export async function startS3Fake(options: { port?: number; bucket?: string; reg
 			if (method === 'GET' || head) {
 				const object = objects.get(key)
 				if (!object) return errorAnswer(res, 404, 'NoSuchKey', 'The specified key does not exist.', url.pathname, head)
-				res.writeHead(200, { 'Content-Type': object.contentType, 'Content-Length': String(object.bytes.length), ETag: object.etag, 'Last-Modified': object.lastModified.toUTCString(), 'Accept-Ranges': 'bytes' })
+				res.writeHead(200, {
+					'Content-Type': object.contentType,
+					'Content-Length': String(object.bytes.length),
+					ETag: object.etag,
+					'Last-Modified': object.lastModified.toUTCString(),
+					'Accept-Ranges': 'bytes',
+				})
 				return res.end(head ? undefined : object.bytes)
 			}
 			if (method === 'DELETE') {

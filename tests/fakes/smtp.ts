@@ -44,7 +44,11 @@ export async function startFakeSmtp(port = 0): Promise<FakeSmtp> {
 	const refuse = (socket: net.Socket, code: number) => {
 		refusals++
 		wake()
-		socket.write(code === 421 ? `421 4.3.2 ${hostname} Service not available, closing transmission channel\r\n` : `${code} 4.3.0 Requested action aborted: try again later\r\n`)
+		socket.write(
+			code === 421
+				? `421 4.3.2 ${hostname} Service not available, closing transmission channel\r\n`
+				: `${code} 4.3.0 Requested action aborted: try again later\r\n`,
+		)
 		if (code === 421) socket.end()
 	}
 
@@ -167,9 +171,17 @@ export async function startFakeSmtp(port = 0): Promise<FakeSmtp> {
 			refusal = null
 		},
 		waitForMail: (predicate, timeoutMs = 15_000) =>
-			waitUntil(() => accepted.find(predicate), timeoutMs, () => `the fake SMTP server accepted no matching mail in ${timeoutMs} ms (${accepted.length} accepted, ${refusals} refused)`),
+			waitUntil(
+				() => accepted.find(predicate),
+				timeoutMs,
+				() => `the fake SMTP server accepted no matching mail in ${timeoutMs} ms (${accepted.length} accepted, ${refusals} refused)`,
+			),
 		waitForRefusals: (count, timeoutMs = 15_000) =>
-			waitUntil(() => (refusals >= count ? true : undefined), timeoutMs, () => `the fake SMTP server refused ${refusals} transactions in ${timeoutMs} ms, not ${count}`).then(() => {}),
+			waitUntil(
+				() => (refusals >= count ? true : undefined),
+				timeoutMs,
+				() => `the fake SMTP server refused ${refusals} transactions in ${timeoutMs} ms, not ${count}`,
+			).then(() => {}),
 		close: async () => {
 			for (const socket of sockets) socket.destroy()
 			await new Promise<void>((resolve) => server.close(() => resolve()))

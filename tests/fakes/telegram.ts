@@ -61,10 +61,26 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 		const params = (request.body ?? {}) as Record<string, unknown>
 		switch (method) {
 			case 'getMe':
-				return { status: 200, body: { ok: true, result: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } } }
+				return {
+					status: 200,
+					body: {
+						ok: true,
+						result: {
+							id: bot.id,
+							is_bot: true,
+							first_name: 'Support',
+							username: bot.username,
+							can_join_groups: true,
+							can_read_all_group_messages: false,
+							supports_inline_queries: false,
+						},
+					},
+				}
 			case 'setWebhook': {
-				if (typeof params.url !== 'string' || !params.url.startsWith('http')) return refusal(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook')
-				if (params.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(params.secret_token))) return refusal(400, 'Bad Request: secret token contains unallowed characters')
+				if (typeof params.url !== 'string' || !params.url.startsWith('http'))
+					return refusal(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook')
+				if (params.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(params.secret_token)))
+					return refusal(400, 'Bad Request: secret token contains unallowed characters')
 				bot.webhook = { url: params.url, secretToken: params.secret_token as string | undefined }
 				return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
 			}
@@ -81,7 +97,15 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 				const sent =
 					method === 'sendPhoto'
 						? { photo: [{ file_id: fileId, file_unique_id: fileId.slice(-8), file_size: file.bytes.length, width: 800, height: 600 }] }
-						: { document: { file_id: fileId, file_unique_id: fileId.slice(-8), file_name: file.filename, mime_type: file.contentType, file_size: file.bytes.length } }
+						: {
+								document: {
+									file_id: fileId,
+									file_unique_id: fileId.slice(-8),
+									file_name: file.filename,
+									mime_type: file.contentType,
+									file_size: file.bytes.length,
+								},
+							}
 				const result = {
 					message_id: nextMessageId++,
 					from: { id: bot.id, is_bot: true, first_name: 'Support', username: bot.username },
@@ -96,7 +120,10 @@ export async function startTelegramFake(port = 0): Promise<TelegramFake> {
 				const file = files.get(String(params.file_id))
 				if (!file || file.token !== token) return refusal(400, 'Bad Request: invalid file_id')
 				if (file.bytes.length > downloadLimit) return refusal(400, 'Bad Request: file is too big')
-				return { status: 200, body: { ok: true, result: { file_id: params.file_id, file_unique_id: file.uniqueId, file_size: file.bytes.length, file_path: file.path } } }
+				return {
+					status: 200,
+					body: { ok: true, result: { file_id: params.file_id, file_unique_id: file.uniqueId, file_size: file.bytes.length, file_path: file.path } },
+				}
 			}
 			case 'deleteWebhook':
 				bot.webhook = undefined
@@ -160,7 +187,12 @@ let nextUpdateId = 100_000
 
 /** A private chat's text message as Telegram sends it in an Update. */
 export function textUpdate(chat: { id: number; firstName: string; lastName?: string; username?: string }, text: string, messageId = nextMessageId++) {
-	const person = { id: chat.id, first_name: chat.firstName, ...(chat.lastName ? { last_name: chat.lastName } : {}), ...(chat.username ? { username: chat.username } : {}) }
+	const person = {
+		id: chat.id,
+		first_name: chat.firstName,
+		...(chat.lastName ? { last_name: chat.lastName } : {}),
+		...(chat.username ? { username: chat.username } : {}),
+	}
 	return {
 		update_id: nextUpdateId++,
 		message: {
@@ -180,16 +212,29 @@ export function photoUpdate(chat: { id: number; firstName: string }, photo: { fi
 	const thumbnail = { file_id: `${photo.fileId}-thumb`, file_unique_id: `${photo.fileUniqueId}-t`, file_size: 1_000, width: 90, height: 67 }
 	return {
 		update_id: update.update_id,
-		message: { ...message, photo: [thumbnail, { file_id: photo.fileId, file_unique_id: photo.fileUniqueId, file_size: photo.size, width: 1280, height: 960 }], ...(caption ? { caption } : {}) },
+		message: {
+			...message,
+			photo: [thumbnail, { file_id: photo.fileId, file_unique_id: photo.fileUniqueId, file_size: photo.size, width: 1280, height: 960 }],
+			...(caption ? { caption } : {}),
+		},
 	}
 }
 
 /** A private chat's document: its name and type as the customer's app gave them. */
-export function documentUpdate(chat: { id: number; firstName: string }, file: { fileId: string; fileUniqueId: string; size: number }, document: { name: string; mimeType: string }, caption?: string) {
+export function documentUpdate(
+	chat: { id: number; firstName: string },
+	file: { fileId: string; fileUniqueId: string; size: number },
+	document: { name: string; mimeType: string },
+	caption?: string,
+) {
 	const update = textUpdate(chat, '')
 	const { text: _text, ...message } = update.message
 	return {
 		update_id: update.update_id,
-		message: { ...message, document: { file_id: file.fileId, file_unique_id: file.fileUniqueId, file_name: document.name, mime_type: document.mimeType, file_size: file.size }, ...(caption ? { caption } : {}) },
+		message: {
+			...message,
+			document: { file_id: file.fileId, file_unique_id: file.fileUniqueId, file_name: document.name, mime_type: document.mimeType, file_size: file.size },
+			...(caption ? { caption } : {}),
+		},
 	}
 }

@@ -25,8 +25,22 @@ let nextNumber = 1
 
 /** What `GET /{waba-id}/message_templates` lists: one approved template with a parameter, one still pending review. */
 const approvedTemplates = [
-	{ name: 'order_update', language: 'en_US', status: 'APPROVED', category: 'UTILITY', id: '1001', components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped.' }] },
-	{ name: 'summer_sale', language: 'en_US', status: 'PENDING', category: 'MARKETING', id: '1002', components: [{ type: 'BODY', text: 'Our summer sale starts today!' }] },
+	{
+		name: 'order_update',
+		language: 'en_US',
+		status: 'APPROVED',
+		category: 'UTILITY',
+		id: '1001',
+		components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped.' }],
+	},
+	{
+		name: 'summer_sale',
+		language: 'en_US',
+		status: 'PENDING',
+		category: 'MARKETING',
+		id: '1002',
+		components: [{ type: 'BODY', text: 'Our summer sale starts today!' }],
+	},
 ]
 
 const notFound = graphNotFound
@@ -42,15 +56,27 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 		if (request.path === '/whatsapp_business/attachments/' && request.method === 'GET') {
 			const item = media.get(request.query.get('mid') ?? '')
 			if (!item) return { status: 404, body: Buffer.from('Not Found'), headers: { 'Content-Type': 'text/plain' } }
-			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`)
+				return graphError(401, 190, 'Error validating access token.')
 			return { status: 200, body: item.bytes, headers: { 'Content-Type': item.mimeType } }
 		}
 		const mediaInfo = /^\/v\d+\.\d+\/(\d+)$/.exec(request.path)
 		const item = mediaInfo && media.get(mediaInfo[1] ?? '')
 		if (item && request.method === 'GET') {
-			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`) return graphError(401, 190, 'Error validating access token.')
+			if (request.headers.authorization !== `Bearer ${numbers.get(item.phoneNumberId)?.accessToken}`)
+				return graphError(401, 190, 'Error validating access token.')
 			const id = mediaInfo[1]
-			return { status: 200, body: { messaging_product: 'whatsapp', url: `${origin}/whatsapp_business/attachments/?mid=${id}&ext=${Math.floor(Date.now() / 1000) + 300}&hash=ATu${item.sha256.slice(0, 12)}`, mime_type: item.mimeType, sha256: item.sha256, file_size: String(item.bytes.length), id } }
+			return {
+				status: 200,
+				body: {
+					messaging_product: 'whatsapp',
+					url: `${origin}/whatsapp_business/attachments/?mid=${id}&ext=${Math.floor(Date.now() / 1000) + 300}&hash=ATu${item.sha256.slice(0, 12)}`,
+					mime_type: item.mimeType,
+					sha256: item.sha256,
+					file_size: String(item.bytes.length),
+					id,
+				},
+			}
 		}
 		const templates = /^\/v\d+\.\d+\/(\d+)\/message_templates$/.exec(request.path)
 		if (templates && request.method === 'GET') {
@@ -69,7 +95,12 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 			if (form?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
 			if (!form.file || typeof form.file === 'string' || form.file.bytes.length === 0) return graphError(400, 100, '(#100) The parameter file is required.')
 			const mediaId = String(900_000_000_000_000 + media.size + 1)
-			media.set(mediaId, { phoneNumberId: upload[1]!, bytes: form.file.bytes, mimeType: form.type ?? form.file.contentType, sha256: crypto.createHash('sha256').update(form.file.bytes).digest('hex') })
+			media.set(mediaId, {
+				phoneNumberId: upload[1]!,
+				bytes: form.file.bytes,
+				mimeType: form.type ?? form.file.contentType,
+				sha256: crypto.createHash('sha256').update(form.file.bytes).digest('hex'),
+			})
 			return { status: 200, body: { id: mediaId } }
 		}
 		const match = /^\/v\d+\.\d+\/(\d+)(\/messages)?$/.exec(request.path)
@@ -77,16 +108,30 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 		const [, id = '', messages] = match
 		const number = numbers.get(id)
 		if (!number) return notFound(request)
-		if (request.headers.authorization !== `Bearer ${number.accessToken}`) return graphError(401, 190, 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.')
-		if (!messages && request.method === 'GET') return { status: 200, body: { display_phone_number: number.displayPhoneNumber, verified_name: 'Acme Support', id } }
+		if (request.headers.authorization !== `Bearer ${number.accessToken}`)
+			return graphError(
+				401,
+				190,
+				'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+			)
+		if (!messages && request.method === 'GET')
+			return { status: 200, body: { display_phone_number: number.displayPhoneNumber, verified_name: 'Acme Support', id } }
 		if (messages && request.method === 'POST') {
 			const body = request.body as { messaging_product?: string; to?: string; type?: string; text?: { body?: string } }
 			if (body?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
 			if (!body.to || !/^\d{6,15}$/.test(body.to)) return graphError(400, 131030, '(#131030) Recipient phone number not in allowed list')
 			if (body.type === 'text' && !body.text?.body) return graphError(400, 100, '(#100) Param text[body] is required.')
-			const sentMedia = body.type && ['image', 'audio', 'video', 'document'].includes(body.type) ? (body as Record<string, { id?: string } | undefined>)[body.type] : undefined
+			const sentMedia =
+				body.type && ['image', 'audio', 'video', 'document'].includes(body.type) ? (body as Record<string, { id?: string } | undefined>)[body.type] : undefined
 			if (sentMedia && !media.has(sentMedia.id ?? '')) return graphError(400, 131053, '(#131053) Media upload error: the media id is not valid')
-			return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.${crypto.randomBytes(12).toString('base64url')}` }] } }
+			return {
+				status: 200,
+				body: {
+					messaging_product: 'whatsapp',
+					contacts: [{ input: body.to, wa_id: body.to }],
+					messages: [{ id: `wamid.${crypto.randomBytes(12).toString('base64url')}` }],
+				},
+			}
 		}
 		return notFound(request)
 	}
@@ -115,7 +160,12 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 }
 
 /** A webhook with one customer's text message, as the Cloud API sends it. */
-export function inboundText(phoneNumberId: string, from: { waId: string; name: string }, text: string, id = `wamid.${crypto.randomBytes(12).toString('base64url')}`) {
+export function inboundText(
+	phoneNumberId: string,
+	from: { waId: string; name: string },
+	text: string,
+	id = `wamid.${crypto.randomBytes(12).toString('base64url')}`,
+) {
 	return {
 		object: 'whatsapp_business_account',
 		entry: [
@@ -147,13 +197,25 @@ export function inboundMedia(
 ) {
 	const webhook = inboundText(phoneNumberId, from, '', id)
 	const value = webhook.entry[0]!.changes[0]!.value
-	const details = { mime_type: file.mimeType, sha256: Buffer.from(file.sha256, 'hex').toString('base64'), id: file.mediaId, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) }
+	const details = {
+		mime_type: file.mimeType,
+		sha256: Buffer.from(file.sha256, 'hex').toString('base64'),
+		id: file.mediaId,
+		...(file.filename ? { filename: file.filename } : {}),
+		...(file.caption ? { caption: file.caption } : {}),
+	}
 	const message = { from: from.waId, id, timestamp: String(Math.floor(Date.now() / 1000)), type, [type]: details }
 	return { ...webhook, entry: [{ ...webhook.entry[0]!, changes: [{ field: 'messages', value: { ...value, messages: [message] } }] }] }
 }
 
 /** A webhook with the status of one of our messages. */
-export function statusUpdate(phoneNumberId: string, wamid: string, recipient: string, status: 'sent' | 'delivered' | 'read' | 'failed', error?: { code: number; title: string; details: string }) {
+export function statusUpdate(
+	phoneNumberId: string,
+	wamid: string,
+	recipient: string,
+	status: 'sent' | 'delivered' | 'read' | 'failed',
+	error?: { code: number; title: string; details: string },
+) {
 	return {
 		object: 'whatsapp_business_account',
 		entry: [

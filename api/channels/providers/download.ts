@@ -28,7 +28,8 @@ export async function downloadFile(url: string, headers: Record<string, string> 
 		const location = response.headers.get('location')
 		if (!redirectStatuses.has(response.status) || !location) break
 		await response.body?.cancel()
-		if (redirects === maxRedirects || !URL.canParse(location, address)) throw new ProviderError('refused', `HTTP ${response.status} for the file: too many redirects, or one to nowhere`)
+		if (redirects === maxRedirects || !URL.canParse(location, address))
+			throw new ProviderError('refused', `HTTP ${response.status} for the file: too many redirects, or one to nowhere`)
 		address = new URL(location, address)
 	}
 	if (!response.ok || !response.body) {

@@ -7,7 +7,9 @@ import { type ProviderChannel, ProviderError, type WebhookRequest, type WebhookV
  * right kind, and the webhooks' handshake and signature.
  */
 
-type GraphError = { error?: { message?: string; type?: string; code?: number; error_subcode?: number; error_data?: { details?: string } | string; fbtrace_id?: string } }
+type GraphError = {
+	error?: { message?: string; type?: string; code?: number; error_subcode?: number; error_data?: { details?: string } | string; fbtrace_id?: string }
+}
 
 // Graph's codes for "slow down": application (4), user (17), page (32), a call's own limit (613), and WhatsApp's account and pair limits.
 const rateLimitCodes = new Set([4, 17, 32, 613, 80007, 130429, 131048, 131056])

@@ -4,7 +4,14 @@ import { instagramProvider } from './instagram.ts'
 import { messengerProvider } from './messenger.ts'
 import { type ProviderChannel, ProviderError } from './provider.ts'
 
-const channel = (kind: ProviderChannel['kind'], settings: Record<string, unknown>): ProviderChannel => ({ id: 'c', workspaceId: 'w', kind, settings, credentials: {}, webhookSecret: null })
+const channel = (kind: ProviderChannel['kind'], settings: Record<string, unknown>): ProviderChannel => ({
+	id: 'c',
+	workspaceId: 'w',
+	kind,
+	settings,
+	credentials: {},
+	webhookSecret: null,
+})
 const page = channel('messenger', { pageId: '111' })
 const at = 1_700_000_000_000
 
@@ -40,19 +47,30 @@ describe('the Messenger Platform’s webhooks', () => {
 		const message = { sender: { id: '222' }, message: { mid: 'm_1', text: 'Hi' } }
 		expect(messengerProvider.parseWebhook!(page, { object: 'page', entry: [{ id: '999', messaging: [message] }] })).toEqual([])
 		expect(messengerProvider.parseWebhook!(page, { object: 'instagram', entry: [{ id: '111', messaging: [message] }] })).toEqual([])
-		for (const body of [null, 'x', { object: 'page', entry: 5 }, { object: 'page', entry: [null, { id: '111', messaging: [null, 7] }] }, { object: 'page', entry: [{ id: '111', messaging: [{ sender: { id: '222' }, read: { watermark: 'soon' } }] }] }]) {
+		for (const body of [
+			null,
+			'x',
+			{ object: 'page', entry: 5 },
+			{ object: 'page', entry: [null, { id: '111', messaging: [null, 7] }] },
+			{ object: 'page', entry: [{ id: '111', messaging: [{ sender: { id: '222' }, read: { watermark: 'soon' } }] }] },
+		]) {
 			expect(messengerProvider.parseWebhook!(page, body)).toEqual([])
 		}
 	})
 
 	test('Facebook reads the same page webhooks; Instagram its own, by the Instagram account’s id, and reads by mid', () => {
 		const message = { sender: { id: '222' }, recipient: { id: '111' }, timestamp: at, message: { mid: 'm_1', text: 'Hi' } }
-		expect(facebookProvider.parseWebhook!(channel('facebook', { pageId: '111' }), { object: 'page', entry: [{ id: '111', messaging: [message] }] })).toHaveLength(1)
+		expect(
+			facebookProvider.parseWebhook!(channel('facebook', { pageId: '111' }), { object: 'page', entry: [{ id: '111', messaging: [message] }] }),
+		).toHaveLength(1)
 		const instagram = channel('instagram', { pageId: '111', instagramAccountId: '178' })
 		expect(instagramProvider.parseWebhook!(instagram, { object: 'page', entry: [{ id: '111', messaging: [message] }] })).toEqual([])
-		expect(instagramProvider.parseWebhook!(instagram, { object: 'instagram', entry: [{ id: '178', messaging: [{ sender: { id: '333' }, recipient: { id: '178' }, timestamp: at, read: { mid: 'm_7' } }] }] })).toEqual([
-			{ type: 'status', externalId: 'm_7', status: 'read', at: new Date(at) },
-		])
+		expect(
+			instagramProvider.parseWebhook!(instagram, {
+				object: 'instagram',
+				entry: [{ id: '178', messaging: [{ sender: { id: '333' }, recipient: { id: '178' }, timestamp: at, read: { mid: 'm_7' } }] }],
+			}),
+		).toEqual([{ type: 'status', externalId: 'm_7', status: 'read', at: new Date(at) }])
 	})
 })
 

@@ -84,7 +84,10 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 			)
 			if (kind !== 'instagram') return { pageName: page.name ?? null }
 			const account = page.instagram_business_account
-			if (!account?.id) throw new ProviderError('refused', `The page ${page.name ?? pageIdOf(channel)} has no Instagram professional account linked to it.`, { code: 'instagram-not-linked' })
+			if (!account?.id)
+				throw new ProviderError('refused', `The page ${page.name ?? pageIdOf(channel)} has no Instagram professional account linked to it.`, {
+					code: 'instagram-not-linked',
+				})
 			return { pageName: page.name ?? null, instagramAccountId: account.id, instagramUsername: account.username ?? null }
 		},
 
@@ -95,7 +98,10 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 				`${base(config)}/${encodeURIComponent(externalId)}?fields=${fields}`,
 				channel.credentials.accessToken ?? '',
 			)
-			const name = kind === 'instagram' ? profile.name || (profile.username ? `@${profile.username}` : '') : [profile.first_name, profile.last_name].filter(Boolean).join(' ')
+			const name =
+				kind === 'instagram'
+					? profile.name || (profile.username ? `@${profile.username}` : '')
+					: [profile.first_name, profile.last_name].filter(Boolean).join(' ')
 			return { name: name.trim() || null }
 		},
 
@@ -114,11 +120,22 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 					const at = timeOf(event?.timestamp) ?? timeOf(entry.time) ?? new Date()
 					const { message, delivery, read } = event ?? {}
 					if (message?.mid && message.is_echo) {
-						const body = bodyOf(message) || attachmentsOf(message).map((file) => `[${file.kind}]`).join(' ')
+						const body =
+							bodyOf(message) ||
+							attachmentsOf(message)
+								.map((file) => `[${file.kind}]`)
+								.join(' ')
 						if (event.recipient?.id) events.push({ type: 'echo', externalId: message.mid, to: event.recipient.id, body, sentAt: at })
 					} else if (message?.mid && sender && sender !== account) {
 						const attachments = attachmentsOf(message)
-						events.push({ type: 'message', externalId: message.mid, from: { externalId: sender, name: null }, body: bodyOf(message), sentAt: at, ...(attachments.length ? { attachments } : {}) })
+						events.push({
+							type: 'message',
+							externalId: message.mid,
+							from: { externalId: sender, name: null },
+							body: bodyOf(message),
+							sentAt: at,
+							...(attachments.length ? { attachments } : {}),
+						})
 					}
 					for (const mid of listOf(delivery?.mids)) events.push({ type: 'status', externalId: mid, status: 'delivered', at })
 					const deliveredUpTo = timeOf(delivery?.watermark)
@@ -151,7 +168,11 @@ export function pageMessagingProvider({ kind, object }: PageOptions): ChannelPro
 				form.set('filedata', await attachment.read(), attachment.filename)
 				sent = await graphCall<Sent>(url, token, { method: 'POST', form })
 			}
-			if (message.body || !attachment) sent = await graphCall<Sent>(url, token, { method: 'POST', body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: { text: message.body } } })
+			if (message.body || !attachment)
+				sent = await graphCall<Sent>(url, token, {
+					method: 'POST',
+					body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: { text: message.body } },
+				})
 			return { externalId: sent.message_id ?? null, status: 'sent' }
 		},
 

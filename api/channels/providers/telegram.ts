@@ -1,6 +1,14 @@
 import crypto from 'node:crypto'
 import { downloadFile } from './download.ts'
-import { type ChannelProvider, type Described, type InboundAttachment, type InboundEvent, type ProviderChannel, type ProviderConfig, ProviderError } from './provider.ts'
+import {
+	type ChannelProvider,
+	type Described,
+	type InboundAttachment,
+	type InboundEvent,
+	type ProviderChannel,
+	type ProviderConfig,
+	ProviderError,
+} from './provider.ts'
 
 /**
  * Telegram's Bot API (https://core.telegram.org/bots/api): a bot token is the only credential;

@@ -13,7 +13,12 @@ type WhatsAppValue = {
 	metadata?: { phone_number_id?: string }
 	contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>
 	messages?: Array<WhatsAppMessage>
-	statuses?: Array<{ id?: string; status?: string; timestamp?: string; errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }> }>
+	statuses?: Array<{
+		id?: string
+		status?: string
+		timestamp?: string
+		errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>
+	}>
 }
 type WhatsAppMedia = { id?: string; mime_type?: string; sha256?: string; caption?: string; filename?: string }
 type WhatsAppMessage = { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string } } & Partial<Record<MediaType, WhatsAppMedia>>
@@ -81,7 +86,13 @@ export const whatsappProvider: ChannelProvider = {
 			.filter((template) => template.status === 'APPROVED')
 			.map((template) => {
 				const body = template.components?.find((component) => component.type === 'BODY')?.text ?? ''
-				return { name: template.name, language: template.language, category: template.category, body, parameterCount: new Set(body.match(/\{\{\d+\}\}/g) ?? []).size }
+				return {
+					name: template.name,
+					language: template.language,
+					category: template.category,
+					body,
+					parameterCount: new Set(body.match(/\{\{\d+\}\}/g) ?? []).size,
+				}
 			})
 	},
 
@@ -110,8 +121,16 @@ export const whatsappProvider: ChannelProvider = {
 				for (const status of value.statuses ?? []) {
 					if (!status.id || !status.status || !deliveryStatuses.has(status.status)) continue
 					const [problem] = status.errors ?? []
-					const error: Described | undefined = problem ? { key: 'providerErrors.refused', values: { detail: [problem.title ?? problem.message, problem.error_data?.details].filter(Boolean).join(': ') } } : undefined
-					events.push({ type: 'status', externalId: status.id, status: status.status as 'sent' | 'delivered' | 'read' | 'failed', error, at: new Date(Number(status.timestamp) * 1000) })
+					const error: Described | undefined = problem
+						? { key: 'providerErrors.refused', values: { detail: [problem.title ?? problem.message, problem.error_data?.details].filter(Boolean).join(': ') } }
+						: undefined
+					events.push({
+						type: 'status',
+						externalId: status.id,
+						status: status.status as 'sent' | 'delivered' | 'read' | 'failed',
+						error,
+						at: new Date(Number(status.timestamp) * 1000),
+					})
 				}
 			}
 		}
@@ -134,7 +153,10 @@ export const whatsappProvider: ChannelProvider = {
 		const token = channel.credentials.accessToken ?? ''
 		const number = `${base(config)}/${encodeURIComponent(String(channel.settings.phoneNumberId))}`
 		const post = (payload: Record<string, unknown>) =>
-			graphCall<{ messages?: Array<{ id?: string }> }>(`${number}/messages`, token, { method: 'POST', body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload } })
+			graphCall<{ messages?: Array<{ id?: string }> }>(`${number}/messages`, token, {
+				method: 'POST',
+				body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.to, ...payload },
+			})
 		const { attachment } = message
 		if (attachment && !message.template) {
 			// The file is uploaded to the number first, then sent by the media id Meta gives back.
@@ -146,12 +168,22 @@ export const whatsappProvider: ChannelProvider = {
 			if (!uploaded.id) throw new ProviderError('refused', 'Meta gave no id for the uploaded media')
 			const type = mediaTypeFor(attachment.contentType)
 			const captioned = type !== 'audio' && message.body.length > 0 && message.body.length <= captionLimit
-			const sent = await post({ type, [type]: { id: uploaded.id, ...(captioned ? { caption: message.body } : {}), ...(type === 'document' ? { filename: attachment.filename } : {}) } })
+			const sent = await post({
+				type,
+				[type]: { id: uploaded.id, ...(captioned ? { caption: message.body } : {}), ...(type === 'document' ? { filename: attachment.filename } : {}) },
+			})
 			// A text the file could not carry (audio has no caption, a caption has 1 024 characters) follows as its own message.
 			if (captioned || !message.body) return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
 		}
 		const payload = message.template
-			? { type: 'template', template: { name: message.template.name, language: { code: message.template.language }, components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }] } }
+			? {
+					type: 'template',
+					template: {
+						name: message.template.name,
+						language: { code: message.template.language },
+						components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }],
+					},
+				}
 			: { type: 'text', text: { preview_url: false, body: message.body } }
 		const sent = await post(payload)
 		return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }

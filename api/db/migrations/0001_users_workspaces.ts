@@ -34,9 +34,7 @@ export async function up(db: Kysely<unknown>) {
 
 	await db.schema
 		.alterTable('users')
-		.addForeignKeyConstraint('users_current_workspace_fk', ['current_workspace_id'], 'workspaces', ['id'], (fk) =>
-			fk.onDelete('set null'),
-		)
+		.addForeignKeyConstraint('users_current_workspace_fk', ['current_workspace_id'], 'workspaces', ['id'], (fk) => fk.onDelete('set null'))
 		.execute()
 
 	await db.schema
@@ -45,7 +43,10 @@ export async function up(db: Kysely<unknown>) {
 		.addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
 		.addColumn('role', 'text', (col) => col.notNull().check(sql`role in ('owner', 'admin', 'agent')`))
 		.addColumn('availability', 'text', (col) =>
-			col.notNull().defaultTo('offline').check(sql`availability in ('online', 'busy', 'offline')`),
+			col
+				.notNull()
+				.defaultTo('offline')
+				.check(sql`availability in ('online', 'busy', 'offline')`),
 		)
 		.addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
 		.addPrimaryKeyConstraint('members_pk', ['workspace_id', 'user_id'])

@@ -53,8 +53,18 @@ export async function up(db: Kysely<unknown>) {
 		.addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
 		.addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
 		// Byte order of folded text is alphabetical for Latin and Arabic alike, and needs no locale.
-		.addColumn('name_key', sql`text collate "C"`, (col) => col.notNull().generatedAlwaysAs(sql`crm_fold(name)`).stored())
-		.addColumn('search_text', 'text', (col) => col.notNull().generatedAlwaysAs(sql`crm_contact_search_text(name, email, phone, company)`).stored())
+		.addColumn('name_key', sql`text collate "C"`, (col) =>
+			col
+				.notNull()
+				.generatedAlwaysAs(sql`crm_fold(name)`)
+				.stored(),
+		)
+		.addColumn('search_text', 'text', (col) =>
+			col
+				.notNull()
+				.generatedAlwaysAs(sql`crm_contact_search_text(name, email, phone, company)`)
+				.stored(),
+		)
 		.addUniqueConstraint('contacts_workspace_email_key', ['workspace_id', 'email'])
 		.addUniqueConstraint('contacts_workspace_id_key', ['workspace_id', 'id'])
 		.execute()

@@ -23,8 +23,12 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger contacts_count_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_count_contacts()`.execute(db)
-	await sql`create trigger contacts_count_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_count_contacts()`.execute(db)
+	await sql`create trigger contacts_count_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_count_contacts()`.execute(
+		db,
+	)
+	await sql`create trigger contacts_count_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_count_contacts()`.execute(
+		db,
+	)
 
 	// A contact's deletion reaches contact_labels (cascade) before its own trigger runs: the workspace is locked here first too.
 	await sql`
@@ -44,8 +48,12 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger contact_labels_count_inserted after insert on contact_labels referencing new table as new_rows for each statement execute function crm_count_contact_labels()`.execute(db)
-	await sql`create trigger contact_labels_count_deleted after delete on contact_labels referencing old table as old_rows for each statement execute function crm_count_contact_labels()`.execute(db)
+	await sql`create trigger contact_labels_count_inserted after insert on contact_labels referencing new table as new_rows for each statement execute function crm_count_contact_labels()`.execute(
+		db,
+	)
+	await sql`create trigger contact_labels_count_deleted after delete on contact_labels referencing old table as old_rows for each statement execute function crm_count_contact_labels()`.execute(
+		db,
+	)
 
 	await sql`update workspaces set contact_count = (select count(*) from contacts where contacts.workspace_id = workspaces.id)`.execute(db)
 	await sql`update labels set contact_count = (select count(*) from contact_labels where contact_labels.label_id = labels.id)`.execute(db)

@@ -41,9 +41,15 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger contacts_search_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_contact_search_sync()`.execute(db)
-	await sql`create trigger contacts_search_updated after update on contacts referencing new table as new_rows for each statement execute function crm_contact_search_sync()`.execute(db)
-	await sql`create trigger contacts_search_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_contact_search_sync()`.execute(db)
+	await sql`create trigger contacts_search_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_contact_search_sync()`.execute(
+		db,
+	)
+	await sql`create trigger contacts_search_updated after update on contacts referencing new table as new_rows for each statement execute function crm_contact_search_sync()`.execute(
+		db,
+	)
+	await sql`create trigger contacts_search_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_contact_search_sync()`.execute(
+		db,
+	)
 }
 
 export async function down(db: Kysely<unknown>) {

@@ -57,9 +57,15 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger conversations_count_inserted after insert on conversations referencing new table as new_rows for each statement execute function crm_count_conversations()`.execute(db)
-	await sql`create trigger conversations_count_updated after update on conversations referencing old table as old_rows new table as new_rows for each statement execute function crm_count_conversations()`.execute(db)
-	await sql`create trigger conversations_count_deleted after delete on conversations referencing old table as old_rows for each statement execute function crm_count_conversations()`.execute(db)
+	await sql`create trigger conversations_count_inserted after insert on conversations referencing new table as new_rows for each statement execute function crm_count_conversations()`.execute(
+		db,
+	)
+	await sql`create trigger conversations_count_updated after update on conversations referencing old table as old_rows new table as new_rows for each statement execute function crm_count_conversations()`.execute(
+		db,
+	)
+	await sql`create trigger conversations_count_deleted after delete on conversations referencing old table as old_rows for each statement execute function crm_count_conversations()`.execute(
+		db,
+	)
 	await sql`
 		insert into conversation_counts (workspace_id, assignee_key, status, count)
 		select workspace_id, coalesce(assignee_id, ${sql.lit(unassignedKey)}::uuid), status, count(*) from conversations group by 1, 2, 3

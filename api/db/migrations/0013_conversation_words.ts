@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger messages_words_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_conversation_words_add()`.execute(db)
+	await sql`create trigger messages_words_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_conversation_words_add()`.execute(
+		db,
+	)
 	await sql`
 		insert into conversation_words (conversation_id, workspace_id, words)
 		select conversation_id, workspace_id, strip(crm_message_words(string_agg(body, E'\\n'))) from messages where body <> '' group by 1, 2

@@ -73,10 +73,18 @@ export async function up(db: Kysely<unknown>) {
 	`
 	// Messages: their own time; only texts and resolutions count (a note, a snooze's line, an assignment's change nothing here).
 	const counted = `kind = 'text' or (kind = 'activity' and activity->>'key' = 'activity.resolved')`
-	await note('crm_report_messages_new', `select workspace_id, min(created_at), max(created_at) from new_rows where ${counted} group by workspace_id`).execute(db)
-	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where ${counted} group by workspace_id`).execute(db)
-	await sql`create trigger messages_report_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_report_messages_new()`.execute(db)
-	await sql`create trigger messages_report_deleted after delete on messages referencing old table as old_rows for each statement execute function crm_report_messages_old()`.execute(db)
+	await note('crm_report_messages_new', `select workspace_id, min(created_at), max(created_at) from new_rows where ${counted} group by workspace_id`).execute(
+		db,
+	)
+	await note('crm_report_messages_old', `select workspace_id, min(created_at), max(created_at) from old_rows where ${counted} group by workspace_id`).execute(
+		db,
+	)
+	await sql`create trigger messages_report_inserted after insert on messages referencing new table as new_rows for each statement execute function crm_report_messages_new()`.execute(
+		db,
+	)
+	await sql`create trigger messages_report_deleted after delete on messages referencing old table as old_rows for each statement execute function crm_report_messages_old()`.execute(
+		db,
+	)
 	// A message or a contact moved in time (the demo's backdated threads): where it was and where it is. Row
 	// triggers, as PostgreSQL allows no transition tables with a column list; only an update naming the column fires them.
 	await sql`
@@ -86,12 +94,20 @@ export async function up(db: Kysely<unknown>) {
 			return null;
 		end $$
 	`.execute(db)
-	await sql`create trigger messages_report_moved after update of created_at on messages for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
+	await sql`create trigger messages_report_moved after update of created_at on messages for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(
+		db,
+	)
 
 	// Conversations: from their start to their last activity, which holds all their facts; an update only
 	// when it moves what the reports read (assignee, first response, channel), not every new message.
-	await note('crm_report_conversations_new', `select workspace_id, min(created_at), max(greatest(last_activity_at, created_at)) from new_rows group by workspace_id`).execute(db)
-	await note('crm_report_conversations_old', `select workspace_id, min(created_at), max(greatest(last_activity_at, created_at)) from old_rows group by workspace_id`).execute(db)
+	await note(
+		'crm_report_conversations_new',
+		`select workspace_id, min(created_at), max(greatest(last_activity_at, created_at)) from new_rows group by workspace_id`,
+	).execute(db)
+	await note(
+		'crm_report_conversations_old',
+		`select workspace_id, min(created_at), max(greatest(last_activity_at, created_at)) from old_rows group by workspace_id`,
+	).execute(db)
 	await note(
 		'crm_report_conversations_changed',
 		`select n.workspace_id, min(least(n.created_at, o.created_at)), max(greatest(n.last_activity_at, o.last_activity_at, n.first_response_at, o.first_response_at, n.created_at))
@@ -99,24 +115,40 @@ export async function up(db: Kysely<unknown>) {
 		where n.assignee_id is distinct from o.assignee_id or n.first_response_at is distinct from o.first_response_at or n.channel_id is distinct from o.channel_id or n.created_at <> o.created_at
 		group by n.workspace_id`,
 	).execute(db)
-	await sql`create trigger conversations_report_inserted after insert on conversations referencing new table as new_rows for each statement execute function crm_report_conversations_new()`.execute(db)
-	await sql`create trigger conversations_report_deleted after delete on conversations referencing old table as old_rows for each statement execute function crm_report_conversations_old()`.execute(db)
-	await sql`create trigger conversations_report_updated after update on conversations referencing old table as old_rows new table as new_rows for each statement execute function crm_report_conversations_changed()`.execute(db)
+	await sql`create trigger conversations_report_inserted after insert on conversations referencing new table as new_rows for each statement execute function crm_report_conversations_new()`.execute(
+		db,
+	)
+	await sql`create trigger conversations_report_deleted after delete on conversations referencing old table as old_rows for each statement execute function crm_report_conversations_old()`.execute(
+		db,
+	)
+	await sql`create trigger conversations_report_updated after update on conversations referencing old table as old_rows new table as new_rows for each statement execute function crm_report_conversations_changed()`.execute(
+		db,
+	)
 
 	// A conversation's labels: its whole span.
 	const labelled = (rows: string) =>
 		`select c.workspace_id, min(c.created_at), max(greatest(c.last_activity_at, c.created_at)) from ${rows} r join conversations c on c.id = r.conversation_id group by c.workspace_id`
 	await note('crm_report_labels_new', labelled('new_rows')).execute(db)
 	await note('crm_report_labels_old', labelled('old_rows')).execute(db)
-	await sql`create trigger conversation_labels_report_inserted after insert on conversation_labels referencing new table as new_rows for each statement execute function crm_report_labels_new()`.execute(db)
-	await sql`create trigger conversation_labels_report_deleted after delete on conversation_labels referencing old table as old_rows for each statement execute function crm_report_labels_old()`.execute(db)
+	await sql`create trigger conversation_labels_report_inserted after insert on conversation_labels referencing new table as new_rows for each statement execute function crm_report_labels_new()`.execute(
+		db,
+	)
+	await sql`create trigger conversation_labels_report_deleted after delete on conversation_labels referencing old table as old_rows for each statement execute function crm_report_labels_old()`.execute(
+		db,
+	)
 
 	// Contacts: the day they were added.
 	await note('crm_report_contacts_new', `select workspace_id, min(created_at), max(created_at) from new_rows group by workspace_id`).execute(db)
 	await note('crm_report_contacts_old', `select workspace_id, min(created_at), max(created_at) from old_rows group by workspace_id`).execute(db)
-	await sql`create trigger contacts_report_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_report_contacts_new()`.execute(db)
-	await sql`create trigger contacts_report_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_report_contacts_old()`.execute(db)
-	await sql`create trigger contacts_report_moved after update of created_at on contacts for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(db)
+	await sql`create trigger contacts_report_inserted after insert on contacts referencing new table as new_rows for each statement execute function crm_report_contacts_new()`.execute(
+		db,
+	)
+	await sql`create trigger contacts_report_deleted after delete on contacts referencing old table as old_rows for each statement execute function crm_report_contacts_old()`.execute(
+		db,
+	)
+	await sql`create trigger contacts_report_moved after update of created_at on contacts for each row when (old.created_at <> new.created_at) execute function crm_report_moved()`.execute(
+		db,
+	)
 
 	// Campaign recipients: the day their message went out, once it has, and again when its delivery moves.
 	await note(
@@ -125,14 +157,18 @@ export async function up(db: Kysely<unknown>) {
 		where n.sent_at is not null and (n.status is distinct from o.status or n.sent_at is distinct from o.sent_at)
 		group by n.workspace_id`,
 	).execute(db)
-	await sql`create trigger campaign_recipients_report_updated after update on campaign_recipients referencing old table as old_rows new table as new_rows for each statement execute function crm_report_recipients_changed()`.execute(db)
+	await sql`create trigger campaign_recipients_report_updated after update on campaign_recipients referencing old table as old_rows new table as new_rows for each statement execute function crm_report_recipients_changed()`.execute(
+		db,
+	)
 
 	// A new time zone moves every fact to another day: all of the workspace's days.
 	await note(
 		'crm_report_timezone_changed',
 		`select n.id, '-infinity'::timestamptz, 'infinity'::timestamptz from new_rows n join old_rows o on o.id = n.id where n.timezone is distinct from o.timezone`,
 	).execute(db)
-	await sql`create trigger workspaces_report_timezone after update on workspaces referencing old table as old_rows new table as new_rows for each statement execute function crm_report_timezone_changed()`.execute(db)
+	await sql`create trigger workspaces_report_timezone after update on workspaces referencing old table as old_rows new table as new_rows for each statement execute function crm_report_timezone_changed()`.execute(
+		db,
+	)
 
 	// What exists already is counted by the first refresh.
 	await sql`insert into report_dirty (workspace_id, from_at, to_at) select id, '-infinity', 'infinity' from workspaces`.execute(db)

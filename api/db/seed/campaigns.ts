@@ -29,7 +29,13 @@ export async function seedDemoCampaign(db: DB, workspaceId: string, ownerId: str
 	const recipients = [...new Map(identities.map((identity) => [identity.contactId, identity])).values()]
 	if (recipients.length === 0) return 0
 	const statusOf = (index: number): { status: RecipientStatus; reason: string | null } =>
-		index === 7 ? { status: 'failed', reason: 'The visitor’s page was closed' } : index % 6 === 0 ? { status: 'replied', reason: null } : index % 3 === 0 ? { status: 'delivered', reason: null } : { status: 'read', reason: null }
+		index === 7
+			? { status: 'failed', reason: 'The visitor’s page was closed' }
+			: index % 6 === 0
+				? { status: 'replied', reason: null }
+				: index % 3 === 0
+					? { status: 'delivered', reason: null }
+					: { status: 'read', reason: null }
 	await db.transaction().execute(async (trx) => {
 		const campaign = await trx
 			.insertInto('campaigns')

@@ -23,7 +23,11 @@ export const demoMessagingChannels: DemoChannel[] = [
 		name: 'WhatsApp (demo)',
 		settings: { displayPhoneNumber: '+20 100 000 0000', verifiedName: 'Demo Shop' },
 		customer: { externalId: '201001234567', name: 'Youssef Kamal', phone: '+201001234567' },
-		thread: [{ in: 'مساء الخير، هل التوصيل متاح لمدينة نصر اليوم؟' }, { reply: 'مساء النور! نعم، الطلبات قبل ٤ مساءً تصل اليوم.' }, { in: 'تمام، سأطلب الآن 👍' }],
+		thread: [
+			{ in: 'مساء الخير، هل التوصيل متاح لمدينة نصر اليوم؟' },
+			{ reply: 'مساء النور! نعم، الطلبات قبل ٤ مساءً تصل اليوم.' },
+			{ in: 'تمام، سأطلب الآن 👍' },
+		],
 	},
 	{
 		kind: 'telegram',
@@ -63,7 +67,13 @@ export const demoMessagingChannels: DemoChannel[] = [
 export async function seedDemoChannels(db: DB, workspaceId: string, owner: Actor): Promise<number> {
 	let created = 0
 	for (const [index, demo] of demoMessagingChannels.entries()) {
-		const existing = await db.selectFrom('channels').select('id').where('workspaceId', '=', workspaceId).where('kind', '=', demo.kind).where('name', '=', demo.name).executeTakeFirst()
+		const existing = await db
+			.selectFrom('channels')
+			.select('id')
+			.where('workspaceId', '=', workspaceId)
+			.where('kind', '=', demo.kind)
+			.where('name', '=', demo.name)
+			.executeTakeFirst()
 		if (existing) continue
 		const channel = await db
 			.insertInto('channels')
@@ -73,7 +83,12 @@ export async function seedDemoChannels(db: DB, workspaceId: string, owner: Actor
 		let number = 0
 		for (const [stepIndex, step] of demo.thread.entries()) {
 			if ('in' in step) {
-				const { conversation } = await receiveMessage(db, unheard, { channel, from: demo.customer, externalId: `demo-${demo.kind}-${stepIndex}`, body: step.in })
+				const { conversation } = await receiveMessage(db, unheard, {
+					channel,
+					from: demo.customer,
+					externalId: `demo-${demo.kind}-${stepIndex}`,
+					body: step.in,
+				})
 				number = conversation.number
 				continue
 			}
@@ -82,7 +97,11 @@ export async function seedDemoChannels(db: DB, workspaceId: string, owner: Actor
 				if (!conversation) throw new Error(`demo conversation #${number} is missing`)
 				const { message } = await postMessage(trx, conversation, { kind: 'text', body: step.reply }, owner)
 				// Its send job finds it delivered already and does nothing: the demo channels reach nobody.
-				await trx.updateTable('messages').set({ status: 'read', externalId: `demo-${demo.kind}-${stepIndex}` }).where('id', '=', message.id).execute()
+				await trx
+					.updateTable('messages')
+					.set({ status: 'read', externalId: `demo-${demo.kind}-${stepIndex}` })
+					.where('id', '=', message.id)
+					.execute()
 			})
 		}
 		const conversation = await db.selectFrom('conversations').select('id').where('channelId', '=', channel.id).executeTakeFirstOrThrow()

@@ -35,10 +35,7 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'ar',
-		steps: [
-			{ in: 'مرحبا، هل يوجد هذا الحذاء مقاس ٤٢ باللون الأسود؟' },
-			{ in: 'وكم سعر التوصيل إلى الإسكندرية؟' },
-		],
+		steps: [{ in: 'مرحبا، هل يوجد هذا الحذاء مقاس ٤٢ باللون الأسود؟' }, { in: 'وكم سعر التوصيل إلى الإسكندرية؟' }],
 	},
 	{
 		language: 'ar',
@@ -95,10 +92,7 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'ar',
-		steps: [
-			{ in: 'ممكن أعرف مواعيد العمل يوم الجمعة؟' },
-			{ reply: 'يوم الجمعة نعمل من ٢ ظهراً حتى ١١ مساءً.', by: 'julien' },
-		],
+		steps: [{ in: 'ممكن أعرف مواعيد العمل يوم الجمعة؟' }, { reply: 'يوم الجمعة نعمل من ٢ ظهراً حتى ١١ مساءً.', by: 'julien' }],
 	},
 	{
 		language: 'ar',
@@ -140,11 +134,7 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'fr',
-		steps: [
-			{ in: 'J’ai reçu un article abîmé, je voudrais un remboursement.' },
-			{ priority: 'high', by: 'owner' },
-			{ labels: ['follow-up'], by: 'owner' },
-		],
+		steps: [{ in: 'J’ai reçu un article abîmé, je voudrais un remboursement.' }, { priority: 'high', by: 'owner' }, { labels: ['follow-up'], by: 'owner' }],
 	},
 	{
 		language: 'fr',
@@ -166,7 +156,11 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'fr',
-		steps: [{ in: 'Bonsoir, le site affiche une erreur au paiement par carte.' }, { in: 'J’ai réessayé trois fois, toujours pareil.' }, { priority: 'urgent', by: 'julien' }],
+		steps: [
+			{ in: 'Bonsoir, le site affiche une erreur au paiement par carte.' },
+			{ in: 'J’ai réessayé trois fois, toujours pareil.' },
+			{ priority: 'urgent', by: 'julien' },
+		],
 	},
 	{
 		language: 'fr',
@@ -179,10 +173,7 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'fr',
-		steps: [
-			{ in: 'Quels sont vos horaires d’ouverture le dimanche ?' },
-			{ assign: 'amira', by: 'owner' },
-		],
+		steps: [{ in: 'Quels sont vos horaires d’ouverture le dimanche ?' }, { assign: 'amira', by: 'owner' }],
 	},
 	{
 		language: 'fr',
@@ -273,6 +264,10 @@ export const demoThreads: Thread[] = [
 	},
 	{
 		language: 'en',
-		steps: [{ in: 'Can I change the size on my order before it ships?' }, { in: 'It is order 10233, I need a medium instead of a small.' }, { priority: 'low', by: 'owner' }],
+		steps: [
+			{ in: 'Can I change the size on my order before it ships?' },
+			{ in: 'It is order 10233, I need a medium instead of a small.' },
+			{ priority: 'low', by: 'owner' },
+		],
 	},
 ]

@@ -112,7 +112,13 @@ const emailDomains = ['example.com', 'example.org', 'example.net']
 /** Lower-case ASCII for an e-mail address: `Élodie Lefèvre` → `elodie.lefevre`. */
 function mailbox(...parts: string[]): string {
 	return parts
-		.map((part) => part.normalize('NFD').replace(/[^\p{L}\p{N}]/gu, '').replace(/[^a-zA-Z0-9]/g, '').toLowerCase())
+		.map((part) =>
+			part
+				.normalize('NFD')
+				.replace(/[^\p{L}\p{N}]/gu, '')
+				.replace(/[^a-zA-Z0-9]/g, '')
+				.toLowerCase(),
+		)
 		.join('.')
 }
 

@@ -11,12 +11,34 @@ const lines = {
 		agent: ['أهلًا بك، سأتحقق من ذلك الآن.', 'تم شحن طلبك وسيصل خلال يومين.', 'تم تحديث العنوان.', 'العفو، نحن في الخدمة دائمًا.'],
 	},
 	fr: {
-		customer: ['Bonjour, j’ai une question sur ma commande.', 'Quand arrive mon colis ?', 'Puis-je changer l’adresse ?', 'Merci beaucoup !', 'Le paiement a échoué, pourquoi ?'],
-		agent: ['Bonjour, je regarde tout de suite.', 'Votre colis est parti, il arrive sous deux jours.', 'L’adresse est mise à jour.', 'Avec plaisir, bonne journée !'],
+		customer: [
+			'Bonjour, j’ai une question sur ma commande.',
+			'Quand arrive mon colis ?',
+			'Puis-je changer l’adresse ?',
+			'Merci beaucoup !',
+			'Le paiement a échoué, pourquoi ?',
+		],
+		agent: [
+			'Bonjour, je regarde tout de suite.',
+			'Votre colis est parti, il arrive sous deux jours.',
+			'L’adresse est mise à jour.',
+			'Avec plaisir, bonne journée !',
+		],
 	},
 	en: {
-		customer: ['Hi, I have a question about my order.', 'When will my parcel arrive?', 'Can I change the delivery address?', 'Thanks a lot!', 'My payment failed, what happened?'],
-		agent: ['Hello, let me check that for you.', 'Your order has shipped and arrives in two days.', 'The address is updated.', 'You are welcome, have a nice day!'],
+		customer: [
+			'Hi, I have a question about my order.',
+			'When will my parcel arrive?',
+			'Can I change the delivery address?',
+			'Thanks a lot!',
+			'My payment failed, what happened?',
+		],
+		agent: [
+			'Hello, let me check that for you.',
+			'Your order has shipped and arrives in two days.',
+			'The address is updated.',
+			'You are welcome, have a nice day!',
+		],
 	},
 }
 
@@ -33,7 +55,13 @@ const byLanguage = (part: 'customer' | 'agent', index: ReturnType<typeof sql>) =
  * threads' week is left as it is.
  */
 export async function seedDemoHistory(db: DB, workspaceId: string): Promise<{ created: number }> {
-	const old = await db.selectFrom('conversations').select('id').where('workspaceId', '=', workspaceId).where('createdAt', '<', sql<Date>`now() - interval '8 days'`).limit(1).executeTakeFirst()
+	const old = await db
+		.selectFrom('conversations')
+		.select('id')
+		.where('workspaceId', '=', workspaceId)
+		.where('createdAt', '<', sql<Date>`now() - interval '8 days'`)
+		.limit(1)
+		.executeTakeFirst()
 	if (old) return { created: 0 }
 	const channels = await db.selectFrom('channels').select(['id', 'kind']).where('workspaceId', '=', workspaceId).orderBy('createdAt').execute()
 	const members = await db.selectFrom('members').select('userId').where('workspaceId', '=', workspaceId).orderBy('userId').execute()

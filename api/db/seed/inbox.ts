@@ -96,7 +96,13 @@ function interleaved(threads: Thread[]): Thread[] {
 	return Array.from({ length: longest }, (_, index) => byLanguage.flatMap((list) => list[index] ?? [])).flat()
 }
 
-async function play(trx: DB, conversation: Awaited<ReturnType<typeof lockConversations>>[number], step: Exclude<Step, { in: string }>, actor: (teammate: Teammate) => Actor, labels: Array<{ id: string; title: string }>) {
+async function play(
+	trx: DB,
+	conversation: Awaited<ReturnType<typeof lockConversations>>[number],
+	step: Exclude<Step, { in: string }>,
+	actor: (teammate: Teammate) => Actor,
+	labels: Array<{ id: string; title: string }>,
+) {
 	const by = actor(step.by)
 	if ('reply' in step) await postMessage(trx, conversation, { kind: 'text', body: step.reply }, by)
 	else if ('note' in step) await postMessage(trx, conversation, { kind: 'note', body: step.note }, by)
@@ -116,7 +122,14 @@ async function play(trx: DB, conversation: Awaited<ReturnType<typeof lockConvers
 
 /** Contacts of the demo with an e-mail, by the language their name is written in. */
 async function customersByLanguage(db: DB, workspaceId: string): Promise<Record<Thread['language'], Array<{ id: string; name: string }>>> {
-	const withEmail = await db.selectFrom('contacts').select(['id', 'name']).where('workspaceId', '=', workspaceId).where('email', 'is not', null).orderBy('nameKey').orderBy('id').execute()
+	const withEmail = await db
+		.selectFrom('contacts')
+		.select(['id', 'name'])
+		.where('workspaceId', '=', workspaceId)
+		.where('email', 'is not', null)
+		.orderBy('nameKey')
+		.orderBy('id')
+		.execute()
 	const firstName = (name: string) => name.split(' ')[0] ?? ''
 	return {
 		ar: withEmail.filter((row) => /[\u0600-\u06FF]/.test(row.name)),
@@ -133,7 +146,12 @@ async function customersByLanguage(db: DB, workspaceId: string): Promise<Record<
 async function spreadOverTheWeek(db: DB, channel: Channel, number: number, newerThreads: number) {
 	// About five hours between threads, the last one an hour ago.
 	const hoursAgo = newerThreads * 5 - 4 + ((number * 7) % 3)
-	const conversation = await db.selectFrom('conversations').select('id').where('workspaceId', '=', channel.workspaceId).where('number', '=', number).executeTakeFirstOrThrow()
+	const conversation = await db
+		.selectFrom('conversations')
+		.select('id')
+		.where('workspaceId', '=', channel.workspaceId)
+		.where('number', '=', number)
+		.executeTakeFirstOrThrow()
 	await backdateConversation(db, conversation.id, hoursAgo)
 }
 

@@ -43,7 +43,8 @@ export const connectKinds = Object.keys(fieldsOf) as ConnectKind[]
 const isConnectKind = (kind: string): kind is ConnectKind => kind in fieldsOf
 
 /** The credentials of a kind, in its form's order: what the channel's page can replace. */
-export const credentialFieldsOf = (kind: string): ConnectField[] => (isConnectKind(kind) ? (fieldsOf[kind] as ConnectField[]).filter((each) => each.secret || each.credential) : [])
+export const credentialFieldsOf = (kind: string): ConnectField[] =>
+	isConnectKind(kind) ? (fieldsOf[kind] as ConnectField[]).filter((each) => each.secret || each.credential) : []
 
 /**
  * Connects a messaging channel with what its provider needs (Telegram: the token @BotFather gave;

@@ -11,7 +11,8 @@ export type Reply = { fieldErrors: Record<string, string[]>; formError: string |
 /** A channel form's field messages from the API's reply: the list under a field, and its `aria-describedby` (ids after `idPrefix`: a page has several forms with the same fields). */
 export function fieldMessages(reply: Reply, idPrefix = '') {
 	const errorsOf = (name: string) => reply?.fieldErrors[name]
-	const described = (name: string, help?: boolean) => [help ? `${idPrefix}${name}-help` : '', errorsOf(name) ? `${idPrefix}${name}-error` : ''].filter(Boolean).join(' ') || undefined
+	const described = (name: string, help?: boolean) =>
+		[help ? `${idPrefix}${name}-help` : '', errorsOf(name) ? `${idPrefix}${name}-error` : ''].filter(Boolean).join(' ') || undefined
 	const errorList = (name: string) =>
 		errorsOf(name) ? (
 			<ul id={`${idPrefix}${name}-error`} className={field.errors}>
@@ -27,7 +28,19 @@ export function fieldMessages(reply: Reply, idPrefix = '') {
  * A link channel's settings: a plain form (it works without JavaScript); the API checks it and
  * words its messages, shown beside their fields, and what was typed stays.
  */
-export function LinkChannelForm({ values, reply, prefix, submit, pending }: { values: LinkChannelValues; reply: Reply; prefix: string; submit: string; pending: boolean }) {
+export function LinkChannelForm({
+	values,
+	reply,
+	prefix,
+	submit,
+	pending,
+}: {
+	values: LinkChannelValues
+	reply: Reply
+	prefix: string
+	submit: string
+	pending: boolean
+}) {
 	const { t } = useTranslation('channels')
 	const current = { ...values, ...reply?.values } as LinkChannelValues
 	const { errorsOf, described, errorList } = fieldMessages(reply)
@@ -42,7 +55,17 @@ export function LinkChannelForm({ values, reply, prefix, submit, pending }: { va
 				<label className={field.label} htmlFor="name">
 					{t('ui.name')}
 				</label>
-				<input id="name" name="name" required maxLength={80} defaultValue={current.name} className={field.input} aria-invalid={errorsOf('name') ? true : undefined} aria-describedby={described('name')} autoComplete="off" />
+				<input
+					id="name"
+					name="name"
+					required
+					maxLength={80}
+					defaultValue={current.name}
+					className={field.input}
+					aria-invalid={errorsOf('name') ? true : undefined}
+					aria-describedby={described('name')}
+					autoComplete="off"
+				/>
 				{errorList('name')}
 			</div>
 			<div className={field.field}>
@@ -70,7 +93,15 @@ export function LinkChannelForm({ values, reply, prefix, submit, pending }: { va
 				<label className={field.label} htmlFor="greeting">
 					{t('ui.greeting')}
 				</label>
-				<textarea id="greeting" name="greeting" maxLength={500} defaultValue={current.greeting} className={field.textarea} aria-invalid={errorsOf('greeting') ? true : undefined} aria-describedby={described('greeting', true)} />
+				<textarea
+					id="greeting"
+					name="greeting"
+					maxLength={500}
+					defaultValue={current.greeting}
+					className={field.textarea}
+					aria-invalid={errorsOf('greeting') ? true : undefined}
+					aria-describedby={described('greeting', true)}
+				/>
 				<p id="greeting-help" className={field.help}>
 					{t('ui.greetingHelp')}
 				</p>

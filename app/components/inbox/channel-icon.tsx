@@ -15,7 +15,17 @@ export const kindPaths: Record<string, string> = {
 export function ChannelIcon({ kind }: { kind: string }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	return (
-		<svg viewBox="0 0 24 24" className={styles.icon} role="img" aria-label={t(`channel.${kind in kindPaths ? kind : 'link'}`)} fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round">
+		<svg
+			viewBox="0 0 24 24"
+			className={styles.icon}
+			role="img"
+			aria-label={t(`channel.${kind in kindPaths ? kind : 'link'}`)}
+			fill="none"
+			stroke="currentColor"
+			strokeWidth="1.75"
+			strokeLinecap="round"
+			strokeLinejoin="round"
+		>
 			<path d={kindPaths[kind] ?? kindPaths.link} />
 		</svg>
 	)

@@ -11,7 +11,14 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 type Kind = 'text' | 'note'
 type Suggestion = { id: string; label: string; hint: string; insert: string }
-type Props = { locale: string; workspaceId: string; conversation: Conversation; members: Member[]; upload: { maxBytes: number; megabytes: string }; onTyping: (kind: Kind) => void }
+type Props = {
+	locale: string
+	workspaceId: string
+	conversation: Conversation
+	members: Member[]
+	upload: { maxBytes: number; megabytes: string }
+	onTyping: (kind: Kind) => void
+}
 
 function readDraft(key: string): string {
 	try {
@@ -136,7 +143,9 @@ export function Composer({ locale, workspaceId, conversation, members, upload, o
 		writeDraft(key, value)
 		chooseWhenAnswered.current = false
 		if (value.trim()) onTyping(kind)
-		const found = (['/', '@'] as const).map((trigger) => ({ trigger, token: tokenBeforeCaret(value, caret, trigger) })).find(({ trigger, token }) => token && (trigger === '/' || kind === 'note'))
+		const found = (['/', '@'] as const)
+			.map((trigger) => ({ trigger, token: tokenBeforeCaret(value, caret, trigger) }))
+			.find(({ trigger, token }) => token && (trigger === '/' || kind === 'note'))
 		if (!found?.token) return setMenu(null)
 		setMenu({ trigger: found.trigger, ...found.token })
 		setActive(0)

@@ -40,7 +40,12 @@ export function ConversationList({ locale, query, page, labels, members, channel
 				</h2>
 				<nav className={styles.tabs} aria-label={t('tabs')}>
 					{statuses.map((status) => (
-						<Link key={status} to={to({ status, after: null, conversation: null, before: null })} className={styles.tab} aria-current={query.status === status ? 'page' : undefined}>
+						<Link
+							key={status}
+							to={to({ status, after: null, conversation: null, before: null })}
+							className={styles.tab}
+							aria-current={query.status === status ? 'page' : undefined}
+						>
 							{t(`status.${status}`)}{' '}
 							<span className={styles.count} dir="ltr">
 								{page.countsLimit !== null && page.counts[status] >= page.countsLimit ? t('countAtLeast', { count: page.countsLimit }) : page.counts[status]}
@@ -54,7 +59,14 @@ export function ConversationList({ locale, query, page, labels, members, channel
 					<label htmlFor="inbox-search" className="visually-hidden">
 						{t('filters.search')}
 					</label>
-					<input id="inbox-search" type="search" name="search" defaultValue={query.search} className={`${input} ${styles.compactInput} ${styles.searchInput}`} placeholder={t('filters.searchHint')} />
+					<input
+						id="inbox-search"
+						type="search"
+						name="search"
+						defaultValue={query.search}
+						className={`${input} ${styles.compactInput} ${styles.searchInput}`}
+						placeholder={t('filters.searchHint')}
+					/>
 					<button type="submit" className={`${button.outline} ${styles.compactInput}`}>
 						{t('filters.submitSearch')}
 					</button>
@@ -191,7 +203,13 @@ export function ConversationList({ locale, query, page, labels, members, channel
 					<div className={styles.listScroll}>
 						<ul className={styles.list} aria-label={t('list')}>
 							{page.conversations.map((conversation) => (
-								<Row key={conversation.id} conversation={conversation} to={to({ conversation: conversation.number, before: null, pane: null })} current={conversation.number === selected} myId={me.userId} />
+								<Row
+									key={conversation.id}
+									conversation={conversation}
+									to={to({ conversation: conversation.number, before: null, pane: null })}
+									current={conversation.number === selected}
+									myId={me.userId}
+								/>
 							))}
 						</ul>
 						<Pager query={query} page={page} to={to} />
@@ -254,7 +272,11 @@ function LastFrom({ lastMessage, myId }: { lastMessage: NonNullable<Conversation
 	const { sender } = lastMessage
 	return (
 		<span className={styles.lastFrom}>
-			{sender === null ? t('lastFrom.outgoing') : sender.id === myId ? t('lastFrom.me') : isolated((values) => t('lastFrom.member', values), { name: sender.name })}
+			{sender === null
+				? t('lastFrom.outgoing')
+				: sender.id === myId
+					? t('lastFrom.me')
+					: isolated((values) => t('lastFrom.member', values), { name: sender.name })}
 		</span>
 	)
 }
@@ -264,7 +286,13 @@ function Row({ conversation, to, current, myId }: { conversation: Conversation; 
 	const { contact, lastMessage } = conversation
 	return (
 		<li className={styles.row} aria-current={current ? 'true' : undefined} data-conversation={conversation.number}>
-			<input type="checkbox" name="numbers" value={conversation.number} aria-label={t('bulk.select', { name: contact.name, number: conversation.number })} style={{ marginBlockStart: '0.625rem' }} />
+			<input
+				type="checkbox"
+				name="numbers"
+				value={conversation.number}
+				aria-label={t('bulk.select', { name: contact.name, number: conversation.number })}
+				style={{ marginBlockStart: '0.625rem' }}
+			/>
 			<Avatar name={contact.name} color={contact.avatarColor} />
 			<Link to={to} className={styles.rowLink} preventScrollReset>
 				<span className={styles.rowTop}>

@@ -27,7 +27,8 @@ export const pane = style({
 	borderRadius: vars.radius,
 	background: vars.color.card,
 	selectors: {
-		[`${inbox}[data-view="list"] &[data-pane="list"], ${inbox}[data-view="thread"] &[data-pane="thread"], ${inbox}[data-view="contact"] &[data-pane="contact"]`]: shown,
+		[`${inbox}[data-view="list"] &[data-pane="list"], ${inbox}[data-view="thread"] &[data-pane="thread"], ${inbox}[data-view="contact"] &[data-pane="contact"]`]:
+			shown,
 	},
 	'@media': {
 		[tablet]: { selectors: { [`${inbox} &[data-pane="list"], ${inbox}:not([data-view="contact"]) &[data-pane="thread"]`]: shown } },
@@ -35,7 +36,13 @@ export const pane = style({
 	},
 })
 
-export const paneHeader = style({ position: 'relative', display: 'grid', gap: '0.375rem', padding: '0.5rem 0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+export const paneHeader = style({
+	position: 'relative',
+	display: 'grid',
+	gap: '0.375rem',
+	padding: '0.5rem 0.75rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+})
 export const title = style({ fontSize: '1.25rem', fontWeight: 700 })
 export const tabs = style({ display: 'flex', flexWrap: 'wrap', gap: '0.125rem' })
 export const tab = style({
@@ -124,9 +131,21 @@ export const icon = style({ inlineSize: '1rem', blockSize: '1rem', flex: 'none',
 export const pager = style({ display: 'flex', justifyContent: 'space-between', gap: '0.5rem', padding: '0.5rem 0.75rem' })
 export const empty = style({ padding: '2rem 1rem', textAlign: 'center', color: vars.color.mutedForeground })
 
-export const threadHeader = style({ position: 'relative', display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+export const threadHeader = style({
+	position: 'relative',
+	display: 'flex',
+	flexWrap: 'wrap',
+	gap: '0.5rem',
+	alignItems: 'center',
+	padding: '0.75rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+})
 // The header's many small forms: compact buttons, so the thread keeps the room.
-globalStyle(`${threadHeader} button, ${threadHeader} summary, ${threadHeader} select, ${threadHeader} a`, { minBlockSize: '2rem', paddingInline: '0.625rem', fontSize: '0.8125rem' })
+globalStyle(`${threadHeader} button, ${threadHeader} summary, ${threadHeader} select, ${threadHeader} a`, {
+	minBlockSize: '2rem',
+	paddingInline: '0.625rem',
+	fontSize: '0.8125rem',
+})
 export const threadTitle = style({ display: 'grid', gap: '0.125rem', flex: 1, minInlineSize: '10rem' })
 export const presence = style({ fontSize: '0.75rem', color: vars.color.mutedForeground, minBlockSize: '1.125rem' })
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', alignItems: 'center' })
@@ -161,7 +180,16 @@ globalStyle(`${menu} > summary::-webkit-details-marker`, { display: 'none' })
 
 export const messages = style({ flex: 1, overflowY: 'auto', display: 'flex', flexDirection: 'column', gap: '0.5rem', padding: '0.75rem' })
 export const day = style({ alignSelf: 'center', fontSize: '0.75rem', fontWeight: 600, color: vars.color.mutedForeground, paddingBlock: '0.25rem' })
-const bubble = style({ display: 'grid', gap: '0.25rem', maxInlineSize: 'min(36rem, 85%)', paddingInline: '0.75rem', paddingBlock: '0.5rem', borderRadius: vars.radius, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })
+const bubble = style({
+	display: 'grid',
+	gap: '0.25rem',
+	maxInlineSize: 'min(36rem, 85%)',
+	paddingInline: '0.75rem',
+	paddingBlock: '0.5rem',
+	borderRadius: vars.radius,
+	whiteSpace: 'pre-wrap',
+	overflowWrap: 'anywhere',
+})
 export const message = styleVariants({
 	incoming: [bubble, { alignSelf: 'flex-start', background: vars.color.muted, borderEndStartRadius: 0 }],
 	outgoing: [bubble, { alignSelf: 'flex-end', background: vars.color.primary, color: vars.color.primaryForeground, borderEndEndRadius: 0 }],
@@ -180,14 +208,31 @@ export const typing = style({ fontSize: '0.75rem', color: vars.color.mutedForegr
 export const composer = style({ display: 'grid', gap: '0.5rem', padding: '0.75rem', borderBlockStart: `1px solid ${vars.color.border}`, position: 'relative' })
 // The ticked kind (Reply or Private note) colours the composer and picks its words, without JavaScript.
 globalStyle(`${composer}:has(input[value="note"]:checked)`, { background: 'hsl(48 96% 95%)', color: 'hsl(26 83% 14%)' })
-globalStyle(`${composer}:has(input[value="note"]:checked) [data-kind="text"], ${composer}:not(:has(input[value="note"]:checked)) [data-kind="note"]`, { display: 'none' })
+globalStyle(`${composer}:has(input[value="note"]:checked) [data-kind="text"], ${composer}:not(:has(input[value="note"]:checked)) [data-kind="note"]`, {
+	display: 'none',
+})
 export const kinds = style({ display: 'flex', gap: '0.25rem', border: 0, margin: 0, padding: 0 })
 export const kind = style({ position: 'relative', display: 'inline-flex' })
 globalStyle(`${kind} > input`, { position: 'absolute', opacity: 0, inlineSize: 1, blockSize: 1 })
-globalStyle(`${kind} > span`, { paddingInline: '0.75rem', paddingBlock: '0.25rem', borderRadius: vars.radius, fontSize: '0.8125rem', cursor: 'pointer', border: `1px solid transparent` })
+globalStyle(`${kind} > span`, {
+	paddingInline: '0.75rem',
+	paddingBlock: '0.25rem',
+	borderRadius: vars.radius,
+	fontSize: '0.8125rem',
+	cursor: 'pointer',
+	border: `1px solid transparent`,
+})
 globalStyle(`${kind} > input:checked + span`, { background: vars.color.secondary, fontWeight: 600, borderColor: vars.color.border })
 globalStyle(`${kind} > input:focus-visible + span`, { outline: `2px solid ${vars.color.ring}`, outlineOffset: 1 })
-export const composerRow = style({ display: 'flex', gap: '0.5rem', alignItems: 'flex-end', justifyContent: 'space-between', flexWrap: 'wrap', fontSize: '0.75rem', color: vars.color.mutedForeground })
+export const composerRow = style({
+	display: 'flex',
+	gap: '0.5rem',
+	alignItems: 'flex-end',
+	justifyContent: 'space-between',
+	flexWrap: 'wrap',
+	fontSize: '0.75rem',
+	color: vars.color.mutedForeground,
+})
 export const suggestions = style({
 	position: 'absolute',
 	insetInline: '0.75rem',
@@ -215,7 +260,14 @@ export const suggestion = style({
 export const suggestionHint = style({ color: vars.color.mutedForeground, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
 
 export const details = style({ display: 'grid', gap: '0.75rem', padding: '1rem', alignContent: 'start', overflowY: 'auto' })
-export const facts = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.375rem 0.75rem', margin: 0, fontSize: '0.8125rem', overflowWrap: 'anywhere' })
+export const facts = style({
+	display: 'grid',
+	gridTemplateColumns: 'max-content 1fr',
+	gap: '0.375rem 0.75rem',
+	margin: 0,
+	fontSize: '0.8125rem',
+	overflowWrap: 'anywhere',
+})
 export const term = style({ color: vars.color.mutedForeground })
 export const panelHeading = style({ fontSize: '0.875rem', fontWeight: 600, marginBlockEnd: '0.375rem' })
 export const otherConversations = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '0.25rem' })
@@ -243,7 +295,13 @@ export const dialog = style({
 	selectors: { '&::backdrop': { background: 'rgb(0 0 0 / 0.4)' } },
 })
 export const keys = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.5rem 1rem', margin: 0, marginBlock: '1rem' })
-export const key = style({ fontFamily: 'ui-monospace, monospace', paddingInline: '0.375rem', border: `1px solid ${vars.color.border}`, borderRadius: '0.25rem', justifySelf: 'start' })
+export const key = style({
+	fontFamily: 'ui-monospace, monospace',
+	paddingInline: '0.375rem',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: '0.25rem',
+	justifySelf: 'start',
+})
 
 export const templates = style({ display: 'grid', gap: '0.75rem', paddingBlock: '0.5rem', paddingInline: '1rem', fontSize: '0.875rem' })
 

@@ -8,7 +8,10 @@ import { listenAsUser } from '#app/realtime/pusher.client.ts'
 type Notification = { kind: 'assigned' | 'mentioned'; workspaceId: string; number: number }
 
 const isNotification = (data: unknown): data is Notification =>
-	typeof data === 'object' && data !== null && ['assigned', 'mentioned'].includes((data as Notification).kind) && Number.isInteger((data as Notification).number)
+	typeof data === 'object' &&
+	data !== null &&
+	['assigned', 'mentioned'].includes((data as Notification).kind) &&
+	Number.isInteger((data as Notification).number)
 
 /**
  * The personal notifications of the signed-in member (a conversation assigned to them, a mention in a
@@ -29,9 +32,9 @@ export function InboxNotifications({ session }: { session: RealtimeSession | nul
 		if (!session || !key) return
 		return listenAsUser(session, 'notification', (data) => {
 			if (!isNotification(data)) return
-			void i18n.loadNamespaces('inbox').then(() =>
-				setToast({ id: crypto.randomUUID(), type: 'info', title: i18n.t(`inbox:notifications.${data.kind}`, { number: data.number }) }),
-			)
+			void i18n
+				.loadNamespaces('inbox')
+				.then(() => setToast({ id: crypto.randomUUID(), type: 'info', title: i18n.t(`inbox:notifications.${data.kind}`, { number: data.number }) }))
 		})
 		// The session object is new on every revalidation: the user and the key decide.
 		// eslint-disable-next-line react-hooks/exhaustive-deps

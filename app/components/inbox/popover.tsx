@@ -31,7 +31,19 @@ function place(details: HTMLDetailsElement, panel: HTMLElement) {
  * inside the window in both directions; Escape, a click outside and its own form's submission close it,
  * and Escape and the submission return the focus to its button.
  */
-export function Popover({ label, children, open, className, summaryClassName }: { label: ReactNode; children: ReactNode; open?: boolean; className?: string; summaryClassName?: string }) {
+export function Popover({
+	label,
+	children,
+	open,
+	className,
+	summaryClassName,
+}: {
+	label: ReactNode
+	children: ReactNode
+	open?: boolean
+	className?: string
+	summaryClassName?: string
+}) {
 	const details = useRef<HTMLDetailsElement>(null)
 	const panel = useRef<HTMLDivElement>(null)
 	useEffect(() => {

@@ -102,7 +102,15 @@ export function Thread({ locale, upload, me, workspaceId, conversation, thread, 
 			<p className={styles.typing} aria-live="polite">
 				{typingNames.length ? isolated((values) => t('typing', values), { names: <Names names={typingNames} /> }) : ''}
 			</p>
-			<Composer key={conversation.id} locale={locale} workspaceId={workspaceId} conversation={conversation} members={members} upload={upload} onTyping={live.typed} />
+			<Composer
+				key={conversation.id}
+				locale={locale}
+				workspaceId={workspaceId}
+				conversation={conversation}
+				members={members}
+				upload={upload}
+				onTyping={live.typed}
+			/>
 			{conversation.channel.kind === 'whatsapp' ? <TemplatePicker number={conversation.number} /> : null}
 		</>
 	)
@@ -219,8 +227,12 @@ function HeaderActions({ conversation, members, labels, me }: { conversation: Co
 			) : (
 				<StatusButton number={number} status="resolved" label={t('actions.resolve')} primary id="resolve-form" />
 			)}
-			{conversation.status === 'pending' || conversation.status === 'snoozed' ? <StatusButton number={number} status="open" label={t('actions.reopen')} /> : null}
-			{conversation.status === 'open' || conversation.status === 'snoozed' ? <StatusButton number={number} status="pending" label={t('actions.pending')} /> : null}
+			{conversation.status === 'pending' || conversation.status === 'snoozed' ? (
+				<StatusButton number={number} status="open" label={t('actions.reopen')} />
+			) : null}
+			{conversation.status === 'open' || conversation.status === 'snoozed' ? (
+				<StatusButton number={number} status="pending" label={t('actions.pending')} />
+			) : null}
 
 			<Popover label={t('actions.snooze')} open={Boolean(snoozeError)} summaryClassName={button.outline}>
 				{(['hour', 'tomorrow', 'week'] as const).map((preset) => (
@@ -239,7 +251,15 @@ function HeaderActions({ conversation, members, labels, me }: { conversation: Co
 					<label htmlFor="snooze-until" className="visually-hidden">
 						{t('snooze.until')}
 					</label>
-					<input id="snooze-until" type="datetime-local" name="until" required className={compact} aria-invalid={snoozeError ? true : undefined} aria-describedby={snoozeError ? 'snooze-error' : undefined} />
+					<input
+						id="snooze-until"
+						type="datetime-local"
+						name="until"
+						required
+						className={compact}
+						aria-invalid={snoozeError ? true : undefined}
+						aria-describedby={snoozeError ? 'snooze-error' : undefined}
+					/>
 					<button type="submit" className={button.outline}>
 						{t('snooze.submit')}
 					</button>

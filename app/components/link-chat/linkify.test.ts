@@ -18,7 +18,10 @@ describe('linkify', () => {
 			{ href: 'https://en.wikipedia.org/wiki/Foo_(bar)', text: 'https://en.wikipedia.org/wiki/Foo_(bar)' },
 			{ text: ')' },
 		])
-		expect(linkify('الرابط: https://مثال.example/صفحة')).toEqual([{ text: 'الرابط: ' }, { href: expect.stringMatching(/^https:\/\/xn--/), text: 'https://مثال.example/صفحة' }])
+		expect(linkify('الرابط: https://مثال.example/صفحة')).toEqual([
+			{ text: 'الرابط: ' },
+			{ href: expect.stringMatching(/^https:\/\/xn--/), text: 'https://مثال.example/صفحة' },
+		])
 	})
 
 	test('never links another scheme, and leaves HTML as text', () => {

@@ -16,7 +16,10 @@ export function useMarkRepliesRead(endpoint: string, newestReplyId: string | nul
 			const forget = () => {
 				if (marked.current === newestReplyId) marked.current = null
 			}
-			void fetch(endpoint, { method: 'POST', body: new URLSearchParams({ upTo: newestReplyId }) }).then((response) => (response.ok ? undefined : forget()), forget)
+			void fetch(endpoint, { method: 'POST', body: new URLSearchParams({ upTo: newestReplyId }) }).then(
+				(response) => (response.ok ? undefined : forget()),
+				forget,
+			)
 		}
 		mark()
 		document.addEventListener('visibilitychange', mark)

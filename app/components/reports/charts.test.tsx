@@ -4,7 +4,13 @@ import { ChannelsChart, ConversationsChart, DataTable, durationAxis, FirstRespon
 import { sampleReport } from './sample.ts'
 
 const report = sampleReport()
-const text = (rtl = false): ChartText => ({ id: 'chart', title: 'Conversations per day', description: '42 opened, 30 resolved', lang: rtl ? 'ar-EG' : 'en-US', rtl })
+const text = (rtl = false): ChartText => ({
+	id: 'chart',
+	title: 'Conversations per day',
+	description: '42 opened, 30 resolved',
+	lang: rtl ? 'ar-EG' : 'en-US',
+	rtl,
+})
 
 /** The markup as a document, to ask it questions. */
 function render(element: React.ReactElement) {
@@ -15,7 +21,10 @@ function render(element: React.ReactElement) {
 
 /** The x of each bar of a series, in the order of the days. */
 function barsOf(html: string, series: string) {
-	return [...html.matchAll(new RegExp(`<rect[^>]*data-series="${series}"[^>]*data-day="([^"]+)"[^>]*x="([\\d.]+)"`, 'g'))].map((match) => ({ day: match[1], x: Number(match[2]) }))
+	return [...html.matchAll(new RegExp(`<rect[^>]*data-series="${series}"[^>]*data-day="([^"]+)"[^>]*x="([\\d.]+)"`, 'g'))].map((match) => ({
+		day: match[1],
+		x: Number(match[2]),
+	}))
 }
 
 describe('report charts', () => {
@@ -77,7 +86,9 @@ describe('report charts', () => {
 		expect(ltr.match(/data-hour=/g)).toHaveLength(168)
 		const cell = (html: string, weekday: number, hour: number) => {
 			// An empty cell has no opacity of its own.
-			const match = new RegExp(`<rect data-weekday="${weekday}" data-hour="${hour}" data-count="(\\d+)" x="([\\d.]+)"(?:[^>]*fill-opacity="([\\d.]+)")?`).exec(html)
+			const match = new RegExp(`<rect data-weekday="${weekday}" data-hour="${hour}" data-count="(\\d+)" x="([\\d.]+)"(?:[^>]*fill-opacity="([\\d.]+)")?`).exec(
+				html,
+			)
 			return { count: Number(match?.[1]), x: Number(match?.[2]), opacity: Number(match?.[3]) }
 		}
 		expect(cell(ltr, 0, 9)).toMatchObject({ count: 12, opacity: 1 })
@@ -111,6 +122,11 @@ describe('report charts', () => {
 
 	test('a long axis labels some of its values, evenly', () => {
 		expect(spread([1, 2, 3], 7)).toEqual([1, 2, 3])
-		expect(spread(Array.from({ length: 30 }, (_, index) => index), 7)).toEqual([0, 5, 10, 15, 20, 25])
+		expect(
+			spread(
+				Array.from({ length: 30 }, (_, index) => index),
+				7,
+			),
+		).toEqual([0, 5, 10, 15, 20, 25])
 	})
 })

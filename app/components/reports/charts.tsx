@@ -73,7 +73,17 @@ export function durationAxis(values: number[]): { top: number; ticks: number[] }
 	return { top, ticks: [0, ...roundDurations.filter((duration) => duration <= top).slice(-3)] }
 }
 
-function ValueAxis({ rtl, scale, format, ticks }: { rtl: boolean; scale: ReturnType<typeof scaleLinear<number>>; format: (value: number) => string; ticks?: number[] }) {
+function ValueAxis({
+	rtl,
+	scale,
+	format,
+	ticks,
+}: {
+	rtl: boolean
+	scale: ReturnType<typeof scaleLinear<number>>
+	format: (value: number) => string
+	ticks?: number[]
+}) {
 	const tickFormat: TickFormatter<unknown> = (value) => format(Number(value))
 	const common = {
 		scale,
@@ -166,7 +176,14 @@ export function FirstResponseChart({ text, series }: { text: ChartText; series: 
 					style={{ stroke: themeColor('primary'), fill: 'none' }}
 				/>
 				{known.map((entry) => (
-					<circle key={entry.day} data-day={entry.day} cx={px(centre(entry.day))} cy={px(y(entry.firstResponseMedian ?? 0))} r={3.5} style={{ fill: themeColor('primary') }} />
+					<circle
+						key={entry.day}
+						data-day={entry.day}
+						cx={px(centre(entry.day))}
+						cy={px(y(entry.firstResponseMedian ?? 0))}
+						r={3.5}
+						style={{ fill: themeColor('primary') }}
+					/>
 				))}
 				<DayAxis days={days} scale={x} lang={text.lang} />
 			</Group>
@@ -197,7 +214,13 @@ export function ChannelsChart({ text, channels }: { text: ChartText; channels: R
 								{channel.name.length > 20 ? `${channel.name.slice(0, 19)}…` : channel.name}
 							</text>
 							<Bar x={text.rtl ? start - length - 8 : start + 8} y={top} width={length} height={y.bandwidth()} style={{ fill: themeColor('primary') }} />
-							<text x={text.rtl ? start - length - 12 : start + length + 12} y={middle} dominantBaseline="middle" textAnchor={text.rtl ? 'end' : 'start'} fill="currentColor">
+							<text
+								x={text.rtl ? start - length - 12 : start + length + 12}
+								y={middle}
+								dominantBaseline="middle"
+								textAnchor={text.rtl ? 'end' : 'start'}
+								fill="currentColor"
+							>
 								{formatCount(text.lang, channel.opened)}
 							</text>
 						</g>
@@ -253,7 +276,7 @@ export function HeatmapChart({ text, heatmap }: { text: ChartText; heatmap: Repo
 									height={px(bin.height)}
 									rx={2}
 									style={(bin.count ?? 0) > 0 ? undefined : { fill: themeColor('muted') }}
-									fillOpacity={(bin.count ?? 0) > 0 ? Math.round((15 + (85 * (bin.count ?? 0)) / busiest)) / 100 : undefined}
+									fillOpacity={(bin.count ?? 0) > 0 ? Math.round(15 + (85 * (bin.count ?? 0)) / busiest) / 100 : undefined}
 								/>
 							)),
 						)}
@@ -272,7 +295,17 @@ export function HeatmapChart({ text, heatmap }: { text: ChartText; heatmap: Repo
 }
 
 /** A chart's numbers as a table, for those who cannot see it (and to read exact values), behind a disclosure. */
-export function DataTable({ summary, caption, columns, rows }: { summary: string; caption: string; columns: string[]; rows: Array<{ key: string; cells: ReactNode[] }> }) {
+export function DataTable({
+	summary,
+	caption,
+	columns,
+	rows,
+}: {
+	summary: string
+	caption: string
+	columns: string[]
+	rows: Array<{ key: string; cells: ReactNode[] }>
+}) {
 	return (
 		<details data-table>
 			<summary>{summary}</summary>
@@ -282,7 +315,17 @@ export function DataTable({ summary, caption, columns, rows }: { summary: string
 }
 
 /** A plain table: the first cell of a row is its header. */
-export function Table({ caption, columns, rows, captionHidden = true }: { caption: string; columns: string[]; rows: Array<{ key: string; cells: ReactNode[] }>; captionHidden?: boolean }) {
+export function Table({
+	caption,
+	columns,
+	rows,
+	captionHidden = true,
+}: {
+	caption: string
+	columns: string[]
+	rows: Array<{ key: string; cells: ReactNode[] }>
+	captionHidden?: boolean
+}) {
 	return (
 		<div data-table-wrapper>
 			<table>

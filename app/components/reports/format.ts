@@ -30,7 +30,9 @@ export function formatDuration(lang: string, seconds: number): string {
 				: total < 86_400
 					? split(total, 'hour', 'minute')
 					: split(total, 'day', 'hour')
-	const words = parts.filter(([, value], index) => index === 0 || value > 0).map(([unit, value]) => numberFormat(lang, { style: 'unit', unit, unitDisplay: unit === 'day' ? 'long' : 'short' }).format(value))
+	const words = parts
+		.filter(([, value], index) => index === 0 || value > 0)
+		.map(([unit, value]) => numberFormat(lang, { style: 'unit', unit, unitDisplay: unit === 'day' ? 'long' : 'short' }).format(value))
 	if (words.length === 1) return words[0]!
 	let list = listFormats.get(lang)
 	if (!list) listFormats.set(lang, (list = new Intl.ListFormat(lang, { type: 'unit', style: 'short' })))
@@ -65,7 +67,13 @@ const noonOf = (day: string) => new Date(`${day}T12:00:00Z`)
 
 /** A day of the report ("Mar 4"), or with its year ("Mar 4, 2025") for the range's ends. */
 export function formatDay(lang: string, day: string, options: { year?: boolean; weekday?: boolean } = {}): string {
-	return dateFormat(lang, { month: 'short', day: 'numeric', year: options.year ? 'numeric' : undefined, weekday: options.weekday ? 'short' : undefined, timeZone: 'UTC' }).format(noonOf(day))
+	return dateFormat(lang, {
+		month: 'short',
+		day: 'numeric',
+		year: options.year ? 'numeric' : undefined,
+		weekday: options.weekday ? 'short' : undefined,
+		timeZone: 'UTC',
+	}).format(noonOf(day))
 }
 
 /** Weekday names, Monday first (the heat map's rows: 0 Monday … 6 Sunday). */

@@ -26,7 +26,14 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 			campaignSent: { value: 200, previous: 0 },
 			campaignDelivered: { value: 180, previous: 0 },
 		},
-		daily: days.map((day, index) => ({ day, opened: index + 3, resolved: index, messagesIn: 10 + index, messagesOut: 8 + index, firstResponseMedian: index === 2 ? null : 60 * (index + 1) })),
+		daily: days.map((day, index) => ({
+			day,
+			opened: index + 3,
+			resolved: index,
+			messagesIn: 10 + index,
+			messagesOut: 8 + index,
+			firstResponseMedian: index === 2 ? null : 60 * (index + 1),
+		})),
 		// 2025-03-03 is a Monday: the week is whole.
 		weekly: [{ from: days[0]!, to: days[6]!, opened: 42, resolved: 21, messagesIn: 91, messagesOut: 77, firstResponseMedian: 240 }],
 		channels: [

@@ -18,7 +18,15 @@ export const input = style({
 	},
 })
 export const help = style({ fontSize: '0.8125rem', color: vars.color.mutedForeground })
-export const errors = style({ margin: 0, padding: 0, listStyle: 'none', fontSize: '0.8125rem', color: vars.color.destructive, display: 'grid', gap: '0.125rem' })
+export const errors = style({
+	margin: 0,
+	padding: 0,
+	listStyle: 'none',
+	fontSize: '0.8125rem',
+	color: vars.color.destructive,
+	display: 'grid',
+	gap: '0.125rem',
+})
 export const formErrors = style({
 	padding: '0.625rem 0.75rem',
 	borderRadius: vars.radius,

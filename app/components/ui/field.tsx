@@ -37,7 +37,6 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
 	)
 }
 
-
 type FieldProps = {
 	label: ReactNode
 	errors?: string[]

@@ -2,7 +2,13 @@ import { globalStyle, style } from '@vanilla-extract/css'
 import { vars } from '#app/styles/theme.css.ts'
 
 // Positioned, so that what is absolutely placed inside (a visually hidden header) scrolls with the table instead of widening the page.
-export const wrapper = style({ position: 'relative', overflowX: 'auto', border: `1px solid ${vars.color.border}`, borderRadius: vars.radius, background: vars.color.card })
+export const wrapper = style({
+	position: 'relative',
+	overflowX: 'auto',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	background: vars.color.card,
+})
 export const table = style({ inlineSize: '100%', borderCollapse: 'collapse', fontSize: '0.875rem' })
 export const th = style({
 	textAlign: 'start',
@@ -29,7 +35,14 @@ export const badge = style({
 export const empty = style({ padding: '2rem', textAlign: 'center', color: vars.color.mutedForeground })
 export const toolbar = style({ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'flex-end', justifyContent: 'space-between' })
 export const search = style({ display: 'flex', gap: '0.5rem', alignItems: 'center' })
-export const pager = style({ display: 'flex', gap: '0.5rem', alignItems: 'center', justifyContent: 'space-between', fontSize: '0.875rem', color: vars.color.mutedForeground })
+export const pager = style({
+	display: 'flex',
+	gap: '0.5rem',
+	alignItems: 'center',
+	justifyContent: 'space-between',
+	fontSize: '0.875rem',
+	color: vars.color.mutedForeground,
+})
 
 const phone = 'screen and (max-width: 47.99rem)'
 
@@ -43,7 +56,9 @@ globalStyle(`${list} > thead`, {
 })
 globalStyle(`${list} > tbody, ${list} > tbody > tr`, { '@media': { [phone]: { display: 'block' } } })
 globalStyle(`${list} > tbody > tr`, {
-	'@media': { [phone]: { display: 'grid', gap: '0.375rem', paddingInline: '0.75rem', paddingBlock: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` } },
+	'@media': {
+		[phone]: { display: 'grid', gap: '0.375rem', paddingInline: '0.75rem', paddingBlock: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` },
+	},
 })
 globalStyle(`${list} > tbody > tr:last-child`, { '@media': { [phone]: { borderBlockEnd: 0 } } })
 globalStyle(`${list} > tbody > tr > td`, { '@media': { [phone]: { display: 'block', padding: 0, border: 0, overflowWrap: 'anywhere' } } })
