@@ -22,7 +22,7 @@ function characters(text: string): number {
 }
 
 /**
- * The shared password rule (specification, section 5), for the browser and the API alike.
+ * The shared password rule (docs/specification.txt, section 5), for the browser and the API alike.
  * Every failing rule is reported; each message is a translation key (`auth:password.*`).
  */
 export const passwordSchema = z.string().superRefine((password, context) => {

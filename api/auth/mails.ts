@@ -4,7 +4,7 @@ import { defaultLocale, isLocale, languageOf, type Locale } from '#locales/langu
 
 export type AccountMailKind = 'verifyEmail' | 'resetPassword'
 
-// The web app's page for each mailed link (specification, section 2).
+// The web app's page for each mailed link (docs/specification.txt, section 2).
 const pages: Record<AccountMailKind, string> = {
 	verifyEmail: 'auth/verify-email',
 	resetPassword: 'auth/reset-password',

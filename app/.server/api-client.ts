@@ -71,7 +71,7 @@ export type ApiClientOptions = {
 }
 
 /**
- * The backend-for-frontend's client of the /v1 API (specification, section 7): JSON in and out,
+ * The backend-for-frontend's client of the /v1 API (docs/specification.txt, section 7): JSON in and out,
  * Bearer token when there is one, Accept-Language with the current locale.
  */
 export function createApiClient(options: ApiClientOptions) {

@@ -49,7 +49,7 @@ export const toastCookie = createCookie('crm-toast', {
 
 const thirtyDays = 30 * 24 * 60 * 60
 
-/** The session: the API's access token (specification, section 6). */
+/** The session: the API's access token (docs/specification.txt, section 6). */
 export const tokenCookie = createCookie('crm-token', { path: '/', sameSite: 'lax', httpOnly: true, secure, maxAge: thirtyDays })
 
 /** Set on sign-up: the dashboard greets a new user differently. */

@@ -6,7 +6,7 @@ import { ApiError, type ApiClient } from './api.ts'
 import { secure } from './cookies.ts'
 import { redirectWithToast } from './toast.ts'
 
-/** An agent invitation the visitor arrived with (specification, section 3). */
+/** An agent invitation the visitor arrived with (docs/specification.txt, section 3). */
 export type Invitation = { code: string; method: 'link' | 'email' }
 
 /** Kept while the visitor signs up or signs in, so the invitation survives without JavaScript. */
@@ -25,7 +25,7 @@ function fromParams(params: URLSearchParams | undefined): Invitation | null {
 	return { code, method: method === 'email' ? 'email' : 'link' }
 }
 
-/** The invitation in the URL itself or in its URL-decoded `redirect` parameter (section 2). */
+/** The invitation in the URL itself or in its URL-decoded `redirect` parameter (docs/specification.txt, section 2). */
 export function invitationInUrl(url: URL): Invitation | null {
 	const target = url.searchParams.get('redirect')
 	const inRedirect = target && URL.canParse(target, url.origin) ? new URL(target, url.origin).searchParams : undefined

@@ -25,7 +25,7 @@ async function args(apiBaseUrl = apiUrl) {
 	return { request, params: { lang: 'en-us' }, context: { apiBaseUrl, clientIp: '' } as unknown as AppLoadContext }
 }
 
-describe('a profile the API cannot give (specification, section 8: only logged)', () => {
+describe('a profile the API cannot give (docs/specification.txt, section 8: only logged)', () => {
 	test('the shell renders without the user, and the failure is logged', async () => {
 		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
 		for (const status of [500, 502, 503]) {

@@ -81,7 +81,7 @@ export async function rethrowApiError(error: unknown, locale: Locale, request: R
 
 /**
  * A list for a page: what the API answers or, when it refuses (a bad page number) or fails, the
- * empty list and an error toast saying why (section 8: 'Failed to load workspaces.' with the
+ * empty list and an error toast saying why (docs/specification.txt, section 8: 'Failed to load workspaces.' with the
  * server's detail or 'An unexpected error occurred.'). A 401 still signs the user out.
  */
 export async function listOrToast<T>(
@@ -199,14 +199,14 @@ export async function userForShell(args: Args): Promise<{ user: UserJson | null;
 	return { user: (await profileOrOutage(args, client, locale)).user, locale, api: client }
 }
 
-/** Where a signed-in user goes instead of an auth page, or after signing in (section 2). */
+/** Where a signed-in user goes instead of an auth page, or after signing in (docs/specification.txt, section 2). */
 export function homeOf(user: UserJson, redirectParam: unknown, locale: Locale, context: AppLoadContext): string {
 	if (!user.workspace) return setupWorkspacePath(locale)
 	return redirectTarget(redirectParam, { locale, allowedHosts: context.config.ALLOWED_REDIRECT_HOSTS })
 }
 
 /**
- * Auth pages are for visitors: a signed-in user is sent on (section 2). A token the API no longer
+ * Auth pages are for visitors: a signed-in user is sent on (docs/specification.txt, section 2). A token the API no longer
  * accepts is dropped, and the page shows.
  */
 export async function requireVisitor({ request, params, context }: Args): Promise<Locale> {
@@ -232,7 +232,7 @@ export async function requireVisitor({ request, params, context }: Args): Promis
 
 /**
  * After login or sign-up: keeps the session in the cookies and moves on to where the user belongs
- * (section 2). With a pending invitation, a new account made by the sign-up form that named its
+ * (docs/specification.txt, section 2). With a pending invitation, a new account made by the sign-up form that named its
  * workspace joins it in that same post; an existing account signing in confirms on the invitation's page.
  */
 export async function completeSignIn(

@@ -5,8 +5,8 @@ import { type RealtimeSession } from './config.ts'
 import { setConnectionState, type ConnectionState } from './connection-state.ts'
 
 /**
- * The browser's realtime connection (pusher-js). pusher-js itself does what section 4 of the
- * specification describes: on connecting or disconnected every channel is marked disconnected, on
+ * The browser's realtime connection (pusher-js). pusher-js itself does what section 4 of
+ * docs/specification.txt describes: on connecting or disconnected every channel is marked disconnected, on
  * connected every channel is subscribed again, a subscription can be pending, cancelled and
  * reinstated, and a sign-in succeeds only when the user data has a non-empty string id, after which
  * `#server-to-user-{id}` is subscribed. This module adds one connection per page and user, shared

@@ -71,7 +71,7 @@ export default function DashboardLayout() {
 
 /**
  * A page that could not have the user's profile (the API failed) says so inside the shell, which
- * renders with what it has (section 8: that failure is only logged); other errors are the error screen.
+ * renders with what it has (docs/specification.txt, section 8: that failure is only logged); other errors are the error screen.
  */
 export function ErrorBoundary() {
 	const error = useRouteError()

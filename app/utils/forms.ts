@@ -8,7 +8,7 @@ export const text = (maximum: number) => z.string({ required_error: 'forms.requi
 
 export const email = z.string({ required_error: 'forms.required' }).trim().email('forms.email').max(254, 'forms.tooLong')
 
-/** A new password: the shared rule of the specification, section 5. */
+/** A new password: the shared rule of docs/specification.txt, section 5. */
 export const newPassword = z.string({ required_error: 'forms.required' }).pipe(passwordSchema)
 
 /** A password being checked, not chosen: only required. */

@@ -27,7 +27,7 @@ export function withLocale(path: string, locale: string): string {
 }
 
 /**
- * Where a signed-in user goes after an auth page (specification, section 2): the `redirect`
+ * Where a signed-in user goes after an auth page (docs/specification.txt, section 2): the `redirect`
  * parameter when it is a string and safe, else the dashboard. A same-site path is followed; an
  * absolute URL only when its host is allowed (the browser then makes a full navigation).
  */

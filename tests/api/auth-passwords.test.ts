@@ -15,7 +15,7 @@ async function passwordMessages(password: string, language?: string): Promise<st
 	return (response.body as ErrorAnswer).details?.fields?.password
 }
 
-// Each password breaks exactly one rule of section 5.
+// Each password breaks exactly one rule of docs/specification.txt, section 5.
 const cases = [
 	{
 		password: 'aB3!aB3',
