@@ -599,7 +599,8 @@ const openingWarmUp = 30
 // Statements are counted apart, on fewer openings: PostgreSQL's statistics need a second to be read.
 const openingsCounted = 50
 
-type OpeningWay = { way: string; addresses: (number: number) => string[] }
+/** `bearer`: the API itself, over HTTP with the owner's token, as an integration would call it. */
+type OpeningWay = { way: string; addresses: (number: number) => string[]; bearer?: boolean }
 type OpeningResult = {
 	way: string
 	requests: number
@@ -621,15 +622,16 @@ async function transactions(db: DB): Promise<number> {
 
 /** The owner opens the workspace's conversations one after another by each way, the ways taking turns; no customer writes meanwhile. */
 async function measureOpenings(server: ServerContext, db: DB, team: Team, ways: OpeningWay[]): Promise<OpeningResult[]> {
-	const get = async (way: string, address: string) => {
-		const response = await fetch(`${server.baseUrl}${address}`, { headers: { Cookie: team.owner.cookie }, redirect: 'manual' })
+	const get = async ({ way, bearer }: OpeningWay, address: string) => {
+		const headers: Record<string, string> = bearer ? { Authorization: `Bearer ${team.owner.token}` } : { Cookie: team.owner.cookie }
+		const response = await fetch(`${server.baseUrl}${address}`, { headers, redirect: 'manual' })
 		const body = await response.arrayBuffer()
 		if (response.status !== 200) throw new Error(`${way}: ${address} answered ${response.status}`)
 		return body.byteLength
 	}
 	// The requests of one opening go together, as the browser sends them.
-	const open = async ({ way, addresses }: OpeningWay, index: number) =>
-		(await Promise.all(addresses((index % team.customers.length) + 1).map((address) => get(way, address)))).reduce((sum, bytes) => sum + bytes, 0)
+	const open = async (way: OpeningWay, index: number) =>
+		(await Promise.all(way.addresses((index % team.customers.length) + 1).map((address) => get(way, address)))).reduce((sum, bytes) => sum + bytes, 0)
 	const measured = ways.map((way) => ({ ...way, latencies: [] as number[], bytes: 0, cpu: { node: 0, postgres: 0 }, transactions: 0 }))
 	// After the runs' messages, autovacuum would commit transactions of its own while they are counted (and take CPU).
 	await sql`vacuum analyze`.execute(db)
@@ -750,6 +752,13 @@ async function main() {
 		const opening = await measureOpenings(server, db, team, [
 			{ way: 'inbox route (before)', addresses: openedByPage },
 			{ way: 'thread route (now)', addresses: openedByThread(team.workspaceId) },
+			// The API's part of it, over HTTP: the view the thread route asks for, and the lightest read of a workspace (the sidebar's two counts).
+			{
+				way: 'API: the view (HTTP)',
+				addresses: (number) => [`/v1/workspaces/${team.workspaceId}/conversations/${number}/view?limit=30&others=10`],
+				bearer: true,
+			},
+			{ way: 'API: the summary (HTTP)', addresses: () => [`/v1/workspaces/${team.workspaceId}/conversations/summary`], bearer: true },
 			// The thread route asked for no conversation: its session read from the cookie, no API call.
 			{ way: 'thread route, no API call', addresses: () => [`/en-us/dashboard/conversations/thread?workspace=${team.workspaceId}`] },
 			// The floor: a request through Express and Remix that reads no database (the root's loader: theme and toast from cookies).

@@ -1,3 +1,5 @@
+import { uuidPattern } from './ids.ts'
+
 /**
  * What the API, the server and the browser agree on about realtime: the product's channels
  * (PRODUCT.md, Realtime channels), which the API publishes and signs and the browser subscribes
@@ -31,7 +33,6 @@ export const visitorChannel = (conversationId: string) => `private-visitor-${con
 export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation-presence' | 'visitor'; id: string }
 
 // Lower case only, as PostgreSQL writes them: one channel per workspace, not one per spelling.
-const uuidPattern = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const uuid = new RegExp(`^${uuidPattern}$`)
 const kinds = [
 	['private-workspace-', 'workspace'],

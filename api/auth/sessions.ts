@@ -4,6 +4,7 @@ import { type Session, type User } from '#api/db/schema.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
 import { hashToken, newToken } from './tokens.ts'
 import { describeAgent } from './user-agent.ts'
+import { isUuid } from '#common/ids.ts'
 
 const day = 24 * 60 * 60 * 1000
 /** A session unused for this long ends. */
@@ -34,8 +35,6 @@ export async function createSession(
 		.execute()
 	return token
 }
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // Every request of a signed-in user asks this, four tables joined: built once, planned once per connection.
 const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHash: string; workspaceId: string | null }) =>
@@ -81,7 +80,7 @@ export async function findSession(
 	workspaceId?: string,
 ): Promise<{ session: Session; user: User; membership?: Membership | null } | undefined> {
 	// A malformed id matches no workspace; it must not reach PostgreSQL as a uuid.
-	const memberOf = workspaceId !== undefined && uuid.test(workspaceId) ? workspaceId : undefined
+	const memberOf = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined
 	const [row] = await sessionRow(db, { tokenHash: hashToken(token), workspaceId: memberOf ?? null })
 	if (!row) return undefined
 	const now = Date.now()

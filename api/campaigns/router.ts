@@ -11,19 +11,18 @@ import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { offsetOf } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { removeJob } from '#api/jobs/queue.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { type CampaignJson, findCampaign, instantIn, listCampaigns, previewAudience, renderMessage } from './queries.ts'
 import { audienceBody, type CampaignInput, campaignParams, createCampaignBody, messagePreviewQuery, recipientsQuery, updateCampaignBody } from './schemas.ts'
-import { announceCampaign, cancelCampaign, launchCampaign, pauseCampaign, resumeCampaign, startJobKey } from './sending.ts'
+import { createCampaign, deleteCampaign, editable, editCampaign } from './actions.ts'
+import { announceCampaign, cancelCampaign, launchCampaign, pauseCampaign, resumeCampaign } from './sending.ts'
 
 export function campaignNotFound() {
 	return new HttpError(404, 'campaigns:errors.notFound')
 }
 
 // A campaign is edited, deleted or started only before it starts.
-const editable: ReadonlyArray<Campaign['status']> = ['draft', 'scheduled']
 
 /** `/v1/workspaces/:id/campaigns`: owners and admins create, edit, start, pause, resume, cancel and delete; agents read. */
 export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
@@ -130,13 +129,9 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 			const { workspace } = await requireMember(db, req, managers)
 			const body = parseRequest(req, 'body', createCampaignBody)
 			const values = await checkedValues(req, workspace, body)
-			const created = await db
-				.insertInto('campaigns')
-				.values({ workspaceId: workspace.id, ...values, createdBy: req.user.id })
-				.returning('id')
-				.executeTakeFirstOrThrow()
-			void announceCampaign(db, realtime, workspace.id, created.id)
-			res.status(201).json(await answer(req, workspace.id, created.id))
+			const campaignId = await createCampaign(db, workspace.id, values, req.user.id)
+			void announceCampaign(db, realtime, workspace.id, campaignId)
+			res.status(201).json(await answer(req, workspace.id, campaignId))
 		}),
 	)
 
@@ -168,16 +163,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				ratePerSecond: changes.ratePerSecond === undefined ? campaign.ratePerSecond : changes.ratePerSecond,
 			}
 			const values = await checkedValues(req, workspace, merged)
-			await db.transaction().execute(async (trx) => {
-				// A scheduled campaign that is edited goes back to a draft: it is started again when ready.
-				if (campaign.status === 'scheduled') await cancelStart(trx, campaign.id)
-				await trx
-					.updateTable('campaigns')
-					.set({ ...values, status: 'draft', updatedAt: sql<Date>`now()` })
-					.where('id', '=', campaign.id)
-					.where('status', 'in', editable)
-					.execute()
-			})
+			await editCampaign(db, campaign, values)
 			void announceCampaign(db, realtime, workspace.id, campaign.id)
 			res.json(await answer(req, workspace.id, campaign.id))
 		}),
@@ -189,10 +175,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 			const { workspace } = await requireMember(db, req, managers)
 			const campaign = await requireCampaign(req, workspace.id)
 			if (campaign.status === 'running') throw new HttpError(409, 'campaigns:errors.stillRunning')
-			await db.transaction().execute(async (trx) => {
-				await cancelStart(trx, campaign.id)
-				await trx.deleteFrom('campaigns').where('id', '=', campaign.id).execute()
-			})
+			await deleteCampaign(db, campaign.id)
 			void announceCampaign(db, realtime, workspace.id, campaign.id)
 			res.status(204).end()
 		}),
@@ -318,9 +301,4 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 	)
 
 	return router
-}
-
-/** A scheduled start that will not happen (the campaign edited or deleted). */
-function cancelStart(trx: DB, campaignId: string) {
-	return removeJob(trx, startJobKey(campaignId))
 }

@@ -11,7 +11,6 @@ import { workspaceCountry } from '#common/countries.ts'
 import { type Workspace } from '#api/db/schema.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
@@ -25,10 +24,9 @@ import {
 	findContact,
 	listContacts,
 	narrowFor,
-	replaceLabels,
 	type ContactPageJson,
 } from './queries.ts'
-import { mergeContacts } from './merge.ts'
+import { changeContacts, createContact, deleteContact, mergeContact, optIn, updateContact } from './actions.ts'
 import {
 	bulkBody,
 	contactParams,
@@ -110,22 +108,11 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		'/',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
-			const { labelIds, attributes, ...fields } = parseRequest(req, 'body', createContactBody(localCountry(workspace)))
-			await requireLabels(req, workspace.id, labelIds)
-			const contact = await db
-				.transaction()
-				.execute(async (trx) => {
-					const created = await trx
-						.insertInto('contacts')
-						.values({ ...fields, workspaceId: workspace.id, attributes: attributes ?? {}, avatarColor: randomLogoColor() })
-						.returning('id')
-						.executeTakeFirstOrThrow()
-					if (labelIds?.length) await replaceLabels(trx, workspace.id, created.id, labelIds)
-					return created
-				})
-				.catch(databaseRefusal(req, fields.email))
-			announce(workspace.id, 'contact.created', { contactId: contact.id })
-			res.status(201).json(await findContact(db, workspace.id, contact.id))
+			const body = parseRequest(req, 'body', createContactBody(localCountry(workspace)))
+			await requireLabels(req, workspace.id, body.labelIds)
+			const contactId = await createContact(db, workspace.id, body).catch(databaseRefusal(req, body.email))
+			announce(workspace.id, 'contact.created', { contactId })
+			res.status(201).json(await findContact(db, workspace.id, contactId))
 		}),
 	)
 
@@ -200,33 +187,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const { action, contactIds, labelId } = parseRequest(req, 'body', bulkBody)
 			if (action === 'delete' && !managers.includes(role)) throw new HttpError(403, 'errors.forbidden')
 			if (labelId && !(await existingLabelIds(db, workspace.id, [labelId])).size) throw labelNotFound()
-			const affected = await db.transaction().execute(async (trx) => {
-				const contacts = trx.selectFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds)
-				if (action === 'delete') {
-					const deleted = await trx.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', 'in', contactIds).executeTakeFirst()
-					const count = Number(deleted.numDeletedRows)
-					if (count > 0) await recordAudit(trx, workspace.id, req.user, 'contacts.deleted', { count })
-					return count
-				}
-				const { count } = await contacts.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
-				if (action === 'label' && labelId) {
-					await trx
-						.insertInto('contactLabels')
-						.columns(['workspaceId', 'contactId', 'labelId'])
-						.expression(contacts.select((eb) => ['contacts.workspaceId', 'contacts.id', eb.val(labelId).as('labelId')]))
-						.onConflict((oc) => oc.doNothing())
-						.execute()
-				}
-				if (action === 'unlabel' && labelId) {
-					await trx
-						.deleteFrom('contactLabels')
-						.where('workspaceId', '=', workspace.id)
-						.where('labelId', '=', labelId)
-						.where('contactId', 'in', contactIds)
-						.execute()
-				}
-				return count
-			})
+			const affected = await changeContacts(db, workspace.id, req.user, { action, contactIds, labelId })
 			if (affected > 0) announce(workspace.id, 'contact.bulk-changed', { action })
 			res.json({ action, affected })
 		}),
@@ -248,27 +209,15 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
-			const { labelIds, ...fields } = parseRequest(req, 'body', updateContactBody(localCountry(workspace)))
+			const changes = parseRequest(req, 'body', updateContactBody(localCountry(workspace)))
+			const { labelIds, ...fields } = changes
 			if (Object.keys(fields).length === 0 && !labelIds) {
 				const contact = await findContact(db, workspace.id, contactId)
 				if (!contact) throw contactNotFound()
 				return res.json(contact)
 			}
 			await requireLabels(req, workspace.id, labelIds)
-			const updated = await db
-				.transaction()
-				.execute(async (trx) => {
-					const row = await trx
-						.updateTable('contacts')
-						.set({ ...fields, updatedAt: new Date() })
-						.where('workspaceId', '=', workspace.id)
-						.where('id', '=', contactId)
-						.returning('id')
-						.executeTakeFirst()
-					if (row && labelIds) await replaceLabels(trx, workspace.id, row.id, labelIds)
-					return row
-				})
-				.catch(databaseRefusal(req, fields.email))
+			const updated = await updateContact(db, workspace.id, contactId, changes).catch(databaseRefusal(req, fields.email))
 			if (!updated) throw contactNotFound()
 			announce(workspace.id, 'contact.updated', { contactId })
 			res.json(await findContact(db, workspace.id, contactId))
@@ -281,14 +230,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
-			const row = await db
-				.updateTable('contacts')
-				.set({ optedOutAt: null, updatedAt: new Date() })
-				.where('workspaceId', '=', workspace.id)
-				.where('id', '=', contactId)
-				.returning('id')
-				.executeTakeFirst()
-			if (!row) throw contactNotFound()
+			if (!(await optIn(db, workspace.id, contactId))) throw contactNotFound()
 			announce(workspace.id, 'contact.updated', { contactId })
 			res.json(await findContact(db, workspace.id, contactId))
 		}),
@@ -302,12 +244,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
 			const { into } = parseRequest(req, 'body', mergeContactBody)
 			if (into === contactId) throw fieldError(req, 400, 'into', 'contacts:errors.mergeIntoItself')
-			const merged = await db.transaction().execute(async (trx) => {
-				const names = await mergeContacts(trx, workspace.id, contactId, into)
-				if (names) await recordAudit(trx, workspace.id, req.user, 'contacts.merged', { contact: names.sourceName, into: names.targetName })
-				return names
-			})
-			if (!merged) throw contactNotFound()
+			if (!(await mergeContact(db, workspace.id, req.user, contactId, into))) throw contactNotFound()
 			announce(workspace.id, 'contact.deleted', { contactId })
 			announce(workspace.id, 'contact.updated', { contactId: into })
 			res.json(await findContact(db, workspace.id, into))
@@ -319,12 +256,7 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { contactId } = parseParams(req, contactParams, contactNotFound)
-			const deleted = await db.transaction().execute(async (trx) => {
-				const row = await trx.deleteFrom('contacts').where('workspaceId', '=', workspace.id).where('id', '=', contactId).returning('id').executeTakeFirst()
-				if (row) await recordAudit(trx, workspace.id, req.user, 'contacts.deleted', { count: 1 })
-				return row
-			})
-			if (!deleted) throw contactNotFound()
+			if (!(await deleteContact(db, workspace.id, req.user, contactId))) throw contactNotFound()
 			announce(workspace.id, 'contact.deleted', { contactId })
 			res.status(204).end()
 		}),

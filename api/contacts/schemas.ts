@@ -79,6 +79,7 @@ export const createContactBody = (fallback?: CountryCode) => createShape.superRe
 /** Fields left out stay as they are; `null` or `''` empties one; `attributes` and `labelIds` replace the whole set. */
 export const updateContactBody = (fallback?: CountryCode) => updateShape.superRefine(checkPhone(fallback)).transform(withNormalizedPhone(fallback))
 
+export type NewContactInput = z.output<ReturnType<typeof createContactBody>>
 export type ContactInput = z.output<ReturnType<typeof updateContactBody>>
 
 export const contactParams = z.object({ id: z.string().uuid(), contactId: z.string().uuid() })
@@ -136,3 +137,5 @@ export const bulkBody = z
 	.superRefine((body, context) => {
 		if (body.action !== 'delete' && !body.labelId) context.addIssue({ code: 'custom', path: ['labelId'], message: 'validation.required' })
 	})
+
+export type BulkBody = z.output<typeof bulkBody>

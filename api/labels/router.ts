@@ -5,14 +5,21 @@ import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { isUniqueViolation } from '#api/db/errors.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
-import { findLabel, labelJson, labelTitleConstraint, listLabels } from './queries.ts'
+import { createLabel, deleteLabel, LabelTitleTaken, updateLabel } from './actions.ts'
+import { findLabel, listLabels } from './queries.ts'
 import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
 
 export function labelNotFound() {
 	return new HttpError(404, 'contacts:errors.labelNotFound')
 }
+
+/** A title another label has, as the 409 shown beside the title field; any other error as it is. */
+const refusedTitle =
+	(req: Request) =>
+	(error: unknown): never => {
+		throw error instanceof LabelTitleTaken ? labelTitleTaken(req, error.title) : error
+	}
 
 /** The 409 of a title another label of the workspace has (in any case), shown beside the title field. */
 export function labelTitleTaken(req: Request, title: string) {
@@ -52,16 +59,9 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const body = parseRequest(req, 'body', createLabelBody)
-			const label = await db
-				.insertInto('labels')
-				.values({ workspaceId: workspace.id, ...body })
-				.returningAll()
-				.executeTakeFirstOrThrow()
-				.catch((error: unknown) => {
-					throw isUniqueViolation(error, labelTitleConstraint) ? labelTitleTaken(req, body.title) : error
-				})
+			const label = await createLabel(db, workspace.id, body).catch(refusedTitle(req))
 			announce(workspace.id, 'label.created', label.id)
-			res.status(201).json(labelJson(label))
+			res.status(201).json(label)
 		}),
 	)
 
@@ -80,31 +80,20 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 			const label = await requireLabel(req, workspace.id)
 			const changes = parseRequest(req, 'body', updateLabelBody)
 			if (Object.keys(changes).length === 0) return res.json(label)
-			const updated = await db
-				.updateTable('labels')
-				.set({ ...changes, updatedAt: new Date() })
-				.where('workspaceId', '=', workspace.id)
-				.where('id', '=', label.id)
-				.returningAll()
-				.executeTakeFirst()
-				.catch((error: unknown) => {
-					throw isUniqueViolation(error, labelTitleConstraint) ? labelTitleTaken(req, changes.title ?? label.title) : error
-				})
+			const updated = await updateLabel(db, workspace.id, label, changes).catch(refusedTitle(req))
 			// Deleted by someone else in between.
 			if (!updated) throw labelNotFound()
 			announce(workspace.id, 'label.updated', label.id)
-			res.json(labelJson(updated))
+			res.json(updated)
 		}),
 	)
 
-	// Contacts (and, later, conversations) lose it through their foreign keys.
 	router.delete(
 		'/:labelId',
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { labelId } = parseParams(req, labelParams, labelNotFound)
-			const deleted = await db.deleteFrom('labels').where('workspaceId', '=', workspace.id).where('id', '=', labelId).executeTakeFirst()
-			if (deleted.numDeletedRows === 0n) throw labelNotFound()
+			if (!(await deleteLabel(db, workspace.id, labelId))) throw labelNotFound()
 			announce(workspace.id, 'label.deleted', labelId)
 			res.status(204).end()
 		}),

@@ -18,11 +18,13 @@ const description = z
 	.transform((value) => value || null)
 
 export const createLabelBody = z.object({ title: labelTitle, description, color })
+export type CreateLabelBody = z.output<typeof createLabelBody>
 
 export const updateLabelBody = z.object({
 	title: labelTitle.optional(),
 	description: description.optional(),
 	color: color.optional(),
 })
+export type UpdateLabelBody = z.output<typeof updateLabelBody>
 
 export const labelParams = z.object({ id: z.string().uuid(), labelId: z.string().uuid() })

@@ -7,8 +7,8 @@ import { jobBatcher } from '#api/jobs/queue.ts'
 import { webhookParts } from './jobs.ts'
 import { providerChannel } from '#api/channels/connection.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
+import { isUuid } from '#common/ids.ts'
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const isKind = (value: string): value is ChannelKind => (channelKinds as readonly string[]).includes(value)
 
 /**
@@ -32,7 +32,7 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 			const provider = isKind(kind) ? providerFor(kind) : undefined
 			if (!provider?.verifyWebhook || !provider.parseWebhook)
 				throw new HttpError(404, 'errors.notFound', { values: { method: req.method, path: req.originalUrl.split('?')[0] ?? '' } })
-			const row = uuid.test(channelId)
+			const row = isUuid(channelId)
 				? await db
 						.selectFrom('channels')
 						.selectAll()

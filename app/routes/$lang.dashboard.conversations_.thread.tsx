@@ -2,8 +2,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { openedPart, type OpenedPart } from '#app/.server/inbox.ts'
 import { signedInApi } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+import { isUuid } from '#common/ids.ts'
 
 /**
  * The open conversation's part of the inbox (`?conversation=`, `?before=`, `?templates`) in the
@@ -16,7 +15,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { locale, api } = await signedInApi(args)
 	const url = new URL(args.request.url)
 	const workspaceId = url.searchParams.get('workspace') ?? ''
-	if (!uuid.test(workspaceId)) return Response.json({ message: (await serverT(locale))('forms.invalid'), field: 'workspace' }, { status: 400 })
+	if (!isUuid(workspaceId)) return Response.json({ message: (await serverT(locale))('forms.invalid'), field: 'workspace' }, { status: 400 })
 	const part: ThreadPart = await openedPart(api, workspaceId, url, locale, args.request)
 	return Response.json(part)
 }
