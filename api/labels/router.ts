@@ -1,34 +1,26 @@
 import { Router, type Request } from 'express'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { HttpError } from '#api/http/errors.ts'
+import { fieldError, HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
-import { createLabel, deleteLabel, LabelTitleTaken, updateLabel } from './actions.ts'
-import { findLabel, listLabels } from './queries.ts'
+import { isUniqueViolation } from '#api/db/errors.ts'
+import { createLabel, deleteLabel, updateLabel } from './actions.ts'
+import { findLabel, labelTitleConstraint, listLabels } from './queries.ts'
 import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
 
 export function labelNotFound() {
 	return new HttpError(404, 'contacts:errors.labelNotFound')
 }
 
-/** A title another label has, as the 409 shown beside the title field; any other error as it is. */
+/** A title another label of the workspace has (in any case: titles are citext) is a 409 beside the title field; any other error as it is. */
 const refusedTitle =
-	(req: Request) =>
+	(req: Request, title: string) =>
 	(error: unknown): never => {
-		throw error instanceof LabelTitleTaken ? labelTitleTaken(req, error.title) : error
+		throw isUniqueViolation(error, labelTitleConstraint) ? fieldError(req, 409, 'title', 'contacts:errors.labelTitleTaken', { title }) : error
 	}
-
-/** The 409 of a title another label of the workspace has (in any case), shown beside the title field. */
-export function labelTitleTaken(req: Request, title: string) {
-	const values = { title }
-	return new HttpError(409, 'contacts:errors.labelTitleTaken', {
-		values,
-		details: { source: 'body', fields: { title: [req.t('contacts:errors.labelTitleTaken', values)] } },
-	})
-}
 
 /** `/v1/workspaces/:id/labels`: everyone reads, owners and admins write. */
 export function labelsRouter({ db, realtime }: ApiContext): Router {
@@ -59,7 +51,7 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const body = parseRequest(req, 'body', createLabelBody)
-			const label = await createLabel(db, workspace.id, body).catch(refusedTitle(req))
+			const label = await createLabel(db, workspace.id, body).catch(refusedTitle(req, body.title))
 			announce(workspace.id, 'label.created', label.id)
 			res.status(201).json(label)
 		}),
@@ -80,7 +72,7 @@ export function labelsRouter({ db, realtime }: ApiContext): Router {
 			const label = await requireLabel(req, workspace.id)
 			const changes = parseRequest(req, 'body', updateLabelBody)
 			if (Object.keys(changes).length === 0) return res.json(label)
-			const updated = await updateLabel(db, workspace.id, label, changes).catch(refusedTitle(req))
+			const updated = await updateLabel(db, workspace.id, label, changes).catch(refusedTitle(req, changes.title ?? label.title))
 			// Deleted by someone else in between.
 			if (!updated) throw labelNotFound()
 			announce(workspace.id, 'label.updated', label.id)
