@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { ApiError } from './api-client.ts'
-import { apiErrorReply, apiFailure } from './forms.ts'
+import { apiFailure, replyWithApiError } from './forms.ts'
 import { refusalToast } from './session.ts'
 
 // conform's `submission.reply`, answering what it was given.
 const submission = { reply: (options?: unknown) => options as never }
+// The form's reply as the page receives it: its body and status.
+const apiErrorReply = async (...args: Parameters<typeof replyWithApiError>) => {
+	const { data, init } = await replyWithApiError(...args)
+	return { ...data, status: init?.status }
+}
 const request = new Request('http://localhost/en-us/dashboard/settings/channels/create', { method: 'POST' })
 const signedIn = { locale: 'en-us' as const, request }
 
@@ -33,8 +38,9 @@ describe("an action's API failure, whatever its status, is said beside its form"
 
 	test('a field’s message goes beside its field; a 401 still signs out; what is no API answer still goes to the error screen', async () => {
 		const refused = new ApiError('Some fields are not valid.', '/v1/x', 409, { details: { fields: { shortCode: ['Taken.'] } } })
-		expect(await apiErrorReply(submission, refused, { signedIn })).toMatchObject({
-			result: { formErrors: [], fieldErrors: { shortCode: ['Taken.'] } },
+		expect(await apiErrorReply(submission, refused, { signedIn, with: { intent: 'update' } })).toEqual({
+			intent: 'update',
+			result: { formErrors: [], fieldErrors: { shortCode: ['Taken.'] }, hideFields: undefined },
 			status: 409,
 		})
 		expect(await apiFailure(refused, 'en-us', request)).toEqual({ message: 'Taken.', status: 409 })

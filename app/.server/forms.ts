@@ -4,38 +4,51 @@ import { type Locale } from '#locales/languages.ts'
 import { ApiError, errorDetail } from './api.ts'
 import { rethrowApiError } from './session.ts'
 
-type Submission = { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<string[]> }
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }
+type Submission = { reply: (options?: ReplyOptions) => SubmissionResult<string[]> }
 
 type ValidationDetails = { details?: { fields?: Record<string, string[]> } }
 
 /**
- * The reply to a form whose API call failed, whatever its status (a provider or the database out of
+ * The one shape of a form's answer: conform's `result`, and beside it what the page needs to know
+ * which form it answers (an `intent`, when a page has several) or to show with it (`with`).
+ * Every action answers its forms through the three functions below.
+ */
+export type FormReply<Extra extends object = object> = Extra & { result: SubmissionResult<string[]> }
+
+type Beside<Extra extends object> = { with?: Extra; hideFields?: string[] }
+
+/** Answers a form that did not pass validation: 400 with its errors, passwords (`hideFields`) left out. */
+export function replyInvalid<Extra extends object = object>(submission: Submission, options: Beside<Extra> = {}) {
+	return reply(submission, { hideFields: options.hideFields }, 400, options.with)
+}
+
+/** Answers a form that passed validation but that the page refuses (a country it cannot find): 400 beside the fields. */
+export function replyFieldErrors<Extra extends object = object>(submission: Submission, fieldErrors: Record<string, string[]>, options: Beside<Extra> = {}) {
+	return reply(submission, { fieldErrors, hideFields: options.hideFields }, 400, options.with)
+}
+
+/**
+ * Answers a form whose API call failed, whatever its status (a provider or the database out of
  * reach is a 5xx the user can retry): the API's field messages beside their fields, anything else
  * above the form, with the API's status. Passwords are never sent back. With `signedIn`, a 401
  * means the session ended and signs the user out. What is no API answer goes to the error screen.
  */
-export async function apiErrorReply(
+export async function replyWithApiError<Extra extends object = object>(
 	submission: Submission,
 	error: unknown,
-	options: { hideFields?: string[]; signedIn?: { locale: Locale; request: Request } } = {},
-): Promise<{ result: SubmissionResult<string[]>; status: number }> {
+	options: Beside<Extra> & { signedIn?: { locale: Locale; request: Request } } = {},
+) {
 	if (!(error instanceof ApiError)) throw error
 	if (options.signedIn && error.statusCode === 401) await rethrowApiError(error, options.signedIn.locale, options.signedIn.request)
 	const fields = (error.details as ValidationDetails | null)?.details?.fields ?? {}
 	const formErrors = Object.keys(fields).length === 0 ? [error.message] : (fields._ ?? [])
 	const { _: _root, ...fieldErrors } = fields
-	return { result: submission.reply({ formErrors, fieldErrors, hideFields: options.hideFields }), status: error.statusCode }
+	return reply(submission, { formErrors, fieldErrors, hideFields: options.hideFields }, error.statusCode, options.with)
 }
 
-/** Answers a form whose API call failed (see `apiErrorReply`). */
-export async function replyWithApiError(...args: Parameters<typeof apiErrorReply>) {
-	const { result, status } = await apiErrorReply(...args)
-	return data(result, { status })
-}
-
-/** Answers a form that did not pass validation: 400 with its errors, passwords left out. */
-export function replyInvalid(submission: Submission, hideFields?: string[]) {
-	return data(submission.reply({ hideFields }), { status: 400 })
+function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, extra: Extra | undefined) {
+	return data({ ...(extra as Extra), result: submission.reply(options) } satisfies FormReply<Extra>, { status })
 }
 
 /**

@@ -42,18 +42,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
 	const { title } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const reply = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
-	const [form, fields] = useValidatedForm(loadSchema, { id: 'forgot-password', lastResult: lastResult && 'sent' in lastResult ? undefined : lastResult })
-	if (lastResult && 'sent' in lastResult) {
+	const [form, fields] = useValidatedForm(loadSchema, { id: 'forgot-password', lastResult: reply && 'result' in reply ? reply.result : undefined })
+	if (reply && 'sent' in reply) {
 		return (
 			<>
 				<div role="status">
 					<h1 className={styles.title}>{t('auth.forgot.sent')}</h1>
 					<p className={styles.lead}>
 						<strong>
-							<bdi dir="ltr">{lastResult.sent}</bdi>
+							<bdi dir="ltr">{reply.sent}</bdi>
 						</strong>
 					</p>
 					<p className={styles.lead}>{t('auth.forgot.sentDetail')}</p>

@@ -87,7 +87,7 @@ export async function action(args: ActionFunctionArgs) {
 	const formData = await formOf(request)
 	if (formData.get('intent') === 'two-factor') return secondStep(args, formData, locale)
 	const submission = parseWithZod(formData, { schema })
-	if (submission.status !== 'success') return replyInvalid(submission, ['password'])
+	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password'] })
 	const { redirect: redirectParam, ...credentials } = submission.value
 	try {
 		const auth = await api(request, context, params).post<AuthResponse | TwoFactorChallenge>('/auth/login', credentials)
@@ -109,7 +109,7 @@ export default function Login() {
 
 function PasswordStep() {
 	const { title, invitation } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
@@ -158,7 +158,7 @@ function PasswordStep() {
 /** The second step: a code field the phone fills in (`one-time-code`), or a recovery code. */
 function CodeStep({ method }: { method: 'code' | 'recovery' }) {
 	const { title } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'

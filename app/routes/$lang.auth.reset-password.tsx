@@ -43,7 +43,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
 	const submission = parseWithZod(await formOf(request), { schema })
-	if (submission.status !== 'success') return replyInvalid(submission, ['password', 'confirmPassword'])
+	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password', 'confirmPassword'] })
 	try {
 		await api(request, context, params).post('/auth/reset-password', { token: submission.value.token, password: submission.value.password })
 	} catch (error) {
@@ -56,7 +56,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
 	const { title, token, invalid } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadSchema, {

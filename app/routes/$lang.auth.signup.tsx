@@ -34,7 +34,7 @@ export async function action(args: ActionFunctionArgs) {
 	const { request, params, context } = args
 	const locale = await requireLocale(request, params)
 	const submission = parseWithZod(await formOf(request), { schema })
-	if (submission.status !== 'success') return replyInvalid(submission, ['password'])
+	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password'] })
 	const { redirect, ...registration } = submission.value
 	try {
 		const auth = await api(request, context, params).post<AuthResponse>('/auth/register', { ...registration, locale })
@@ -46,7 +46,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Signup() {
 	const { title, invitation } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const [searchParams] = useSearchParams()
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'

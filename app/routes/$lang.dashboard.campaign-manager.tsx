@@ -5,8 +5,8 @@ import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from 
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { useTranslation } from 'react-i18next'
-import { ApiError, errorDetail, type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
-import { apiErrorReply } from '#app/.server/forms.ts'
+import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -127,14 +127,15 @@ export async function action(args: ActionFunctionArgs) {
 			}
 		} catch (error) {
 			// Said beside the buttons (or in the confirmation) that asked; a lost session signs out, what is not the API's answer is the error page's.
-			if (!(error instanceof ApiError) || error.statusCode === 401) return rethrowApiError(error, locale, request)
-			return data({ refused: { intent, message: errorDetail(error) } }, { status: error.statusCode })
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ refused: { intent, message } }, { status })
 		}
 		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
 	}
 
 	const submission = parseWithZod(formData, { schema: campaignSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply(), audience: null }, { status: 400 })
+	const beside = { with: { audience: null } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const { campaignId } = submission.value
 	const body = campaignBody(submission.value)
 	try {
@@ -148,8 +149,7 @@ export async function action(args: ActionFunctionArgs) {
 			title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }),
 		})
 	} catch (error) {
-		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })
-		return data({ result, audience: null }, { status })
+		return replyWithApiError(submission, error, { signedIn: { locale, request }, ...beside })
 	}
 }
 

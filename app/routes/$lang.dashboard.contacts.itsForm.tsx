@@ -1,10 +1,10 @@
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { countriesIn, findCountry } from '#app/.server/countries.ts'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { replyFieldErrors, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -58,7 +58,7 @@ export async function action(args: ActionFunctionArgs) {
 		const found = findCountry(countrySearch, locale)
 		if (!found) {
 			const t = await serverT(locale)
-			return data(submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }), { status: 400 })
+			return replyFieldErrors(submission, { country: [t('countries.notFound', { search: countrySearch })] })
 		}
 		fields.country = found
 	}
@@ -87,7 +87,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function ContactForm() {
 	const { title, locale, labels, contact, country, countries } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const [form, fields] = useValidatedForm(loadSchema, {

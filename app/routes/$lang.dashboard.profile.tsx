@@ -1,31 +1,24 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
-import { apiErrorReply } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
-import { refusalToast, requireUser, type User } from '#app/.server/session.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
+import { requireUser, type User } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { ApiError, type SessionJson } from '#app/.server/api.ts'
+import { type SessionJson } from '#app/.server/api.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
-import { setupAgain, type TwoFactorSetup } from './$lang.dashboard.profile.server.ts'
+import { profileAction, type TwoFactorSetup } from './$lang.dashboard.profile.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
-import { combineHeaders, formOf } from '#app/utils/http.ts'
 import { dateTimeFormat } from '#app/utils/intl.ts'
 import { isolated } from '#app/utils/bidi.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
-import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { themeNames } from '#common/theme.ts'
 import { languageOf, languages } from '#locales/languages.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
-import { profileSchema, passwordSchema, twoFactorCodeSchema, twoFactorDisableSchema, twoFactorEnableSchema } from './$lang.dashboard.profile.schema.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 
 const loadProfileSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.profileSchema)
@@ -35,8 +28,6 @@ const loadCodeSchema = () => import('./$lang.dashboard.profile.schema.ts').then(
 const loadDisableSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorDisableSchema)
 
 type TwoFactorState = { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number }
-
-const passwordFields = ['currentPassword', 'password', 'confirmPassword']
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -77,126 +68,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	}
 }
 
-/** A code field that holds either a code of the app or a recovery code: sent to the API as the one it looks like. */
-function codeOrRecovery(code: string) {
-	return /^\d{3}[\s-]?\d{3}$/.test(code) ? { code } : { recoveryCode: code }
-}
-
-export async function action(args: ActionFunctionArgs) {
-	const { request } = args
-	const { locale, api } = await requireUser(args, { workspace: 'optional' })
-	const formData = await formOf(request)
-	const intent = formData.get('intent')
-	const t = await serverT(locale)
-	const here = `/${locale}/dashboard/profile`
-	const signedIn = { locale, request }
-
-	if (intent === 'resend-verification') {
-		const back = safePath(formData.get('redirectTo')) ?? here
-		try {
-			await api.post('/auth/resend-verification')
-		} catch (error) {
-			// Already verified (409), too many requests (429): said in a toast.
-			return refusalToast(error, { locale, request, to: back, title: t('profile.resendFailed') })
-		}
-		return redirectWithToast(back, { type: 'success', title: t('profile.resent') })
-	}
-
-	if (intent === 'revoke-session' || intent === 'revoke-others') {
-		try {
-			if (intent === 'revoke-others') await api.post('/auth/sessions/revoke-others')
-			else await api.delete(`/auth/sessions/${encodeURIComponent(String(formData.get('sessionId') ?? ''))}`)
-		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('profile.signOutFailed') })
-		}
-		return redirectWithToast(here, { type: 'success', title: t(intent === 'revoke-others' ? 'profile.signedOutOthers' : 'profile.signedOut') })
-	}
-
-	if (intent === 'two-factor-setup') {
-		try {
-			const setup = await api.post<TwoFactorSetup>('/auth/two-factor/setup')
-			return data({ intent: 'two-factor-setup' as const, setup })
-		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('twoFactor.failed') })
-		}
-	}
-
-	if (intent === 'two-factor-enable') {
-		const submission = parseWithZod(formData, { schema: twoFactorEnableSchema })
-		const setup = await setupAgain(String(formData.get('secret') ?? ''), String(formData.get('uri') ?? ''))
-		if (submission.status !== 'success') return data({ intent: 'two-factor-enable' as const, result: submission.reply(), setup }, { status: 400 })
-		try {
-			const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/enable', { code: submission.value.code })
-			return data({ intent: 'two-factor-enable' as const, recoveryCodes, enabled: true })
-		} catch (error) {
-			const { result, status } = await apiErrorReply(submission, error, { signedIn })
-			return data({ intent: 'two-factor-enable' as const, result, setup }, { status })
-		}
-	}
-
-	if (intent === 'two-factor-regenerate') {
-		const submission = parseWithZod(formData, { schema: twoFactorCodeSchema })
-		if (submission.status !== 'success') return data({ intent: 'two-factor-regenerate' as const, result: submission.reply() }, { status: 400 })
-		try {
-			const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/recovery-codes', { code: submission.value.code })
-			return data({ intent: 'two-factor-regenerate' as const, recoveryCodes })
-		} catch (error) {
-			const { result, status } = await apiErrorReply(submission, error, { signedIn })
-			return data({ intent: 'two-factor-regenerate' as const, result }, { status })
-		}
-	}
-
-	if (intent === 'two-factor-disable') {
-		const submission = parseWithZod(formData, { schema: twoFactorDisableSchema })
-		if (submission.status !== 'success')
-			return data({ intent: 'two-factor-disable' as const, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-		try {
-			await api.post('/auth/two-factor/disable', { password: submission.value.password, ...codeOrRecovery(submission.value.code) })
-		} catch (error) {
-			// The page has one field for both kinds of code: the API's word on a recovery code goes beside it.
-			if (error instanceof ApiError) {
-				const fields = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields
-				if (fields?.recoveryCode) fields.code = fields.recoveryCode
-				delete fields?.recoveryCode
-			}
-			const { result, status } = await apiErrorReply(submission, error, { signedIn, hideFields: ['password'] })
-			return data({ intent: 'two-factor-disable' as const, result }, { status })
-		}
-		return redirectWithToast(here, { type: 'success', title: t('twoFactor.turnedOff'), description: t('twoFactor.othersSignedOutOff') })
-	}
-
-	if (intent === 'password') {
-		const submission = parseWithZod(formData, { schema: passwordSchema })
-		if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: passwordFields }) }, { status: 400 })
-		try {
-			await api.post('/auth/change-password', { currentPassword: submission.value.currentPassword, password: submission.value.password })
-		} catch (error) {
-			const { result, status } = await apiErrorReply(submission, error, { hideFields: passwordFields, signedIn })
-			return data({ intent, result }, { status })
-		}
-		return redirectWithToast(here, { type: 'success', title: t('profile.passwordChanged') })
-	}
-
-	const submission = parseWithZod(formData, { schema: profileSchema })
-	if (submission.status !== 'success') return data({ intent: 'profile', result: submission.reply() }, { status: 400 })
-	// The form shows the theme in use (`shownTheme`): only another one chosen there is saved and put in use, so saving a new name keeps the theme.
-	const { theme, ...rest } = submission.value
-	const themeChosen = theme !== formData.get('shownTheme')
-	let user: User
-	try {
-		user = await api.patch<User>('/auth/profile', themeChosen ? submission.value : rest)
-	} catch (error) {
-		const { result, status } = await apiErrorReply(submission, error, { signedIn })
-		return data({ intent: 'profile', result }, { status })
-	}
-	// The page follows the saved preferences: its language, and the theme kept in the cookie.
-	const headers = combineHeaders(
-		themeChosen ? { 'Set-Cookie': await themeCookie.serialize({ ...(await getThemePreference(request)), theme: user.theme }) } : null,
-		{ 'Set-Cookie': localeCookie.serialize(submission.value.locale) },
-	)
-	const saved = await serverT(submission.value.locale)
-	return redirectWithToast(withLocale(here, submission.value.locale), { type: 'success', title: saved('profile.saved') }, { headers })
-}
+export const action = (args: ActionFunctionArgs) => profileAction(args)
 
 export default function Profile() {
 	const { user, theme, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()

@@ -129,7 +129,7 @@ export default function Agents() {
 	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	const failed = reply && 'failed' in reply ? reply.failed : null
-	const lastResult = reply && !('failed' in reply) ? reply : undefined
+	const lastResult = reply && 'result' in reply ? reply.result : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/agents`

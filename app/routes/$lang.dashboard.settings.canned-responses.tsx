@@ -134,7 +134,7 @@ export default function CannedResponses() {
 					base={base}
 					editing={editing}
 					limits={limits}
-					lastResult={reply && !('deleteError' in reply) ? reply : undefined}
+					lastResult={reply && 'result' in reply ? reply.result : undefined}
 				/>
 			) : null}
 

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { apiErrorReply, apiFailure } from '#app/.server/forms.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -67,14 +67,13 @@ export async function action(args: ActionFunctionArgs) {
 	}
 
 	const submission = parseWithZod(formData, { schema: saveSchema })
-	if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+	if (submission.status !== 'success') return replyInvalid(submission)
 	const { labelId, ...label } = submission.value
 	try {
 		if (labelId) await api.patch(`${base}/${encodeURIComponent(labelId)}`, { ...label, description: label.description ?? null })
 		else await api.post(base, label)
 	} catch (error) {
-		const { result, status } = await apiErrorReply(submission, error, { signedIn: { locale, request } })
-		return data(result, { status })
+		return replyWithApiError(submission, error, { signedIn: { locale, request } })
 	}
 	return redirectWithToast(here, { type: 'success', title: t(labelId ? 'labels.saved' : 'labels.created', { title: label.title }) })
 }
@@ -83,7 +82,7 @@ export default function Labels() {
 	const { title, locale, labels, manages, editing, deleting } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	const deleteError = reply && 'deleteError' in reply ? reply.deleteError : null
-	const lastResult = reply && !('deleteError' in reply) ? reply : undefined
+	const lastResult = reply && 'result' in reply ? reply.result : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
 	const base = `/${locale}/dashboard/settings/labels`

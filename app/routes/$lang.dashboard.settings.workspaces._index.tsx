@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { apiErrorReply, apiFailure } from '#app/.server/forms.ts'
+import { apiFailure, replyFieldErrors, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
 import { countriesIn, countryOfTimeZone, findCountry, type Country } from '#app/.server/countries.ts'
 import { timezones } from '#app/.server/timezones.ts'
@@ -90,30 +90,26 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (intent === 'delete') {
 		const submission = parseWithZod(formData, { schema: deleteSchema })
-		if (submission.status !== 'success') return data({ intent: 'delete' as const, result: submission.reply() }, { status: 400 })
+		const beside = { with: { intent: 'delete' as const } }
+		if (submission.status !== 'success') return replyInvalid(submission, beside)
 		try {
 			await api.delete(`/workspaces/${submission.value.workspaceId}`, { confirmName: submission.value.confirmName })
 		} catch (error) {
-			const { result, status } = await apiErrorReply(submission, error, { signedIn })
-			return data({ intent: 'delete' as const, result }, { status })
+			return replyWithApiError(submission, error, { signedIn, ...beside })
 		}
 		return redirectWithToast(here, { type: 'success', title: t('workspaces.deleted', { name: submission.value.confirmName }) })
 	}
 
 	const submission = parseWithZod(formData, { schema: updateSchema })
-	if (submission.status !== 'success') return data({ intent: 'update' as const, result: submission.reply() }, { status: 400 })
+	const beside = { with: { intent: 'update' as const } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const { workspaceId, countrySearch, country, ...changes } = submission.value
 	const chosen = countrySearch ? findCountry(countrySearch, locale) : country || null
-	if (chosen === undefined)
-		return data(
-			{ intent: 'update' as const, result: submission.reply({ fieldErrors: { country: [t('countries.notFound', { search: countrySearch })] } }) },
-			{ status: 400 },
-		)
+	if (chosen === undefined) return replyFieldErrors(submission, { country: [t('countries.notFound', { search: countrySearch })] }, beside)
 	try {
 		await api.patch(`/workspaces/${workspaceId}`, { ...changes, country: chosen })
 	} catch (error) {
-		const { result, status } = await apiErrorReply(submission, error, { signedIn })
-		return data({ intent: 'update' as const, result }, { status })
+		return replyWithApiError(submission, error, { signedIn, ...beside })
 	}
 	return redirectWithToast(here, { type: 'success', title: t('workspaces.saved', { name: changes.name }) })
 }

@@ -28,7 +28,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function SetupWorkspace() {
 	const { title, locale, timezones } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const { t } = useTranslation()
 	return (
 		<CardPage locale={locale}>
