@@ -52,8 +52,22 @@ export function audienceQuery(db: DB, audience: Audience) {
 	return query
 }
 
+/** How many contacts an audience reaches and the first of them by name (`…/campaigns/audience`). */
+export type AudienceJson = { count: number; recipients: Array<{ contactId: string; name: string }> }
+
+/** A page of a campaign's recipients (`…/campaigns/{id}/recipients`). */
+export type RecipientPageJson = {
+	recipients: Array<{ contactId: string; name: string; status: RecipientStatus; reason: string | null; sentAt: string | null; updatedAt: string }>
+	total: number
+	page: number
+	limit: number
+}
+
+/** The message as one contact of the audience would read it (`…/campaigns/{id}/message-preview`). */
+export type MessagePreviewJson = { contactId: string; name: string; body: string }
+
 /** How many contacts the audience reaches and the first of them by name: nothing is sent. */
-export async function previewAudience(db: DB, audience: Audience, first = 10) {
+export async function previewAudience(db: DB, audience: Audience, first = 10): Promise<AudienceJson> {
 	const [count, recipients] = await Promise.all([
 		audienceQuery(db, audience)
 			.select(sql<number>`count(distinct contacts.id)::int`.as('count'))

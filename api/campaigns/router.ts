@@ -13,7 +13,16 @@ import { offsetOf } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { existingLabelIds } from '#api/labels/queries.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
-import { type CampaignJson, findCampaign, instantIn, listCampaigns, previewAudience, renderMessage } from './queries.ts'
+import {
+	type CampaignJson,
+	findCampaign,
+	type MessagePreviewJson,
+	type RecipientPageJson,
+	instantIn,
+	listCampaigns,
+	previewAudience,
+	renderMessage,
+} from './queries.ts'
 import { audienceBody, type CampaignInput, campaignParams, createCampaignBody, messagePreviewQuery, recipientsQuery, updateCampaignBody } from './schemas.ts'
 import { createCampaign, deleteCampaign, editable, editCampaign } from './actions.ts'
 import { announceCampaign, cancelCampaign, launchCampaign, pauseCampaign, resumeCampaign } from './sending.ts'
@@ -270,7 +279,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 				total: total.count,
 				page: query.page,
 				limit: query.limit,
-			})
+			} satisfies RecipientPageJson)
 		}),
 	)
 
@@ -296,7 +305,7 @@ export function campaignsRouter({ db, realtime, config }: ApiContext): Router {
 						campaign.template.parameters.map((parameter) => renderMessage(parameter, contact)),
 					)
 				: renderMessage(campaign.body, contact)
-			res.json({ contactId: contact.id, name: contact.name, body })
+			res.json({ contactId: contact.id, name: contact.name, body } satisfies MessagePreviewJson)
 		}),
 	)
 

@@ -134,7 +134,10 @@ export async function setCurrentWorkspace(db: Executor, userId: string, workspac
 }
 
 /** Counts for the dashboard's getting-started checklist. */
-export async function workspaceOverview(db: DB, workspaceId: string) {
+/** What the home page counts (`/workspaces/{id}/overview`). */
+export type OverviewJson = { members: number; pendingInvitations: number; contacts: number; channels: number }
+
+export async function workspaceOverview(db: DB, workspaceId: string): Promise<OverviewJson> {
 	const [members, invitations, contacts, channels] = await Promise.all([
 		db
 			.selectFrom('members')

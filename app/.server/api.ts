@@ -2,16 +2,19 @@ import { type AppLoadContext } from '@remix-run/node'
 import { isLocale } from '#locales/languages.ts'
 import { createApiClient } from './api-client.ts'
 
-export { ApiError, errorDetail, type ApiClient } from './api-client.ts'
+export { ApiError, errorDetail, type ApiClient, type Query } from './api-client.ts'
 
 // The API's answers as the web app reads them: app/ reaches api/ through this module only.
 export type { SessionJson } from '#api/auth/sessions.ts'
 export type { UserJson, WorkspaceJson } from '#api/auth/profile.ts'
-export type { CampaignJson } from '#api/campaigns/queries.ts'
+export type { AudienceJson, CampaignJson, MessagePreviewJson, RecipientPageJson } from '#api/campaigns/queries.ts'
+export type { AuditEventJson } from '#api/audit/queries.ts'
+export type { CannedResponseJson } from '#api/canned-responses/queries.ts'
 export type { ChannelJson } from '#api/channels/queries.ts'
 export type { LinkSettings } from '#api/channels/schemas.ts'
 export type { MessageTemplate } from '#api/channels/providers/provider.ts'
 export type { ContactJson, ContactPageJson } from '#api/contacts/queries.ts'
+export type { ImportResult } from '#api/contacts/import.ts'
 export type {
 	ConversationEventJson,
 	ConversationJson,
@@ -24,6 +27,9 @@ export type {
 export type { ConversationEventData, MessageEventData } from '#api/conversations/events.ts'
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
+export type { MemberJson } from '#api/workspaces/members.ts'
+export type { InvitationJson } from '#api/workspaces/invitations.ts'
+export type { OverviewJson } from '#api/workspaces/queries.ts'
 export type { LinkPageJson, VisitorMessageJson, VisitorThreadJson } from '#api/link/queries.ts'
 export type { ReportJson, ReportPreset, ReportRange, ReportTable } from '#api/reports/json.ts'
 // The first-response targets the reports offer (seconds); the API refuses any other.

@@ -1,4 +1,4 @@
-import { ApiError } from './api.ts'
+import { ApiError, type ApiClient } from './api.ts'
 
 // The API's answer headers that say what the file is and how a browser may treat it.
 const passed = ['Content-Type', 'Content-Length', 'Content-Disposition', 'X-Content-Type-Options', 'Content-Security-Policy', 'Cache-Control']
@@ -21,3 +21,7 @@ export async function streamAttachment(load: () => Promise<Response>): Promise<R
 		})
 	}
 }
+
+/** A file of a workspace's conversations, to stream on: the API answers members of that workspace only. */
+export const workspaceAttachment = (api: ApiClient, workspaceId: string, attachmentId: string) =>
+	api.stream(`/workspaces/${workspaceId}/attachments/${encodeURIComponent(attachmentId)}`)

@@ -1,7 +1,9 @@
-import { ApiError, type ApiClient, type MessageTemplate } from '#app/.server/api.ts'
+import { ApiError, type ApiClient } from '#app/.server/api.ts'
+import { listTemplates } from '#app/.server/channels.ts'
+import { conversationView, markRead } from '#app/.server/conversations.ts'
 import { rethrowApiError } from '#app/.server/session.ts'
 import { serverI18n } from '#app/i18n/i18n.server.ts'
-import { selectedNumber, type ConversationView } from '#app/utils/conversations.ts'
+import { selectedNumber } from '#app/utils/conversations.ts'
 import { languageOf, type Locale } from '#locales/languages.ts'
 
 /** The inbox's words for a loader or an action (`inbox:ui.…`). */
@@ -23,15 +25,15 @@ export async function optional<T>(load: Promise<T>, empty: T, locale: Locale, re
 const otherConversationsShown = 10
 
 /** The open conversation, a page of its thread (the newest, or older than `before`) and the contact's other conversations, in one API request; marks it read. */
-async function openConversation(api: ApiClient, base: string, number: number, before: string | null) {
+async function openConversation(api: ApiClient, workspaceId: string, number: number, before: string | null) {
 	try {
-		const { conversation, thread, otherConversations } = await api.get<ConversationView>(`${base}/conversations/${number}/view`, {
+		const { conversation, thread, otherConversations } = await conversationView(api, workspaceId, number, {
 			before: before || undefined,
 			limit: 30,
 			others: otherConversationsShown,
 		})
 		// Opening a conversation is reading it: the unread badge goes (for this member only).
-		if (conversation.unreadCount > 0) await api.post(`${base}/conversations/${number}/read`)
+		if (conversation.unreadCount > 0) await markRead(api, workspaceId, number)
 		return { conversation: { ...conversation, unreadCount: 0 }, thread, others: otherConversations, missing: false }
 	} catch (error) {
 		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400))
@@ -47,25 +49,17 @@ async function openConversation(api: ApiClient, base: string, number: number, be
  * the thread route alone, when only the open conversation changes (app/utils/inbox-navigation.ts).
  */
 export async function openedPart(api: ApiClient, workspaceId: string, url: URL, locale: Locale, request: Request) {
-	const base = `/workspaces/${workspaceId}`
 	const number = selectedNumber(url.searchParams)
 	const [t, opened] = await Promise.all([
 		inboxT(locale),
 		number === null
 			? null
-			: openConversation(api, base, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, request)),
+			: openConversation(api, workspaceId, number, url.searchParams.get('before')).catch((error: unknown) => rethrowApiError(error, locale, request)),
 	])
 	// WhatsApp's approved templates, asked of Meta only when the agent asks for them.
 	const channel = opened?.conversation?.channel
 	const templates =
-		channel?.kind === 'whatsapp' && url.searchParams.has('templates')
-			? await optional(
-					api.get<{ templates: MessageTemplate[] }>(`${base}/channels/${channel.id}/templates`).then((answer) => answer.templates),
-					[],
-					locale,
-					request,
-				)
-			: null
+		channel?.kind === 'whatsapp' && url.searchParams.has('templates') ? await optional(listTemplates(api, workspaceId, channel.id), [], locale, request) : null
 	return {
 		title: opened?.conversation ? t('titleOf', { number: opened.conversation.number, name: opened.conversation.contact.name }) : t('title'),
 		conversation: opened?.conversation ?? null,

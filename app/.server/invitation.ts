@@ -2,7 +2,7 @@ import { createCookie } from '@remix-run/node'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { combineHeaders } from '#app/utils/http.ts'
 import { type Locale } from '#locales/languages.ts'
-import { ApiError, type ApiClient } from './api.ts'
+import { ApiError, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
 import { secure } from './cookies.ts'
 import { redirectWithToast } from './toast.ts'
 
@@ -73,6 +73,10 @@ export async function previewInvitation(
 	}
 }
 
+/** Joins the invitation's workspace; with `makeCurrent: false` the user stays in the current one. The answer: the user and the workspace. */
+export const acceptInvitation = (client: ApiClient, invitation: Invitation, options: { makeCurrent?: boolean } = {}) =>
+	client.post<{ user: UserJson; workspace: WorkspaceJson }>('/workspaces/invitations/accept', { ...invitation, ...options })
+
 /**
  * For the sign-up and sign-in pages: what the pending invitation leads to (or why it cannot), and
  * the header that keeps a valid one from the URL (or drops an invalid one).
@@ -98,7 +102,7 @@ export async function joinInvitation(
 	const t = await serverT(options.locale)
 	const headers = combineHeaders(options.headers, await forgetInvitation())
 	try {
-		const { workspace } = await client.post<{ workspace: { name: string } }>('/workspaces/invitations/accept', invitation)
+		const { workspace } = await acceptInvitation(client, invitation)
 		return redirectWithToast(`/${options.locale}/dashboard`, { type: 'success', title: t('invitations.joined', { workspace: workspace.name }) }, { headers })
 	} catch (error) {
 		if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 401) throw error

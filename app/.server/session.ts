@@ -5,6 +5,7 @@ import { profileUnavailable } from '#app/utils/profile-outage.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
 import { type Locale } from '#locales/languages.ts'
 import { api, ApiError, errorDetail, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
+import { getProfile, type AuthResponse } from './auth.ts'
 import { newUserCookie, tokenCookie } from './cookies.ts'
 import { currentInvitation, forgetInvitation, invitationPath, joinInvitation } from './invitation.ts'
 import { requireLocale } from './locale.ts'
@@ -13,8 +14,6 @@ import { redirectWithToast, type Toast } from './toast.ts'
 export type { UserJson as User, WorkspaceJson as Workspace } from './api.ts'
 
 type Args = { request: Request; params: { lang?: string }; context: AppLoadContext }
-
-export type AuthResponse = { access_token: string; user: UserJson }
 
 export async function readToken(request: Request): Promise<string | null> {
 	const token: unknown = await tokenCookie.parse(request.headers.get('Cookie'))
@@ -45,10 +44,10 @@ export const setupWorkspacePath = (locale: string) => `/${locale}/dashboard/sett
 const profiles = new WeakMap<AppLoadContext, Promise<UserJson>>()
 
 function fetchProfile(request: Request, context: AppLoadContext, client: ApiClient): Promise<UserJson> {
-	if (request.method !== 'GET' && request.method !== 'HEAD') return client.get<UserJson>('/auth/profile')
+	if (request.method !== 'GET' && request.method !== 'HEAD') return getProfile(client)
 	let profile = profiles.get(context)
 	if (!profile) {
-		profile = client.get<UserJson>('/auth/profile')
+		profile = getProfile(client)
 		profiles.set(context, profile)
 	}
 	return profile

@@ -4,6 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { api } from '#app/.server/api.ts'
+import { forgotPassword } from '#app/.server/auth.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { requireVisitor } from '#app/.server/session.ts'
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const submission = parseWithZod(await formOf(request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	try {
-		await api(request, context, params).post('/auth/forgot-password', submission.value)
+		await forgotPassword(api(request, context, params), submission.value.email)
 	} catch (error) {
 		return replyWithApiError(submission, error)
 	}

@@ -10,7 +10,8 @@ import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { invitationNotice } from '#app/.server/invitation.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { type Locale } from '#locales/languages.ts'
-import { completeSignIn, requireVisitor, type AuthResponse } from '#app/.server/session.ts'
+import { completeSignIn, requireVisitor } from '#app/.server/session.ts'
+import { login, loginTwoFactor } from '#app/.server/auth.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { InvitationNotice } from '#app/components/invitation-notice.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -26,7 +27,6 @@ const loadSchema = () => import('./$lang.auth.login.schema.ts').then((module) =>
 const loadTwoFactorSchema = () => import('./$lang.auth.login.schema.ts').then((module) => module.twoFactorSchema)
 
 /** What the API answers a right password when the user has two-step sign-in on. */
-type TwoFactorChallenge = { twoFactorRequired: true; challenge: string; expiresAt: string }
 type Step = 'password' | 'code' | 'recovery'
 
 async function readChallenge(request: Request): Promise<string | null> {
@@ -71,7 +71,7 @@ async function secondStep(args: ActionFunctionArgs, formData: FormData, locale: 
 	if (!challenge) return backToPassword(t('twoFactor.login.expired'))
 	const code = submission.value.method === 'code' ? { code: submission.value.code } : { recoveryCode: submission.value.recoveryCode }
 	try {
-		const auth = await api(request, context, params).post<AuthResponse>('/auth/login/two-factor', { challenge, ...code })
+		const auth = await loginTwoFactor(api(request, context, params), { challenge, ...code })
 		const response = await completeSignIn(args, auth, { locale, redirect: redirectParam })
 		response.headers.append('Set-Cookie', clear)
 		return response
@@ -90,7 +90,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password'] })
 	const { redirect: redirectParam, ...credentials } = submission.value
 	try {
-		const auth = await api(request, context, params).post<AuthResponse | TwoFactorChallenge>('/auth/login', credentials)
+		const auth = await login(api(request, context, params), credentials)
 		if ('twoFactorRequired' in auth) {
 			return redirect(loginUrl(locale, { step: 'two-factor', redirect: redirectParam }), {
 				headers: { 'Set-Cookie': await twoFactorCookie.serialize(auth.challenge) },

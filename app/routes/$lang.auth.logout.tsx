@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { api, ApiError } from '#app/.server/api.ts'
+import { logout } from '#app/.server/auth.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { readToken, signOutHeaders } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -19,7 +20,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const login = `/${locale}/auth/login`
 	if (!token) return redirect(login, { headers: await signOutHeaders() })
 	try {
-		await api(request, context, params, token).post('/auth/logout')
+		await logout(api(request, context, params, token))
 	} catch (error) {
 		// A token the API no longer knows is signed out already.
 		if (!(error instanceof ApiError && error.statusCode === 401)) {

@@ -4,6 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '#app/.server/api.ts'
+import { resetPassword, validateResetToken } from '#app/.server/auth.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { requireVisitor, signOutHeaders } from '#app/.server/session.ts'
@@ -32,7 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const title = t('auth.reset.title')
 	if (!token) return { title, token: null, invalid: t('auth.reset.missing') }
 	try {
-		await api(request, context, params).post('/auth/validate-reset-token', { token })
+		await validateResetToken(api(request, context, params), token)
 		return { title, token, invalid: null }
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode < 500) return { title, token: null, invalid: error.message }
@@ -45,7 +46,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const submission = parseWithZod(await formOf(request), { schema })
 	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password', 'confirmPassword'] })
 	try {
-		await api(request, context, params).post('/auth/reset-password', { token: submission.value.token, password: submission.value.password })
+		await resetPassword(api(request, context, params), submission.value.token, submission.value.password)
 	} catch (error) {
 		return replyWithApiError(submission, error, { hideFields: ['password', 'confirmPassword'] })
 	}

@@ -7,7 +7,8 @@ import { api } from '#app/.server/api.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { invitationNotice } from '#app/.server/invitation.ts'
 import { requireLocale } from '#app/.server/locale.ts'
-import { completeSignIn, requireVisitor, type AuthResponse } from '#app/.server/session.ts'
+import { completeSignIn, requireVisitor } from '#app/.server/session.ts'
+import { register } from '#app/.server/auth.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { InvitationNotice } from '#app/components/invitation-notice.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -37,7 +38,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission, { hideFields: ['password'] })
 	const { redirect, ...registration } = submission.value
 	try {
-		const auth = await api(request, context, params).post<AuthResponse>('/auth/register', { ...registration, locale })
+		const auth = await register(api(request, context, params), { ...registration, locale })
 		return await completeSignIn(args, auth, { locale, redirect, newUser: true })
 	} catch (error) {
 		return replyWithApiError(submission, error, { hideFields: ['password'] })

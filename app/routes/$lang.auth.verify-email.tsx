@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '#app/.server/api.ts'
+import { verifyEmail } from '#app/.server/auth.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { readToken, requireVisitor } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -31,7 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const t = await serverT(locale)
 	if (typeof token !== 'string' || !token) return data({ error: t('auth.verify.missing') }, { status: 400 })
 	try {
-		await api(request, context, params).post('/auth/verify-email', { token })
+		await verifyEmail(api(request, context, params), token)
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode < 500) return data({ error: error.message }, { status: error.statusCode })
 		throw error

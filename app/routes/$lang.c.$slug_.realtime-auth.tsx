@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs } from '@remix-run/node'
 import { ApiError } from '#app/.server/api.ts'
+import { authoriseVisitorChannel } from '#app/.server/link.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { readVisitorToken, visitorApi } from '#app/.server/visitor.ts'
 import { postOnly } from '#app/realtime/authorise.server.ts'
@@ -14,9 +15,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const form = await formOf(request).catch(() => new FormData())
 	const body = { socket_id: String(form.get('socket_id') ?? ''), channel_name: String(form.get('channel_name') ?? '') }
 	try {
-		return Response.json(await visitorApi(request, context, locale, token).post(`/link/${encodeURIComponent(params.slug ?? '')}/realtime/auth`, body), {
-			headers,
-		})
+		return Response.json(await authoriseVisitorChannel(visitorApi(request, context, locale, token), params.slug ?? '', body), { headers })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode >= 400 && error.statusCode < 500) {
 			return Response.json(error.details ?? { message: error.message, statusCode: error.statusCode }, { status: error.statusCode, headers })

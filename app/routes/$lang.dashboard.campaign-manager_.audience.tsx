@@ -1,7 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { previewAudience } from '#app/.server/campaigns.ts'
 import { apiRefusal, requireUser } from '#app/.server/session.ts'
-
-export type AudiencePreview = { count: number; recipients: Array<{ contactId: string; name: string }> }
 
 /**
  * The campaign form's live count: how many contacts the channel and labels of `?channelId=&labelsIn=&labelsOut=`
@@ -16,7 +15,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		labelsIn: params.getAll('labelsIn').slice(0, 50),
 		labelsOut: params.getAll('labelsOut').slice(0, 50),
 	}
-	const audience = await api.post<AudiencePreview>(`/workspaces/${user.workspace.id}/campaigns/audience`, body).catch(async (error: unknown) => {
+	const audience = await previewAudience(api, user.workspace.id, body).catch(async (error: unknown) => {
 		await apiRefusal(error, locale, args.request)
 		return null
 	})

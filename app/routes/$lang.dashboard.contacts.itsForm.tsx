@@ -4,7 +4,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { countriesIn, findCountry } from '#app/.server/countries.ts'
+import { createContact, getContact, updateContact } from '#app/.server/contacts.ts'
 import { replyFieldErrors, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { listLabels } from '#app/.server/labels.ts'
 import { rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -14,7 +16,6 @@ import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { formatAttributes, type Contact } from '#app/utils/contacts.ts'
-import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageNotFound, formOf } from '#app/utils/http.ts'
 import * as styles from './dashboard.css.ts'
@@ -30,10 +31,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const id = new URL(args.request.url).searchParams.get('id')
-	const base = `/workspaces/${user.workspace.id}`
-	const [{ labels }, contact] = await Promise.all([
-		api.get<{ labels: Label[] }>(`${base}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
-		id ? api.get<Contact>(`${base}/contacts/${id}`).catch(() => null) : null,
+	const [labels, contact] = await Promise.all([
+		listLabels(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+		id ? getContact(api, user.workspace.id, id).catch(() => null) : null,
 	])
 	if (id && !contact) pageNotFound(args.request)
 	const t = await serverT(locale)
@@ -71,10 +71,9 @@ export async function action(args: ActionFunctionArgs) {
 		notes: fields.notes ?? null,
 		labelIds: fields.labelIds ?? [],
 	}
-	const base = `/workspaces/${user.workspace.id}/contacts`
 	let saved: Contact
 	try {
-		saved = id ? await api.patch<Contact>(`${base}/${id}`, body) : await api.post<Contact>(base, body)
+		saved = id ? await updateContact(api, user.workspace.id, id, body) : await createContact(api, user.workspace.id, body)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn: { locale, request: args.request } })
 	}

@@ -2,7 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useLoaderData, useLocation, useRouteLoaderData, type ClientLoaderFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { type ChannelJson, type MemberJson } from '#app/.server/api.ts'
+import { listChannels } from '#app/.server/channels.ts'
+import { bulkConversations, listConversations, replaceConversationLabels, retryMessage, sendMessage, updateConversation } from '#app/.server/conversations.ts'
 import { inboxT, openedPart, optional } from '#app/.server/inbox.ts'
+import { listLabels } from '#app/.server/labels.ts'
+import { firstMembers } from '#app/.server/members.ts'
 import type { ThreadPart } from './$lang.dashboard.conversations_.thread.tsx'
 import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { apiFailure } from '#app/.server/forms.ts'
@@ -16,7 +21,6 @@ import * as styles from '#app/components/inbox/inbox.css.ts'
 import { Shortcuts } from '#app/components/inbox/shortcuts.tsx'
 import { Thread } from '#app/components/inbox/thread.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
-import { type Label } from '#app/utils/labels.ts'
 import { inboxQuery, priorities, snoozePresets, snoozeUntil, statuses, zonedTime, type ConversationPage } from '#app/utils/conversations.ts'
 import { languageOf } from '#locales/languages.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -28,8 +32,8 @@ import { type DashboardLoader } from './$lang.dashboard.tsx'
 // Conversations and messages merge into the page (useLiveData); these reload it, rarely as they come.
 export const handle = { i18n: ['inbox'], live: ['label.', 'contact.updated', 'contact.deleted', 'contact.merged'] }
 
-export type Member = { userId: string; name: string; email: string }
-export type Channel = { id: string; kind: string; name: string }
+export type Member = Pick<MemberJson, 'userId' | 'name' | 'email'>
+export type Channel = Pick<ChannelJson, 'id' | 'kind' | 'name'>
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -37,14 +41,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const url = new URL(args.request.url)
 	const query = inboxQuery(url.searchParams)
-	const base = `/workspaces/${user.workspace.id}`
 	const t = await inboxT(locale)
 	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: null }
 	// Read before the data: the events after it are what the page merges.
 	const since = await lastEvent(api, user.workspace.id)
 	const [{ list: page, failure }, labels, members, channels, opened] = await Promise.all([
 		listOrToast(
-			api.get<ConversationPage>(`${base}/conversations`, {
+			listConversations(api, user.workspace.id, {
 				status: query.status,
 				assignee: query.assignee,
 				channelId: query.channelId || undefined,
@@ -58,24 +61,11 @@ export async function loader(args: LoaderFunctionArgs) {
 			emptyPage,
 			{ locale, request: args.request, title: t('loadFailed') },
 		),
-		optional(
-			api.get<{ labels: Label[] }>(`${base}/labels`).then((answer) => answer.labels),
-			[],
-			locale,
-			args.request,
+		optional(listLabels(api, user.workspace.id), [], locale, args.request),
+		optional(firstMembers(api, user.workspace.id), [], locale, args.request).then((members) =>
+			members.map(({ userId, name, email }) => ({ userId, name, email })),
 		),
-		optional(
-			api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((answer) => answer.members),
-			[],
-			locale,
-			args.request,
-		),
-		optional(
-			api.get<{ channels: Channel[] }>(`${base}/channels`).then((answer) => answer.channels),
-			[],
-			locale,
-			args.request,
-		),
+		optional(listChannels(api, user.workspace.id), [], locale, args.request).then((channels) => channels.map(({ id, kind, name }) => ({ id, kind, name }))),
 		openedPart(api, user.workspace.id, url, locale, args.request),
 	])
 	return {
@@ -153,7 +143,7 @@ export async function action(args: ActionFunctionArgs) {
 	const common = await serverT(locale)
 	const url = new URL(request.url)
 	const back = url.pathname + url.search
-	const base = `/workspaces/${user.workspace.id}/conversations`
+	const workspaceId = user.workspace.id
 	const number = Number(field('number'))
 	const refused = (title: string) => (error: unknown) => refusalToast(error, { locale, request, to: back, title })
 	const timeZone = user.workspace.timezone
@@ -172,15 +162,12 @@ export async function action(args: ActionFunctionArgs) {
 				: kind === 'status'
 					? { action: 'status', status: value }
 					: { action: kind, labelId: value }
-		return api
-			.post<{ updated: number }>(`${base}/bulk`, { numbers: numbers.slice(0, 100), ...body })
+		return bulkConversations(api, workspaceId, { numbers: numbers.slice(0, 100), ...body })
 			.then(({ updated }) => redirectWithToast(back, { type: 'success', title: t('bulk.done', { count: updated }) }))
 			.catch(refused(t('bulk.failed')))
 	}
 
 	if (!Number.isInteger(number) || number < 1) return redirectWithToast(back, { type: 'error', title: t('notFound') })
-	const path = `${base}/${number}`
-
 	if (intent === 'reply') {
 		const body = field('body').trim()
 		const kind = field('kind') === 'note' ? 'note' : 'text'
@@ -199,8 +186,8 @@ export async function action(args: ActionFunctionArgs) {
 				upload.set('kind', kind)
 				upload.set('body', body)
 				upload.set('file', attached, attached.name)
-				await api.postForm(`${path}/messages`, upload)
-			} else await api.post(`${path}/messages`, { kind, body })
+				await sendMessage(api, workspaceId, number, upload)
+			} else await sendMessage(api, workspaceId, number, { kind, body })
 		} catch (error) {
 			const failed = await apiFailure(error, locale, request)
 			return data<ActionResult>({ intent: 'reply', error: failed.message, body: field('body'), kind }, { status: failed.status })
@@ -210,7 +197,7 @@ export async function action(args: ActionFunctionArgs) {
 	}
 
 	if (intent === 'retry') {
-		return api.post(`${path}/messages/${encodeURIComponent(field('messageId'))}/retry`).then(() => redirect(back), refused(t('retryFailed')))
+		return retryMessage(api, workspaceId, number, field('messageId')).then(() => redirect(back), refused(t('retryFailed')))
 	}
 
 	if (intent === 'template') {
@@ -218,12 +205,15 @@ export async function action(args: ActionFunctionArgs) {
 		// Sent, the picker closes.
 		const next = new URL(back, url)
 		next.searchParams.delete('templates')
-		return api.post(`${path}/messages`, { kind: 'template', template }).then(() => redirect(next.pathname + next.search), refused(t('templates.failed')))
+		return sendMessage(api, workspaceId, number, { kind: 'template', template }).then(
+			() => redirect(next.pathname + next.search),
+			refused(t('templates.failed')),
+		)
 	}
 
 	if (intent === 'labels') {
 		const labelIds = form.getAll('labelIds').map(String)
-		return api.put(`${path}/labels`, { labelIds }).then(() => redirect(back), refused(t('labels.failed')))
+		return replaceConversationLabels(api, workspaceId, number, labelIds).then(() => redirect(back), refused(t('labels.failed')))
 	}
 
 	// Assignment, status and priority are all a PATCH of the conversation.
@@ -237,7 +227,7 @@ export async function action(args: ActionFunctionArgs) {
 		if (!until || until.getTime() <= Date.now()) return data<ActionResult>({ intent: 'snooze', error: t('snooze.future') }, { status: 400 })
 		changes = { status: 'snoozed', snoozedUntil: until.toISOString() }
 	} else return redirectWithToast(back, { type: 'error', title: t('unknownAction') })
-	return api.patch(path, changes).then(() => redirect(back), refused(t('updateFailed')))
+	return updateConversation(api, workspaceId, number, changes).then(() => redirect(back), refused(t('updateFailed')))
 }
 
 export default function Conversations() {

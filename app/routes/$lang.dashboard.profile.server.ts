@@ -2,18 +2,17 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import QRCode from 'qrcode'
 import { ApiError } from '#app/.server/api.ts'
+import * as account from '#app/.server/auth.ts'
+import { type TwoFactorSetup } from '#app/.server/auth.ts'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
-import { refusalToast, requireUser, type SignedIn, type User } from '#app/.server/session.ts'
+import { refusalToast, requireUser, type SignedIn } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { combineHeaders, formOf } from '#app/utils/http.ts'
 import { safePath, withLocale } from '#app/utils/redirect.ts'
 import { passwordSchema, profileSchema, twoFactorCodeSchema, twoFactorDisableSchema, twoFactorEnableSchema } from './$lang.dashboard.profile.schema.ts'
-
-/** What the profile shows while two-step sign-in is being set up: the API's answer to `/auth/two-factor/setup`. */
-export type TwoFactorSetup = { secret: string; uri: string; qrSvg: string }
 
 /**
  * The set-up again after a wrong first code, from the secret and URI the form sent back (the API
@@ -66,7 +65,7 @@ export async function profileAction(args: ActionFunctionArgs) {
 async function resendVerification({ api, formData, here, t, locale, request }: Posted) {
 	const back = safePath(formData.get('redirectTo')) ?? here
 	try {
-		await api.post('/auth/resend-verification')
+		await account.resendVerification(api)
 	} catch (error) {
 		// Already verified (409), too many requests (429): said in a toast.
 		return refusalToast(error, { locale, request, to: back, title: t('profile.resendFailed') })
@@ -78,8 +77,8 @@ async function resendVerification({ api, formData, here, t, locale, request }: P
 async function signOutDevices({ api, formData, here, t, locale, request }: Posted) {
 	const others = formData.get('intent') === 'revoke-others'
 	try {
-		if (others) await api.post('/auth/sessions/revoke-others')
-		else await api.delete(`/auth/sessions/${encodeURIComponent(String(formData.get('sessionId') ?? ''))}`)
+		if (others) await account.revokeOtherSessions(api)
+		else await account.revokeSession(api, String(formData.get('sessionId') ?? ''))
 	} catch (error) {
 		return refusalToast(error, { locale, request, to: here, title: t('profile.signOutFailed') })
 	}
@@ -88,7 +87,7 @@ async function signOutDevices({ api, formData, here, t, locale, request }: Poste
 
 async function setUpTwoFactor({ api, here, t, locale, request }: Posted) {
 	try {
-		const setup = await api.post<TwoFactorSetup>('/auth/two-factor/setup')
+		const setup = await account.setUpTwoFactor(api)
 		return data({ intent: 'two-factor-setup' as const, setup })
 	} catch (error) {
 		return refusalToast(error, { locale, request, to: here, title: t('twoFactor.failed') })
@@ -102,7 +101,7 @@ async function enableTwoFactor({ api, formData, signedIn }: Posted) {
 	const beside = { with: { intent: 'two-factor-enable' as const, setup } }
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
-		const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/enable', { code: submission.value.code })
+		const { recoveryCodes } = await account.enableTwoFactor(api, submission.value.code)
 		return data({ intent: 'two-factor-enable' as const, recoveryCodes, enabled: true })
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
@@ -114,7 +113,7 @@ async function regenerateRecoveryCodes({ api, formData, signedIn }: Posted) {
 	const beside = { with: { intent: 'two-factor-regenerate' as const } }
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
-		const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/two-factor/recovery-codes', { code: submission.value.code })
+		const { recoveryCodes } = await account.regenerateRecoveryCodes(api, submission.value.code)
 		return data({ intent: 'two-factor-regenerate' as const, recoveryCodes })
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
@@ -131,7 +130,7 @@ async function disableTwoFactor({ api, formData, here, t, signedIn }: Posted) {
 	const beside = { with: { intent: 'two-factor-disable' as const }, hideFields: ['password'] }
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
-		await api.post('/auth/two-factor/disable', { password: submission.value.password, ...codeOrRecovery(submission.value.code) })
+		await account.disableTwoFactor(api, { password: submission.value.password, ...codeOrRecovery(submission.value.code) })
 	} catch (error) {
 		// The page has one field for both kinds of code: the API's word on a recovery code goes beside it.
 		if (error instanceof ApiError) {
@@ -149,7 +148,7 @@ async function changePassword({ api, formData, here, t, signedIn }: Posted) {
 	const beside = { with: { intent: 'password' as const }, hideFields: passwordFields }
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
-		await api.post('/auth/change-password', { currentPassword: submission.value.currentPassword, password: submission.value.password })
+		await account.changePassword(api, submission.value.currentPassword, submission.value.password)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
 	}
@@ -164,9 +163,9 @@ async function saveProfile({ api, formData, here, request, signedIn }: Posted) {
 	// The form shows the theme in use (`shownTheme`): only another one chosen there is saved and put in use, so saving a new name keeps the theme.
 	const { theme, ...rest } = submission.value
 	const themeChosen = theme !== formData.get('shownTheme')
-	let user: User
+	let user
 	try {
-		user = await api.patch<User>('/auth/profile', themeChosen ? submission.value : rest)
+		user = await account.updateProfile(api, themeChosen ? submission.value : rest)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
 	}

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { getThemePreference } from '#app/.server/preferences.ts'
 import { requireUser, type User } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { type SessionJson } from '#app/.server/api.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
-import { profileAction, type TwoFactorSetup } from './$lang.dashboard.profile.server.ts'
+import { profileAction } from './$lang.dashboard.profile.server.ts'
+import { listSessions, twoFactorState, type TwoFactorSetup } from '#app/.server/auth.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -27,14 +27,12 @@ const loadEnableSchema = () => import('./$lang.dashboard.profile.schema.ts').the
 const loadCodeSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorCodeSchema)
 const loadDisableSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.twoFactorDisableSchema)
 
-type TwoFactorState = { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number }
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
-	const [{ sessions }, twoFactor] = await Promise.all([api.get<{ sessions: SessionJson[] }>('/auth/sessions'), api.get<TwoFactorState>('/auth/two-factor')])
+	const [sessions, twoFactor] = await Promise.all([listSessions(api), twoFactorState(api)])
 	// Formatted here, once, so the page shows the same words with or without JavaScript; in the
 	// language's real tag (`fr`, not `fr-x`) and the workspace's time zone, as the other pages' dates.
 	const when = dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: user.workspace?.timezone ?? 'UTC' })

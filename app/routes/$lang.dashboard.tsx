@@ -3,8 +3,10 @@ import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError,
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
+import { inboxSummary } from '#app/.server/conversations.ts'
 import { lastEvent } from '#app/.server/live.ts'
-import { rethrowApiError, twoFactorMissing, userForShell, type Workspace } from '#app/.server/session.ts'
+import { rethrowApiError, twoFactorMissing, userForShell } from '#app/.server/session.ts'
+import { listMyWorkspaces } from '#app/.server/workspaces.ts'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
@@ -28,11 +30,10 @@ export async function loader(args: LoaderFunctionArgs) {
 	// The switcher offers the first hundred; the workspaces page lists them all.
 	const [workspaces, inbox] = user?.workspace
 		? await Promise.all([
-				api
-					.get<{ workspaces: Workspace[] }>('/user/workspaces', { limit: 100 })
+				listMyWorkspaces(api, { limit: 100 })
 					.then((list) => list.workspaces)
 					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
-				blocked ? null : inboxSummary(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+				blocked ? null : summaryOrNone(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 			])
 		: [[], null]
 	return { user, locale, workspaces, inbox, since, blocked, realtime: args.context.realtime }
@@ -50,8 +51,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 }
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
-async function inboxSummary(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
-	return api.get<InboxSummaryJson>(`/workspaces/${workspaceId}/conversations/summary`).catch((error: unknown) => {
+async function summaryOrNone(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
+	return inboxSummary(api, workspaceId).catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 401) throw error
 		console.error('Inbox summary failed:', error instanceof Error ? error.message : error)
 		return null

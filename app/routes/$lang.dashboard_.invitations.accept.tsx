@@ -1,8 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { invitationInUrl, previewInvitation, type Invitation } from '#app/.server/invitation.ts'
-import { apiRefusal, refusalToast, requireUser, type User, type Workspace } from '#app/.server/session.ts'
+import { acceptInvitation, invitationInUrl, previewInvitation, type Invitation } from '#app/.server/invitation.ts'
+import { getWorkspace, switchWorkspace } from '#app/.server/workspaces.ts'
+import { apiRefusal, refusalToast, requireUser } from '#app/.server/session.ts'
 import { apiFailure } from '#app/.server/forms.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -28,7 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const dashboard = `/${locale}/dashboard`
 	const joinedId = url.searchParams.get('joined')
 	if (joinedId) {
-		const workspace = await api.get<Workspace>(`/workspaces/${encodeURIComponent(joinedId)}`).catch(async (error: unknown) => {
+		const workspace = await getWorkspace(api, joinedId).catch(async (error: unknown) => {
 			await apiRefusal(error, locale, args.request)
 			return null
 		})
@@ -53,7 +54,7 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (formData.get('intent') === 'open') {
 		try {
-			const switched = await api.put<User>('/workspaces/switch', { workspaceId: String(formData.get('workspaceId') ?? '') })
+			const switched = await switchWorkspace(api, String(formData.get('workspaceId') ?? ''))
 			return redirectWithToast(dashboard, { type: 'success', title: t('workspaces.switched', { name: switched.workspace?.name ?? '' }) })
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: dashboard, title: t('workspaces.switchFailed') })
@@ -63,7 +64,7 @@ export async function action(args: ActionFunctionArgs) {
 	const invitation: Invitation = { code: String(formData.get('code') ?? ''), method: formData.get('method') === 'email' ? 'email' : 'link' }
 	try {
 		// The user stays where they are: switching is theirs to choose on the next page.
-		const joined = await api.post<{ user: User; workspace: Workspace }>('/workspaces/invitations/accept', { ...invitation, makeCurrent: false })
+		const joined = await acceptInvitation(api, invitation, { makeCurrent: false })
 		// One who had no workspace to stay in is in this one now.
 		if (joined.user.workspace?.id === joined.workspace.id)
 			return redirectWithToast(dashboard, { type: 'success', title: t('invitations.joined', { workspace: joined.workspace.name }) })
