@@ -1,6 +1,25 @@
 import { defineConfig } from 'vitest/config'
 
-// Two projects: fast unit tests beside the code, and API tests against a real PostgreSQL.
+/** The API tests that start the built server, or servers of their own, and kill them. */
+const ownServers = ['campaigns-crash', 'faults-database', 'faults-shutdown', 'quick-start', 'quick-start-root'].map((name) => `tests/api/${name}.test.ts`)
+
+/** An API project: a fresh database for the run, and its files one after another so fixtures stay predictable. */
+const apiProject = (name: string, include: string[], exclude: string[] = []) => ({
+	test: {
+		name,
+		include,
+		exclude,
+		environment: 'node' as const,
+		globalSetup: ['tests/api/global-setup.ts'],
+		setupFiles: ['tests/api/setup.ts'],
+		testTimeout: 20_000,
+		hookTimeout: 60_000,
+		pool: 'forks' as const,
+		poolOptions: { forks: { singleFork: true } },
+	},
+})
+
+// Fast unit tests beside the code, and API tests against a real PostgreSQL.
 export default defineConfig({
 	test: {
 		projects: [
@@ -11,20 +30,10 @@ export default defineConfig({
 					environment: 'node',
 				},
 			},
-			{
-				test: {
-					name: 'api',
-					include: ['tests/api/**/*.test.ts'],
-					environment: 'node',
-					globalSetup: ['tests/api/global-setup.ts'],
-					setupFiles: ['tests/api/setup.ts'],
-					testTimeout: 20_000,
-					hookTimeout: 60_000,
-					// One database for the run; files run one after another so fixtures stay predictable.
-					pool: 'forks',
-					poolOptions: { forks: { singleFork: true } },
-				},
-			},
+			apiProject('api', ['tests/api/**/*.test.ts'], ownServers),
+			// Each starts servers (and PostgreSQL) of its own and mostly waits for them: `npm test` runs
+			// them in a process of their own, beside the others (scripts/test.ts).
+			apiProject('api-servers', ownServers),
 		],
 	},
 })

@@ -17,10 +17,17 @@ const stages: Array<Stage | Stage[]> = [
 		{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
 		{ name: 'format', command: 'npm', args: ['run', '--silent', 'format:check'] },
 	],
-	{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
-	// Before the API tests: the quick start's test starts the built server as a new user would.
-	{ name: 'build', command: 'npm', args: ['run', 'build'] },
-	{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
+	[
+		{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
+		// Before the API tests: the quick start's test starts the built server as a new user would.
+		{ name: 'build', command: 'npm', args: ['run', 'build'] },
+	],
+	// The API tests run one file after another on one database; those that start servers of their
+	// own mostly wait for them, so they run beside the others, in a process of their own.
+	[
+		{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
+		{ name: 'api-servers', command: 'npx', args: ['vitest', 'run', '--project', 'api-servers'] },
+	],
 	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'], prepare: ensureBrowser },
 ]
 

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
 import { createWorkspace, mailedLink, registerUser, signIn, strongPassword, tokenOf, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { expectAccessible } from './accessibility.ts'
 
 const words = {
 	'en-us': {
@@ -53,12 +53,6 @@ const words = {
 } as const
 
 type Locale = keyof typeof words
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 async function ready(page: Page, javaScript: boolean) {
 	if (javaScript) await waitForHydration(page)

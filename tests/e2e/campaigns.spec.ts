@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
-import { type APIRequestContext, type Page } from '@playwright/test'
+import { type APIRequestContext } from '@playwright/test'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { telegramFakePort } from '../../playwright.config.ts'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { isSameDocument, markDocument } from './realtime-support.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { expectAccessible } from './accessibility.ts'
 
 // The e2e server reaches Telegram at this fake's fixed port: one worker runs these tests, one after another.
 test.describe.configure({ mode: 'serial' })
@@ -103,13 +103,6 @@ function aMinuteAhead(timeZone: string) {
 const sentTexts = (token: string) =>
 	fake.received.filter((received) => received.path === `/bot${token}/sendMessage`).map((received) => received.body as { chat_id: string; text: string })
 
-async function noSeriousViolation(page: Page) {
-	const results = await new AxeBuilder({ page }).include('main').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
-		[],
-	)
-}
-
 test('an admin builds a campaign for a label and runs it against Telegram: each VIP receives it once', async ({ page, context, request, baseURL }) => {
 	test.slow()
 	const owner = await registerUser(request)
@@ -132,7 +125,7 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	// What was typed is kept through the count.
 	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('VIP preview night')
 	await page.getByLabel('Message', { exact: true }).fill('Hi {{name}}, you are invited to {{company | our}} preview night.')
-	await noSeriousViolation(page)
+	await expectAccessible(page, 'main')
 	await page.getByRole('button', { name: 'Create the campaign' }).click()
 	await expect(page.getByText('Campaign VIP preview night created')).toBeVisible()
 	await expect(page.getByText('Hi Amira Fathy, you are invited to our preview night.')).toBeVisible()
@@ -156,7 +149,7 @@ test('an admin builds a campaign for a label and runs it against Telegram: each 
 	await expect(page.locator('[data-total="sent"]')).toHaveText('2')
 	const sent = sentTexts(bot.token).filter((body) => body.text.includes('preview night'))
 	expect(sent.map((body) => body.chat_id).sort()).toEqual([String(chats[0]), String(chats[1])])
-	await noSeriousViolation(page)
+	await expectAccessible(page, 'main')
 
 	// Amira answers: the campaign page counts it live, and her answer is in the inbox after the campaign's message.
 	expect(
@@ -253,7 +246,7 @@ test('an admin schedules a campaign a minute ahead and watches it run live; a re
 	await expect(chooser.locator('option')).toHaveText(['Amira Fathy', 'Chen Wei'])
 	await chooser.selectOption({ label: 'Chen Wei' })
 	await expect(page.getByText('Hi Chen Wei, see you this evening?')).toBeVisible()
-	await noSeriousViolation(page)
+	await expectAccessible(page, 'main')
 
 	// Its minute comes: the page follows it without a reload, to the end.
 	await markDocument(page)

@@ -1,6 +1,5 @@
 import zlib from 'node:zlib'
 import { sql } from 'kysely'
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import { documentUpdate, photoUpdate, startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
 import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
@@ -10,6 +9,7 @@ import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { inboundPath } from './inbox-support.ts'
 import { realtimeSdk, subscriptionCount } from './realtime-support.ts'
+import { expectAccessible } from './accessibility.ts'
 
 // The e2e server reaches the providers at these fakes' fixed ports: one worker runs these tests, one after another.
 test.describe.configure({ mode: 'serial' })
@@ -57,10 +57,7 @@ test('an admin connects a Telegram bot; a customer’s message arrives live and 
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Name')).toHaveValue('Telegram support')
 	await expect(form.getByLabel('Bot token', { exact: true })).toHaveValue('')
-	const results = await new AxeBuilder({ page }).include('#telegram-form').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
-		[],
-	)
+	await expectAccessible(page, '#telegram-form')
 
 	await form.getByLabel('Bot token', { exact: true }).fill(bot.token)
 	await form.getByRole('button', { name: 'Connect the bot' }).click()
@@ -197,10 +194,7 @@ test('an admin connects a Messenger page, pastes what Meta needs, a signed messa
 	await expect(form.getByText('The provider does not accept this token')).toBeVisible()
 	await expect(form.getByLabel('Page ID')).toHaveValue(facebookPage.pageId)
 	await expect(form.getByLabel('Page access token')).toHaveValue('')
-	const results = await new AxeBuilder({ page }).include('#messenger-form').analyze()
-	expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
-		[],
-	)
+	await expectAccessible(page, '#messenger-form')
 	await submit(form, { 'Page access token': facebookPage.accessToken, 'App secret': appSecret }, 'Connect the page')
 
 	await expect(page).toHaveURL(/\/en-us\/dashboard\/settings\/channels\/[0-9a-f-]{36}$/)

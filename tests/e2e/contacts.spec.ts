@@ -1,16 +1,10 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { createWorkspace, registerUser, signIn, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
+import { expectAccessible } from './accessibility.ts'
 
 const rows = (page: Page) => page.locator('tbody tr')
 

@@ -1,19 +1,13 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { customerWrites, inboundPath, linkChannel } from './inbox-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount, watchConsole } from './realtime-support.ts'
+import { expectAccessible } from './accessibility.ts'
 
 const rows = (page: Page) => page.locator('[data-pane="list"] li[data-conversation]')
 const thread = (page: Page) => page.getByRole('log')
 const composer = (page: Page) => page.locator('#composer-body')
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 /** An owner with a workspace, a link channel and a customer's first message in it. */
 async function inboxWithCustomer(request: Parameters<typeof registerUser>[0], baseURL: string, options: { owner?: string; locale?: string } = {}) {

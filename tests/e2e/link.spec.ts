@@ -1,16 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { signIn } from './accounts.ts'
 import { endsOnTheRight } from './bidi-support.ts'
 import { agentOnVisitorChannel, linkChannelOf } from './link-support.ts'
 import { isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
+import { expectAccessible } from './accessibility.ts'
 
 const thread = (page: Page) => page.locator('ol li')
 

@@ -1,15 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { linkChannelOf, visitorWrites } from './link-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
+import { expectAccessible } from './accessibility.ts'
 
 /** A workspace with a link channel and activity today: three conversations, one answered and resolved, and an agent. */
 async function busyWorkspace(request: APIRequestContext) {

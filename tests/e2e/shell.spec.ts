@@ -1,18 +1,11 @@
-import AxeBuilder from '@axe-core/playwright'
-import { type Page } from '@playwright/test'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { expectAccessible } from './accessibility.ts'
 
 const locales = [
 	{ code: 'en-us', tag: 'en-US', dir: 'ltr', title: 'Oops! Page Not Found!', notFound: 'Page Not Found:', home: 'Back to Home', back: 'Go Back' },
 	{ code: 'ar-eg', tag: 'ar-EG', dir: 'rtl', title: 'عذرًا! الصفحة غير موجودة!', notFound: 'الصفحة غير موجودة:', home: 'العودة إلى الرئيسية', back: 'رجوع' },
 	{ code: 'fr-x', tag: 'fr', dir: 'ltr', title: 'Oups ! Page introuvable !', notFound: 'Page introuvable :', home: 'Retour à l’accueil', back: 'Retour' },
 ] as const
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test.describe('locale redirects', () => {
 	test('by Accept-Language, then en-us', async ({ browser, request }) => {

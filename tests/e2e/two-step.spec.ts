@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { Secret, TOTP } from 'otpauth'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { readOutbox } from '../support/mail.ts'
 import { createWorkspace, freshIp, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { expectAccessible } from './accessibility.ts'
 
 /** The code an authenticator app shows for `secret`, `steps` periods of 30 s from now (each code is taken once). */
 function codeFor(secret: string, steps = 0): string {
@@ -17,12 +17,6 @@ async function turnOnByApi(request: APIRequestContext, token: string) {
 	const enabled = await request.post('/v1/auth/two-factor/enable', { headers, data: { code: codeFor(setup.secret) } })
 	expect(enabled.ok()).toBe(true)
 	return { secret: setup.secret, recoveryCodes: ((await enabled.json()) as { recoveryCodes: string[] }).recoveryCodes }
-}
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
 }
 
 async function signOut(page: Page, name: string, words: { signOut: string }) {

@@ -1,14 +1,8 @@
-import AxeBuilder from '@axe-core/playwright'
-import { type APIRequestContext, type Page } from '@playwright/test'
+import { type APIRequestContext } from '@playwright/test'
 import { readOutbox } from '../support/mail.ts'
 import { createWorkspace, mailedLink, registerUser, signIn, strongPassword, uniqueEmail } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
-
-async function expectAccessible(page: Page) {
-	const results = await new AxeBuilder({ page }).analyze()
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
-}
+import { expectAccessible } from './accessibility.ts'
 
 /** An invite link made through the API by the holder of `token`. */
 async function inviteLink(request: APIRequestContext, token: string, workspaceId: string, role: 'agent' | 'admin' = 'agent') {
