@@ -50,4 +50,19 @@ describe("an action's API failure, whatever its status, is said beside its form"
 		await expect(apiErrorReply(submission, bug, { signedIn })).rejects.toBe(bug)
 		await expect(apiFailure(bug, 'en-us', request)).rejects.toBe(bug)
 	})
+
+	test('`fieldOf` puts the messages of the paths the API nests beside the form’s flat fields, and secrets stay out', async () => {
+		const refused = new ApiError('Some fields are not valid.', '/v1/x', 422, {
+			details: { fields: { 'settings.greeting': ['Too long.'], 'credentials.botToken': ['Not a token.'], botToken: ['Refused.'], credentials: ['None.'] } },
+		})
+		const fieldOf = (path: string) => path.replace(/^(settings|credentials)\./, '')
+		expect(await apiErrorReply(submission, refused, { signedIn, fieldOf, hideFields: ['botToken'] })).toEqual({
+			result: {
+				formErrors: [],
+				fieldErrors: { greeting: ['Too long.'], botToken: ['Not a token.', 'Refused.'], credentials: ['None.'] },
+				hideFields: ['botToken'],
+			},
+			status: 422,
+		})
+	})
 })

@@ -33,18 +33,26 @@ export function replyFieldErrors<Extra extends object = object>(submission: Subm
  * reach is a 5xx the user can retry): the API's field messages beside their fields, anything else
  * above the form, with the API's status. Passwords are never sent back. With `signedIn`, a 401
  * means the session ended and signs the user out. What is no API answer goes to the error screen.
+ * `fieldOf` names the form's field of an API path, when the API nests what the form has flat
+ * (`settings.greeting` → `greeting`).
  */
 export async function replyWithApiError<Extra extends object = object>(
 	submission: Submission,
 	error: unknown,
-	options: Beside<Extra> & { signedIn?: { locale: Locale; request: Request } } = {},
+	options: Beside<Extra> & { signedIn?: { locale: Locale; request: Request }; fieldOf?: (path: string) => string } = {},
 ) {
 	if (!(error instanceof ApiError)) throw error
 	if (options.signedIn && error.statusCode === 401) await rethrowApiError(error, options.signedIn.locale, options.signedIn.request)
 	const fields = (error.details as ValidationDetails | null)?.details?.fields ?? {}
 	const formErrors = Object.keys(fields).length === 0 ? [error.message] : (fields._ ?? [])
-	const { _: _root, ...fieldErrors } = fields
-	return reply(submission, { formErrors, fieldErrors, hideFields: options.hideFields }, error.statusCode, options.with)
+	const { _: _root, ...byPath } = fields
+	// A Map, then own properties: a field may be named `__proto__` (as the API says of a record's key).
+	const fieldErrors = new Map<string, string[]>()
+	for (const [path, messages] of Object.entries(byPath)) {
+		const name = options.fieldOf ? options.fieldOf(path) : path
+		fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), ...messages])
+	}
+	return reply(submission, { formErrors, fieldErrors: Object.fromEntries(fieldErrors), hideFields: options.hideFields }, error.statusCode, options.with)
 }
 
 function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, extra: Extra | undefined) {
