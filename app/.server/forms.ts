@@ -16,16 +16,17 @@ type ValidationDetails = { details?: { fields?: Record<string, string[]> } }
  */
 export type FormReply<Extra extends object = object> = Extra & { result: SubmissionResult<string[]> }
 
-type Beside<Extra extends object> = { with?: Extra; hideFields?: string[] }
+/** Beside the result: what the page is told with it, the fields never sent back (passwords), the answer's headers (a cookie set however the form went). */
+type Beside<Extra extends object> = { with?: Extra; hideFields?: string[]; headers?: HeadersInit }
 
 /** Answers a form that did not pass validation: 400 with its errors, passwords (`hideFields`) left out. */
 export function replyInvalid<Extra extends object = object>(submission: Submission, options: Beside<Extra> = {}) {
-	return reply(submission, { hideFields: options.hideFields }, 400, options.with)
+	return reply(submission, { hideFields: options.hideFields }, 400, options)
 }
 
 /** Answers a form that passed validation but that the page refuses (a country it cannot find): 400 beside the fields. */
 export function replyFieldErrors<Extra extends object = object>(submission: Submission, fieldErrors: Record<string, string[]>, options: Beside<Extra> = {}) {
-	return reply(submission, { fieldErrors, hideFields: options.hideFields }, 400, options.with)
+	return reply(submission, { fieldErrors, hideFields: options.hideFields }, 400, options)
 }
 
 /**
@@ -52,11 +53,11 @@ export async function replyWithApiError<Extra extends object = object>(
 		const name = options.fieldOf ? options.fieldOf(path) : path
 		fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), ...messages])
 	}
-	return reply(submission, { formErrors, fieldErrors: Object.fromEntries(fieldErrors), hideFields: options.hideFields }, error.statusCode, options.with)
+	return reply(submission, { formErrors, fieldErrors: Object.fromEntries(fieldErrors), hideFields: options.hideFields }, error.statusCode, options)
 }
 
-function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, extra: Extra | undefined) {
-	return data({ ...(extra as Extra), result: submission.reply(options) } satisfies FormReply<Extra>, { status })
+function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, beside: Beside<Extra>) {
+	return data({ ...(beside.with as Extra), result: submission.reply(options) } satisfies FormReply<Extra>, { status, headers: beside.headers })
 }
 
 /**
