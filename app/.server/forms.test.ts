@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { ApiError } from './api-client.ts'
-import { apiFailure, replyWithApiError } from './forms.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from './forms.ts'
 import { refusalToast } from './session.ts'
 
 // conform's `submission.reply`, answering what it was given.
@@ -49,5 +49,26 @@ describe("an action's API failure, whatever its status, is said beside its form"
 		const bug = new TypeError('fetch failed')
 		await expect(apiErrorReply(submission, bug, { signedIn })).rejects.toBe(bug)
 		await expect(apiFailure(bug, 'en-us', request)).rejects.toBe(bug)
+	})
+
+	test('the answer’s headers come with it, refused by the form or by the API (the link page’s first visitor cookie)', async () => {
+		const headers = new Headers({ 'Set-Cookie': 'crm-visitor=abc; Path=/; HttpOnly' })
+		for (const answer of [replyInvalid(submission, { headers }), await replyWithApiError(submission, databaseAway, { headers })])
+			expect(new Headers(answer.init?.headers).get('Set-Cookie')).toBe('crm-visitor=abc; Path=/; HttpOnly')
+	})
+
+	test('`fieldOf` puts the messages of the paths the API nests beside the form’s flat fields, and secrets stay out', async () => {
+		const refused = new ApiError('Some fields are not valid.', '/v1/x', 422, {
+			details: { fields: { 'settings.greeting': ['Too long.'], 'credentials.botToken': ['Not a token.'], botToken: ['Refused.'], credentials: ['None.'] } },
+		})
+		const fieldOf = (path: string) => path.replace(/^(settings|credentials)\./, '')
+		expect(await apiErrorReply(submission, refused, { signedIn, fieldOf, hideFields: ['botToken'] })).toEqual({
+			result: {
+				formErrors: [],
+				fieldErrors: { greeting: ['Too long.'], botToken: ['Not a token.', 'Refused.'], credentials: ['None.'] },
+				hideFields: ['botToken'],
+			},
+			status: 422,
+		})
 	})
 })

@@ -16,16 +16,17 @@ type ValidationDetails = { details?: { fields?: Record<string, string[]> } }
  */
 export type FormReply<Extra extends object = object> = Extra & { result: SubmissionResult<string[]> }
 
-type Beside<Extra extends object> = { with?: Extra; hideFields?: string[] }
+/** Beside the result: what the page is told with it, the fields never sent back (passwords), the answer's headers (a cookie set however the form went). */
+type Beside<Extra extends object> = { with?: Extra; hideFields?: string[]; headers?: HeadersInit }
 
 /** Answers a form that did not pass validation: 400 with its errors, passwords (`hideFields`) left out. */
 export function replyInvalid<Extra extends object = object>(submission: Submission, options: Beside<Extra> = {}) {
-	return reply(submission, { hideFields: options.hideFields }, 400, options.with)
+	return reply(submission, { hideFields: options.hideFields }, 400, options)
 }
 
 /** Answers a form that passed validation but that the page refuses (a country it cannot find): 400 beside the fields. */
 export function replyFieldErrors<Extra extends object = object>(submission: Submission, fieldErrors: Record<string, string[]>, options: Beside<Extra> = {}) {
-	return reply(submission, { fieldErrors, hideFields: options.hideFields }, 400, options.with)
+	return reply(submission, { fieldErrors, hideFields: options.hideFields }, 400, options)
 }
 
 /**
@@ -33,22 +34,30 @@ export function replyFieldErrors<Extra extends object = object>(submission: Subm
  * reach is a 5xx the user can retry): the API's field messages beside their fields, anything else
  * above the form, with the API's status. Passwords are never sent back. With `signedIn`, a 401
  * means the session ended and signs the user out. What is no API answer goes to the error screen.
+ * `fieldOf` names the form's field of an API path, when the API nests what the form has flat
+ * (`settings.greeting` → `greeting`).
  */
 export async function replyWithApiError<Extra extends object = object>(
 	submission: Submission,
 	error: unknown,
-	options: Beside<Extra> & { signedIn?: { locale: Locale; request: Request } } = {},
+	options: Beside<Extra> & { signedIn?: { locale: Locale; request: Request }; fieldOf?: (path: string) => string } = {},
 ) {
 	if (!(error instanceof ApiError)) throw error
 	if (options.signedIn && error.statusCode === 401) await rethrowApiError(error, options.signedIn.locale, options.signedIn.request)
 	const fields = (error.details as ValidationDetails | null)?.details?.fields ?? {}
 	const formErrors = Object.keys(fields).length === 0 ? [error.message] : (fields._ ?? [])
-	const { _: _root, ...fieldErrors } = fields
-	return reply(submission, { formErrors, fieldErrors, hideFields: options.hideFields }, error.statusCode, options.with)
+	const { _: _root, ...byPath } = fields
+	// A Map, then own properties: a field may be named `__proto__` (as the API says of a record's key).
+	const fieldErrors = new Map<string, string[]>()
+	for (const [path, messages] of Object.entries(byPath)) {
+		const name = options.fieldOf ? options.fieldOf(path) : path
+		fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), ...messages])
+	}
+	return reply(submission, { formErrors, fieldErrors: Object.fromEntries(fieldErrors), hideFields: options.hideFields }, error.statusCode, options)
 }
 
-function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, extra: Extra | undefined) {
-	return data({ ...(extra as Extra), result: submission.reply(options) } satisfies FormReply<Extra>, { status })
+function reply<Extra extends object>(submission: Submission, options: ReplyOptions, status: number, beside: Beside<Extra>) {
+	return data({ ...(beside.with as Extra), result: submission.reply(options) } satisfies FormReply<Extra>, { status, headers: beside.headers })
 }
 
 /**

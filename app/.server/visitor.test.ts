@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ApiError } from './api-client.ts'
-import { newVisitorToken, readVisitorToken, visitorCookie, visitorFormReply } from './visitor.ts'
+import { newVisitorToken, readVisitorToken, visitorCookie } from './visitor.ts'
 
 describe('the link page visitor cookie', () => {
 	test('holds a long random token, HttpOnly and SameSite=Lax for a year; Secure only when the page came over https', () => {
@@ -19,17 +18,5 @@ describe('the link page visitor cookie', () => {
 		expect(read('crm-visitor=short')).toBeNull()
 		expect(read(`crm-visitor=${'x'.repeat(40)}%3Cscript%3E`)).toBeNull()
 		expect(read('')).toBeNull()
-	})
-})
-
-describe('the link page form after a refused message', () => {
-	test('whatever the status, the API’s words come back with what the visitor typed; what is no API answer is rethrown', () => {
-		const values = { body: 'Where is my parcel?', name: 'Salma', email: '' }
-		const away = new ApiError('The database is not answering right now. Please try again in a few seconds.', '/v1/link/acme/messages', 503, null)
-		expect(visitorFormReply(away, values)).toEqual({ reply: { fieldErrors: {}, formError: away.message, values }, status: 503 })
-		const invalid = new ApiError('Some fields are not valid.', '/v1/link/acme/messages', 400, { details: { fields: { email: ['Not an e-mail address.'] } } })
-		expect(visitorFormReply(invalid, values)).toEqual({ reply: { fieldErrors: { email: ['Not an e-mail address.'] }, formError: null, values }, status: 400 })
-		const bug = new TypeError('fetch failed')
-		expect(() => visitorFormReply(bug, values)).toThrow(bug)
 	})
 })

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { type AppLoadContext } from '@remix-run/node'
 import * as cookie from 'cookie'
-import { api, ApiError } from './api.ts'
+import { api } from './api.ts'
 
 /** The link page's visitor: a long random token, HttpOnly, so no script of the page can read or send it elsewhere. */
 export const visitorCookieName = 'crm-visitor'
@@ -28,17 +28,4 @@ export function visitorCookie(request: Request, token: string): string {
 /** The `/v1/link` API as this visitor (no account: their token in `X-Visitor-Token`). */
 export function visitorApi(request: Request, context: AppLoadContext, locale: string, token: string | null) {
 	return api(request, context, { lang: locale }, null, token ? { 'X-Visitor-Token': token } : undefined)
-}
-
-export type VisitorFormReply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string> }
-
-/**
- * The link page's form again after the API refused the visitor's message, whatever its status (the
- * database away is a 503 they can retry): its messages beside their fields, or above the box, with what
- * they typed. Only what is no API answer goes to the error screen.
- */
-export function visitorFormReply(error: unknown, values: Record<string, string>): { reply: VisitorFormReply; status: number } {
-	if (!(error instanceof ApiError)) throw error
-	const fieldErrors = (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields ?? {}
-	return { reply: { fieldErrors, formError: Object.keys(fieldErrors).length ? null : error.message, values }, status: error.statusCode }
 }

@@ -1,15 +1,19 @@
+import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type InputHTMLAttributes } from 'react'
 import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
-import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie, visitorFormReply } from '#app/.server/visitor.ts'
+import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useMarkRepliesRead } from '#app/components/link-chat/use-mark-read.ts'
 import { useVisitorChannel } from '#app/components/link-chat/use-visitor-channel.ts'
+import { useErrorText } from '#app/components/ui/field.tsx'
 import { isolated } from '#app/utils/bidi.tsx'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { combineHeaders, pageNotFound, formOf } from '#app/utils/http.ts'
@@ -17,6 +21,10 @@ import { languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { dateTimeFormat } from '#app/utils/intl.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { visitorMessageSchema } from './$lang.c.$slug.schema.ts'
+
+const loadSchema = () => import('./$lang.c.$slug.schema.ts').then((module) => module.visitorMessageSchema)
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
 export const handle = { i18n: ['channels'] }
@@ -61,21 +69,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
 	const slug = params.slug ?? ''
 	if (!slugShape.test(slug)) pageNotFound(request)
-	const form = await formOf(request)
-	const values = Object.fromEntries(['body', 'name', 'email'].map((field) => [field, String(form.get(field) ?? '')]))
+	const submission = parseWithZod(await formOf(request), { schema: visitorMessageSchema })
 	let token = readVisitorToken(request)
 	const headers = new Headers()
 	if (!token) {
 		token = newVisitorToken()
 		headers.append('Set-Cookie', visitorCookie(request, token))
 	}
+	// The form keeps what they typed, whatever the refusal; the cookie comes with it.
+	if (submission.status !== 'success') return replyInvalid(submission, { headers })
 	try {
-		// The API checks the fields and words its messages in the visitor's language; the form keeps what they typed.
-		await visitorApi(request, context, locale, token).post(`/link/${slug}/messages`, values)
+		// The API checks the fields and words its messages in the visitor's language.
+		await visitorApi(request, context, locale, token).post(`/link/${slug}/messages`, submission.value)
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(request)
-		const { reply, status } = visitorFormReply(error, values)
-		return data(reply, { status, headers })
+		return replyWithApiError(submission, error, { headers })
 	}
 	headers.set('Cache-Control', 'no-store')
 	return redirect(`/${locale}/c/${slug}#latest`, { headers })
@@ -83,7 +91,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function LinkChat() {
 	const { locale, page, thread, realtime, showingOlder } = useLoaderData<typeof loader>()
-	const reply = useKeptActionData<typeof action>()
+	const lastResult = useKeptActionData<typeof action>()?.result
 	const { t } = useTranslation('channels')
 	const navigation = useNavigation()
 	const sending = navigation.state === 'submitting' || (navigation.state === 'loading' && navigation.formMethod === 'POST')
@@ -92,7 +100,8 @@ export default function LinkChat() {
 	const base = `/${locale}/c/${page.slug}`
 	const { teamTyping, typing } = useVisitorChannel({ config: realtime, authEndpoint: `${base}/realtime-auth`, conversationId: thread.conversationId })
 	const askFirst = !thread.conversationId && (page.askName || page.askEmail)
-	const errors = reply && 'fieldErrors' in reply ? reply : null
+	const [form, fields] = useValidatedForm(loadSchema, { id: 'message', lastResult })
+	const refused = Boolean(lastResult)
 	const team = isolated((values) => t('link.team', values), { business: page.businessName })
 	// The team's newest reply on screen: read once the visitor's page is seen with it.
 	const newestReply = thread.messages.findLast((message) => message.direction === 'outgoing')?.id ?? null
@@ -101,10 +110,10 @@ export default function LinkChat() {
 	// A sent message leaves the box empty for the next one.
 	const lastCount = useRef(thread.messages.length)
 	useEffect(() => {
-		if (thread.messages.length !== lastCount.current && !errors) formRef.current?.reset()
+		if (thread.messages.length !== lastCount.current && !refused) formRef.current?.reset()
 		lastCount.current = thread.messages.length
 		if (!showingOlder) latestRef.current?.scrollIntoView({ block: 'nearest' })
-	}, [thread.messages.length, errors, showingOlder])
+	}, [thread.messages.length, refused, showingOlder])
 
 	return (
 		<div className={styles.page}>
@@ -184,46 +193,45 @@ export default function LinkChat() {
 					</p>
 				</section>
 
-				<Form method="post" ref={formRef} className={styles.composer} aria-labelledby={askFirst ? 'pre-chat-heading' : undefined}>
+				<Form method="post" {...getFormProps(form)} ref={formRef} className={styles.composer} aria-labelledby={askFirst ? 'pre-chat-heading' : undefined}>
 					{askFirst ? (
 						<fieldset className={styles.preChat}>
 							<legend id="pre-chat-heading" className={styles.preChatTitle}>
 								{t('link.preChat')}
 							</legend>
 							{page.askName ? (
-								<TextField name="name" label={t('link.name')} type="text" autoComplete="name" errors={errors?.fieldErrors.name} value={errors?.values.name} />
+								<TextField
+									label={t('link.name')}
+									input={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: 80, autoComplete: 'name' }}
+									errors={fields.name.errors}
+									errorId={fields.name.errorId}
+								/>
 							) : null}
 							{page.askEmail ? (
 								<TextField
-									name="email"
 									label={t('link.email')}
-									type="email"
-									autoComplete="email"
-									errors={errors?.fieldErrors.email}
-									value={errors?.values.email}
+									input={{ ...getInputProps(fields.email, { type: 'email' }), maxLength: 254, autoComplete: 'email' }}
+									errors={fields.email.errors}
+									errorId={fields.email.errorId}
 								/>
 							) : null}
 						</fieldset>
 					) : null}
-					{errors?.formError ? (
-						<p role="alert" className={styles.error}>
-							{errors.formError}
+					{form.errors?.length ? (
+						<p id={form.errorId} role="alert" className={styles.error}>
+							{form.errors[0]}
 						</p>
 					) : null}
-					<label htmlFor="message-body" className="visually-hidden">
+					<label htmlFor={fields.body.id} className="visually-hidden">
 						{t('link.message')}
 					</label>
 					<div className={styles.sendRow}>
 						<textarea
-							id="message-body"
-							name="body"
+							{...getTextareaProps(fields.body)}
 							required
 							maxLength={4096}
 							rows={2}
 							placeholder={t('link.placeholder')}
-							defaultValue={errors?.values.body}
-							aria-invalid={errors?.fieldErrors.body ? true : undefined}
-							aria-describedby={errors?.fieldErrors.body?.[0] ? 'message-body-error' : undefined}
 							className={styles.textarea}
 							onInput={typing}
 							onKeyDown={(event) => {
@@ -238,11 +246,7 @@ export default function LinkChat() {
 							{sending ? t('link.sending') : t('link.send')}
 						</button>
 					</div>
-					{errors?.fieldErrors.body?.[0] ? (
-						<p id="message-body-error" className={styles.error}>
-							{errors.fieldErrors.body[0]}
-						</p>
-					) : null}
+					<ErrorText id={fields.body.errorId} errors={fields.body.errors} />
 					{realtime.key ? null : <p className={styles.hint}>{t('link.reloadHint')}</p>}
 				</Form>
 			</main>
@@ -263,46 +267,26 @@ function MessageText({ text }: { text: string }) {
 	)
 }
 
-function TextField({
-	name,
-	label,
-	type,
-	autoComplete,
-	errors,
-	value,
-}: {
-	name: string
-	label: string
-	type: string
-	autoComplete: string
-	errors?: string[]
-	value?: string
-}) {
-	const id = `pre-chat-${name}`
+function TextField({ label, input, errors, errorId }: { label: string; input: InputHTMLAttributes<HTMLInputElement>; errors?: string[]; errorId: string }) {
 	return (
 		<div className={styles.field}>
-			<label htmlFor={id} className={styles.label}>
+			<label htmlFor={input.id} className={styles.label}>
 				{label}
 			</label>
-			<input
-				id={id}
-				name={name}
-				type={type}
-				required
-				maxLength={name === 'email' ? 254 : 80}
-				autoComplete={autoComplete}
-				defaultValue={value}
-				aria-invalid={errors?.length ? true : undefined}
-				aria-describedby={errors?.length ? `${id}-error` : undefined}
-				className={styles.input}
-			/>
-			{errors?.length ? (
-				<p id={`${id}-error`} className={styles.error}>
-					{errors[0]}
-				</p>
-			) : null}
+			<input {...input} required className={styles.input} />
+			<ErrorText id={errorId} errors={errors} />
 		</div>
 	)
+}
+
+/** A field's first message: the API's words, or the form's rule in the visitor's language. */
+function ErrorText({ id, errors }: { id: string; errors?: string[] }) {
+	const text = useErrorText()
+	return errors?.[0] ? (
+		<p id={id} className={styles.error}>
+			{text(errors[0])}
+		</p>
+	) : null
 }
 
 function formatOf(tag: string, timeZone: string | undefined) {

@@ -1,19 +1,27 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import { credentialFieldsOf, ReplaceCredentialsForm } from '#app/components/channels/connect-channel-form.tsx'
-import { fieldMessages, LinkChannelForm, type Reply } from '#app/components/channels/link-channel-form.tsx'
+import { replaceCredentialsSchema } from '#app/components/channels/connect-channel-form.schema.ts'
+import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
+import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as field from '#app/components/ui/field.css.ts'
 import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, type ChannelFormReply, linkChannelBody, linkFormValues, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { campaignRateSchema, messagingChannelSchema } from './$lang.dashboard.settings.channels.$channelId.schema.ts'
+import { channelFieldOf, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { canManage } from '#common/roles.ts'
@@ -22,6 +30,9 @@ import { canManage } from '#common/roles.ts'
 export const handle = { i18n: ['channels'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
+
+const loadMessagingSchema = () => import('./$lang.dashboard.settings.channels.$channelId.schema.ts').then((module) => module.messagingChannelSchema)
+const loadCampaignRateSchema = () => import('./$lang.dashboard.settings.channels.$channelId.schema.ts').then((module) => module.campaignRateSchema)
 
 const channelPath = (workspaceId: string, channelId: string | undefined) => `/workspaces/${workspaceId}/channels/${encodeURIComponent(channelId ?? '')}`
 
@@ -49,28 +60,31 @@ export async function action(args: ActionFunctionArgs) {
 	const form = await formOf(args.request)
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
-	const link = linkChannelBody(form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
-	const messaging = form.get('kind') === 'messaging'
-	const body = messaging ? { name: link.name, enabled: link.enabled } : link
+	const submission =
+		form.get('kind') === 'messaging' ? parseWithZod(form, { schema: messagingChannelSchema }) : parseWithZod(form, { schema: linkChannelSchema })
+	const beside = { with: { intent: 'settings' } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const body = 'kind' in submission.value ? { name: submission.value.name, enabled: submission.value.enabled } : linkChannelBody(submission.value)
 	try {
 		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return channelFormReply(error, messaging ? { name: link.name, enabled: link.enabled } : linkFormValues(link), locale, args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
 	}
 }
 
-/** New values for some credentials (the empty fields keep theirs); the page again with the provider's verdict. */
+/** New values for some credentials (the empty fields keep theirs); the page again with the provider's verdict. None typed comes back. */
 async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 	const { user, locale, api } = await requireUser(args)
-	const credentials = Object.fromEntries(
-		[...form.entries()]
-			.filter(([name, value]) => name !== 'intent' && typeof value === 'string' && value.trim())
-			.map(([name, value]) => [name, String(value).trim()]),
-	)
+	const submission = parseWithZod(form, { schema: replaceCredentialsSchema })
+	// Nothing typed in this form comes back to the page.
+	const beside = { with: { intent: 'credentials' }, hideFields: Object.keys(replaceCredentialsSchema.shape) }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const { intent: _intent, ...typed } = submission.value
+	const credentials = Object.fromEntries(Object.entries(typed).filter(([, value]) => value))
 	const path = `${channelPath(user.workspace.id, args.params.channelId)}/credentials`
 	try {
 		const saved = await api.put<ChannelJson>(path, { credentials })
@@ -81,30 +95,24 @@ async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 		})
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return channelFormReply(error, { intent: 'credentials' }, locale, args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
 	}
 }
 
 /** The channel's campaign rate: a whole number from 1 to 1000, or empty for the kind's default. */
 async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
 	const { user, locale, api } = await requireUser(args)
-	const t = await channelsT(locale)
-	const typed = String(form.get('campaignRatePerSecond') ?? '').trim()
-	const rate = typed === '' ? null : Number(typed)
-	if (rate !== null && !(/^\d+$/.test(typed) && rate >= 1 && rate <= 1000)) {
-		const reply: ChannelFormReply = {
-			fieldErrors: { campaignRatePerSecond: [t('validation.campaignRate')] },
-			formError: null,
-			values: { intent: 'campaignRate', campaignRatePerSecond: typed },
-		}
-		return data(reply, { status: 400 })
-	}
+	const submission = parseWithZod(form, { schema: campaignRateSchema })
+	const beside = { with: { intent: 'campaignRate' } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
+		const rate = submission.value.campaignRatePerSecond ?? null
 		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), { campaignRatePerSecond: rate })
+		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.campaignRateSaved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return channelFormReply(error, { intent: 'campaignRate', campaignRatePerSecond: typed }, locale, args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request } })
 	}
 }
 
@@ -121,8 +129,8 @@ const webhookHelp = {
 export default function EditChannel() {
 	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
-	// Each form shows its own refusal only: the settings' (no intent), the credentials', the campaign rate's.
-	const replyOf = (intent?: string) => (reply?.values.intent === intent ? reply : undefined)
+	// Each form shows its own refusal only: the settings', the credentials', the campaign rate's.
+	const resultOf = (intent: string) => (reply?.intent === intent ? reply.result : undefined)
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
@@ -158,14 +166,15 @@ export default function EditChannel() {
 				</h2>
 				{channel.kind === 'link' ? (
 					<LinkChannelForm
+						id="channel"
 						values={{ name: channel.name, slug: channel.slug ?? '', enabled: channel.enabled, ...settings }}
-						reply={replyOf()}
+						result={resultOf('settings')}
 						prefix={prefix}
 						submit={t('ui.save')}
 						pending={pending}
 					/>
 				) : (
-					<MessagingChannelForm channel={channel} reply={replyOf()} pending={pending} />
+					<MessagingChannelForm channel={channel} result={resultOf('settings')} pending={pending} />
 				)}
 			</section>
 			{channel.maskedCredentials && credentialFieldsOf(channel.kind).length ? (
@@ -174,14 +183,14 @@ export default function EditChannel() {
 						{t('ui.credentialsTitle')}
 					</h2>
 					<p className={styles.pageLead}>{t('ui.credentialsHelp')}</p>
-					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} reply={replyOf('credentials')} pending={pending} />
+					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} result={resultOf('credentials')} pending={pending} />
 				</section>
 			) : null}
 			<section className={styles.section} aria-labelledby="campaign-rate-heading">
 				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>
 					{t('ui.campaignsTitle')}
 				</h2>
-				<CampaignRateForm channel={channel} reply={replyOf('campaignRate')} pending={pending} />
+				<CampaignRateForm channel={channel} result={resultOf('campaignRate')} pending={pending} />
 			</section>
 			{snippet ? (
 				<section className={styles.section} aria-labelledby="snippet-heading">
@@ -199,43 +208,41 @@ export default function EditChannel() {
 }
 
 /** A messaging channel's name and switch; what the provider said of it (the bot's or Instagram account's @username, the page's name) beside. */
-function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<ChannelJson, 'name' | 'enabled' | 'settings'>; reply: Reply; pending: boolean }) {
+function MessagingChannelForm({
+	channel,
+	result,
+	pending,
+}: {
+	channel: Pick<ChannelJson, 'name' | 'enabled' | 'settings'>
+	result: SubmissionResult<string[]> | undefined
+	pending: boolean
+}) {
 	const { t } = useTranslation('channels')
-	const { errorsOf, described, errorList } = fieldMessages(reply)
+	const [form, fields] = useValidatedForm(loadMessagingSchema, {
+		id: 'channel',
+		lastResult: result,
+		defaultValue: { name: channel.name, enabled: channel.enabled },
+	})
 	const setting = (name: string) => (typeof channel.settings[name] === 'string' ? (channel.settings[name] as string) : null)
 	const username = setting('botUsername') ?? setting('instagramUsername')
 	const pageName = setting('pageName')
 	return (
-		<Form method="post" className={field.form} key={JSON.stringify(reply?.values ?? {})}>
+		<Form method="post" {...getFormProps(form)} className={formClass}>
 			<input type="hidden" name="kind" value="messaging" />
-			{reply?.formError ? (
-				<div role="alert" className={field.formErrors}>
-					{reply.formError}
-				</div>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			{username || pageName ? (
 				<p className={field.help} dir="auto">
 					{[pageName, username ? `@${username}` : null].filter(Boolean).join(' · ')}
 				</p>
 			) : null}
-			<div className={field.field}>
-				<label className={field.label} htmlFor="name">
-					{t('ui.name')}
-				</label>
-				<input
-					id="name"
-					name="name"
-					required
-					maxLength={80}
-					defaultValue={String(reply?.values.name ?? channel.name)}
-					className={field.input}
-					aria-invalid={errorsOf('name') ? true : undefined}
-					aria-describedby={described('name')}
-				/>
-				{errorList('name')}
-			</div>
+			<Field
+				label={t('ui.name')}
+				input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, maxLength: 80 }}
+				errors={fields.name.errors}
+				errorId={fields.name.errorId}
+			/>
 			<label className={channelStyles.check}>
-				<input type="checkbox" name="enabled" defaultChecked={typeof reply?.values.enabled === 'boolean' ? reply.values.enabled : channel.enabled} />
+				<input {...getInputProps(fields.enabled, { type: 'checkbox' })} />
 				{t('ui.enabledMessaging')}
 			</label>
 			<div>
@@ -250,46 +257,41 @@ function MessagingChannelForm({ channel, reply, pending }: { channel: Pick<Chann
 /** The rate of the channel's campaigns that set none of their own; empty: the kind's default. */
 function CampaignRateForm({
 	channel,
-	reply,
+	result,
 	pending,
 }: {
 	channel: Pick<ChannelJson, 'kind' | 'campaignRatePerSecond' | 'kindRatePerSecond'>
-	reply: Reply
+	result: SubmissionResult<string[]> | undefined
 	pending: boolean
 }) {
 	const { t } = useTranslation('channels')
-	const { errorsOf, described, errorList } = fieldMessages(reply)
-	const typed = reply?.values.intent === 'campaignRate' ? String(reply.values.campaignRatePerSecond ?? '') : null
+	const [form, fields] = useValidatedForm(loadCampaignRateSchema, {
+		id: 'campaign',
+		lastResult: result,
+		defaultValue: { campaignRatePerSecond: channel.campaignRatePerSecond === null ? '' : String(channel.campaignRatePerSecond) },
+	})
+	const rate = fields.campaignRatePerSecond
 	return (
-		<Form method="post" className={field.form} key={typed ?? String(channel.campaignRatePerSecond)}>
+		<Form method="post" {...getFormProps(form)} className={formClass}>
 			<input type="hidden" name="intent" value="campaignRate" />
-			{reply?.formError ? (
-				<div role="alert" className={field.formErrors}>
-					{reply.formError}
-				</div>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			<div className={field.field}>
-				<label className={field.label} htmlFor="campaignRatePerSecond">
+				<label className={field.label} htmlFor={rate.id}>
 					{t('ui.campaignRate')}
 				</label>
 				<input
-					id="campaignRatePerSecond"
-					name="campaignRatePerSecond"
-					type="number"
+					{...getInputProps(rate, { type: 'number', ariaDescribedBy: `${rate.id}-help` })}
 					min={1}
 					max={1000}
 					step={1}
 					inputMode="numeric"
 					placeholder={String(channel.kindRatePerSecond)}
-					defaultValue={typed ?? (channel.campaignRatePerSecond === null ? '' : String(channel.campaignRatePerSecond))}
 					className={field.input}
-					aria-invalid={errorsOf('campaignRatePerSecond') ? true : undefined}
-					aria-describedby={described('campaignRatePerSecond', true)}
 				/>
-				<p id="campaignRatePerSecond-help" className={field.help}>
+				<p id={`${rate.id}-help`} className={field.help}>
 					{t('ui.campaignRateHelp', { rate: channel.kindRatePerSecond, kind: t(`ui.kinds.${channel.kind}`) })}
 				</p>
-				{errorList('campaignRatePerSecond')}
+				<ErrorList id={rate.errorId} errors={rate.errors} />
 			</div>
 			<div>
 				<Button type="submit" variant="outline" disabled={pending}>

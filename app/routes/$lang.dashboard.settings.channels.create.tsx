@@ -1,16 +1,20 @@
+import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type ChannelJson } from '#app/.server/api.ts'
+import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { channelKinds, type Kind, KindIcon } from '#app/components/channels/kind-icon.tsx'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
-import { ConnectChannelForm, type ConnectKind, connectKinds } from '#app/components/channels/connect-channel-form.tsx'
+import { ConnectChannelForm, type ConnectKind, connectKinds, secretFields } from '#app/components/channels/connect-channel-form.tsx'
+import { connectChannelSchema } from '#app/components/channels/connect-channel-form.schema.ts'
+import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { channelFormReply, linkChannelBody, linkFormValues, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
+import { channelFieldOf, linkChannelBody, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
@@ -47,21 +51,21 @@ export async function action(args: ActionFunctionArgs) {
 	// Each kind's form says which it is; the reply goes back to that form.
 	const posted = String(form.get('kind') ?? '')
 	const kind = (connectKinds as string[]).includes(posted) ? (posted as ConnectKind) : 'link'
-	const link = linkChannelBody(form)
-	const messaging = kind === 'link' ? undefined : messagingChannelBody(kind, form)
+	const submission = kind === 'link' ? parseWithZod(form, { schema: linkChannelSchema }) : parseWithZod(form, { schema: connectChannelSchema })
+	// Secrets are never sent back to the page.
+	const beside = { with: { kind }, hideFields: secretFields }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const body = 'kind' in submission.value ? messagingChannelBody(submission.value) : { kind: 'link', ...linkChannelBody(submission.value) }
 	try {
-		const { shown: _shown, ...body } = messaging ?? { shown: null, kind, ...link }
 		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, body)
 		const t = await channelsT(locale)
 		// Meta's webhooks (WhatsApp, Messenger, Facebook, Instagram) are pasted into its dashboard: the channel's page shows what to paste.
 		const next = kind === 'link' || kind === 'telegram' ? `/${locale}/dashboard/settings/channels` : `/${locale}/dashboard/settings/channels/${created.id}`
 		return redirectWithToast(next, { type: 'success', title: t('ui.created', { name: created.name }) })
 	} catch (error) {
-		return channelFormReply(error, messaging ? { kind, ...messaging.shown } : { kind, ...linkFormValues(link) }, locale, args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
 	}
 }
-
-const emptyLink = { name: '', slug: '', enabled: true, greeting: '', awayMessage: '', askName: false, askEmail: false }
 
 export default function CreateChannel() {
 	const { title, locale, kind, prefix } = useLoaderData<typeof loader>()
@@ -92,14 +96,15 @@ export default function CreateChannel() {
 					{/* A refusal is shown with the form it came from; the URL keeps the kind. */}
 					{kind === 'link' ? (
 						<LinkChannelForm
-							values={emptyLink}
-							reply={reply?.values.kind === 'link' ? reply : undefined}
+							id="link"
+							values={{ enabled: true }}
+							result={reply?.kind === 'link' ? reply.result : undefined}
 							prefix={prefix}
 							submit={t('ui.create')}
 							pending={pending}
 						/>
 					) : (
-						<ConnectChannelForm kind={kind} reply={reply?.values.kind === kind ? reply : undefined} pending={pending} />
+						<ConnectChannelForm key={kind} kind={kind} result={reply?.kind === kind ? reply.result : undefined} pending={pending} />
 					)}
 				</section>
 			) : (

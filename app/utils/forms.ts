@@ -6,6 +6,15 @@ import { passwordSchema } from '#common/password.ts'
 /** A required text field, trimmed. */
 export const text = (maximum: number) => z.string({ required_error: 'forms.required' }).trim().min(1, 'forms.required').max(maximum, 'forms.tooLong')
 
+/**
+ * A field that must not be left empty, whose other rules the API checks and words: only what the
+ * browser's `required` refused is refused first (spaces, lengths and patterns are the API's).
+ */
+export const filled = z.string({ required_error: 'forms.required' }).trim()
+
+/** A checkbox: posted as `on` when ticked, not at all when not. */
+export const ticked = z.boolean({ invalid_type_error: 'forms.invalid' }).default(false)
+
 export const email = z.string({ required_error: 'forms.required' }).trim().email('forms.email').max(254, 'forms.tooLong')
 
 /** A new password: the shared rule of docs/specification.txt, section 5. */

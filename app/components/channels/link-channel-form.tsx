@@ -1,133 +1,77 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '#app/components/ui/button.tsx'
+import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as field from '#app/components/ui/field.css.ts'
+import { useValidatedForm } from '#app/utils/use-validated-form.ts'
+import { type LinkChannelValue } from './link-channel-form.schema.ts'
 import * as styles from './channels.css.ts'
 
-export type LinkChannelValues = { name: string; slug: string; enabled: boolean; greeting: string; awayMessage: string; askName: boolean; askEmail: boolean }
-
-export type Reply = { fieldErrors: Record<string, string[]>; formError: string | null; values: Record<string, string | boolean> } | undefined
-
-/** A channel form's field messages from the API's reply: the list under a field, and its `aria-describedby` (ids after `idPrefix`: a page has several forms with the same fields). */
-export function fieldMessages(reply: Reply, idPrefix = '') {
-	const errorsOf = (name: string) => reply?.fieldErrors[name]
-	const described = (name: string, help?: boolean) =>
-		[help ? `${idPrefix}${name}-help` : '', errorsOf(name) ? `${idPrefix}${name}-error` : ''].filter(Boolean).join(' ') || undefined
-	const errorList = (name: string) =>
-		errorsOf(name) ? (
-			<ul id={`${idPrefix}${name}-error`} className={field.errors}>
-				{errorsOf(name)!.map((message) => (
-					<li key={message}>{message}</li>
-				))}
-			</ul>
-		) : null
-	return { errorsOf, described, errorList }
-}
+const loadSchema = () => import('./link-channel-form.schema.ts').then((module) => module.linkChannelSchema)
 
 /**
- * A link channel's settings: a plain form (it works without JavaScript); the API checks it and
- * words its messages, shown beside their fields, and what was typed stays.
+ * A link channel's settings: a plain form (it works without JavaScript). Only an empty name is
+ * refused before it is posted; the API checks the rest and words its messages, shown beside their
+ * fields, and what was typed stays.
  */
 export function LinkChannelForm({
+	id,
 	values,
-	reply,
+	result,
 	prefix,
 	submit,
 	pending,
 }: {
-	values: LinkChannelValues
-	reply: Reply
+	id: string
+	values: Partial<LinkChannelValue>
+	result: SubmissionResult<string[]> | undefined
 	prefix: string
 	submit: string
 	pending: boolean
 }) {
 	const { t } = useTranslation('channels')
-	const current = { ...values, ...reply?.values } as LinkChannelValues
-	const { errorsOf, described, errorList } = fieldMessages(reply)
+	const [form, fields] = useValidatedForm(loadSchema, { id, lastResult: result, defaultValue: values })
 	return (
-		<Form method="post" className={field.form} key={JSON.stringify(reply?.values ?? values)}>
-			{reply?.formError ? (
-				<div role="alert" className={field.formErrors}>
-					{reply.formError}
-				</div>
-			) : null}
+		<Form method="post" {...getFormProps(form)} className={formClass}>
+			<FormErrors id={form.errorId} errors={form.errors} />
+			<Field
+				label={t('ui.name')}
+				input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, maxLength: 80, autoComplete: 'off' }}
+				errors={fields.name.errors}
+				errorId={fields.name.errorId}
+			/>
 			<div className={field.field}>
-				<label className={field.label} htmlFor="name">
-					{t('ui.name')}
-				</label>
-				<input
-					id="name"
-					name="name"
-					required
-					maxLength={80}
-					defaultValue={current.name}
-					className={field.input}
-					aria-invalid={errorsOf('name') ? true : undefined}
-					aria-describedby={described('name')}
-					autoComplete="off"
-				/>
-				{errorList('name')}
-			</div>
-			<div className={field.field}>
-				<label className={field.label} htmlFor="slug">
+				<label className={field.label} htmlFor={fields.slug.id}>
 					{t('ui.slug')}
 				</label>
 				<input
-					id="slug"
-					name="slug"
+					{...getInputProps(fields.slug, { type: 'text', ariaDescribedBy: `${fields.slug.id}-help` })}
 					maxLength={50}
-					pattern="[a-z0-9]+(-[a-z0-9]+)*"
 					dir="ltr"
-					defaultValue={current.slug}
-					className={field.input}
-					aria-invalid={errorsOf('slug') ? true : undefined}
-					aria-describedby={described('slug', true)}
 					autoComplete="off"
+					className={field.input}
 				/>
-				<p id="slug-help" className={field.help}>
+				<p id={`${fields.slug.id}-help`} className={field.help}>
 					{t('ui.slugHelp', { prefix })}
 				</p>
-				{errorList('slug')}
+				<ErrorList id={fields.slug.errorId} errors={fields.slug.errors} />
 			</div>
-			<div className={field.field}>
-				<label className={field.label} htmlFor="greeting">
-					{t('ui.greeting')}
-				</label>
-				<textarea
-					id="greeting"
-					name="greeting"
-					maxLength={500}
-					defaultValue={current.greeting}
-					className={field.textarea}
-					aria-invalid={errorsOf('greeting') ? true : undefined}
-					aria-describedby={described('greeting', true)}
-				/>
-				<p id="greeting-help" className={field.help}>
-					{t('ui.greetingHelp')}
-				</p>
-				{errorList('greeting')}
-			</div>
-			<div className={field.field}>
-				<label className={field.label} htmlFor="awayMessage">
-					{t('ui.awayMessage')}
-				</label>
-				<textarea
-					id="awayMessage"
-					name="awayMessage"
-					maxLength={500}
-					defaultValue={current.awayMessage}
-					className={field.textarea}
-					aria-invalid={errorsOf('awayMessage') ? true : undefined}
-					aria-describedby={described('awayMessage', true)}
-				/>
-				<p id="awayMessage-help" className={field.help}>
-					{t('ui.awayHelp')}
-				</p>
-				{errorList('awayMessage')}
-			</div>
+			{(['greeting', 'awayMessage'] as const).map((name) => (
+				<div key={name} className={field.field}>
+					<label className={field.label} htmlFor={fields[name].id}>
+						{t(`ui.${name}`)}
+					</label>
+					<textarea {...getTextareaProps(fields[name], { ariaDescribedBy: `${fields[name].id}-help` })} maxLength={500} className={field.textarea} />
+					<p id={`${fields[name].id}-help`} className={field.help}>
+						{t(name === 'greeting' ? 'ui.greetingHelp' : 'ui.awayHelp')}
+					</p>
+					<ErrorList id={fields[name].errorId} errors={fields[name].errors} />
+				</div>
+			))}
 			{(['askName', 'askEmail', 'enabled'] as const).map((name) => (
 				<label key={name} className={styles.check}>
-					<input type="checkbox" name={name} defaultChecked={current[name]} />
+					<input {...getInputProps(fields[name], { type: 'checkbox' })} />
 					{t(`ui.${name}`)}
 				</label>
 			))}

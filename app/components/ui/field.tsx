@@ -5,13 +5,16 @@ import * as styles from './field.css.ts'
 
 /**
  * Form errors are translation keys when they come from a zod schema (the browser's or the
- * action's) and finished sentences when the API wrote them: translate the former only.
+ * action's) and finished sentences when the API wrote them: translate the former only. A key is
+ * looked up in `common` first, then in the namespace it names (`channels:validation.slug`, which
+ * the API words alike), when the page has loaded it.
  */
 export function useErrorText() {
 	const { t, i18n } = useTranslation()
 	return (message: string) => {
 		const key = message.replace(/^\w+:/, '')
-		return i18n.exists(key) ? t(key) : message
+		if (i18n.exists(key)) return t(key)
+		return key !== message && i18n.exists(message) ? t(message) : message
 	}
 }
 
