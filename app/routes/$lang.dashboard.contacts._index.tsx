@@ -1,11 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { countriesIn, findCountry, type Country } from '#app/.server/countries.ts'
-import { listOrToast, refusalToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
-import { apiFailure } from '#app/.server/forms.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
+import { countriesIn, type Country } from '#app/.server/countries.ts'
+import { type ImportResult } from '#app/.server/api.ts'
+import { listOrToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
@@ -22,14 +21,12 @@ import { useHydrated } from '#app/utils/hydration.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import * as contacts from './contacts.css.ts'
+import { contactsAction } from './$lang.dashboard.contacts._index.server.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
-import { formOf } from '#app/utils/http.ts'
 import { canManage } from '#common/roles.ts'
 
 // The workspace channel's events this page shows reload it (app/realtime/use-workspace-events.ts); a new conversation may bring a new contact.
 export const handle = { live: ['contact.', 'label.', 'conversation.created'] }
-
-type ImportResult = { created: number; updated: number; rejected: Array<{ row: number; field?: string; reason: string }> }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -74,102 +71,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	}
 }
 
-export async function action(args: ActionFunctionArgs) {
-	const { request } = args
-	const { user, locale, api } = await requireUser(args)
-	const formData = await formOf(request)
-	const intent = String(formData.get('intent') ?? '')
-	const t = await serverT(locale)
-	const base = `/workspaces/${user.workspace.id}/contacts`
-	// The list's query as the page had it, parsed again (a posted value is no path nor header text of its
-	// own), and only when it fits in a Location header.
-	const keptParams = new URLSearchParams(String(formData.get('search') ?? ''))
-	// The rows' ticks are not kept once acted on.
-	keptParams.delete('select')
-	keptParams.delete('index')
-	const kept = keptParams.toString()
-	const back = `/${locale}/dashboard/contacts${kept && kept.length <= 2000 ? `?${kept}` : ''}`
-
-	if (intent === 'import') {
-		const file = formData.get('file')
-		if (!(file instanceof File) || file.size === 0)
-			return data(
-				{ intent: 'import' as const, problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') },
-				{ status: 400 },
-			)
-		// The country of numbers without their prefix: the picker's choice, or what its search box says without JavaScript.
-		const search = String(formData.get('countrySearch') ?? '').trim()
-		const country = search ? findCountry(search, locale) : String(formData.get('country') ?? '')
-		if (country === undefined)
-			return data(
-				{ intent: 'import' as const, problem: t('countries.notFound', { search }), result: null, country: String(formData.get('country') ?? '') },
-				{ status: 400 },
-			)
-		try {
-			const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8', { country })
-			return data({ intent: 'import' as const, problem: null, result, country })
-		} catch (error) {
-			const failed = await apiFailure(error, locale, request)
-			return data({ intent: 'import' as const, problem: failed.message, result: null, country }, { status: failed.status })
-		}
-	}
-
-	if (intent === 'opt-in') {
-		const contactId = String(formData.get('contactId') ?? '')
-		const name = String(formData.get('name') ?? '')
-		const shown = `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`
-		try {
-			await api.post(`${base}/${encodeURIComponent(contactId)}/opt-in`)
-		} catch (error) {
-			return refusalToast(error, { locale, request, to: shown, title: t('contacts.optInFailed') })
-		}
-		return redirectWithToast(shown, { type: 'success', title: t('contacts.optedIn', { name }) })
-	}
-
-	if (intent === 'merge') {
-		const contactId = String(formData.get('contactId') ?? '')
-		const into = String(formData.get('into') ?? '')
-		try {
-			const merged = await api.post<Contact>(`${base}/${encodeURIComponent(contactId)}/merge`, { into })
-			return redirectWithToast(`/${locale}/dashboard/contacts?contact=${encodeURIComponent(merged.id)}`, {
-				type: 'success',
-				title: t('contacts.merge.done', { name: String(formData.get('name') ?? ''), into: merged.name }),
-			})
-		} catch (error) {
-			return refusalToast(error, {
-				locale,
-				request,
-				to: `/${locale}/dashboard/contacts?contact=${encodeURIComponent(contactId)}`,
-				title: t('contacts.merge.failed'),
-			})
-		}
-	}
-
-	if (intent === 'delete') {
-		try {
-			await api.delete(`${base}/${encodeURIComponent(String(formData.get('contactId') ?? ''))}`)
-		} catch (error) {
-			return refusalToast(error, { locale, request, to: back, title: t('contacts.deleteFailed') })
-		}
-		return redirectWithToast(back, { type: 'success', title: t('contacts.deleted', { name: String(formData.get('name') ?? '') }) })
-	}
-
-	// Bulk actions on the ticked rows; deleting asks once more (`confirmed`).
-	const contactIds = formData.getAll('contactIds').map(String)
-	const bulkAction = String(formData.get('bulkAction') ?? '')
-	if (contactIds.length === 0) return redirectWithToast(back, { type: 'warning', title: t('contacts.bulk.none') })
-	if (bulkAction === 'delete' && formData.get('confirmed') !== 'yes')
-		return data({ intent: 'confirm-delete' as const, contactIds, problem: null, result: null })
-	try {
-		const { affected } = await api.post<{ affected: number }>(`${base}/bulk`, { action: bulkAction, contactIds, labelId: formData.get('labelId') || undefined })
-		return redirectWithToast(back, {
-			type: 'success',
-			title: t(`contacts.bulk.done.${bulkAction === 'delete' ? 'delete' : bulkAction === 'unlabel' ? 'unlabel' : 'label'}`, { count: affected }),
-		})
-	} catch (error) {
-		return refusalToast(error, { locale, request, to: back, title: t('contacts.bulk.failed') })
-	}
-}
+export const action = (args: ActionFunctionArgs) => contactsAction(args)
 
 export default function Contacts() {
 	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, allSelected, country, countries, failure } =
