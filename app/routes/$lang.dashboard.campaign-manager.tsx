@@ -1,14 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useFetcher, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { useTranslation } from 'react-i18next'
 import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
-import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -17,11 +14,12 @@ import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/fiel
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import { isolatedText } from '#app/utils/bidi.tsx'
+import { recipientStatuses, type Audience, type Preview, type RecipientJson } from '#app/utils/campaigns.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { type AudienceLoader } from './$lang.dashboard.campaign-manager_.audience.tsx'
-import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
+import { campaignsAction } from './$lang.dashboard.campaign-manager.server.ts'
 import * as styles from './dashboard.css.ts'
 import { canManage } from '#common/roles.ts'
 
@@ -32,10 +30,6 @@ export const handle = { live: ['campaign.', 'label.'] }
 
 const loadSchema = () => import('./$lang.dashboard.campaign-manager.schema.ts').then((module) => module.campaignSchema)
 
-const recipientStatuses = ['queued', 'sending', 'sent', 'delivered', 'read', 'replied', 'failed', 'skipped'] as const
-type RecipientJson = { contactId: string; name: string; status: (typeof recipientStatuses)[number]; reason: string | null; sentAt: string | null }
-type Audience = { count: number; recipients: Array<{ contactId: string; name: string }> }
-type Preview = { contactId: string; name: string; body: string }
 const confirmations = ['start', 'cancel'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
@@ -106,52 +100,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	}
 }
 
-export async function action(args: ActionFunctionArgs) {
-	const { request } = args
-	const { user, locale, api } = await requireUser(args)
-	const formData = await request.formData()
-	const t = await serverT(locale)
-	const base = `/workspaces/${user.workspace.id}/campaigns`
-	const here = `/${locale}/dashboard/campaign-manager`
-	const intent = String(formData.get('intent') ?? 'save')
-
-	if (['start', 'pause', 'resume', 'cancel', 'delete'].includes(intent)) {
-		const campaignId = encodeURIComponent(String(formData.get('campaignId') ?? ''))
-		let done = intent
-		try {
-			if (intent === 'delete') await api.delete(`${base}/${campaignId}`)
-			else {
-				const changed = await api.post<CampaignJson>(`${base}/${campaignId}/${intent}`)
-				// Started with a date still ahead: scheduled, not started.
-				if (changed.status === 'scheduled') done = 'schedule'
-			}
-		} catch (error) {
-			// Said beside the buttons (or in the confirmation) that asked; a lost session signs out, what is not the API's answer is the error page's.
-			const { message, status } = await apiFailure(error, locale, request)
-			return data({ refused: { intent, message } }, { status })
-		}
-		return redirectWithToast(intent === 'delete' ? here : `${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
-	}
-
-	const submission = parseWithZod(formData, { schema: campaignSchema })
-	const beside = { with: { audience: null } }
-	if (submission.status !== 'success') return replyInvalid(submission, beside)
-	const { campaignId } = submission.value
-	const body = campaignBody(submission.value)
-	try {
-		if (intent === 'count') {
-			const audience = await api.post<Audience>(`${base}/audience`, { channelId: body.channelId, labelsIn: body.labelsIn, labelsOut: body.labelsOut })
-			return data({ result: submission.reply(), audience })
-		}
-		const saved = campaignId ? await api.patch<CampaignJson>(`${base}/${encodeURIComponent(campaignId)}`, body) : await api.post<CampaignJson>(base, body)
-		return redirectWithToast(`${here}?campaign=${saved.id}`, {
-			type: 'success',
-			title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }),
-		})
-	} catch (error) {
-		return replyWithApiError(submission, error, { signedIn: { locale, request }, ...beside })
-	}
-}
+export const action = (args: ActionFunctionArgs) => campaignsAction(args)
 
 function Progress({ campaign }: { campaign: CampaignJson }) {
 	const { t } = useTranslation()
