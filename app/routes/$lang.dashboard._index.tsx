@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorDetail, reportTargets, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
@@ -7,6 +7,7 @@ import { newUserCookie } from '#app/.server/cookies.ts'
 import { lastEvent } from '#app/.server/live.ts'
 import { apiRefusal, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Checklist, type Overview } from '#app/components/home/checklist.tsx'
 import { Report, ReportLead } from '#app/components/reports/report.tsx'
 import { ReportFilters } from '#app/components/reports/report-filters.tsx'
 import * as reports from '#app/components/reports/reports.css.ts'
@@ -15,10 +16,8 @@ import { useLiveData } from '#app/realtime/use-workspace-events.ts'
 import { reloadWhenStandingMoves } from '#app/utils/live-inbox.ts'
 import { drawnSeries, reportApiQuery, reportQuery } from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
-import * as overview from './overview.css.ts'
 import { canManage } from '#common/roles.ts'
 
-type Overview = { members: number; pendingInvitations: number; contacts: number; channels: number }
 type Member = { userId: string; name: string; availability: Availability }
 
 // The overview's counts, the conversations open now and the filters' labels; the other figures change with their roll-ups.
@@ -79,46 +78,13 @@ export default function Dashboard() {
 	// Once shown, the reports stay, even while a later load of the namespace turns `ready` false.
 	const [shown, setShown] = useState(ready)
 	if (ready && !shown) setShown(true)
-	const steps = [
-		{
-			key: 'invite',
-			done: counts.members > 1 || counts.pendingInvitations > 0,
-			count: counts.members,
-			to: canManage(workspace.role) ? '/dashboard/settings/agents' : null,
-		},
-		{ key: 'contacts', done: counts.contacts > 0, count: counts.contacts, to: '/dashboard/contacts' },
-		{ key: 'channel', done: counts.channels > 0, count: counts.channels, to: null },
-	] satisfies Array<{ key: string; done: boolean; count: number; to: string | null }>
-	const done = steps.filter((step) => step.done).length
 	return (
 		<>
 			<div className={styles.pageHeader}>
 				<h1 className={styles.pageTitle}>{t(newUser ? 'overview.welcomeNew' : 'overview.welcome', { name: user.name })}</h1>
 				<p className={styles.pageLead}>{t('overview.lead', { workspace: workspace.name })}</p>
 			</div>
-			{done < steps.length ? (
-				<section className={styles.section} aria-labelledby="checklist-heading">
-					<h2 id="checklist-heading" className={styles.sectionTitle}>
-						{t('overview.checklist', { done, total: steps.length })}
-					</h2>
-					<ol className={overview.steps}>
-						{steps.map((step) => (
-							<li key={step.key} className={overview.step} data-done={step.done}>
-								<span className={overview.mark} aria-hidden="true">
-									{step.done ? '✓' : ''}
-								</span>
-								<div>
-									<p className={overview.stepTitle}>
-										{step.to ? <Link to={`/${locale}${step.to}`}>{t(`overview.steps.${step.key}.title`)}</Link> : t(`overview.steps.${step.key}.title`)}
-										<span className="visually-hidden">{t(step.done ? 'overview.done' : 'overview.todo')}</span>
-									</p>
-									<p className={overview.stepText}>{t(`overview.steps.${step.key}.text`, { count: step.count })}</p>
-								</div>
-							</li>
-						))}
-					</ol>
-				</section>
-			) : null}
+			<Checklist counts={counts} manages={manages} locale={locale} />
 			{shown ? (
 				<section className={reports.report} aria-labelledby="reports-heading">
 					<div className={styles.pageHeader}>
