@@ -1,7 +1,8 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/node'
+import { type serverT } from '#app/i18n/i18n.server.ts'
 import { type Locale } from '#locales/languages.ts'
-import { ApiError, errorDetail } from './api.ts'
+import { ApiError, errorDetail, type ApiClient } from './api.ts'
 import { rethrowApiError } from './session.ts'
 
 type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }
@@ -15,6 +16,21 @@ type ValidationDetails = { details?: { fields?: Record<string, string[]> } }
  * Every action answers its forms through the three functions below.
  */
 export type FormReply<Extra extends object = object> = Extra & { result: SubmissionResult<string[]> }
+
+/**
+ * What an action's function for one intent is given (`profileAction`'s, `campaignsAction`'s): the
+ * signed-in user's API and language, the post, where the page is, its words, and `signedIn` for
+ * `replyWithApiError`.
+ */
+export type Posted = {
+	locale: Locale
+	api: ApiClient
+	request: Request
+	formData: FormData
+	here: string
+	t: Awaited<ReturnType<typeof serverT>>
+	signedIn: { locale: Locale; request: Request }
+}
 
 /** Beside the result: what the page is told with it, the fields never sent back (passwords), the answer's headers (a cookie set however the form went). */
 type Beside<Extra extends object> = { with?: Extra; hideFields?: string[]; headers?: HeadersInit }

@@ -5,9 +5,9 @@ import { ApiError } from '#app/.server/api.ts'
 import * as account from '#app/.server/auth.ts'
 import { type TwoFactorSetup } from '#app/.server/auth.ts'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
-import { refusalToast, requireUser, type SignedIn } from '#app/.server/session.ts'
+import { refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { combineHeaders, formOf } from '#app/utils/http.ts'
@@ -25,15 +25,6 @@ export async function setupAgain(secret: string | undefined, uri: string | undef
 }
 
 const passwordFields = ['currentPassword', 'password', 'confirmPassword']
-
-/** What each of the profile's forms is given: the signed-in user's API, the post and where the page is. */
-type Posted = Pick<SignedIn, 'locale' | 'api'> & {
-	request: Request
-	formData: FormData
-	here: string
-	t: Awaited<ReturnType<typeof serverT>>
-	signedIn: { locale: SignedIn['locale']; request: Request }
-}
 
 /** The profile's action: each form names its intent, answered by the function of that name below; the profile form names none. */
 export async function profileAction(args: ActionFunctionArgs) {

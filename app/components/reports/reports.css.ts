@@ -1,7 +1,7 @@
 import { globalStyle, style } from '@vanilla-extract/css'
 import { vars } from '#app/styles/theme.css.ts'
 
-// The reports page (the dashboard's index). Its charts (app/components/reports/charts.tsx) carry no
+// The reports page (the dashboard's index). Its charts (charts.tsx, beside this file) carry no
 // classes of their own, so unit tests can render them: they are styled here, inside `report`.
 export const report = style({ display: 'grid', gap: '1.5rem' })
 

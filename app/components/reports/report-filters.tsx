@@ -1,0 +1,128 @@
+import { Form, useSubmit } from '@remix-run/react'
+import { type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { button } from '#app/components/ui/button.css.ts'
+import { input } from '#app/components/ui/field.css.ts'
+import { reportPresets, shownValue, type ReportJson, type ReportQuery } from '#app/utils/reports.ts'
+import { formatDuration } from './format.ts'
+import * as reports from './reports.css.ts'
+
+/**
+ * The period and the filters: one GET form with one Apply, that works without JavaScript and, with
+ * it, applies each change at once. Choosing a period shows its dates; typing dates makes the period
+ * custom (`reportQuery` reads which of the two the user changed from `shown`).
+ */
+export function ReportFilters({
+	query,
+	manages,
+	channels,
+	labels,
+	members,
+	targets,
+	report,
+}: {
+	query: ReportQuery
+	/** Only managers choose an agent: an agent's report is their own. */
+	manages: boolean
+	channels: Array<{ id: string; name: string }>
+	labels: Array<{ id: string; title: string }>
+	members: Array<{ userId: string; name: string }>
+	/** The first-response targets offered, in seconds. */
+	targets: readonly number[]
+	/** The report shown, whose days a named period shows; null when the API refused the range or a filter. */
+	report: ReportJson | null
+}) {
+	const { t, i18n } = useTranslation('reports')
+	const submit = useSubmit()
+	const onChange = (event: FormEvent<HTMLFormElement>) => {
+		const form = event.currentTarget
+		const changed = event.target as HTMLInputElement | HTMLSelectElement
+		const preset = form.elements.namedItem('preset')
+		// Picking a date means a custom range; a date half typed waits for its other end.
+		if (changed.type === 'date' && preset instanceof HTMLSelectElement) preset.value = 'custom'
+		if (preset instanceof HTMLSelectElement && preset.value === 'custom') {
+			const from = form.elements.namedItem('from') as HTMLInputElement | null
+			const to = form.elements.namedItem('to') as HTMLInputElement | null
+			if (!from?.value || !to?.value) return
+		}
+		void submit(form, { replace: true, preventScrollReset: true })
+	}
+	// A named period shows the days it covers; a custom range the dates asked for, kept when the API refuses them.
+	const custom = query.preset === 'custom'
+	const from = custom ? query.from : (report?.range.from ?? '')
+	const to = custom ? query.to : (report?.range.to ?? '')
+	return (
+		<Form method="get" className={reports.filters} aria-label={t('form.name')} onChange={onChange} key={`${JSON.stringify(query)} ${from} ${to}`}>
+			<input type="hidden" name="shown" value={shownValue(query.preset, from, to)} />
+			<div className={reports.filter}>
+				<label htmlFor="report-preset">{t('form.period')}</label>
+				<select id="report-preset" name="preset" defaultValue={query.preset} className={input}>
+					{reportPresets.map((preset) => (
+						<option key={preset} value={preset}>
+							{t(`form.presets.${preset}`)}
+						</option>
+					))}
+				</select>
+			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-from">{t('form.from')}</label>
+				<input id="report-from" type="date" name="from" defaultValue={from} className={input} aria-describedby="report-dates-help" />
+			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-to">{t('form.to')}</label>
+				<input id="report-to" type="date" name="to" defaultValue={to} className={input} aria-describedby="report-dates-help" />
+			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-channel">{t('form.channel')}</label>
+				<select id="report-channel" name="channelId" defaultValue={query.channelId} className={input}>
+					<option value="">{t('form.anyChannel')}</option>
+					{channels.map((channel) => (
+						<option key={channel.id} value={channel.id}>
+							{channel.name}
+						</option>
+					))}
+				</select>
+			</div>
+			{manages ? (
+				<div className={reports.filter}>
+					<label htmlFor="report-agent">{t('form.agent')}</label>
+					<select id="report-agent" name="agentId" defaultValue={query.agentId} className={input}>
+						<option value="">{t('form.anyAgent')}</option>
+						{members.map((member) => (
+							<option key={member.userId} value={member.userId}>
+								{member.name}
+							</option>
+						))}
+					</select>
+				</div>
+			) : null}
+			<div className={reports.filter}>
+				<label htmlFor="report-label">{t('form.label')}</label>
+				<select id="report-label" name="labelId" defaultValue={query.labelId} className={input}>
+					<option value="">{t('form.anyLabel')}</option>
+					{labels.map((label) => (
+						<option key={label.id} value={label.id}>
+							{label.title}
+						</option>
+					))}
+				</select>
+			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-target">{t('form.target')}</label>
+				<select id="report-target" name="target" defaultValue={query.target || String(report?.targetSeconds ?? '')} className={input}>
+					{targets.map((seconds) => (
+						<option key={seconds} value={seconds}>
+							{formatDuration(i18n.language, seconds)}
+						</option>
+					))}
+				</select>
+			</div>
+			<button type="submit" className={button.primary}>
+				{t('form.apply')}
+			</button>
+			<p id="report-dates-help" className={reports.formHelp}>
+				{t('form.datesHelp')}
+			</p>
+		</Form>
+	)
+}

@@ -1,0 +1,109 @@
+import { parseWithZod } from '@conform-to/zod'
+import { data, type ActionFunctionArgs } from '@remix-run/node'
+import { type CampaignJson } from '#app/.server/api.ts'
+import { apiFailure, replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
+import { requireUser } from '#app/.server/session.ts'
+import { redirectWithToast } from '#app/.server/toast.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
+import { type Audience } from '#app/utils/campaigns.ts'
+import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
+
+/** What each of the page's forms is given, and the campaigns' API path. */
+type CampaignPost = Posted & { base: string }
+
+/** The campaign page's action: a campaign's buttons name their intent, the form names `count` or `save` (or none). */
+export async function campaignsAction(args: ActionFunctionArgs) {
+	const { request } = args
+	const { user, locale, api } = await requireUser(args)
+	const formData = await request.formData()
+	const posted: CampaignPost = {
+		locale,
+		api,
+		request,
+		formData,
+		base: `/workspaces/${user.workspace.id}/campaigns`,
+		here: `/${locale}/dashboard/campaign-manager`,
+		t: await serverT(locale),
+		signedIn: { locale, request },
+	}
+	const intent = String(formData.get('intent') ?? 'save')
+	switch (intent) {
+		case 'start':
+		case 'pause':
+		case 'resume':
+		case 'cancel':
+			return changeStatus(posted, intent)
+		case 'delete':
+			return deleteCampaign(posted)
+		case 'count':
+			return countAudience(posted)
+		default:
+			return saveCampaign(posted)
+	}
+}
+
+const campaignIdOf = (formData: FormData) => encodeURIComponent(String(formData.get('campaignId') ?? ''))
+
+/** A campaign's button the API refused: said beside the buttons (or in the confirmation) that asked; a lost session signs out, what is not the API's answer is the error page's. */
+async function refused(intent: string, error: unknown, { locale, request }: CampaignPost) {
+	const { message, status } = await apiFailure(error, locale, request)
+	return data({ refused: { intent, message } }, { status })
+}
+
+async function changeStatus(posted: CampaignPost, intent: 'start' | 'pause' | 'resume' | 'cancel') {
+	const { api, base, here, t } = posted
+	const campaignId = campaignIdOf(posted.formData)
+	let changed: CampaignJson
+	try {
+		changed = await api.post<CampaignJson>(`${base}/${campaignId}/${intent}`)
+	} catch (error) {
+		return refused(intent, error, posted)
+	}
+	// Started with a date still ahead: scheduled, not started.
+	const done = changed.status === 'scheduled' ? 'schedule' : intent
+	return redirectWithToast(`${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
+}
+
+async function deleteCampaign(posted: CampaignPost) {
+	const { api, base, here, t } = posted
+	try {
+		await api.delete(`${base}/${campaignIdOf(posted.formData)}`)
+	} catch (error) {
+		return refused('delete', error, posted)
+	}
+	return redirectWithToast(here, { type: 'success', title: t('campaigns.done.delete') })
+}
+
+// The form answered with the audience it counted: none until the "count" button is pressed.
+const beside = { with: { audience: null } }
+
+/** How many contacts the form's channel and labels reach, and the first of them: the "count" button (without JavaScript, the page's only count). */
+async function countAudience({ api, base, formData, signedIn }: CampaignPost) {
+	const submission = parseWithZod(formData, { schema: campaignSchema })
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const { channelId, labelsIn, labelsOut } = campaignBody(submission.value)
+	try {
+		const audience = await api.post<Audience>(`${base}/audience`, { channelId, labelsIn, labelsOut })
+		return data({ result: submission.reply(), audience })
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn, ...beside })
+	}
+}
+
+/** A new campaign, or the changes to a draft or a scheduled one (`campaignId`). */
+async function saveCampaign({ api, base, here, t, formData, signedIn }: CampaignPost) {
+	const submission = parseWithZod(formData, { schema: campaignSchema })
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const { campaignId } = submission.value
+	const body = campaignBody(submission.value)
+	let saved: CampaignJson
+	try {
+		saved = campaignId ? await api.patch<CampaignJson>(`${base}/${encodeURIComponent(campaignId)}`, body) : await api.post<CampaignJson>(base, body)
+	} catch (error) {
+		return replyWithApiError(submission, error, { signedIn, ...beside })
+	}
+	return redirectWithToast(`${here}?campaign=${saved.id}`, {
+		type: 'success',
+		title: t(campaignId ? 'campaigns.saved' : 'campaigns.created', { name: saved.name }),
+	})
+}
