@@ -60,3 +60,13 @@ export function Confirm({
 		</section>
 	)
 }
+
+/** Why an action was refused, where its confirmation (or its row) is no longer there to say it. */
+export function Refusal({ title, message }: { title: string; message: string }) {
+	return (
+		<div role="alert" className={errorText}>
+			<strong>{title}</strong>
+			<div>{message}</div>
+		</div>
+	)
+}

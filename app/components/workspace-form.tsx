@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useBrowserValue } from '#app/utils/hydration.ts'
@@ -45,21 +45,13 @@ export function WorkspaceForm({
 		<Form method="post" {...getFormProps(form)} className={formClass}>
 			{children}
 			<FormErrors id={form.errorId} errors={form.errors} />
-			<Field
-				label={t('workspaces.name')}
-				input={{ ...getInputProps(fields.name, { type: 'text' }), required: true, autoComplete: 'organization' }}
-				errors={fields.name.errors}
-				errorId={fields.name.errorId}
-			/>
+			<Field label={t('workspaces.name')} field={fields.name} type="text" required autoComplete="organization" />
 			<SelectField
+				// Chosen again once the browser's time zone is known (the select's own key is conform's).
+				key={zone}
 				label={t('workspaces.timezone')}
-				select={{
-					...getSelectProps(fields.timezone),
-					key: `${fields.timezone.key ?? ''}${zone}`,
-					defaultValue: fields.timezone.initialValue ?? defaultValue?.timezone ?? zone,
-				}}
-				errors={fields.timezone.errors}
-				errorId={fields.timezone.errorId}
+				field={fields.timezone}
+				defaultValue={fields.timezone.initialValue ?? defaultValue?.timezone ?? zone}
 			>
 				{timezones.map((timezone) => (
 					<option key={timezone} value={timezone}>
@@ -67,12 +59,7 @@ export function WorkspaceForm({
 					</option>
 				))}
 			</SelectField>
-			<SelectField
-				label={t('workspaces.defaultLocale')}
-				select={getSelectProps(fields.defaultLocale)}
-				errors={fields.defaultLocale.errors}
-				errorId={fields.defaultLocale.errorId}
-			>
+			<SelectField label={t('workspaces.defaultLocale')} field={fields.defaultLocale}>
 				{languages.map((language) => (
 					<option key={language.code} value={language.code} lang={language.tag}>
 						{language.name}

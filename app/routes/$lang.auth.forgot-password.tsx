@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
@@ -78,12 +78,7 @@ export default function ForgotPassword() {
 			</div>
 			<Form method="post" {...getFormProps(form)} className={formClass}>
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('auth.fields.email')}
-					input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', required: true }}
-					errors={fields.email.errors}
-					errorId={fields.email.errorId}
-				/>
+				<Field label={t('auth.fields.email')} field={fields.email} type="email" autoComplete="email" required />
 				<Button type="submit" disabled={pending}>
 					{t('auth.forgot.submit')}
 				</Button>

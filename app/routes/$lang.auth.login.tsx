@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
@@ -129,12 +129,7 @@ function PasswordStep() {
 			<Form method="post" {...getFormProps(form)} className={formClass}>
 				<input type="hidden" name="redirect" value={redirect} />
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('auth.fields.email')}
-					input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', required: true }}
-					errors={fields.email.errors}
-					errorId={fields.email.errorId}
-				/>
+				<Field label={t('auth.fields.email')} field={fields.email} type="email" autoComplete="email" required />
 				<PasswordField label={t('auth.fields.password')} field={fields.password} autoComplete="current-password" result={lastResult} />
 				<Link to="../forgot-password" relative="path" className={styles.link}>
 					{t('auth.login.forgot')}
@@ -179,17 +174,14 @@ function CodeStep({ method }: { method: 'code' | 'recovery' }) {
 				<FormErrors id={form.errorId} errors={form.errors} />
 				<Field
 					label={t(method === 'code' ? 'twoFactor.fields.code' : 'twoFactor.fields.recoveryCode')}
-					input={{
-						...getInputProps(field, { type: 'text' }),
-						...(method === 'code'
-							? { autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7 }
-							: { autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, maxLength: 40 }),
-						dir: 'ltr',
-						required: true,
-						autoFocus: true,
-					}}
-					errors={field.errors}
-					errorId={field.errorId}
+					field={field}
+					type="text"
+					{...(method === 'code'
+						? ({ autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 7 } as const)
+						: ({ autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, maxLength: 40 } as const))}
+					dir="ltr"
+					required
+					autoFocus
 				/>
 				<Button type="submit" disabled={pending}>
 					{t('twoFactor.login.submit')}

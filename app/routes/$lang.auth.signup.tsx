@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
@@ -66,18 +66,8 @@ export default function Signup() {
 			<Form method="post" {...getFormProps(form)} className={formClass}>
 				<input type="hidden" name="redirect" value={redirect} />
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('auth.fields.name')}
-					input={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', required: true }}
-					errors={fields.name.errors}
-					errorId={fields.name.errorId}
-				/>
-				<Field
-					label={t('auth.fields.email')}
-					input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', required: true }}
-					errors={fields.email.errors}
-					errorId={fields.email.errorId}
-				/>
+				<Field label={t('auth.fields.name')} field={fields.name} type="text" autoComplete="name" required />
+				<Field label={t('auth.fields.email')} field={fields.email} type="email" autoComplete="email" required />
 				<PasswordField
 					label={t('auth.fields.password')}
 					field={fields.password}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -11,7 +11,7 @@ import { listSessions, twoFactorState, type TwoFactorSetup } from '#app/.server/
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
-import { Field, FormErrors, PasswordField, SelectField, formClass } from '#app/components/ui/field.tsx'
+import { Field, FormErrors, PasswordField, SelectField, formClass, type ConformField } from '#app/components/ui/field.tsx'
 import { dateTimeFormat } from '#app/utils/intl.ts'
 import { isolated } from '#app/utils/bidi.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -99,20 +99,15 @@ export default function Profile() {
 					<input type="hidden" name="intent" value="profile" />
 					<input type="hidden" name="shownTheme" value={theme} />
 					<FormErrors id={profileForm.errorId} errors={profileForm.errors} />
-					<Field
-						label={t('auth.fields.name')}
-						input={{ ...getInputProps(profile.name, { type: 'text' }), autoComplete: 'name', required: true, dir: 'auto' }}
-						errors={profile.name.errors}
-						errorId={profile.name.errorId}
-					/>
-					<SelectField label={t('profile.language')} select={getSelectProps(profile.locale)} errors={profile.locale.errors} errorId={profile.locale.errorId}>
+					<Field label={t('auth.fields.name')} field={profile.name} type="text" autoComplete="name" required dir="auto" />
+					<SelectField label={t('profile.language')} field={profile.locale}>
 						{languages.map((language) => (
 							<option key={language.code} value={language.code} lang={language.tag}>
 								{language.name}
 							</option>
 						))}
 					</SelectField>
-					<SelectField label={t('preferences.theme')} select={getSelectProps(profile.theme)} errors={profile.theme.errors} errorId={profile.theme.errorId}>
+					<SelectField label={t('preferences.theme')} field={profile.theme}>
 						{themeNames.map((name) => (
 							<option key={name} value={name}>
 								{t(`themes.${name}`)}
@@ -272,20 +267,7 @@ function SetUp({ setup, result, busy }: { setup: TwoFactorSetup; result: Result;
 				<input type="hidden" name="secret" value={setup.secret} />
 				<input type="hidden" name="uri" value={setup.uri} />
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('twoFactor.fields.code')}
-					help={`${t('twoFactor.setup.confirmHelp')} ${t('twoFactor.setup.signsOutOthers')}`}
-					input={{
-						...getInputProps(fields.code, { type: 'text' }),
-						autoComplete: 'one-time-code',
-						inputMode: 'numeric',
-						maxLength: 7,
-						dir: 'ltr',
-						required: true,
-					}}
-					errors={fields.code.errors}
-					errorId={fields.code.errorId}
-				/>
+				<AppCodeField field={fields.code} help={`${t('twoFactor.setup.confirmHelp')} ${t('twoFactor.setup.signsOutOthers')}`} />
 				<div>
 					<Button type="submit" name="intent" value="two-factor-enable" disabled={busy}>
 						{t('twoFactor.setup.confirm')}
@@ -322,6 +304,24 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 	)
 }
 
+/** The code the authenticator app shows now: six digits, perhaps split by a space or a dash. */
+function AppCodeField({ field, help }: { field: ConformField; help?: string }) {
+	const { t } = useTranslation()
+	return (
+		<Field
+			label={t('twoFactor.fields.code')}
+			help={help}
+			field={field}
+			type="text"
+			autoComplete="one-time-code"
+			inputMode="numeric"
+			maxLength={7}
+			dir="ltr"
+			required
+		/>
+	)
+}
+
 function RegenerateForm({ result, busy }: { result: Result; busy: boolean }) {
 	const { t } = useTranslation()
 	const [form, fields] = useValidatedForm(loadCodeSchema, { id: 'two-factor-regenerate', lastResult: result })
@@ -332,19 +332,7 @@ function RegenerateForm({ result, busy }: { result: Result; busy: boolean }) {
 			</h3>
 			<p>{t('twoFactor.regenerate.lead')}</p>
 			<FormErrors id={form.errorId} errors={form.errors} />
-			<Field
-				label={t('twoFactor.fields.code')}
-				input={{
-					...getInputProps(fields.code, { type: 'text' }),
-					autoComplete: 'one-time-code',
-					inputMode: 'numeric',
-					maxLength: 7,
-					dir: 'ltr',
-					required: true,
-				}}
-				errors={fields.code.errors}
-				errorId={fields.code.errorId}
-			/>
+			<AppCodeField field={fields.code} />
 			<div>
 				<Button type="submit" variant="outline" name="intent" value="two-factor-regenerate" disabled={busy}>
 					{t('twoFactor.regenerate.submit')}
@@ -365,12 +353,7 @@ function DisableForm({ result, busy }: { result: Result; busy: boolean }) {
 			<p>{t('twoFactor.disable.lead')}</p>
 			<FormErrors id={form.errorId} errors={form.errors} />
 			<PasswordField label={t('auth.fields.currentPassword')} field={fields.password} autoComplete="current-password" result={result} />
-			<Field
-				label={t('twoFactor.fields.codeOrRecovery')}
-				input={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', dir: 'ltr', maxLength: 40, required: true }}
-				errors={fields.code.errors}
-				errorId={fields.code.errorId}
-			/>
+			<Field label={t('twoFactor.fields.codeOrRecovery')} field={fields.code} type="text" autoComplete="one-time-code" dir="ltr" maxLength={40} required />
 			<div>
 				<Button type="submit" variant="destructive" name="intent" value="two-factor-disable" disabled={busy}>
 					{t('twoFactor.disable.submit')}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
@@ -8,13 +8,14 @@ import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { Confirm } from '#app/components/confirm.tsx'
+import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { toastWhile } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, SelectField, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
+import { DataTable, RowActions, RowLink } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
@@ -172,10 +173,7 @@ export default function Agents() {
 			{/* Where its own place is gone (the invitation no longer listed, its confirmation closed). */}
 			{failed &&
 			!(failed.intent === 'revoke' ? revoking : invitations.some((invitation) => invitation.id === failed.invitationId && invitation.status === 'active')) ? (
-				<div role="alert" className={fieldStyles.formErrors}>
-					<strong>{t(failed.intent === 'revoke' ? 'agents.revokeFailed' : 'agents.resendFailed')}</strong>
-					<div>{failed.message}</div>
-				</div>
+				<Refusal title={t(failed.intent === 'revoke' ? 'agents.revokeFailed' : 'agents.resendFailed')} message={failed.message} />
 			) : null}
 
 			<section className={styles.section} aria-labelledby="invite-heading">
@@ -184,108 +182,72 @@ export default function Agents() {
 				</h2>
 				<Form method="post" {...getFormProps(form)} className={formClass}>
 					<FormErrors id={form.errorId} errors={form.errors} />
-					<SelectField label={t('agents.method')} select={getSelectProps(fields.method)} errors={fields.method.errors} errorId={fields.method.errorId}>
+					<SelectField label={t('agents.method')} field={fields.method}>
 						<option value="link">{t('agents.methods.link')}</option>
 						<option value="email">{t('agents.methods.email')}</option>
 					</SelectField>
-					<Field
-						label={t('agents.email')}
-						help={t('agents.emailHelp')}
-						input={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-						errors={fields.email.errors}
-						errorId={fields.email.errorId}
-					/>
-					<SelectField label={t('team.role')} select={getSelectProps(fields.role)} errors={fields.role.errors} errorId={fields.role.errorId}>
+					<Field label={t('agents.email')} help={t('agents.emailHelp')} field={fields.email} type="email" autoComplete="off" />
+					<SelectField label={t('team.role')} field={fields.role}>
 						<option value="agent">{t('roles.agent')}</option>
 						<option value="admin">{t('roles.admin')}</option>
 					</SelectField>
-					<Field
-						label={t('agents.expiresInDays')}
-						input={{ ...getInputProps(fields.expiresInDays, { type: 'number' }), min: 1, max: 30, required: true }}
-						errors={fields.expiresInDays.errors}
-						errorId={fields.expiresInDays.errorId}
-					/>
-					<Field
-						label={t('agents.maxUses')}
-						help={t('agents.maxUsesHelp')}
-						input={{ ...getInputProps(fields.maxUses, { type: 'number' }), min: 1, max: 1000 }}
-						errors={fields.maxUses.errors}
-						errorId={fields.maxUses.errorId}
-					/>
+					<Field label={t('agents.expiresInDays')} field={fields.expiresInDays} type="number" min={1} max={30} required />
+					<Field label={t('agents.maxUses')} help={t('agents.maxUsesHelp')} field={fields.maxUses} type="number" min={1} max={1000} />
 					<Button type="submit" disabled={pending}>
 						{t('agents.submit')}
 					</Button>
 				</Form>
 			</section>
 
-			<div className={table.wrapper}>
-				<table className={`${table.table} ${table.list}`}>
-					<caption className="visually-hidden">{t('agents.list')}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('agents.invitation')}</th>
-							<th className={table.th}>{t('team.role')}</th>
-							<th className={table.th}>{t('agents.uses')}</th>
-							<th className={table.th}>{t('agents.expires')}</th>
-							<th className={table.th}>{t('agents.status')}</th>
-							<th className={table.th}>
-								<span className="visually-hidden">{t('actions.label')}</span>
-							</th>
-						</tr>
-					</thead>
-					<tbody>
-						{invitations.map(({ status, ...invitation }) => {
-							return (
-								<tr key={invitation.id}>
-									<td className={table.td} data-label={t('agents.invitation')}>
-										{invitation.method === 'email' ? <bdi dir="ltr">{invitation.email}</bdi> : <span>{t('agents.methods.link')}</span>}
-										{invitation.createdByName ? <div className={styles.pageLead}>{t('agents.by', { name: invitation.createdByName })}</div> : null}
-									</td>
-									<td className={table.td} data-label={t('team.role')}>
-										<span>{t(`roles.${invitation.role}`)}</span>
-									</td>
-									<td className={table.td} data-label={t('agents.uses')}>
-										<bdi dir="ltr">{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</bdi>
-									</td>
-									<td className={table.td} data-label={t('agents.expires')}>
-										<span>{date(invitation.expiresAt)}</span>
-									</td>
-									<td className={table.td} data-label={t('agents.status')}>
-										<span>{t(`agents.statuses.${status}`)}</span>
-									</td>
-									<td className={table.td}>
-										{status === 'active' ? (
-											<div className={table.actions}>
-												<Link to={`${base}?created=${invitation.id}`} className={button.ghost}>
-													{t('agents.showLink')}
-												</Link>
-												{invitation.method === 'email' ? (
-													<Form method="post">
-														<input type="hidden" name="intent" value="resend" />
-														<input type="hidden" name="invitationId" value={invitation.id} />
-														<button type="submit" className={button.ghost} disabled={pending}>
-															{t('agents.resend')}
-														</button>
-													</Form>
-												) : null}
-												<Link to={`${base}?revoke=${invitation.id}`} className={button.ghost}>
-													{t('agents.revoke')}
-												</Link>
-											</div>
-										) : null}
-										{status === 'active' && failed?.intent === 'resend' && failed.invitationId === invitation.id ? (
-											<p role="alert" className={fieldStyles.errors}>
-												{t('agents.resendFailedWith', { reason: failed.message })}
-											</p>
-										) : null}
-									</td>
-								</tr>
-							)
-						})}
-					</tbody>
-				</table>
-				{invitations.length === 0 ? <p className={table.empty}>{t('agents.none')}</p> : null}
-			</div>
+			<DataTable
+				caption={t('agents.list')}
+				list
+				columns={[
+					{
+						header: t('agents.invitation'),
+						cell: (invitation) => (
+							<>
+								{invitation.method === 'email' ? <bdi dir="ltr">{invitation.email}</bdi> : <span>{t('agents.methods.link')}</span>}
+								{invitation.createdByName ? <div className={styles.pageLead}>{t('agents.by', { name: invitation.createdByName })}</div> : null}
+							</>
+						),
+					},
+					{ header: t('team.role'), cell: (invitation) => <span>{t(`roles.${invitation.role}`)}</span> },
+					{
+						header: t('agents.uses'),
+						cell: (invitation) => <bdi dir="ltr">{invitation.maxUses === null ? invitation.uses : `${invitation.uses} / ${invitation.maxUses}`}</bdi>,
+					},
+					{ header: t('agents.expires'), cell: (invitation) => <span>{date(invitation.expiresAt)}</span> },
+					{ header: t('agents.status'), cell: (invitation) => <span>{t(`agents.statuses.${invitation.status}`)}</span> },
+				]}
+				rows={invitations}
+				rowKey={(invitation) => invitation.id}
+				actions={(invitation) =>
+					invitation.status === 'active' ? (
+						<>
+							<RowActions>
+								<RowLink to={`${base}?created=${invitation.id}`}>{t('agents.showLink')}</RowLink>
+								{invitation.method === 'email' ? (
+									<Form method="post">
+										<input type="hidden" name="intent" value="resend" />
+										<input type="hidden" name="invitationId" value={invitation.id} />
+										<button type="submit" className={button.ghost} disabled={pending}>
+											{t('agents.resend')}
+										</button>
+									</Form>
+								) : null}
+								<RowLink to={`${base}?revoke=${invitation.id}`}>{t('agents.revoke')}</RowLink>
+							</RowActions>
+							{failed?.intent === 'resend' && failed.invitationId === invitation.id ? (
+								<p role="alert" className={fieldStyles.errors}>
+									{t('agents.resendFailedWith', { reason: failed.message })}
+								</p>
+							) : null}
+						</>
+					) : null
+				}
+				empty={t('agents.none')}
+			/>
 		</>
 	)
 }

@@ -7,6 +7,7 @@ import { Pagination } from '#app/components/pagination.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, SelectField } from '#app/components/ui/field.tsx'
+import { DataTable } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -93,30 +94,18 @@ export default function AuditLog() {
 				) : null}
 			</Form>
 
-			<div className={table.wrapper}>
-				<table className={table.table}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('columns.when')}</th>
-							<th className={table.th}>{t('columns.who')}</th>
-							<th className={table.th}>{t('columns.what')}</th>
-						</tr>
-					</thead>
-					<tbody>
-						{list.events.map((event) => (
-							<tr key={event.id} data-kind={event.kind}>
-								<td className={table.td}>
-									<time dateTime={event.createdAt}>{when(event.createdAt)}</time>
-								</td>
-								<td className={table.td}>{event.actor.name}</td>
-								<td className={table.td}>{auditLineText(t, event)}</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
-				{list.events.length === 0 ? <p className={table.empty}>{t('empty')}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				columns={[
+					{ header: t('columns.when'), cell: (event) => <time dateTime={event.createdAt}>{when(event.createdAt)}</time> },
+					{ header: t('columns.who'), cell: (event) => event.actor.name },
+					{ header: t('columns.what'), cell: (event) => auditLineText(t, event) },
+				]}
+				rows={list.events}
+				rowKey={(event) => event.id}
+				rowProps={(event) => ({ 'data-kind': event.kind })}
+				empty={t('empty')}
+			/>
 			<Pagination page={list.page} limit={list.limit} total={list.total} />
 		</>
 	)

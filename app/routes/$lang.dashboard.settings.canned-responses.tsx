@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '#app/.server/api.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
@@ -10,11 +10,10 @@ import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Confirm } from '#app/components/confirm.tsx'
 import { SearchForm } from '#app/components/search-form.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { button } from '#app/components/ui/button.css.ts'
+import { FormActions } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
-import * as table from '#app/components/ui/table.css.ts'
+import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { numberFormat } from '#app/utils/intl.ts'
@@ -140,46 +139,43 @@ export default function CannedResponses() {
 
 			<SearchForm id="canned-search" label={t('canned.search')} value={search} />
 
-			<div className={table.wrapper}>
-				<table className={table.table}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('canned.shortCode')}</th>
-							<th className={table.th}>{t('canned.content')}</th>
-						</tr>
-					</thead>
-					<tbody>
-						{cannedResponses.map((canned) => (
-							<tr key={canned.id} className={cannedStyles.row}>
-								{/* The code and what can be done with it, in one narrow column: the text has the room, on a phone too. */}
-								<td className={`${table.td} ${cannedStyles.codeCell}`}>
-									{/* As it is typed in the composer, `/` first, in the code's own direction. */}
-									<code className={cannedStyles.shortCode} dir="auto">
-										/{canned.shortCode}
-									</code>
-									{manages ? (
-										<div className={cannedStyles.actions}>
-											<Link to={`${base}?edit=${canned.id}`} className={button.ghost} aria-label={t('canned.edit', { shortCode: canned.shortCode })}>
-												{t('actions.edit')}
-											</Link>
-											<Link to={`${base}?delete=${canned.id}`} className={button.ghost} aria-label={t('canned.deleteTitle', { shortCode: canned.shortCode })}>
-												{t('actions.delete')}
-											</Link>
-										</div>
-									) : null}
-								</td>
-								<td className={table.td}>
-									<p className={cannedStyles.text} dir="auto">
-										{canned.content}
-									</p>
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
-				{cannedResponses.length === 0 ? <p className={table.empty}>{search ? t('canned.noMatch', { search }) : t('canned.none')}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				columns={[
+					{
+						header: t('canned.shortCode'),
+						// The code and what can be done with it, in one narrow column: the text has the room, on a phone too.
+						className: cannedStyles.codeCell,
+						cell: (canned) => (
+							<>
+								{/* As it is typed in the composer, `/` first, in the code's own direction. */}
+								<code className={cannedStyles.shortCode} dir="auto">
+									/{canned.shortCode}
+								</code>
+								{manages ? (
+									<RowActions
+										className={cannedStyles.actions}
+										edit={{ to: `${base}?edit=${canned.id}`, label: t('canned.edit', { shortCode: canned.shortCode }) }}
+										remove={{ to: `${base}?delete=${canned.id}`, label: t('canned.deleteTitle', { shortCode: canned.shortCode }) }}
+									/>
+								) : null}
+							</>
+						),
+					},
+					{
+						header: t('canned.content'),
+						cell: (canned) => (
+							<p className={cannedStyles.text} dir="auto">
+								{canned.content}
+							</p>
+						),
+					},
+				]}
+				rows={cannedResponses}
+				rowKey={(canned) => canned.id}
+				rowProps={() => ({ className: cannedStyles.row })}
+				empty={search ? t('canned.noMatch', { search }) : t('canned.none')}
+			/>
 		</>
 	)
 }
@@ -214,9 +210,12 @@ function CannedForm({
 				<Field
 					label={t('canned.shortCode')}
 					help={t('canned.shortCodeHelp', { count: limits.shortCode, maximum: limits.shortCodeText })}
-					input={{ ...getInputProps(fields.shortCode, { type: 'text' }), required: true, autoComplete: 'off', spellCheck: false, dir: 'auto' }}
-					errors={fields.shortCode.errors}
-					errorId={fields.shortCode.errorId}
+					field={fields.shortCode}
+					type="text"
+					required
+					autoComplete="off"
+					spellCheck={false}
+					dir="auto"
 				/>
 				<div className={fieldStyles.field}>
 					<label className={fieldStyles.label} htmlFor={fields.content.id}>
@@ -235,16 +234,7 @@ function CannedForm({
 					</p>
 					<ErrorList id={fields.content.errorId} errors={fields.content.errors} />
 				</div>
-				<div className={table.actions}>
-					<Button type="submit" disabled={pending}>
-						{editing ? t('canned.save') : t('canned.create')}
-					</Button>
-					{editing ? (
-						<Link to={base} className={button.ghost}>
-							{t('actions.cancel')}
-						</Link>
-					) : null}
-				</div>
+				<FormActions submit={editing ? t('canned.save') : t('canned.create')} cancel={editing ? base : undefined} pending={pending} />
 			</Form>
 		</section>
 	)

@@ -10,15 +10,15 @@ import { channelsT } from '#app/i18n/channels.server.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { KindIcon } from '#app/components/channels/kind-icon.tsx'
-import { Confirm } from '#app/components/confirm.tsx'
+import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { button } from '#app/components/ui/button.css.ts'
+import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
-import * as field from '#app/components/ui/field.css.ts'
 import { canManage } from '#common/roles.ts'
 
 // The channels namespace loads with the page (before it hydrates), besides `common`.
@@ -83,10 +83,7 @@ export default function Channels() {
 					error={deleteError}
 				/>
 			) : deleteError ? (
-				<div role="alert" className={field.formErrors}>
-					<strong>{t('ui.deleteFailed')}</strong>
-					<div>{deleteError}</div>
-				</div>
+				<Refusal title={t('ui.deleteFailed')} message={deleteError} />
 			) : null}
 
 			<div className={table.toolbar}>
@@ -99,77 +96,68 @@ export default function Channels() {
 				)}
 			</div>
 
-			<div className={table.wrapper}>
-				<table className={`${table.table} ${table.list}`}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('ui.kind')}</th>
-							<th className={table.th}>{t('ui.name')}</th>
-							<th className={table.th}>{t('ui.status')}</th>
-							<th className={table.th}>{t('ui.today')}</th>
-							<th className={table.th}>{t('ui.address')}</th>
-							<th className={table.th}>
-								<span className="visually-hidden">{common('actions.label')}</span>
-							</th>
-						</tr>
-					</thead>
-					<tbody>
-						{channels.map((channel) => (
-							<tr key={channel.id}>
-								<td className={table.td} data-label={t('ui.kind')}>
-									<span className={channelStyles.kindCell}>
-										<KindIcon kind={channel.kind} />
-										{t(`ui.kinds.${channel.kind}`)}
-									</span>
-								</td>
-								<td className={table.td} data-label={t('ui.name')}>
-									<span>{channel.name}</span>
-								</td>
-								<td className={table.td} data-label={t('ui.status')}>
-									<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
-									{channel.status === 'error' ? (
-										<p className={channelStyles.statusDetail}>
-											{channel.failingSince ? t('ui.failingSince', { date: date(channel.failingSince) }) : null} {channel.statusDetail}
-										</p>
-									) : null}
-								</td>
-								<td className={table.td} data-label={t('ui.today')}>
-									{channel.today ? <span>{t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing })}</span> : null}
-								</td>
-								<td className={table.td} data-label={t('ui.address')}>
-									{channel.publicUrl ? (
-										<span className={channelStyles.address}>
-											<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
-												{channel.publicUrl}
-											</a>
-											<CopyButton
-												text={channel.publicUrl}
-												label={t('ui.copy')}
-												copiedLabel={t('ui.copied')}
-												accessibleName={t('ui.copyLabel', { name: channel.name })}
-											/>
-										</span>
-									) : null}
-								</td>
-								<td className={table.td}>
-									{manages ? (
-										<div className={table.actions}>
-											<Link to={`${base}/${channel.id}`} className={button.ghost} aria-label={t('ui.edit', { name: channel.name })}>
-												{common('actions.edit')}
-											</Link>
-											<Link to={`${base}?delete=${channel.id}`} className={button.ghost} aria-label={t('ui.deleteTitle', { name: channel.name })}>
-												{common('actions.delete')}
-											</Link>
-										</div>
-									) : null}
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
-				{channels.length === 0 ? <p className={table.empty}>{t('ui.none')}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				list
+				columns={[
+					{
+						header: t('ui.kind'),
+						cell: (channel) => (
+							<span className={channelStyles.kindCell}>
+								<KindIcon kind={channel.kind} />
+								{t(`ui.kinds.${channel.kind}`)}
+							</span>
+						),
+					},
+					{ header: t('ui.name'), cell: (channel) => <span>{channel.name}</span> },
+					{
+						header: t('ui.status'),
+						cell: (channel) => (
+							<>
+								<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
+								{channel.status === 'error' ? (
+									<p className={channelStyles.statusDetail}>
+										{channel.failingSince ? t('ui.failingSince', { date: date(channel.failingSince) }) : null} {channel.statusDetail}
+									</p>
+								) : null}
+							</>
+						),
+					},
+					{
+						header: t('ui.today'),
+						cell: (channel) =>
+							channel.today ? <span>{t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing })}</span> : null,
+					},
+					{
+						header: t('ui.address'),
+						cell: (channel) =>
+							channel.publicUrl ? (
+								<span className={channelStyles.address}>
+									<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
+										{channel.publicUrl}
+									</a>
+									<CopyButton
+										text={channel.publicUrl}
+										label={t('ui.copy')}
+										copiedLabel={t('ui.copied')}
+										accessibleName={t('ui.copyLabel', { name: channel.name })}
+									/>
+								</span>
+							) : null,
+					},
+				]}
+				rows={channels}
+				rowKey={(channel) => channel.id}
+				actions={(channel) =>
+					manages ? (
+						<RowActions
+							edit={{ to: `${base}/${channel.id}`, label: t('ui.edit', { name: channel.name }) }}
+							remove={{ to: `${base}?delete=${channel.id}`, label: t('ui.deleteTitle', { name: channel.name }) }}
+						/>
+					) : null
+				}
+				empty={t('ui.none')}
+			/>
 		</>
 	)
 }

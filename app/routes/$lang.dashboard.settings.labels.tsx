@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
@@ -7,13 +7,11 @@ import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { Confirm } from '#app/components/confirm.tsx'
+import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { LabelChip } from '#app/components/label-chip.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { button } from '#app/components/ui/button.css.ts'
+import { FormActions } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import * as fieldStyles from '#app/components/ui/field.css.ts'
-import * as table from '#app/components/ui/table.css.ts'
+import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
 import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
@@ -108,10 +106,7 @@ export default function Labels() {
 					error={deleteError}
 				/>
 			) : deleteError ? (
-				<div role="alert" className={fieldStyles.formErrors}>
-					<strong>{t('labels.deleteFailed')}</strong>
-					<div>{deleteError}</div>
-				</div>
+				<Refusal title={t('labels.deleteFailed')} message={deleteError} />
 			) : null}
 
 			{manages ? (
@@ -122,80 +117,33 @@ export default function Labels() {
 					<Form method="post" {...getFormProps(form)} className={formClass}>
 						{editing ? <input type="hidden" name="labelId" value={editing.id} /> : null}
 						<FormErrors id={form.errorId} errors={form.errors} />
-						<Field
-							label={t('labels.name')}
-							help={t('labels.titleRule')}
-							input={{ ...getInputProps(fields.title, { type: 'text' }), required: true, autoComplete: 'off' }}
-							errors={fields.title.errors}
-							errorId={fields.title.errorId}
-						/>
-						<Field
-							label={t('labels.description')}
-							input={{ ...getInputProps(fields.description, { type: 'text' }), autoComplete: 'off' }}
-							errors={fields.description.errors}
-							errorId={fields.description.errorId}
-						/>
-						<Field
-							label={t('labels.color')}
-							input={{ ...getInputProps(fields.color, { type: 'color' }), required: true }}
-							errors={fields.color.errors}
-							errorId={fields.color.errorId}
-						/>
-						<div className={table.actions}>
-							<Button type="submit" disabled={pending}>
-								{editing ? t('labels.save') : t('labels.create')}
-							</Button>
-							{editing ? (
-								<Link to={base} className={button.ghost}>
-									{t('actions.cancel')}
-								</Link>
-							) : null}
-						</div>
+						<Field label={t('labels.name')} help={t('labels.titleRule')} field={fields.title} type="text" required autoComplete="off" />
+						<Field label={t('labels.description')} field={fields.description} type="text" autoComplete="off" />
+						<Field label={t('labels.color')} field={fields.color} type="color" required />
+						<FormActions submit={editing ? t('labels.save') : t('labels.create')} cancel={editing ? base : undefined} pending={pending} />
 					</Form>
 				</section>
 			) : null}
 
-			<div className={table.wrapper}>
-				<table className={table.table}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('labels.name')}</th>
-							<th className={table.th}>{t('labels.description')}</th>
-							<th className={table.th}>{t('labels.contacts')}</th>
-							<th className={table.th}>
-								<span className="visually-hidden">{t('actions.label')}</span>
-							</th>
-						</tr>
-					</thead>
-					<tbody>
-						{labels.map((label) => (
-							<tr key={label.id}>
-								<td className={table.td}>
-									<LabelChip label={label} />
-								</td>
-								<td className={table.td}>{label.description}</td>
-								<td className={table.td}>
-									<Link to={`/${locale}/dashboard/contacts?label=${label.id}`}>{label.contactCount}</Link>
-								</td>
-								<td className={table.td}>
-									{manages ? (
-										<div className={table.actions}>
-											<Link to={`${base}?edit=${label.id}`} className={button.ghost} aria-label={t('labels.edit', { title: label.title })}>
-												{t('actions.edit')}
-											</Link>
-											<Link to={`${base}?delete=${label.id}`} className={button.ghost} aria-label={t('labels.deleteTitle', { title: label.title })}>
-												{t('actions.delete')}
-											</Link>
-										</div>
-									) : null}
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
-				{labels.length === 0 ? <p className={table.empty}>{t('labels.none')}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				columns={[
+					{ header: t('labels.name'), cell: (label) => <LabelChip label={label} /> },
+					{ header: t('labels.description'), cell: (label) => label.description },
+					{ header: t('labels.contacts'), cell: (label) => <Link to={`/${locale}/dashboard/contacts?label=${label.id}`}>{label.contactCount}</Link> },
+				]}
+				rows={labels}
+				rowKey={(label) => label.id}
+				actions={(label) =>
+					manages ? (
+						<RowActions
+							edit={{ to: `${base}?edit=${label.id}`, label: t('labels.edit', { title: label.title }) }}
+							remove={{ to: `${base}?delete=${label.id}`, label: t('labels.deleteTitle', { title: label.title }) }}
+						/>
+					) : null
+				}
+				empty={t('labels.none')}
+			/>
 		</>
 	)
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
@@ -9,13 +9,14 @@ import { countriesIn, countryOfTimeZone, findCountry, type Country } from '#app/
 import { timezones } from '#app/.server/timezones.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Refusal } from '#app/components/confirm.tsx'
 import { Pagination } from '#app/components/pagination.tsx'
 import { SearchForm } from '#app/components/search-form.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { Button, FormActions } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import * as fieldStyles from '#app/components/ui/field.css.ts'
+import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
@@ -172,68 +173,43 @@ export default function Workspaces() {
 
 			<SearchForm id="workspace-search" label={t('workspaces.search')} value={search} />
 
-			<div className={table.wrapper}>
-				<table className={`${table.table} ${table.list}`}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('workspaces.name')}</th>
-							<th className={table.th}>{t('workspaces.yourRole')}</th>
-							<th className={table.th}>{t('workspaces.timezone')}</th>
-							<th className={table.th}>{t('workspaces.createdAt')}</th>
-							<th className={table.th}>
-								<span className="visually-hidden">{t('actions.label')}</span>
-							</th>
-						</tr>
-					</thead>
-					<tbody>
-						{list.workspaces.map((workspace) => {
-							const current = workspace.id === user.workspace.id
-							return (
-								<tr key={workspace.id}>
-									<td className={table.td} data-label={t('workspaces.name')}>
-										<bdi>{workspace.name}</bdi>
-										{current ? <span className={table.badge}>{t('workspaces.current')}</span> : null}
-									</td>
-									<td className={table.td} data-label={t('workspaces.yourRole')}>
-										<span>{t(`roles.${workspace.role}`)}</span>
-									</td>
-									<td className={table.td} data-label={t('workspaces.timezone')}>
-										<bdi dir="ltr">{workspace.timezone.replaceAll('_', ' ')}</bdi>
-									</td>
-									<td className={table.td} data-label={t('workspaces.createdAt')}>
-										<span>{date(workspace.createdAt)}</span>
-									</td>
-									<td className={table.td}>
-										<div className={table.actions}>
-											{current ? null : (
-												<Form method="post">
-													<input type="hidden" name="intent" value="switch" />
-													<input type="hidden" name="workspaceId" value={workspace.id} />
-													<button type="submit" className={button.outline} aria-label={t('workspaces.switchTo', { name: workspace.name })}>
-														{t('workspaces.switch')}
-													</button>
-												</Form>
-											)}
-											{mayEdit(workspace) ? (
-												<Link to={`${base}?edit=${workspace.id}`} className={button.ghost} aria-label={t('workspaces.edit', { name: workspace.name })}>
-													{t('actions.edit')}
-												</Link>
-											) : null}
-											{isOwner(workspace.role) ? (
-												<Link to={`${base}?delete=${workspace.id}`} className={button.ghost} aria-label={t('workspaces.delete', { name: workspace.name })}>
-													{t('actions.delete')}
-												</Link>
-											) : null}
-										</div>
-									</td>
-								</tr>
-							)
-						})}
-					</tbody>
-				</table>
-				{list.workspaces.length === 0 && !failure ? <p className={table.empty}>{search ? t('workspaces.noMatch', { search }) : t('workspaces.none')}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				list
+				columns={[
+					{
+						header: t('workspaces.name'),
+						cell: (workspace) => (
+							<>
+								<bdi>{workspace.name}</bdi>
+								{workspace.id === user.workspace.id ? <span className={table.badge}>{t('workspaces.current')}</span> : null}
+							</>
+						),
+					},
+					{ header: t('workspaces.yourRole'), cell: (workspace) => <span>{t(`roles.${workspace.role}`)}</span> },
+					{ header: t('workspaces.timezone'), cell: (workspace) => <bdi dir="ltr">{workspace.timezone.replaceAll('_', ' ')}</bdi> },
+					{ header: t('workspaces.createdAt'), cell: (workspace) => <span>{date(workspace.createdAt)}</span> },
+				]}
+				rows={list.workspaces}
+				rowKey={(workspace) => workspace.id}
+				actions={(workspace) => (
+					<RowActions
+						edit={mayEdit(workspace) ? { to: `${base}?edit=${workspace.id}`, label: t('workspaces.edit', { name: workspace.name }) } : undefined}
+						remove={isOwner(workspace.role) ? { to: `${base}?delete=${workspace.id}`, label: t('workspaces.delete', { name: workspace.name }) } : undefined}
+					>
+						{workspace.id === user.workspace.id ? null : (
+							<Form method="post">
+								<input type="hidden" name="intent" value="switch" />
+								<input type="hidden" name="workspaceId" value={workspace.id} />
+								<button type="submit" className={button.outline} aria-label={t('workspaces.switchTo', { name: workspace.name })}>
+									{t('workspaces.switch')}
+								</button>
+							</Form>
+						)}
+					</RowActions>
+				)}
+				empty={failure ? null : search ? t('workspaces.noMatch', { search }) : t('workspaces.none')}
+			/>
 			<Pagination page={list.page} limit={list.limit} total={list.total} />
 		</>
 	)
@@ -285,20 +261,8 @@ function DeleteWorkspace({ workspace, lastResult, cancel }: { workspace: Workspa
 				<input type="hidden" name="intent" value="delete" />
 				<input type="hidden" name="workspaceId" value={workspace.id} />
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('workspaces.confirmName', { name: workspace.name })}
-					input={{ ...getInputProps(fields.confirmName, { type: 'text' }), required: true, autoComplete: 'off' }}
-					errors={fields.confirmName.errors}
-					errorId={fields.confirmName.errorId}
-				/>
-				<div className={table.actions}>
-					<Button type="submit" variant="destructive" disabled={pending}>
-						{t('workspaces.deleteForever')}
-					</Button>
-					<Link to={cancel} className={button.ghost}>
-						{t('actions.cancel')}
-					</Link>
-				</div>
+				<Field label={t('workspaces.confirmName', { name: workspace.name })} field={fields.confirmName} type="text" required autoComplete="off" />
+				<FormActions submit={t('workspaces.deleteForever')} cancel={cancel} pending={pending} variant="destructive" />
 			</Form>
 		</section>
 	)
@@ -316,12 +280,7 @@ function TwoFactorRequirement({ workspace, failed }: { workspace: Workspace; fai
 			</h3>
 			<input type="hidden" name="intent" value="two-factor-requirement" />
 			<input type="hidden" name="workspaceId" value={workspace.id} />
-			{failed ? (
-				<div role="alert" className={fieldStyles.formErrors}>
-					<strong>{t('twoFactor.workspace.saveFailed')}</strong>
-					<div>{failed.message}</div>
-				</div>
-			) : null}
+			{failed ? <Refusal title={t('twoFactor.workspace.saveFailed')} message={failed.message} /> : null}
 			<label className={styles.check} key={String(failed?.requireTwoFactor ?? workspace.requireTwoFactor)}>
 				<input
 					type="checkbox"

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type Availability, type Role } from '#app/.server/api.ts'
 import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
@@ -11,8 +11,9 @@ import { SearchForm } from '#app/components/search-form.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
+import { DataTable, RowActions, RowLink } from '#app/components/ui/data-table.tsx'
+import { SelectFilter } from '#app/components/ui/select-filter.tsx'
 import * as table from '#app/components/ui/table.css.ts'
-import { useHydrated } from '#app/utils/hydration.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
@@ -23,6 +24,8 @@ type Member = { userId: string; name: string; email: string; role: Role; availab
 type MemberList = { members: Member[]; page: number; limit: number; total: number }
 
 const availabilities: Availability[] = ['online', 'busy', 'offline']
+// What is done to another member after asking (?remove=, ?resetTwoFactor=, ?transfer=).
+const memberIntents = ['remove', 'resetTwoFactor', 'transfer'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -81,11 +84,11 @@ export async function action(args: ActionFunctionArgs) {
 export default function TeamMembers() {
 	const { title, locale, user, list, search, failure, availability, confirming } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
-	const hydrated = useHydrated()
 	const base = `/${locale}/dashboard/team-members`
 	const date = useDateFormat()
 	const role = user.workspace.role
 	const manages = canManage(role)
+	const editable = (member: Member) => member.userId !== user.id && mayChangeMember(role, member.role)
 	return (
 		<>
 			<ToastMessage toast={failure} />
@@ -95,59 +98,38 @@ export default function TeamMembers() {
 					<p className={styles.pageLead}>{t('team.lead', { workspace: user.workspace.name })}</p>
 				</div>
 				{availability ? (
-					<Form method="post" className={table.search}>
-						<input type="hidden" name="intent" value="availability" />
-						<label htmlFor="my-availability">{t('team.myAvailability')}</label>
-						<select
-							id="my-availability"
-							name="availability"
-							defaultValue={availability}
-							key={availability}
-							className={input}
-							onChange={(event) => event.currentTarget.form?.requestSubmit()}
-						>
-							{availabilities.map((value) => (
-								<option key={value} value={value}>
-									{t(`availability.${value}`)}
-								</option>
-							))}
-						</select>
-						{hydrated ? null : (
-							<button type="submit" className={button.outline}>
-								{t('actions.save')}
-							</button>
-						)}
-					</Form>
+					<SelectFilter
+						id="my-availability"
+						name="availability"
+						label={t('team.myAvailability')}
+						value={availability}
+						method="post"
+						fields={{ intent: 'availability' }}
+						submit={t('actions.save')}
+					>
+						{availabilities.map((value) => (
+							<option key={value} value={value}>
+								{t(`availability.${value}`)}
+							</option>
+						))}
+					</SelectFilter>
 				) : null}
 			</div>
 
-			{confirming.remove ? (
-				<Confirm
-					title={t('team.removeTitle', { name: confirming.remove.name })}
-					text={t('team.removeText', { name: confirming.remove.name, workspace: user.workspace.name })}
-					fields={{ intent: 'remove', userId: confirming.remove.userId, name: confirming.remove.name }}
-					confirm={t('team.remove')}
-					cancel={base}
-				/>
-			) : null}
-			{confirming.resetTwoFactor && manages ? (
-				<Confirm
-					title={t('team.resetTwoFactorTitle', { name: confirming.resetTwoFactor.name })}
-					text={t('team.resetTwoFactorText', { name: confirming.resetTwoFactor.name })}
-					fields={{ intent: 'resetTwoFactor', userId: confirming.resetTwoFactor.userId, name: confirming.resetTwoFactor.name }}
-					confirm={t('team.resetTwoFactor')}
-					cancel={base}
-				/>
-			) : null}
-			{confirming.transfer && isOwner(role) ? (
-				<Confirm
-					title={t('team.transferTitle', { name: confirming.transfer.name })}
-					text={t('team.transferText', { name: confirming.transfer.name })}
-					fields={{ intent: 'transfer', userId: confirming.transfer.userId, name: confirming.transfer.name }}
-					confirm={t('team.transfer')}
-					cancel={base}
-				/>
-			) : null}
+			{memberIntents.map((intent) => {
+				const member = confirming[intent]
+				const allowed = intent === 'remove' || (intent === 'resetTwoFactor' ? manages : isOwner(role))
+				return member && allowed ? (
+					<Confirm
+						key={intent}
+						title={t(`team.${intent}Title`, { name: member.name })}
+						text={t(`team.${intent}Text`, { name: member.name, workspace: user.workspace.name })}
+						fields={{ intent, userId: member.userId, name: member.name }}
+						confirm={t(`team.${intent}`)}
+						cancel={base}
+					/>
+				) : null
+			})}
 			{confirming.leave && !isOwner(role) ? (
 				<Confirm
 					title={t('team.leaveTitle', { workspace: user.workspace.name })}
@@ -160,103 +142,78 @@ export default function TeamMembers() {
 
 			<SearchForm id="member-search" label={t('team.search')} value={search} />
 
-			<div className={table.wrapper}>
-				<table className={`${table.table} ${table.list}`}>
-					<caption className="visually-hidden">{title}</caption>
-					<thead>
-						<tr>
-							<th className={table.th}>{t('team.name')}</th>
-							<th className={table.th}>{t('auth.fields.email')}</th>
-							<th className={table.th}>{t('team.role')}</th>
-							<th className={table.th}>{t('team.availability')}</th>
-							<th className={table.th}>{t('team.twoFactor')}</th>
-							<th className={table.th}>{t('team.joined')}</th>
-							<th className={table.th}>
-								<span className="visually-hidden">{t('actions.label')}</span>
-							</th>
-						</tr>
-					</thead>
-					<tbody>
-						{list.members.map((member) => {
-							const self = member.userId === user.id
-							const editable = !self && mayChangeMember(role, member.role)
-							// The owner resets anyone's but their own; an admin, an agent's (the API says the rest, e.g. an account of several workspaces).
-							const resettable = member.twoFactorEnabled && !self && mayResetTwoFactor(role, member.role)
-							return (
-								<tr key={member.userId} data-member={member.email}>
-									<td className={table.td} data-label={t('team.name')}>
-										<bdi>{member.name}</bdi>
-										{self ? <span className={table.badge}>{t('team.you')}</span> : null}
-									</td>
-									<td className={table.td} data-label={t('auth.fields.email')}>
-										<bdi dir="ltr">{member.email}</bdi>
-									</td>
-									<td className={table.td} data-label={t('team.role')}>
-										{editable ? (
-											<Form method="post" className={table.actions}>
-												<input type="hidden" name="intent" value="role" />
-												<input type="hidden" name="userId" value={member.userId} />
-												<input type="hidden" name="name" value={member.name} />
-												<label htmlFor={`role-${member.userId}`} className="visually-hidden">
-													{t('team.roleOf', { name: member.name })}
-												</label>
-												<select id={`role-${member.userId}`} name="role" defaultValue={member.role} key={member.role} className={input}>
-													<option value="admin">{t('roles.admin')}</option>
-													<option value="agent">{t('roles.agent')}</option>
-												</select>
-												<button type="submit" className={button.outline} aria-label={t('team.saveRoleOf', { name: member.name })}>
-													{t('actions.save')}
-												</button>
-											</Form>
-										) : (
-											t(`roles.${member.role}`)
-										)}
-									</td>
-									<td className={table.td} data-label={t('team.availability')}>
-										<span>{t(`availability.${member.availability}`)}</span>
-									</td>
-									<td className={table.td} data-label={t('team.twoFactor')}>
-										<span>{member.twoFactorEnabled ? t('team.twoFactorOn') : t('team.twoFactorOff')}</span>
-									</td>
-									<td className={table.td} data-label={t('team.joined')}>
-										<span>{date(member.joinedAt)}</span>
-									</td>
-									<td className={table.td}>
-										<div className={table.actions}>
-											{editable ? (
-												<Link to={`${base}?remove=${member.userId}`} className={button.ghost} aria-label={t('team.removeTitle', { name: member.name })}>
-													{t('team.remove')}
-												</Link>
-											) : null}
-											{resettable ? (
-												<Link
-													to={`${base}?resetTwoFactor=${member.userId}`}
-													className={button.ghost}
-													aria-label={t('team.resetTwoFactorTitle', { name: member.name })}
-												>
-													{t('team.resetTwoFactor')}
-												</Link>
-											) : null}
-											{isOwner(role) && !self ? (
-												<Link to={`${base}?transfer=${member.userId}`} className={button.ghost} aria-label={t('team.transferTitle', { name: member.name })}>
-													{t('team.transfer')}
-												</Link>
-											) : null}
-											{self && !isOwner(member.role) ? (
-												<Link to={`${base}?leave`} className={button.ghost}>
-													{t('team.leave')}
-												</Link>
-											) : null}
-										</div>
-									</td>
-								</tr>
-							)
-						})}
-					</tbody>
-				</table>
-				{list.members.length === 0 ? <p className={table.empty}>{t('team.noMatch', { search })}</p> : null}
-			</div>
+			<DataTable
+				caption={title}
+				list
+				columns={[
+					{
+						header: t('team.name'),
+						cell: (member) => (
+							<>
+								<bdi>{member.name}</bdi>
+								{member.userId === user.id ? <span className={table.badge}>{t('team.you')}</span> : null}
+							</>
+						),
+					},
+					{ header: t('auth.fields.email'), cell: (member) => <bdi dir="ltr">{member.email}</bdi> },
+					{ header: t('team.role'), cell: (member) => (editable(member) ? <RoleForm member={member} /> : t(`roles.${member.role}`)) },
+					{ header: t('team.availability'), cell: (member) => <span>{t(`availability.${member.availability}`)}</span> },
+					{ header: t('team.twoFactor'), cell: (member) => <span>{member.twoFactorEnabled ? t('team.twoFactorOn') : t('team.twoFactorOff')}</span> },
+					{ header: t('team.joined'), cell: (member) => <span>{date(member.joinedAt)}</span> },
+				]}
+				rows={list.members}
+				rowKey={(member) => member.userId}
+				rowProps={(member) => ({ 'data-member': member.email })}
+				actions={(member) => {
+					const self = member.userId === user.id
+					// The owner resets anyone's but their own; an admin, an agent's (the API says the rest, e.g. an account of several workspaces).
+					const resettable = member.twoFactorEnabled && !self && mayResetTwoFactor(role, member.role)
+					return (
+						<RowActions>
+							{editable(member) ? (
+								<RowLink to={`${base}?remove=${member.userId}`} label={t('team.removeTitle', { name: member.name })}>
+									{t('team.remove')}
+								</RowLink>
+							) : null}
+							{resettable ? (
+								<RowLink to={`${base}?resetTwoFactor=${member.userId}`} label={t('team.resetTwoFactorTitle', { name: member.name })}>
+									{t('team.resetTwoFactor')}
+								</RowLink>
+							) : null}
+							{isOwner(role) && !self ? (
+								<RowLink to={`${base}?transfer=${member.userId}`} label={t('team.transferTitle', { name: member.name })}>
+									{t('team.transfer')}
+								</RowLink>
+							) : null}
+							{self && !isOwner(member.role) ? <RowLink to={`${base}?leave`}>{t('team.leave')}</RowLink> : null}
+						</RowActions>
+					)
+				}}
+				empty={t('team.noMatch', { search })}
+			/>
 			<Pagination page={list.page} limit={list.limit} total={list.total} />
 		</>
+	)
+}
+
+/** A member's role, changed in place by those who may. */
+function RoleForm({ member }: { member: Member }) {
+	const { t } = useTranslation()
+	return (
+		<Form method="post" className={table.actions}>
+			<input type="hidden" name="intent" value="role" />
+			<input type="hidden" name="userId" value={member.userId} />
+			<input type="hidden" name="name" value={member.name} />
+			<label htmlFor={`role-${member.userId}`} className="visually-hidden">
+				{t('team.roleOf', { name: member.name })}
+			</label>
+			<select id={`role-${member.userId}`} name="role" defaultValue={member.role} key={member.role} className={input}>
+				<option value="admin">{t('roles.admin')}</option>
+				<option value="agent">{t('roles.agent')}</option>
+			</select>
+			<button type="submit" className={button.outline} aria-label={t('team.saveRoleOf', { name: member.name })}>
+				{t('actions.save')}
+			</button>
+		</Form>
 	)
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react'
-import { getInputProps } from '@conform-to/react'
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react'
+import { getInputProps, getSelectProps } from '@conform-to/react'
 import { useTranslation } from 'react-i18next'
 import * as styles from './field.css.ts'
 
@@ -47,28 +47,48 @@ type FieldProps = {
 	help?: ReactNode
 }
 
-/** A labelled input with its errors beside it; pass conform's `getInputProps(...)` as `input`. */
-export function Field({
-	label,
-	errors,
-	errorId,
-	help,
-	input,
-}: FieldProps & { input: InputHTMLAttributes<HTMLInputElement> & { key?: string; ref?: React.Ref<HTMLInputElement> } }) {
-	const { key, ...inputProps } = input
+export type ConformField = Parameters<typeof getInputProps>[0]
+type TextType = Exclude<Parameters<typeof getInputProps>[1]['type'], 'checkbox' | 'radio'>
+type InputAttributes = InputHTMLAttributes<HTMLInputElement>
+
+/** The way to pass a conform field: its input's props, errors and error id are read from it; the rest goes onto the input. */
+type ConformFieldProps = Pick<FieldProps, 'label' | 'help'> &
+	Omit<InputAttributes, 'type' | 'id' | 'name' | 'form'> & { field: ConformField; type: TextType; inputRef?: Ref<HTMLInputElement>; input?: never }
+
+/** The older way, for an input conform does not hold (a filter) or a form not moved yet: the input's props, errors and error id each given. */
+type InputFieldProps = FieldProps & { input: InputAttributes & { key?: string; ref?: Ref<HTMLInputElement> }; field?: never }
+
+/** A labelled input with its errors beside it: `field={fields.title} type="text"` and any other input props. */
+export function Field(props: ConformFieldProps | InputFieldProps) {
+	if (props.input) {
+		const { key, ...inputProps } = props.input
+		return (
+			<FieldFrame label={props.label} help={props.help} id={inputProps.id} errors={props.errors} errorId={props.errorId}>
+				<input key={key} className={styles.input} {...inputProps} />
+			</FieldFrame>
+		)
+	}
+	const { label, help, field, type, inputRef, ...extra } = props
+	const { key, ...inputProps } = getInputProps(field, { type })
+	return (
+		<FieldFrame label={label} help={help} id={inputProps.id} errors={field.errors} errorId={field.errorId}>
+			<input key={key} ref={inputRef} className={styles.input} {...inputProps} {...extra} />
+		</FieldFrame>
+	)
+}
+
+function FieldFrame({ label, help, id, errors, errorId, children }: FieldProps & { id: string | undefined; children: ReactNode }) {
 	return (
 		<div className={styles.field}>
-			<label className={styles.label} htmlFor={inputProps.id}>
+			<label className={styles.label} htmlFor={id}>
 				{label}
 			</label>
-			<input key={key} className={styles.input} {...inputProps} />
+			{children}
 			{help ? <p className={styles.help}>{help}</p> : null}
 			<ErrorList id={errorId} errors={errors} />
 		</div>
 	)
 }
-
-type ConformField = Parameters<typeof getInputProps>[0]
 
 /**
  * A password input, emptied after each answer of the action: typed values are kept on error,
@@ -96,34 +116,41 @@ export function PasswordField({
 			label={label}
 			// The rules once: the hint until the password breaks some, then only the ones it breaks.
 			help={field.errors?.length ? undefined : help}
-			errors={field.errors}
-			errorId={field.errorId}
-			input={{ ...getInputProps(field, { type: 'password' }), autoComplete, required: true, ref }}
+			field={field}
+			type="password"
+			autoComplete={autoComplete}
+			required
+			inputRef={ref}
 		/>
 	)
 }
 
-/** A labelled select with its errors. */
-export function SelectField({
-	label,
-	errors,
-	errorId,
-	help,
-	select,
-	children,
-}: FieldProps & { select: SelectHTMLAttributes<HTMLSelectElement> & { key?: string }; children: ReactNode }) {
-	const { key, ...selectProps } = select
+type SelectAttributes = SelectHTMLAttributes<HTMLSelectElement>
+
+/** A labelled select with its errors: `field={fields.role}` and any other select props, or (the older way) `select`, `errors` and `errorId`. */
+export function SelectField(
+	props:
+		| (Pick<FieldProps, 'label' | 'help'> & Omit<SelectAttributes, 'id' | 'name' | 'form'> & { field: ConformField; select?: never; children: ReactNode })
+		| (FieldProps & { select: SelectAttributes & { key?: string }; field?: never; children: ReactNode }),
+) {
+	if (props.select) {
+		const { key, ...selectProps } = props.select
+		return (
+			<FieldFrame label={props.label} help={props.help} id={selectProps.id} errors={props.errors} errorId={props.errorId}>
+				<select key={key} className={styles.input} {...selectProps}>
+					{props.children}
+				</select>
+			</FieldFrame>
+		)
+	}
+	const { label, help, field, children, ...extra } = props
+	const { key, ...selectProps } = getSelectProps(field)
 	return (
-		<div className={styles.field}>
-			<label className={styles.label} htmlFor={selectProps.id}>
-				{label}
-			</label>
-			<select key={key} className={styles.input} {...selectProps}>
+		<FieldFrame label={label} help={help} id={selectProps.id} errors={field.errors} errorId={field.errorId}>
+			<select key={key} className={styles.input} {...selectProps} {...extra}>
 				{children}
 			</select>
-			{help ? <p className={styles.help}>{help}</p> : null}
-			<ErrorList id={errorId} errors={errors} />
-		</div>
+		</FieldFrame>
 	)
 }
 
