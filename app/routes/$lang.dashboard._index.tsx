@@ -2,12 +2,17 @@ import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorDetail, reportTargets, type Availability, type ChannelJson, type LabelJson, type ReportJson } from '#app/.server/api.ts'
+import { errorDetail, reportTargets, type MemberJson } from '#app/.server/api.ts'
+import { listChannels } from '#app/.server/channels.ts'
+import { listLabels } from '#app/.server/labels.ts'
+import { firstMembers } from '#app/.server/members.ts'
+import { getReport } from '#app/.server/reports.ts'
+import { workspaceOverview } from '#app/.server/workspaces.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
 import { lastEvent } from '#app/.server/live.ts'
 import { apiRefusal, rethrowApiError, requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { Checklist, type Overview } from '#app/components/home/checklist.tsx'
+import { Checklist } from '#app/components/home/checklist.tsx'
 import { Report, ReportLead } from '#app/components/reports/report.tsx'
 import { ReportFilters } from '#app/components/reports/report-filters.tsx'
 import * as reports from '#app/components/reports/reports.css.ts'
@@ -18,8 +23,6 @@ import { drawnSeries, reportApiQuery, reportQuery } from '#app/utils/reports.ts'
 import * as styles from './dashboard.css.ts'
 import { canManage } from '#common/roles.ts'
 
-type Member = { userId: string; name: string; availability: Availability }
-
 // The overview's counts, the conversations open now and the filters' labels; the other figures change with their roll-ups.
 // The checklist's counts and the filters reload the page; conversations only when they move (reloadWhenStandingMoves).
 export const handle = { i18n: ['reports'], live: ['contact.created', 'contact.deleted', 'contact.imported', 'contact.merged', 'label.'] }
@@ -29,20 +32,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const { workspace } = user
-	const base = `/workspaces/${workspace.id}`
 	const query = reportQuery(new URL(args.request.url).searchParams)
 	const manages = canManage(workspace.role)
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
 	// Read before the figures: the events after it are what may move them.
 	const since = await lastEvent(api, workspace.id)
-	const [counts, { channels }, { labels }, members, answer] = await Promise.all([
-		api.get<Overview>(`${base}/overview`).catch(fail),
-		api.get<{ channels: ChannelJson[] }>(`${base}/channels`).catch(fail),
-		api.get<{ labels: LabelJson[] }>(`${base}/labels`).catch(fail),
+	const [counts, channels, labels, members, answer] = await Promise.all([
+		workspaceOverview(api, workspace.id).catch(fail),
+		listChannels(api, workspace.id).catch(fail),
+		listLabels(api, workspace.id).catch(fail),
 		// Agents see their own work only: the API answers their own rows, the page offers no choice.
-		manages ? api.get<{ members: Member[] }>(`${base}/members`, { limit: 100 }).then((list) => list.members, fail) : ([] as Member[]),
+		manages ? firstMembers(api, workspace.id).catch(fail) : ([] as MemberJson[]),
 		// A refused range or filter (a 400 or 422 in the user's language) is said above the form, which keeps what was asked.
-		api.get<ReportJson>(`${base}/reports`, reportApiQuery(query)).then(
+		getReport(api, workspace.id, reportApiQuery(query)).then(
 			(report) => ({ report: drawnSeries(report), problem: null }),
 			async (error: unknown) => ({ report: null, problem: errorDetail(await apiRefusal(error, locale, args.request)) }),
 		),

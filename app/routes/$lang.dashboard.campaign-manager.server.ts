@@ -1,15 +1,15 @@
 import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { type CampaignJson } from '#app/.server/api.ts'
+import * as campaigns from '#app/.server/campaigns.ts'
 import { apiFailure, replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { type Audience } from '#app/utils/campaigns.ts'
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 
-/** What each of the page's forms is given, and the campaigns' API path. */
-type CampaignPost = Posted & { base: string }
+/** What each of the page's forms is given, and the workspace. */
+type CampaignPost = Posted & { workspaceId: string }
 
 /** The campaign page's action: a campaign's buttons name their intent, the form names `count` or `save` (or none). */
 export async function campaignsAction(args: ActionFunctionArgs) {
@@ -21,7 +21,7 @@ export async function campaignsAction(args: ActionFunctionArgs) {
 		api,
 		request,
 		formData,
-		base: `/workspaces/${user.workspace.id}/campaigns`,
+		workspaceId: user.workspace.id,
 		here: `/${locale}/dashboard/campaign-manager`,
 		t: await serverT(locale),
 		signedIn: { locale, request },
@@ -42,7 +42,7 @@ export async function campaignsAction(args: ActionFunctionArgs) {
 	}
 }
 
-const campaignIdOf = (formData: FormData) => encodeURIComponent(String(formData.get('campaignId') ?? ''))
+const campaignIdOf = (formData: FormData) => String(formData.get('campaignId') ?? '')
 
 /** A campaign's button the API refused: said beside the buttons (or in the confirmation) that asked; a lost session signs out, what is not the API's answer is the error page's. */
 async function refused(intent: string, error: unknown, { locale, request }: CampaignPost) {
@@ -51,23 +51,23 @@ async function refused(intent: string, error: unknown, { locale, request }: Camp
 }
 
 async function changeStatus(posted: CampaignPost, intent: 'start' | 'pause' | 'resume' | 'cancel') {
-	const { api, base, here, t } = posted
+	const { api, workspaceId, here, t } = posted
 	const campaignId = campaignIdOf(posted.formData)
 	let changed: CampaignJson
 	try {
-		changed = await api.post<CampaignJson>(`${base}/${campaignId}/${intent}`)
+		changed = await campaigns.moveCampaign(api, workspaceId, campaignId, intent)
 	} catch (error) {
 		return refused(intent, error, posted)
 	}
 	// Started with a date still ahead: scheduled, not started.
 	const done = changed.status === 'scheduled' ? 'schedule' : intent
-	return redirectWithToast(`${here}?campaign=${campaignId}`, { type: 'success', title: t(`campaigns.done.${done}`) })
+	return redirectWithToast(`${here}?campaign=${encodeURIComponent(campaignId)}`, { type: 'success', title: t(`campaigns.done.${done}`) })
 }
 
 async function deleteCampaign(posted: CampaignPost) {
-	const { api, base, here, t } = posted
+	const { api, workspaceId, here, t } = posted
 	try {
-		await api.delete(`${base}/${campaignIdOf(posted.formData)}`)
+		await campaigns.deleteCampaign(api, workspaceId, campaignIdOf(posted.formData))
 	} catch (error) {
 		return refused('delete', error, posted)
 	}
@@ -78,12 +78,12 @@ async function deleteCampaign(posted: CampaignPost) {
 const beside = { with: { audience: null } }
 
 /** How many contacts the form's channel and labels reach, and the first of them: the "count" button (without JavaScript, the page's only count). */
-async function countAudience({ api, base, formData, signedIn }: CampaignPost) {
+async function countAudience({ api, workspaceId, formData, signedIn }: CampaignPost) {
 	const submission = parseWithZod(formData, { schema: campaignSchema })
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const { channelId, labelsIn, labelsOut } = campaignBody(submission.value)
 	try {
-		const audience = await api.post<Audience>(`${base}/audience`, { channelId, labelsIn, labelsOut })
+		const audience = await campaigns.previewAudience(api, workspaceId, { channelId, labelsIn, labelsOut })
 		return data({ result: submission.reply(), audience })
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
@@ -91,14 +91,14 @@ async function countAudience({ api, base, formData, signedIn }: CampaignPost) {
 }
 
 /** A new campaign, or the changes to a draft or a scheduled one (`campaignId`). */
-async function saveCampaign({ api, base, here, t, formData, signedIn }: CampaignPost) {
+async function saveCampaign({ api, workspaceId, here, t, formData, signedIn }: CampaignPost) {
 	const submission = parseWithZod(formData, { schema: campaignSchema })
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const { campaignId } = submission.value
 	const body = campaignBody(submission.value)
 	let saved: CampaignJson
 	try {
-		saved = campaignId ? await api.patch<CampaignJson>(`${base}/${encodeURIComponent(campaignId)}`, body) : await api.post<CampaignJson>(base, body)
+		saved = campaignId ? await campaigns.updateCampaign(api, workspaceId, campaignId, body) : await campaigns.createCampaign(api, workspaceId, body)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
 	}

@@ -2,7 +2,10 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
-import { type CampaignJson, type ChannelJson, type LabelJson } from '#app/.server/api.ts'
+import { listCampaigns, listRecipients, previewAudience, previewMessage } from '#app/.server/campaigns.ts'
+import { listChannels } from '#app/.server/channels.ts'
+import { listContacts } from '#app/.server/contacts.ts'
+import { listLabels } from '#app/.server/labels.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { CampaignDetail } from '#app/components/campaigns/campaign-detail.tsx'
@@ -12,7 +15,7 @@ import { MessagePreview } from '#app/components/campaigns/message-preview.tsx'
 import { Recipients } from '#app/components/campaigns/recipients.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
-import { recipientStatuses, type Audience, type Preview, type RecipientJson } from '#app/utils/campaigns.ts'
+import { recipientStatuses } from '#app/utils/campaigns.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { campaignsAction } from './$lang.dashboard.campaign-manager.server.ts'
 import * as styles from './dashboard.css.ts'
@@ -29,15 +32,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const base = `/workspaces/${user.workspace.id}`
+	const workspaceId = user.workspace.id
 	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
-	const [{ campaigns }, { channels }, { labels }] = await Promise.all([
-		api.get<{ campaigns: CampaignJson[] }>(`${base}/campaigns`),
-		api.get<{ channels: ChannelJson[] }>(`${base}/channels`),
-		api.get<{ labels: LabelJson[] }>(`${base}/labels`),
-	]).catch(fail)
+	const [campaigns, channels, labels] = await Promise.all([listCampaigns(api, workspaceId), listChannels(api, workspaceId), listLabels(api, workspaceId)]).catch(fail)
 	const manages = canManage(user.workspace.role)
 	const opened = campaigns.find((campaign) => campaign.id === url.searchParams.get('campaign')) ?? null
 	const status = recipientStatuses.find((candidate) => candidate === url.searchParams.get('status'))
@@ -47,20 +46,17 @@ export async function loader(args: LoaderFunctionArgs) {
 	const previewSearch = (url.searchParams.get('previewSearch') ?? '').trim().slice(0, 100)
 	const detail = opened
 		? await Promise.all([
-				api.get<{ recipients: RecipientJson[]; total: number }>(`${base}/campaigns/${opened.id}/recipients`, { status, page, limit: 50 }),
-				api
-					.post<Audience>(`${base}/campaigns/audience`, { channelId: opened.channelId, labelsIn: opened.labelsIn, labelsOut: opened.labelsOut })
-					.catch(() => null),
+				listRecipients(api, workspaceId, opened.id, { status, page, limit: 50 }),
+				previewAudience(api, workspaceId, { channelId: opened.channelId, labelsIn: opened.labelsIn, labelsOut: opened.labelsOut }).catch(() => null),
 				previewSearch
-					? api
-							.get<{ contacts: Array<{ id: string; name: string }> }>(`${base}/contacts`, { search: previewSearch, limit: 10 })
+					? listContacts(api, workspaceId, { search: previewSearch, limit: 10 })
 							.then(({ contacts }) => contacts.map((contact) => ({ contactId: contact.id, name: contact.name })))
 							.catch(() => [])
 					: null,
 			]).catch(fail)
 		: null
 	const previewContact = url.searchParams.get('previewContact') || detail?.[1]?.recipients[0]?.contactId
-	const preview = opened ? await api.get<Preview>(`${base}/campaigns/${opened.id}/message-preview`, { contactId: previewContact }).catch(() => null) : null
+	const preview = opened ? await previewMessage(api, workspaceId, opened.id, previewContact).catch(() => null) : null
 	const choices = detail?.[2] ?? detail?.[1]?.recipients ?? []
 	return {
 		title: t('campaigns.title'),

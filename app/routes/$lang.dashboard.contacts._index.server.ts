@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { type ImportResult } from '#app/.server/api.ts'
+import { bulkContacts, deleteContact, importContacts, mergeContact, optInContact } from '#app/.server/contacts.ts'
 import { findCountry } from '#app/.server/countries.ts'
 import { apiFailure } from '#app/.server/forms.ts'
 import { refusalToast, requireUser, type SignedIn } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { type Contact } from '#app/utils/contacts.ts'
 import { formOf } from '#app/utils/http.ts'
 
 /** What each of the page's forms is given: the signed-in user's API, the post, and where the list and the workspace's contacts are. */
@@ -13,8 +13,7 @@ type Posted = Pick<SignedIn, 'locale' | 'api'> & {
 	request: Request
 	formData: FormData
 	t: Awaited<ReturnType<typeof serverT>>
-	/** The workspace's contacts in the API. */
-	base: string
+	workspaceId: string
 	/** The list as the page showed it. */
 	back: string
 }
@@ -24,8 +23,7 @@ export async function contactsAction(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
 	const formData = await formOf(request)
-	const base = `/workspaces/${user.workspace.id}/contacts`
-	const posted: Posted = { locale, api, request, formData, t: await serverT(locale), base, back: listAddress(locale, formData) }
+	const posted: Posted = { locale, api, request, formData, t: await serverT(locale), workspaceId: user.workspace.id, back: listAddress(locale, formData) }
 	switch (String(formData.get('intent') ?? '')) {
 		case 'import':
 			return importCsv(posted)
@@ -60,7 +58,7 @@ const contactAddress = (locale: SignedIn['locale'], contactId: string) => `/${lo
 const importAnswer = (answer: { problem: string | null; result: ImportResult | null; country: string }, status?: number) =>
 	data({ intent: 'import' as const, ...answer }, status ? { status } : undefined)
 
-async function importCsv({ api, formData, base, t, locale, request }: Posted) {
+async function importCsv({ api, formData, workspaceId, t, locale, request }: Posted) {
 	const file = formData.get('file')
 	if (!(file instanceof File) || file.size === 0)
 		return importAnswer({ problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') }, 400)
@@ -70,7 +68,7 @@ async function importCsv({ api, formData, base, t, locale, request }: Posted) {
 	if (country === undefined)
 		return importAnswer({ problem: t('countries.notFound', { search }), result: null, country: String(formData.get('country') ?? '') }, 400)
 	try {
-		const result = await api.postText<ImportResult>(`${base}/import`, await file.text(), 'text/csv; charset=utf-8', { country })
+		const result = await importContacts(api, workspaceId, await file.text(), country)
 		return importAnswer({ problem: null, result, country })
 	} catch (error) {
 		const failed = await apiFailure(error, locale, request)
@@ -78,12 +76,12 @@ async function importCsv({ api, formData, base, t, locale, request }: Posted) {
 	}
 }
 
-async function optIn({ api, formData, base, t, locale, request }: Posted) {
+async function optIn({ api, formData, workspaceId, t, locale, request }: Posted) {
 	const contactId = String(formData.get('contactId') ?? '')
 	const name = String(formData.get('name') ?? '')
 	const shown = contactAddress(locale, contactId)
 	try {
-		await api.post(`${base}/${encodeURIComponent(contactId)}/opt-in`)
+		await optInContact(api, workspaceId, contactId)
 	} catch (error) {
 		return refusalToast(error, { locale, request, to: shown, title: t('contacts.optInFailed') })
 	}
@@ -91,11 +89,11 @@ async function optIn({ api, formData, base, t, locale, request }: Posted) {
 }
 
 /** The visitor merged into the contact they may be (`into`); the merged contact is shown. */
-async function merge({ api, formData, base, t, locale, request }: Posted) {
+async function merge({ api, formData, workspaceId, t, locale, request }: Posted) {
 	const contactId = String(formData.get('contactId') ?? '')
 	const into = String(formData.get('into') ?? '')
 	try {
-		const merged = await api.post<Contact>(`${base}/${encodeURIComponent(contactId)}/merge`, { into })
+		const merged = await mergeContact(api, workspaceId, contactId, into)
 		return redirectWithToast(contactAddress(locale, merged.id), {
 			type: 'success',
 			title: t('contacts.merge.done', { name: String(formData.get('name') ?? ''), into: merged.name }),
@@ -105,9 +103,9 @@ async function merge({ api, formData, base, t, locale, request }: Posted) {
 	}
 }
 
-async function deleteOne({ api, formData, base, back, t, locale, request }: Posted) {
+async function deleteOne({ api, formData, workspaceId, back, t, locale, request }: Posted) {
 	try {
-		await api.delete(`${base}/${encodeURIComponent(String(formData.get('contactId') ?? ''))}`)
+		await deleteContact(api, workspaceId, String(formData.get('contactId') ?? ''))
 	} catch (error) {
 		return refusalToast(error, { locale, request, to: back, title: t('contacts.deleteFailed') })
 	}
@@ -115,14 +113,14 @@ async function deleteOne({ api, formData, base, back, t, locale, request }: Post
 }
 
 /** Bulk actions on the ticked rows; deleting asks once more (`confirmed`). */
-async function applyToTicked({ api, formData, base, back, t, locale, request }: Posted) {
+async function applyToTicked({ api, formData, workspaceId, back, t, locale, request }: Posted) {
 	const contactIds = formData.getAll('contactIds').map(String)
 	const bulkAction = String(formData.get('bulkAction') ?? '')
 	if (contactIds.length === 0) return redirectWithToast(back, { type: 'warning', title: t('contacts.bulk.none') })
 	if (bulkAction === 'delete' && formData.get('confirmed') !== 'yes')
 		return data({ intent: 'confirm-delete' as const, contactIds, problem: null, result: null })
 	try {
-		const { affected } = await api.post<{ affected: number }>(`${base}/bulk`, { action: bulkAction, contactIds, labelId: formData.get('labelId') || undefined })
+		const { affected } = await bulkContacts(api, workspaceId, { action: bulkAction, contactIds, labelId: String(formData.get('labelId') ?? '') || undefined })
 		return redirectWithToast(back, {
 			type: 'success',
 			title: t(`contacts.bulk.done.${bulkAction === 'delete' ? 'delete' : bulkAction === 'unlabel' ? 'unlabel' : 'label'}`, { count: affected }),

@@ -1,7 +1,9 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { getContact, listContacts } from '#app/.server/contacts.ts'
 import { countriesIn } from '#app/.server/countries.ts'
+import { listLabels } from '#app/.server/labels.ts'
 import { listOrToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ContactFilters } from '#app/components/contacts/contact-filters.tsx'
@@ -13,9 +15,8 @@ import { Confirm } from '#app/components/confirm.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
-import { contactQuery, type Contact, type ContactPage } from '#app/utils/contacts.ts'
+import { contactQuery, type ContactPage } from '#app/utils/contacts.ts'
 import { withParams } from '#app/utils/conversations.ts'
-import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { contactsAction } from './$lang.dashboard.contacts._index.server.ts'
@@ -31,14 +32,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const url = new URL(args.request.url)
 	const query = contactQuery(url.searchParams)
-	const base = `/workspaces/${user.workspace.id}`
 	const t = await serverT(locale)
 	const selectedId = url.searchParams.get('contact')
 	// A search with very many matches says "more than 20000" unless the user asks for the exact number.
 	const countAll = url.searchParams.get('count') === 'exact'
-	const [{ list: page, failure }, { labels }, selected] = await Promise.all([
+	const [{ list: page, failure }, labels, selected] = await Promise.all([
 		listOrToast(
-			api.get<ContactPage>(`${base}/contacts`, { ...query, limit: 25, count: countAll ? 'exact' : undefined }),
+			listContacts(api, user.workspace.id, { ...query, limit: 25, count: countAll ? 'exact' : undefined }),
 			{ contacts: [], nextCursor: null, total: 0, totalCapped: false } as ContactPage,
 			{
 				locale,
@@ -46,8 +46,8 @@ export async function loader(args: LoaderFunctionArgs) {
 				title: t('contacts.loadFailed'),
 			},
 		),
-		api.get<{ labels: Label[] }>(`${base}/labels`).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
-		selectedId ? api.get<Contact>(`${base}/contacts/${selectedId}`).catch(() => null) : null,
+		listLabels(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+		selectedId ? getContact(api, user.workspace.id, selectedId).catch(() => null) : null,
 	])
 	return {
 		title: t('contacts.title'),

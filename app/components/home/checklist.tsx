@@ -1,13 +1,12 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { type OverviewJson } from '#app/.server/api.ts'
 import * as styles from '#app/routes/dashboard.css.ts'
 import * as checklist from './checklist.css.ts'
 
-/** The workspace's counts, as `GET /workspaces/{id}/overview` answers them. */
-export type Overview = { members: number; pendingInvitations: number; contacts: number; channels: number }
 
 /** The getting-started checklist: its three steps, shown until they are all done; only managers are led to invite. */
-export function Checklist({ counts, manages, locale }: { counts: Overview; manages: boolean; locale: string }) {
+export function Checklist({ counts, manages, locale }: { counts: OverviewJson; manages: boolean; locale: string }) {
 	const { t } = useTranslation()
 	const steps = [
 		{
