@@ -4,7 +4,8 @@ import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type Loa
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useEffect, useRef, type InputHTMLAttributes } from 'react'
-import { ApiError, type LinkPageJson, type VisitorThreadJson } from '#app/.server/api.ts'
+import { ApiError, type VisitorThreadJson } from '#app/.server/api.ts'
+import { linkPage, postVisitorMessage, visitorThread } from '#app/.server/link.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
@@ -55,10 +56,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	const before = new URL(request.url).searchParams.get('before')
 	const empty: VisitorThreadJson = { conversationId: null, messages: [], olderCursor: null }
 	const [page, thread] = await Promise.all([
-		linkOr404(request, client.get<LinkPageJson>(`/link/${slug}`)),
-		token
-			? linkOr404(request, client.get<VisitorThreadJson>(`/link/${slug}/messages`, { before: before && /^\d{1,18}$/.test(before) ? before : undefined }))
-			: empty,
+		linkOr404(request, linkPage(client, slug)),
+		token ? linkOr404(request, visitorThread(client, slug, before && /^\d{1,18}$/.test(before) ? before : undefined)) : empty,
 	])
 	const title = (await channelsT(locale))('link.title', { business: page.businessName })
 	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
@@ -80,7 +79,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission, { headers })
 	try {
 		// The API checks the fields and words its messages in the visitor's language.
-		await visitorApi(request, context, locale, token).post(`/link/${slug}/messages`, submission.value)
+		await postVisitorMessage(visitorApi(request, context, locale, token), slug, submission.value)
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(request)
 		return replyWithApiError(submission, error, { headers })

@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type Role } from '#app/.server/api.ts'
+import { type InvitationJson } from '#app/.server/api.ts'
+import { createInvitation, listInvitations, resendInvitation, revokeInvitation } from '#app/.server/invitations.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -29,20 +30,7 @@ import { canManage } from '#common/roles.ts'
 
 const loadInviteSchema = () => import('./$lang.dashboard.settings.agents.schema.ts').then((module) => module.inviteSchema)
 
-type Invitation = {
-	id: string
-	code: string
-	method: 'link' | 'email'
-	email: string | null
-	role: Role
-	expiresAt: string
-	maxUses: number | null
-	uses: number
-	revoked: boolean
-	createdAt: string
-	createdByName: string | null
-	url: string
-}
+type Invitation = InvitationJson
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -58,11 +46,9 @@ async function requireManager(args: LoaderFunctionArgs) {
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireManager(args)
-	const list = await api
-		.get<{ invitations: Invitation[] }>(`/workspaces/${user.workspace.id}/invitations`)
-		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const list = await listInvitations(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const now = Date.now()
-	const invitations = list.invitations.map((invitation) => ({ ...invitation, status: statusOf(invitation, now) }))
+	const invitations = list.map((invitation) => ({ ...invitation, status: statusOf(invitation, now) }))
 	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	return {
@@ -79,7 +65,7 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireManager(args)
 	const formData = await formOf(request)
 	const t = await serverT(locale)
-	const base = `/workspaces/${user.workspace.id}/invitations`
+	const workspaceId = user.workspace.id
 	const here = `/${locale}/dashboard/settings/agents`
 
 	// A failed resend or revoke is said beside its button or in its confirmation, whatever the status.
@@ -87,7 +73,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (formData.get('intent') === 'resend') {
 		let answer: { message: string }
 		try {
-			answer = await api.post<{ message: string }>(`${base}/${encodeURIComponent(invitationId)}/resend`)
+			answer = await resendInvitation(api, workspaceId, invitationId)
 		} catch (error) {
 			const { message, status } = await apiFailure(error, locale, request)
 			return data({ failed: { intent: 'resend' as const, invitationId, message } }, { status })
@@ -97,7 +83,7 @@ export async function action(args: ActionFunctionArgs) {
 
 	if (formData.get('intent') === 'revoke') {
 		try {
-			await api.delete(`${base}/${encodeURIComponent(invitationId)}`)
+			await revokeInvitation(api, workspaceId, invitationId)
 		} catch (error) {
 			const { message, status } = await apiFailure(error, locale, request)
 			return data({ failed: { intent: 'revoke' as const, invitationId, message } }, { status })
@@ -109,7 +95,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission)
 	let invitation: Invitation
 	try {
-		invitation = await api.post<Invitation>(base, submission.value)
+		invitation = await createInvitation(api, workspaceId, submission.value)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn: { locale, request } })
 	}

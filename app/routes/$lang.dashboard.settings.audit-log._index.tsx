@@ -1,6 +1,8 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { listAuditEvents } from '#app/.server/audit-log.ts'
+import { firstMembers } from '#app/.server/members.ts'
 import { listOrToast } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { Pagination } from '#app/components/pagination.tsx'
@@ -11,16 +13,12 @@ import { DataTable } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { auditKinds, auditLineText, type AuditLine } from '#common/audit.ts'
+import { auditKinds, auditLineText } from '#common/audit.ts'
 import { auditFilters, requireAuditReader } from './audit-log.server.ts'
 import * as css from './audit-log.css.ts'
 import * as styles from './dashboard.css.ts'
 
 export const handle = { i18n: ['audit'] }
-
-type AuditEvent = AuditLine & { id: string; actor: { id: string | null; name: string }; createdAt: string }
-type AuditPage = { events: AuditEvent[]; page: number; limit: number; total: number; keptDays: number }
-type Member = { userId: string; name: string }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -29,16 +27,15 @@ export async function loader(args: LoaderFunctionArgs) {
 	const params = new URL(args.request.url).searchParams
 	const filters = auditFilters(params)
 	const t = await serverT(locale)
-	const workspace = `/workspaces/${user.workspace.id}`
 	const [{ list, failure }, members] = await Promise.all([
 		listOrToast(
-			api.get<AuditPage>(`${workspace}/audit-log`, { ...filters, page: params.get('page'), limit: 25 }),
+			listAuditEvents(api, user.workspace.id, { ...filters, page: params.get('page'), limit: 25 }),
 			{ events: [], page: 1, limit: 25, total: 0, keptDays: 365 },
 			{ locale, request: args.request, title: t('audit:loadFailed') },
 		),
 		// The people to filter by: today's members (someone who left is still named on their lines).
-		api.get<{ members: Member[] }>(`${workspace}/members`, { limit: 100 }).then(
-			(answer) => answer.members.map(({ userId, name }) => ({ userId, name })),
+		firstMembers(api, user.workspace.id).then(
+			(members) => members.map(({ userId, name }) => ({ userId, name })),
 			() => [],
 		),
 	])

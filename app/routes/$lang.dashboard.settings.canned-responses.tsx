@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '#app/.server/api.ts'
+import { ApiError, type CannedResponseJson } from '#app/.server/api.ts'
+import { createCannedResponse, deleteCannedResponse, getCannedResponse, listCannedResponses, updateCannedResponse } from '#app/.server/canned-responses.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -28,7 +29,7 @@ import { canManage } from '#common/roles.ts'
 
 const loadCannedSchema = () => import('./$lang.dashboard.settings.canned-responses.schema.ts').then((module) => module.cannedSchema)
 
-type CannedResponse = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string }
+type CannedResponse = CannedResponseJson
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -36,16 +37,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const url = new URL(args.request.url)
 	const search = (url.searchParams.get('search') ?? '').trim().slice(0, cannedLimits.search)
-	const base = `/workspaces/${user.workspace.id}/canned-responses`
-	const { cannedResponses } = await api
-		.get<{ cannedResponses: CannedResponse[] }>(base, { search: search || undefined })
-		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const cannedResponses = await listCannedResponses(api, user.workspace.id, search).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	// Agents read them (the composer offers them); owners and admins manage them, as the API allows.
 	const manages = canManage(user.workspace.role)
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript; one the search hides is asked for.
 	const pick = async (id: string | null) => {
 		if (!id || !manages) return null
-		return cannedResponses.find((canned) => canned.id === id) ?? (await api.get<CannedResponse>(`${base}/${encodeURIComponent(id)}`).catch(() => null))
+		return cannedResponses.find((canned) => canned.id === id) ?? (await getCannedResponse(api, user.workspace.id, id).catch(() => null))
 	}
 	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
 	const t = await serverT(locale)
@@ -72,13 +70,13 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const formData = await formOf(request)
 	const t = await serverT(locale)
-	const base = `/workspaces/${user.workspace.id}/canned-responses`
+	const workspaceId = user.workspace.id
 	const here = `/${locale}/dashboard/settings/canned-responses`
 
 	if (formData.get('intent') === 'delete') {
 		const shortCode = String(formData.get('shortCode') ?? '')
 		try {
-			await api.delete(`${base}/${encodeURIComponent(String(formData.get('cannedId') ?? ''))}`)
+			await deleteCannedResponse(api, workspaceId, String(formData.get('cannedId') ?? ''))
 		} catch (error) {
 			// Gone already: what the user wanted.
 			if (!(error instanceof ApiError && error.statusCode === 404)) {
@@ -94,8 +92,8 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission)
 	const { cannedId, ...canned } = submission.value
 	try {
-		if (cannedId) await api.patch(`${base}/${encodeURIComponent(cannedId)}`, canned)
-		else await api.post(base, canned)
+		if (cannedId) await updateCannedResponse(api, workspaceId, cannedId, canned)
+		else await createCannedResponse(api, workspaceId, canned)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn: { locale, request } })
 	}

@@ -4,6 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, re
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
+import { getChannel, replaceChannelCredentials, updateChannel } from '#app/.server/channels.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -34,12 +35,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 const loadMessagingSchema = () => import('./$lang.dashboard.settings.channels.$channelId.schema.ts').then((module) => module.messagingChannelSchema)
 const loadCampaignRateSchema = () => import('./$lang.dashboard.settings.channels.$channelId.schema.ts').then((module) => module.campaignRateSchema)
 
-const channelPath = (workspaceId: string, channelId: string | undefined) => `/workspaces/${workspaceId}/channels/${encodeURIComponent(channelId ?? '')}`
-
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	if (!canManage(user.workspace.role)) throw redirect(`/${locale}/dashboard/settings/channels`)
-	const channel = await api.get<ChannelJson>(channelPath(user.workspace.id, args.params.channelId)).catch((error: unknown) => {
+	const channel = await getChannel(api, user.workspace.id, args.params.channelId ?? '').catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return rethrowApiError(error, locale, args.request)
 	})
@@ -67,7 +66,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const body = 'kind' in submission.value ? { name: submission.value.name, enabled: submission.value.enabled } : linkChannelBody(submission.value)
 	try {
-		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), body)
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', body)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels`, { type: 'success', title: t('ui.saved', { name: saved.name }) })
 	} catch (error) {
@@ -85,9 +84,8 @@ async function replaceCredentials(args: ActionFunctionArgs, form: FormData) {
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const { intent: _intent, ...typed } = submission.value
 	const credentials = Object.fromEntries(Object.entries(typed).filter(([, value]) => value))
-	const path = `${channelPath(user.workspace.id, args.params.channelId)}/credentials`
 	try {
-		const saved = await api.put<ChannelJson>(path, { credentials })
+		const saved = await replaceChannelCredentials(api, user.workspace.id, args.params.channelId ?? '', credentials)
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, {
 			type: 'success',
@@ -107,7 +105,7 @@ async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	try {
 		const rate = submission.value.campaignRatePerSecond ?? null
-		const saved = await api.patch<ChannelJson>(channelPath(user.workspace.id, args.params.channelId), { campaignRatePerSecond: rate })
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { campaignRatePerSecond: rate })
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.campaignRateSaved', { name: saved.name }) })
 	} catch (error) {

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useDateFormat } from '#app/utils/dates.ts'
-import { type ChannelJson } from '#app/.server/api.ts'
+import { deleteChannel, listChannels } from '#app/.server/channels.ts'
 import { apiFailure } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -28,9 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const { channels } = await api
-		.get<{ channels: ChannelJson[] }>(`/workspaces/${user.workspace.id}/channels`)
-		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const channels = await listChannels(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await channelsT(locale)
 	const deleting = new URL(args.request.url).searchParams.get('delete')
 	return {
@@ -50,7 +48,7 @@ export async function action(args: ActionFunctionArgs) {
 	const here = `/${locale}/dashboard/settings/channels`
 	const name = String(form.get('name') ?? '')
 	try {
-		await api.delete(`/workspaces/${user.workspace.id}/channels/${encodeURIComponent(String(form.get('channelId') ?? ''))}`)
+		await deleteChannel(api, user.workspace.id, String(form.get('channelId') ?? ''))
 	} catch (error) {
 		// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
 		const { message, status } = await apiFailure(error, locale, request)

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type ChannelJson } from '#app/.server/api.ts'
+import { createChannel } from '#app/.server/channels.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -57,7 +57,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission, beside)
 	const body = 'kind' in submission.value ? messagingChannelBody(submission.value) : { kind: 'link', ...linkChannelBody(submission.value) }
 	try {
-		const created = await api.post<ChannelJson>(`/workspaces/${user.workspace.id}/channels`, body)
+		const created = await createChannel(api, user.workspace.id, body)
 		const t = await channelsT(locale)
 		// Meta's webhooks (WhatsApp, Messenger, Facebook, Instagram) are pasted into its dashboard: the channel's page shows what to paste.
 		const next = kind === 'link' || kind === 'telegram' ? `/${locale}/dashboard/settings/channels` : `/${locale}/dashboard/settings/channels/${created.id}`

@@ -4,6 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { createLabel, deleteLabel, listLabels, updateLabel } from '#app/.server/labels.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -12,7 +13,6 @@ import { LabelChip } from '#app/components/label-chip.tsx'
 import { FormActions } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
-import { type Label } from '#app/utils/labels.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
@@ -30,9 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const { labels } = await api
-		.get<{ labels: Label[] }>(`/workspaces/${user.workspace.id}/labels`)
-		.catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const labels = await listLabels(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	return {
@@ -50,12 +48,12 @@ export async function action(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const formData = await formOf(request)
 	const t = await serverT(locale)
-	const base = `/workspaces/${user.workspace.id}/labels`
+	const workspaceId = user.workspace.id
 	const here = `/${locale}/dashboard/settings/labels`
 
 	if (formData.get('intent') === 'delete') {
 		try {
-			await api.delete(`${base}/${encodeURIComponent(String(formData.get('labelId') ?? ''))}`)
+			await deleteLabel(api, workspaceId, String(formData.get('labelId') ?? ''))
 		} catch (error) {
 			// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
 			const { message, status } = await apiFailure(error, locale, request)
@@ -68,8 +66,8 @@ export async function action(args: ActionFunctionArgs) {
 	if (submission.status !== 'success') return replyInvalid(submission)
 	const { labelId, ...label } = submission.value
 	try {
-		if (labelId) await api.patch(`${base}/${encodeURIComponent(labelId)}`, { ...label, description: label.description ?? null })
-		else await api.post(base, label)
+		if (labelId) await updateLabel(api, workspaceId, labelId, { ...label, description: label.description ?? null })
+		else await createLabel(api, workspaceId, label)
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn: { locale, request } })
 	}

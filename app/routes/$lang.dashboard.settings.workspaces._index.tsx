@@ -5,6 +5,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { apiFailure, replyFieldErrors, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { listOrToast, refusalToast, requireUser, type Workspace } from '#app/.server/session.ts'
+import { deleteWorkspace, getWorkspace, listMyWorkspaces, switchWorkspace, updateWorkspace } from '#app/.server/workspaces.ts'
 import { countriesIn, countryOfTimeZone, findCountry, type Country } from '#app/.server/countries.ts'
 import { timezones } from '#app/.server/timezones.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -30,8 +31,6 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { canManage, isOwner } from '#common/roles.ts'
 
-type WorkspaceList = { workspaces: Workspace[]; page: number; limit: number; total: number }
-
 const loadDeleteSchema = () => import('./$lang.dashboard.settings.workspaces._index.schema.ts').then((module) => module.deleteSchema)
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
@@ -42,13 +41,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const url = new URL(args.request.url)
 	const search = url.searchParams.get('search') ?? ''
 	const { list, failure } = await listOrToast(
-		api.get<WorkspaceList>('/user/workspaces', { page: url.searchParams.get('page'), search }),
+		listMyWorkspaces(api, { page: url.searchParams.get('page'), search }),
 		{ workspaces: [], page: 1, limit: 10, total: 0 },
 		{ locale, request: args.request, title: t('workspaces.loadFailed') },
 	)
 	// Editing and deleting open in place (?edit=, ?delete=), so they work without JavaScript.
 	const pick = async (id: string | null) =>
-		id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await api.get<Workspace>(`/workspaces/${id}`).catch(() => null))) : null
+		id ? (list.workspaces.find((workspace) => workspace.id === id) ?? (await getWorkspace(api, id).catch(() => null))) : null
 	const [editing, deleting] = await Promise.all([pick(url.searchParams.get('edit')), pick(url.searchParams.get('delete'))])
 	// The edited workspace's country for phone numbers: chosen, or its time zone's (named in the "follow" choice).
 	const countries = editing ? countriesIn(locale) : []
@@ -68,7 +67,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (intent === 'switch') {
 		const workspaceId = String(formData.get('workspaceId') ?? '')
 		try {
-			const user = await api.put<{ workspace: Workspace | null }>('/workspaces/switch', { workspaceId })
+			const user = await switchWorkspace(api, workspaceId)
 			return redirectWithToast(`/${locale}/dashboard`, { type: 'success', title: t('workspaces.switched', { name: user.workspace?.name ?? '' }) })
 		} catch (error) {
 			return refusalToast(error, { locale, request, to: safePath(formData.get('redirectTo')) ?? here, title: t('workspaces.switchFailed') })
@@ -80,7 +79,7 @@ export async function action(args: ActionFunctionArgs) {
 		const requireTwoFactor = formData.get('requireTwoFactor') === 'on'
 		const back = `${here}?edit=${encodeURIComponent(workspaceId)}`
 		try {
-			await api.patch(`/workspaces/${encodeURIComponent(workspaceId)}`, { requireTwoFactor })
+			await updateWorkspace(api, workspaceId, { requireTwoFactor })
 		} catch (error) {
 			// Not the owner (403), the owner without two-step sign-in (409), the database away (503): said beside the box, as ticked.
 			const { message, status } = await apiFailure(error, locale, request)
@@ -94,7 +93,7 @@ export async function action(args: ActionFunctionArgs) {
 		const beside = { with: { intent: 'delete' as const } }
 		if (submission.status !== 'success') return replyInvalid(submission, beside)
 		try {
-			await api.delete(`/workspaces/${submission.value.workspaceId}`, { confirmName: submission.value.confirmName })
+			await deleteWorkspace(api, submission.value.workspaceId, submission.value.confirmName)
 		} catch (error) {
 			return replyWithApiError(submission, error, { signedIn, ...beside })
 		}
@@ -108,7 +107,7 @@ export async function action(args: ActionFunctionArgs) {
 	const chosen = countrySearch ? findCountry(countrySearch, locale) : country || null
 	if (chosen === undefined) return replyFieldErrors(submission, { country: [t('countries.notFound', { search: countrySearch })] }, beside)
 	try {
-		await api.patch(`/workspaces/${workspaceId}`, { ...changes, country: chosen })
+		await updateWorkspace(api, workspaceId, { ...changes, country: chosen })
 	} catch (error) {
 		return replyWithApiError(submission, error, { signedIn, ...beside })
 	}

@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type Availability, type Role } from '#app/.server/api.ts'
+import { type Availability, type MemberJson } from '#app/.server/api.ts'
+import { changeRole, leaveWorkspace, listMembers, removeMember, resetTwoFactor, setAvailability, transferOwnership } from '#app/.server/members.ts'
 import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -20,8 +21,7 @@ import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
 import { canManage, isOwner, mayChangeMember, mayResetTwoFactor } from '#common/roles.ts'
 
-type Member = { userId: string; name: string; email: string; role: Role; availability: Availability; twoFactorEnabled: boolean; joinedAt: string }
-type MemberList = { members: Member[]; page: number; limit: number; total: number }
+type Member = MemberJson
 
 const availabilities: Availability[] = ['online', 'busy', 'offline']
 // What is done to another member after asking (?remove=, ?resetTwoFactor=, ?transfer=).
@@ -35,7 +35,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const search = url.searchParams.get('search') ?? ''
 	const t = await serverT(locale)
 	const { list, failure } = await listOrToast(
-		api.get<MemberList>(`/workspaces/${user.workspace.id}/members`, { page: url.searchParams.get('page'), search }),
+		listMembers(api, user.workspace.id, { page: url.searchParams.get('page'), search }),
 		{ members: [], page: 1, limit: 10, total: 0 },
 		{ locale, request: args.request, title: t('team.loadFailed') },
 	)
@@ -57,16 +57,15 @@ export async function action(args: ActionFunctionArgs) {
 	const intent = String(form.get('intent') ?? '')
 	const userId = String(form.get('userId') ?? '')
 	const t = await serverT(locale)
-	const workspace = `/workspaces/${user.workspace.id}`
-	const member = `${workspace}/members/${encodeURIComponent(userId)}`
+	const workspaceId = user.workspace.id
 	const here = `/${locale}/dashboard/team-members`
 	const calls: Record<string, () => Promise<unknown>> = {
-		role: () => api.patch(member, { role: form.get('role') }),
-		remove: () => api.delete(member),
-		resetTwoFactor: () => api.post(`${member}/two-factor/reset`),
-		transfer: () => api.post(`${workspace}/transfer-ownership`, { userId }),
-		leave: () => api.post(`${workspace}/leave`),
-		availability: () => api.patch(`${workspace}/members/me`, { availability: form.get('availability') }),
+		role: () => changeRole(api, workspaceId, userId, form.get('role')),
+		remove: () => removeMember(api, workspaceId, userId),
+		resetTwoFactor: () => resetTwoFactor(api, workspaceId, userId),
+		transfer: () => transferOwnership(api, workspaceId, userId),
+		leave: () => leaveWorkspace(api, workspaceId),
+		availability: () => setAvailability(api, workspaceId, form.get('availability')),
 	}
 	// Its own keys only: `toString` is on every object, and was a 500 (the page-form fuzzing found it).
 	const call = Object.hasOwn(calls, intent) ? calls[intent] : undefined
