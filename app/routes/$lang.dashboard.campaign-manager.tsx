@@ -36,7 +36,11 @@ export async function loader(args: LoaderFunctionArgs) {
 	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
-	const [campaigns, channels, labels] = await Promise.all([listCampaigns(api, workspaceId), listChannels(api, workspaceId), listLabels(api, workspaceId)]).catch(fail)
+	const [campaigns, channels, labels] = await Promise.all([
+		listCampaigns(api, workspaceId),
+		listChannels(api, workspaceId),
+		listLabels(api, workspaceId),
+	]).catch(fail)
 	const manages = canManage(user.workspace.role)
 	const opened = campaigns.find((campaign) => campaign.id === url.searchParams.get('campaign')) ?? null
 	const status = recipientStatuses.find((candidate) => candidate === url.searchParams.get('status'))

@@ -4,7 +4,6 @@ import { type OverviewJson } from '#app/.server/api.ts'
 import * as styles from '#app/routes/dashboard.css.ts'
 import * as checklist from './checklist.css.ts'
 
-
 /** The getting-started checklist: its three steps, shown until they are all done; only managers are led to invite. */
 export function Checklist({ counts, manages, locale }: { counts: OverviewJson; manages: boolean; locale: string }) {
 	const { t } = useTranslation()
