@@ -1,5 +1,6 @@
 import { Form, Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { AnyOfFilter } from '#app/components/ui/any-of-filter.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { type ContactQuery } from '#app/utils/contacts.ts'
@@ -16,17 +17,15 @@ export function ContactFilters({ query, labels, base }: { query: ContactQuery; l
 				<label htmlFor="contact-search">{t('contacts.search')}</label>
 				<input id="contact-search" type="search" name="search" defaultValue={query.search} className={input} placeholder={t('contacts.searchHint')} />
 			</div>
-			<div className={contacts.filter}>
-				<label htmlFor="contact-label">{t('contacts.label')}</label>
-				<select id="contact-label" name="label" defaultValue={query.label} className={input}>
-					<option value="">{t('contacts.anyLabel')}</option>
-					{labels.map((label) => (
-						<option key={label.id} value={label.id}>
-							{label.title}
-						</option>
-					))}
-				</select>
-			</div>
+			<AnyOfFilter
+				className={contacts.filter}
+				id="contact-label"
+				label={t('contacts.label')}
+				name="label"
+				value={query.label}
+				any={t('contacts.anyLabel')}
+				choices={labels.map((label) => ({ value: label.id, label: label.title }))}
+			/>
 			<input type="hidden" name="sort" value={query.sort} />
 			<input type="hidden" name="direction" value={query.direction} />
 			<button type="submit" className={button.outline}>

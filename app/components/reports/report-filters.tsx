@@ -1,6 +1,7 @@
 import { Form, useSubmit } from '@remix-run/react'
 import { type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { AnyOfFilter } from '#app/components/ui/any-of-filter.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { reportPresets, shownValue, type ReportJson, type ReportQuery } from '#app/utils/reports.ts'
@@ -72,41 +73,35 @@ export function ReportFilters({
 				<label htmlFor="report-to">{t('form.to')}</label>
 				<input id="report-to" type="date" name="to" defaultValue={to} className={input} aria-describedby="report-dates-help" />
 			</div>
-			<div className={reports.filter}>
-				<label htmlFor="report-channel">{t('form.channel')}</label>
-				<select id="report-channel" name="channelId" defaultValue={query.channelId} className={input}>
-					<option value="">{t('form.anyChannel')}</option>
-					{channels.map((channel) => (
-						<option key={channel.id} value={channel.id}>
-							{channel.name}
-						</option>
-					))}
-				</select>
-			</div>
+			<AnyOfFilter
+				className={reports.filter}
+				id="report-channel"
+				label={t('form.channel')}
+				name="channelId"
+				value={query.channelId}
+				any={t('form.anyChannel')}
+				choices={channels.map((channel) => ({ value: channel.id, label: channel.name }))}
+			/>
 			{manages ? (
-				<div className={reports.filter}>
-					<label htmlFor="report-agent">{t('form.agent')}</label>
-					<select id="report-agent" name="agentId" defaultValue={query.agentId} className={input}>
-						<option value="">{t('form.anyAgent')}</option>
-						{members.map((member) => (
-							<option key={member.userId} value={member.userId}>
-								{member.name}
-							</option>
-						))}
-					</select>
-				</div>
+				<AnyOfFilter
+					className={reports.filter}
+					id="report-agent"
+					label={t('form.agent')}
+					name="agentId"
+					value={query.agentId}
+					any={t('form.anyAgent')}
+					choices={members.map((member) => ({ value: member.userId, label: member.name }))}
+				/>
 			) : null}
-			<div className={reports.filter}>
-				<label htmlFor="report-label">{t('form.label')}</label>
-				<select id="report-label" name="labelId" defaultValue={query.labelId} className={input}>
-					<option value="">{t('form.anyLabel')}</option>
-					{labels.map((label) => (
-						<option key={label.id} value={label.id}>
-							{label.title}
-						</option>
-					))}
-				</select>
-			</div>
+			<AnyOfFilter
+				className={reports.filter}
+				id="report-label"
+				label={t('form.label')}
+				name="labelId"
+				value={query.labelId}
+				any={t('form.anyLabel')}
+				choices={labels.map((label) => ({ value: label.id, label: label.title }))}
+			/>
 			<div className={reports.filter}>
 				<label htmlFor="report-target">{t('form.target')}</label>
 				<select id="report-target" name="target" defaultValue={query.target || String(report?.targetSeconds ?? '')} className={input}>
