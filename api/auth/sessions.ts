@@ -62,6 +62,9 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'workspaces.logoColor as wLogoColor',
 			'workspaces.requireTwoFactor as wRequireTwoFactor',
 			'workspaces.country as wCountry',
+			'workspaces.defaultCapacity as wDefaultCapacity',
+			'workspaces.reopenAssignment as wReopenAssignment',
+			'workspaces.agentsSeeOwnTeams as wAgentsSeeOwnTeams',
 			'workspaces.contactCount as wContactCount',
 			'workspaces.createdAt as wCreatedAt',
 			'workspaces.updatedAt as wUpdatedAt',
@@ -96,7 +99,23 @@ export async function findSession(
 			.execute()
 	}
 	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...rest } = row
-	const { wId, wName, wSlug, wTimezone, wDefaultLocale, wLogoColor, wRequireTwoFactor, wCountry, wContactCount, wCreatedAt, wUpdatedAt, ...user } = rest
+	const {
+		wId,
+		wName,
+		wSlug,
+		wTimezone,
+		wDefaultLocale,
+		wLogoColor,
+		wRequireTwoFactor,
+		wCountry,
+		wDefaultCapacity,
+		wReopenAssignment,
+		wAgentsSeeOwnTeams,
+		wContactCount,
+		wCreatedAt,
+		wUpdatedAt,
+		...user
+	} = rest
 	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt }
 	if (memberOf === undefined) return { session, user }
 	const membership =
@@ -108,6 +127,8 @@ export async function findSession(
 		wDefaultLocale &&
 		wLogoColor &&
 		wRequireTwoFactor !== null &&
+		wReopenAssignment !== null &&
+		wAgentsSeeOwnTeams !== null &&
 		wContactCount !== null &&
 		wCreatedAt &&
 		wUpdatedAt
@@ -122,6 +143,9 @@ export async function findSession(
 						logoColor: wLogoColor,
 						requireTwoFactor: wRequireTwoFactor,
 						country: wCountry,
+						defaultCapacity: wDefaultCapacity,
+						reopenAssignment: wReopenAssignment,
+						agentsSeeOwnTeams: wAgentsSeeOwnTeams,
 						contactCount: wContactCount,
 						createdAt: wCreatedAt,
 						updatedAt: wUpdatedAt,

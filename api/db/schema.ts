@@ -38,6 +38,12 @@ export interface WorkspacesTable {
 	requireTwoFactor: Generated<boolean>
 	/** Where local phone numbers are from (ISO 3166 alpha-2); null: the country of `timezone`. */
 	country: string | null
+	/** Open conversations an agent takes at most, unless their own capacity says otherwise; null: no limit (migration 0030). */
+	defaultCapacity: number | null
+	/** A reopened conversation whose assignee is not available: kept by them, or assigned again. */
+	reopenAssignment: Generated<ReopenAssignment>
+	/** Agents see only their teams' conversations (and those assigned to them). */
+	agentsSeeOwnTeams: Generated<boolean>
 	/** Kept up to date by triggers (migration 0007): never written by the application. */
 	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
@@ -49,8 +55,17 @@ export interface MembersTable {
 	userId: string
 	role: Role
 	availability: Generated<Availability>
+	/** Open conversations they take at most; null: the workspace's default. */
+	capacity: number | null
+	/** When auto-assignment last gave them a conversation: who waited longest goes first among equals. */
+	lastAssignedAt: Date | null
+	/** The product turned them offline after their last connection closed: they are online again when they come back. */
+	offlineByPresence: Generated<boolean>
 	createdAt: CreatedAt
 }
+
+export const reopenAssignments = ['keep', 'reassign'] as const
+export type ReopenAssignment = (typeof reopenAssignments)[number]
 
 export interface SessionsTable {
 	id: Generated<string>
@@ -100,6 +115,8 @@ export interface Database {
 	contactSearch: ContactSearchTable
 	conversationWords: ConversationWordsTable
 	cannedResponses: CannedResponsesTable
+	teams: TeamsTable
+	teamMembers: TeamMembersTable
 	channels: ChannelsTable
 	releasedChannelSlugs: ReleasedChannelSlugsTable
 	conversationNumbers: ConversationNumbersTable
@@ -241,6 +258,26 @@ export interface CannedResponsesTable {
 
 export type CannedResponse = Selectable<CannedResponsesTable>
 
+/** A team of a workspace (migration 0030): its new conversations go to its members, in turn when it auto-assigns. */
+export interface TeamsTable {
+	id: Generated<string>
+	workspaceId: string
+	name: string
+	description: string | null
+	autoAssign: Generated<boolean>
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type Team = Selectable<TeamsTable>
+
+export interface TeamMembersTable {
+	workspaceId: string
+	teamId: string
+	userId: string
+	createdAt: CreatedAt
+}
+
 /** The six kinds of the specification; `link` is the public chat page `/{lang}/c/{slug}`. */
 export const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link'] as const
 export type ChannelKind = (typeof channelKinds)[number]
@@ -261,6 +298,8 @@ export interface ChannelsTable {
 	failingSince: Date | null
 	/** Messages a second for its campaigns that set none (migration 0019); null: the kind's default. */
 	campaignRatePerSecond: ColumnType<number | null, number | null | undefined, number | null>
+	/** The team its new conversations go to; null: none. */
+	teamId: string | null
 	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
 	credentials: string | null
 	webhookSecret: string | null
@@ -305,6 +344,10 @@ export interface ConversationsTable {
 	status: Generated<ConversationStatus>
 	snoozedUntil: Date | null
 	assigneeId: string | null
+	/** Its team; null: none. */
+	teamId: string | null
+	/** Waiting in its team's queue since then: nobody had room when it came or reopened; null: not waiting. */
+	queuedAt: Date | null
 	/** 0 none … 4 urgent: the index in `priorities`. */
 	priority: Generated<number>
 	/** Incoming messages so far; a member's unread count is this minus their `conversationReads.seenCount`. */

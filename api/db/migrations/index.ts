@@ -28,6 +28,7 @@ import * as m0026 from './0026_released_channel_slugs.ts'
 import * as m0028 from './0028_workspace_country.ts'
 import * as m0029 from './0029_workspace_event_numbers.ts'
 import * as m0027 from './0027_session_second_factor.ts'
+import * as m0030 from './0030_teams.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
 	'0027_session_second_factor': m0027,
 	'0028_workspace_country': m0028,
 	'0029_workspace_event_numbers': m0029,
+	'0030_teams': m0030,
 }
