@@ -16,6 +16,7 @@ import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
+import { teamsRouter } from './teams/router.ts'
 import { linkRouter } from './link/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -55,6 +56,7 @@ export function createApi(options: ContextOptions): Router {
 	// Before `/workspaces`, whose router would authenticate every request a second time on its way through.
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
+	router.use('/workspaces/:id/teams', teamsRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))

@@ -10,6 +10,7 @@ import { documentChannels } from '#api/channels/openapi.ts'
 import { documentContacts } from '#api/contacts/openapi.ts'
 import { documentConversations } from '#api/conversations/openapi.ts'
 import { documentLabels } from '#api/labels/openapi.ts'
+import { documentTeams } from '#api/teams/openapi.ts'
 import { documentLink } from '#api/link/openapi.ts'
 import { documentRealtime } from '#api/realtime/openapi.ts'
 import { documentReports } from '#api/reports/openapi.ts'
@@ -29,6 +30,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentAuth(apiDocs(registry, '/auth', 'Auth'))
 	documentContacts(apiDocs(registry, '/workspaces/:id/contacts', 'Contacts'))
 	documentLabels(apiDocs(registry, '/workspaces/:id/labels', 'Labels'))
+	documentTeams(apiDocs(registry, '/workspaces/:id/teams', 'Teams'))
 	documentCannedResponses(apiDocs(registry, '/workspaces/:id/canned-responses', 'Canned responses'))
 	documentChannels(apiDocs(registry, '/workspaces/:id/channels', 'Channels'))
 	documentConversations(apiDocs(registry, '/workspaces/:id/conversations', 'Conversations'))

@@ -12,6 +12,8 @@ export type Holdings = {
 	channel: { id: string; slug: string }
 	contact: { id: string }
 	label: { id: string }
+	/** A team of the workspace (named so beside the fixtures' `team`, which is its people). */
+	teamOf: { id: string }
 	canned: { id: string }
 	conversation: { id: string; number: number }
 	/** A reply of the team with a file, in the visitor's conversation. */
@@ -42,6 +44,7 @@ async function hold(api: TestApi, workspaceId: string, workspaceName: string, ow
 	const contact = await call(api, 'POST', `${base}/contacts`, auth, {
 		body: { name: `${prefix} contact`, email: uniqueEmail(prefix.toLowerCase()), labelIds: [label.id] },
 	})
+	const teamOf = await call(api, 'POST', `${base}/teams`, auth, { body: { name: `${prefix} team`, userIds: [owner.user.id] } })
 	const canned = await call(api, 'POST', `${base}/canned-responses`, auth, { body: { shortCode: `${prefix}-hello`, content: `${prefix} says hello` } })
 	const channel = await call(api, 'POST', `${base}/channels`, auth, { body: { kind: 'link', name: `${prefix} site` } })
 	const visitorToken = newVisitorToken()
@@ -73,6 +76,7 @@ async function hold(api: TestApi, workspaceId: string, workspaceName: string, ow
 		channel: { id: String(channel.id), slug: String(channel.slug) },
 		contact: { id: String(contact.id) },
 		label: { id: String(label.id) },
+		teamOf: { id: String(teamOf.id) },
 		canned: { id: String(canned.id) },
 		conversation: { id: conversation.id, number: conversation.number },
 		message: { id: String(message.id) },

@@ -56,6 +56,7 @@ export function paramsOf(holdings: Holdings, memberId: string): Record<string, s
 		id: holdings.workspaceId,
 		contactId: holdings.contact.id,
 		labelId: holdings.label.id,
+		teamId: holdings.teamOf.id,
 		cannedId: holdings.canned.id,
 		channelId: holdings.channel.id,
 		number: String(holdings.conversation.number),
@@ -315,6 +316,29 @@ export const routeMatrix: Record<string, RouteRow> = {
 			},
 		}),
 	},
+	// Teams: everyone reads, owners and admins write; their members are the workspace's.
+	'GET /v1/workspaces/:id/teams': { expect: members(200) },
+	'POST /v1/workspaces/:id/teams': {
+		expect: managers(201),
+		prepare: (fx) => ({ body: { name: `Team ${crypto.randomBytes(4).toString('hex')}`, userIds: [fx.team.agent.user.id] } }),
+	},
+	'GET /v1/workspaces/:id/teams/:teamId': { expect: members(200) },
+	'PATCH /v1/workspaces/:id/teams/:teamId': { expect: managers(200), prepare: () => ({ body: { description: 'Changed' } }) },
+	'PUT /v1/workspaces/:id/teams/:teamId/members': { expect: managers(200), prepare: (fx) => ({ body: { userIds: [fx.team.agent.user.id] } }) },
+	'DELETE /v1/workspaces/:id/teams/:teamId': {
+		expect: managers(204),
+		prepare: async (fx) => ({
+			params: {
+				teamId: (
+					await db()
+						.insertInto('teams')
+						.values({ workspaceId: fx.here.workspaceId, name: `Gone ${crypto.randomBytes(4).toString('hex')}` })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+				).id,
+			},
+		}),
+	},
 	'GET /v1/workspaces/:id/canned-responses': { expect: members(200) },
 	'POST /v1/workspaces/:id/canned-responses': {
 		expect: managers(201),
@@ -464,6 +488,7 @@ export function idsOf(holdings: Holdings): string[] {
 		holdings.channel.slug,
 		holdings.contact.id,
 		holdings.label.id,
+		holdings.teamOf.id,
 		holdings.canned.id,
 		holdings.conversation.id,
 		holdings.attachment.id,
@@ -481,6 +506,7 @@ export const listsHold: Record<string, (fx: Fixtures) => string> = {
 	'GET /v1/workspaces/:id/contacts': (fx) => fx.here.contact.id,
 	'GET /v1/workspaces/:id/contacts/export': () => 'Here contact',
 	'GET /v1/workspaces/:id/labels': (fx) => fx.here.label.id,
+	'GET /v1/workspaces/:id/teams': (fx) => fx.here.teamOf.id,
 	'GET /v1/workspaces/:id/canned-responses': (fx) => fx.here.canned.id,
 	'GET /v1/workspaces/:id/channels': (fx) => fx.here.channel.id,
 	'GET /v1/workspaces/:id/conversations': (fx) => fx.here.conversation.id,
