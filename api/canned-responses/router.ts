@@ -1,8 +1,7 @@
 import { Router, type Request } from 'express'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { isUniqueViolation } from '#api/db/errors.ts'
-import { HttpError } from '#api/http/errors.ts'
+import { HttpError, refusedAsTaken } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
@@ -13,23 +12,13 @@ function cannedNotFound() {
 	return new HttpError(404, 'inbox:errors.cannedNotFound')
 }
 
-/** The 409 of a short code the workspace already has (in any case), shown beside the field. */
-function shortCodeTaken(req: Request, shortCode: string) {
-	const values = { shortCode }
-	return new HttpError(409, 'inbox:errors.shortCodeTaken', {
-		values,
-		details: { source: 'body', fields: { shortCode: [req.t('inbox:errors.shortCodeTaken', values)] } },
-	})
-}
-
 /** `/v1/workspaces/:id/canned-responses`: everyone reads (the composer offers them), owners and admins write. */
 export function cannedResponsesRouter({ db }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
 
-	const taken = (req: Request, shortCode: string) => (error: unknown) => {
-		throw isUniqueViolation(error, cannedCodeConstraint) ? shortCodeTaken(req, shortCode) : error
-	}
+	// A short code the workspace already has (in any case) is a 409 beside the field.
+	const taken = (req: Request, shortCode: string) => refusedAsTaken(req, cannedCodeConstraint, 'shortCode', 'inbox:errors.shortCodeTaken', { shortCode })
 
 	router.get(
 		'/',

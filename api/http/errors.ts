@@ -1,6 +1,6 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler } from 'express'
 import { type TFunction } from 'i18next'
-import { isDatabaseUnavailable } from '#api/db/errors.ts'
+import { isDatabaseUnavailable, isUniqueViolation } from '#api/db/errors.ts'
 
 /** Values interpolated into a translated message. */
 export type MessageValues = Record<string, string | number>
@@ -23,6 +23,16 @@ export class HttpError extends Error {
 /** An error whose message is also shown beside one field of the form. */
 export function fieldError(req: Request, status: number, field: string, messageKey: string, values: MessageValues = {}): HttpError {
 	return new HttpError(status, messageKey, { values, details: { source: 'body', fields: { [field]: [req.t(messageKey, values)] } } })
+}
+
+/**
+ * For a write's `catch`: a duplicate the database refused on `constraint` (a name another row of the
+ * workspace has) is a 409 beside `field`; any other error is thrown as it is.
+ */
+export function refusedAsTaken(req: Request, constraint: string, field: string, messageKey: string, values: MessageValues = {}) {
+	return (error: unknown): never => {
+		throw isUniqueViolation(error, constraint) ? fieldError(req, 409, field, messageKey, values) : error
+	}
 }
 
 export type ErrorBody = { message: string; statusCode: number; details: unknown }

@@ -1,12 +1,11 @@
 import { Router, type Request } from 'express'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { fieldError, HttpError } from '#api/http/errors.ts'
+import { HttpError, refusedAsTaken } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
-import { isUniqueViolation } from '#api/db/errors.ts'
 import { createLabel, deleteLabel, updateLabel } from './actions.ts'
 import { findLabel, labelTitleConstraint, listLabels } from './queries.ts'
 import { createLabelBody, labelParams, updateLabelBody } from './schemas.ts'
@@ -15,12 +14,8 @@ export function labelNotFound() {
 	return new HttpError(404, 'contacts:errors.labelNotFound')
 }
 
-/** A title another label of the workspace has (in any case: titles are citext) is a 409 beside the title field; any other error as it is. */
-const refusedTitle =
-	(req: Request, title: string) =>
-	(error: unknown): never => {
-		throw isUniqueViolation(error, labelTitleConstraint) ? fieldError(req, 409, 'title', 'contacts:errors.labelTitleTaken', { title }) : error
-	}
+/** A title another label of the workspace has (in any case: titles are citext) is a 409 beside the title field. */
+const refusedTitle = (req: Request, title: string) => refusedAsTaken(req, labelTitleConstraint, 'title', 'contacts:errors.labelTitleTaken', { title })
 
 /** `/v1/workspaces/:id/labels`: everyone reads, owners and admins write. */
 export function labelsRouter({ db, realtime }: ApiContext): Router {

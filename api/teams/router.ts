@@ -1,8 +1,7 @@
 import { Router, type Request } from 'express'
 import { type ApiContext } from '#api/context.ts'
-import { isUniqueViolation } from '#api/db/errors.ts'
 import { requireUser } from '#api/http/authenticate.ts'
-import { fieldError, HttpError } from '#api/http/errors.ts'
+import { fieldError, HttpError, refusedAsTaken } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
@@ -15,12 +14,8 @@ export function teamNotFound() {
 	return new HttpError(404, 'workspaces:errors.teamNotFound')
 }
 
-/** A name another team of the workspace has (in any case: names are citext) is a 409 beside the name field; any other error as it is. */
-const refusedName =
-	(req: Request, name: string) =>
-	(error: unknown): never => {
-		throw isUniqueViolation(error, teamNameConstraint) ? fieldError(req, 409, 'name', 'workspaces:errors.teamNameTaken', { name }) : error
-	}
+/** A name another team of the workspace has (in any case: names are citext) is a 409 beside the name field. */
+const refusedName = (req: Request, name: string) => refusedAsTaken(req, teamNameConstraint, 'name', 'workspaces:errors.teamNameTaken', { name })
 
 /** `/v1/workspaces/:id/teams`: everyone reads, owners and admins write. */
 export function teamsRouter({ db, realtime }: ApiContext): Router {
