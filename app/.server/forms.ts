@@ -1,6 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/node'
-import { type serverT } from '#app/i18n/i18n.server.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
 import { type Locale } from '#locales/languages.ts'
 import { ApiError, errorDetail, type ApiClient } from './api.ts'
 import { rethrowApiError } from './session.ts'
@@ -18,7 +18,7 @@ type ValidationDetails = { details?: { fields?: Record<string, string[]> } }
 export type FormReply<Extra extends object = object> = Extra & { result: SubmissionResult<string[]> }
 
 /**
- * What an action's function for one intent is given (`profileAction`'s, `campaignsAction`'s): the
+ * What an action's function for one intent is given (the profile's, the campaigns', the contacts'): the
  * signed-in user's API and language, the post, where the page is, its words, and `signedIn` for
  * `replyWithApiError`.
  */
@@ -30,6 +30,11 @@ export type Posted = {
 	here: string
 	t: Awaited<ReturnType<typeof serverT>>
 	signedIn: { locale: Locale; request: Request }
+}
+
+/** The `Posted` of a post to the page at `here`, read (`formData`) by the action. */
+export async function postedOf(request: Request, formData: FormData, { locale, api }: { locale: Locale; api: ApiClient }, here: string): Promise<Posted> {
+	return { locale, api, request, formData, here, t: await serverT(locale), signedIn: { locale, request } }
 }
 
 /** Beside the result: what the page is told with it, the fields never sent back (passwords), the answer's headers (a cookie set however the form went). */

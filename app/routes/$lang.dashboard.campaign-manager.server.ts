@@ -2,10 +2,9 @@ import { parseWithZod } from '@conform-to/zod'
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { type CampaignJson } from '#app/.server/api.ts'
 import * as campaigns from '#app/.server/campaigns.ts'
-import { apiFailure, replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
+import { apiFailure, postedOf, replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { serverT } from '#app/i18n/i18n.server.ts'
 import { campaignBody, campaignSchema } from './$lang.dashboard.campaign-manager.schema.ts'
 
 /** What each of the page's forms is given, and the workspace. */
@@ -17,14 +16,8 @@ export async function campaignsAction(args: ActionFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const formData = await request.formData()
 	const posted: CampaignPost = {
-		locale,
-		api,
-		request,
-		formData,
+		...(await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/campaign-manager`)),
 		workspaceId: user.workspace.id,
-		here: `/${locale}/dashboard/campaign-manager`,
-		t: await serverT(locale),
-		signedIn: { locale, request },
 	}
 	const intent = String(formData.get('intent') ?? 'save')
 	switch (intent) {

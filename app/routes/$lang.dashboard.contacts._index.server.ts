@@ -2,28 +2,24 @@ import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { type ImportResult } from '#app/.server/api.ts'
 import { bulkContacts, deleteContact, importContacts, mergeContact, optInContact } from '#app/.server/contacts.ts'
 import { findCountry } from '#app/.server/countries.ts'
-import { apiFailure } from '#app/.server/forms.ts'
+import { apiFailure, postedOf, type Posted } from '#app/.server/forms.ts'
 import { refusalToast, requireUser, type SignedIn } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { serverT } from '#app/i18n/i18n.server.ts'
 import { formOf } from '#app/utils/http.ts'
 
-/** What each of the page's forms is given: the signed-in user's API, the post, and where the list and the workspace's contacts are. */
-type Posted = Pick<SignedIn, 'locale' | 'api'> & {
-	request: Request
-	formData: FormData
-	t: Awaited<ReturnType<typeof serverT>>
-	workspaceId: string
-	/** The list as the page showed it. */
-	back: string
-}
+/** What each of the page's forms is given, the workspace, and the list as the page showed it. */
+type ContactsPost = Posted & { workspaceId: string; back: string }
 
 /** The contacts page's action: each form names its intent, answered by the function of that name below; the bulk bar names none. */
 export async function contactsAction(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
 	const formData = await formOf(request)
-	const posted: Posted = { locale, api, request, formData, t: await serverT(locale), workspaceId: user.workspace.id, back: listAddress(locale, formData) }
+	const posted: ContactsPost = {
+		...(await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/contacts`)),
+		workspaceId: user.workspace.id,
+		back: listAddress(locale, formData),
+	}
 	switch (String(formData.get('intent') ?? '')) {
 		case 'import':
 			return importCsv(posted)
@@ -58,7 +54,7 @@ const contactAddress = (locale: SignedIn['locale'], contactId: string) => `/${lo
 const importAnswer = (answer: { problem: string | null; result: ImportResult | null; country: string }, status?: number) =>
 	data({ intent: 'import' as const, ...answer }, status ? { status } : undefined)
 
-async function importCsv({ api, formData, workspaceId, t, locale, request }: Posted) {
+async function importCsv({ api, formData, workspaceId, t, locale, request }: ContactsPost) {
 	const file = formData.get('file')
 	if (!(file instanceof File) || file.size === 0)
 		return importAnswer({ problem: t('contacts.import.noFile'), result: null, country: String(formData.get('country') ?? '') }, 400)
@@ -76,7 +72,7 @@ async function importCsv({ api, formData, workspaceId, t, locale, request }: Pos
 	}
 }
 
-async function optIn({ api, formData, workspaceId, t, locale, request }: Posted) {
+async function optIn({ api, formData, workspaceId, t, locale, request }: ContactsPost) {
 	const contactId = String(formData.get('contactId') ?? '')
 	const name = String(formData.get('name') ?? '')
 	const shown = contactAddress(locale, contactId)
@@ -89,7 +85,7 @@ async function optIn({ api, formData, workspaceId, t, locale, request }: Posted)
 }
 
 /** The visitor merged into the contact they may be (`into`); the merged contact is shown. */
-async function merge({ api, formData, workspaceId, t, locale, request }: Posted) {
+async function merge({ api, formData, workspaceId, t, locale, request }: ContactsPost) {
 	const contactId = String(formData.get('contactId') ?? '')
 	const into = String(formData.get('into') ?? '')
 	try {
@@ -103,7 +99,7 @@ async function merge({ api, formData, workspaceId, t, locale, request }: Posted)
 	}
 }
 
-async function deleteOne({ api, formData, workspaceId, back, t, locale, request }: Posted) {
+async function deleteOne({ api, formData, workspaceId, back, t, locale, request }: ContactsPost) {
 	try {
 		await deleteContact(api, workspaceId, String(formData.get('contactId') ?? ''))
 	} catch (error) {
@@ -113,7 +109,7 @@ async function deleteOne({ api, formData, workspaceId, back, t, locale, request 
 }
 
 /** Bulk actions on the ticked rows; deleting asks once more (`confirmed`). */
-async function applyToTicked({ api, formData, workspaceId, back, t, locale, request }: Posted) {
+async function applyToTicked({ api, formData, workspaceId, back, t, locale, request }: ContactsPost) {
 	const contactIds = formData.getAll('contactIds').map(String)
 	const bulkAction = String(formData.get('bulkAction') ?? '')
 	if (contactIds.length === 0) return redirectWithToast(back, { type: 'warning', title: t('contacts.bulk.none') })

@@ -5,7 +5,7 @@ import { ApiError } from '#app/.server/api.ts'
 import * as account from '#app/.server/auth.ts'
 import { type TwoFactorSetup } from '#app/.server/auth.ts'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
-import { replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
+import { postedOf, replyInvalid, replyWithApiError, type Posted } from '#app/.server/forms.ts'
 import { getThemePreference } from '#app/.server/preferences.ts'
 import { refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -31,7 +31,7 @@ export async function profileAction(args: ActionFunctionArgs) {
 	const { request } = args
 	const { locale, api } = await requireUser(args, { workspace: 'optional' })
 	const formData = await formOf(request)
-	const posted: Posted = { locale, api, request, formData, here: `/${locale}/dashboard/profile`, t: await serverT(locale), signedIn: { locale, request } }
+	const posted = await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/profile`)
 	switch (formData.get('intent')) {
 		case 'resend-verification':
 			return resendVerification(posted)
