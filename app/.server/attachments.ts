@@ -3,16 +3,19 @@ import { ApiError, type ApiClient } from './api.ts'
 // The API's answer headers that say what the file is and how a browser may treat it.
 const passed = ['Content-Type', 'Content-Length', 'Content-Disposition', 'X-Content-Type-Options', 'Content-Security-Policy', 'Cache-Control']
 
+/** The API's answer streamed on as it comes, with those of its headers `names` lists, beside `headers`. */
+export function streamOn(answer: Response, names: readonly string[], headers = new Headers()): Response {
+	for (const name of names) {
+		const value = answer.headers.get(name)
+		if (value) headers.set(name, value)
+	}
+	return new Response(answer.body, { status: 200, headers })
+}
+
 /** A file streamed through from the API with its headers; the API's refusal (404, translated) passed on as text. */
 export async function streamAttachment(load: () => Promise<Response>): Promise<Response> {
 	try {
-		const answer = await load()
-		const headers = new Headers()
-		for (const name of passed) {
-			const value = answer.headers.get(name)
-			if (value) headers.set(name, value)
-		}
-		return new Response(answer.body, { status: 200, headers })
+		return streamOn(await load(), passed)
 	} catch (error) {
 		if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
 		return new Response(error.message, {

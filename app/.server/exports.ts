@@ -1,5 +1,6 @@
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { type Locale } from '#locales/languages.ts'
+import { streamOn } from './attachments.ts'
 import { refusalToast } from './session.ts'
 
 /**
@@ -11,10 +12,5 @@ export async function streamCsv(load: () => Promise<Response>, refused: { locale
 		const t = await serverT(refused.locale)
 		throw await refusalToast(error, { locale: refused.locale, request: refused.request, to: refused.to, title: t(refused.title) })
 	})
-	const headers = new Headers({ 'Cache-Control': 'no-store' })
-	for (const name of ['Content-Type', 'Content-Disposition']) {
-		const value = answer.headers.get(name)
-		if (value) headers.set(name, value)
-	}
-	return new Response(answer.body, { status: 200, headers })
+	return streamOn(answer, ['Content-Type', 'Content-Disposition'], new Headers({ 'Cache-Control': 'no-store' }))
 }
