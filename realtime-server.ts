@@ -22,7 +22,7 @@ async function main() {
 	const server = await startStandaloneRealtime({
 		host: config.host,
 		port: config.port,
-		apps: [config.app],
+		apps: [{ ...config.app, webhooks: config.webhookUrl ? [{ url: config.webhookUrl, eventTypes: ['member_added', 'member_removed'] }] : [] }],
 		logger: logger.child({ module: 'realtime' }),
 		...realtimeServerOptions(config.limits),
 	})

@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
 /** The API tests that start the built server, or servers of their own, and kill them. */
-const ownServers = ['campaigns-crash', 'faults-database', 'faults-shutdown', 'quick-start', 'quick-start-root'].map((name) => `tests/api/${name}.test.ts`)
+const ownServers = ['assignment-burst', 'campaigns-crash', 'faults-database', 'faults-shutdown', 'quick-start', 'quick-start-root'].map(
+	(name) => `tests/api/${name}.test.ts`,
+)
 
 /** An API project: a fresh database for the run, and its files one after another so fixtures stay predictable. */
 const apiProject = (name: string, include: string[], exclude: string[] = []) => ({

@@ -20,6 +20,7 @@ import { teamsRouter } from './teams/router.ts'
 import { linkRouter } from './link/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
+import { realtimeWebhookRouter } from './realtime/webhook-router.ts'
 import { webhooksRouter } from './webhooks/router.ts'
 import { userRouter, workspacesRouter } from './workspaces/router.ts'
 import { reportsRouter } from './reports/router.ts'
@@ -75,13 +76,16 @@ export function createApi(options: ContextOptions): Router {
 }
 
 /**
- * `/webhooks`: where providers post (api/webhooks/router.ts). Beside `/v1`, not in it: the body
+ * `/webhooks`: where providers post (api/webhooks/router.ts), and the realtime server its presence
+ * (api/realtime/webhook-router.ts). Beside `/v1`, not in it: the body
  * is read raw for signatures, and no member signs these requests.
  */
 export function createWebhooks(options: ContextOptions): Router {
 	const router = Router()
+	const context = apiContext(options)
 	router.use(apiLanguage)
-	router.use(webhooksRouter(apiContext(options)))
+	router.use('/realtime', realtimeWebhookRouter(context))
+	router.use(webhooksRouter(context))
 	router.use(notFound)
 	router.use(errorHandler)
 	return router

@@ -94,6 +94,13 @@ const envSchema = z.object({
 		.min(1, 'AUDIT_LOG_DAYS must be at least 1')
 		.max(36_500, 'AUDIT_LOG_DAYS must be at most 36500 (a hundred years)')
 		.default(365),
+	// How long after a member's last connection closes their availability turns offline by itself, in seconds.
+	PRESENCE_OFFLINE_AFTER: z.coerce
+		.number({ invalid_type_error: 'PRESENCE_OFFLINE_AFTER must be a number of seconds' })
+		.int('PRESENCE_OFFLINE_AFTER must be a whole number of seconds')
+		.min(0, 'PRESENCE_OFFLINE_AFTER must be at least 0')
+		.max(86_400, 'PRESENCE_OFFLINE_AFTER must be at most 86400 (a day)')
+		.default(600),
 	// The words a customer answers, alone, to stop campaigns (comma-separated).
 	OPT_OUT_WORDS: z
 		.string()

@@ -165,7 +165,15 @@ export function clientAddressFor(trust: string): (req: IncomingMessage) => strin
 }
 
 /** The standalone realtime process (`npm run start:realtime`): one app, where it listens, how it stops, its limits. */
-export type StandaloneRealtimeConfig = { app: RealtimeApp; host: string; port: number; logLevel: Config['LOG_LEVEL']; limits: RealtimeLimits }
+export type StandaloneRealtimeConfig = {
+	app: RealtimeApp
+	host: string
+	port: number
+	logLevel: Config['LOG_LEVEL']
+	limits: RealtimeLimits
+	/** Where its presence webhooks go (REALTIME_WEBHOOK_URL: the app's `/webhooks/realtime`); none without it. */
+	webhookUrl?: string
+}
 
 const standaloneLimits = z.object({ TRUST_PROXY: trustProxy, ...realtimeLimits })
 
@@ -173,7 +181,8 @@ const standaloneLimits = z.object({ TRUST_PROXY: trustProxy, ...realtimeLimits }
  * The standalone process's configuration, from the same PUSHER_* variables the app processes
  * publish with: PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required (every process must agree on
  * them, so none is generated), it listens on HOST (0.0.0.0) and PUSHER_PORT (6001, Soketi's), with the
- * app's REALTIME_* limits and TRUST_PROXY (a proxy in front of it, too, must not count as one client).
+ * app's REALTIME_* limits and TRUST_PROXY (a proxy in front of it, too, must not count as one client);
+ * REALTIME_WEBHOOK_URL is where it tells who connects (presence, for auto-assignment).
  */
 export function parseStandaloneRealtimeConfig(env: Record<string, string | undefined>): StandaloneRealtimeConfig {
 	const problems: string[] = []
@@ -191,6 +200,9 @@ export function parseStandaloneRealtimeConfig(env: Record<string, string | undef
 	if (!logLevel) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')}`)
 	const limits = standaloneLimits.safeParse(env)
 	if (!limits.success) problems.push(...limits.error.issues.map((issue) => issue.message))
+	const webhookUrl = env.REALTIME_WEBHOOK_URL?.trim() || undefined
+	if (webhookUrl && !/^https?:$/.test(URL.canParse(webhookUrl) ? new URL(webhookUrl).protocol : ''))
+		problems.push("REALTIME_WEBHOOK_URL must be an http(s) URL (the app's /webhooks/realtime)")
 	if (problems.length || !limits.success) throw new ConfigError(problems)
-	return { app, host: env.HOST?.trim() || '0.0.0.0', port, logLevel: logLevel ?? 'info', limits: limits.data }
+	return { app, host: env.HOST?.trim() || '0.0.0.0', port, logLevel: logLevel ?? 'info', limits: limits.data, webhookUrl }
 }

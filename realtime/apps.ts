@@ -1,8 +1,12 @@
+import { type WebhookConfig } from './webhooks.ts'
+
 export interface AppConfig {
 	id: string
 	key: string
 	secret: string
 	enabled?: boolean
+	// Where the app's webhooks go (presence's member_added and member_removed), as Soketi configures them.
+	webhooks?: readonly WebhookConfig[]
 	maxConnections?: number
 	clientEvents?: boolean
 	maxClientEventsPerSecond?: number
@@ -25,6 +29,7 @@ export interface App extends AppLimits {
 	key: string
 	secret: string
 	enabled: boolean
+	webhooks?: readonly WebhookConfig[]
 }
 
 export const DEFAULT_APP_LIMITS: AppLimits = {

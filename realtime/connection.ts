@@ -32,6 +32,7 @@ import {
 } from './protocol.ts'
 import { TokenBucket } from './rate-limit.ts'
 import { verifyChannelAuth, verifyUserAuth } from './signature.ts'
+import { type WebhookSender } from './webhooks.ts'
 
 export interface ConnectionSettings {
 	activityTimeoutSeconds: number
@@ -48,6 +49,7 @@ export interface ConnectionContext {
 	adapter: Adapter
 	logger: Logger
 	settings: ConnectionSettings
+	webhooks: WebhookSender
 }
 
 const MAX_EVENT_NAME_LENGTH = 200
@@ -292,6 +294,7 @@ export class Connection implements AdapterSocket {
 				data: JSON.stringify({ user_id: member.user_id, user_info: member.user_info }),
 			})
 			await adapter.publish(app.id, channel, added, this.id)
+			this.context.webhooks.send(app, { name: 'member_added', channel, user_id: member.user_id })
 		}
 		if (isCacheChannel(channel)) {
 			const cached = await adapter.getCachedEvent(app.id, channel)
@@ -366,6 +369,7 @@ export class Connection implements AdapterSocket {
 				data: JSON.stringify({ user_id: outcome.memberRemoved.user_id }),
 			})
 			await adapter.publish(app.id, channel, removed)
+			this.context.webhooks.send(app, { name: 'member_removed', channel, user_id: outcome.memberRemoved.user_id })
 		}
 	}
 

@@ -11,6 +11,7 @@ import { createHttpHandler, type HttpHandler } from './http-api.ts'
 import { LocalAdapter } from './local-adapter.ts'
 import { type Logger, noopLogger } from './logger.ts'
 import { CloseCode, closeReason, errorMessage, SUPPORTED_PROTOCOLS } from './protocol.ts'
+import { createWebhookSender } from './webhooks.ts'
 
 export type { Adapter, AdapterSocket, ChannelStats, JoinOptions } from './adapter.ts'
 export type { App, AppConfig, AppLimits } from './apps.ts'
@@ -19,6 +20,7 @@ export type { HttpHandler } from './http-api.ts'
 export type { Logger } from './logger.ts'
 export { LocalAdapter } from './local-adapter.ts'
 export { CloseCode, ErrorCode } from './protocol.ts'
+export type { WebhookConfig, WebhookEvent, WebhookEventName } from './webhooks.ts'
 
 export interface RealtimeServerOptions {
 	apps: AppConfig[]
@@ -49,6 +51,8 @@ export interface RealtimeServerOptions {
 	cacheTtlSeconds?: number
 	// How long close() waits for clients to finish the closing handshake before dropping them.
 	closeTimeoutMs?: number
+	// How long a member_removed webhook waits for the user to come back (a page reload) before it is sent.
+	memberRemovedWebhookDelayMs?: number
 }
 
 export interface RealtimeServer {
@@ -75,6 +79,7 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 	const apps = new AppRegistry(options.apps, options.appDefaults)
 	const adapter = options.adapter ?? new LocalAdapter()
 	const ownsAdapter = options.adapter === undefined
+	const webhooks = createWebhookSender({ logger, memberRemovedDelayMs: options.memberRemovedWebhookDelayMs })
 	const settings: ConnectionSettings = {
 		activityTimeoutSeconds: options.activityTimeoutSeconds ?? 120,
 		pongTimeoutSeconds: options.pongTimeoutSeconds ?? 30,
@@ -145,7 +150,7 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 				ws.close(admitted.code, closeReason(admitted.message))
 				return
 			}
-			const connection = new Connection(newSocketId(), ws, { app: admitted.app, adapter, logger, settings })
+			const connection = new Connection(newSocketId(), ws, { app: admitted.app, adapter, logger, settings, webhooks })
 			connections.set(connection.id, connection)
 			perAddress.set(address, (perAddress.get(address) ?? 0) + 1)
 			void connection.closed.then(() => {
@@ -188,6 +193,8 @@ export function createRealtimeServer(options: RealtimeServerOptions): RealtimeSe
 			for (const connection of connections.values()) connection.kill()
 			await allClosed
 		}
+		// The leaves the closed sockets made, told now: the members come back with a member_added wherever they reconnect.
+		await webhooks.close()
 		if (ownsAdapter) await adapter.close()
 	}
 

@@ -8,6 +8,7 @@ import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { pinoHttp } from 'pino-http'
+import { forgetConnections } from '#api/assignment/presence.ts'
 import { createApi, createWebhooks } from '#api/index.ts'
 import { readingOncePerPage } from '#api/http/page-reads.ts'
 import { isReachable, type DatabaseHandle } from '#api/db/database.ts'
@@ -91,10 +92,22 @@ export async function createAppServer(options: {
 
 	const realtimeConfig = resolveRealtimeConfig(config)
 	// Without PUSHER_HOST this process is also the Pusher-protocol server, on the same port.
-	const realtimeServer = realtimeConfig.embedded
-		? createRealtimeServer({ apps: [realtimeConfig.app], logger: logger.child({ module: 'realtime' }), ...realtimeServerOptions(config) })
-		: undefined
 	let realtimePort = realtimeConfig.port
+	// Its presence webhooks go to this process's API (or the API elsewhere): who is connected, for auto-assignment.
+	const presenceWebhook = {
+		url: () =>
+			config.API_BASE_URL
+				? new URL('/webhooks/realtime', config.API_BASE_URL).href
+				: `http://${hostForUrl(realtimeConfig.host)}:${realtimePort}/webhooks/realtime`,
+		eventTypes: ['member_added', 'member_removed'] as const,
+	}
+	const realtimeServer = realtimeConfig.embedded
+		? createRealtimeServer({
+				apps: [{ ...realtimeConfig.app, webhooks: [presenceWebhook] }],
+				logger: logger.child({ module: 'realtime' }),
+				...realtimeServerOptions(config),
+			})
+		: undefined
 	const realtime = createRealtime({ target: () => publishTarget(realtimeConfig, realtimePort), logger })
 	if (realtimeServer) {
 		// Its HTTP API reads its own bodies; mounted before the request log, which would log every publish.
@@ -182,14 +195,16 @@ export async function createAppServer(options: {
 	let jobs: JobRunner | undefined
 	return {
 		server,
-		listen: () =>
-			new Promise((resolve, reject) => {
+		listen: async () => {
+			// Nobody is connected to this process's realtime server before it listens, whatever the rows say.
+			if (realtimeServer && api) await forgetConnections(database.db, realtime, config.PRESENCE_OFFLINE_AFTER)
+			return new Promise((resolve, reject) => {
 				server.once('error', reject)
 				server.listen(config.PORT, config.HOST, () => {
 					const address = server.address()
 					const port = address && typeof address === 'object' ? address.port : config.PORT
 					const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST
-					const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+					const url = `http://${hostForUrl(host)}:${port}`
 					if (!config.API_BASE_URL) apiBaseUrl = `${url}/v1`
 					if (realtimeServer) realtimePort = port
 					Promise.resolve(options.startJobs?.())
@@ -199,7 +214,8 @@ export async function createAppServer(options: {
 						})
 						.catch(reject)
 				})
-			}),
+			})
+		},
 		close: async () => {
 			shuttingDown = true
 			for (const res of inFlight) {
@@ -224,6 +240,9 @@ export async function createAppServer(options: {
 		},
 	}
 }
+
+/** A host as a URL writes it: an IPv6 address in brackets. */
+const hostForUrl = (host: string) => (host.includes(':') ? `[${host}]` : host)
 
 type RemixBuild = { build: ServerBuild | (() => Promise<ServerBuild>); close: () => Promise<void> }
 

@@ -13,10 +13,12 @@ export type Candidate = {
 	capacity: number | null
 	/** When they were last given a conversation (ms since the epoch); null: never. */
 	lastAssignedAt: number | null
+	/** The auto-assigning teams they are in: they take those teams' conversations only. */
+	teamIds: readonly string[]
 }
 
-/** A conversation waiting in a team's queue, since `queuedAt` (ms since the epoch). */
-export type Queued = { conversationId: string; queuedAt: number }
+/** A conversation waiting in its team's queue, since `queuedAt` (ms since the epoch). */
+export type Queued = { conversationId: string; teamId: string; queuedAt: number }
 
 export type Assignment = { conversationId: string; userId: string }
 
@@ -39,17 +41,18 @@ export function pickAgent(candidates: readonly Candidate[]): string | null {
 }
 
 /**
- * Serves a queue oldest first while anyone has room: each conversation goes where `pickAgent`
- * says, with the loads as the earlier ones of this drain left them. `now` stamps the assignments.
- * Returns them in order; what is left waits.
+ * Serves a workspace's queues oldest first: each conversation goes where `pickAgent` says among
+ * its team's members, with the loads as the earlier ones of this drain left them (capacity is an
+ * agent's across all their teams). `now` stamps the assignments. Returns them in order; what is
+ * left waits: nobody of its team has room.
  */
 export function drainQueue(queue: readonly Queued[], candidates: readonly Candidate[], now: number): Assignment[] {
 	const loads = candidates.map((candidate) => ({ ...candidate }))
 	const waiting = [...queue].sort((a, b) => a.queuedAt - b.queuedAt || (a.conversationId < b.conversationId ? -1 : 1))
 	const assignments: Assignment[] = []
 	for (const conversation of waiting) {
-		const userId = pickAgent(loads)
-		if (userId === null) break
+		const userId = pickAgent(loads.filter((candidate) => candidate.teamIds.includes(conversation.teamId)))
+		if (userId === null) continue
 		const chosen = loads.find((candidate) => candidate.userId === userId)!
 		chosen.open += 1
 		// Later in the same drain than any earlier pick, so ties rotate.

@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely'
 import { type NewAttachment } from '#api/attachments/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type Conversation, type ConversationsTable, type Message, type MessageTemplateUse } from '#api/db/schema.ts'
+import { enqueue, leaveQueue, requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
@@ -62,13 +63,17 @@ export async function changeConversation(
 		await activityLine(trx, conversation, { key: `activity.priority.${changes.priority}`, values: { actor: actor.name } }, actor, events)
 	}
 	if (Object.keys(values).length === 0) return { conversation, events }
+	const next = { status: values.status ?? conversation.status, assigneeId: values.assigneeId !== undefined ? values.assigneeId : conversation.assigneeId }
 	const updated = await trx
 		.updateTable('conversations')
-		.set({ ...values, updatedAt: sql<Date>`now()` })
+		.set({ ...values, ...(await leaveQueue(trx, conversation, next)), updatedAt: sql<Date>`now()` })
 		.where('id', '=', conversation.id)
 		.returningAll()
 		.executeTakeFirstOrThrow()
-	return { conversation: updated, events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
+	// An agent with one open conversation fewer has room for the queue's next; one left without an assignee joins its team's queue.
+	const freed = conversation.status === 'open' && conversation.assigneeId !== null && (next.status !== 'open' || next.assigneeId !== conversation.assigneeId)
+	if (freed) await requestDrainIfWaiting(trx, conversation.workspaceId)
+	return { conversation: await enqueue(trx, updated), events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
 }
 
 /** Adds and removes a locked conversation's labels, with a line naming the labels added and one naming those removed. */

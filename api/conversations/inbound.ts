@@ -4,6 +4,7 @@ import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { enqueue, routeReopened } from '#api/assignment/queue.ts'
 import { isOptOut } from '#api/campaigns/opt-out.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
@@ -101,9 +102,17 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			.where('id', '=', conversation.id)
 			.returningAll()
 			.executeTakeFirstOrThrow()
+		// An unassigned conversation the customer writes in joins its team's queue (a campaign's waits for their answer);
+		// a reopened one too, when its assignee is away and the workspace says so.
+		let away: Message | undefined
+		if (reopens) {
+			const routed = await routeReopened(trx, conversation)
+			conversation = routed.conversation
+			if (routed.activity) away = await addActivity(trx, conversation, routed.activity)
+		} else conversation = await enqueue(trx, conversation)
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
-		return { conversation, message, duplicate: false, created, optedOut, before }
+		return { conversation, message, duplicate: false, created, optedOut, away, before }
 	})
 
 	if (!received.duplicate) {
@@ -111,6 +120,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		void publishEvents(db, realtime, [
 			conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation, received.before),
 			messageEvent('message.created', conversation, message),
+			...(received.away ? [messageEvent('message.created', conversation, received.away)] : []),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
 		])
 	}
@@ -199,7 +209,7 @@ async function findOrCreateIdentity(trx: DB, { channel, from }: InboundMessage) 
 	return (await existing())!
 }
 
-/** A new conversation, numbered after the workspace's last one. */
+/** A new conversation, numbered after the workspace's last one, of the channel's team. */
 async function startConversation(trx: DB, channel: Channel, identity: { id: string; contactId: string }): Promise<Conversation> {
 	const { lastNumber } = await trx
 		.insertInto('conversationNumbers')
@@ -209,7 +219,14 @@ async function startConversation(trx: DB, channel: Channel, identity: { id: stri
 		.executeTakeFirstOrThrow()
 	return trx
 		.insertInto('conversations')
-		.values({ workspaceId: channel.workspaceId, number: lastNumber, contactId: identity.contactId, channelId: channel.id, identityId: identity.id })
+		.values({
+			workspaceId: channel.workspaceId,
+			number: lastNumber,
+			contactId: identity.contactId,
+			channelId: channel.id,
+			identityId: identity.id,
+			teamId: channel.teamId,
+		})
 		.returningAll()
 		.executeTakeFirstOrThrow()
 }

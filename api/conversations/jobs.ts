@@ -9,6 +9,7 @@ import { type DB } from '#api/db/database.ts'
 import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
+import { routeReopened } from '#api/assignment/queue.ts'
 import { addActivity } from './inbound.ts'
 
 /** Tries of a message whose provider is out of reach or busy, before it is marked failed. */
@@ -114,12 +115,15 @@ export async function wakeSnoozed(db: DB, realtime: Realtime, conversationId: st
 			.executeTakeFirst()
 		if (!conversation) return undefined
 		const message = await addActivity(trx, conversation, { key: 'activity.snoozeEnded', values: {} })
-		return { conversation, message }
+		// Back in the open list: to its team's queue if it has no assignee, or one who is away and the workspace says so.
+		const routed = await routeReopened(trx, conversation)
+		const away = routed.activity && (await addActivity(trx, routed.conversation, routed.activity))
+		return { conversation: routed.conversation, messages: away ? [message, away] : [message], before: conversation }
 	})
 	if (!woken) return
 	await publishEvents(db, realtime, [
-		conversationEvent('conversation.updated', woken.conversation, { status: 'snoozed', assigneeId: woken.conversation.assigneeId }),
-		messageEvent('message.created', woken.conversation, woken.message),
+		conversationEvent('conversation.updated', woken.conversation, { status: 'snoozed', assigneeId: woken.before.assigneeId }),
+		...woken.messages.map((message) => messageEvent('message.created', woken.conversation, message)),
 	])
 }
 

@@ -61,6 +61,10 @@ export interface MembersTable {
 	lastAssignedAt: Date | null
 	/** The product turned them offline after their last connection closed: they are online again when they come back. */
 	offlineByPresence: Generated<boolean>
+	/** Since when they have a connection open (the realtime server's presence); null: none. */
+	connectedAt: Date | null
+	/** The time of the last presence event applied: an older one arriving late changes nothing. */
+	presenceAt: Date | null
 	createdAt: CreatedAt
 }
 
@@ -117,6 +121,7 @@ export interface Database {
 	cannedResponses: CannedResponsesTable
 	teams: TeamsTable
 	teamMembers: TeamMembersTable
+	queueWaits: QueueWaitsTable
 	channels: ChannelsTable
 	releasedChannelSlugs: ReleasedChannelSlugsTable
 	conversationNumbers: ConversationNumbersTable
@@ -270,6 +275,17 @@ export interface TeamsTable {
 }
 
 export type Team = Selectable<TeamsTable>
+
+/** A conversation's stay in a team's queue, written when it ends: by auto-assignment (`automatic`) or by hand. */
+export interface QueueWaitsTable {
+	id: Generated<string>
+	workspaceId: string
+	conversationId: string
+	teamId: string | null
+	queuedAt: Date
+	assignedAt: Date
+	automatic: boolean
+}
 
 export interface TeamMembersTable {
 	workspaceId: string

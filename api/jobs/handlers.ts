@@ -1,3 +1,5 @@
+import { drainQueues } from '#api/assignment/drain.ts'
+import { turnOfflineAfterLeaving } from '#api/assignment/presence.ts'
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
@@ -28,6 +30,12 @@ export const jobHandlers: JobHandlers = {
 	},
 	'refresh-reports': async (_payload, { db }) => {
 		await refreshReportsJob(db)
+	},
+	'drain-queues': async ({ workspaceId }, { db, realtime }) => {
+		await drainQueues(db, realtime, workspaceId)
+	},
+	'presence-offline': async (payload, { db, realtime }) => {
+		await turnOfflineAfterLeaving(db, realtime, payload)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

@@ -6,7 +6,7 @@ import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { createMailer, type Mailer } from '#api/mail/mailer.ts'
-import { type Realtime } from '#api/realtime/publisher.ts'
+import { silentRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { type Config } from '#config/config.ts'
 import { queuePool } from './pool.ts'
 
@@ -34,6 +34,10 @@ export type JobPayloads = {
 	/** Recomputes the report days that changes made stale (api/reports/rollup.ts); every minute, and again 5 s after a run that found work. */
 	'refresh-reports': Record<string, never>
 	/** Writes and sends a mail (api/mail/jobs.ts): an account's link, an invitation, or a notice; keyed per subject, retried while SMTP refuses. */
+	/** Serves a workspace's team queues while anyone has room (api/assignment/drain.ts); keyed per workspace, so many asks make one drain. */
+	'drain-queues': { workspaceId: string }
+	/** Turns a member offline a while after their last connection closed, unless they came back (api/assignment/presence.ts); keyed per member. */
+	'presence-offline': { workspaceId: string; userId: string; leftAt: string }
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
@@ -339,20 +343,4 @@ function loggerFor(log: Log): GraphileLogger {
 		else if (level === 'warning') log.info(`jobs: ${message}`)
 		else log.debug(`jobs: ${message}`)
 	})
-}
-
-const nothing = async () => {}
-const silentRealtime: Realtime = {
-	publish: nothing,
-	publishBatch: nothing,
-	notifyUser: nothing,
-	terminateUserConnections: nothing,
-	flush: nothing,
-	track: nothing,
-	authorizeChannel: () => {
-		throw new Error('the job queue signs no subscriptions')
-	},
-	authenticateUser: () => {
-		throw new Error('the job queue signs no sign-ins')
-	},
 }

@@ -22,6 +22,8 @@ export type Realtime = {
 	authorizeChannel: (socketId: string, channel: string, presence?: Pusher.PresenceChannelData) => Pusher.ChannelAuthResponse
 	/** Signs a user sign-in for a socket. */
 	authenticateUser: (socketId: string, user: Pusher.UserChannelData) => Pusher.UserAuthResponse
+	/** A webhook of the realtime server (Pusher's, Soketi's or ours), checked against the app's key and secret: its events, or null when it is not genuine. */
+	verifyWebhook: (headers: Record<string, string | undefined>, rawBody: string) => { time: Date; events: ReturnType<Pusher.WebHook['getEvents']> } | null
 }
 
 function sdk(target: RealtimeTarget, timeoutMs: number): Pusher {
@@ -85,5 +87,29 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 		},
 		authorizeChannel: (socketId, channel, presence) => signer.authorizeChannel(socketId, channel, presence),
 		authenticateUser: (socketId, user) => signer.authenticateUser(socketId, user),
+		verifyWebhook(headers, rawBody) {
+			const webhook = signer.webhook({ headers, rawBody })
+			if (!webhook.isContentTypeValid() || !webhook.isValid()) return null
+			const events = webhook.getEvents()
+			return Array.isArray(events) ? { time: webhook.getTime(), events } : null
+		},
 	}
+}
+
+const nothing = async () => {}
+/** Publishing to nobody: for work nobody watches while it runs (a job runner given no realtime, the seed). It signs nothing. */
+export const silentRealtime: Realtime = {
+	publish: nothing,
+	publishBatch: nothing,
+	notifyUser: nothing,
+	terminateUserConnections: nothing,
+	flush: nothing,
+	track: nothing,
+	authorizeChannel: () => {
+		throw new Error('a silent realtime signs no subscriptions')
+	},
+	authenticateUser: () => {
+		throw new Error('a silent realtime signs no sign-ins')
+	},
+	verifyWebhook: () => null,
 }

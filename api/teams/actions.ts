@@ -1,4 +1,5 @@
-import { type Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { requestDrain, requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { type Database } from '#api/db/schema.ts'
 import { type CreateTeamBody, type UpdateTeamBody } from './schemas.ts'
 
@@ -12,30 +13,60 @@ export async function createTeam(db: Executor, workspaceId: string, { userIds, .
 			.values({ workspaceId, ...values })
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		await replaceMembers(trx, workspaceId, team.id, userIds)
+		await writeMembers(trx, workspaceId, team.id, userIds)
 		return team.id
 	})
 }
 
-/** Whether the team was there to change. A name taken is thrown as createTeam's. */
+/**
+ * Whether the team was there to change. A name taken is thrown as createTeam's. A team that starts
+ * auto-assigning puts its open, unassigned conversations in its queue, from now; one that stops
+ * empties its queue (they stay unassigned in the team).
+ */
 export async function updateTeam(db: Executor, workspaceId: string, teamId: string, changes: UpdateTeamBody): Promise<boolean> {
-	const updated = await db
-		.updateTable('teams')
-		.set({ ...changes, updatedAt: new Date() })
-		.where('workspaceId', '=', workspaceId)
-		.where('id', '=', teamId)
-		.executeTakeFirst()
-	return updated.numUpdatedRows > 0n
+	return db.transaction().execute(async (trx) => {
+		const before = await trx
+			.selectFrom('teams')
+			.select('autoAssign')
+			.where('workspaceId', '=', workspaceId)
+			.where('id', '=', teamId)
+			.forUpdate()
+			.executeTakeFirst()
+		if (!before) return false
+		await trx
+			.updateTable('teams')
+			.set({ ...changes, updatedAt: new Date() })
+			.where('id', '=', teamId)
+			.execute()
+		if (changes.autoAssign === undefined || changes.autoAssign === before.autoAssign) return true
+		const conversations = trx.updateTable('conversations').where('workspaceId', '=', workspaceId).where('teamId', '=', teamId)
+		if (changes.autoAssign) {
+			await conversations
+				.set({ queuedAt: sql<Date>`now()` })
+				.where('status', '=', 'open')
+				.where('assigneeId', 'is', null)
+				.where('queuedAt', 'is', null)
+				.execute()
+			await requestDrain(trx, workspaceId)
+		} else await conversations.set({ queuedAt: null }).where('queuedAt', 'is not', null).execute()
+		return true
+	})
 }
 
 /** The team's members become exactly `userIds` (members of the workspace). */
 export async function replaceMembers(db: Executor, workspaceId: string, teamId: string, userIds: readonly string[]) {
-	await db.deleteFrom('teamMembers').where('workspaceId', '=', workspaceId).where('teamId', '=', teamId).execute()
+	await db.transaction().execute((trx) => writeMembers(trx, workspaceId, teamId, userIds))
+}
+
+/** In a transaction: a new member may take what waits. */
+async function writeMembers(trx: Executor, workspaceId: string, teamId: string, userIds: readonly string[]) {
+	await trx.deleteFrom('teamMembers').where('workspaceId', '=', workspaceId).where('teamId', '=', teamId).execute()
 	if (userIds.length > 0)
-		await db
+		await trx
 			.insertInto('teamMembers')
 			.values([...new Set(userIds)].map((userId) => ({ workspaceId, teamId, userId })))
 			.execute()
+	await requestDrainIfWaiting(trx, workspaceId)
 }
 
 /**

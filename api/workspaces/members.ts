@@ -12,6 +12,9 @@ import { listQuery, offsetOf, type Pagination } from '#api/http/pagination.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { handler } from '#api/http/handler.ts'
+import { requestDrainIfWaiting } from '#api/assignment/queue.ts'
+import { releaseConversations } from '#api/assignment/release.ts'
+import { publishEvents, type InboxEvent } from '#api/conversations/events.ts'
 import { queueMail } from '#api/mail/jobs.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
@@ -84,9 +87,19 @@ async function requireTarget(db: DB, req: Request, { workspace }: Membership): P
 }
 
 /** Leaving: anyone but the owner, who must hand the workspace over first. */
-async function leave(db: DB, { workspace, role }: Membership, user: { id: string; name: string }) {
+async function leave(db: DB, realtime: Realtime, { workspace, role }: Membership, user: { id: string; name: string }) {
 	if (role === 'owner') throw new HttpError(409, 'workspaces:errors.ownerCannotLeave')
-	await removeMember(db, workspace.id, user.id, (trx) => recordAudit(trx, workspace.id, user, 'member.left'))
+	await removeAssignee(db, realtime, workspace.id, user.id, (trx) => recordAudit(trx, workspace.id, user, 'member.left'))
+}
+
+/** Removes a member with their open conversations' assignments (api/assignment/release.ts), told to the inbox once done. */
+async function removeAssignee(db: DB, realtime: Realtime, workspaceId: string, userId: string, alongside: (trx: DB) => Promise<void>) {
+	let released: InboxEvent[] = []
+	await removeMember(db, workspaceId, userId, async (trx) => {
+		await alongside(trx)
+		released = await releaseConversations(trx, workspaceId, userId)
+	})
+	void publishEvents(db, realtime, released)
 }
 
 /** Tells the workspace, then closes the removed user's connections: they reconnect without its channels. */
@@ -122,7 +135,16 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req)
 			const { availability } = parseRequest(req, 'body', availabilityBody)
-			await db.updateTable('members').set({ availability }).where('workspaceId', '=', workspace.id).where('userId', '=', req.user.id).execute()
+			// Their own choice: coming back no longer turns them online by itself. Online, they may take the queue's next.
+			await db.transaction().execute(async (trx) => {
+				await trx
+					.updateTable('members')
+					.set({ availability, offlineByPresence: false })
+					.where('workspaceId', '=', workspace.id)
+					.where('userId', '=', req.user.id)
+					.execute()
+				if (availability === 'online') await requestDrainIfWaiting(trx, workspace.id)
+			})
 			void publishWorkspaceEvent(db, realtime, workspace.id, 'member.updated', { userId: req.user.id })
 			res.json(await findMember(db, workspace.id, req.user.id))
 		}),
@@ -190,13 +212,13 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			const membership = await requireMember(db, req)
 			const target = await requireTarget(db, req, membership)
 			if (target.userId === req.user.id) {
-				await leave(db, membership, req.user)
+				await leave(db, realtime, membership, req.user)
 				announceRemoval(db, realtime, membership.workspace.id, req.user.id)
 				return res.status(204).end()
 			}
 			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 			if (target.role === 'owner') throw ownerProtected()
-			await removeMember(db, membership.workspace.id, target.userId, (trx) =>
+			await removeAssignee(db, realtime, membership.workspace.id, target.userId, (trx) =>
 				recordAudit(trx, membership.workspace.id, req.user, 'member.removed', { member: target.name, memberId: target.userId, role: target.role }),
 			)
 			announceRemoval(db, realtime, membership.workspace.id, target.userId)
@@ -209,7 +231,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			// Leaving needs no two-step sign-in: a member who will not turn it on may go.
 			const membership = await requireMember(db, req, undefined, { twoFactor: 'optional' })
-			await leave(db, membership, req.user)
+			await leave(db, realtime, membership, req.user)
 			announceRemoval(db, realtime, membership.workspace.id, req.user.id)
 			res.status(204).end()
 		}),

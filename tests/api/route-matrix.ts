@@ -471,6 +471,12 @@ export const routeMatrix: Record<string, RouteRow> = {
 		}),
 	},
 
+	// The realtime server posts presence here, signed with its app's secret: a session is no signature.
+	'POST /webhooks/realtime': {
+		expect: everyone(401),
+		foreign: false,
+		prepare: () => ({ body: { time_ms: Date.now(), events: [] } }),
+	},
 	// Providers post here: an event for a channel that is not there is acknowledged and dropped.
 	'ALL /webhooks/:kind/:channelId': {
 		expect: everyone(200),

@@ -29,6 +29,7 @@ import * as m0028 from './0028_workspace_country.ts'
 import * as m0029 from './0029_workspace_event_numbers.ts'
 import * as m0027 from './0027_session_second_factor.ts'
 import * as m0030 from './0030_teams.ts'
+import * as m0031 from './0031_presence_and_queue_waits.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
 	'0028_workspace_country': m0028,
 	'0029_workspace_event_numbers': m0029,
 	'0030_teams': m0030,
+	'0031_presence_and_queue_waits': m0031,
 }

@@ -4,26 +4,12 @@ import { changeConversation, changeLabels, lockConversations, postMessage, type 
 import { receiveMessage } from '#api/conversations/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel } from '#api/db/schema.ts'
-import { type Realtime } from '#api/realtime/publisher.ts'
+import { silentRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { demoChannel, demoThreads, type Step, type Teammate, type Thread } from './conversations.ts'
 import * as people from './people.ts'
 
 // Nobody listens while the seed runs: the browser reads the threads when it opens the inbox.
-const nothing = async () => {}
-export const unheard: Realtime = {
-	publish: nothing,
-	publishBatch: nothing,
-	notifyUser: nothing,
-	terminateUserConnections: nothing,
-	flush: nothing,
-	track: nothing,
-	authorizeChannel: () => {
-		throw new Error('the seed signs no subscriptions')
-	},
-	authenticateUser: () => {
-		throw new Error('the seed signs no users')
-	},
-}
+export const unheard: Realtime = silentRealtime
 
 /** The demo team by the threads' short names (api/db/seed/demo.ts creates them). */
 const teamEmails: Record<Teammate, string> = { owner: 'demo@example.com', amira: 'amira@example.com', julien: 'julien@example.com' }
