@@ -436,7 +436,7 @@ function install(mode: Mode, baseUrl: string, agents: Agent[], state: RunState):
 			}
 			agent.onResubscribed = () => reload('resubscribed')
 		} else {
-			const view: InboxView = { query: inboxQuery(new URLSearchParams()), me: agent.userId }
+			const view: InboxView = { query: inboxQuery(new URLSearchParams()), me: agent.userId, myTeamIds: [] }
 			// Which of the sequence's gaps this is: said by the call it comes from.
 			let during: Cause = 'gap'
 			const created = createEventSequence({

@@ -27,14 +27,15 @@ async function activityLine(trx: DB, conversation: Conversation, activity: Activ
 const statusActivity = { open: 'activity.reopened', pending: 'activity.pending', resolved: 'activity.resolved', snoozed: 'activity.snoozed' } as const
 
 /**
- * Changes a locked conversation's status, snooze, assignee or priority: one activity line per
+ * Changes a locked conversation's status, snooze, assignee, team or priority: one activity line per
  * change that really changes something, the snooze's wake-up job (or its removal), and a
- * notification for a new assignee other than the actor. `assigneeName` names `changes.assigneeId`.
+ * notification for a new assignee other than the actor. `assigneeName` names `changes.assigneeId`,
+ * `teamName` names `changes.teamId`.
  */
 export async function changeConversation(
 	trx: DB,
 	conversation: Conversation,
-	changes: ConversationChanges & { assigneeName?: string },
+	changes: ConversationChanges & { assigneeName?: string; teamName?: string },
 	actor: Actor,
 ): Promise<Changed> {
 	const events: InboxEvent[] = []
@@ -57,6 +58,13 @@ export async function changeConversation(
 		await activityLine(trx, conversation, activity, actor, events)
 		if (changes.assigneeId && changes.assigneeId !== actor.id)
 			events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
+	}
+	if (changes.teamId !== undefined && changes.teamId !== conversation.teamId) {
+		values.teamId = changes.teamId
+		const activity: Activity = changes.teamId
+			? { key: 'activity.teamChanged', values: { actor: actor.name, team: changes.teamName ?? '' } }
+			: { key: 'activity.teamRemoved', values: { actor: actor.name } }
+		await activityLine(trx, conversation, activity, actor, events)
 	}
 	if (changes.priority !== undefined && priorities.indexOf(changes.priority) !== conversation.priority) {
 		values.priority = priorities.indexOf(changes.priority)

@@ -9,8 +9,8 @@ import { conversationsForEvents, messagesById } from './queries.ts'
 
 type ConversationRef = Pick<Conversation, 'id' | 'workspaceId' | 'number'>
 type MessageRef = Pick<Message, 'id' | 'kind' | 'direction'>
-/** Where a conversation stood before a change: the tabs and counts it leaves. */
-type Standing = Pick<Conversation, 'status' | 'assigneeId'>
+/** Where a conversation stood before a change: the tabs and counts it leaves. Without `teamId`, its team did not change. */
+type Standing = Pick<Conversation, 'status' | 'assigneeId'> & { teamId?: string | null }
 
 /** What members (and a link visitor) hear of a change, gathered in its transaction and published once it committed. */
 export type InboxEvent =
@@ -18,7 +18,7 @@ export type InboxEvent =
 	| { event: 'message.created' | 'message.updated'; conversation: ConversationRef; message: MessageRef }
 	| { event: 'notification'; userId: string; kind: 'assigned' | 'mentioned'; conversation: ConversationRef }
 
-/** `before`: its status and assignee before the change, when the change moved it (a page moves it between its counts). */
+/** `before`: its status, assignee and team before the change, when the change moved it (a page moves it between its counts). */
 export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef, before?: Standing): InboxEvent => ({
 	event,
 	conversation,
@@ -44,12 +44,13 @@ export type ConversationEventData = Numbered & {
 	conversationId: string
 	number: number
 	conversation?: ConversationEventJson
-	previous?: { status: ConversationStatus; assigneeId: string | null } | null
+	previous?: { status: ConversationStatus; assigneeId: string | null; teamId: string | null } | null
 }
 /** `message.created` and `message.updated`: the message as the thread shows it. Without `message`, the page reloads. */
 export type MessageEventData = Numbered & { conversationId: string; number: number; messageId: string; message?: MessageJson }
 
-const standing = (before: Standing | undefined) => before && { status: before.status, assigneeId: before.assigneeId }
+const standing = (before: Standing | undefined, row: ConversationEventJson | undefined) =>
+	before && { status: before.status, assigneeId: before.assigneeId, teamId: before.teamId !== undefined ? before.teamId : (row?.team?.id ?? null) }
 
 /**
  * Publishes after the commit, never awaited by routes: on the workspace's channel what changed,
@@ -120,7 +121,9 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 		}
 		const row = conversations.get(conversation.id)
 		const previous =
-			entry.event === 'conversation.created' ? null : standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null }))
+			entry.event === 'conversation.created'
+				? null
+				: standing(entry.before ?? (row && { status: row.status, assigneeId: row.assignee?.id ?? null, teamId: row.team?.id ?? null }), row)
 		const data: ConversationEventData = { workspaceId: conversation.workspaceId, ...ids, conversation: row, previous }
 		ofWorkspace.push({ event: entry.event, data })
 	}

@@ -22,6 +22,8 @@ export type ConversationJson = {
 	contact: { id: string; name: string; email: string | null; unverifiedEmail: string | null; phone: string | null; avatarColor: string }
 	channel: { id: string; kind: ChannelKind; name: string }
 	assignee: { id: string; name: string } | null
+	/** The team it belongs to; null: none. */
+	team: { id: string; name: string } | null
 	labels: LabelSummary[]
 	/** Incoming messages the reading member has not seen. */
 	unreadCount: number
@@ -65,8 +67,11 @@ export type ConversationListJson = {
 	countsLimit: number | null
 }
 
-/** `GET /conversations/summary`: the sidebar's open conversations, the reader's and nobody's. */
-export type InboxSummaryJson = { mine: number; unassigned: number }
+/**
+ * `GET /conversations/summary`: the sidebar's open conversations, the reader's, nobody's and those
+ * of the reader's teams (`myTeamIds`, so that a page can follow that count with the events).
+ */
+export type InboxSummaryJson = { mine: number; unassigned: number; myTeams: number; myTeamIds: string[] }
 
 /** `GET /conversations/{number}/messages`: a page of the thread, oldest first; `olderCursor` is the `before` of the page before it. */
 export type MessagePageJson = { messages: MessageJson[]; olderCursor: string | null }

@@ -30,7 +30,14 @@ const messageWithFile = messageWithFileBody.extend({
 	file: z.string().openapi({ format: 'binary', description: 'The file, as the one part named `file` (up to UPLOAD_MAX_BYTES).' }),
 })
 
-const inboxSummary = answerSchema<InboxSummaryJson>()(z.object({ mine: z.number().int(), unassigned: z.number().int() }))
+const inboxSummary = answerSchema<InboxSummaryJson>()(
+	z.object({
+		mine: z.number().int(),
+		unassigned: z.number().int(),
+		myTeams: z.number().int().openapi({ description: 'Open conversations of the caller’s teams.' }),
+		myTeamIds: z.array(z.string().uuid()).openapi({ description: 'The caller’s teams.' }),
+	}),
+)
 
 const conversationAnswer = answerSchema<ConversationJson>()(
 	z
@@ -50,6 +57,7 @@ const conversationAnswer = answerSchema<ConversationJson>()(
 			}),
 			channel: z.object({ id: z.string().uuid(), kind: z.enum(channelKinds), name: z.string() }),
 			assignee: z.object({ id: z.string().uuid(), name: z.string() }).nullable(),
+			team: z.object({ id: z.string().uuid(), name: z.string() }).nullable().openapi({ description: 'The team it belongs to; null: none.' }),
 			labels: z.array(labelSummary),
 			unreadCount: z.number().int().openapi({ description: 'Incoming messages the caller has not seen.' }),
 			lastMessage: z
@@ -116,13 +124,13 @@ const conversationView = answerSchema<ConversationViewJson>()(
 
 /** `/v1/workspaces/{id}/conversations` (router.ts): the team inbox, for every member. */
 export function documentConversations(docs: ApiDocs) {
-	const conversation = { description: 'The conversation, with its contact, channel, assignee and labels.', schema: conversationAnswer }
+	const conversation = { description: 'The conversation, with its contact, channel, assignee, team and labels.', schema: conversationAnswer }
 	docs.add({
 		method: 'get',
 		path: '/',
 		summary: 'A page of conversations',
 		description:
-			'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, pending, snoozed, resolved), with the same filters and search.',
+			'Keyset pages: `nextCursor` is the `after` of the following one; `counts` are the tabs’ (open, pending, snoozed, resolved), with the same filters and search. `team` is a team’s id, or `mine` for the caller’s teams.',
 		params: workspaceParams,
 		query: listConversationsQuery,
 		responses: { 200: { description: 'A page of conversations, and how many each status tab has.', schema: conversationList } },
@@ -130,14 +138,14 @@ export function documentConversations(docs: ApiDocs) {
 	docs.add({
 		method: 'get',
 		path: '/summary',
-		summary: 'The open conversations that are the caller’s, and those nobody’s',
+		summary: 'The open conversations that are the caller’s, those nobody’s and those of the caller’s teams',
 		params: workspaceParams,
 		responses: { 200: { description: 'The counts.', schema: inboxSummary } },
 	})
 	docs.add({
 		method: 'post',
 		path: '/bulk',
-		summary: 'Assign, change the status of, or label many conversations',
+		summary: 'Assign, move to a team, change the status of, or label many conversations',
 		params: workspaceParams,
 		body: bulkBody,
 		responses: { 200: { description: 'How many conversations were changed.', schema: z.object({ updated: z.number().int() }) } },
@@ -147,7 +155,7 @@ export function documentConversations(docs: ApiDocs) {
 	docs.add({
 		method: 'patch',
 		path: '/:number',
-		summary: 'Change status, snooze, assignee or priority',
+		summary: 'Change status, snooze, assignee, team or priority',
 		params: conversationParams,
 		body: updateConversationBody,
 		responses: { 200: conversation },

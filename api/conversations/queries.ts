@@ -6,7 +6,7 @@ import { conversationStatuses, priorities, type ConversationStatus, type Databas
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
 import { attachmentsOfMessage } from '#api/attachments/queries.ts'
-import { type ConversationEventJson, type ConversationJson, type ConversationViewJson, type MessageJson } from './json.ts'
+import { type ConversationEventJson, type ConversationJson, type ConversationViewJson, type InboxSummaryJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
 
 type Executor = Kysely<Database>
@@ -52,6 +52,7 @@ function selectConversations(db: Executor, readerId: string) {
 			.innerJoin('contacts', 'contacts.id', 'conversations.contactId')
 			.innerJoin('channels', 'channels.id', 'conversations.channelId')
 			.leftJoin('users as assignees', 'assignees.id', 'conversations.assigneeId')
+			.leftJoin('teams', 'teams.id', 'conversations.teamId')
 			.leftJoin('conversationReads', (join) =>
 				join.onRef('conversationReads.conversationId', '=', 'conversations.id').on('conversationReads.userId', '=', readerId),
 			)
@@ -75,6 +76,8 @@ function selectConversations(db: Executor, readerId: string) {
 				'channels.name as channelName',
 				'conversations.assigneeId',
 				'assignees.name as assigneeName',
+				'conversations.teamId',
+				'teams.name as teamName',
 				sql<number>`greatest(conversations.incoming_count - coalesce(conversation_reads.seen_count, 0), 0)`.as('unreadCount'),
 				'conversations.lastMessageExcerpt',
 				'conversations.lastMessageDirection',
@@ -107,6 +110,7 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 		},
 		channel: { id: row.channelId, kind: row.channelKind, name: row.channelName },
 		assignee: row.assigneeId ? { id: row.assigneeId, name: row.assigneeName ?? '' } : null,
+		team: row.teamId ? { id: row.teamId, name: row.teamName ?? '' } : null,
 		labels: row.labels,
 		unreadCount: row.unreadCount,
 		lastMessage:
@@ -237,6 +241,10 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 	return sql<SqlBool>`conversations.id = any(array(select conversation_words.conversation_id from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}))`
 }
 
+/** The teams `userId` is a member of in the workspace, as an array (read once, then each conversation's team is looked up in it). */
+const myTeams = (workspaceId: string, userId: string) =>
+	sql`array(select team_members.team_id from team_members where team_members.workspace_id = ${workspaceId} and team_members.user_id = ${userId})`
+
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
 
 /** A list's filters and search as conditions on `conversations`, its status tab and page aside. */
@@ -251,6 +259,8 @@ export async function listConditions(
 	if (query.assignee === 'me') conditions.push(sql<SqlBool>`conversations.assignee_id = ${readerId}`)
 	else if (query.assignee === 'unassigned') conditions.push(sql<SqlBool>`conversations.assignee_id is null`)
 	else if (query.assignee !== 'all') conditions.push(sql<SqlBool>`conversations.assignee_id = ${query.assignee}`)
+	if (query.team === 'mine') conditions.push(sql<SqlBool>`conversations.team_id = any(${myTeams(workspaceId, readerId)})`)
+	else if (query.team) conditions.push(sql<SqlBool>`conversations.team_id = ${query.team}`)
 	if (query.channelId) conditions.push(sql<SqlBool>`conversations.channel_id = ${query.channelId}`)
 	if (query.contactId) conditions.push(sql<SqlBool>`conversations.contact_id = ${query.contactId}`)
 	if (query.priority) conditions.push(sql<SqlBool>`conversations.priority = ${priorities.indexOf(query.priority)}`)
@@ -339,7 +349,7 @@ export async function conversationList(db: Executor, workspaceId: string, reader
 	const assigneeKey =
 		query.assignee === 'me' ? readerId : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
 	const conditions = await listConditions(db, workspaceId, readerId, query, broadAbove)
-	const narrowed = Boolean(query.channelId || query.contactId || query.priority || query.labelId || query.search)
+	const narrowed = Boolean(query.team || query.channelId || query.contactId || query.priority || query.labelId || query.search)
 	const [page, counts] = await Promise.all([
 		listConversations(db, workspaceId, readerId, query, conditions),
 		narrowed ? filteredCounts(db, workspaceId, conditions) : tabCounts(db, workspaceId, assigneeKey),
@@ -347,17 +357,33 @@ export async function conversationList(db: Executor, workspaceId: string, reader
 	return { page, counts, countsLimit: narrowed ? filteredCountsLimit : null }
 }
 
-/** The sidebar's open conversations: the reader's and nobody's. */
-export async function inboxSummary(db: Executor, workspaceId: string, userId: string): Promise<{ mine: number; unassigned: number }> {
-	const rows = await db
-		.selectFrom('conversationCounts')
-		.select(['assigneeKey', 'count'])
-		.where('workspaceId', '=', workspaceId)
-		.where('status', '=', 'open')
-		.where('assigneeKey', 'in', [userId, unassignedKey])
-		.execute()
+/**
+ * The sidebar's open conversations: the reader's and nobody's (kept counts), and those of the
+ * reader's teams, counted by the team index (conversations_team_activity_idx).
+ */
+export async function inboxSummary(db: Executor, workspaceId: string, userId: string): Promise<InboxSummaryJson> {
+	const [rows, teams] = await Promise.all([
+		db
+			.selectFrom('conversationCounts')
+			.select(['assigneeKey', 'count'])
+			.where('workspaceId', '=', workspaceId)
+			.where('status', '=', 'open')
+			.where('assigneeKey', 'in', [userId, unassignedKey])
+			.execute(),
+		db.selectFrom('teamMembers').select('teamId').where('workspaceId', '=', workspaceId).where('userId', '=', userId).orderBy('teamId').execute(),
+	])
+	const myTeamIds = teams.map((team) => team.teamId)
+	const myTeams = myTeamIds.length
+		? await db
+				.selectFrom('conversations')
+				.select(sql<number>`count(*)::int`.as('count'))
+				.where('workspaceId', '=', workspaceId)
+				.where('teamId', 'in', myTeamIds)
+				.where('status', '=', 'open')
+				.executeTakeFirstOrThrow()
+		: { count: 0 }
 	const countOf = (key: string) => rows.find((row) => row.assigneeKey === key)?.count ?? 0
-	return { mine: countOf(userId), unassigned: countOf(unassignedKey) }
+	return { mine: countOf(userId), unassigned: countOf(unassignedKey), myTeams: myTeams.count, myTeamIds }
 }
 
 type MessageRow = Message & { senderName: string | null; attachments: MessageJson['attachments'] }

@@ -83,6 +83,15 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 		return member.name
 	}
 
+	/** The team's name, when it is one of the workspace's (422 otherwise, beside the field). */
+	async function requireTeam(trx: DB, req: Request, workspaceId: string, teamId: string | null | undefined): Promise<string | undefined> {
+		if (!teamId) return undefined
+		// Held until the change commits: the team cannot be deleted in between.
+		const team = await trx.selectFrom('teams').select('name').where('workspaceId', '=', workspaceId).where('id', '=', teamId).forKeyShare().executeTakeFirst()
+		if (!team) throw fieldError(req, 422, 'teamId', 'inbox:errors.teamNotInWorkspace')
+		return team.name
+	}
+
 	async function requireLabels(trx: DB, req: Request, workspaceId: string, field: string, labelIds: string[]) {
 		const known = await existingLabelIds(trx, workspaceId, labelIds)
 		if (known.size < labelIds.length) throw fieldError(req, 422, field, 'inbox:errors.unknownLabels')
@@ -121,11 +130,13 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			const { updated, events } = await db.transaction().execute(async (trx) => {
 				const conversations = await lockConversations(trx, workspace.id, body.numbers)
 				const assigneeName = body.action === 'assign' ? await requireAssignee(trx, req, workspace.id, body.assigneeId) : undefined
+				const teamName = body.action === 'team' ? await requireTeam(trx, req, workspace.id, body.teamId) : undefined
 				if (body.labelId) await requireLabels(trx, req, workspace.id, 'labelId', [body.labelId])
 				const events: InboxEvent[] = []
 				for (const conversation of conversations) {
 					if (body.action === 'assign')
 						events.push(...(await changeConversation(trx, conversation, { assigneeId: body.assigneeId, assigneeName }, actor)).events)
+					if (body.action === 'team') events.push(...(await changeConversation(trx, conversation, { teamId: body.teamId, teamName }, actor)).events)
 					if (body.action === 'status')
 						events.push(...(await changeConversation(trx, conversation, { status: body.status, snoozedUntil: body.snoozedUntil }, actor)).events)
 					if (body.action === 'addLabel') events.push(...(await changeLabels(trx, conversation, { add: [body.labelId!], remove: [] }, actor)))
@@ -156,7 +167,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			const { events } = await db.transaction().execute(async (trx) => {
 				const conversation = await lockConversation(trx, req, workspace.id)
 				const assigneeName = await requireAssignee(trx, req, workspace.id, changes.assigneeId)
-				return changeConversation(trx, conversation, { ...changes, assigneeName }, actorOf(req))
+				const teamName = await requireTeam(trx, req, workspace.id, changes.teamId)
+				return changeConversation(trx, conversation, { ...changes, assigneeName, teamName }, actorOf(req))
 			})
 			announce(events)
 			res.json(await conversationAnswer(req, workspace.id, number))

@@ -33,6 +33,13 @@ export const listConversationsQuery = z
 		/** One contact's conversations (the contact panel lists them). */
 		contactId: optionalParameter(uuid()),
 		labelId: optionalParameter(uuid()),
+		/** One team's conversations, or (`mine`) those of the reader's teams. */
+		team: optionalParameter(
+			z
+				.string()
+				.refine((team) => team === 'mine' || z.string().uuid().safeParse(team).success, 'inbox:validation.team')
+				.transform((team) => team.toLowerCase()),
+		),
 		priority: optionalParameter(z.enum(priorities)),
 		search: optionalParameter(z.string().trim().max(limits.search)).transform((search) => search || undefined),
 		sort: optionalParameter(z.enum(conversationSorts)).transform((sort) => sort ?? 'activity'),
@@ -105,6 +112,8 @@ export const updateConversationBody = z
 		status: z.enum(conversationStatuses).optional(),
 		snoozedUntil: snoozedUntil.nullable().optional(),
 		assigneeId: uuid().nullable().optional(),
+		/** A team of the workspace; null: none. */
+		teamId: uuid().nullable().optional(),
 		priority: z.enum(priorities).optional(),
 	})
 	.strict()
@@ -121,7 +130,7 @@ export const replaceLabelsBody = z
 	})
 	.strict()
 
-export const bulkActions = ['assign', 'status', 'addLabel', 'removeLabel'] as const
+export const bulkActions = ['assign', 'team', 'status', 'addLabel', 'removeLabel'] as const
 
 export const bulkBody = z
 	.object({
@@ -132,14 +141,17 @@ export const bulkBody = z
 			.transform((numbers) => [...new Set(numbers)]),
 		action: z.enum(bulkActions),
 		assigneeId: uuid().nullable().optional(),
+		teamId: uuid().nullable().optional(),
 		status: z.enum(conversationStatuses).optional(),
 		snoozedUntil: snoozedUntil.nullable().optional(),
 		labelId: uuid().optional(),
 	})
 	.strict()
 	.superRefine((body, context) => {
-		const required = (field: 'assigneeId' | 'status' | 'labelId') => context.addIssue({ code: 'custom', path: [field], message: 'validation.required' })
+		const required = (field: 'assigneeId' | 'teamId' | 'status' | 'labelId') =>
+			context.addIssue({ code: 'custom', path: [field], message: 'validation.required' })
 		if (body.action === 'assign' && body.assigneeId === undefined) required('assigneeId')
+		if (body.action === 'team' && body.teamId === undefined) required('teamId')
 		if (body.action === 'status' && !body.status) required('status')
 		if (body.action === 'status') checkSnooze(body, context)
 		if ((body.action === 'addLabel' || body.action === 'removeLabel') && !body.labelId) required('labelId')

@@ -1,13 +1,13 @@
-import { type ApiClient, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type Query } from './api.ts'
+import { type ApiClient, type ConversationListJson, type ConversationViewJson, type InboxSummaryJson, type Query, type TeamJson } from './api.ts'
 
 // A workspace's conversations (api/conversations/router.ts). What the inbox posts is the API's to check.
 const conversationsOf = (workspaceId: string) => `/workspaces/${workspaceId}/conversations`
 const conversationPath = (workspaceId: string, number: number) => `${conversationsOf(workspaceId)}/${number}`
 
-/** A page of the list: `status`, `assignee`, `channelId`, `labelId`, `priority`, `search`, `sort`, `after`, `limit`. */
+/** A page of the list: `status`, `assignee`, `team`, `channelId`, `labelId`, `priority`, `search`, `sort`, `after`, `limit`. */
 export const listConversations = (api: ApiClient, workspaceId: string, query: Query) => api.get<ConversationListJson>(conversationsOf(workspaceId), query)
 
-/** Open conversations assigned to me and to nobody: the sidebar's counts. */
+/** Open conversations assigned to me, to nobody and to my teams: the sidebar's counts. */
 export const inboxSummary = (api: ApiClient, workspaceId: string) => api.get<InboxSummaryJson>(`${conversationsOf(workspaceId)}/summary`)
 
 /** A conversation, a page of its thread (`before`, `limit`) and the contact's latest `others` conversations; it is not marked read. */
@@ -37,3 +37,7 @@ export const retryMessage = (api: ApiClient, workspaceId: string, number: number
 /** The conversation's labels, all at once. */
 export const replaceConversationLabels = (api: ApiClient, workspaceId: string, number: number, labelIds: string[]) =>
 	api.put(`${conversationPath(workspaceId, number)}/labels`, { labelIds })
+
+/** The workspace's teams with their members (api/teams/router.ts): the inbox's team choices and "my teams". */
+export const inboxTeams = (api: ApiClient, workspaceId: string) =>
+	api.get<{ teams: TeamJson[] }>(`/workspaces/${workspaceId}/teams`).then((answer) => answer.teams)

@@ -11,12 +11,12 @@ import { useRevalidateWhenIdle } from './use-revalidate-when-idle.ts'
 const revalidateIntervalMs = 1000
 
 /**
- * The events the shell itself shows (the workspace's name, the member's role and menu): they reload
- * the page. Any other event reloads a page only if one of its routes names it in its handle
+ * The events the shell itself shows (the workspace's name, the member's role and menu, the count of
+ * the member's teams' conversations): they reload the page. Any other event reloads a page only if one of its routes names it in its handle
  * (`handle.live`, prefixes of event names); a page that merges events into its data
  * (`useLiveData`) needs no reload for those.
  */
-const shellEvents = ['workspace.', 'member.']
+const shellEvents = ['workspace.', 'member.', 'team.']
 
 export type RouteLive = { live?: readonly string[] }
 

@@ -4,7 +4,15 @@ import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { type ChannelJson, type MemberJson } from '#app/.server/api.ts'
 import { listChannels } from '#app/.server/channels.ts'
-import { bulkConversations, listConversations, replaceConversationLabels, retryMessage, sendMessage, updateConversation } from '#app/.server/conversations.ts'
+import {
+	bulkConversations,
+	inboxTeams,
+	listConversations,
+	replaceConversationLabels,
+	retryMessage,
+	sendMessage,
+	updateConversation,
+} from '#app/.server/conversations.ts'
 import { inboxT, openedPart, optional } from '#app/.server/inbox.ts'
 import { listLabels } from '#app/.server/labels.ts'
 import { firstMembers } from '#app/.server/members.ts'
@@ -30,10 +38,12 @@ import { mergeInboxEvent } from '#app/utils/live-inbox.ts'
 import { type DashboardLoader } from './$lang.dashboard.tsx'
 
 // Conversations and messages merge into the page (useLiveData); these reload it, rarely as they come.
-export const handle = { i18n: ['inbox'], live: ['label.', 'contact.updated', 'contact.deleted', 'contact.merged'] }
+export const handle = { i18n: ['inbox'], live: ['label.', 'team.', 'contact.updated', 'contact.deleted', 'contact.merged'] }
 
 export type Member = Pick<MemberJson, 'userId' | 'name' | 'email'>
 export type Channel = Pick<ChannelJson, 'id' | 'kind' | 'name'>
+/** A team as the inbox offers it; `mine`: the reader is one of its members. */
+export type InboxTeam = { id: string; name: string; mine: boolean }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -45,11 +55,12 @@ export async function loader(args: LoaderFunctionArgs) {
 	const emptyPage: ConversationPage = { conversations: [], nextCursor: null, counts: { open: 0, pending: 0, resolved: 0, snoozed: 0 }, countsLimit: null }
 	// Read before the data: the events after it are what the page merges.
 	const since = await lastEvent(api, user.workspace.id)
-	const [{ list: page, failure }, labels, members, channels, opened] = await Promise.all([
+	const [{ list: page, failure }, labels, members, channels, teams, opened] = await Promise.all([
 		listOrToast(
 			listConversations(api, user.workspace.id, {
 				status: query.status,
 				assignee: query.assignee,
+				team: query.team || undefined,
 				channelId: query.channelId || undefined,
 				labelId: query.labelId || undefined,
 				priority: query.priority || undefined,
@@ -66,6 +77,9 @@ export async function loader(args: LoaderFunctionArgs) {
 			members.map(({ userId, name, email }) => ({ userId, name, email })),
 		),
 		optional(listChannels(api, user.workspace.id), [], locale, args.request).then((channels) => channels.map(({ id, kind, name }) => ({ id, kind, name }))),
+		optional(inboxTeams(api, user.workspace.id), [], locale, args.request).then((teams) =>
+			teams.map(({ id, name, members }): InboxTeam => ({ id, name, mine: members.some((member) => member.userId === user.id) })),
+		),
 		openedPart(api, user.workspace.id, url, locale, args.request),
 	])
 	return {
@@ -80,6 +94,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		labels,
 		members,
 		channels,
+		teams,
 		...opened,
 		failure,
 	}
@@ -159,9 +174,11 @@ export async function action(args: ActionFunctionArgs) {
 		const body =
 			kind === 'assign'
 				? { action: 'assign', assigneeId: value === 'me' ? user.id : value || null }
-				: kind === 'status'
-					? { action: 'status', status: value }
-					: { action: kind, labelId: value }
+				: kind === 'team'
+					? { action: 'team', teamId: value || null }
+					: kind === 'status'
+						? { action: 'status', status: value }
+						: { action: kind, labelId: value }
 		return bulkConversations(api, workspaceId, { numbers: numbers.slice(0, 100), ...body })
 			.then(({ updated }) => redirectWithToast(back, { type: 'success', title: t('bulk.done', { count: updated }) }))
 			.catch(refused(t('bulk.failed')))
@@ -216,9 +233,10 @@ export async function action(args: ActionFunctionArgs) {
 		return replaceConversationLabels(api, workspaceId, number, labelIds).then(() => redirect(back), refused(t('labels.failed')))
 	}
 
-	// Assignment, status and priority are all a PATCH of the conversation.
+	// Assignment, team, status and priority are all a PATCH of the conversation.
 	let changes: Record<string, unknown>
 	if (intent === 'assign') changes = { assigneeId: field('assigneeId') === 'me' ? user.id : field('assigneeId') || null }
+	else if (intent === 'team') changes = { teamId: field('teamId') || null }
 	else if (intent === 'priority') changes = { priority: priorities.find((value) => value === field('priority')) ?? field('priority') }
 	else if (intent === 'status') changes = { status: statuses.find((value) => value === field('status')) ?? field('status') }
 	else if (intent === 'snooze') {
@@ -234,7 +252,10 @@ export default function Conversations() {
 	const loaded = useLoaderData<typeof loader>()
 	// The list, its counts and the open thread follow the workspace's events (app/utils/live-inbox.ts).
 	const inboxData = useMemo(() => ({ page: loaded.page, conversation: loaded.conversation, thread: loaded.thread }), [loaded])
-	const inView = useMemo(() => ({ query: loaded.query, me: loaded.me.userId }), [loaded])
+	const inView = useMemo(
+		() => ({ query: loaded.query, me: loaded.me.userId, myTeamIds: loaded.teams.filter((team) => team.mine).map((team) => team.id) }),
+		[loaded],
+	)
 	const live = useLiveState(inboxData, loaded.since, inView, mergeInboxEvent)
 	const loaderData = { ...loaded, ...live.data }
 	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
@@ -275,7 +296,7 @@ export default function Conversations() {
 					)}
 				</section>
 				<aside className={styles.pane} data-pane="contact" aria-label={t('contact.title')}>
-					{conversation ? <ContactPanel conversation={conversation} others={otherConversations} /> : null}
+					{conversation ? <ContactPanel conversation={conversation} others={otherConversations} teams={loaderData.teams} /> : null}
 				</aside>
 			</div>
 			<Shortcuts />

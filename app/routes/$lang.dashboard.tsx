@@ -211,8 +211,8 @@ function ShellBody({ user, locale, workspaces, inbox: loadedInbox, since, blocke
 	)
 }
 
-/** Under "Conversations": the open ones that are mine and those nobody has taken. */
-function InboxCounts({ base, mine, unassigned }: { base: string; mine: number; unassigned: number }) {
+/** Under "Conversations": the open ones that are mine, those nobody has taken, and (for a member of a team) my teams'. */
+function InboxCounts({ base, mine, unassigned, myTeams, myTeamIds }: { base: string } & InboxSummaryJson) {
 	const { t } = useTranslation()
 	return (
 		<div className={styles.subNav}>
@@ -222,6 +222,11 @@ function InboxCounts({ base, mine, unassigned }: { base: string; mine: number; u
 			<Link to={`${base}?assignee=unassigned`} className={styles.subNavLink}>
 				{t('nav.unassigned')} <span className={styles.navCount}>{unassigned}</span>
 			</Link>
+			{myTeamIds.length ? (
+				<Link to={`${base}?team=mine`} className={styles.subNavLink}>
+					{t('nav.myTeams')} <span className={styles.navCount}>{myTeams}</span>
+				</Link>
+			) : null}
 		</div>
 	)
 }

@@ -24,9 +24,12 @@ const pick = <T extends string>(values: readonly T[], value: string | null, fall
 /** The list's tab, filters and order, read from the URL; unknown values fall back to the defaults. */
 export function inboxQuery(params: URLSearchParams) {
 	const assignee = params.get('assignee') ?? ''
+	const team = params.get('team') ?? ''
 	return {
 		status: pick([...statuses, 'all'] as const, params.get('status'), 'open'),
 		assignee: assignee === 'me' || assignee === 'unassigned' || /^[0-9a-f-]{36}$/.test(assignee) ? assignee : 'all',
+		/** `mine`: the reader's teams; a team's id; empty: any team. */
+		team: team === 'mine' || /^[0-9a-f-]{36}$/.test(team) ? team : '',
 		channelId: params.get('channelId') ?? '',
 		labelId: params.get('labelId') ?? '',
 		priority: pick(['', ...priorities] as const, params.get('priority'), ''),

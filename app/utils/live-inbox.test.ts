@@ -14,6 +14,7 @@ function row(number: number, changes: Partial<Conversation> = {}): Conversation 
 		contact: { id: `k${number}`, name: `Contact ${number}`, email: null, unverifiedEmail: null, phone: null, avatarColor: '#000' },
 		channel: { id: 'ch', kind: 'link', name: 'Site' },
 		assignee: null,
+		team: null,
 		labels: [],
 		unreadCount: 0,
 		lastMessage: null,
@@ -29,10 +30,12 @@ const page = (conversations: Conversation[], counts = { open: conversations.leng
 	counts,
 	countsLimit: null,
 })
-const view = (search = ''): InboxView => ({ query: inboxQuery(new URLSearchParams(search)), me })
+const myTeam = '7e9a0000-0000-4000-8000-000000000001'
+const otherTeam = '7e9a0000-0000-4000-8000-000000000002'
+const view = (search = ''): InboxView => ({ query: inboxQuery(new URLSearchParams(search)), me, myTeamIds: [myTeam] })
 const updated = (
 	conversation: Conversation,
-	previous: { status: Conversation['status']; assigneeId: string | null } | null,
+	previous: { status: Conversation['status']; assigneeId: string | null; teamId?: string | null } | null,
 	event = 'conversation.updated',
 ): WorkspaceEventEntry => {
 	const { unreadCount: _unread, ...shared } = conversation
@@ -106,15 +109,69 @@ describe('the inbox merges the workspace channel', () => {
 	})
 
 	test('the sidebar counts open conversations, mine and nobody’s', () => {
-		const assigned = mergeSidebarCounts(
-			{ mine: 0, unassigned: 1 },
-			me,
-			updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }),
+		const summary = { mine: 0, unassigned: 1, myTeams: 0, myTeamIds: [] }
+		const assigned = mergeSidebarCounts(summary, me, updated(row(1, { assignee: { id: me, name: 'Me' } }), { status: 'open', assigneeId: null }))
+		expect(assigned).toEqual({ kind: 'changed', data: { ...summary, mine: 1, unassigned: 0 } })
+		expect(
+			mergeSidebarCounts({ ...summary, mine: 1, unassigned: 0 }, me, updated(row(1, { status: 'pending' }), { status: 'pending', assigneeId: null })).kind,
+		).toBe('same')
+	})
+
+	test('the sidebar counts my teams’ open conversations as they enter and leave my teams', () => {
+		const summary = { mine: 0, unassigned: 1, myTeams: 0, myTeamIds: [myTeam] }
+		const inMine = { id: myTeam, name: 'Billing' }
+		const moved = mergeSidebarCounts(summary, me, updated(row(1, { team: inMine }), { status: 'open', assigneeId: null, teamId: null }))
+		expect(moved).toEqual({ kind: 'changed', data: { ...summary, myTeams: 1 } })
+		const counted = { ...summary, myTeams: 1 }
+		// A message in it moves nothing (the event's `previous` is where it stands); resolving it, or moving it to another team, takes it out.
+		expect(mergeSidebarCounts(counted, me, updated(row(1, { team: inMine }), { status: 'open', assigneeId: null, teamId: myTeam })).kind).toBe('same')
+		expect(mergeSidebarCounts(counted, me, updated(row(1, { team: inMine, status: 'resolved' }), { status: 'open', assigneeId: null }))).toEqual({
+			kind: 'changed',
+			data: { ...summary, unassigned: 0 },
+		})
+		expect(
+			mergeSidebarCounts(counted, me, updated(row(1, { team: { id: otherTeam, name: 'Sales' } }), { status: 'open', assigneeId: null, teamId: myTeam })),
+		).toEqual({ kind: 'changed', data: summary })
+	})
+
+	test('a team’s list gains and loses rows as their team changes, its counts follow, and one at its limit that loses a row reloads', () => {
+		const inMine = { id: myTeam, name: 'Billing' }
+		const teamPage = (conversations: Conversation[], counts = { open: conversations.length, pending: 0, resolved: 0, snoozed: 0 }) => ({
+			...page(conversations, counts),
+			countsLimit: 100,
+		})
+		const data: InboxData = { page: teamPage([row(1, { team: inMine })]), conversation: null, thread: null }
+		for (const search of ['team=mine', `team=${myTeam}`]) {
+			const entered = merged(data, view(search), updated(row(2, { team: inMine }), { status: 'open', assigneeId: null, teamId: null }))
+			expect(entered.page.conversations.map((conversation) => conversation.number)).toEqual([2, 1])
+			expect(entered.page.counts.open).toBe(2)
+			const left = merged(data, view(search), updated(row(1, { team: { id: otherTeam, name: 'Sales' } }), { status: 'open', assigneeId: null, teamId: myTeam }))
+			expect(left.page.conversations).toEqual([])
+			expect(left.page.counts.open).toBe(0)
+			// A conversation of another team, changed, stays out and counts nowhere.
+			const elsewhere = merged(
+				data,
+				view(search),
+				updated(row(3, { team: { id: otherTeam, name: 'Sales' }, status: 'pending' }), { status: 'open', assigneeId: null }),
+			)
+			expect(elsewhere.page).toEqual(data.page)
+		}
+		// Resolved: it leaves the open tab for the resolved one (the team, not in `previous`, is the row's).
+		const resolved = merged(data, view('team=mine'), updated(row(1, { team: inMine, status: 'resolved' }), { status: 'open', assigneeId: null }))
+		expect(resolved.page.counts).toEqual({ open: 0, pending: 0, resolved: 1, snoozed: 0 })
+		// At the limit ("100+"): one more stays 100+, one fewer is unknown without the server.
+		const full: InboxData = { ...data, page: teamPage([row(1, { team: inMine })], { open: 100, pending: 0, resolved: 0, snoozed: 0 }) }
+		expect(merged(full, view('team=mine'), updated(row(2, { team: inMine }), { status: 'open', assigneeId: null, teamId: null })).page.counts.open).toBe(100)
+		const message = merged(
+			full,
+			view('team=mine'),
+			updated(row(1, { team: inMine, lastActivityAt: '2026-11-26T12:00:00.000Z' }), { status: 'open', assigneeId: null }),
 		)
-		expect(assigned).toEqual({ kind: 'changed', data: { mine: 1, unassigned: 0 } })
-		expect(mergeSidebarCounts({ mine: 1, unassigned: 0 }, me, updated(row(1, { status: 'pending' }), { status: 'pending', assigneeId: null })).kind).toBe(
-			'same',
-		)
+		expect(message.page.counts.open).toBe(100)
+		expect(mergeInboxEvent(full, view('team=mine'), updated(row(1, { team: null }), { status: 'open', assigneeId: null, teamId: myTeam })).kind).toBe('reload')
+		// With another filter beside the team the page cannot tell what the counts were: they stay.
+		const labelled = merged(data, view(`team=mine&labelId=l1`), updated(row(1, { team: inMine, status: 'resolved' }), { status: 'open', assigneeId: null }))
+		expect(labelled.page.counts).toEqual(data.page.counts)
 	})
 
 	test('the dashboard reloads when a conversation is created or moves, not for a message that moves none', () => {

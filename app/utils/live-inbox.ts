@@ -10,12 +10,20 @@ import { priorities, type Conversation, type ConversationPage, type InboxQuery, 
  * (a row that may or may not match a search, an event without its data) reloads the page.
  */
 export type InboxData = { page: ConversationPage; conversation: Conversation | null; thread: MessagePage | null }
-export type InboxView = { query: InboxQuery; me: string }
+/** `myTeamIds`: the reader's teams, for the list of `?team=mine`. */
+export type InboxView = { query: InboxQuery; me: string; myTeamIds: readonly string[] }
 
 const same = { kind: 'same' } as const
 const reload = { kind: 'reload' } as const
 
-type Standing = { status: Conversation['status']; assigneeId: string | null }
+/** Where a row stood; an event's `previous` without `teamId` (an older server) had the row's team. */
+type Standing = { status: Conversation['status']; assigneeId: string | null; teamId?: string | null }
+
+function teamMatches(query: InboxQuery, myTeamIds: readonly string[], teamId: string | null): boolean {
+	if (!query.team) return true
+	if (query.team === 'mine') return teamId !== null && myTeamIds.includes(teamId)
+	return teamId === query.team
+}
 
 function assigneeMatches(query: InboxQuery, me: string, assigneeId: string | null): boolean {
 	if (query.assignee === 'all') return true
@@ -25,10 +33,11 @@ function assigneeMatches(query: InboxQuery, me: string, assigneeId: string | nul
 }
 
 /** Whether a row belongs to the list as its filters say (the search aside, which only the server can answer). */
-function matches({ query, me }: InboxView, row: Conversation): boolean {
+function matches({ query, me, myTeamIds }: InboxView, row: Conversation): boolean {
 	return (
 		(query.status === 'all' || row.status === query.status) &&
 		assigneeMatches(query, me, row.assignee?.id ?? null) &&
+		teamMatches(query, myTeamIds, row.team?.id ?? null) &&
 		(!query.channelId || row.channel.id === query.channelId) &&
 		(!query.labelId || row.labels.some((label) => label.id === query.labelId)) &&
 		(!query.priority || row.priority === query.priority)
@@ -43,12 +52,26 @@ const orders: Record<InboxQuery['sort'], (a: Conversation, b: Conversation) => n
 	priority: (a, b) => priorities.indexOf(b.priority) - priorities.indexOf(a.priority) || byActivity(a, b),
 }
 
-/** The tabs' counts, when they are exact (no filter but the assignee, no search): the row leaves one status and enters another. */
-function recount(page: ConversationPage, view: InboxView, previous: Standing | null | undefined, row: Conversation): ConversationPage['counts'] {
-	if (page.countsLimit !== null || previous === undefined) return page.counts
+/**
+ * The tabs' counts after a row left one status and entered another, when the page can tell whether
+ * it counted before and after: no filter but the assignee and the team, no search. A team's counts
+ * stop at `countsLimit` (the API counts them, decision 010): one at the limit stays there when a row
+ * enters, and reloads the page (null) when one leaves, as what it would become is unknown.
+ */
+function recount(page: ConversationPage, view: InboxView, previous: Standing | null | undefined, row: Conversation): ConversationPage['counts'] | null {
+	const { query, me, myTeamIds } = view
+	const byTeamAlone = Boolean(query.team) && !query.search && !query.channelId && !query.labelId && !query.priority
+	if ((page.countsLimit !== null && !byTeamAlone) || previous === undefined) return page.counts
+	const counted = (standing: Standing) => assigneeMatches(query, me, standing.assigneeId) && teamMatches(query, myTeamIds, standing.teamId ?? null)
+	const moves: ConversationPage['counts'] = { open: 0, pending: 0, resolved: 0, snoozed: 0 }
+	if (previous && counted({ ...previous, teamId: previous.teamId === undefined ? (row.team?.id ?? null) : previous.teamId })) moves[previous.status] -= 1
+	if (counted({ status: row.status, assigneeId: row.assignee?.id ?? null, teamId: row.team?.id ?? null })) moves[row.status] += 1
 	const counts = { ...page.counts }
-	if (previous && assigneeMatches(view.query, view.me, previous.assigneeId)) counts[previous.status] = Math.max(0, counts[previous.status] - 1)
-	if (assigneeMatches(view.query, view.me, row.assignee?.id ?? null)) counts[row.status] += 1
+	const limit = page.countsLimit ?? Infinity
+	for (const status of Object.keys(counts) as Array<keyof typeof counts>) {
+		if (moves[status] < 0 && counts[status] >= limit) return null
+		counts[status] = Math.min(limit, Math.max(0, counts[status] + moves[status]))
+	}
 	return counts
 }
 
@@ -70,6 +93,7 @@ function mergeConversation(data: InboxData, view: InboxView, event: Conversation
 	if (rows.length > page.conversations.length && page.nextCursor) rows = rows.slice(0, page.conversations.length)
 	const conversation = data.conversation?.id === row.id ? { ...row, unreadCount: 0 } : data.conversation
 	const counts = recount(page, view, event.previous, row)
+	if (!counts) return reload
 	return { kind: 'changed', data: { ...data, conversation, page: { ...page, conversations: rows, counts } } }
 }
 
@@ -107,21 +131,24 @@ export function mergeInboxEvent(data: InboxData, view: InboxView, { event, data:
 	}
 }
 
-/** The sidebar's open conversations, mine (`me`) and nobody's, after a conversation moved. */
+/** The sidebar's open conversations, mine (`me`), nobody's and my teams', after a conversation moved. */
 export function mergeSidebarCounts(summary: InboxSummaryJson | null, me: string, { event, data }: WorkspaceEventEntry): Merged<InboxSummaryJson | null> {
 	if (!summary || (event !== 'conversation.created' && event !== 'conversation.updated')) return same
 	const { previous, conversation } = data as ConversationEventData
 	if (!conversation) return reload
 	if (previous === undefined) return same
 	const next = { ...summary }
+	const teamId = conversation.team?.id ?? null
 	const count = (standing: Standing, delta: number) => {
 		if (standing.status !== 'open') return
 		if (standing.assigneeId === me) next.mine = Math.max(0, next.mine + delta)
 		if (standing.assigneeId === null) next.unassigned = Math.max(0, next.unassigned + delta)
+		const team = standing.teamId === undefined ? teamId : standing.teamId
+		if (team !== null && summary.myTeamIds.includes(team)) next.myTeams = Math.max(0, next.myTeams + delta)
 	}
 	if (previous) count(previous, -1)
-	count({ status: conversation.status, assigneeId: conversation.assignee?.id ?? null }, 1)
-	return next.mine === summary.mine && next.unassigned === summary.unassigned ? same : { kind: 'changed', data: next }
+	count({ status: conversation.status, assigneeId: conversation.assignee?.id ?? null, teamId }, 1)
+	return next.mine === summary.mine && next.unassigned === summary.unassigned && next.myTeams === summary.myTeams ? same : { kind: 'changed', data: next }
 }
 
 /**

@@ -60,6 +60,7 @@ describe('the conversation list', () => {
 			contact: { id: first.conversation.contactId, name: 'Visitor a', email: null, unverifiedEmail: null, phone: null, avatarColor: expect.any(String) },
 			channel: { id: channel.id, kind: 'link', name: 'Site' },
 			assignee: null,
+			team: null,
 			labels: [],
 			unreadCount: 1,
 			lastMessage: { excerpt: 'Hello, my order is late', direction: 'incoming', sender: null },
@@ -88,7 +89,7 @@ describe('the conversation list', () => {
 		expect((await list(`?assignee=${team.agent.user.id}`, team.owner.auth, team.workspace.id)).conversations).toHaveLength(1)
 		expect((await list('?assignee=me', team.owner.auth, team.workspace.id)).counts.open).toBe(0)
 		const summary = await api.request('GET', conversationsPath(team.workspace.id, '/summary'), { headers: team.agent.auth })
-		expect(summary.body).toEqual({ mine: 1, unassigned: 1 })
+		expect(summary.body).toEqual({ mine: 1, unassigned: 1, myTeams: 0, myTeamIds: [] })
 	})
 
 	test('filters by status, channel, label and priority, and sorts by creation or priority', async () => {

@@ -1,7 +1,9 @@
-import { Link, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LabelChips } from '#app/components/label-chip.tsx'
 import { button } from '#app/components/ui/button.css.ts'
+import { input } from '#app/components/ui/field.css.ts'
+import { type InboxTeam } from '#app/routes/$lang.dashboard.conversations.tsx'
 import { type DashboardLoader } from '#app/routes/$lang.dashboard.tsx'
 import { withParams, type Conversation } from '#app/utils/conversations.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
@@ -9,8 +11,8 @@ import { ChannelIcon } from './channel-icon.tsx'
 import { Avatar, RelativeTime } from './parts.tsx'
 import * as styles from './inbox.css.ts'
 
-/** The contact pane: who the customer is, the conversation's facts and the contact's other conversations. */
-export function ContactPanel({ conversation, others }: { conversation: Conversation; others: Conversation[] }) {
+/** The contact pane: who the customer is, the conversation's facts and team, and the contact's other conversations. */
+export function ContactPanel({ conversation, others, teams }: { conversation: Conversation; others: Conversation[]; teams: InboxTeam[] }) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const locale = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.locale ?? 'en-us'
@@ -40,6 +42,12 @@ export function ContactPanel({ conversation, others }: { conversation: Conversat
 				<dt className={styles.term}>{t('contact.channel')}</dt>
 				<dd>
 					<bdi>{conversation.channel.name}</bdi>
+				</dd>
+				<dt className={styles.term}>
+					<label htmlFor="conversation-team">{t('team.label')}</label>
+				</dt>
+				<dd>
+					<TeamForm conversation={conversation} teams={teams} />
 				</dd>
 				<dt className={styles.term}>{t('contact.priority')}</dt>
 				<dd>{t(`priority.${conversation.priority}`)}</dd>
@@ -94,5 +102,31 @@ export function ContactPanel({ conversation, others }: { conversation: Conversat
 				)}
 			</section>
 		</div>
+	)
+}
+
+/** The conversation's team, chosen like its priority: a select and its button (a post to the inbox's action, with or without JavaScript). */
+function TeamForm({ conversation, teams }: { conversation: Conversation; teams: InboxTeam[] }) {
+	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
+	const current = conversation.team?.id ?? ''
+	return (
+		<Form method="post" className={styles.inlineForm} style={{ flexWrap: 'wrap' }}>
+			<input type="hidden" name="intent" value="team" />
+			<input type="hidden" name="number" value={conversation.number} />
+			{/* Keyed by the team, so that a change from elsewhere (an event, the bulk action) shows. */}
+			<select id="conversation-team" name="teamId" defaultValue={current} key={current} className={`${input} ${styles.compactInput}`}>
+				<option value="">{t('team.none')}</option>
+				{teams.map((team) => (
+					<option key={team.id} value={team.id}>
+						{team.name}
+					</option>
+				))}
+				{/* A team deleted meanwhile, still named by the conversation until the page reloads. */}
+				{conversation.team && !teams.some((team) => team.id === current) ? <option value={current}>{conversation.team.name}</option> : null}
+			</select>
+			<button type="submit" className={`${button.outline} ${styles.compactInput}`}>
+				{t('team.submit')}
+			</button>
+		</Form>
 	)
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { LabelChips } from '#app/components/label-chip.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
-import { type Channel, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
+import { type Channel, type InboxTeam, type Member } from '#app/routes/$lang.dashboard.conversations.tsx'
 import { priorities, sorts, statuses, withParams, type Conversation, type ConversationPage, type InboxQuery } from '#app/utils/conversations.ts'
 import { type Label } from '#app/utils/labels.ts'
 import { ChannelIcon } from './channel-icon.tsx'
@@ -19,17 +19,18 @@ type Props = {
 	labels: Label[]
 	members: Member[]
 	channels: Channel[]
+	teams: InboxTeam[]
 	selected: number | null
 	me: { userId: string }
 }
 
 /** The list pane: status tabs with counts, filters, the conversations (links) with bulk actions, keyset pages. */
-export function ConversationList({ locale, query, page, labels, members, channels, selected, me }: Props) {
+export function ConversationList({ locale, query, page, labels, members, channels, teams, selected, me }: Props) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const to = (changes: Record<string, string | number | null>) => withParams(pathname, search, changes)
 	// How many of the filters and the order differ from the defaults: the Filters button says so.
-	const active = [query.channelId, query.labelId, query.priority, query.assignee !== 'all', query.sort !== 'activity'].filter(Boolean).length
+	const active = [query.team, query.channelId, query.labelId, query.priority, query.assignee !== 'all', query.sort !== 'activity'].filter(Boolean).length
 	const filtered = active > 0 || Boolean(query.search)
 	return (
 		<section className={styles.pane} data-pane="list" aria-labelledby="inbox-list-title">
@@ -91,6 +92,15 @@ export function ConversationList({ locale, query, page, labels, members, channel
 								{members.map((member) => (
 									<option key={member.userId} value={member.userId}>
 										{member.name}
+									</option>
+								))}
+							</Select>
+							<Select id="inbox-team" label={t('filters.team')} name="team" value={query.team}>
+								<option value="">{t('filters.anyTeam')}</option>
+								<option value="mine">{t('filters.myTeams')}</option>
+								{teams.map((team) => (
+									<option key={team.id} value={team.id}>
+										{team.name}
 									</option>
 								))}
 							</Select>
@@ -167,6 +177,16 @@ export function ConversationList({ locale, query, page, labels, members, channel
 									))}
 									<option value="assign:">{t('assign.nobody')}</option>
 								</optgroup>
+								{teams.length ? (
+									<optgroup label={t('bulk.team')}>
+										{teams.map((team) => (
+											<option key={team.id} value={`team:${team.id}`}>
+												{team.name}
+											</option>
+										))}
+										<option value="team:">{t('team.none')}</option>
+									</optgroup>
+								) : null}
 								<optgroup label={t('bulk.status')}>
 									{statuses
 										.filter((status) => status !== 'snoozed')
@@ -317,6 +337,7 @@ function Row({ conversation, to, current, myId }: { conversation: Conversation; 
 				<span className={styles.meta}>
 					<span dir="ltr">#{conversation.number}</span>
 					<span>{conversation.assignee ? isolated((values) => t('assignedTo', values), { name: conversation.assignee.name }) : t('unassigned')}</span>
+					{conversation.team ? <span>{isolated((values) => t('inTeam', values), { name: conversation.team.name })}</span> : null}
 					{conversation.priority !== 'none' ? <span>{t(`priority.${conversation.priority}`)}</span> : null}
 					<LabelChips labels={conversation.labels} />
 				</span>

@@ -65,6 +65,12 @@ export function Thread({ locale, upload, me, workspaceId, conversation, thread, 
 						<span>{t(`status.${conversation.status}`)}</span>
 						{' · '}
 						{conversation.assignee ? isolated((values) => t('assignedTo', values), { name: conversation.assignee.name }) : t('unassigned')}
+						{conversation.team ? (
+							<>
+								{' · '}
+								{isolated((values) => t('inTeam', values), { name: conversation.team.name })}
+							</>
+						) : null}
 						{live.viewers.length ? (
 							<>
 								{' · '}
