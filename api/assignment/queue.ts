@@ -57,12 +57,14 @@ export async function enqueue(trx: DB, conversation: Conversation): Promise<Conv
 /**
  * What a conversation's change does to its stay in the queue, in the change's transaction, before
  * its update: an assignee given by hand ends the stay (recorded for the reports' queue wait); a
- * conversation that is no longer open leaves the queue. Returns the values to add to the update.
+ * conversation that is no longer open, or moves to a team that does not auto-assign, leaves the
+ * queue; one that moves to another auto-assigning team keeps its place in time there. Returns the
+ * values to add to the update.
  */
 export async function leaveQueue(
 	trx: DB,
 	conversation: Conversation,
-	next: { status: Conversation['status']; assigneeId: string | null },
+	next: Pick<Conversation, 'status' | 'assigneeId' | 'teamId'>,
 ): Promise<{ queuedAt?: null }> {
 	if (conversation.queuedAt === null) return {}
 	if (next.assigneeId !== null) {
@@ -79,7 +81,11 @@ export async function leaveQueue(
 			.execute()
 		return { queuedAt: null }
 	}
-	return next.status === 'open' ? {} : { queuedAt: null }
+	if (next.status !== 'open') return { queuedAt: null }
+	if (next.teamId === conversation.teamId) return {}
+	if (!(await autoAssigns(trx, next))) return { queuedAt: null }
+	await requestDrain(trx, conversation.workspaceId)
+	return {}
 }
 
 /** Whether the member is available: online by their own choice, with a connection open. */

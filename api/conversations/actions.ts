@@ -71,14 +71,19 @@ export async function changeConversation(
 		await activityLine(trx, conversation, { key: `activity.priority.${changes.priority}`, values: { actor: actor.name } }, actor, events)
 	}
 	if (Object.keys(values).length === 0) return { conversation, events }
-	const next = { status: values.status ?? conversation.status, assigneeId: values.assigneeId !== undefined ? values.assigneeId : conversation.assigneeId }
+	const next = {
+		status: values.status ?? conversation.status,
+		assigneeId: values.assigneeId !== undefined ? values.assigneeId : conversation.assigneeId,
+		teamId: values.teamId !== undefined ? values.teamId : conversation.teamId,
+	}
 	const updated = await trx
 		.updateTable('conversations')
 		.set({ ...values, ...(await leaveQueue(trx, conversation, next)), updatedAt: sql<Date>`now()` })
 		.where('id', '=', conversation.id)
 		.returningAll()
 		.executeTakeFirstOrThrow()
-	// An agent with one open conversation fewer has room for the queue's next; one left without an assignee joins its team's queue.
+	// An agent with one open conversation fewer has room for the queue's next; one left without an assignee, or moved to
+	// another team without one, joins its team's queue.
 	const freed = conversation.status === 'open' && conversation.assigneeId !== null && (next.status !== 'open' || next.assigneeId !== conversation.assigneeId)
 	if (freed) await requestDrainIfWaiting(trx, conversation.workspaceId)
 	return { conversation: await enqueue(trx, updated), events: [conversationEvent('conversation.updated', updated, conversation), ...events] }

@@ -186,6 +186,26 @@ describe('a new conversation', () => {
 	})
 })
 
+test('moved by hand to an auto-assigning team, an unassigned conversation joins its queue; moved to a team that does not auto-assign, it leaves it', async () => {
+	const s = await setup({ defaultCapacity: 0 })
+	const workspaceId = s.people.workspace.id
+	const manual = await api.request('POST', `/v1/workspaces/${workspaceId}/teams`, { body: { name: 'Billing' }, headers: s.people.owner.auth })
+	const waiting = await conversation((await writes(s.channel)).id)
+	await drained(workspaceId)
+	expect((await conversation(waiting.id)).queuedAt).not.toBeNull()
+	const moved = await api.request('PATCH', conversationsPath(workspaceId, `/${waiting.number}`), {
+		body: { teamId: (manual.body as { id: string }).id },
+		headers: s.people.owner.auth,
+	})
+	expect(moved.status).toBe(200)
+	expect(await conversation(waiting.id)).toMatchObject({ queuedAt: null, assigneeId: null })
+
+	await testDb().updateTable('workspaces').set({ defaultCapacity: null }).where('id', '=', workspaceId).execute()
+	const back = await api.request('PATCH', conversationsPath(workspaceId, `/${waiting.number}`), { body: { teamId: s.teamId }, headers: s.people.owner.auth })
+	expect(back.status).toBe(200)
+	expect((await assigned(waiting.id)).teamId).toBe(s.teamId)
+})
+
 describe('capacity', () => {
 	test('nobody goes over it; resolving one serves the queue oldest first; a member chosen online takes what waits', async () => {
 		const s = await setup({ defaultCapacity: 1 })
