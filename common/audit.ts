@@ -20,6 +20,8 @@ export const auditKinds = [
 	'contacts.deleted',
 	'contacts.imported',
 	'contacts.merged',
+	'conversation.assigned',
+	'conversation.unassigned',
 	'campaign.started',
 	'campaign.cancelled',
 	'export.contacts',

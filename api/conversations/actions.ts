@@ -3,6 +3,7 @@ import { type NewAttachment } from '#api/attachments/inbound.ts'
 import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type Conversation, type ConversationsTable, type Message, type MessageTemplateUse } from '#api/db/schema.ts'
 import { enqueue, leaveQueue, requestDrainIfWaiting } from '#api/assignment/queue.ts'
+import { recordAudit } from '#api/audit/record.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
@@ -56,6 +57,14 @@ export async function changeConversation(
 			? { key: 'activity.assigned', values: { actor: actor.name, assignee: changes.assigneeName ?? '' } }
 			: { key: 'activity.unassigned', values: { actor: actor.name } }
 		await activityLine(trx, conversation, activity, actor, events)
+		// By hand, so in the audit log too (auto-assignment's are lines of the thread only).
+		await recordAudit(
+			trx,
+			conversation.workspaceId,
+			actor,
+			changes.assigneeId ? 'conversation.assigned' : 'conversation.unassigned',
+			changes.assigneeId ? { number: conversation.number, assignee: changes.assigneeName ?? '' } : { number: conversation.number },
+		)
 		if (changes.assigneeId && changes.assigneeId !== actor.id)
 			events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
 	}
