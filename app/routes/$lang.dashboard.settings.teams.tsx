@@ -20,6 +20,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { canManage } from '#common/roles.ts'
 import { teamLimits } from '#common/teams.ts'
+import { languageOf } from '#locales/languages.ts'
 import { teamSchema } from './$lang.dashboard.settings.teams.schema.ts'
 import * as styles from './dashboard.css.ts'
 
@@ -118,7 +119,7 @@ export default function Teams() {
 					header: t('teams.description'),
 					cell: (team) => (team.description ? <p dir="auto">{team.description}</p> : null),
 				},
-				{ header: t('teams.members'), cell: (team) => <TeamMembers team={team} /> },
+				{ header: t('teams.members'), cell: (team) => <TeamMembers team={team} language={languageOf(locale).tag} /> },
 				{ header: t('teams.autoAssign'), cell: (team) => <span>{team.autoAssign ? t('teams.on') : t('teams.off')}</span> },
 			]}
 			rows={teams}
@@ -146,21 +147,15 @@ export default function Teams() {
 	)
 }
 
-/** How many members, then their names, each isolated (a Latin name in an Arabic list). */
-function TeamMembers({ team }: { team: TeamJson }) {
+/** How many members, then their names as the language lists them, each isolated (a Latin name in an Arabic list). */
+function TeamMembers({ team, language }: { team: TeamJson; language: string }) {
 	const { t } = useTranslation()
+	const parts = new Intl.ListFormat(language, { type: 'unit', style: 'short' }).formatToParts(team.members.map((member) => member.name))
 	return (
 		<>
 			<span>{t('teams.memberCount', { count: team.members.length })}</span>
 			{team.members.length ? (
-				<p className={styles.pageLead}>
-					{team.members.map((member, index) => (
-						<span key={member.userId}>
-							{index ? t('teams.separator') : null}
-							<bdi>{member.name}</bdi>
-						</span>
-					))}
-				</p>
+				<p className={styles.pageLead}>{parts.map((part, index) => (part.type === 'element' ? <bdi key={index}>{part.value}</bdi> : part.value))}</p>
 			) : null}
 		</>
 	)
