@@ -35,6 +35,7 @@ const channelAnswer = answerSchema<ChannelJson>()(
 			settings: z.record(z.unknown()),
 			campaignRatePerSecond: z.number().int().nullable().openapi({ description: 'Null: `kindRatePerSecond`.' }),
 			kindRatePerSecond: z.number().int(),
+			teamId: z.string().uuid().nullable().openapi({ description: 'The team the channel’s new conversations go to; null: none.' }),
 			createdAt: z.string().datetime(),
 			updatedAt: z.string().datetime(),
 			today: z
@@ -97,11 +98,12 @@ export function documentChannels(docs: ApiDocs) {
 		method: 'patch',
 		path: '/:channelId',
 		summary: 'Change a channel',
-		description: 'Owners and admins. A link’s fields; of a messaging channel, only its name, switch and campaign rate.',
+		description:
+			'Owners and admins. A link’s fields; of a messaging channel, only its name, switch, campaign rate and team. A team must be the workspace’s (422).',
 		params: channelParams,
 		body: updateChannelBody,
 		responses: { 200: channel },
-		errors: [403, 409],
+		errors: [403, 409, 422],
 	})
 	docs.add({
 		method: 'put',

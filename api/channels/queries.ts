@@ -22,6 +22,8 @@ export type ChannelJson = {
 	campaignRatePerSecond: number | null
 	/** The kind's own default campaign rate, used when the channel sets none. */
 	kindRatePerSecond: number
+	/** The team the channel's new conversations go to; null: none. */
+	teamId: string | null
 	createdAt: string
 	updatedAt: string
 	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
@@ -47,6 +49,7 @@ export const publicChannelColumns = [
 	'failingSince',
 	'settings',
 	'campaignRatePerSecond',
+	'teamId',
 	'createdAt',
 	'updatedAt',
 ] as const
@@ -66,6 +69,7 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		settings: row.kind === 'link' ? linkSettingsOf(row) : row.settings,
 		campaignRatePerSecond: row.campaignRatePerSecond,
 		kindRatePerSecond: defaultRatePerSecond[row.kind],
+		teamId: row.teamId,
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),
 	}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { Router, type Request } from 'express'
 import { recordAudit } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
-import { isUniqueViolation } from '#api/db/errors.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '#api/db/errors.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -54,6 +54,13 @@ function slugReserved(req: Request, slug: string) {
 	return fieldError(req, 409, 'slug', 'channels:errors.slugReserved', { slug, days: slugReservedDays, count: slugReservedDays })
 }
 
+/** The 422 of a team the workspace does not have (or no longer has), shown beside the field. */
+function teamUnknown(req: Request) {
+	return fieldError(req, 422, 'teamId', 'channels:errors.teamUnknown')
+}
+
+const channelTeamConstraint = 'channels_team_fk'
+
 // A disabled link answers 404 to its visitors; the list shows why.
 const statusOf = (enabled: boolean) => (enabled ? 'active' : 'disabled')
 
@@ -63,7 +70,14 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	router.use(requireUser(db))
 
 	const taken = (req: Request, slug: string | undefined) => (error: unknown) => {
+		if (isForeignKeyViolation(error, channelTeamConstraint)) throw teamUnknown(req)
 		throw slug !== undefined && isUniqueViolation(error, channelSlugConstraint) ? slugTaken(req, slug) : error
+	}
+	// A team of another workspace is refused here; one deleted meanwhile, by its key (channelTeamConstraint).
+	const requireTeam = async (req: Request, workspaceId: string, teamId: string | null | undefined) => {
+		if (!teamId) return
+		const team = await db.selectFrom('teams').select('id').where('workspaceId', '=', workspaceId).where('id', '=', teamId).executeTakeFirst()
+		if (!team) throw teamUnknown(req)
 	}
 	// A deleted link's address is not another workspace's at once: its visitors would reach their page.
 	const refuseReserved = async (req: Request, slug: string | undefined, workspaceId: string) => {
@@ -90,11 +104,13 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				return
 			}
 			const body = parseRequest(req, 'body', createLinkChannelBody)
+			await requireTeam(req, workspace.id, body.teamId)
 			const enabled = body.enabled ?? true
 			const values = {
 				workspaceId: workspace.id,
 				kind,
 				name: body.name,
+				teamId: body.teamId ?? null,
 				enabled,
 				status: statusOf(enabled),
 				settings: { ...defaultLinkSettings, ...body.settings },
@@ -113,8 +129,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				// Two channels of the same name at once: the second takes a random suffix rather than a 409 for a slug nobody typed.
 				const suggested = await suggestSlug(db, body.name, workspace.id)
 				created = await insert(suggested).catch(async (error: unknown) => {
-					if (!isUniqueViolation(error, channelSlugConstraint)) throw error
-					return insert(`${suggested}-${Date.now().toString(36)}`)
+					if (!isUniqueViolation(error, channelSlugConstraint)) return taken(req, undefined)(error)
+					return insert(`${suggested}-${Date.now().toString(36)}`).catch(taken(req, undefined))
 				})
 			}
 			// After the insert, which may be tried twice (a slug taken meanwhile): a failed statement would end a transaction.
@@ -166,10 +182,17 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const found = await findChannel(db, workspace.id, channelId)
 			if (!found) throw channelNotFound()
 			// A messaging channel's settings are learnt from its provider: only its name, switch and campaign rate change here.
-			const changes: { name?: string; slug?: string; enabled?: boolean; settings?: Partial<LinkSettings>; campaignRatePerSecond?: number | null } =
-				found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
+			const changes: {
+				name?: string
+				slug?: string
+				enabled?: boolean
+				settings?: Partial<LinkSettings>
+				campaignRatePerSecond?: number | null
+				teamId?: string | null
+			} = found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
 			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)
+			await requireTeam(req, workspace.id, changes.teamId)
 			const updated = await db
 				.transaction()
 				.execute(async (trx) => {
@@ -292,6 +315,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				: kind === 'whatsapp'
 					? parseRequest(req, 'body', createWhatsAppChannelBody)
 					: parseRequest(req, 'body', createPageChannelBody)
+		await requireTeam(req, workspaceId, body.teamId)
 		const credentials: Record<string, string> = { ...body.credentials }
 		// Meta's verify token is pasted into its dashboard: made here when the manager left it empty.
 		if (kind !== 'telegram' && !credentials.verifyToken) credentials.verifyToken = newWebhookSecret()
@@ -308,6 +332,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				workspaceId,
 				kind,
 				name: body.name,
+				teamId: body.teamId ?? null,
 				enabled,
 				status: statusOf(enabled),
 				settings: { ...settings, ...learnt },
@@ -316,6 +341,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			})
 			.returning(publicChannelColumns)
 			.executeTakeFirstOrThrow()
+			.catch(taken(req, undefined))
 		try {
 			await provider.connect?.(draft, webhookUrl(config, created), config)
 		} catch (error) {

@@ -10,6 +10,8 @@ const name = z.string().trim().min(1).max(limits.name)
 /** Messages a second for the channel's campaigns that set none; null: the kind's default. */
 const campaignRatePerSecond = z.number().int().min(1).max(limits.campaignRate).nullable()
 const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugPattern, 'channels:validation.slug')
+/** The team the channel's new conversations go to (one of the workspace's); null: none. */
+const teamId = z.string().uuid().nullable()
 
 /** What a link channel's page shows and asks, kept in the channel's `settings`. */
 export const linkSettingsSchema = z
@@ -36,6 +38,7 @@ export const createLinkChannelBody = z
 		slug: slug.optional(),
 		enabled: z.boolean().optional(),
 		settings: linkSettingsSchema.partial().optional(),
+		teamId: teamId.optional(),
 	})
 	.strict()
 
@@ -46,12 +49,13 @@ export const updateLinkChannelBody = z
 		enabled: z.boolean().optional(),
 		settings: linkSettingsSchema.partial().optional(),
 		campaignRatePerSecond: campaignRatePerSecond.optional(),
+		teamId: teamId.optional(),
 	})
 	.strict()
 
 /** A messaging channel's own fields: its credentials are replaced by connecting again. */
 export const updateMessagingChannelBody = z
-	.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional() })
+	.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional(), teamId: teamId.optional() })
 	.strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
@@ -64,6 +68,7 @@ export const createTelegramChannelBody = z
 		kind: z.literal('telegram'),
 		name,
 		enabled: z.boolean().optional(),
+		teamId: teamId.optional(),
 		credentials: telegramCredentials,
 	})
 	.strict()
@@ -94,6 +99,7 @@ export const createWhatsAppChannelBody = z
 		kind: z.literal('whatsapp'),
 		name,
 		enabled: z.boolean().optional(),
+		teamId: teamId.optional(),
 		settings: z.object({ phoneNumberId: graphId, businessAccountId: graphId }).strict(),
 		credentials: metaCredentials,
 	})
@@ -108,6 +114,7 @@ export const createPageChannelBody = z
 		kind: z.enum(pageKinds),
 		name,
 		enabled: z.boolean().optional(),
+		teamId: teamId.optional(),
 		settings: z.object({ pageId: graphId }).strict(),
 		credentials: metaCredentials,
 	})

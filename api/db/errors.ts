@@ -4,6 +4,12 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 	return constraint === undefined || ('constraint' in error && error.constraint === constraint)
 }
 
+/** Whether `error` is PostgreSQL refusing a row whose key names nothing (on `constraint`, when given). */
+export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
+	if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== '23503') return false
+	return constraint === undefined || ('constraint' in error && error.constraint === constraint)
+}
+
 // How node-postgres says the database cannot be reached: the socket's errors, PostgreSQL's
 // "connection exception" (08…) and "operator intervention" (57P01 to 57P03: shutting down,
 // starting up) classes, too many connections, and the pool's own words for a lost or slow connection.

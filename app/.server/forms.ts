@@ -4,6 +4,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { type Locale } from '#locales/languages.ts'
 import { ApiError, errorDetail, type ApiClient } from './api.ts'
 import { rethrowApiError } from './session.ts'
+import { redirectWithToast } from './toast.ts'
 
 type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }
 type Submission = { reply: (options?: ReplyOptions) => SubmissionResult<string[]> }
@@ -88,4 +89,24 @@ function reply<Extra extends object>(submission: Submission, options: ReplyOptio
 export async function apiFailure(error: unknown, locale: Locale, request: Request): Promise<{ message: string; status: number }> {
 	if (!(error instanceof ApiError) || error.statusCode === 401) return rethrowApiError(error, locale, request)
 	return { message: errorDetail(error), status: error.statusCode }
+}
+
+/**
+ * A deletion the page asked to confirm (a settings list's `?delete=`): done, back to `here` with
+ * `done` as the toast; refused, `{ deleteError }` with the API's status, said in the confirmation,
+ * which stays open (its URL is the post's). With `goneIsDone`, a 404 is what the user wanted.
+ */
+export async function confirmedDeletion(
+	remove: () => Promise<unknown>,
+	{ locale, request, here, done, goneIsDone = false }: { locale: Locale; request: Request; here: string; done: string; goneIsDone?: boolean },
+) {
+	try {
+		await remove()
+	} catch (error) {
+		if (!(goneIsDone && error instanceof ApiError && error.statusCode === 404)) {
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ deleteError: message }, { status })
+		}
+	}
+	return redirectWithToast(here, { type: 'success', title: done })
 }

@@ -1,20 +1,20 @@
 import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, type CannedResponseJson } from '#app/.server/api.ts'
+import { type CannedResponseJson } from '#app/.server/api.ts'
 import { createCannedResponse, deleteCannedResponse, getCannedResponse, listCannedResponses, updateCannedResponse } from '#app/.server/canned-responses.ts'
-import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { confirmedDeletion, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { Confirm } from '#app/components/confirm.tsx'
+import { SettingsList } from '#app/components/settings-list.tsx'
 import { SearchForm } from '#app/components/search-form.tsx'
 import { FormActions } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
-import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
+import { RowActions } from '#app/components/ui/data-table.tsx'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { numberFormat } from '#app/utils/intl.ts'
@@ -74,18 +74,10 @@ export async function action(args: ActionFunctionArgs) {
 	const here = `/${locale}/dashboard/settings/canned-responses`
 
 	if (formData.get('intent') === 'delete') {
-		const shortCode = String(formData.get('shortCode') ?? '')
-		try {
-			await deleteCannedResponse(api, workspaceId, String(formData.get('cannedId') ?? ''))
-		} catch (error) {
-			// Gone already: what the user wanted.
-			if (!(error instanceof ApiError && error.statusCode === 404)) {
-				// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
-				const { message, status } = await apiFailure(error, locale, request)
-				return data({ deleteError: message }, { status })
-			}
-		}
-		return redirectWithToast(here, { type: 'success', title: t('canned.deleted', { shortCode }) })
+		const done = t('canned.deleted', { shortCode: String(formData.get('shortCode') ?? '') })
+		// Gone already: what the user wanted.
+		const remove = () => deleteCannedResponse(api, workspaceId, String(formData.get('cannedId') ?? ''))
+		return confirmedDeletion(remove, { locale, request, here, done, goneIsDone: true })
 	}
 
 	const submission = parseWithZod(formData, { schema: cannedSchema })
@@ -107,24 +99,56 @@ export default function CannedResponses() {
 	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/settings/canned-responses`
 	return (
-		<>
-			<div className={styles.pageHeader}>
-				<h1 className={styles.pageTitle}>{title}</h1>
-				<p className={styles.pageLead}>{t('canned.lead')}</p>
-				{manages ? null : <p className={styles.pageLead}>{t('canned.readOnly')}</p>}
-			</div>
-
-			{deleting ? (
-				<Confirm
-					title={t('canned.deleteTitle', { shortCode: deleting.shortCode })}
-					text={t('canned.deleteText')}
-					fields={{ intent: 'delete', cannedId: deleting.id, shortCode: deleting.shortCode }}
-					confirm={t('actions.delete')}
-					cancel={base}
-					error={deleteError}
-				/>
-			) : null}
-
+		<SettingsList
+			title={title}
+			lead={t('canned.lead')}
+			note={manages ? null : t('canned.readOnly')}
+			deletion={{
+				asking: deleting && {
+					title: t('canned.deleteTitle', { shortCode: deleting.shortCode }),
+					text: t('canned.deleteText'),
+					fields: { intent: 'delete', cannedId: deleting.id, shortCode: deleting.shortCode },
+					confirm: t('actions.delete'),
+				},
+				error: deleteError,
+				failedTitle: t('canned.deleteFailed'),
+				cancel: base,
+			}}
+			columns={[
+				{
+					header: t('canned.shortCode'),
+					// The code and what can be done with it, in one narrow column: the text has the room, on a phone too.
+					className: cannedStyles.codeCell,
+					cell: (canned) => (
+						<>
+							{/* As it is typed in the composer, `/` first, in the code's own direction. */}
+							<code className={cannedStyles.shortCode} dir="auto">
+								/{canned.shortCode}
+							</code>
+							{manages ? (
+								<RowActions
+									className={cannedStyles.actions}
+									edit={{ to: `${base}?edit=${canned.id}`, label: t('canned.edit', { shortCode: canned.shortCode }) }}
+									remove={{ to: `${base}?delete=${canned.id}`, label: t('canned.deleteTitle', { shortCode: canned.shortCode }) }}
+								/>
+							) : null}
+						</>
+					),
+				},
+				{
+					header: t('canned.content'),
+					cell: (canned) => (
+						<p className={cannedStyles.text} dir="auto">
+							{canned.content}
+						</p>
+					),
+				},
+			]}
+			rows={cannedResponses}
+			rowKey={(canned) => canned.id}
+			rowProps={() => ({ className: cannedStyles.row })}
+			empty={search ? t('canned.noMatch', { search }) : t('canned.none')}
+		>
 			{manages ? (
 				<CannedForm
 					key={editing?.id ?? 'new'}
@@ -136,45 +160,7 @@ export default function CannedResponses() {
 			) : null}
 
 			<SearchForm id="canned-search" label={t('canned.search')} value={search} />
-
-			<DataTable
-				caption={title}
-				columns={[
-					{
-						header: t('canned.shortCode'),
-						// The code and what can be done with it, in one narrow column: the text has the room, on a phone too.
-						className: cannedStyles.codeCell,
-						cell: (canned) => (
-							<>
-								{/* As it is typed in the composer, `/` first, in the code's own direction. */}
-								<code className={cannedStyles.shortCode} dir="auto">
-									/{canned.shortCode}
-								</code>
-								{manages ? (
-									<RowActions
-										className={cannedStyles.actions}
-										edit={{ to: `${base}?edit=${canned.id}`, label: t('canned.edit', { shortCode: canned.shortCode }) }}
-										remove={{ to: `${base}?delete=${canned.id}`, label: t('canned.deleteTitle', { shortCode: canned.shortCode }) }}
-									/>
-								) : null}
-							</>
-						),
-					},
-					{
-						header: t('canned.content'),
-						cell: (canned) => (
-							<p className={cannedStyles.text} dir="auto">
-								{canned.content}
-							</p>
-						),
-					},
-				]}
-				rows={cannedResponses}
-				rowKey={(canned) => canned.id}
-				rowProps={() => ({ className: cannedStyles.row })}
-				empty={search ? t('canned.noMatch', { search }) : t('canned.none')}
-			/>
-		</>
+		</SettingsList>
 	)
 }
 

@@ -5,6 +5,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
 import { getChannel, replaceChannelCredentials, updateChannel } from '#app/.server/channels.ts'
+import { listTeams } from '#app/.server/teams.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -14,6 +15,8 @@ import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import { credentialFieldsOf, ReplaceCredentialsForm } from '#app/components/channels/connect-channel-form.tsx'
 import { replaceCredentialsSchema } from '#app/components/channels/connect-channel-form.schema.ts'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
+import { ChannelTeamForm } from '#app/components/channels/channel-team-form.tsx'
+import { channelTeamSchema } from '#app/components/channels/channel-team-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
@@ -38,15 +41,18 @@ const loadCampaignRateSchema = () => import('./$lang.dashboard.settings.channels
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	if (!canManage(user.workspace.role)) throw redirect(`/${locale}/dashboard/settings/channels`)
-	const channel = await getChannel(api, user.workspace.id, args.params.channelId ?? '').catch((error: unknown) => {
-		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
-		return rethrowApiError(error, locale, args.request)
-	})
+	const [channel, teams] = await Promise.all([getChannel(api, user.workspace.id, args.params.channelId ?? ''), listTeams(api, user.workspace.id)]).catch(
+		(error: unknown) => {
+			if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+			return rethrowApiError(error, locale, args.request)
+		},
+	)
 	const t = await channelsT(locale)
 	return {
 		title: t('ui.editTitle', { name: channel.name }),
 		locale,
 		channel,
+		teams: teams.map((team) => ({ id: team.id, name: team.name })),
 		// A link channel's settings, as the API answers them (defaults filled in).
 		settings: channel.settings as LinkSettings,
 		publicUrl: publicUrlOf(args, locale, channel),
@@ -59,6 +65,7 @@ export async function action(args: ActionFunctionArgs) {
 	const form = await formOf(args.request)
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
+	if (form.get('intent') === 'team') return saveTeam(args, form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const submission =
 		form.get('kind') === 'messaging' ? parseWithZod(form, { schema: messagingChannelSchema }) : parseWithZod(form, { schema: linkChannelSchema })
@@ -114,6 +121,22 @@ async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
 	}
 }
 
+/** The team of the channel's new conversations: one of the workspace's, or none. */
+async function saveTeam(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const submission = parseWithZod(form, { schema: channelTeamSchema })
+	const beside = { with: { intent: 'team' } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	try {
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { teamId: submission.value.teamId ?? null })
+		const t = await channelsT(locale)
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.teamSaved', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request } })
+	}
+}
+
 // Where each provider's webhook is set: Telegram's by us, Meta's pasted into its App Dashboard.
 const webhookHelp = {
 	link: 'ui.webhookHelp',
@@ -125,7 +148,7 @@ const webhookHelp = {
 } as const
 
 export default function EditChannel() {
-	const { title, locale, channel, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
+	const { title, locale, channel, teams, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	// Each form shows its own refusal only: the settings', the credentials', the campaign rate's.
 	const resultOf = (intent: string) => (reply?.intent === intent ? reply.result : undefined)
@@ -184,6 +207,12 @@ export default function EditChannel() {
 					<ReplaceCredentialsForm kind={channel.kind} masked={channel.maskedCredentials} result={resultOf('credentials')} pending={pending} />
 				</section>
 			) : null}
+			<section className={styles.section} aria-labelledby="team-heading">
+				<h2 id="team-heading" className={styles.sectionTitle}>
+					{t('ui.teamTitle')}
+				</h2>
+				<ChannelTeamForm teamId={channel.teamId} teams={teams} result={resultOf('team')} pending={pending} />
+			</section>
 			<section className={styles.section} aria-labelledby="campaign-rate-heading">
 				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>
 					{t('ui.campaignsTitle')}

@@ -1,22 +1,19 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { deleteChannel, listChannels } from '#app/.server/channels.ts'
-import { apiFailure } from '#app/.server/forms.ts'
+import { confirmedDeletion } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
-import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { KindIcon } from '#app/components/channels/kind-icon.tsx'
-import { Confirm, Refusal } from '#app/components/confirm.tsx'
+import { SettingsList } from '#app/components/settings-list.tsx'
 import { button } from '#app/components/ui/button.css.ts'
-import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
-import * as styles from './dashboard.css.ts'
 import { formOf } from '#app/utils/http.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { canManage } from '#common/roles.ts'
@@ -46,15 +43,8 @@ export async function action(args: ActionFunctionArgs) {
 	const form = await formOf(request)
 	const t = await channelsT(locale)
 	const here = `/${locale}/dashboard/settings/channels`
-	const name = String(form.get('name') ?? '')
-	try {
-		await deleteChannel(api, user.workspace.id, String(form.get('channelId') ?? ''))
-	} catch (error) {
-		// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
-		const { message, status } = await apiFailure(error, locale, request)
-		return data({ deleteError: message }, { status })
-	}
-	return redirectWithToast(here, { type: 'success', title: t('ui.deleted', { name }) })
+	const done = t('ui.deleted', { name: String(form.get('name') ?? '') })
+	return confirmedDeletion(() => deleteChannel(api, user.workspace.id, String(form.get('channelId') ?? '')), { locale, request, here, done })
 }
 
 export default function Channels() {
@@ -65,97 +55,90 @@ export default function Channels() {
 	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const base = `/${locale}/dashboard/settings/channels`
 	return (
-		<>
-			<div className={styles.pageHeader}>
-				<h1 className={styles.pageTitle}>{title}</h1>
-				<p className={styles.pageLead}>{t('ui.lead')}</p>
-			</div>
-
-			{deleting && manages ? (
-				<Confirm
-					title={t('ui.deleteTitle', { name: deleting.name })}
-					text={t('ui.deleteText')}
-					fields={{ channelId: deleting.id, name: deleting.name }}
-					confirm={common('actions.delete')}
-					cancel={base}
-					error={deleteError}
-				/>
-			) : deleteError ? (
-				<Refusal title={t('ui.deleteFailed')} message={deleteError} />
-			) : null}
-
-			<div className={table.toolbar}>
-				{manages ? (
+		<SettingsList
+			title={title}
+			lead={t('ui.lead')}
+			aside={
+				manages ? (
 					<Link to={`${base}/create`} className={button.primary}>
 						{t('ui.new')}
 					</Link>
-				) : (
-					<p className={styles.pageLead}>{t('ui.readOnly')}</p>
-				)}
-			</div>
-
-			<DataTable
-				caption={title}
-				list
-				columns={[
-					{
-						header: t('ui.kind'),
-						cell: (channel) => (
-							<span className={channelStyles.kindCell}>
-								<KindIcon kind={channel.kind} />
-								{t(`ui.kinds.${channel.kind}`)}
+				) : null
+			}
+			note={manages ? null : t('ui.readOnly')}
+			deletion={{
+				asking:
+					deleting && manages
+						? {
+								title: t('ui.deleteTitle', { name: deleting.name }),
+								text: t('ui.deleteText'),
+								fields: { channelId: deleting.id, name: deleting.name },
+								confirm: common('actions.delete'),
+							}
+						: null,
+				error: deleteError,
+				failedTitle: t('ui.deleteFailed'),
+				cancel: base,
+			}}
+			list
+			columns={[
+				{
+					header: t('ui.kind'),
+					cell: (channel) => (
+						<span className={channelStyles.kindCell}>
+							<KindIcon kind={channel.kind} />
+							{t(`ui.kinds.${channel.kind}`)}
+						</span>
+					),
+				},
+				{ header: t('ui.name'), cell: (channel) => <span>{channel.name}</span> },
+				{
+					header: t('ui.status'),
+					cell: (channel) => (
+						<>
+							<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
+							{channel.status === 'error' ? (
+								<p className={channelStyles.statusDetail}>
+									{channel.failingSince ? t('ui.failingSince', { date: date(channel.failingSince) }) : null} {channel.statusDetail}
+								</p>
+							) : null}
+						</>
+					),
+				},
+				{
+					header: t('ui.today'),
+					cell: (channel) =>
+						channel.today ? <span>{t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing })}</span> : null,
+				},
+				{
+					header: t('ui.address'),
+					cell: (channel) =>
+						channel.publicUrl ? (
+							<span className={channelStyles.address}>
+								<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
+									{channel.publicUrl}
+								</a>
+								<CopyButton
+									text={channel.publicUrl}
+									label={t('ui.copy')}
+									copiedLabel={t('ui.copied')}
+									accessibleName={t('ui.copyLabel', { name: channel.name })}
+								/>
 							</span>
-						),
-					},
-					{ header: t('ui.name'), cell: (channel) => <span>{channel.name}</span> },
-					{
-						header: t('ui.status'),
-						cell: (channel) => (
-							<>
-								<span className={table.badge}>{t(`ui.statuses.${channel.status}`)}</span>
-								{channel.status === 'error' ? (
-									<p className={channelStyles.statusDetail}>
-										{channel.failingSince ? t('ui.failingSince', { date: date(channel.failingSince) }) : null} {channel.statusDetail}
-									</p>
-								) : null}
-							</>
-						),
-					},
-					{
-						header: t('ui.today'),
-						cell: (channel) =>
-							channel.today ? <span>{t('ui.todayCounts', { incoming: channel.today.incoming, outgoing: channel.today.outgoing })}</span> : null,
-					},
-					{
-						header: t('ui.address'),
-						cell: (channel) =>
-							channel.publicUrl ? (
-								<span className={channelStyles.address}>
-									<a href={channel.publicUrl} target="_blank" rel="noopener noreferrer" className={channelStyles.url}>
-										{channel.publicUrl}
-									</a>
-									<CopyButton
-										text={channel.publicUrl}
-										label={t('ui.copy')}
-										copiedLabel={t('ui.copied')}
-										accessibleName={t('ui.copyLabel', { name: channel.name })}
-									/>
-								</span>
-							) : null,
-					},
-				]}
-				rows={channels}
-				rowKey={(channel) => channel.id}
-				actions={(channel) =>
-					manages ? (
-						<RowActions
-							edit={{ to: `${base}/${channel.id}`, label: t('ui.edit', { name: channel.name }) }}
-							remove={{ to: `${base}?delete=${channel.id}`, label: t('ui.deleteTitle', { name: channel.name }) }}
-						/>
-					) : null
-				}
-				empty={t('ui.none')}
-			/>
-		</>
+						) : null,
+				},
+			]}
+			rows={channels}
+			rowKey={(channel) => channel.id}
+			rowActions={
+				manages
+					? (channel) => ({
+							edit: { to: `${base}/${channel.id}`, label: t('ui.edit', { name: channel.name }) },
+							remove: { to: `${base}?delete=${channel.id}`, label: t('ui.deleteTitle', { name: channel.name }) },
+						})
+					: undefined
+			}
+			empty={t('ui.none')}
+		/>
 	)
 }

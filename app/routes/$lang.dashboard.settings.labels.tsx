@@ -1,18 +1,17 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { confirmedDeletion, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { createLabel, deleteLabel, listLabels, updateLabel } from '#app/.server/labels.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { LabelChip } from '#app/components/label-chip.tsx'
 import { FormActions } from '#app/components/ui/button.tsx'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
+import { SettingsList } from '#app/components/settings-list.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
@@ -52,14 +51,8 @@ export async function action(args: ActionFunctionArgs) {
 	const here = `/${locale}/dashboard/settings/labels`
 
 	if (formData.get('intent') === 'delete') {
-		try {
-			await deleteLabel(api, workspaceId, String(formData.get('labelId') ?? ''))
-		} catch (error) {
-			// Said in the confirmation, which stays open (its URL is this post's), whatever the status.
-			const { message, status } = await apiFailure(error, locale, request)
-			return data({ deleteError: message }, { status })
-		}
-		return redirectWithToast(here, { type: 'success', title: t('labels.deleted', { title: String(formData.get('title') ?? '') }) })
+		const done = t('labels.deleted', { title: String(formData.get('title') ?? '') })
+		return confirmedDeletion(() => deleteLabel(api, workspaceId, String(formData.get('labelId') ?? '')), { locale, request, here, done })
 	}
 
 	const submission = parseWithZod(formData, { schema: saveSchema })
@@ -88,25 +81,40 @@ export default function Labels() {
 		defaultValue: editing ? { title: editing.title, description: editing.description ?? '', color: editing.color } : { color: '#6366f1' },
 	})
 	return (
-		<>
-			<div className={styles.pageHeader}>
-				<h1 className={styles.pageTitle}>{title}</h1>
-				<p className={styles.pageLead}>{t('labels.lead')}</p>
-			</div>
-
-			{deleting && manages ? (
-				<Confirm
-					title={t('labels.deleteTitle', { title: deleting.title })}
-					text={t('labels.deleteText', { count: deleting.contactCount })}
-					fields={{ intent: 'delete', labelId: deleting.id, title: deleting.title }}
-					confirm={t('actions.delete')}
-					cancel={base}
-					error={deleteError}
-				/>
-			) : deleteError ? (
-				<Refusal title={t('labels.deleteFailed')} message={deleteError} />
-			) : null}
-
+		<SettingsList
+			title={title}
+			lead={t('labels.lead')}
+			deletion={{
+				asking:
+					deleting && manages
+						? {
+								title: t('labels.deleteTitle', { title: deleting.title }),
+								text: t('labels.deleteText', { count: deleting.contactCount }),
+								fields: { intent: 'delete', labelId: deleting.id, title: deleting.title },
+								confirm: t('actions.delete'),
+							}
+						: null,
+				error: deleteError,
+				failedTitle: t('labels.deleteFailed'),
+				cancel: base,
+			}}
+			columns={[
+				{ header: t('labels.name'), cell: (label) => <LabelChip label={label} /> },
+				{ header: t('labels.description'), cell: (label) => label.description },
+				{ header: t('labels.contacts'), cell: (label) => <Link to={`/${locale}/dashboard/contacts?label=${label.id}`}>{label.contactCount}</Link> },
+			]}
+			rows={labels}
+			rowKey={(label) => label.id}
+			rowActions={
+				manages
+					? (label) => ({
+							edit: { to: `${base}?edit=${label.id}`, label: t('labels.edit', { title: label.title }) },
+							remove: { to: `${base}?delete=${label.id}`, label: t('labels.deleteTitle', { title: label.title }) },
+						})
+					: undefined
+			}
+			empty={t('labels.none')}
+		>
 			{manages ? (
 				<section className={styles.section} aria-labelledby="label-form-heading">
 					<h2 id="label-form-heading" className={styles.sectionTitle}>
@@ -122,26 +130,6 @@ export default function Labels() {
 					</Form>
 				</section>
 			) : null}
-
-			<DataTable
-				caption={title}
-				columns={[
-					{ header: t('labels.name'), cell: (label) => <LabelChip label={label} /> },
-					{ header: t('labels.description'), cell: (label) => label.description },
-					{ header: t('labels.contacts'), cell: (label) => <Link to={`/${locale}/dashboard/contacts?label=${label.id}`}>{label.contactCount}</Link> },
-				]}
-				rows={labels}
-				rowKey={(label) => label.id}
-				actions={(label) =>
-					manages ? (
-						<RowActions
-							edit={{ to: `${base}?edit=${label.id}`, label: t('labels.edit', { title: label.title }) }}
-							remove={{ to: `${base}?delete=${label.id}`, label: t('labels.deleteTitle', { title: label.title }) }}
-						/>
-					) : null
-				}
-				empty={t('labels.none')}
-			/>
-		</>
+		</SettingsList>
 	)
 }

@@ -17,7 +17,7 @@ import { ToastMessage } from '#app/components/toaster.tsx'
 import { Button, FormActions } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
-import { DataTable, RowActions } from '#app/components/ui/data-table.tsx'
+import { SettingsList } from '#app/components/settings-list.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
@@ -124,56 +124,14 @@ export default function Workspaces() {
 	return (
 		<>
 			<ToastMessage toast={failure} />
-			<div className={table.toolbar}>
-				<div className={styles.pageHeader}>
-					<h1 className={styles.pageTitle}>{title}</h1>
-					<p className={styles.pageLead}>{t('workspaces.lead')}</p>
-				</div>
-				<Link to={`${base}/create`} className={button.primary}>
-					{t('workspaces.new')}
-				</Link>
-			</div>
-
-			{editing && mayEdit(editing) ? (
-				<section className={styles.section} aria-labelledby="edit-heading">
-					<h2 id="edit-heading" className={styles.sectionTitle}>
-						{t('workspaces.edit', { name: editing.name })}
-					</h2>
-					<WorkspaceForm
-						lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
-						locale={locale}
-						timezones={timezones}
-						submitLabel={t('workspaces.save')}
-						defaultValue={editing}
-						more={
-							<WorkspaceCountry
-								workspace={editing}
-								countries={countries}
-								zoneCountry={zoneCountry}
-								lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
-							/>
-						}
-					>
-						<input type="hidden" name="intent" value="update" />
-						<input type="hidden" name="workspaceId" value={editing.id} />
-					</WorkspaceForm>
-					{isOwner(editing.role) ? (
-						<TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} />
-					) : null}
-					<Link to={base} className={button.ghost}>
-						{t('actions.cancel')}
+			<SettingsList
+				title={title}
+				lead={t('workspaces.lead')}
+				aside={
+					<Link to={`${base}/create`} className={button.primary}>
+						{t('workspaces.new')}
 					</Link>
-				</section>
-			) : null}
-
-			{deleting && isOwner(deleting.role) ? (
-				<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
-			) : null}
-
-			<SearchForm id="workspace-search" label={t('workspaces.search')} value={search} />
-
-			<DataTable
-				caption={title}
+				}
 				list
 				columns={[
 					{
@@ -191,12 +149,11 @@ export default function Workspaces() {
 				]}
 				rows={list.workspaces}
 				rowKey={(workspace) => workspace.id}
-				actions={(workspace) => (
-					<RowActions
-						edit={mayEdit(workspace) ? { to: `${base}?edit=${workspace.id}`, label: t('workspaces.edit', { name: workspace.name }) } : undefined}
-						remove={isOwner(workspace.role) ? { to: `${base}?delete=${workspace.id}`, label: t('workspaces.delete', { name: workspace.name }) } : undefined}
-					>
-						{workspace.id === user.workspace.id ? null : (
+				rowActions={(workspace) => ({
+					edit: mayEdit(workspace) ? { to: `${base}?edit=${workspace.id}`, label: t('workspaces.edit', { name: workspace.name }) } : undefined,
+					remove: isOwner(workspace.role) ? { to: `${base}?delete=${workspace.id}`, label: t('workspaces.delete', { name: workspace.name }) } : undefined,
+					children:
+						workspace.id === user.workspace.id ? null : (
 							<Form method="post">
 								<input type="hidden" name="intent" value="switch" />
 								<input type="hidden" name="workspaceId" value={workspace.id} />
@@ -204,12 +161,49 @@ export default function Workspaces() {
 									{t('workspaces.switch')}
 								</button>
 							</Form>
-						)}
-					</RowActions>
-				)}
+						),
+				})}
 				empty={failure ? null : search ? t('workspaces.noMatch', { search }) : t('workspaces.none')}
-			/>
-			<Pagination page={list.page} limit={list.limit} total={list.total} />
+				footer={<Pagination page={list.page} limit={list.limit} total={list.total} />}
+			>
+				{editing && mayEdit(editing) ? (
+					<section className={styles.section} aria-labelledby="edit-heading">
+						<h2 id="edit-heading" className={styles.sectionTitle}>
+							{t('workspaces.edit', { name: editing.name })}
+						</h2>
+						<WorkspaceForm
+							lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
+							locale={locale}
+							timezones={timezones}
+							submitLabel={t('workspaces.save')}
+							defaultValue={editing}
+							more={
+								<WorkspaceCountry
+									workspace={editing}
+									countries={countries}
+									zoneCountry={zoneCountry}
+									lastResult={actionData?.intent === 'update' ? actionData.result : undefined}
+								/>
+							}
+						>
+							<input type="hidden" name="intent" value="update" />
+							<input type="hidden" name="workspaceId" value={editing.id} />
+						</WorkspaceForm>
+						{isOwner(editing.role) ? (
+							<TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} />
+						) : null}
+						<Link to={base} className={button.ghost}>
+							{t('actions.cancel')}
+						</Link>
+					</section>
+				) : null}
+
+				{deleting && isOwner(deleting.role) ? (
+					<DeleteWorkspace workspace={deleting} lastResult={actionData?.intent === 'delete' ? actionData.result : undefined} cancel={base} />
+				) : null}
+
+				<SearchForm id="workspace-search" label={t('workspaces.search')} value={search} />
+			</SettingsList>
 		</>
 	)
 }

@@ -18,6 +18,7 @@ export const navigation: readonly NavItem[] = [
 	{ path: '/settings/labels', label: 'nav.labels', roles: everyone, group: 'settings' },
 	{ path: '/settings/canned-responses', label: 'nav.cannedResponses', roles: everyone, group: 'settings' },
 	{ path: '/settings/channels', label: 'nav.channels', roles: everyone, group: 'settings' },
+	{ path: '/settings/teams', label: 'nav.teams', roles: everyone, group: 'settings' },
 	{ path: '/settings/workspaces', label: 'nav.workspaces', roles: everyone, group: 'settings' },
 	{ path: '/settings/audit-log', label: 'nav.auditLog', roles: managers, group: 'settings' },
 	{ path: '/profile', label: 'nav.profile', roles: everyone, group: 'settings' },

@@ -12,6 +12,7 @@ type ChannelJson = {
 	status: string
 	statusDetail: string | null
 	settings: Record<string, unknown>
+	teamId: string | null
 	createdAt: string
 	updatedAt: string
 }
@@ -56,6 +57,7 @@ describe('channels', () => {
 			'slug',
 			'status',
 			'statusDetail',
+			'teamId',
 			'updatedAt',
 		])
 		expect(channel).toMatchObject({
@@ -245,5 +247,43 @@ describe('channels', () => {
 		expect((await api.request('GET', path(team.workspace.id, channel.id), { headers: team.owner.auth })).body).toMatchObject({ name: 'Private' })
 		const theirs = (await api.request('GET', path(team.elsewhere.id), { headers: outsider })).body as { channels: ChannelJson[] }
 		expect(theirs.channels).toEqual([])
+	})
+
+	test('a channel names the team its new conversations go to: one of its workspace’s, on create and on edit; none by null', async () => {
+		const teamsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/teams`
+		const billing = (await api.request('POST', teamsPath(team.workspace.id), { body: { name: 'Channel billing' }, headers: team.owner.auth })).body as {
+			id: string
+		}
+		const theirs = (await api.request('POST', teamsPath(team.elsewhere.id), { body: { name: 'Their team' }, headers: team.outsider.auth })).body as {
+			id: string
+		}
+		const created = await create({ name: 'Billing chat', slug: unique(), teamId: billing.id })
+		expect(created).toMatchObject({ teamId: billing.id })
+		const plain = await create({ name: 'No team chat', slug: unique() })
+		expect(plain.teamId).toBeNull()
+
+		// Another workspace's team, on create and on edit, in French: a 422 beside the field, nothing kept.
+		const french = { ...team.owner.auth, 'Accept-Language': 'fr' }
+		const refusedCreate = await api.request('POST', path(team.workspace.id), { body: { kind: 'link', name: 'Cross', teamId: theirs.id }, headers: french })
+		expect(refusedCreate.status).toBe(422)
+		expect(refusedCreate.body).toMatchObject({ details: { fields: { teamId: ['Cette équipe n’est pas une équipe de cet espace de travail.'] } } })
+		const refusedEdit = await api.request('PATCH', path(team.workspace.id, plain.id), { body: { teamId: theirs.id }, headers: team.admin.auth })
+		expect(refusedEdit.status).toBe(422)
+		expect(refusedEdit.body).toMatchObject({ details: { fields: { teamId: ['This team is not one of this workspace’s teams.'] } } })
+		const row = await testDb().selectFrom('channels').select('teamId').where('id', '=', plain.id).executeTakeFirstOrThrow()
+		expect(row.teamId).toBeNull()
+		expect((await api.request('PATCH', path(team.workspace.id, plain.id), { body: { teamId: 'billing' }, headers: team.owner.auth })).status).toBe(400)
+
+		// Set, read back, then cleared; an agent may not set it.
+		const set = await api.request('PATCH', path(team.workspace.id, plain.id), { body: { teamId: billing.id }, headers: team.admin.auth })
+		expect(set.body).toMatchObject({ teamId: billing.id })
+		expect((await api.request('GET', path(team.workspace.id, plain.id), { headers: team.agent.auth })).body).toMatchObject({ teamId: billing.id })
+		expect((await api.request('PATCH', path(team.workspace.id, plain.id), { body: { teamId: null }, headers: team.agent.auth })).status).toBe(403)
+		const cleared = await api.request('PATCH', path(team.workspace.id, plain.id), { body: { teamId: null }, headers: team.owner.auth })
+		expect(cleared.body).toMatchObject({ teamId: null })
+
+		// The team deleted: its channels are left without one.
+		expect((await api.request('DELETE', `${teamsPath(team.workspace.id)}/${billing.id}`, { headers: team.owner.auth })).status).toBe(204)
+		expect((await api.request('GET', path(team.workspace.id, created.id), { headers: team.owner.auth })).body).toMatchObject({ teamId: null })
 	})
 })

@@ -63,6 +63,7 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
 	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
+	'routes/$lang.dashboard.settings.teams': (_, lang) => [`/${lang}/dashboard/settings/teams`],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
 	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [
 		`/${lang}/dashboard/contacts/itsForm`,
@@ -129,6 +130,7 @@ async function fixtureOf(request: APIRequestContext) {
 	const base = `/v1/workspaces/${link.workspace.id}`
 	expect((await request.post(`${base}/labels`, { data: { title: 'vip', color: '#aa3355' }, headers })).ok()).toBe(true)
 	expect((await request.post(`${base}/canned-responses`, { data: { shortCode: 'hello', content: 'Hello, how can we help?' }, headers })).ok()).toBe(true)
+	expect((await request.post(`${base}/teams`, { data: { name: 'Support', autoAssign: true }, headers })).ok()).toBe(true)
 	const contact = await request.post(`${base}/contacts`, { data: { name: 'Karim', email: 'karim@example.test' }, headers })
 	const channels = await request.get(`${base}/channels`, { headers })
 	const [channel] = ((await channels.json()) as { channels: Array<{ id: string }> }).channels

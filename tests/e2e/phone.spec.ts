@@ -15,6 +15,7 @@ const pages = [
 	'/settings/labels',
 	'/settings/channels',
 	'/settings/channels/create',
+	'/settings/teams',
 	'/settings/workspaces',
 	'/settings/workspaces/create',
 	'/settings/audit-log',
@@ -41,6 +42,11 @@ async function fullWorkspace(page: Page, baseURL: string) {
 	expect(
 		(await request.post('/v1/workspaces/invitations/accept', { data: { code, method: 'link' }, headers: { Authorization: `Bearer ${agent.token}` } })).ok(),
 	).toBe(true)
+	const team = await request.post(`/v1/workspaces/${workspace.id}/teams`, {
+		data: { name: 'Customer care and returns', description: 'Orders, refunds and deliveries across the Nile delta', userIds: [agent.user.id] },
+		headers,
+	})
+	expect(team.status()).toBe(201)
 	await signIn(page.context(), baseURL, owner.token)
 	return { owner, workspace }
 }

@@ -1,0 +1,12 @@
+import { z } from 'zod'
+import { teamLimits } from '#common/teams.ts'
+import { text, ticked } from '#app/utils/forms.ts'
+
+/** A team's form, checked as the API checks it: a name, a description, whether it auto-assigns, and its members (ticked by user id). */
+export const teamSchema = z.object({
+	teamId: z.string().optional(),
+	name: text(teamLimits.name),
+	description: z.string().trim().max(teamLimits.description, 'forms.tooLong').optional(),
+	autoAssign: ticked,
+	userIds: z.array(z.string()).max(teamLimits.members, 'forms.tooLong').default([]),
+})
