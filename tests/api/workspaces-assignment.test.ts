@@ -16,7 +16,12 @@ const capacityError = {
 }
 
 async function storedCapacity(workspaceId: string, userId: string) {
-	const row = await testDb().selectFrom('members').select('capacity').where('workspaceId', '=', workspaceId).where('userId', '=', userId).executeTakeFirstOrThrow()
+	const row = await testDb()
+		.selectFrom('members')
+		.select('capacity')
+		.where('workspaceId', '=', workspaceId)
+		.where('userId', '=', userId)
+		.executeTakeFirstOrThrow()
 	return row.capacity
 }
 
