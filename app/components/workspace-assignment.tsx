@@ -49,6 +49,7 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 					id="default-capacity"
 					name="defaultCapacity"
 					type="number"
+					dir="ltr"
 					inputMode="numeric"
 					min={0}
 					max={1000}
@@ -57,7 +58,7 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 					placeholder={t('capacity.unlimited')}
 					aria-invalid={capacityErrors.length > 0 ? true : undefined}
 					aria-describedby={capacityErrors.length > 0 ? 'default-capacity-help default-capacity-errors' : 'default-capacity-help'}
-					className={`${fieldStyles.input} ${styles.number}`}
+					className={styles.number}
 				/>
 				<p id="default-capacity-help" className={fieldStyles.help}>
 					{t('assignment.defaultCapacityHelp')}

@@ -92,6 +92,8 @@ const endpoints: Record<string, (fixture: Fixture) => string> = {
 	'routes/$lang.c.$slug_.read': (fixture) => `/ar-eg/c/${fixture.slug}/read`,
 	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
 	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
+	// The top bar's availability switch, on every dashboard page.
+	'routes/$lang.dashboard_.availability': () => '/ar-eg/dashboard/availability',
 	'routes/realtime.user-auth': () => '/realtime/user-auth',
 	'routes/realtime.auth': () => '/realtime/auth',
 	'routes/$lang.auth.logout': () => '/fr-x/auth/logout',
@@ -323,7 +325,7 @@ test.describe('page forms under hostile input', () => {
 		test.slow()
 		const fixture = await fixtureOf(request)
 		const fields = fc.array(
-			fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString),
+			fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo', 'availability', 'inPlace'), hostileString), hostileString),
 			{ maxLength: 5 },
 		)
 		await signedRequest(baseURL!, fixture.token, async (signed) => {

@@ -64,6 +64,7 @@ function CapacityForm({ member, fallback, refused }: { member: MemberJson; fallb
 				id={id}
 				name="capacity"
 				type="number"
+				dir="ltr"
 				inputMode="numeric"
 				min={0}
 				max={1000}
@@ -73,7 +74,7 @@ function CapacityForm({ member, fallback, refused }: { member: MemberJson; fallb
 				placeholder={t('capacity.placeholder', { fallback })}
 				aria-invalid={refused ? true : undefined}
 				aria-describedby={refused ? `${id}-error` : undefined}
-				className={`${fieldStyles.input} ${styles.input}`}
+				className={styles.input}
 			/>
 			<button type="submit" className={button.outline} disabled={pending} aria-label={t('capacity.saveOf', { name: member.name })}>
 				{t('actions.save')}
