@@ -49,7 +49,7 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 					id="default-capacity"
 					name="defaultCapacity"
 					type="number"
-					dir="ltr"
+					dir="auto"
 					inputMode="numeric"
 					min={0}
 					max={1000}

@@ -161,7 +161,7 @@ for (const javaScriptEnabled of [true, false]) {
 			await page.goto('/en-us/dashboard/settings/agents')
 			await expect(page.locator(`tr[data-member="${agent.email}"]`).getByRole('spinbutton', { name: 'Capacity of Julien Agent' })).toHaveAttribute(
 				'placeholder',
-				'Default: 8 open conversations',
+				'Default: 8',
 			)
 		})
 	})

@@ -33,7 +33,7 @@ export function Capacities({ list, defaultCapacity, refused }: { list: MemberPag
 					{ header: t('team.role'), cell: (member) => <span>{t(`roles.${member.role}`)}</span> },
 					{
 						header: t('capacity.column'),
-						cell: (member) => <CapacityForm member={member} fallback={fallback} refused={refused?.userId === member.userId ? refused : null} />,
+						cell: (member) => <CapacityForm member={member} defaultCapacity={defaultCapacity} refused={refused?.userId === member.userId ? refused : null} />,
 					},
 				]}
 				rows={list.members}
@@ -46,7 +46,7 @@ export function Capacities({ list, defaultCapacity, refused }: { list: MemberPag
 	)
 }
 
-function CapacityForm({ member, fallback, refused }: { member: MemberJson; fallback: string; refused: CapacityRefusal | null }) {
+function CapacityForm({ member, defaultCapacity, refused }: { member: MemberJson; defaultCapacity: number | null; refused: CapacityRefusal | null }) {
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const pending = navigation.state === 'submitting' && navigation.formData?.get('userId') === member.userId
@@ -64,14 +64,15 @@ function CapacityForm({ member, fallback, refused }: { member: MemberJson; fallb
 				id={id}
 				name="capacity"
 				type="number"
-				dir="ltr"
+				dir="auto"
 				inputMode="numeric"
 				min={0}
 				max={1000}
 				step={1}
 				defaultValue={shown}
 				key={`${shown} ${refused?.message ?? ''}`}
-				placeholder={t('capacity.placeholder', { fallback })}
+				// Short, for a narrow field: the lead above says it in words.
+				placeholder={t('capacity.placeholder', { fallback: defaultCapacity === null ? t('capacity.unlimited') : String(defaultCapacity) })}
 				aria-invalid={refused ? true : undefined}
 				aria-describedby={refused ? `${id}-error` : undefined}
 				className={styles.input}
