@@ -1,5 +1,5 @@
 import { type DB } from '#api/db/database.ts'
-import { type Role, type User, type Workspace } from '#api/db/schema.ts'
+import { type ReopenAssignment, type Role, type User, type Workspace } from '#api/db/schema.ts'
 import { workspaceCountry } from '#common/countries.ts'
 
 /** A workspace as the API answers it: with the caller's role in it. */
@@ -16,6 +16,12 @@ export type WorkspaceJson = {
 	country: string | null
 	/** Whether `country` was chosen (false: it follows the time zone). */
 	countryChosen: boolean
+	/** Assignment (issue 30): an agent's open conversations at most unless their own capacity says otherwise; null: no limit. */
+	defaultCapacity: number | null
+	/** A reopened conversation whose assignee is not available: kept by them, or assigned again. */
+	reopenAssignment: ReopenAssignment
+	/** Agents see only their teams' conversations (and those assigned to them). */
+	agentsSeeOwnTeams: boolean
 	role: Role
 	createdAt: string
 }
@@ -46,6 +52,9 @@ export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
 		requireTwoFactor: workspace.requireTwoFactor,
 		country: workspaceCountry(workspace) ?? null,
 		countryChosen: workspace.country !== null,
+		defaultCapacity: workspace.defaultCapacity,
+		reopenAssignment: workspace.reopenAssignment,
+		agentsSeeOwnTeams: workspace.agentsSeeOwnTeams,
 		role,
 		createdAt: workspace.createdAt.toISOString(),
 	}

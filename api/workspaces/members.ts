@@ -19,10 +19,22 @@ import { queueMail } from '#api/mail/jobs.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { managers, ownerOnly, parseParams, requireMember, type Membership } from './membership.ts'
 import { matches, removeMember, sortableName } from './queries.ts'
-import { availabilityBody, changeRoleBody, memberParams, transferOwnershipBody } from './schemas.ts'
+import { availabilityBody, changeMemberBody, memberParams, transferOwnershipBody } from './schemas.ts'
 
-/** `twoFactorEnabled`: whether the member signs in with two-step sign-in, which owners and admins may reset for them. */
-export type MemberJson = { userId: string; name: string; email: string; role: Role; availability: Availability; twoFactorEnabled: boolean; joinedAt: string }
+/**
+ * `twoFactorEnabled`: whether the member signs in with two-step sign-in, which owners and admins may reset for them.
+ * `capacity`: the open conversations auto-assignment gives them at most; null: the workspace's default.
+ */
+export type MemberJson = {
+	userId: string
+	name: string
+	email: string
+	role: Role
+	availability: Availability
+	capacity: number | null
+	twoFactorEnabled: boolean
+	joinedAt: string
+}
 
 function memberNotFound() {
 	return new HttpError(404, 'workspaces:errors.memberNotFound')
@@ -42,6 +54,7 @@ const memberColumns = [
 	'users.email',
 	'members.role',
 	'members.availability',
+	'members.capacity',
 	'users.twoFactorEnabledAt',
 	'members.createdAt as joinedAt',
 ] as const
@@ -130,6 +143,14 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 	)
 
 	// Before `/:id/members/:userId`, which would take `me` for a malformed id.
+	router.get(
+		'/:id/members/me',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req)
+			res.json(await findMember(db, workspace.id, req.user.id))
+		}),
+	)
+
 	router.patch(
 		'/:id/members/me',
 		handler(async (req, res) => {
@@ -155,11 +176,18 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 		handler(async (req, res) => {
 			const membership = await requireMember(db, req, managers)
 			const target = await requireTarget(db, req, membership)
-			const { role } = parseRequest(req, 'body', changeRoleBody)
-			if (target.role === 'owner') throw ownerProtected()
-			if (role !== target.role) {
+			const { role = target.role, capacity = target.capacity } = parseRequest(req, 'body', changeMemberBody)
+			// The owner's role changes only by a transfer; their capacity like anyone's.
+			if (target.role === 'owner' && role !== target.role) throw ownerProtected()
+			if (role !== target.role || capacity !== target.capacity) {
 				await db.transaction().execute(async (trx) => {
-					await trx.updateTable('members').set({ role }).where('workspaceId', '=', membership.workspace.id).where('userId', '=', target.userId).execute()
+					await trx
+						.updateTable('members')
+						.set({ role, capacity })
+						.where('workspaceId', '=', membership.workspace.id)
+						.where('userId', '=', target.userId)
+						.execute()
+					if (role === target.role) return
 					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', {
 						member: target.name,
 						memberId: target.userId,
@@ -170,7 +198,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			}
 			if (role === target.role) void publishWorkspaceEvent(db, realtime, membership.workspace.id, 'member.updated', { userId: target.userId })
 			else announceRoleChange(db, realtime, membership.workspace.id, target.userId)
-			res.json({ ...target, role })
+			res.json({ ...target, role, capacity })
 		}),
 	)
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
-import { availabilities, invitationMethods, invitedRoles, roles } from '#api/db/schema.ts'
+import { availabilities, invitationMethods, invitedRoles, reopenAssignments, roles } from '#api/db/schema.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { type InvitationJson } from './invitations.ts'
@@ -8,7 +8,7 @@ import { type MemberJson } from './members.ts'
 import {
 	acceptInvitationBody,
 	availabilityBody,
-	changeRoleBody,
+	changeMemberBody,
 	createInvitationBody,
 	createWorkspaceBody,
 	deleteWorkspaceBody,
@@ -37,6 +37,15 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 					'ISO 3166 country of local phone numbers (a contact’s phone without its prefix): the chosen one, else the time zone’s; null when neither says.',
 			}),
 			countryChosen: z.boolean().openapi({ description: 'False: `country` follows the time zone.' }),
+			defaultCapacity: z
+				.number()
+				.int()
+				.nullable()
+				.openapi({ description: 'Open conversations auto-assignment gives an agent at most, unless their own `capacity` says otherwise; null: no limit.' }),
+			reopenAssignment: z.enum(reopenAssignments).openapi({
+				description: 'A reopened conversation whose assignee is not available: `keep` leaves it with them, `reassign` assigns it again.',
+			}),
+			agentsSeeOwnTeams: z.boolean().openapi({ description: 'Agents see only their teams’ conversations and those assigned to them.' }),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
 		})
@@ -68,6 +77,11 @@ const member = answerSchema<MemberJson>()(
 			email: z.string(),
 			role: z.enum(roles),
 			availability: z.enum(availabilities),
+			capacity: z
+				.number()
+				.int()
+				.nullable()
+				.openapi({ description: 'Open conversations auto-assignment gives them at most; null: the workspace’s `defaultCapacity`.' }),
 			twoFactorEnabled: z.boolean(),
 			joinedAt: z.string().datetime(),
 		})
@@ -156,7 +170,7 @@ export function documentWorkspaces(docs: ApiDocs) {
 		path: '/:id',
 		summary: 'Change a workspace',
 		description:
-			'Owners and admins; `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.',
+			'Owners and admins, also its assignment settings (`defaultCapacity` 0 to 1000 or null for no limit, `reopenAssignment`, `agentsSeeOwnTeams`); `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.',
 		params: workspaceParams,
 		body: updateWorkspaceBody,
 		responses: { 200: workspace },
@@ -199,6 +213,14 @@ export function documentWorkspaces(docs: ApiDocs) {
 		responses: { 200: { description: 'A page of members.', schema: z.object({ members: z.array(member), ...page }) } },
 	})
 	docs.add({
+		method: 'get',
+		path: '/:id/members/me',
+		summary: 'One’s own membership',
+		description: 'The caller as a member: their role, availability and capacity.',
+		params: workspaceParams,
+		responses: { 200: { description: 'The caller as a member.', schema: member } },
+	})
+	docs.add({
 		method: 'patch',
 		path: '/:id/members/me',
 		summary: 'Set one’s own availability',
@@ -209,10 +231,11 @@ export function documentWorkspaces(docs: ApiDocs) {
 	docs.add({
 		method: 'patch',
 		path: '/:id/members/:userId',
-		summary: 'Change a member’s role',
-		description: 'Owners and admins; the owner’s role is changed by transferring ownership.',
+		summary: 'Change a member’s role or capacity',
+		description:
+			'Owners and admins. `capacity` (0 to 1000, null for the workspace’s default) is how many open conversations auto-assignment gives them at most; the owner’s role is changed by transferring ownership.',
 		params: memberParams,
-		body: changeRoleBody,
+		body: changeMemberBody,
 		responses: { 200: { description: 'The member.', schema: member } },
 		errors: [403],
 	})

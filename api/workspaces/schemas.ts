@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { availabilities, invitationMethods, invitedRoles } from '#api/db/schema.ts'
+import { availabilities, invitationMethods, invitedRoles, reopenAssignments } from '#api/db/schema.ts'
 import { country } from '#api/contacts/schemas.ts'
-import { workspaceLimits } from '#common/workspaces.ts'
+import { capacityLimits, workspaceLimits } from '#common/workspaces.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
 /** The canonical IANA name of a time zone (`africa/cairo` → `Africa/Cairo`), or undefined for anything else. */
@@ -25,6 +25,12 @@ const timezone = z
 		if (!zone) context.addIssue({ code: 'custom', message: 'workspaces:validation.timezone' })
 		return zone ?? value
 	})
+/** Open conversations at most: a whole number in range, or null (the workspace's default for a member, no limit for the workspace). */
+const capacity = z
+	.number()
+	// One message for a fraction and either end of the range: what the field takes.
+	.refine((value) => Number.isInteger(value) && value >= capacityLimits.min && value <= capacityLimits.max, 'workspaces:validation.capacity')
+	.nullable()
 const locale = z.enum(locales as [Locale, ...Locale[]])
 const logoColor = z
 	.string()
@@ -46,6 +52,12 @@ export const updateWorkspaceBody = z.object({
 	country: z.preprocess((value) => (value === '' ? null : value), country.nullable()).optional(),
 	/** Owner only: members must have two-step sign-in on. */
 	requireTwoFactor: z.boolean().optional(),
+	/** Assignment (issue 30): an agent's open conversations at most, unless their own capacity says otherwise; null: no limit. */
+	defaultCapacity: capacity.optional(),
+	/** A reopened conversation whose assignee is not available: kept by them, or assigned again. */
+	reopenAssignment: z.enum(reopenAssignments).optional(),
+	/** Agents see only their teams' conversations (and those assigned to them). */
+	agentsSeeOwnTeams: z.boolean().optional(),
 })
 
 export const deleteWorkspaceBody = z.object({ confirmName: z.string() })
@@ -57,7 +69,10 @@ export const workspaceParams = z.object({ id: z.string().uuid() })
 export const memberParams = workspaceParams.extend({ userId: z.string().uuid() })
 export const invitationParams = workspaceParams.extend({ invitationId: z.string().uuid() })
 
-export const changeRoleBody = z.object({ role: z.enum(invitedRoles) })
+/** A member's role, their capacity (null: the workspace's default), or both. */
+export const changeMemberBody = z
+	.object({ role: z.enum(invitedRoles).optional(), capacity: capacity.optional() })
+	.refine((body) => body.role !== undefined || body.capacity !== undefined, { message: 'workspaces:validation.memberChange' })
 export const availabilityBody = z.object({ availability: z.enum(availabilities) })
 export const transferOwnershipBody = z.object({ userId: z.string().min(1) })
 

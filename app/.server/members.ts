@@ -17,6 +17,13 @@ export const firstMembers = (api: ApiClient, workspaceId: string) => listMembers
 export const changeRole = (api: ApiClient, workspaceId: string, userId: string, role: unknown) =>
 	api.patch<MemberJson>(memberPath(workspaceId, userId), { role })
 
+/** The signed-in user as a member of the workspace: their role, availability and capacity. */
+export const myMembership = (api: ApiClient, workspaceId: string) => api.get<MemberJson>(`${membersOf(workspaceId)}/me`)
+
+/** An owner's or admin's change to a member's capacity (null: the workspace's default). */
+export const setCapacity = (api: ApiClient, workspaceId: string, userId: string, capacity: number | null) =>
+	api.patch<MemberJson>(memberPath(workspaceId, userId), { capacity })
+
 export const setAvailability = (api: ApiClient, workspaceId: string, availability: unknown) =>
 	api.patch<MemberJson>(`${membersOf(workspaceId)}/me`, { availability })
 

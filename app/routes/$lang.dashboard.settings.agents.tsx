@@ -5,10 +5,12 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type InvitationJson } from '#app/.server/api.ts'
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation } from '#app/.server/invitations.ts'
+import { listMembers } from '#app/.server/members.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
+import { Capacities } from '#app/components/agents/capacities.tsx'
 import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { toastWhile } from '#app/components/toaster.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -24,6 +26,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import * as styles from './dashboard.css.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { inviteSchema } from './$lang.dashboard.settings.agents.schema.ts'
+import { pageOf, saveCapacity } from './$lang.dashboard.settings.agents.server.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { canManage } from '#common/roles.ts'
@@ -46,10 +49,13 @@ async function requireManager(args: LoaderFunctionArgs) {
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireManager(args)
-	const list = await listInvitations(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const url = new URL(args.request.url)
+	const [list, members] = await Promise.all([
+		listInvitations(api, user.workspace.id),
+		listMembers(api, user.workspace.id, { page: url.searchParams.get('page'), limit: 25 }),
+	]).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const now = Date.now()
 	const invitations = list.map((invitation) => ({ ...invitation, status: statusOf(invitation, now) }))
-	const url = new URL(args.request.url)
 	const t = await serverT(locale)
 	return {
 		title: t('agents.title'),
@@ -57,6 +63,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		invitations,
 		created: invitations.find((invitation) => invitation.id === url.searchParams.get('created')) ?? null,
 		revoking: invitations.find((invitation) => invitation.id === url.searchParams.get('revoke')) ?? null,
+		members,
+		defaultCapacity: user.workspace.defaultCapacity,
 	}
 }
 
@@ -67,6 +75,8 @@ export async function action(args: ActionFunctionArgs) {
 	const t = await serverT(locale)
 	const workspaceId = user.workspace.id
 	const here = `/${locale}/dashboard/settings/agents`
+
+	if (formData.get('intent') === 'capacity') return saveCapacity(api, workspaceId, formData, { locale, request, here: pageOf(request, here) })
 
 	// A failed resend or revoke is said beside its button or in its confirmation, whatever the status.
 	const invitationId = String(formData.get('invitationId') ?? '')
@@ -113,9 +123,10 @@ function statusOf(invitation: Invitation, now: number): Status {
 }
 
 export default function Agents() {
-	const { title, locale, invitations, created, revoking } = useLoaderData<typeof loader>()
+	const { title, locale, invitations, created, revoking, members, defaultCapacity } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	const failed = reply && 'failed' in reply ? reply.failed : null
+	const capacityRefused = reply && 'capacityRefused' in reply ? reply.capacityRefused : null
 	const lastResult = reply && 'result' in reply ? reply.result : undefined
 	const { t } = useTranslation()
 	const pending = useNavigation().state === 'submitting'
@@ -234,6 +245,8 @@ export default function Agents() {
 				}
 				empty={t('agents.none')}
 			/>
+
+			<Capacities list={members} defaultCapacity={defaultCapacity} refused={capacityRefused} />
 		</>
 	)
 }

@@ -20,6 +20,7 @@ import { Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import { SettingsList } from '#app/components/settings-list.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
+import { AssignmentSettings } from '#app/components/workspace-assignment.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -27,6 +28,7 @@ import { safePath } from '#app/utils/redirect.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from './dashboard.css.ts'
 import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
+import { saveAssignment } from './$lang.dashboard.settings.workspaces._index.server.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { canManage, isOwner } from '#common/roles.ts'
@@ -87,6 +89,8 @@ export async function action(args: ActionFunctionArgs) {
 		}
 		return redirectWithToast(back, { type: 'success', title: t(requireTwoFactor ? 'twoFactor.workspace.required' : 'twoFactor.workspace.optional') })
 	}
+
+	if (intent === 'assignment') return saveAssignment(api, formData, { locale, request, here })
 
 	if (intent === 'delete') {
 		const submission = parseWithZod(formData, { schema: deleteSchema })
@@ -189,6 +193,7 @@ export default function Workspaces() {
 							<input type="hidden" name="intent" value="update" />
 							<input type="hidden" name="workspaceId" value={editing.id} />
 						</WorkspaceForm>
+						<AssignmentSettings workspace={editing} refused={actionData?.intent === 'assignment' ? actionData.refused : undefined} />
 						{isOwner(editing.role) ? (
 							<TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} />
 						) : null}

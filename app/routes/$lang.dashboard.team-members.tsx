@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type Availability, type MemberJson } from '#app/.server/api.ts'
-import { changeRole, leaveWorkspace, listMembers, removeMember, resetTwoFactor, setAvailability, transferOwnership } from '#app/.server/members.ts'
+import { type MemberJson } from '#app/.server/api.ts'
+import { changeRole, leaveWorkspace, listMembers, removeMember, resetTwoFactor, transferOwnership } from '#app/.server/members.ts'
 import { listOrToast, refusalToast, requireUser } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
@@ -13,7 +13,6 @@ import { ToastMessage } from '#app/components/toaster.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { DataTable, RowActions, RowLink } from '#app/components/ui/data-table.tsx'
-import { SelectFilter } from '#app/components/ui/select-filter.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -23,7 +22,6 @@ import { canManage, isOwner, mayChangeMember, mayResetTwoFactor } from '#common/
 
 type Member = MemberJson
 
-const availabilities: Availability[] = ['online', 'busy', 'offline']
 // What is done to another member after asking (?remove=, ?resetTwoFactor=, ?transfer=).
 const memberIntents = ['remove', 'resetTwoFactor', 'transfer'] as const
 
@@ -39,7 +37,6 @@ export async function loader(args: LoaderFunctionArgs) {
 		{ members: [], page: 1, limit: 10, total: 0 },
 		{ locale, request: args.request, title: t('team.loadFailed') },
 	)
-	const me = list.members.find((member) => member.userId === user.id)
 	// Destructive actions ask first, on the same page (?remove=, ?transfer=, ?resetTwoFactor=, ?leave), so they work without JavaScript.
 	const confirming = {
 		remove: list.members.find((member) => member.userId === url.searchParams.get('remove')) ?? null,
@@ -47,7 +44,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		transfer: list.members.find((member) => member.userId === url.searchParams.get('transfer')) ?? null,
 		leave: url.searchParams.has('leave'),
 	}
-	return { title: t('team.title'), locale, user, list, search, failure, availability: me?.availability ?? null, confirming }
+	return { title: t('team.title'), locale, user, list, search, failure, confirming }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -65,7 +62,6 @@ export async function action(args: ActionFunctionArgs) {
 		resetTwoFactor: () => resetTwoFactor(api, workspaceId, userId),
 		transfer: () => transferOwnership(api, workspaceId, userId),
 		leave: () => leaveWorkspace(api, workspaceId),
-		availability: () => setAvailability(api, workspaceId, form.get('availability')),
 	}
 	// Its own keys only: `toString` is on every object, and was a 500 (the page-form fuzzing found it).
 	const call = Object.hasOwn(calls, intent) ? calls[intent] : undefined
@@ -81,7 +77,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function TeamMembers() {
-	const { title, locale, user, list, search, failure, availability, confirming } = useLoaderData<typeof loader>()
+	const { title, locale, user, list, search, failure, confirming } = useLoaderData<typeof loader>()
 	const { t } = useTranslation()
 	const base = `/${locale}/dashboard/team-members`
 	const date = useDateFormat()
@@ -96,23 +92,6 @@ export default function TeamMembers() {
 					<h1 className={styles.pageTitle}>{title}</h1>
 					<p className={styles.pageLead}>{t('team.lead', { workspace: user.workspace.name })}</p>
 				</div>
-				{availability ? (
-					<SelectFilter
-						id="my-availability"
-						name="availability"
-						label={t('team.myAvailability')}
-						value={availability}
-						method="post"
-						fields={{ intent: 'availability' }}
-						submit={t('actions.save')}
-					>
-						{availabilities.map((value) => (
-							<option key={value} value={value}>
-								{t(`availability.${value}`)}
-							</option>
-						))}
-					</SelectFilter>
-				) : null}
 			</div>
 
 			{memberIntents.map((intent) => {

@@ -2,11 +2,13 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
+import { ApiError, type ApiClient, type InboxSummaryJson, type MemberJson } from '#app/.server/api.ts'
 import { inboxSummary } from '#app/.server/conversations.ts'
 import { lastEvent } from '#app/.server/live.ts'
+import { myMembership } from '#app/.server/members.ts'
 import { rethrowApiError, twoFactorMissing, userForShell } from '#app/.server/session.ts'
 import { listMyWorkspaces } from '#app/.server/workspaces.ts'
+import { AvailabilityDot, AvailabilitySwitch } from '#app/components/availability-switch.tsx'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
@@ -28,15 +30,18 @@ export async function loader(args: LoaderFunctionArgs) {
 	// Read before the counts: the channel's events after it are what they lack (the sidebar merges them).
 	const since = user?.workspace && !blocked ? await lastEvent(api, user.workspace.id) : null
 	// The switcher offers the first hundred; the workspaces page lists them all.
-	const [workspaces, inbox] = user?.workspace
+	const [workspaces, inbox, me] = user?.workspace
 		? await Promise.all([
 				listMyWorkspaces(api, { limit: 100 })
 					.then((list) => list.workspaces)
 					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 				blocked ? null : summaryOrNone(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+				blocked ? null : orNone(myMembership(api, user.workspace.id), 'Membership').catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 			])
-		: [[], null]
-	return { user, locale, workspaces, inbox, since, blocked, realtime: args.context.realtime }
+		: [[], null, null]
+	// The top bar's availability switch; a member.updated event reads it again (another tab, another device).
+	const availability = me?.availability ?? null
+	return { user, locale, workspaces, inbox, availability, since, blocked, realtime: args.context.realtime }
 }
 
 /**
@@ -51,10 +56,15 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 }
 
 /** Open conversations assigned to me and to nobody, beside the sidebar's link; the page goes on without them. */
-async function summaryOrNone(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
-	return inboxSummary(api, workspaceId).catch((error: unknown) => {
+function summaryOrNone(api: ApiClient, workspaceId: string): Promise<InboxSummaryJson | null> {
+	return orNone(inboxSummary(api, workspaceId), 'Inbox summary')
+}
+
+/** What the shell shows beside the page (counts, the availability switch): the page goes on without it, but for a 401. */
+async function orNone<T extends InboxSummaryJson | MemberJson>(read: Promise<T>, what: string): Promise<T | null> {
+	return read.catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 401) throw error
-		console.error('Inbox summary failed:', error instanceof Error ? error.message : error)
+		console.error(`${what} failed:`, error instanceof Error ? error.message : error)
 		return null
 	})
 }
@@ -109,7 +119,17 @@ function Shell(shell: ShellData & { children: React.ReactNode }) {
 	)
 }
 
-function ShellBody({ user, locale, workspaces, inbox: loadedInbox, since, blocked, realtime, children }: ShellData & { children: React.ReactNode }) {
+function ShellBody({
+	user,
+	locale,
+	workspaces,
+	inbox: loadedInbox,
+	availability,
+	since,
+	blocked,
+	realtime,
+	children,
+}: ShellData & { children: React.ReactNode }) {
 	const inbox = useLiveData(loadedInbox, since, user?.id ?? '', mergeSidebarCounts)
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -155,19 +175,23 @@ function ShellBody({ user, locale, workspaces, inbox: loadedInbox, since, blocke
 					<ConnectionIndicator />
 				</span>
 				<div className={styles.wideTools}>
+					{availability ? <AvailabilitySwitch id="availability-bar" locale={locale} availability={availability} /> : null}
 					<ThemeSwitcher />
 					<LanguageSwitcher />
 				</div>
 				<details className={styles.userMenu}>
 					<summary className={button.ghost}>
+						{/* On a phone the switch is in this menu: its dot says the state on the menu's button. */}
+						{availability ? <AvailabilityDot availability={availability} /> : null}
 						<span className={styles.userName} dir="auto">
 							{user?.name ?? t('nav.account')}
 						</span>
 					</summary>
 					<div className={styles.userPanel}>
 						{user ? <p className={styles.userSummary}>{user.email}</p> : null}
-						{/* On a phone the top bar keeps one row: language and appearance move into this menu. */}
+						{/* On a phone the top bar keeps one row: availability, language and appearance move into this menu. */}
 						<div className={styles.narrowTools}>
+							{availability ? <AvailabilitySwitch id="availability-menu" locale={locale} availability={availability} /> : null}
 							<LanguageSwitcher />
 							<ThemeSwitcher />
 						</div>

@@ -235,6 +235,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/events/last': { expect: members(200) },
 	'GET /v1/workspaces/:id/overview': { expect: members(200) },
 	'GET /v1/workspaces/:id/members': { expect: members(200) },
+	'GET /v1/workspaces/:id/members/me': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/members/me': { expect: members(200), prepare: () => ({ body: { availability: 'online' } }) },
 	'PATCH /v1/workspaces/:id/members/:userId': { expect: managers(200), prepare: () => ({ body: { role: 'agent' } }) },
 	'POST /v1/workspaces/:id/members/:userId/two-factor/reset': {

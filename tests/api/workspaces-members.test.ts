@@ -10,7 +10,16 @@ beforeAll(async () => {
 })
 afterAll(() => api.close())
 
-type MemberBody = { userId: string; name: string; email: string; role: string; availability: string; twoFactorEnabled: boolean; joinedAt: string }
+type MemberBody = {
+	userId: string
+	name: string
+	email: string
+	role: string
+	availability: string
+	capacity: number | null
+	twoFactorEnabled: boolean
+	joinedAt: string
+}
 type MemberList = { members: MemberBody[]; page: number; limit: number; total: number }
 
 describe('GET /v1/workspaces/{id}/members', () => {
@@ -51,8 +60,8 @@ describe('GET /v1/workspaces/{id}/members', () => {
 			'دينا وكيل',
 		])
 		const owner = body.members[0]!
-		expect(Object.keys(owner).sort()).toEqual(['availability', 'email', 'joinedAt', 'name', 'role', 'twoFactorEnabled', 'userId'])
-		expect(owner).toMatchObject({ role: 'owner', availability: 'offline' })
+		expect(Object.keys(owner).sort()).toEqual(['availability', 'capacity', 'email', 'joinedAt', 'name', 'role', 'twoFactorEnabled', 'userId'])
+		expect(owner).toMatchObject({ role: 'owner', availability: 'offline', capacity: null })
 		expect(new Date(owner.joinedAt).toISOString()).toBe(owner.joinedAt)
 	})
 
@@ -115,10 +124,11 @@ describe('PATCH /v1/workspaces/{id}/members/{userId}', () => {
 		expect((await rolesIn(team.workspace.id))[team.owner.user.id]).toBe('owner')
 	})
 
-	test('a missing role is a 400', async () => {
+	test('a change of nothing is a 400', async () => {
 		const team = await createTeam()
 		const response = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/members/${team.agent.user.id}`, { body: {}, headers: team.owner.auth })
 		expect(response.status).toBe(400)
+		expect(response.body).toMatchObject({ details: { fields: { _: ['Say what to change: the role, the capacity or both.'] } } })
 	})
 })
 

@@ -127,13 +127,16 @@ describe('GET /v1/user/workspaces', () => {
 		])
 		expect(body.workspaces.every((workspace) => workspace.role === 'owner')).toBe(true)
 		expect(Object.keys(body.workspaces[0]!).sort()).toEqual([
+			'agentsSeeOwnTeams',
 			'country',
 			'countryChosen',
 			'createdAt',
+			'defaultCapacity',
 			'defaultLocale',
 			'id',
 			'logoColor',
 			'name',
+			'reopenAssignment',
 			'requireTwoFactor',
 			'role',
 			'slug',

@@ -71,7 +71,18 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	],
 	'routes/$lang.dashboard.contacts._index': (fixture, lang) => [`/${lang}/dashboard/contacts?contact=${fixture.contactId}`],
 	'routes/$lang.dashboard.conversations': (_, lang) => [`/${lang}/dashboard/conversations?conversation=1`],
-	'routes/$lang.dashboard.team-members': (_, lang) => [`/${lang}/dashboard/team-members`],
+	// A second member, whose role the owner may change: the page's own forms are about others (the owner's availability is the top bar's).
+	'routes/$lang.dashboard.team-members': async (fixture, lang, request) => {
+		const headers = { Authorization: `Bearer ${fixture.token}` }
+		const invited = await request.post(`/v1/workspaces/${fixture.workspaceId}/invitations`, { data: { method: 'link', role: 'agent' }, headers })
+		const agent = await registerUser(request, { name: 'Fuzz Agent' })
+		const accepted = await request.post('/v1/workspaces/invitations/accept', {
+			data: { code: ((await invited.json()) as { code: string }).code, method: 'link' },
+			headers: { Authorization: `Bearer ${agent.token}` },
+		})
+		expect(accepted.ok()).toBe(true)
+		return [`/${lang}/dashboard/team-members`]
+	},
 	'routes/$lang.dashboard.profile': (_, lang) => [`/${lang}/dashboard/profile`],
 }
 
@@ -93,6 +104,8 @@ const endpoints: Record<string, (fixture: Fixture) => string> = {
 	'routes/$lang.c.$slug_.read': (fixture) => `/ar-eg/c/${fixture.slug}/read`,
 	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
 	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
+	// The top bar's availability switch, on every dashboard page.
+	'routes/$lang.dashboard_.availability': () => '/ar-eg/dashboard/availability',
 	'routes/realtime.user-auth': () => '/realtime/user-auth',
 	'routes/realtime.auth': () => '/realtime/auth',
 	'routes/$lang.auth.logout': () => '/fr-x/auth/logout',
@@ -139,6 +152,7 @@ async function fixtureOf(request: APIRequestContext) {
 		token: link.owner.token,
 		newcomerToken: newcomer.token,
 		email: link.owner.email,
+		workspaceId: link.workspace.id,
 		slug: link.slug,
 		channelId: channel!.id,
 		contactId: ((await contact.json()) as { id: string }).id,
@@ -325,7 +339,10 @@ test.describe('page forms under hostile input', () => {
 		test.slow()
 		const fixture = await fixtureOf(request)
 		const fields = fc.array(
-			fc.tuple(fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo'), hostileString), hostileString),
+			fc.tuple(
+				fc.oneof(fc.constantFrom('intent', 'redirectTo', 'locale', 'theme', 'socket_id', 'channel_name', 'upTo', 'availability', 'inPlace'), hostileString),
+				hostileString,
+			),
 			{ maxLength: 5 },
 		)
 		await signedRequest(baseURL!, fixture.token, async (signed) => {
