@@ -12,9 +12,9 @@
  * - `burst`: the same burst on the team's channel, capacities unlimited and equal: the time until
  *   every conversation is recorded and until every one is assigned (from the first message sent),
  *   and the loads at the end (largest and smallest: at most one apart).
- * - `queue`: with every agent's capacity at 0, the burst waits in the queue; then room appears
- *   (capacity unlimited, told by one agent turning online, which drains as any freed room does):
- *   the time from that request to the queue's last assignment, and the loads.
+ * - `queue`: with the workspace's capacity at 0, the burst waits in the queue; then the owner
+ *   raises it (PATCH /v1/workspaces/{id}): the time from that request to the queue's last
+ *   assignment, and the loads.
  * Writes bench/results/assignment.json. Exits 1 when a conversation is left unassigned, or is
  * assigned twice, or the spread is above 1.
  */
@@ -24,7 +24,6 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
-import { createSession } from '#api/auth/sessions.ts'
 import { createDb, type DB } from '#api/db/database.ts'
 import { workspacePresenceChannel } from '#common/realtime.ts'
 import { callApi, cleanup, findServerEntry, log, numberOption, resultsDir, run, sleep, startServer, table, type ServerContext } from './server.ts'
@@ -48,7 +47,7 @@ function parseOptions(): Options {
 	}
 }
 
-type Setup = { workspaceId: string; teamId: string; plainSlug: string; teamSlug: string; agentIds: string[]; agentToken: string }
+type Setup = { workspaceId: string; teamId: string; plainSlug: string; teamSlug: string; agentIds: string[]; ownerToken: string }
 
 async function setUp(server: ServerContext, db: DB, options: Options): Promise<Setup> {
 	const { access_token: token } = await callApi<{ access_token: string }>(server.baseUrl, 'POST', '/v1/auth/register', {
@@ -98,11 +97,15 @@ async function setUp(server: ServerContext, db: DB, options: Options): Promise<S
 	})
 	const answer = await fetch(new URL('/webhooks/realtime', server.baseUrl), {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json', 'X-Pusher-Key': app.key, 'X-Pusher-Signature': crypto.createHmac('sha256', app.secret).update(body).digest('hex') },
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Pusher-Key': app.key,
+			'X-Pusher-Signature': crypto.createHmac('sha256', app.secret).update(body).digest('hex'),
+		},
 		body,
 	})
 	if (!answer.ok) throw new Error(`the presence webhook answered ${answer.status}`)
-	return { workspaceId: workspace.id, teamId: team.id, plainSlug, teamSlug, agentIds: users.map(({ id }) => id), agentToken: await createSession(db, users[0]!.id) }
+	return { workspaceId: workspace.id, teamId: team.id, plainSlug, teamSlug, agentIds: users.map(({ id }) => id), ownerToken: token }
 }
 
 let customerIndex = 0
@@ -140,7 +143,8 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 const conversationsOf = async (db: DB, workspaceId: string) =>
 	(await sql<{ n: number }>`select count(*)::int as n from conversations where workspace_id = ${workspaceId}`.execute(db)).rows[0]!.n
 const assignedOf = async (db: DB, workspaceId: string) =>
-	(await sql<{ n: number }>`select count(*)::int as n from conversations where workspace_id = ${workspaceId} and assignee_id is not null`.execute(db)).rows[0]!.n
+	(await sql<{ n: number }>`select count(*)::int as n from conversations where workspace_id = ${workspaceId} and assignee_id is not null`.execute(db)).rows[0]!
+		.n
 
 async function loads(db: DB, setup: Setup) {
 	const rows = await sql<{ open: number }>`select count(c.id)::int as open from team_members m
@@ -190,16 +194,19 @@ async function main() {
 		const burstLoads = await loads(db, setup)
 
 		log('queue: the burst waits (capacity 0), then room appears')
-		await db.updateTable('workspaces').set({ defaultCapacity: 0 }).where('id', '=', workspaceId).execute()
+		const capacity = (defaultCapacity: number | null) =>
+			callApi(server.baseUrl, 'PATCH', `/v1/workspaces/${workspaceId}`, { defaultCapacity }, setup.ownerToken)
+		await capacity(0)
 		await db.updateTable('conversations').set({ status: 'resolved' }).where('workspaceId', '=', workspaceId).execute()
 		await burst(server, setup.teamSlug, n, options.concurrency)
 		await waitFor('the queue filled', async () => {
-			const { rows } = await sql<{ n: number }>`select count(*)::int as n from conversations where workspace_id = ${workspaceId} and queued_at is not null`.execute(db!)
+			const { rows } = await sql<{
+				n: number
+			}>`select count(*)::int as n from conversations where workspace_id = ${workspaceId} and queued_at is not null`.execute(db!)
 			return rows[0]!.n >= n
 		})
-		await db.updateTable('workspaces').set({ defaultCapacity: null }).where('id', '=', workspaceId).execute()
 		started = performance.now()
-		await callApi(server.baseUrl, 'PATCH', `/v1/workspaces/${workspaceId}/members/me`, { availability: 'online' }, setup.agentToken)
+		await capacity(null)
 		await waitFor('the queue drained', async () => (await assignedOf(db!, workspaceId)) >= 2 * n)
 		const drainSeconds = (performance.now() - started) / 1000
 		const queueLoads = await loads(db, setup)

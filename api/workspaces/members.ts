@@ -187,6 +187,8 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 						.where('workspaceId', '=', membership.workspace.id)
 						.where('userId', '=', target.userId)
 						.execute()
+					// Room for more: the queue's next may be theirs.
+					if (capacity !== target.capacity) await requestDrainIfWaiting(trx, membership.workspace.id)
 					if (role === target.role) return
 					await recordAudit(trx, membership.workspace.id, req.user, 'member.roleChanged', {
 						member: target.name,

@@ -1,4 +1,5 @@
 import { Router } from 'express'
+import { requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { recordAudit, recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
@@ -101,6 +102,8 @@ export function workspacesRouter(context: ApiContext): Router {
 							.where('id', '=', workspace.id)
 							.returningAll()
 							.executeTakeFirstOrThrow()
+						// A default capacity changed: room may have appeared for what waits.
+						if (changes.defaultCapacity !== undefined && changes.defaultCapacity !== workspace.defaultCapacity) await requestDrainIfWaiting(trx, workspace.id)
 						if (requirement !== undefined && requirement !== workspace.requireTwoFactor) {
 							await recordAudit(trx, workspace.id, req.user, requirement ? 'workspace.twoFactorRequired' : 'workspace.twoFactorOptional')
 						}

@@ -101,15 +101,22 @@ async function setup(options: { autoAssign?: boolean; defaultCapacity?: number |
 	expect(created.status).toBe(201)
 	const teamId = (created.body as { id: string }).id
 	const link = await createLinkChannel(people.workspace.id)
-	const channel = await testDb().updateTable('channels').set({ teamId }).where('id', '=', link.id).returningAll().executeTakeFirstOrThrow()
-	if (options.defaultCapacity !== undefined)
-		await testDb().updateTable('workspaces').set({ defaultCapacity: options.defaultCapacity }).where('id', '=', people.workspace.id).execute()
+	const named = await api.request('PATCH', `/v1/workspaces/${people.workspace.id}/channels/${link.id}`, { body: { teamId }, headers: people.owner.auth })
+	expect(named.status).toBe(200)
+	const channel = await testDb().selectFrom('channels').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow()
+	if (options.defaultCapacity !== undefined) await setWorkspace(people, { defaultCapacity: options.defaultCapacity })
 	for (const agent of agents) {
 		const online = await api.request('PATCH', `/v1/workspaces/${people.workspace.id}/members/me`, { body: { availability: 'online' }, headers: agent.auth })
 		expect(online.status).toBe(200)
 		expect((await presence('member_added', people.workspace.id, agent.user.id)).status).toBe(200)
 	}
 	return { people, channel, teamId, agents }
+}
+
+/** The workspace's assignment settings, as its owner changes them. */
+async function setWorkspace(people: Team, changes: { defaultCapacity?: number | null; reopenAssignment?: 'keep' | 'reassign' }) {
+	const changed = await api.request('PATCH', `/v1/workspaces/${people.workspace.id}`, { body: changes, headers: people.owner.auth })
+	expect(changed.status, JSON.stringify(changed.body)).toBe(200)
 }
 
 const writes = async (channel: Channel, visitor = crypto.randomUUID()) => (await customerWrites(channel, visitor, 'Hello, anyone there?')).conversation
@@ -200,7 +207,7 @@ test('moved by hand to an auto-assigning team, an unassigned conversation joins 
 	expect(moved.status).toBe(200)
 	expect(await conversation(waiting.id)).toMatchObject({ queuedAt: null, assigneeId: null })
 
-	await testDb().updateTable('workspaces').set({ defaultCapacity: null }).where('id', '=', workspaceId).execute()
+	await setWorkspace(s.people, { defaultCapacity: null })
 	const back = await api.request('PATCH', conversationsPath(workspaceId, `/${waiting.number}`), { body: { teamId: s.teamId }, headers: s.people.owner.auth })
 	expect(back.status).toBe(200)
 	expect((await assigned(waiting.id)).teamId).toBe(s.teamId)
@@ -238,6 +245,17 @@ describe('capacity', () => {
 		expect((await conversation(newer.id)).assigneeId).toBeNull()
 		expect((await api.request('PATCH', me, { body: { availability: 'online' }, headers: holder.auth })).status).toBe(200)
 		expect((await assigned(newer.id)).assigneeId).toBe(holder.user.id)
+
+		// Everyone full again; an agent's own capacity raised by an admin serves the next at once.
+		const next = await writes(s.channel)
+		await drained(s.people.workspace.id)
+		expect((await conversation(next.id)).assigneeId).toBeNull()
+		const raised = await api.request('PATCH', `/v1/workspaces/${s.people.workspace.id}/members/${agent!.user.id}`, {
+			body: { capacity: 3 },
+			headers: s.people.admin.auth,
+		})
+		expect(raised.status).toBe(200)
+		expect((await assigned(next.id)).assigneeId).toBe(agent!.user.id)
 	})
 
 	test('given by hand, a waiting conversation leaves the queue with its wait recorded', async () => {
@@ -259,7 +277,7 @@ describe('capacity', () => {
 describe('a reopened conversation', () => {
 	async function resolvedWithAwayAssignee(rule: 'keep' | 'reassign') {
 		const s = await setup()
-		await testDb().updateTable('workspaces').set({ reopenAssignment: rule }).where('id', '=', s.people.workspace.id).execute()
+		await setWorkspace(s.people, { reopenAssignment: rule })
 		const visitor = crypto.randomUUID()
 		const first = await assigned((await writes(s.channel, visitor)).id)
 		const holder = s.agents.find((agent) => agent.user.id === first.assigneeId)!
