@@ -65,19 +65,6 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 	if (assignments.length === 0) return { assigned: 0, events: [], more: false }
 
 	const byId = new Map(queue.map((conversation) => [conversation.id, conversation]))
-	// One statement per agent given some.
-	const byAgent = new Map<string, string[]>()
-	for (const { conversationId, userId } of assignments) byAgent.set(userId, [...(byAgent.get(userId) ?? []), conversationId])
-	const updated: Conversation[] = []
-	for (const [userId, conversationIds] of byAgent)
-		updated.push(
-			...(await trx
-				.updateTable('conversations')
-				.set({ assigneeId: userId, queuedAt: null, updatedAt: sql<Date>`now()` })
-				.where('id', 'in', conversationIds)
-				.returningAll()
-				.execute()),
-		)
 	const names = new Map(
 		(
 			await trx
@@ -91,14 +78,17 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 				.execute()
 		).map((user) => [user.id, user.name]),
 	)
+	// The conversations are locked and still waiting: each of these assignments applies. Their own rows change last,
+	// so that the inbox's counts (a row per workspace, assignee and status, which a new conversation changes too) are
+	// held for as short a time as possible.
 	await trx
 		.insertInto('queueWaits')
 		.values(
-			updated.map((conversation) => ({
+			assignments.map(({ conversationId }) => ({
 				workspaceId,
-				conversationId: conversation.id,
-				teamId: conversation.teamId,
-				queuedAt: byId.get(conversation.id)!.queuedAt!,
+				conversationId,
+				teamId: byId.get(conversationId)!.teamId,
+				queuedAt: byId.get(conversationId)!.queuedAt!,
 				assignedAt: sql<Date>`now()`,
 				automatic: true,
 			})),
@@ -107,13 +97,13 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 	const lines = await trx
 		.insertInto('messages')
 		.values(
-			updated.map((conversation) => ({
+			assignments.map(({ conversationId, userId }) => ({
 				workspaceId,
-				conversationId: conversation.id,
-				channelId: conversation.channelId,
+				conversationId,
+				channelId: byId.get(conversationId)!.channelId,
 				direction: 'outgoing' as const,
 				kind: 'activity' as const,
-				activity: { key: 'activity.autoAssigned', values: { assignee: names.get(conversation.assigneeId!) ?? '' } },
+				activity: { key: 'activity.autoAssigned', values: { assignee: names.get(userId) ?? '' } },
 			})),
 		)
 		.returningAll()
@@ -122,6 +112,19 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 	const lastGiven = new Map(assignments.map(({ userId }, index) => [userId, new Date(now + index)]))
 	for (const [userId, at] of lastGiven)
 		await trx.updateTable('members').set({ lastAssignedAt: at }).where('workspaceId', '=', workspaceId).where('userId', '=', userId).execute()
+	// One statement per agent given some.
+	const byAgent = new Map<string, string[]>()
+	for (const { conversationId, userId } of assignments) byAgent.set(userId, [...(byAgent.get(userId) ?? []), conversationId])
+	const updated: Conversation[] = []
+	for (const [userId, conversationIds] of byAgent)
+		updated.push(
+			...(await trx
+				.updateTable('conversations')
+				.set({ assigneeId: userId, queuedAt: null, updatedAt: sql<Date>`now()` })
+				.where('id', 'in', conversationIds)
+				.returningAll()
+				.execute()),
+		)
 
 	const events: InboxEvent[] = []
 	const lineOf = new Map(lines.map((line) => [line.conversationId, line]))

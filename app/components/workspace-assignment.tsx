@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { type WorkspaceJson } from '#app/.server/api.ts'
 import { FormErrors } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
+import { CapacityInput } from '#app/components/ui/capacity-input.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import * as styles from './workspace-assignment.css.ts'
 
@@ -45,15 +46,9 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 				<label htmlFor="default-capacity" className={fieldStyles.label}>
 					{t('assignment.defaultCapacity')}
 				</label>
-				<input
+				<CapacityInput
 					id="default-capacity"
 					name="defaultCapacity"
-					type="number"
-					dir="auto"
-					inputMode="numeric"
-					min={0}
-					max={1000}
-					step={1}
 					defaultValue={values.defaultCapacity}
 					placeholder={t('capacity.unlimited')}
 					aria-invalid={capacityErrors.length > 0 ? true : undefined}

@@ -5,6 +5,7 @@ import { Pagination } from '#app/components/pagination.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { DataTable } from '#app/components/ui/data-table.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
+import { CapacityInput } from '#app/components/ui/capacity-input.tsx'
 import * as styles from './capacities.css.ts'
 
 /** A refused capacity: whose, what was typed (kept in its field) and why. */
@@ -60,15 +61,9 @@ function CapacityForm({ member, defaultCapacity, refused }: { member: MemberJson
 			<label htmlFor={id} className="visually-hidden">
 				{t('capacity.of', { name: member.name })}
 			</label>
-			<input
+			<CapacityInput
 				id={id}
 				name="capacity"
-				type="number"
-				dir="auto"
-				inputMode="numeric"
-				min={0}
-				max={1000}
-				step={1}
 				defaultValue={shown}
 				key={`${shown} ${refused?.message ?? ''}`}
 				// Short, for a narrow field: the lead above says it in words.
