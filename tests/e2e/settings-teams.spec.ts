@@ -3,7 +3,7 @@ import { registerUser, signIn } from './accounts.ts'
 import { expectAccessible } from './accessibility.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
-import { inviteAndAccept } from './realtime-support.ts'
+import { inviteAndAccept, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 const rows = (page: Page) => page.locator('tbody tr')
 
@@ -129,6 +129,8 @@ test('the list follows what another manager does, live; a channel sends its new 
 	await page.goto('/en-us/dashboard/settings/teams')
 	await waitForHydration(page)
 	await expect(page.getByText('No teams yet.')).toBeVisible()
+	// Events sent before the page is subscribed would be missed: wait until the server counts it.
+	await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${workspace.workspace.id}`)).toBe(1)
 	const support = await workspace.createTeam({ name: 'Support', userIds: [workspace.layla.user.id] })
 	await expect(rows(page).filter({ hasText: 'Support' })).toContainText('1 member')
 	const sales = await workspace.createTeam({ name: 'Sales' })
