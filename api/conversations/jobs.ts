@@ -7,9 +7,9 @@ import { buffer } from 'node:stream/consumers'
 import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { type DB } from '#api/db/database.ts'
 import { whenDatabaseAnswers } from '#api/db/errors.ts'
+import { routeReopened } from '#api/assignment/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
-import { routeReopened } from '#api/assignment/queue.ts'
 import { addActivity } from './inbound.ts'
 
 /** Tries of a message whose provider is out of reach or busy, before it is marked failed. */

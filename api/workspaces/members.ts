@@ -102,11 +102,11 @@ async function requireTarget(db: DB, req: Request, { workspace }: Membership): P
 /** Leaving: anyone but the owner, who must hand the workspace over first. */
 async function leave(db: DB, realtime: Realtime, { workspace, role }: Membership, user: { id: string; name: string }) {
 	if (role === 'owner') throw new HttpError(409, 'workspaces:errors.ownerCannotLeave')
-	await removeAssignee(db, realtime, workspace.id, user.id, (trx) => recordAudit(trx, workspace.id, user, 'member.left'))
+	await removeFromWorkspace(db, realtime, workspace.id, user.id, (trx) => recordAudit(trx, workspace.id, user, 'member.left'))
 }
 
 /** Removes a member with their open conversations' assignments (api/assignment/release.ts), told to the inbox once done. */
-async function removeAssignee(db: DB, realtime: Realtime, workspaceId: string, userId: string, alongside: (trx: DB) => Promise<void>) {
+async function removeFromWorkspace(db: DB, realtime: Realtime, workspaceId: string, userId: string, alongside: (trx: DB) => Promise<void>) {
 	let released: InboxEvent[] = []
 	await removeMember(db, workspaceId, userId, async (trx) => {
 		await alongside(trx)
@@ -248,7 +248,7 @@ export function memberRoutes({ db, realtime }: ApiContext): Router {
 			}
 			if (!managers.includes(membership.role)) throw new HttpError(403, 'errors.forbidden')
 			if (target.role === 'owner') throw ownerProtected()
-			await removeAssignee(db, realtime, membership.workspace.id, target.userId, (trx) =>
+			await removeFromWorkspace(db, realtime, membership.workspace.id, target.userId, (trx) =>
 				recordAudit(trx, membership.workspace.id, req.user, 'member.removed', { member: target.name, memberId: target.userId, role: target.role }),
 			)
 			announceRemoval(db, realtime, membership.workspace.id, target.userId)
