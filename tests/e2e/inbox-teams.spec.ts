@@ -3,7 +3,7 @@ import { expectAccessible } from './accessibility.ts'
 import { signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { busyInbox, inboundPath, type BusyInbox } from './inbox-support.ts'
-import { markDocument, isSameDocument } from './realtime-support.ts'
+import { markDocument, isSameDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 // A conversation's team in the inbox (issue 30): the side panel's select, the bulk action, the
 // "My teams" view and the team filter with their counts, live, in English and Arabic, with and without JavaScript.
@@ -82,7 +82,8 @@ for (const javaScript of [true, false]) {
 			// A team deleted while the page is open: with JavaScript the page reloads and no longer offers it; without, it
 			// is refused (the API's 422, said in a toast) and nothing changes.
 			await page.goto('/en-us/dashboard/conversations?conversation=3')
-			if (javaScript) await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected')
+			// An event sent before the page is subscribed would be missed: wait until the server counts it.
+			if (javaScript) await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${inbox.workspace.id}`)).toBe(1)
 			const gone = await request.delete(`/v1/workspaces/${inbox.workspace.id}/teams/${teams.shipping}`, {
 				headers: { Authorization: `Bearer ${inbox.owner.token}` },
 			})
@@ -150,7 +151,7 @@ test('a conversation moved to my team by a teammate in another session enters my
 	await signIn(page.context(), baseURL!, inbox.owner.token)
 	await page.goto('/en-us/dashboard/conversations?team=mine')
 	await waitForHydration(page)
-	await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected')
+	await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${inbox.workspace.id}`)).toBe(1)
 	await expect(rows(page)).toHaveCount(0)
 	await expect(tab(page, /^Open/)).toHaveText('Open 0')
 	await expect(sidebarLink(page, 'My teams')).toHaveText('My teams 0')
