@@ -9,8 +9,7 @@ import { browserWays, checkBrowser } from './browser.ts'
  * The stages of a group run at once, each printed whole when it ends: the type check, the lint and
  * the format check are one process each, so on two cores they take about the time of the longest.
  */
-/** `streamed`: its output as it comes even beside others (the long browser tests), theirs printed whole as each ends. */
-type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean>; streamed?: boolean }
+type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean> }
 
 const stages: Array<Stage | Stage[]> = [
 	[
@@ -18,17 +17,18 @@ const stages: Array<Stage | Stage[]> = [
 		{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
 		{ name: 'format', command: 'npm', args: ['run', '--silent', 'format:check'] },
 	],
-	// Before the API tests: the quick start's test starts the built server as a new user would; and the browser tests' server.
-	{ name: 'build', command: 'npm', args: ['run', 'build'] },
-	// The browser tests keep both cores busy for twenty minutes; the API tests run one file after another
-	// on one database and those that start servers of their own mostly wait, so they run beside them
-	// rather than before (the whole run was over 30 minutes the other way: docs/decisions/023).
 	[
 		{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
+		// Before the API tests: the quick start's test starts the built server as a new user would.
+		{ name: 'build', command: 'npm', args: ['run', 'build'] },
+	],
+	// The API tests run one file after another on one database; those that start servers of their
+	// own mostly wait for them, so they run beside the others, in a process of their own.
+	[
 		{ name: 'api', command: 'npx', args: ['vitest', 'run', '--project', 'api'] },
 		{ name: 'api-servers', command: 'npx', args: ['vitest', 'run', '--project', 'api-servers'] },
-		{ name: 'e2e', command: 'npx', args: ['playwright', 'test'], prepare: ensureBrowser, streamed: true },
 	],
+	{ name: 'e2e', command: 'npx', args: ['playwright', 'test'], prepare: ensureBrowser },
 ]
 
 const skipped = new Set(
@@ -94,7 +94,7 @@ let failed = false
 for (const entry of stages) {
 	const group = Array.isArray(entry) ? entry : [entry]
 	const running = failed ? [] : group.filter((stage) => !skipped.has(stage.name))
-	const ran = await Promise.all(running.map((stage) => runStage(stage, running.length > 1 && !stage.streamed)))
+	const ran = await Promise.all(running.map((stage) => runStage(stage, running.length > 1)))
 	for (const stage of group) results.push(ran.find((result) => result.name === stage.name) ?? { name: stage.name, status: 'skipped', seconds: 0 })
 	if (ran.some((result) => result.status === 'failed')) failed = true
 }
