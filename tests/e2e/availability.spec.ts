@@ -2,6 +2,7 @@ import { type APIRequestContext, type Page } from '@playwright/test'
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expectAccessible } from './accessibility.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
+import { realtimeSdk, subscriptionCount } from './realtime-support.ts'
 
 // Issue 30: the availability switch in the top bar, an agent's capacity, the workspace's assignment settings.
 
@@ -176,7 +177,8 @@ test('the switch follows a change made in another tab, live', async ({ page, con
 	await other.setViewportSize({ width: 1440, height: 900 })
 	await other.goto('/en-us/dashboard/contacts')
 	await waitForHydration(other)
-	await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible()
+	// Events sent before both pages are subscribed would be missed: wait until the server counts them.
+	await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-workspace-${workspace.id}`)).toBe(2)
 	await other.locator('#availability-bar').selectOption('online')
 	await expect.poll(() => availabilityOf(request, workspace.id, owner.token)).toBe('online')
 	await expect(page.locator('#availability-bar')).toHaveValue('online')
