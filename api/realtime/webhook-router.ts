@@ -3,6 +3,7 @@ import { applyPresence, type PresenceEvent } from '#api/assignment/presence.ts'
 import { type ApiContext } from '#api/context.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
+import { rawRequest } from '#api/http/raw-request.ts'
 
 /**
  * `/webhooks/realtime`: the realtime server's webhooks (ours, Soketi's or Pusher's, signed with the
@@ -16,9 +17,8 @@ export function realtimeWebhookRouter({ db, realtime, config }: ApiContext): Rou
 		'/',
 		express.raw({ type: () => true, limit: '1mb' }),
 		handler(async (req, res) => {
-			const rawBody = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : ''
-			const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]))
-			const webhook = realtime.verifyWebhook(headers, rawBody)
+			const { rawBody, headers } = rawRequest(req)
+			const webhook = realtime.verifyWebhook(headers, rawBody.toString('utf8'))
 			if (!webhook) throw new HttpError(401, 'realtime.webhookRefused')
 			const events = webhook.events.flatMap((event): PresenceEvent[] => {
 				const userId = (event as { user_id?: unknown }).user_id

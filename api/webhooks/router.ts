@@ -3,6 +3,7 @@ import { type ApiContext } from '#api/context.ts'
 import { channelKinds, type ChannelKind } from '#api/db/schema.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
+import { rawRequest } from '#api/http/raw-request.ts'
 import { jobBatcher } from '#api/jobs/queue.ts'
 import { webhookParts } from './jobs.ts'
 import { providerChannel } from '#api/channels/connection.ts'
@@ -44,8 +45,7 @@ export function webhooksRouter({ db, config }: ApiContext): Router {
 				res.status(200).json({ ok: true })
 				return
 			}
-			const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
-			const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]))
+			const { rawBody, headers } = rawRequest(req)
 			const query = Object.fromEntries(Object.entries(req.query).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]))
 			const channel = providerChannel(row, config.ENCRYPTION_KEY)
 			const verdict = provider.verifyWebhook(channel, { method: req.method, headers, query, rawBody })
