@@ -24,6 +24,7 @@ import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
 import { type Database } from '#api/db/schema.ts'
 import { listLabels } from '#api/labels/queries.ts'
 import { conversationList, inboxSummary, messagesPage } from '#api/conversations/queries.ts'
+import { everyone } from '#api/conversations/visibility.ts'
 import { listConversationsQuery as conversationsQuery, listMessagesQuery } from '#api/conversations/schemas.ts'
 import { deepPageRows, seedContacts, type ContactsDataset } from './contacts.ts'
 import { arabicSearchWord, longThreadNumber, searchWord, seedInbox, type InboxDataset } from './inbox.ts'
@@ -103,8 +104,8 @@ async function explainCases(dataset: ContactsDataset) {
 /** What each inbox request of the bench runs past authentication, through the API's own query code (api/conversations/router.ts). */
 async function explainInboxCases(dataset: InboxDataset) {
 	const { workspaceId, userId } = dataset
-	const list = async (query: Record<string, string>) => {
-		await conversationList(db, workspaceId, userId, conversationsQuery.parse(query))
+	const list = async (query: Record<string, string>, reader = everyone(userId)) => {
+		await conversationList(db, workspaceId, reader, conversationsQuery.parse(query))
 	}
 	const thread = async (query: Record<string, string>) => {
 		const conversation = await db
@@ -119,12 +120,13 @@ async function explainInboxCases(dataset: InboxDataset) {
 		['inbox: open tab', () => list({})],
 		['inbox: mine', () => list({ assignee: 'me' })],
 		['inbox: unassigned', () => list({ assignee: 'unassigned' })],
+		['inbox: open tab, an agent who sees only their teams’', () => list({}, { id: userId, ownTeamsOnly: true })],
 		['inbox: a label (billing)', () => list({ labelId: dataset.labelId })],
 		['inbox: all statuses, by priority', () => list({ status: 'all', sort: 'priority' })],
 		[`inbox: search ${searchWord}`, () => list({ search: searchWord })],
 		[`inbox: search ${arabicSearchWord}`, () => list({ search: arabicSearchWord })],
 		['inbox: search an order number (one conversation)', () => list({ search: '52345', status: 'all' })],
-		['inbox: summary', () => inboxSummary(db, workspaceId, userId)],
+		['inbox: summary', () => inboxSummary(db, workspaceId, everyone(userId))],
 		['inbox: thread newest page', () => thread({})],
 		['inbox: thread 1 000 messages back', () => thread({ before: dataset.deepBefore })],
 	]

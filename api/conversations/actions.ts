@@ -8,16 +8,19 @@ import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
+import { membersWhoSee, visibleTo, type Reader } from './visibility.ts'
 
 /** The member acting, named in the activity lines they cause. */
 export type Actor = { id: string; name: string }
 
 type Changed = { conversation: Conversation; events: InboxEvent[] }
 
-/** The workspace's conversations `numbers`, locked for the transaction's changes (in id order, so that two bulk changes never deadlock). */
-export async function lockConversations(trx: DB, workspaceId: string, numbers: number[]): Promise<Conversation[]> {
+/** The workspace's conversations `numbers` (those `reader` sees, given one), locked for the transaction's changes (in id order, so that two bulk changes never deadlock). */
+export async function lockConversations(trx: DB, workspaceId: string, numbers: number[], reader?: Reader): Promise<Conversation[]> {
 	if (numbers.length === 0) return []
-	return trx.selectFrom('conversations').selectAll().where('workspaceId', '=', workspaceId).where('number', 'in', numbers).orderBy('id').forUpdate().execute()
+	let query = trx.selectFrom('conversations').selectAll().where('workspaceId', '=', workspaceId).where('number', 'in', numbers)
+	if (reader) query = query.where(visibleTo(workspaceId, reader))
+	return query.orderBy('id').forUpdate().execute()
 }
 
 async function activityLine(trx: DB, conversation: Conversation, activity: Activity, actor: Actor | null, events: InboxEvent[]) {
@@ -212,7 +215,8 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 		await addJob(trx, 'send-message', { messageId: String(message.id) })
 		events.push(conversationEvent('conversation.updated', updated))
 	} else {
-		for (const userId of await mentionedMembers(trx, conversation.workspaceId, input.body, actor.id)) {
+		const mentioned = await mentionedMembers(trx, conversation.workspaceId, input.body, actor.id)
+		for (const userId of await membersWhoSee(trx, conversation, mentioned)) {
 			events.push({ event: 'notification', userId, kind: 'mentioned', conversation })
 		}
 	}

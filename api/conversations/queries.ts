@@ -8,6 +8,7 @@ import { type ConversationCursor, type ConversationSort } from './cursor.ts'
 import { attachmentsOfMessage } from '#api/attachments/queries.ts'
 import { type ConversationEventJson, type ConversationJson, type ConversationViewJson, type InboxSummaryJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
+import { narrowingFor, teamsOf, visibleTo, type Reader } from './visibility.ts'
 
 type Executor = Kysely<Database>
 
@@ -128,15 +129,20 @@ export function conversationJson(row: ConversationRow): ConversationJson {
 }
 
 // Fixed shapes, built once and planned once per connection (api/db/prepared.ts).
-const conversationByNumber = preparedQuery((db: Executor, values: { readerId: string; workspaceId: string; number: number }) =>
-	selectConversations(db, values.readerId).where('conversations.workspaceId', '=', values.workspaceId).where('conversations.number', '=', values.number),
+// Their values are flat: a placeholder stands for each (api/db/prepared.ts), the reader's two included.
+const conversationByNumber = preparedQuery((db: Executor, values: { readerId: string; ownTeamsOnly: boolean; workspaceId: string; number: number }) =>
+	selectConversations(db, values.readerId)
+		.where('conversations.workspaceId', '=', values.workspaceId)
+		.where('conversations.number', '=', values.number)
+		.where(visibleTo(values.workspaceId, { id: values.readerId, ownTeamsOnly: values.ownTeamsOnly })),
 )
 const otherConversationsOfContact = preparedQuery(
-	(db: Executor, values: { readerId: string; workspaceId: string; contactId: string; conversationId: string; limit: number }) =>
+	(db: Executor, values: { readerId: string; ownTeamsOnly: boolean; workspaceId: string; contactId: string; conversationId: string; limit: number }) =>
 		selectConversations(db, values.readerId)
 			.where('conversations.workspaceId', '=', values.workspaceId)
 			.where('conversations.contactId', '=', values.contactId)
 			.where('conversations.id', '!=', values.conversationId)
+			.where(visibleTo(values.workspaceId, { id: values.readerId, ownTeamsOnly: values.ownTeamsOnly }))
 			.orderBy('conversations.lastActivityAt', 'desc')
 			.orderBy('conversations.id', 'desc')
 			.limit(values.limit),
@@ -145,28 +151,35 @@ const conversationsOfIds = preparedQuery((db: Executor, values: { readerId: stri
 	selectConversations(db, values.readerId).where('conversations.id', '=', sql<string>`any(${values.ids}::uuid[])`),
 )
 
-/** The workspace's conversation `#number` as `readerId` sees it. */
-export async function findConversation(db: Executor, workspaceId: string, number: number, readerId: string): Promise<ConversationJson | undefined> {
-	const [row] = await conversationByNumber(db, { readerId, workspaceId, number })
+/** The workspace's conversation `#number` as `reader` sees it; undefined when there is none, or not for them. */
+export async function findConversation(db: Executor, workspaceId: string, number: number, reader: Reader): Promise<ConversationJson | undefined> {
+	const [row] = await conversationByNumber(db, { readerId: reader.id, ownTeamsOnly: reader.ownTeamsOnly, workspaceId, number })
 	return row && conversationJson(row)
 }
 
 /**
- * What an inbox shows of the workspace's conversation `#number` as `readerId` sees it: the
+ * What an inbox shows of the workspace's conversation `#number` as `reader` sees it: the
  * conversation, a page of its thread, and the `others` latest other conversations of its contact.
  */
 export async function conversationView(
 	db: Executor,
 	workspaceId: string,
 	number: number,
-	readerId: string,
+	reader: Reader,
 	query: { before?: string; limit: number; others: number },
 ): Promise<ConversationViewJson | undefined> {
-	const conversation = await findConversation(db, workspaceId, number, readerId)
+	const conversation = await findConversation(db, workspaceId, number, reader)
 	if (!conversation) return undefined
 	const [thread, others] = await Promise.all([
 		messagesPage(db, conversation.id, query),
-		otherConversationsOfContact(db, { readerId, workspaceId, contactId: conversation.contact.id, conversationId: conversation.id, limit: query.others }),
+		otherConversationsOfContact(db, {
+			readerId: reader.id,
+			ownTeamsOnly: reader.ownTeamsOnly,
+			workspaceId,
+			contactId: conversation.contact.id,
+			conversationId: conversation.id,
+			limit: query.others,
+		}),
 	])
 	return { conversation, thread, otherConversations: others.map(conversationJson) }
 }
@@ -241,25 +254,21 @@ async function searchCondition(db: Executor, workspaceId: string, search: string
 	return sql<SqlBool>`conversations.id = any(array(select conversation_words.conversation_id from conversation_words where conversation_words.workspace_id = ${workspaceId} and ${matchingWords(search)} ${ofContacts}))`
 }
 
-/** The teams `userId` is a member of in the workspace, as an array (read once, then each conversation's team is looked up in it). */
-const myTeams = (workspaceId: string, userId: string) =>
-	sql`array(select team_members.team_id from team_members where team_members.workspace_id = ${workspaceId} and team_members.user_id = ${userId})`
-
 export type ConversationPage = { conversations: ConversationJson[]; next?: ConversationCursor }
 
-/** A list's filters and search as conditions on `conversations`, its status tab and page aside. */
+/** A list's filters and search as conditions on `conversations`, its status tab and page aside, within what `reader` may see. */
 export async function listConditions(
 	db: Executor,
 	workspaceId: string,
-	readerId: string,
+	reader: Reader,
 	query: ListConversationsQuery,
 	broadAbove = broadSearch,
 ): Promise<Array<Expression<SqlBool>>> {
-	const conditions: Array<Expression<SqlBool>> = []
-	if (query.assignee === 'me') conditions.push(sql<SqlBool>`conversations.assignee_id = ${readerId}`)
+	const conditions = narrowingFor(workspaceId, reader)
+	if (query.assignee === 'me') conditions.push(sql<SqlBool>`conversations.assignee_id = ${reader.id}`)
 	else if (query.assignee === 'unassigned') conditions.push(sql<SqlBool>`conversations.assignee_id is null`)
 	else if (query.assignee !== 'all') conditions.push(sql<SqlBool>`conversations.assignee_id = ${query.assignee}`)
-	if (query.team === 'mine') conditions.push(sql<SqlBool>`conversations.team_id = any(${myTeams(workspaceId, readerId)})`)
+	if (query.team === 'mine') conditions.push(sql<SqlBool>`conversations.team_id = any(${teamsOf(workspaceId, reader.id)})`)
 	else if (query.team) conditions.push(sql<SqlBool>`conversations.team_id = ${query.team}`)
 	if (query.channelId) conditions.push(sql<SqlBool>`conversations.channel_id = ${query.channelId}`)
 	if (query.contactId) conditions.push(sql<SqlBool>`conversations.contact_id = ${query.contactId}`)
@@ -343,15 +352,18 @@ export async function filteredCounts(db: Executor, workspaceId: string, conditio
 
 /**
  * What `GET /conversations` answers: a page, and the tabs' counts with the same filters. The kept
- * counts know the assignee only: any other filter or a search counts the matches, up to a limit.
+ * counts know the assignee only: any other filter or a search counts the matches, up to a limit, and
+ * so does a reader narrowed to their teams (but for their own conversations, which they all see).
  */
-export async function conversationList(db: Executor, workspaceId: string, readerId: string, query: ListConversationsQuery, broadAbove = broadSearch) {
+export async function conversationList(db: Executor, workspaceId: string, reader: Reader, query: ListConversationsQuery, broadAbove = broadSearch) {
 	const assigneeKey =
-		query.assignee === 'me' ? readerId : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
-	const conditions = await listConditions(db, workspaceId, readerId, query, broadAbove)
-	const narrowed = Boolean(query.team || query.channelId || query.contactId || query.priority || query.labelId || query.search)
+		query.assignee === 'me' ? reader.id : query.assignee === 'unassigned' ? unassignedKey : query.assignee === 'all' ? undefined : query.assignee
+	const conditions = await listConditions(db, workspaceId, reader, query, broadAbove)
+	const narrowed =
+		Boolean(query.team || query.channelId || query.contactId || query.priority || query.labelId || query.search) ||
+		(reader.ownTeamsOnly && query.assignee !== 'me')
 	const [page, counts] = await Promise.all([
-		listConversations(db, workspaceId, readerId, query, conditions),
+		listConversations(db, workspaceId, reader.id, query, conditions),
 		narrowed ? filteredCounts(db, workspaceId, conditions) : tabCounts(db, workspaceId, assigneeKey),
 	])
 	return { page, counts, countsLimit: narrowed ? filteredCountsLimit : null }
@@ -359,31 +371,37 @@ export async function conversationList(db: Executor, workspaceId: string, reader
 
 /**
  * The sidebar's open conversations: the reader's and nobody's (kept counts), and those of the
- * reader's teams, counted by the team index (conversations_team_activity_idx).
+ * reader's teams, counted by the team index (conversations_team_activity_idx). A reader narrowed to
+ * their teams counts nobody's among their teams' only.
  */
-export async function inboxSummary(db: Executor, workspaceId: string, userId: string): Promise<InboxSummaryJson> {
+export async function inboxSummary(db: Executor, workspaceId: string, reader: Reader): Promise<InboxSummaryJson> {
 	const [rows, teams] = await Promise.all([
 		db
 			.selectFrom('conversationCounts')
 			.select(['assigneeKey', 'count'])
 			.where('workspaceId', '=', workspaceId)
 			.where('status', '=', 'open')
-			.where('assigneeKey', 'in', [userId, unassignedKey])
+			.where('assigneeKey', 'in', [reader.id, unassignedKey])
 			.execute(),
-		db.selectFrom('teamMembers').select('teamId').where('workspaceId', '=', workspaceId).where('userId', '=', userId).orderBy('teamId').execute(),
+		db.selectFrom('teamMembers').select('teamId').where('workspaceId', '=', workspaceId).where('userId', '=', reader.id).orderBy('teamId').execute(),
 	])
 	const myTeamIds = teams.map((team) => team.teamId)
-	const myTeams = myTeamIds.length
+	const ofMyTeams = myTeamIds.length
 		? await db
 				.selectFrom('conversations')
-				.select(sql<number>`count(*)::int`.as('count'))
+				.select([sql<number>`count(*)::int`.as('count'), sql<number>`(count(*) filter (where assignee_id is null))::int`.as('unassigned')])
 				.where('workspaceId', '=', workspaceId)
 				.where('teamId', 'in', myTeamIds)
 				.where('status', '=', 'open')
 				.executeTakeFirstOrThrow()
-		: { count: 0 }
+		: { count: 0, unassigned: 0 }
 	const countOf = (key: string) => rows.find((row) => row.assigneeKey === key)?.count ?? 0
-	return { mine: countOf(userId), unassigned: countOf(unassignedKey), myTeams: myTeams.count, myTeamIds }
+	return {
+		mine: countOf(reader.id),
+		unassigned: reader.ownTeamsOnly ? ofMyTeams.unassigned : countOf(unassignedKey),
+		myTeams: ofMyTeams.count,
+		myTeamIds,
+	}
 }
 
 type MessageRow = Message & { senderName: string | null; attachments: MessageJson['attachments'] }

@@ -5,7 +5,7 @@ import { isMultipart, readUpload } from '#api/attachments/upload.ts'
 import { storageFor } from '#api/attachments/storage.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Conversation } from '#api/db/schema.ts'
+import { type Conversation, type Workspace } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -33,6 +33,7 @@ import {
 	updateConversationBody,
 	viewConversationQuery,
 } from './schemas.ts'
+import { everyone, readerOf, visibleTo, type Reader } from './visibility.ts'
 
 /** A reply with a file: the one request of the API that comes as `multipart/form-data`. */
 export function isMessageUpload(req: Request): boolean {
@@ -55,16 +56,29 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	const actorOf = (req: Request): Actor => ({ id: req.user.id, name: req.user.name })
 	const storage = storageFor(config)
 
-	/** The conversation of the path's number, locked in `trx`; 404 when the workspace has none. */
-	async function lockConversation(trx: DB, req: Request, workspaceId: string): Promise<Conversation> {
+	/**
+	 * The caller's workspace, and which of its conversations they see: all of them, or their teams' and
+	 * their own (api/conversations/visibility.ts). Any other is answered as one that does not exist.
+	 */
+	async function requireReader(req: Request): Promise<{ workspace: Workspace; reader: Reader }> {
+		const membership = await requireMember(db, req)
+		return { workspace: membership.workspace, reader: readerOf(req, membership) }
+	}
+
+	/** The conversation of the path's number, locked in `trx`; 404 when the workspace has none the reader sees. */
+	async function lockConversation(trx: DB, req: Request, workspaceId: string, reader: Reader): Promise<Conversation> {
 		const { number } = parseParams(req, conversationParams, conversationNotFound)
-		const [conversation] = await lockConversations(trx, workspaceId, [number])
+		const [conversation] = await lockConversations(trx, workspaceId, [number], reader)
 		if (!conversation) throw conversationNotFound()
 		return conversation
 	}
 
-	async function conversationAnswer(req: Request, workspaceId: string, number: number): Promise<ConversationJson> {
-		const conversation = await findConversation(db, workspaceId, number, req.user.id)
+	/**
+	 * The conversation as the reader sees it. After a change of theirs, read whoever they are: an agent
+	 * who hands a conversation over to another team is answered with what they did.
+	 */
+	async function conversationAnswer(req: Request, workspaceId: string, number: number, reader = everyone(req.user.id)): Promise<ConversationJson> {
+		const conversation = await findConversation(db, workspaceId, number, reader)
 		if (!conversation) throw conversationNotFound()
 		return conversation
 	}
@@ -104,9 +118,9 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.get(
 		'/',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const query = parseRequest(req, 'query', listConversationsQuery)
-			const { page, counts, countsLimit } = await conversationList(db, workspace.id, req.user.id, query)
+			const { page, counts, countsLimit } = await conversationList(db, workspace.id, reader, query)
 			const body: ConversationListJson = { conversations: page.conversations, nextCursor: page.next ? encodeCursor(page.next) : null, counts, countsLimit }
 			res.json(body)
 		}),
@@ -115,8 +129,8 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.get(
 		'/summary',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
-			const body: InboxSummaryJson = await inboxSummary(db, workspace.id, req.user.id)
+			const { workspace, reader } = await requireReader(req)
+			const body: InboxSummaryJson = await inboxSummary(db, workspace.id, reader)
 			res.json(body)
 		}),
 	)
@@ -124,11 +138,11 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.post(
 		'/bulk',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const body = parseRequest(req, 'body', bulkBody)
 			const actor = actorOf(req)
 			const { updated, events } = await db.transaction().execute(async (trx) => {
-				const conversations = await lockConversations(trx, workspace.id, body.numbers)
+				const conversations = await lockConversations(trx, workspace.id, body.numbers, reader)
 				const assigneeName = body.action === 'assign' ? await requireAssignee(trx, req, workspace.id, body.assigneeId) : undefined
 				const teamName = body.action === 'team' ? await requireTeam(trx, req, workspace.id, body.teamId) : undefined
 				if (body.labelId) await requireLabels(trx, req, workspace.id, 'labelId', [body.labelId])
@@ -152,20 +166,20 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.get(
 		'/:number',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
-			res.json(await conversationAnswer(req, workspace.id, number))
+			res.json(await conversationAnswer(req, workspace.id, number, reader))
 		}),
 	)
 
 	router.patch(
 		'/:number',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const changes = parseRequest(req, 'body', updateConversationBody)
 			const { events } = await db.transaction().execute(async (trx) => {
-				const conversation = await lockConversation(trx, req, workspace.id)
+				const conversation = await lockConversation(trx, req, workspace.id, reader)
 				const assigneeName = await requireAssignee(trx, req, workspace.id, changes.assigneeId)
 				const teamName = await requireTeam(trx, req, workspace.id, changes.teamId)
 				return changeConversation(trx, conversation, { ...changes, assigneeName, teamName }, actorOf(req))
@@ -178,11 +192,11 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.put(
 		'/:number/labels',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const { labelIds } = parseRequest(req, 'body', replaceLabelsBody)
 			const events = await db.transaction().execute(async (trx) => {
-				const conversation = await lockConversation(trx, req, workspace.id)
+				const conversation = await lockConversation(trx, req, workspace.id, reader)
 				await requireLabels(trx, req, workspace.id, 'labelIds', labelIds)
 				const current = await trx.selectFrom('conversationLabels').select('labelId').where('conversationId', '=', conversation.id).execute()
 				const had = new Set(current.map((row) => row.labelId))
@@ -198,7 +212,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.get(
 		'/:number/messages',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const query = parseRequest(req, 'query', listMessagesQuery)
 			const conversation = await db
@@ -206,6 +220,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				.select('id')
 				.where('workspaceId', '=', workspace.id)
 				.where('number', '=', number)
+				.where(visibleTo(workspace.id, reader))
 				.executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
 			const body: MessagePageJson = await messagesPage(db, conversation.id, query)
@@ -216,10 +231,10 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.get(
 		'/:number/view',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const query = parseRequest(req, 'query', viewConversationQuery)
-			const body: ConversationViewJson | undefined = await conversationView(db, workspace.id, number, req.user.id, query)
+			const body: ConversationViewJson | undefined = await conversationView(db, workspace.id, number, reader, query)
 			if (!body) throw conversationNotFound()
 			res.json(body)
 		}),
@@ -228,7 +243,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.post(
 		'/:number/messages',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			// A file comes in a multipart form (read only once the caller is known to be a member), the rest as JSON.
 			const upload = isMultipart(req) ? await readUpload(req, storage, config.UPLOAD_MAX_BYTES) : null
@@ -236,10 +251,10 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			try {
 				if (upload) req.body = upload.fields
 				const body = file ? { ...parseRequest(req, 'body', messageWithFileBody), attachment: file } : parseRequest(req, 'body', createMessageBody)
-				const input = await replyOnChannel(req, workspace.id, number, body)
+				const input = await replyOnChannel(req, workspace.id, reader, number, body)
 				const { message, events } = await db
 					.transaction()
-					.execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id), input, actorOf(req)))
+					.execute(async (trx) => postMessage(trx, await lockConversation(trx, req, workspace.id, reader), input, actorOf(req)))
 				announce(events)
 				res.status(201).json(await findMessage(db, String(message.id)))
 			} catch (error) {
@@ -253,7 +268,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.post(
 		'/:number/messages/:messageId/retry',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number, messageId } = parseParams(req, messageParams, conversationNotFound)
 			const message = await db
 				.selectFrom('messages')
@@ -270,6 +285,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 				.where('conversations.workspaceId', '=', workspace.id)
 				.where('conversations.number', '=', number)
 				.where('messages.id', '=', messageId)
+				.where(visibleTo(workspace.id, reader))
 				.executeTakeFirst()
 			if (!message) throw new HttpError(404, 'inbox:errors.messageNotFound')
 			const retried = await db.transaction().execute(async (trx) => {
@@ -292,13 +308,14 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	router.post(
 		'/:number/read',
 		handler(async (req, res) => {
-			const { workspace } = await requireMember(db, req)
+			const { workspace, reader } = await requireReader(req)
 			const { number } = parseParams(req, conversationParams, conversationNotFound)
 			const conversation = await db
 				.selectFrom('conversations')
 				.select(['id', 'incomingCount'])
 				.where('workspaceId', '=', workspace.id)
 				.where('number', '=', number)
+				.where(visibleTo(workspace.id, reader))
 				.executeTakeFirst()
 			if (!conversation) throw conversationNotFound()
 			await markRead(db, conversation, req.user.id)
@@ -311,7 +328,13 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 	 * reply), outside Meta's (Messenger, Facebook, Instagram) nothing; a template is checked against
 	 * the provider's approved ones and written out as the customer will read it.
 	 */
-	async function replyOnChannel(req: Request, workspaceId: string, number: number, input: CreateMessageBody | MessageInput): Promise<MessageInput> {
+	async function replyOnChannel(
+		req: Request,
+		workspaceId: string,
+		reader: Reader,
+		number: number,
+		input: CreateMessageBody | MessageInput,
+	): Promise<MessageInput> {
 		if (input.kind === 'note') return input
 		const found = await db
 			.selectFrom('conversations')
@@ -320,6 +343,7 @@ export function conversationsRouter({ db, realtime, config }: ApiContext): Route
 			.select('conversations.id as conversationId')
 			.where('conversations.workspaceId', '=', workspaceId)
 			.where('conversations.number', '=', number)
+			.where(visibleTo(workspaceId, reader))
 			.executeTakeFirst()
 		if (!found) throw conversationNotFound()
 		// A switched-off channel reaches nobody (a chat link's page answers 404, a bot or number has no credentials in use).

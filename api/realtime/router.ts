@@ -6,12 +6,25 @@ import { HttpError } from '#api/http/errors.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { findMembership, meetsTwoFactorRule } from '#api/workspaces/membership.ts'
-import { channelSubject } from '#common/realtime.ts'
+import { channelSubject, type ChannelSubject } from '#common/realtime.ts'
+import { readerOf, visibleTo, type Reader } from '#api/conversations/visibility.ts'
 import { channelAuthBody, userAuthBody } from './schemas.ts'
 
 async function workspaceOfConversation(db: DB, conversationId: string): Promise<string | undefined> {
 	const conversation = await db.selectFrom('conversations').select('workspaceId').where('id', '=', conversationId).executeTakeFirst()
 	return conversation?.workspaceId
+}
+
+/**
+ * Whether a member may listen to a channel of their workspace. An agent narrowed to their teams'
+ * conversations (api/conversations/visibility.ts) hears nothing of the others: not the workspace's
+ * channel, which carries every conversation, nor the channels of a conversation they do not see.
+ */
+async function mayListen(db: DB, subject: ChannelSubject, workspaceId: string, reader: Reader): Promise<boolean> {
+	if (!reader.ownTeamsOnly || subject.kind === 'workspace-presence') return true
+	if (subject.kind === 'workspace') return false
+	const visible = await db.selectFrom('conversations').select('id').where('id', '=', subject.id).where(visibleTo(workspaceId, reader)).executeTakeFirst()
+	return visible !== undefined
 }
 
 /**
@@ -28,10 +41,11 @@ export function realtimeRouter({ db, realtime }: ApiContext): Router {
 			const body = parseRequest(req, 'body', channelAuthBody)
 			const subject = channelSubject(body.channel_name)
 			if (!subject) throw new HttpError(403, 'realtime.channelForbidden')
-			// A conversation's channels (who is viewing and typing, what its visitor hears) are for members of its workspace.
+			// A conversation's channels (who is viewing and typing, what its visitor hears) are for members of its workspace who see it.
 			const workspaceId = subject.kind === 'conversation-presence' || subject.kind === 'visitor' ? await workspaceOfConversation(db, subject.id) : subject.id
 			const membership = workspaceId ? await findMembership(db, req.user.id, workspaceId) : undefined
-			if (!membership || !meetsTwoFactorRule(req, membership.workspace)) throw new HttpError(403, 'realtime.channelForbidden')
+			if (!membership || !meetsTwoFactorRule(req, membership.workspace) || !(await mayListen(db, subject, membership.workspace.id, readerOf(req, membership))))
+				throw new HttpError(403, 'realtime.channelForbidden')
 			// A presence member is who the realtime server says sent a client event there, and the name the others show.
 			const presence =
 				subject.kind === 'workspace-presence'

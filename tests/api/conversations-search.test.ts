@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ConversationCursor } from '#api/conversations/cursor.ts'
 import { listConditions, listConversations } from '#api/conversations/queries.ts'
+import { everyone } from '#api/conversations/visibility.ts'
 import { listConversationsQuery } from '#api/conversations/schemas.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, postMessage, type ConversationJson } from './conversations-fixtures.ts'
@@ -76,7 +77,7 @@ describe('searching conversations', () => {
 					team.workspace.id,
 					reader,
 					{ ...query, after },
-					await listConditions(testDb(), team.workspace.id, reader, query, broadAbove),
+					await listConditions(testDb(), team.workspace.id, everyone(reader), query, broadAbove),
 				)
 				found.push(...page.conversations.map((conversation) => conversation.number))
 				after = page.next
