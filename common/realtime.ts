@@ -30,6 +30,12 @@ export const conversationPresenceChannel = (conversationId: string) => `presence
 /** What a link-page visitor hears of their conversation (replies, agents typing); never notes. Members of the workspace may listen too. */
 export const visitorChannel = (conversationId: string) => `private-visitor-${conversationId}`
 
+/**
+ * The personal event (on `#server-to-user-{id}`) that tells an agent who sees only their teams'
+ * conversations, and so may not hear the workspace's channel, that something they see changed: `{ workspaceId }`.
+ */
+export const inboxChangedEvent = 'inbox.changed'
+
 export type ChannelSubject = { kind: 'workspace' | 'workspace-presence' | 'conversation-presence' | 'visitor'; id: string }
 
 // Lower case only, as PostgreSQL writes them: one channel per workspace, not one per spelling.

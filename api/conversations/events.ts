@@ -1,4 +1,4 @@
-import { visitorChannel } from '#common/realtime.ts'
+import { inboxChangedEvent, visitorChannel } from '#common/realtime.ts'
 import { campaignsMovedBy } from '#api/campaigns/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation, type ConversationStatus, type Message } from '#api/db/schema.ts'
@@ -54,9 +54,9 @@ const standing = (before: Standing | undefined, row: ConversationEventJson | und
 
 /**
  * Publishes after the commit, never awaited by routes: on the workspace's channel what changed,
- * numbered and shaped as the inbox shows it (every member may read every conversation, notes
- * included); on the visitor's channel the ids of what the customer sees (their page reloads its
- * thread); to one user a notification.
+ * numbered and shaped as the inbox shows it (every member who hears it may read every conversation,
+ * notes included); to agents narrowed to their teams, that something of theirs changed; on the
+ * visitor's channel the ids of what the customer sees (their page reloads its thread); to one user a notification.
  */
 export function publishEvents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<void> {
 	if (events.length === 0) return Promise.resolve()
@@ -133,5 +133,60 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 		byWorkspace.set(workspaceId, ofWorkspace)
 		ofWorkspace.push({ event: 'campaign.updated', data: { workspaceId, campaignId } })
 	}
-	return Promise.all([...elsewhere, ...[...byWorkspace].map(([workspaceId, list]) => publishToWorkspace(db, realtime, workspaceId, list))])
+	return Promise.all([
+		...elsewhere,
+		...[...byWorkspace].map(([workspaceId, list]) => publishToWorkspace(db, realtime, workspaceId, list)),
+		tellNarrowedAgents(db, realtime, events).catch(() => undefined),
+	])
+}
+
+/**
+ * An agent narrowed to their teams' conversations (api/conversations/visibility.ts) may not hear the
+ * workspace's channel, which carries every conversation. They are told instead, on their own channel,
+ * that something they see changed, once per batch and without what changed (`{ workspaceId }`): their
+ * page reloads its data, which the API narrows. A conversation they saw before the change (it left
+ * their team, or them) counts too, so that it leaves their page.
+ */
+async function tellNarrowedAgents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<void> {
+	const changes = events.filter((entry) => entry.event !== 'notification')
+	if (changes.length === 0) return
+	const narrowed = await db
+		.selectFrom('workspaces')
+		.select('id')
+		.where('id', 'in', [...new Set(changes.map((entry) => entry.conversation.workspaceId))])
+		.where('agentsSeeOwnTeams', '=', true)
+		.execute()
+	if (narrowed.length === 0) return
+	const workspaceIds = narrowed.map((workspace) => workspace.id)
+	const concerned = changes.filter((entry) => workspaceIds.includes(entry.conversation.workspaceId))
+	const [agents, standings] = await Promise.all([
+		db
+			.selectFrom('members')
+			.leftJoin('teamMembers', (join) => join.onRef('teamMembers.userId', '=', 'members.userId').onRef('teamMembers.workspaceId', '=', 'members.workspaceId'))
+			.select(['members.workspaceId', 'members.userId', 'teamMembers.teamId'])
+			.where('members.workspaceId', 'in', workspaceIds)
+			.where('members.role', '=', 'agent')
+			.execute(),
+		db
+			.selectFrom('conversations')
+			.select(['id', 'teamId', 'assigneeId'])
+			.where('id', 'in', [...new Set(concerned.map((entry) => entry.conversation.id))])
+			.execute(),
+	])
+	// Once per agent and workspace.
+	const told = new Map<string, { userId: string; workspaceId: string }>()
+	for (const entry of concerned) {
+		const { workspaceId } = entry.conversation
+		const now = standings.find((row) => row.id === entry.conversation.id)
+		const before = 'before' in entry ? entry.before : undefined
+		for (const standing of [now, before]) {
+			if (!standing) continue
+			for (const agent of agents) {
+				if (agent.workspaceId !== workspaceId) continue
+				if (agent.userId === standing.assigneeId || (agent.teamId !== null && agent.teamId === standing.teamId))
+					told.set(`${agent.userId} ${workspaceId}`, { userId: agent.userId, workspaceId })
+			}
+		}
+	}
+	await Promise.all([...told.values()].map(({ userId, workspaceId }) => realtime.notifyUser(userId, inboxChangedEvent, { workspaceId })))
 }

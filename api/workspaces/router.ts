@@ -2,6 +2,8 @@ import { Router } from 'express'
 import { requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { recordAudit, recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
+import { type DB } from '#api/db/database.ts'
+import { type Realtime } from '#api/realtime/publisher.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -110,7 +112,11 @@ export function workspacesRouter(context: ApiContext): Router {
 						return row
 					})
 				: workspace
-			if (updated !== workspace) void publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.updated')
+			if (updated !== workspace) {
+				const told = publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.updated')
+				// Agents now see only their teams': their connections close, and open again authorised under the rule (no workspace channel).
+				if (changes.agentsSeeOwnTeams && !workspace.agentsSeeOwnTeams) void told.then(() => disconnectAgents(db, realtime, workspace.id))
+			}
 			res.json(workspaceJson(updated, role))
 		}),
 	)
@@ -151,4 +157,9 @@ export function workspacesRouter(context: ApiContext): Router {
 	router.use(memberRoutes(context))
 	router.use(invitationRoutes(context))
 	return router
+}
+
+async function disconnectAgents(db: DB, realtime: Realtime, workspaceId: string) {
+	const agents = await db.selectFrom('members').select('userId').where('workspaceId', '=', workspaceId).where('role', '=', 'agent').execute()
+	await Promise.all(agents.map((agent) => realtime.terminateUserConnections(agent.userId)))
 }

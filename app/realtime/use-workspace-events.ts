@@ -1,9 +1,9 @@
 import { useMatches } from '@remix-run/react'
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react'
-import { workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
+import { inboxChangedEvent, workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
 import { type RealtimeSession } from './config.ts'
 import { createEventSequence, type WorkspaceEventEntry } from './event-sequence.ts'
-import { listen } from './pusher.client.ts'
+import { listen, listenAsUser } from './pusher.client.ts'
 import { throttle } from './throttle.ts'
 import { useRevalidateWhenIdle } from './use-revalidate-when-idle.ts'
 
@@ -50,8 +50,10 @@ function createBus(): WorkspaceEvents & { emit: Listener } {
  * Keeps the page live: the workspace channel's events, in their order (a gap or a dropped
  * connection reloads the page once), handed to the pages that merge them and reloading those that
  * name them. Also joins the workspace's presence channel, so the team can see who is online.
+ * An agent who sees only their teams' conversations may not hear the workspace's channel: told on
+ * their own that something they see changed, their page reloads its data (at most once a second).
  */
-export function useWorkspaceEvents(workspaceId: string | undefined, session: RealtimeSession): WorkspaceEvents {
+export function useWorkspaceEvents(workspaceId: string | undefined, session: RealtimeSession, ownTeamsOnly = false): WorkspaceEvents {
 	const { userId } = session
 	const revalidate = useRevalidateWhenIdle()
 	const [bus] = useState(createBus)
@@ -76,10 +78,14 @@ export function useWorkspaceEvents(workspaceId: string | undefined, session: Rea
 			gap: refresh,
 		})
 		const leave = [
-			listen(current, workspaceChannel(workspaceId), {
-				onEvent: (event, data) => sequence.receive({ event, data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {} }),
-				onResubscribed: sequence.lost,
-			}),
+			ownTeamsOnly
+				? listenAsUser(current, inboxChangedEvent, (data) => {
+						if ((data as { workspaceId?: unknown } | null)?.workspaceId === workspaceId) refresh()
+					})
+				: listen(current, workspaceChannel(workspaceId), {
+						onEvent: (event, data) => sequence.receive({ event, data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {} }),
+						onResubscribed: sequence.lost,
+					}),
 			listen(current, workspacePresenceChannel(workspaceId), {}),
 		]
 		return () => {
@@ -87,7 +93,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined, session: Rea
 			sequence.stop()
 			refresh.cancel()
 		}
-	}, [workspaceId, userId, key, cluster, wsHost, wsPort, forceTLS, revalidate, bus])
+	}, [workspaceId, ownTeamsOnly, userId, key, cluster, wsHost, wsPort, forceTLS, revalidate, bus])
 	return bus
 }
 

@@ -111,7 +111,9 @@ type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
 /** The workspace channel's events reach every page of the shell. */
 function Shell(shell: ShellData & { children: React.ReactNode }) {
 	const { user, blocked, realtime } = shell
-	const events = useWorkspaceEvents(blocked ? undefined : user?.workspace?.id, { config: realtime, userId: user?.id ?? '' })
+	const workspace = user?.workspace
+	const ownTeamsOnly = workspace?.role === 'agent' && workspace.agentsSeeOwnTeams
+	const events = useWorkspaceEvents(blocked ? undefined : workspace?.id, { config: realtime, userId: user?.id ?? '' }, ownTeamsOnly)
 	return (
 		<WorkspaceEventsContext.Provider value={events}>
 			<ShellBody {...shell} />

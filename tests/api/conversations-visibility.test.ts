@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
+import { inboxChangedEvent, workspaceChannel, workspacePresenceChannel } from '#common/realtime.ts'
 import { membersWhoSee } from '#api/conversations/visibility.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { testDb, startApi, type TestApi } from './harness.ts'
@@ -8,6 +8,7 @@ import { createFixtures, type Fixtures } from './route-fixtures.ts'
 import { fillPath } from './route-list.ts'
 import { apiRoutes, paramsOf, routeMatrix } from './route-matrix.ts'
 import { conversationsPath, createLinkChannel, customerWrites, type ConversationJson } from './conversations-fixtures.ts'
+import { nextEvent, startRealtimeServer } from './realtime-support.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 // "Agents see only their teams' conversations" (issue 30): with the workspace's rule on, an agent sees their teams'
@@ -209,5 +210,59 @@ describe("an agent's lists, counts and notifications with the rule on", () => {
 		expect((await auth(workspaceChannel(people.workspace.id), 'agent')).status).toBe(403)
 		expect((await auth(workspacePresenceChannel(people.workspace.id), 'agent')).status).toBe(200)
 		expect((await auth(workspaceChannel(people.workspace.id), 'admin')).status).toBe(200)
+	})
+})
+
+describe('what narrowed agents hear', () => {
+	test('told on their own channel, without what changed, when a conversation of theirs changes or leaves them; nothing of the others', async () => {
+		const server = await startRealtimeServer()
+		try {
+			const people = await createTeam('Told')
+			const site = await createLinkChannel(people.workspace.id)
+			const team = async (name: string, userIds: string[]) =>
+				((await server.request('POST', `/v1/workspaces/${people.workspace.id}/teams`, people.owner.auth, { name, userIds })).body as { id: string }).id
+			const billing = await team('Billing', [people.agent.user.id])
+			const sales = await team('Sales', [people.otherAgent.user.id])
+			expect((await server.request('PATCH', `/v1/workspaces/${people.workspace.id}`, people.owner.auth, { agentsSeeOwnTeams: true })).status).toBe(200)
+			const heard = { agent: [] as unknown[], otherAgent: [] as unknown[] }
+			for (const who of ['agent', 'otherAgent'] as const) {
+				const client = await server.connect(people[who].auth)
+				await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed).toBe(true)
+				client.pusher.user.bind(inboxChangedEvent, (data: unknown) => heard[who].push(data))
+			}
+			const { conversation } = await customerWrites(site, 'told', 'Hello', { realtime: server.realtime })
+			const patch = (body: object) => server.request('PATCH', conversationsPath(people.workspace.id, `/${conversation.number}`), people.owner.auth, body)
+
+			await patch({ teamId: billing })
+			await expect.poll(() => heard.agent).toEqual([{ workspaceId: people.workspace.id }])
+			await server.realtime.flush()
+			expect(heard.otherAgent).toEqual([])
+
+			// Handed over to Sales: it leaves the agent's page, and reaches the other agent's.
+			await patch({ teamId: sales })
+			await expect.poll(() => heard.agent).toHaveLength(2)
+			await expect.poll(() => heard.otherAgent).toEqual([{ workspaceId: people.workspace.id }])
+			// A customer's message in it tells the one who sees it.
+			await customerWrites(site, 'told', 'Still there?', { realtime: server.realtime })
+			await expect.poll(() => heard.otherAgent).toHaveLength(2)
+			await server.realtime.flush()
+			expect(heard.agent).toHaveLength(2)
+		} finally {
+			await server.close()
+		}
+	})
+
+	test('switching the rule on closes the agents’ connections, so that they subscribe again under it', async () => {
+		const server = await startRealtimeServer()
+		try {
+			const people = await createTeam('Reconnected')
+			const client = await server.connect(people.agent.auth)
+			await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed).toBe(true)
+			const closed = nextEvent(client.pusher.connection, 'state_change', 5000)
+			expect((await server.request('PATCH', `/v1/workspaces/${people.workspace.id}`, people.owner.auth, { agentsSeeOwnTeams: true })).status).toBe(200)
+			expect(await closed).toMatchObject({ previous: 'connected' })
+		} finally {
+			await server.close()
+		}
 	})
 })
