@@ -187,6 +187,38 @@ test('a conversation moved to my team by a teammate in another session enters my
 	expect(await isSameDocument(page)).toBe(true)
 })
 
+test('with the workspace’s rule on, an agent’s inbox holds their teams’ conversations and their own, and follows one moved into their team', async ({
+	page,
+	request,
+	baseURL,
+}) => {
+	test.slow()
+	await teamInbox(request, baseURL!, 'en-us')
+	const owner = { headers: { Authorization: `Bearer ${inbox.owner.token}` } }
+	expect((await request.patch(`/v1/workspaces/${inbox.workspace.id}`, { data: { agentsSeeOwnTeams: true }, ...owner })).ok()).toBe(true)
+	await page.setViewportSize({ width: 1440, height: 900 })
+	await signIn(page.context(), baseURL!, inbox.teammate.token)
+	await page.goto('/ar-eg/dashboard/conversations?status=all')
+	await waitForHydration(page)
+	// The two assigned to them, no team's yet; the sidebar counts nobody's among their teams' only.
+	await expect(rows(page)).toHaveCount(2)
+	await expect(row(page, 1)).toBeVisible()
+	await expect(row(page, 2)).toBeVisible()
+	await expect(sidebarLink(page, 'من غير مسؤول')).toHaveText('من غير مسؤول 0')
+	// Their page may not hear the workspace's channel; it is told on its own.
+	const sdk = realtimeSdk(baseURL!)
+	await expect.poll(() => subscriptionCount(sdk, encodeURIComponent(`#server-to-user-${inbox.teammate.user.id}`))).toBe(1)
+	expect(await subscriptionCount(sdk, `private-workspace-${inbox.workspace.id}`)).toBe(0)
+	const moved = await request.patch(`/v1/workspaces/${inbox.workspace.id}/conversations/4`, { data: { teamId: teams.shipping }, ...owner })
+	expect(moved.ok()).toBe(true)
+	await expect(row(page, 4)).toBeVisible()
+	await expect(rows(page)).toHaveCount(3)
+	// A conversation of no team of theirs is one that does not exist.
+	await page.goto('/ar-eg/dashboard/conversations?status=all&conversation=5')
+	await expect(rows(page)).toHaveCount(3)
+	await expect(page.getByRole('log')).toHaveCount(0)
+})
+
 test('in Arabic on a phone, the side panel’s team, “My teams” and the filter read right to left', async ({ page, request, baseURL }) => {
 	await page.setViewportSize({ width: 390, height: 844 })
 	await teamInbox(request, baseURL!, 'ar-eg')
