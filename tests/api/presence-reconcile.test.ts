@@ -1,6 +1,4 @@
 import crypto from 'node:crypto'
-import http from 'node:http'
-import { type AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { pino } from 'pino'
@@ -13,6 +11,8 @@ import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { workspacePresenceChannel } from '#common/realtime.ts'
 import { defaultProviderConfig, testDb } from './harness.ts'
+import { until } from './channels-fixtures.ts'
+import { freePort } from './child-server.ts'
 import { createLinkChannel, customerWrites } from './conversations-fixtures.ts'
 import { recordEvents, startRealtimeServer, type RealtimeTestServer } from './realtime-support.ts'
 import { createTeam, type Team, type TestUser } from './workspaces-fixtures.ts'
@@ -46,16 +46,6 @@ afterAll(async () => {
 	await runner.stop()
 	await server.close()
 })
-
-/** Waits (up to 10 s) for `check`; fails with `what`. */
-async function until<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-	for (const deadline = Date.now() + 10_000; ;) {
-		const value = await check()
-		if (value) return value
-		if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`)
-		await new Promise((resolve) => setTimeout(resolve, 50))
-	}
-}
 
 const presenceOf = (workspaceId: string, userId: string) =>
 	testDb()
@@ -98,8 +88,19 @@ test('a member marked connected whom the realtime server does not list is discon
 	await reconcile()
 	expect(await presenceOf(people.workspace.id, people.agent.user.id)).toMatchObject({ availability: 'online', connectedAt: null })
 	expect(await presenceOf(people.workspace.id, people.otherAgent.user.id)).toEqual(before)
-	await until('offline by themselves', async () => (await presenceOf(people.workspace.id, people.agent.user.id)).availability === 'offline')
+	await until(async () => (await presenceOf(people.workspace.id, people.agent.user.id)).availability === 'offline')
 	expect(await presenceOf(people.workspace.id, people.agent.user.id)).toMatchObject({ offlineByPresence: true })
+	client.close()
+})
+
+test('a member off the list for a moment (a page reloading) and back before the second look stays connected', async () => {
+	const people = await createTeam('Reload')
+	await mark(people, people.agent, { connected: true })
+	const before = await presenceOf(people.workspace.id, people.agent.user.id)
+	const reconciled = reconcilePresence(testDb(), server.realtime, offlineAfter, { leaveGraceMs: 3000 })
+	const client = await openPage(people, people.agent)
+	await reconciled
+	expect(await presenceOf(people.workspace.id, people.agent.user.id)).toEqual(before)
 	client.close()
 })
 
@@ -121,7 +122,7 @@ test('a member the realtime server lists but marked disconnected is connected, a
 	await mark(people, people.agent, { connected: false })
 	await mark(people, people.otherAgent, { connected: true, availability: 'busy' })
 	const { conversation } = await customerWrites(channel, crypto.randomUUID(), 'Hello?')
-	await until('the drain ran', async () => {
+	await until(async () => {
 		const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${drainJobKey(people.workspace.id)}`.execute(
 			testDb(),
 		)
@@ -135,7 +136,7 @@ test('a member the realtime server lists but marked disconnected is connected, a
 	const busyPage = await openPage(people, people.otherAgent)
 	await reconcile()
 	expect((await presenceOf(people.workspace.id, people.agent.user.id)).connectedAt).not.toBeNull()
-	const served = await until('the waiting conversation assigned', async () => {
+	const served = await until(async () => {
 		const row = await testDb().selectFrom('conversations').selectAll().where('id', '=', conversation.id).executeTakeFirstOrThrow()
 		return row.assigneeId ? row : undefined
 	})
@@ -150,10 +151,7 @@ test('when the realtime server cannot be reached, nothing changes and a warning 
 	await mark(people, people.otherAgent, { connected: false })
 	const before = await Promise.all([people.agent, people.otherAgent].map((member) => presenceOf(people.workspace.id, member.user.id)))
 	// A port nobody listens on any more.
-	const closed = http.createServer()
-	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-	const { port } = closed.address() as AddressInfo
-	await new Promise<void>((resolve) => closed.close(() => resolve()))
+	const port = await freePort()
 	const lines: Array<{ level: number; msg: string }> = []
 	const logger = pino(
 		{ level: 'warn' },
