@@ -38,6 +38,7 @@ export const jobHandlers: JobHandlers = {
 		await turnOfflineAfterLeaving(db, realtime, payload)
 	},
 	'reconcile-presence': async (_payload, { db, realtime, config }) => {
+		if (config.PRESENCE_RECONCILE === false) return
 		await reconcilePresence(db, realtime, config.PRESENCE_OFFLINE_AFTER ?? defaultPresenceOfflineAfter)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {

@@ -61,6 +61,7 @@ export type JobConfig = ProviderConfig &
 			| 'OPT_OUT_WORDS'
 			| 'AUDIT_LOG_DAYS'
 			| 'PRESENCE_OFFLINE_AFTER'
+			| 'PRESENCE_RECONCILE'
 			| 'S3_BUCKET'
 			| 'S3_REGION'
 			| 'S3_ENDPOINT'

@@ -8,6 +8,7 @@ import { drainJobKey } from '#api/assignment/queue.ts'
 import { type Channel } from '#api/db/schema.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { createMailer } from '#api/mail/mailer.ts'
 import { createRealtime } from '#api/realtime/publisher.ts'
 import { workspacePresenceChannel } from '#common/realtime.ts'
 import { defaultProviderConfig, testDb } from './harness.ts'
@@ -171,4 +172,15 @@ test('when the realtime server cannot be reached, nothing changes and a warning 
 		n: number
 	}>`select count(*)::int as n from graphile_worker.jobs where key like ${`presence-offline:${people.workspace.id}:%`}`.execute(testDb())
 	expect(rows[0]?.n).toBe(0)
+})
+
+test('the job changes nothing where reconciling is switched off (PRESENCE_RECONCILE=false), and reconciles otherwise', async () => {
+	const people = await createTeam('Switched off')
+	await mark(people, people.agent, { connected: true })
+	const before = await presenceOf(people.workspace.id, people.agent.user.id)
+	const helpers = { db: testDb(), realtime: server.realtime, mailer: createMailer(defaultProviderConfig, { info: () => {} }) }
+	await jobHandlers['reconcile-presence']({}, { ...helpers, config: { ...defaultProviderConfig, PRESENCE_RECONCILE: false } })
+	expect(await presenceOf(people.workspace.id, people.agent.user.id)).toEqual(before)
+	await jobHandlers['reconcile-presence']({}, { ...helpers, config: defaultProviderConfig })
+	expect((await presenceOf(people.workspace.id, people.agent.user.id)).connectedAt).toBeNull()
 })
