@@ -168,7 +168,8 @@ async function main() {
 	}
 	let db: DB | undefined
 	try {
-		const server = await startServer(findServerEntry(), { logName: 'assignment-server.log' })
+		// Its agents connect by webhooks alone: the realtime server, which never saw them, would disconnect them.
+		const server = await startServer(findServerEntry(), { logName: 'assignment-server.log', env: { PRESENCE_RECONCILE: 'false' } })
 		db = createDb(server.databaseUrl, 2)
 		const setup = await setUp(server, db, options)
 		const { workspaceId } = setup

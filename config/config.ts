@@ -101,6 +101,9 @@ const envSchema = z.object({
 		.min(0, 'PRESENCE_OFFLINE_AFTER must be at least 0')
 		.max(86_400, 'PRESENCE_OFFLINE_AFTER must be at most 86400 (a day)')
 		.default(600),
+	// Whether presence is reconciled once a minute against the realtime server's lists (on unless false): off only
+	// where presence is told by webhooks of connections the server never had (the burst test, the bench).
+	PRESENCE_RECONCILE: boolean,
 	// The words a customer answers, alone, to stop campaigns (comma-separated).
 	OPT_OUT_WORDS: z
 		.string()

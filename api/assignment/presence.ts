@@ -93,3 +93,72 @@ export async function forgetConnections(db: DB, realtime: Realtime, offlineAfter
 		offlineAfterSeconds,
 	)
 }
+
+/** PRESENCE_OFFLINE_AFTER's default, for a job runner given no configuration of it (config/config.ts). */
+export const defaultPresenceOfflineAfter = 600
+
+/** Longer than the realtime server waits before it tells a leave (3 s, realtime/webhooks.ts): a page reload is no leave. */
+const leaveGraceMs = 5000
+
+/**
+ * The `reconcile-presence` job, every minute: a lost webhook (the app down, the realtime server's
+ * outage) would leave a member marked connected for ever, or never. For each workspace where
+ * someone is marked connected, online, or offline by presence (whom a return would bring back), the
+ * realtime server is asked who is on its presence channel, and the differences are applied as its
+ * webhooks would have been, stamped when it was asked: a late webhook older than that changes
+ * nothing, a newer one wins. Someone marked connected but not listed is asked about again after
+ * `leaveGraceMs` (a page being reloaded is off the list for a moment). When the server cannot be
+ * asked, nothing changes (the realtime publisher warns) and the round stops until the next minute.
+ */
+export async function reconcilePresence(db: DB, realtime: Realtime, offlineAfterSeconds: number, options: { leaveGraceMs?: number } = {}) {
+	const marked = await db
+		.selectFrom('members')
+		.select(['workspaceId', 'userId', 'connectedAt'])
+		.where((eb) => eb.or([eb('connectedAt', 'is not', null), eb('availability', '=', 'online'), eb('offlineByPresence', '=', true)]))
+		.execute()
+	const connectedOf = new Map<string, Set<string>>()
+	for (const member of marked) {
+		const connected = connectedOf.get(member.workspaceId) ?? new Set<string>()
+		if (member.connectedAt) connected.add(member.userId)
+		connectedOf.set(member.workspaceId, connected)
+	}
+	const leaving: Array<{ workspaceId: string; userIds: string[] }> = []
+	for (const [workspaceId, connected] of connectedOf) {
+		const channel = workspacePresenceChannel(workspaceId)
+		const at = new Date()
+		const listed = await realtime.channelUsers(channel)
+		if (!listed) return
+		const added = listed.filter((userId) => !connected.has(userId))
+		await applyPresence(
+			db,
+			realtime,
+			added.map((userId) => ({ name: 'member_added' as const, channel, userId, at })),
+			offlineAfterSeconds,
+		)
+		const absent = [...connected].filter((userId) => !listed.includes(userId))
+		if (absent.length > 0) leaving.push({ workspaceId, userIds: absent })
+	}
+	if (leaving.length === 0) return
+	await new Promise((resolve) => setTimeout(resolve, options.leaveGraceMs ?? leaveGraceMs))
+	for (const { workspaceId, userIds } of leaving) {
+		const channel = workspacePresenceChannel(workspaceId)
+		const at = new Date()
+		const listed = await realtime.channelUsers(channel)
+		if (!listed) return
+		// Who a webhook said left meanwhile keeps the time of their leave (their offline timer runs from it).
+		const stillMarked = await db
+			.selectFrom('members')
+			.select('userId')
+			.where('workspaceId', '=', workspaceId)
+			.where('userId', 'in', userIds)
+			.where('connectedAt', 'is not', null)
+			.execute()
+		const removed = stillMarked.map((member) => member.userId).filter((userId) => !listed.includes(userId))
+		await applyPresence(
+			db,
+			realtime,
+			removed.map((userId) => ({ name: 'member_removed' as const, channel, userId, at })),
+			offlineAfterSeconds,
+		)
+	}
+}

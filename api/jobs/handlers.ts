@@ -1,5 +1,5 @@
 import { drainQueues } from '#api/assignment/drain.ts'
-import { turnOfflineAfterLeaving } from '#api/assignment/presence.ts'
+import { defaultPresenceOfflineAfter, reconcilePresence, turnOfflineAfterLeaving } from '#api/assignment/presence.ts'
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
@@ -36,6 +36,10 @@ export const jobHandlers: JobHandlers = {
 	},
 	'presence-offline': async (payload, { db, realtime }) => {
 		await turnOfflineAfterLeaving(db, realtime, payload)
+	},
+	'reconcile-presence': async (_payload, { db, realtime, config }) => {
+		if (config.PRESENCE_RECONCILE === false) return
+		await reconcilePresence(db, realtime, config.PRESENCE_OFFLINE_AFTER ?? defaultPresenceOfflineAfter)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

@@ -38,6 +38,8 @@ export type JobPayloads = {
 	'drain-queues': { workspaceId: string }
 	/** Turns a member offline a while after their last connection closed, unless they came back (api/assignment/presence.ts); keyed per member. */
 	'presence-offline': { workspaceId: string; userId: string; leftAt: string }
+	/** Every minute: who is connected, as the realtime server lists them, where a webhook was lost (api/assignment/presence.ts). */
+	'reconcile-presence': Record<string, never>
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
@@ -56,7 +58,16 @@ export type JobConfig = ProviderConfig &
 	Partial<
 		Pick<
 			Config,
-			'OPT_OUT_WORDS' | 'AUDIT_LOG_DAYS' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'
+			| 'OPT_OUT_WORDS'
+			| 'AUDIT_LOG_DAYS'
+			| 'PRESENCE_OFFLINE_AFTER'
+			| 'PRESENCE_RECONCILE'
+			| 'S3_BUCKET'
+			| 'S3_REGION'
+			| 'S3_ENDPOINT'
+			| 'S3_ACCESS_KEY_ID'
+			| 'S3_SECRET_ACCESS_KEY'
+			| 'S3_FORCE_PATH_STYLE'
 		>
 	>
 
@@ -141,10 +152,11 @@ export type JobRunner = { stop: () => Promise<void> }
 const defaultPollInterval = 250
 
 // Periodic work, in graphile-worker's crontab format (UTC): pruning at 03:17 every night; the reports'
-// roll-ups every minute (one pending job at most, whatever the number of processes).
+// roll-ups and presence's reconciliation every minute (one pending job at most, whatever the number of processes).
 const crontab: Array<[JobName, string]> = [
 	['prune', '17 3 * * * prune'],
 	['refresh-reports', '* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at'],
+	['reconcile-presence', '* * * * * reconcile-presence ?jobKey=reconcile-presence&jobKeyMode=preserve_run_at&max=1&queue=reconcile-presence'],
 ]
 
 /**

@@ -12,6 +12,11 @@ export type Realtime = {
 	publishBatch: (events: Array<{ channel: string; event: string; data: Record<string, unknown> }>) => Promise<void>
 	/** Sends `event` to every connection signed in as `userId` (`#server-to-user-{id}`); like `publish`, never rejects. */
 	notifyUser: (userId: string, event: string, data: Record<string, unknown>) => Promise<void>
+	/**
+	 * The users of a presence channel as the realtime server lists them now (`GET /channels/{name}/users`), by id;
+	 * null, after a warning, when it could not be asked (unreachable, or refused). Never rejects.
+	 */
+	channelUsers: (channel: string) => Promise<string[] | null>
 	/** Closes the signed-in user's connections (they reconnect and are authorised afresh); never rejects. */
 	terminateUserConnections: (userId: string) => Promise<void>
 	/** Resolves once everything sent so far has settled (tests, shutdown), what `track` holds included. */
@@ -81,6 +86,17 @@ export function createRealtime(options: { target: () => RealtimeTarget; logger: 
 			),
 		notifyUser: (userId, event, data) => track({ user: userId, event }, (pusher) => pusher.sendToUser(userId, event, data)),
 		terminateUserConnections: (userId) => track({ terminate: userId }, (pusher) => pusher.terminateUserConnections(userId)),
+		async channelUsers(channel) {
+			try {
+				const response = await sdk(target(), timeoutMs).get({ path: `/channels/${channel}/users` })
+				const { users } = (await response.json()) as { users: Array<{ id: string }> }
+				return users.map((user) => user.id)
+			} catch (error) {
+				const status = error instanceof Pusher.RequestError ? error.status : undefined
+				logger.warn({ channel, err: error, status }, 'could not ask the realtime server for the users of a channel')
+				return null
+			}
+		},
 		track: hold,
 		async flush() {
 			while (pending.size > 0) await Promise.all(pending)
@@ -103,6 +119,7 @@ export const silentRealtime: Realtime = {
 	publishBatch: nothing,
 	notifyUser: nothing,
 	terminateUserConnections: nothing,
+	channelUsers: async () => null,
 	flush: nothing,
 	track: nothing,
 	authorizeChannel: () => {

@@ -2,12 +2,16 @@ import { type Key, type ReactNode } from 'react'
 import * as dashboard from '#app/routes/dashboard.css.ts'
 import { Confirm, Refusal } from './confirm.tsx'
 import { DataTable, RowActions, type Column } from './ui/data-table.tsx'
+import { errors } from './ui/field.css.ts'
 import * as table from './ui/table.css.ts'
 
 type RowLinkTarget = { to: string; label: string }
 
-/** A row's actions: its edit and delete links (`?edit=`, `?delete=`), and any other action before them. */
-export type SettingsRowActions = { edit?: RowLinkTarget; remove?: RowLinkTarget; children?: ReactNode }
+/**
+ * A row's actions: its edit and delete links (`?edit=`, `?delete=`), and any other action before them;
+ * `refusal`, why the row's last action was refused, said under them.
+ */
+export type SettingsRowActions = { edit?: RowLinkTarget; remove?: RowLinkTarget; children?: ReactNode; refusal?: string | null }
 
 /**
  * The deletion a settings page asks to confirm (`?delete=`): what its confirmation says and posts, and why
@@ -23,7 +27,8 @@ export type SettingsDeletion = {
 /**
  * A settings page that lists the workspace's things (labels, channels, teams, canned responses,
  * workspaces): its heading and lead with `aside` beside them (a "new" button), a `note` under them
- * (why an agent sees no controls), the deletion being confirmed, what the page has between
+ * (why an agent sees no controls), the deletion being confirmed, a row's `refusal` where its row is
+ * gone (an invitation no longer active), what the page has between
  * (`children`: its form, a search), then the table, each row with its actions for those who may
  * (`rowActions`, none when left out), and `footer` (pagination). Every action opens in the page
  * (`?edit=`, `?delete=`), so it all works without JavaScript.
@@ -34,6 +39,7 @@ export function SettingsList<Row>({
 	aside,
 	note,
 	deletion,
+	refusal,
 	children,
 	caption = title,
 	columns,
@@ -50,6 +56,7 @@ export function SettingsList<Row>({
 	aside?: ReactNode
 	note?: ReactNode
 	deletion?: SettingsDeletion
+	refusal?: { title: string; message: string } | null
 	children?: ReactNode
 	caption?: string
 	columns: Column<Row>[]
@@ -84,6 +91,7 @@ export function SettingsList<Row>({
 			) : deletion?.error ? (
 				<Refusal title={deletion.failedTitle} message={deletion.error} />
 			) : null}
+			{refusal ? <Refusal {...refusal} /> : null}
 
 			{children}
 
@@ -98,7 +106,18 @@ export function SettingsList<Row>({
 					rowActions
 						? (row) => {
 								const actions = rowActions(row)
-								return actions ? <RowActions {...actions} /> : null
+								if (!actions) return null
+								const { refusal: rowRefusal, ...links } = actions
+								return (
+									<>
+										<RowActions {...links} />
+										{rowRefusal ? (
+											<p role="alert" className={errors}>
+												{rowRefusal}
+											</p>
+										) : null}
+									</>
+								)
 							}
 						: undefined
 				}

@@ -66,7 +66,16 @@ beforeAll(async () => {
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-burst-'))
 	// One after the other: the first migrates the database and writes the shared secrets into DATA_DIR.
 	for (let index = 0; index < 2; index++)
-		servers.push(await startChildServer({ DATA_DIR: dataDir, DATABASE_URL: database.url, TELEGRAM_API_URL: fake.url, SESSION_SECRET: sessionSecret }))
+		servers.push(
+			await startChildServer({
+				DATA_DIR: dataDir,
+				DATABASE_URL: database.url,
+				TELEGRAM_API_URL: fake.url,
+				SESSION_SECRET: sessionSecret,
+				// Its agents connect by webhooks alone: the realtime server, which never saw them, would disconnect them.
+				PRESENCE_RECONCILE: 'false',
+			}),
+		)
 }, 120_000)
 
 afterAll(async () => {

@@ -196,6 +196,42 @@ test.describe('workspaces without JavaScript', () => {
 		expect(second!.text).toBe(first!.text)
 	})
 
+	test('a resend refused is said beside its row, or above the list once its row no longer offers it', async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { name: 'Rana Refused' })
+		const workspace = await createWorkspace(request, owner.token, 'Refused Co')
+		const { link } = await mailedLink(owner.email, '/auth/verify-email')
+		const verified = await request.post('/v1/auth/verify-email', { data: { token: new URL(link).searchParams.get('token') } })
+		expect(verified.status()).toBe(200)
+		const address = uniqueEmail('refused')
+		const created = await request.post(`/v1/workspaces/${workspace.id}/invitations`, {
+			data: { method: 'email', role: 'agent', email: address },
+			headers: { Authorization: `Bearer ${owner.token}` },
+		})
+		expect(created.status()).toBe(201)
+		await signIn(context, baseURL!, owner.token)
+		await page.goto('/en-us/dashboard/settings/agents')
+		const row = page.locator('tr', { hasText: address })
+		// One invitation is mailed again five times an hour at most: the sixth is refused in its row, which stays.
+		for (let sent = 1; sent <= 5; sent++) {
+			await row.getByRole('button', { name: 'Send again' }).click()
+			await expect(page.getByText(`The invitation was sent again to ${address}.`)).toBeVisible()
+		}
+		await row.getByRole('button', { name: 'Send again' }).click()
+		await expect(row.getByRole('alert')).toContainText('The invitation could not be sent again: Too many attempts.')
+		await expect(page.getByLabel('Their e-mail address')).toBeVisible()
+
+		// Withdrawn meanwhile (another tab): the refusal is said above the list, the row no longer offers it.
+		const { id } = (await created.json()) as { id: string }
+		expect((await request.delete(`/v1/workspaces/${workspace.id}/invitations/${id}`, { headers: { Authorization: `Bearer ${owner.token}` } })).status()).toBe(
+			204,
+		)
+		await row.getByRole('button', { name: 'Send again' }).click()
+		const refusal = page.getByRole('alert').filter({ hasText: 'The invitation could not be sent again' })
+		await expect(refusal).toContainText('This invitation can no longer be sent: it was withdrawn, has expired or has been used.')
+		await expect(row.getByRole('button', { name: 'Send again' })).toHaveCount(0)
+		await expect(row).toContainText('Revoked')
+	})
+
 	test('an invalid invitation says why', async ({ page }) => {
 		await page.goto('/en-us/auth/signup?agent_invite_code=not-a-real-code&agent_invite_method=link')
 		await expect(page.getByRole('alert')).toContainText('This invitation cannot be used')
