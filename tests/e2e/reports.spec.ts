@@ -279,7 +279,9 @@ test.describe('reports without JavaScript', () => {
 		const created = await request.post(`/v1/workspaces/${busy.workspace.id}/teams`, { data: { name, userIds: [] }, headers })
 		expect(created.ok(), await created.text()).toBe(true)
 		const team = (await created.json()) as { id: string }
-		const asked = (await busy.conversations()).find((conversation) => conversation.lastMessage?.excerpt === 'Do you ship abroad?')!
+		const listed = await request.get(`/v1/workspaces/${busy.workspace.id}/conversations?status=all`, { headers })
+		const { conversations } = (await listed.json()) as { conversations: Array<{ number: number; lastMessage: { excerpt: string } | null }> }
+		const asked = conversations.find((conversation) => conversation.lastMessage?.excerpt === 'Do you ship abroad?')!
 		const moved = await request.patch(`/v1/workspaces/${busy.workspace.id}/conversations/${asked.number}`, { data: { teamId: team.id }, headers })
 		expect(moved.ok(), await moved.text()).toBe(true)
 
