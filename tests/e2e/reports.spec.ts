@@ -196,8 +196,8 @@ test.describe('reports with JavaScript', () => {
 		const agents = page.getByRole('table', { name: 'By agent' })
 		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
 		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
-		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label')
-		await expect(figure(page, 'campaignSent')).toContainText('Every agent and label')
+		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent, team and label')
+		await expect(figure(page, 'campaignSent')).toContainText('Every agent, team and label')
 
 		// Another member's work, asked for by hand: the API's refusal, in words, on the page and for the CSV.
 		await page.goto(`/en-us/dashboard?agentId=${busy.owner.user.id}`)
