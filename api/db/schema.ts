@@ -526,12 +526,14 @@ export interface CampaignRecipientsTable {
 export type CampaignRecipient = Selectable<CampaignRecipientsTable>
 
 /**
- * A day of a workspace's reports per channel, agent and label (migration 0020); the nil uuid is
- * "none" in each key, and as `labelId` every conversation. Written only by api/reports/rollup.ts.
+ * A day of a workspace's reports per channel, agent, label and team (migrations 0020, 0032); the
+ * nil uuid is "none" in each key, and as `labelId` every conversation. Written only by api/reports/rollup.ts.
  */
 export interface ReportDaysTable {
 	workspaceId: string
 	labelId: string
+	/** The conversation's current team (none, or `every`: the day's sum over every team). */
+	teamId: string
 	/** `YYYY-MM-DD` in the workspace's time zone (read as text: a date has no time zone). */
 	day: ColumnType<string, string, string>
 	channelId: string

@@ -22,7 +22,7 @@ export type DurationFigure = {
 
 export type ReportPreset = 'today' | '7d' | '30d' | 'month' | 'custom'
 
-export type ReportFilters = { channelId: string | null; agentId: string | null; labelId: string | null }
+export type ReportFilters = { channelId: string | null; agentId: string | null; labelId: string | null; teamId: string | null }
 
 export type ReportJson = {
 	timezone: string
@@ -47,6 +47,12 @@ export type ReportJson = {
 		resolution: DurationFigure
 		/** The share (0 to 1) of first responses within `targetSeconds`; null when there were none. */
 		answeredWithinTarget: { value: number | null; previous: number | null }
+		/**
+		 * How long conversations waited in a team's queue, counted on the day the wait ended (the
+		 * conversation assigned): exact, from every wait, not a histogram. Follows the filters (the
+		 * agent: conversations assigned to them now; the team: the queue's).
+		 */
+		queueWait: DurationFigure
 		/** New contacts of the whole workspace (contacts belong to no channel, agent or label). */
 		newContacts: Change
 		/** Campaign messages sent in the range, and how many of them were delivered (or read, or answered). */
@@ -66,8 +72,8 @@ export type ReportJson = {
 	heatmap: number[][]
 	/**
 	 * The members (an agent sees only their own row): conversations begun in the range that are
-	 * assigned to them, their replies, the resolutions they made, and the median first response of
-	 * their conversations.
+	 * assigned to them, their replies, the resolutions they made, the median first response of
+	 * their conversations and the median time to the resolutions they made.
 	 */
 	agents: Array<{
 		userId: string
@@ -77,9 +83,27 @@ export type ReportJson = {
 		replied: number
 		resolved: number
 		firstResponseMedian: number | null
+		/** Of the resolutions they made. */
+		resolutionMedian: number | null
+	}>
+	/**
+	 * The teams with any activity or queue wait in the range (or the filtered one), by name, then
+	 * conversations of no team (`teamId` and `name` null). A conversation counts under its current
+	 * team; its queue waits under the queue's team.
+	 */
+	teams: Array<{
+		teamId: string | null
+		name: string | null
+		opened: number
+		resolved: number
+		firstResponseMedian: number | null
+		resolutionMedian: number | null
+		queueWaits: number
+		queueWaitMedian: number | null
+		queueWaitP90: number | null
 	}>
 }
 
 /** The tables of the report, each exported as CSV (`GET …/reports/export?table=`). */
-export const reportTables = ['daily', 'weekly', 'channels', 'agents', 'heatmap'] as const
+export const reportTables = ['daily', 'weekly', 'channels', 'agents', 'teams', 'heatmap'] as const
 export type ReportTable = (typeof reportTables)[number]

@@ -9,7 +9,7 @@ export function documentReports(docs: ApiDocs) {
 		path: '/',
 		summary: 'The dashboard’s figures',
 		description:
-			'Against the previous period of the same length: totals, days, weeks, channels, the heat map of the week and agents. Days are in the workspace’s time zone.',
+			'Against the previous period of the same length: totals, days, weeks, channels, the heat map of the week, agents and teams, and how long conversations waited in a team’s queue (median and 90th percentile, whole and by team). Filtered by channel, agent, label and team (a conversation’s current team). Days are in the workspace’s time zone.',
 		params: workspaceParams,
 		query: reportQuery,
 		responses: { 200: 'The report.' },
@@ -19,6 +19,7 @@ export function documentReports(docs: ApiDocs) {
 		method: 'get',
 		path: '/export',
 		summary: 'One table of the report as CSV',
+		description: 'The tables: daily, weekly, channels, agents, teams (with their queue waits) and heatmap; the same filters as the report.',
 		params: workspaceParams,
 		query: [reportQuery, exportQuery],
 		responses: { 200: { description: 'A CSV file, with English column names.', type: 'text/csv' } },

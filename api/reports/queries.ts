@@ -61,9 +61,17 @@ type Totals = {
 	hours: number[]
 }
 
-/** Which grouping a row of the grouped statement is of: the period's total, or by day, week, channel, agent or weekday. */
-type GroupedBy = 'total' | 'day' | 'week' | 'channel' | 'agent' | 'weekday'
-type Grouped = Totals & { by: GroupedBy; previous: boolean; day: string | null; channelId: string | null; agentId: string | null; weekday: number | null }
+/** Which grouping a row of the grouped statement is of: the period's total, or by day, week, channel, agent, team or weekday. */
+type GroupedBy = 'total' | 'day' | 'week' | 'channel' | 'agent' | 'team' | 'weekday'
+type Grouped = Totals & {
+	by: GroupedBy
+	previous: boolean
+	day: string | null
+	channelId: string | null
+	agentId: string | null
+	teamId: string | null
+	weekday: number | null
+}
 
 // `grouping(day, isodow, week)`: a bit set (4, 2, 1) for each of them the row of this period is not grouped by.
 const groupings: Record<number, GroupedBy> = { 7: 'total', 3: 'day', 5: 'weekday', 6: 'week' }
@@ -72,8 +80,8 @@ const weekOf = sql.raw(`date_trunc('week', day::timestamp)::date`)
 
 /**
  * The report of one workspace from the roll-ups of `version` (rollupGroups), with what is live read
- * now: "open now", the channels' names, the members and their availability. An agent
- * (`onlyAgent`) sees their own work only.
+ * now: "open now", the queue waits, the channels' and teams' names, the members and their
+ * availability. An agent (`onlyAgent`) sees their own work only.
  */
 export async function readReport(
 	db: DB,
@@ -90,7 +98,14 @@ export async function readReport(
 ): Promise<ReportJson> {
 	const { range, previous, filters } = query
 	const agentId = query.onlyAgent ?? filters.agentId
-	const groups = await rollupGroups(db, workspace.id, query.version, { range, previous, labelId: filters.labelId, channelId: filters.channelId, agentId })
+	const groups = await rollupGroups(db, workspace.id, query.version, {
+		range,
+		previous,
+		labelId: filters.labelId,
+		channelId: filters.channelId,
+		agentId,
+		teamId: filters.teamId,
+	})
 
 	const current = groups.filter((group) => !group.previous)
 	const before = groups.filter((group) => group.previous)
@@ -145,10 +160,12 @@ export async function readReport(
 	const heatmap = Array.from({ length: 7 }, () => new Array<number>(24).fill(0))
 	for (const group of current) if (group.by === 'weekday' && group.weekday !== null) heatmap[group.weekday] = group.hours
 
-	const [channels, members, openNow] = await Promise.all([
+	const [channels, members, openNow, teams, waits] = await Promise.all([
 		db.selectFrom('channels').select(['id', 'name', 'kind']).where('workspaceId', '=', workspace.id).execute(),
 		memberRows(db, workspace.id, query.onlyAgent),
 		countOpen(db, workspace.id, { ...filters, agentId }),
+		db.selectFrom('teams').select(['id', 'name']).where('workspaceId', '=', workspace.id).orderBy('name').execute(),
+		queueWaits(db, workspace, { range, previous, filters: { ...filters, agentId } }),
 	])
 	const channelStats = new Map(current.filter((group) => group.by === 'channel').map((group) => [group.channelId, group]))
 	const channelRows = channels
@@ -177,8 +194,32 @@ export async function readReport(
 				replied: group.messagesOut,
 				resolved: group.resolved,
 				firstResponseMedian: quantile(group.firstResponses, 0.5),
+				resolutionMedian: quantile(group.resolutions, 0.5),
 			}
 		})
+	// The teams with any activity or wait in the range (or the filtered one), in name order, then conversations of no team.
+	const teamStats = new Map(current.filter((group) => group.by === 'team').map((group) => [group.teamId, group]))
+	const teamWaits = new Map(waits.filter((wait) => wait.by === 'team').map((wait) => [wait.teamId ?? none, wait]))
+	const teamRow = (teamId: string, name: string | null) => {
+		const group = teamStats.get(teamId) ?? emptyTotals()
+		const wait = teamWaits.get(teamId)
+		return {
+			teamId: teamId === none ? null : teamId,
+			name,
+			opened: group.opened,
+			resolved: group.resolved,
+			firstResponseMedian: quantile(group.firstResponses, 0.5),
+			resolutionMedian: quantile(group.resolutions, 0.5),
+			queueWaits: wait?.count ?? 0,
+			queueWaitMedian: wait?.median ?? null,
+			queueWaitP90: wait?.p90 ?? null,
+		}
+	}
+	const teamRows = [
+		...teams.filter((team) => teamStats.has(team.id) || teamWaits.has(team.id) || team.id === filters.teamId).map((team) => teamRow(team.id, team.name)),
+		...(teamStats.has(none) || teamWaits.has(none) ? [teamRow(none, null)] : []),
+	]
+	const wholeWait = (previous: boolean) => waits.find((wait) => wait.by === 'total' && wait.previous === previous)
 
 	return {
 		timezone: workspace.timezone,
@@ -196,6 +237,14 @@ export async function readReport(
 			firstResponse: duration('firstResponses'),
 			resolution: duration('resolutions'),
 			answeredWithinTarget: { value: shareUnder(now.firstResponses, query.targetSeconds), previous: shareUnder(then.firstResponses, query.targetSeconds) },
+			queueWait: {
+				count: wholeWait(false)?.count ?? 0,
+				median: wholeWait(false)?.median ?? null,
+				p90: wholeWait(false)?.p90 ?? null,
+				previousCount: wholeWait(true)?.count ?? 0,
+				previousMedian: wholeWait(true)?.median ?? null,
+				previousP90: wholeWait(true)?.p90 ?? null,
+			},
 			newContacts: change('newContacts'),
 			campaignSent: change('campaignSent'),
 			campaignDelivered: change('campaignDelivered'),
@@ -205,7 +254,54 @@ export async function readReport(
 		channels: channelRows,
 		heatmap,
 		agents,
+		teams: teamRows,
 	}
+}
+
+type Wait = { by: 'total' | 'team'; previous: boolean; teamId: string | null; count: number; median: number | null; p90: number | null }
+
+/**
+ * The waits in a team's queue that ended (the conversation assigned) in the range and in the
+ * previous period, whole, and in the range by team: their count, median and 90th percentile, in
+ * whole seconds. Read from `queue_waits` itself, not the roll-ups: exact, and a few rows a day.
+ * The filters are the conversation's: its channel, its labels, its assignee now, the team whose
+ * queue it waited in.
+ */
+async function queueWaits(
+	db: DB,
+	workspace: { id: string; timezone: string },
+	query: { range: ReportRange; previous: ReportRange; filters: ReportFilters },
+): Promise<Wait[]> {
+	const { range, previous, filters } = query
+	const start = (day: string) => sql`(${day}::date)::timestamp at time zone ${workspace.timezone}`
+	const end = (day: string) => sql`(${day}::date + 1)::timestamp at time zone ${workspace.timezone}`
+	const { rows } = await sql<{ grouping: number; previous: boolean; teamId: string | null; count: number; median: number | null; p90: number | null }>`
+		with waits as (
+			select w.team_id, w.assigned_at < ${start(range.from)} as previous, extract(epoch from w.assigned_at - w.queued_at) as seconds
+			from queue_waits w
+			join conversations c on c.id = w.conversation_id
+			where w.workspace_id = ${workspace.id} and w.assigned_at >= ${start(previous.from)} and w.assigned_at < ${end(range.to)}
+				${filters.teamId ? sql`and w.team_id = ${filters.teamId}` : sql``}
+				${filters.channelId ? sql`and c.channel_id = ${filters.channelId}` : sql``}
+				${filters.agentId ? sql`and c.assignee_id = ${filters.agentId}` : sql``}
+				${filters.labelId ? sql`and exists (select from conversation_labels l where l.conversation_id = c.id and l.label_id = ${filters.labelId})` : sql``}
+		)
+		select grouping(team_id) as grouping, previous, team_id as "teamId", count(*)::int as count,
+			round(percentile_cont(0.5) within group (order by seconds))::int as median,
+			round(percentile_cont(0.9) within group (order by seconds))::int as p90
+		from waits
+		group by grouping sets ((previous), (previous, team_id))
+	`.execute(db)
+	return rows
+		.filter((row) => Number(row.grouping) === 1 || !row.previous)
+		.map((row) => ({
+			by: Number(row.grouping) === 1 ? 'total' : 'team',
+			previous: row.previous,
+			teamId: row.teamId,
+			count: row.count,
+			median: row.median,
+			p90: row.p90,
+		}))
 }
 
 /**
@@ -228,13 +324,14 @@ async function rollupGroups(
 	db: DB,
 	workspaceId: string,
 	version: string,
-	query: { range: ReportRange; previous: ReportRange; labelId: string | null; channelId: string | null; agentId: string | null },
+	query: { range: ReportRange; previous: ReportRange; labelId: string | null; channelId: string | null; agentId: string | null; teamId: string | null },
 ): Promise<readonly Grouped[]> {
-	const { range, previous, channelId, agentId } = query
+	const { range, previous, channelId, agentId, teamId } = query
 	const label = query.labelId ?? none
 	const channelKey = channelId ?? every
 	const agentKey = agentId ?? every
-	const key = [workspaceId, version, range.from, range.to, previous.from, label, channelKey, agentKey].join(' ')
+	const teamKey = teamId ?? every
+	const key = [workspaceId, version, range.from, range.to, previous.from, label, teamKey, channelKey, agentKey].join(' ')
 	const hit = kept.get(key)
 	if (hit) return hit
 	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspaceId} and label_id = ${label} and day between ${from}::date and ${to}::date`
@@ -242,8 +339,8 @@ async function rollupGroups(
 	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
 		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
 	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
-	const filtered = sql`channel_id = ${channelKey} and agent_id = ${agentKey}`
-	const [totals, previousTotal, byChannel, byAgent, workspaceWide] = await Promise.all([
+	const filtered = sql`team_id = ${teamKey} and channel_id = ${channelKey} and agent_id = ${agentKey}`
+	const [totals, previousTotal, byChannel, byAgent, byTeam, workspaceWide] = await Promise.all([
 		// This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.
 		sql<Record<string, unknown>>`
 			select grouping(day, extract(isodow from day), ${weekOf}) as grouping, to_char(coalesce(day, ${weekOf}), 'YYYY-MM-DD') as day,
@@ -259,22 +356,28 @@ async function rollupGroups(
 		sql<Record<string, unknown>>`
 			select channel_id as "channelId", ${counts}
 			from report_days
-			where ${thisPeriod} and channel_id <> ${every} and agent_id = ${agentKey} ${channelId ? sql`and channel_id = ${channelId}` : sql``}
+			where ${thisPeriod} and team_id = ${teamKey} and channel_id <> ${every} and agent_id = ${agentKey} ${channelId ? sql`and channel_id = ${channelId}` : sql``}
 			group by channel_id
 		`.execute(db),
 		sql<Record<string, unknown>>`
-			select agent_id as "agentId", ${counts}, ${arraySum('first_response_buckets', bucketCount)} as f
+			select agent_id as "agentId", ${counts}, ${histograms}
 			from report_days
-			where ${thisPeriod} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
+			where ${thisPeriod} and team_id = ${teamKey} and agent_id <> ${every} and channel_id = ${channelKey} ${agentId ? sql`and agent_id = ${agentId}` : sql``}
 			group by agent_id
 		`.execute(db),
-		// New contacts belong to no channel, agent or label; campaign messages to a channel only.
+		sql<Record<string, unknown>>`
+			select team_id as "teamId", ${counts}, ${histograms}
+			from report_days
+			where ${thisPeriod} and team_id <> ${every} and channel_id = ${channelKey} and agent_id = ${agentKey} ${teamId ? sql`and team_id = ${teamId}` : sql``}
+			group by team_id
+		`.execute(db),
+		// New contacts belong to no channel, agent, team or label; campaign messages to a channel only.
 		sql<{ previous: boolean; newContacts: number; campaignSent: number; campaignDelivered: number }>`
 			select day < ${range.from}::date as previous, coalesce(sum(new_contacts) filter (where channel_id = ${every}), 0)::int as "newContacts",
 				coalesce(sum(campaign_sent) filter (where channel_id = ${channelKey}), 0)::int as "campaignSent",
 				coalesce(sum(campaign_delivered) filter (where channel_id = ${channelKey}), 0)::int as "campaignDelivered"
 			from report_days
-			where workspace_id = ${workspaceId} and label_id = ${none} and agent_id = ${every} and channel_id in (${every}, ${channelKey})
+			where workspace_id = ${workspaceId} and label_id = ${none} and team_id = ${every} and agent_id = ${every} and channel_id in (${every}, ${channelKey})
 				and day between ${previous.from}::date and ${range.to}::date
 			group by 1
 		`.execute(db),
@@ -284,6 +387,7 @@ async function rollupGroups(
 		...previousTotal.rows.map((row) => ({ ...toGrouped(row, 'total'), previous: true })),
 		...byChannel.rows.map((row) => toGrouped(row, 'channel')),
 		...byAgent.rows.map((row) => toGrouped(row, 'agent')),
+		...byTeam.rows.map((row) => toGrouped(row, 'team')),
 	]
 	for (const row of workspaceWide.rows) {
 		const group = groups.find((each) => each.previous === row.previous && each.by === 'total')
@@ -303,6 +407,7 @@ function emptyTotals(): Grouped {
 		day: null,
 		channelId: null,
 		agentId: null,
+		teamId: null,
 		weekday: null,
 		opened: 0,
 		resolved: 0,
@@ -326,6 +431,7 @@ function toGrouped(row: Record<string, unknown>, by: GroupedBy): Grouped {
 		day: (row.day as string | null) ?? null,
 		channelId: (row.channelId as string | null) ?? null,
 		agentId: (row.agentId as string | null) ?? null,
+		teamId: (row.teamId as string | null) ?? null,
 		weekday: row.weekday === null || row.weekday === undefined ? null : Number(row.weekday),
 		opened: Number(row.opened),
 		resolved: Number(row.resolved),
@@ -354,7 +460,7 @@ async function memberRows(db: DB, workspaceId: string, onlyUser?: string): Promi
 
 /** Conversations open now: the kept counts when only an agent narrows them, else counted. */
 async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): Promise<number> {
-	if (!filters.channelId && !filters.labelId) return (await tabCounts(db, workspaceId, filters.agentId ?? undefined)).open
+	if (!filters.channelId && !filters.labelId && !filters.teamId) return (await tabCounts(db, workspaceId, filters.agentId ?? undefined)).open
 	let open = db
 		.selectFrom('conversations')
 		.select(sql<number>`count(*)::int`.as('n'))
@@ -362,6 +468,7 @@ async function countOpen(db: DB, workspaceId: string, filters: ReportFilters): P
 		.where('status', '=', 'open')
 	if (filters.channelId) open = open.where('channelId', '=', filters.channelId)
 	if (filters.agentId) open = open.where('assigneeId', '=', filters.agentId)
+	if (filters.teamId) open = open.where('teamId', '=', filters.teamId)
 	if (filters.labelId) {
 		const labelId = filters.labelId
 		open = open.where((eb) =>

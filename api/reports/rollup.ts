@@ -3,9 +3,9 @@ import { type DB } from '#api/db/database.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { bucketCount, durationBounds } from './buckets.ts'
 
-/** "None" in the roll-ups' keys (migration 0020): no channel, nobody, every label. */
+/** "None" in the roll-ups' keys (migration 0020): no channel, nobody, no team, every label. */
 export const none = '00000000-0000-0000-0000-000000000000'
-/** "Every" channel or agent: a day's facts summed over them, so that a report without that filter reads one row a day, not one per channel and agent. */
+/** "Every" channel, agent or team: a day's facts summed over them, so that a report without that filter reads one row a day, not one per channel, agent and team. */
 export const every = 'ffffffff-ffff-ffff-ffff-ffffffffffff'
 
 const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
@@ -20,8 +20,10 @@ const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
  * - a first response (its duration from the conversation's start, on the day of the reply), under the assignee;
  * - a new contact (no channel, nobody, no label);
  * - a campaign message sent, and whether it was delivered, on its channel, under nobody.
- * A conversation's facts count under "every label" and under each of its labels; each day also has
- * its sums over every channel, every agent, and both (`every`).
+ * A conversation's facts count under "every label" and under each of its labels, and under its
+ * current team (not the team it had then: a conversation moved to another team takes its past with
+ * it, as it does to another label; migration 0032). Each day also has its sums over every channel,
+ * every agent, every team, and each combination of them (`every`).
  * Runs in the caller's transaction, under the workspace's advisory lock (two refreshes of one
  * workspace never interleave their deletes and inserts).
  */
@@ -49,11 +51,12 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			from unnest(${dayList}) d
 		),
 		facts as (
-			select c.id as conversation_id, ${dayOf('c.created_at')} as day, c.channel_id, coalesce(c.assignee_id, ${none}::uuid) as agent_id, 'opened' as measure, 0 as bucket
+			select c.id as conversation_id, ${dayOf('c.created_at')} as day, coalesce(c.team_id, ${none}::uuid) as team_id, c.channel_id,
+				coalesce(c.assignee_id, ${none}::uuid) as agent_id, 'opened' as measure, 0 as bucket
 			from conversations c, span
 			where c.workspace_id = ${workspaceId} and c.created_at >= span.starts and c.created_at < span.ends
 			union all
-			select m.conversation_id, ${dayOf('m.created_at')}, m.channel_id,
+			select m.conversation_id, ${dayOf('m.created_at')}, coalesce(c.team_id, ${none}::uuid), m.channel_id,
 				case when m.direction = 'incoming' then coalesce(c.assignee_id, ${none}::uuid) else coalesce(m.sender_id, ${none}::uuid) end,
 				case when m.kind = 'activity' then 'resolved' when m.direction = 'incoming' then 'in' else 'out' end,
 				case
@@ -67,16 +70,16 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 				and m.created_at >= span.starts and m.created_at < span.ends
 				and (m.kind = 'text' or (m.kind = 'activity' and m.activity->>'key' = 'activity.resolved'))
 			union all
-			select c.id, ${dayOf('c.first_response_at')}, c.channel_id, coalesce(c.assignee_id, ${none}::uuid), 'first_response',
+			select c.id, ${dayOf('c.first_response_at')}, coalesce(c.team_id, ${none}::uuid), c.channel_id, coalesce(c.assignee_id, ${none}::uuid), 'first_response',
 				width_bucket(extract(epoch from c.first_response_at - c.created_at), ${bounds})
 			from conversations c, span
 			where c.workspace_id = ${workspaceId} and c.first_response_at >= span.starts and c.first_response_at < span.ends
 			union all
-			select null, ${dayOf('k.created_at')}, ${none}::uuid, ${none}::uuid, 'new_contact', 0
+			select null, ${dayOf('k.created_at')}, ${none}::uuid, ${none}::uuid, ${none}::uuid, 'new_contact', 0
 			from contacts k, span
 			where k.workspace_id = ${workspaceId} and k.created_at >= span.starts and k.created_at < span.ends
 			union all
-			select null, ${dayOf('r.sent_at')}, p.channel_id, ${none}::uuid, sent.measure, 0
+			select null, ${dayOf('r.sent_at')}, ${none}::uuid, p.channel_id, ${none}::uuid, sent.measure, 0
 			from campaign_recipients r
 			join campaigns p on p.id = r.campaign_id
 			cross join lateral (values ('campaign_sent'), (case when r.status in ('delivered', 'read', 'replied') then 'campaign_delivered' end)) sent (measure), span
@@ -93,15 +96,16 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			where f.day = any(${dayList})
 		),
 		counted as (
-			select label_id, day, channel_id, agent_id, measure, bucket, count(*)::int as n
+			select label_id, day, team_id, channel_id, agent_id, measure, bucket, count(*)::int as n
 			from labelled
-			group by label_id, day, channel_id, agent_id, measure, bucket
+			group by label_id, day, team_id, channel_id, agent_id, measure, bucket
 		)
 		insert into report_days (
-			workspace_id, label_id, day, channel_id, agent_id, opened, resolved, messages_in, messages_out, first_responses,
+			workspace_id, label_id, day, team_id, channel_id, agent_id, opened, resolved, messages_in, messages_out, first_responses,
 			first_response_buckets, resolution_buckets, incoming_hours, new_contacts, campaign_sent, campaign_delivered
 		)
 		select ${workspaceId}, label_id, day,
+			case when grouping(team_id) = 1 then ${every}::uuid else team_id end,
 			case when grouping(channel_id) = 1 then ${every}::uuid else channel_id end,
 			case when grouping(agent_id) = 1 then ${every}::uuid else agent_id end,
 			coalesce(sum(n) filter (where measure = 'opened'), 0),
@@ -116,7 +120,7 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			coalesce(sum(n) filter (where measure = 'campaign_sent'), 0),
 			coalesce(sum(n) filter (where measure = 'campaign_delivered'), 0)
 		from counted
-		group by grouping sets ((label_id, day, channel_id, agent_id), (label_id, day, channel_id), (label_id, day, agent_id), (label_id, day))
+		group by label_id, day, cube (team_id, channel_id, agent_id)
 	`.execute(trx)
 }
 

@@ -25,7 +25,7 @@ export function reportsRouter({ db }: ApiContext): Router {
 		const query = parseRequest(req, 'query', reportQuery)
 		const onlyAgent = role === 'agent' ? req.user.id : undefined
 		if (onlyAgent && query.agentId && query.agentId !== onlyAgent) throw new HttpError(403, 'reports.ownOnly')
-		const filters = { channelId: query.channelId ?? null, agentId: query.agentId ?? null, labelId: query.labelId ?? null }
+		const filters = { channelId: query.channelId ?? null, agentId: query.agentId ?? null, labelId: query.labelId ?? null, teamId: query.teamId ?? null }
 		// An id of another workspace (or none) finds nothing: the same 422 for both, so nothing tells them apart.
 		if (
 			filters.channelId &&
@@ -38,6 +38,12 @@ export function reportsRouter({ db }: ApiContext): Router {
 			!(await db.selectFrom('labels').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.labelId).executeTakeFirst())
 		) {
 			throw fieldError(req, 422, 'labelId', 'errors.notFound')
+		}
+		if (
+			filters.teamId &&
+			!(await db.selectFrom('teams').select('id').where('workspaceId', '=', workspace.id).where('id', '=', filters.teamId).executeTakeFirst())
+		) {
+			throw fieldError(req, 422, 'teamId', 'errors.notFound')
 		}
 		if (
 			filters.agentId &&
@@ -96,12 +102,46 @@ export function tableCsv(report: ReportJson, table: ReportTable): string {
 						]
 					: table === 'agents'
 						? [
-								['user_id', 'name', 'availability', 'assigned', 'replied', 'resolved', 'first_response_median_seconds'],
-								...report.agents.map((row) => [row.userId, row.name, row.availability, row.assigned, row.replied, row.resolved, row.firstResponseMedian]),
+								['user_id', 'name', 'availability', 'assigned', 'replied', 'resolved', 'first_response_median_seconds', 'resolution_median_seconds'],
+								...report.agents.map((row) => [
+									row.userId,
+									row.name,
+									row.availability,
+									row.assigned,
+									row.replied,
+									row.resolved,
+									row.firstResponseMedian,
+									row.resolutionMedian,
+								]),
 							]
-						: [
-								['weekday', ...Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`)],
-								...report.heatmap.map((hours, index) => [weekdays[index] ?? '', ...hours]),
-							]
+						: table === 'teams'
+							? [
+									[
+										'team_id',
+										'name',
+										'opened',
+										'resolved',
+										'first_response_median_seconds',
+										'resolution_median_seconds',
+										'queue_waits',
+										'queue_wait_median_seconds',
+										'queue_wait_p90_seconds',
+									],
+									...report.teams.map((row) => [
+										row.teamId,
+										row.name,
+										row.opened,
+										row.resolved,
+										row.firstResponseMedian,
+										row.resolutionMedian,
+										row.queueWaits,
+										row.queueWaitMedian,
+										row.queueWaitP90,
+									]),
+								]
+							: [
+									['weekday', ...Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`)],
+									...report.heatmap.map((hours, index) => [weekdays[index] ?? '', ...hours]),
+								]
 	return rows.map((row) => csvLine(row.map((cell) => (cell === null ? '' : String(cell))))).join('')
 }

@@ -28,6 +28,7 @@ export const reportQuery = z
 		channelId: optionalId,
 		agentId: optionalId,
 		labelId: optionalId,
+		teamId: optionalId,
 		target: z.coerce
 			.number()
 			.int()

@@ -5,6 +5,6 @@ const reportsOf = (workspaceId: string) => `/workspaces/${workspaceId}/reports`
 
 export const getReport = (api: ApiClient, workspaceId: string, query: Query) => api.get<ReportJson>(reportsOf(workspaceId), query)
 
-/** One table of the report (`daily`, `channels`, `agents`, `heatmap`) as CSV, to stream on. */
+/** One table of the report (`daily`, `weekly`, `channels`, `agents`, `teams`, `heatmap`) as CSV, to stream on. */
 export const exportReport = (api: ApiClient, workspaceId: string, table: string, query: Query) =>
 	api.stream(`${reportsOf(workspaceId)}/export`, { table, ...query }, 'text/csv')

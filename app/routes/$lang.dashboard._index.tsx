@@ -7,6 +7,7 @@ import { listChannels } from '#app/.server/channels.ts'
 import { listLabels } from '#app/.server/labels.ts'
 import { firstMembers } from '#app/.server/members.ts'
 import { getReport } from '#app/.server/reports.ts'
+import { listTeams } from '#app/.server/teams.ts'
 import { workspaceOverview } from '#app/.server/workspaces.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
 import { lastEvent } from '#app/.server/live.ts'
@@ -37,10 +38,11 @@ export async function loader(args: LoaderFunctionArgs) {
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
 	// Read before the figures: the events after it are what may move them.
 	const since = await lastEvent(api, workspace.id)
-	const [counts, channels, labels, members, answer] = await Promise.all([
+	const [counts, channels, labels, teams, members, answer] = await Promise.all([
 		workspaceOverview(api, workspace.id).catch(fail),
 		listChannels(api, workspace.id).catch(fail),
 		listLabels(api, workspace.id).catch(fail),
+		listTeams(api, workspace.id).catch(fail),
 		// Agents see their own work only: the API answers their own rows, the page offers no choice.
 		manages ? firstMembers(api, workspace.id).catch(fail) : ([] as MemberJson[]),
 		// A refused range or filter (a 400 or 422 in the user's language) is said above the form, which keeps what was asked.
@@ -62,6 +64,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		manages,
 		channels: channels.map(({ id, name }) => ({ id, name })),
 		labels: labels.map(({ id, title }) => ({ id, title })),
+		teams: teams.map(({ id, name }) => ({ id, name })),
 		members: members.map(({ userId, name }) => ({ userId, name })),
 		targets: [...reportTargets],
 		since,
@@ -100,6 +103,7 @@ export default function Dashboard() {
 						manages={manages}
 						channels={loaded.channels}
 						labels={loaded.labels}
+						teams={loaded.teams}
 						members={loaded.members}
 						targets={loaded.targets}
 						report={report}

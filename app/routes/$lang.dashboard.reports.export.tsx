@@ -4,7 +4,7 @@ import { exportReport } from '#app/.server/reports.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { reportApiQuery, reportQuery, reportSearch, reportTableNames } from '#app/utils/reports.ts'
 
-/** One table of the reports (`?table=daily|channels|agents|heatmap` and the page's query) as CSV, streamed through from the API. */
+/** One table of the reports (`?table=daily|weekly|channels|agents|teams|heatmap` and the page's query) as CSV, streamed through from the API. */
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
 	const params = new URL(args.request.url).searchParams

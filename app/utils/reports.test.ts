@@ -18,6 +18,13 @@ describe('the reports’ query', () => {
 		expect(reportSearch(query, { table: 'daily' })).toBe('?table=daily&preset=30d&labelId=l1')
 	})
 
+	test('the team filter is kept in the URL and goes to the API, and to the exports', () => {
+		const query = reportQuery(new URLSearchParams('preset=7d&teamId=t1&channelId='))
+		expect(query.teamId).toBe('t1')
+		expect(reportApiQuery(query)).toMatchObject({ teamId: 't1', channelId: undefined })
+		expect(reportSearch(query, { table: 'teams' })).toBe('?table=teams&preset=7d&teamId=t1')
+	})
+
 	describe('sent from the page, which says what it showed', () => {
 		const shown = shownValue('7d', '2025-01-01', '2025-01-07')
 		const sent = (fields: string) => reportQuery(new URLSearchParams(`${fields}&shown=${encodeURIComponent(shown)}`))

@@ -3,10 +3,19 @@ import { type ReportJson, type ReportPreset, type ReportRange, type ReportTable 
 export type { ReportJson, ReportPreset, ReportTable } from '#app/.server/api.ts'
 
 export const reportPresets = ['today', '7d', '30d', 'month', 'custom'] as const satisfies readonly ReportPreset[]
-export const reportTableNames = ['daily', 'weekly', 'channels', 'agents', 'heatmap'] as const satisfies readonly ReportTable[]
+export const reportTableNames = ['daily', 'weekly', 'channels', 'agents', 'teams', 'heatmap'] as const satisfies readonly ReportTable[]
 
 /** What the reports' form asks for, as the URL holds it ('' for "any"). */
-export type ReportQuery = { preset: ReportPreset; from: string; to: string; channelId: string; agentId: string; labelId: string; target: string }
+export type ReportQuery = {
+	preset: ReportPreset
+	from: string
+	to: string
+	channelId: string
+	agentId: string
+	labelId: string
+	teamId: string
+	target: string
+}
 
 const defaultPreset: ReportPreset = '7d'
 
@@ -34,6 +43,7 @@ export function reportQuery(params: URLSearchParams): ReportQuery {
 		channelId: value('channelId'),
 		agentId: value('agentId'),
 		labelId: value('labelId'),
+		teamId: value('teamId'),
 		target: value('target'),
 	}
 }
@@ -51,6 +61,7 @@ export function reportApiQuery(query: ReportQuery): Record<string, string | unde
 		channelId: query.channelId || undefined,
 		agentId: query.agentId || undefined,
 		labelId: query.labelId || undefined,
+		teamId: query.teamId || undefined,
 		target: query.target || undefined,
 	}
 }

@@ -12,7 +12,8 @@ import { testDb } from './harness.ts'
  */
 export type DayRow = Omit<Selectable<ReportDaysTable>, 'workspaceId'>
 
-const key = (row: Pick<DayRow, 'labelId' | 'day' | 'channelId' | 'agentId'>) => `${row.labelId} ${row.day} ${row.channelId} ${row.agentId}`
+const key = (row: Pick<DayRow, 'labelId' | 'day' | 'teamId' | 'channelId' | 'agentId'>) =>
+	`${row.labelId} ${row.day} ${row.teamId} ${row.channelId} ${row.agentId}`
 
 export async function recount(workspaceId: string): Promise<DayRow[]> {
 	const db = testDb()
@@ -24,7 +25,7 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 
 	const conversations = await db
 		.selectFrom('conversations')
-		.select(['id', 'channelId', 'assigneeId', 'createdAt', 'firstResponseAt'])
+		.select(['id', 'teamId', 'channelId', 'assigneeId', 'createdAt', 'firstResponseAt'])
 		.where('workspaceId', '=', workspaceId)
 		.execute()
 	const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
@@ -45,10 +46,14 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 		.execute()
 
 	const rows = new Map<string, DayRow>()
+	// A conversation's facts count under its current team.
+	const teamOf = (conversationId: string | null) => (conversationId ? byId.get(conversationId)?.teamId : null) ?? none
 	const add = (at: { conversationId: string | null; day: string; channelId: string; agentId: string }, change: (row: DayRow) => void) => {
-		// Each fact also counts in its day's sums over every channel, every agent, and both.
+		// Each fact also counts in its day's sums over every team, every channel, every agent, and each combination of them.
 		const keys = labelsOf(at.conversationId).flatMap((labelId) =>
-			[at.channelId, every].flatMap((channelId) => [at.agentId, every].map((agentId) => ({ labelId, day: at.day, channelId, agentId }))),
+			[teamOf(at.conversationId), every].flatMap((teamId) =>
+				[at.channelId, every].flatMap((channelId) => [at.agentId, every].map((agentId) => ({ labelId, day: at.day, teamId, channelId, agentId }))),
+			),
 		)
 		for (const id of keys) {
 			let row = rows.get(key(id))
@@ -121,6 +126,7 @@ export async function storedDays(workspaceId: string): Promise<DayRow[]> {
 		.select([
 			'labelId',
 			sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
+			'teamId',
 			'channelId',
 			'agentId',
 			'opened',

@@ -5,6 +5,7 @@ import { type Channel } from '#api/db/schema.ts'
 import { type ReportJson } from '#api/reports/json.ts'
 import { every, rebuildReports, refreshReports } from '#api/reports/rollup.ts'
 import { resolveRange } from '#api/reports/queries.ts'
+import { durationBounds, bucketCount, quantile } from '#api/reports/buckets.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createLabel, insertContacts } from './contacts-fixtures.ts'
 import { createLinkChannel, customerWrites, postMessage } from './conversations-fixtures.ts'
@@ -13,8 +14,9 @@ import { createTeam, type Team } from './workspaces-fixtures.ts'
 
 const reportsPath = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/reports${rest}`
 
-/** The roll-up rows of one channel and one agent (not their sums over every channel or agent). */
-const detailed = async (workspaceId: string) => (await storedDays(workspaceId)).filter((row) => row.channelId !== every && row.agentId !== every)
+/** The roll-up rows of one team, one channel and one agent (not their sums over every team, channel or agent). */
+const detailed = async (workspaceId: string) =>
+	(await storedDays(workspaceId)).filter((row) => row.teamId !== every && row.channelId !== every && row.agentId !== every)
 
 let api: TestApi
 let team: Team
@@ -71,6 +73,17 @@ async function insertMessage(
 		.execute()
 }
 
+async function insertTeam(workspaceId: string, name: string) {
+	return testDb().insertInto('teams').values({ workspaceId, name }).returningAll().executeTakeFirstOrThrow()
+}
+
+/** The median or 90th percentile the roll-ups' histogram gives for these durations (api/reports/buckets.ts). */
+function histogramQuantile(seconds: number[], q: number) {
+	const buckets = new Array<number>(bucketCount).fill(0)
+	for (const value of seconds) buckets[durationBounds.filter((bound) => bound <= value).length]!++
+	return quantile(buckets, q)
+}
+
 describe('roll-ups', () => {
 	test('equal a recount after any sequence of changes, refreshed along the way or at the end (fast-check)', async () => {
 		const db = testDb()
@@ -103,6 +116,7 @@ describe('roll-ups', () => {
 						arbitrary: fc.record({ op: fc.constant('answer' as const), conversation: fc.nat(), after: fc.integer({ min: 0, max: 2 * 24 * 60 * 60 }) }),
 					},
 					{ weight: 2, arbitrary: fc.record({ op: fc.constant('label' as const), conversation: fc.nat(), label: fc.nat(1), add: fc.boolean() }) },
+					{ weight: 1, arbitrary: fc.record({ op: fc.constant('team' as const), conversation: fc.nat(), team: fc.nat(2) }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), conversation: fc.nat() }) },
 					{ weight: 1, arbitrary: fc.record({ op: fc.constant('contact' as const), minute: fc.integer({ min: 0, max: 3 * 24 * 60 }) }) },
 					{
@@ -123,7 +137,7 @@ describe('roll-ups', () => {
 				{ minLength: 5, maxLength: 40 },
 			),
 			async (commands) => {
-				// A workspace of its own per run: two channels, two agents (and nobody), two labels.
+				// A workspace of its own per run: two channels, two agents (and nobody), two labels, two teams (and none).
 				const run = await createTeam('Property')
 				const workspaceId = run.workspace.id
 				const channels = [await createLinkChannel(workspaceId, 'One'), await createLinkChannel(workspaceId, 'Two')]
@@ -132,6 +146,7 @@ describe('roll-ups', () => {
 					await createLabel(api, run.owner.auth, workspaceId, { title: 'Billing' }),
 					await createLabel(api, run.owner.auth, workspaceId, { title: 'Bug' }),
 				]
+				const teams = [null, (await insertTeam(workspaceId, 'Billing')).id, (await insertTeam(workspaceId, 'Sales')).id]
 				// Three days back from now, in minutes: every run crosses midnights in every zone.
 				const start = Date.now() - 3 * 24 * 60 * 60 * 1000
 				const conversations: Array<{ id: string; workspaceId: string; channelId: string; createdAt: Date }> = []
@@ -186,6 +201,17 @@ describe('roll-ups', () => {
 									.onConflict((oc) => oc.doNothing())
 									.execute()
 							else await db.deleteFrom('conversationLabels').where('conversationId', '=', conversation.id).where('labelId', '=', labelId).execute()
+							break
+						}
+						case 'team': {
+							// A conversation moved to another team takes its past with it (its current team counts).
+							const conversation = pick(command.conversation)
+							if (conversation)
+								await db
+									.updateTable('conversations')
+									.set({ teamId: teams[command.team] ?? null })
+									.where('id', '=', conversation.id)
+									.execute()
 							break
 						}
 						case 'delete': {
@@ -504,5 +530,190 @@ describe('GET /reports', () => {
 		const heatmap = await api.request('GET', reportsPath(team.workspace.id, '/export?table=heatmap'), { headers: team.owner.auth })
 		expect(String(heatmap.body).split('\r\n')[1]).toMatch(/^monday,/)
 		expect((await api.request('GET', reportsPath(team.workspace.id, '/export?table=secrets'), { headers: team.owner.auth })).status).toBe(400)
+	})
+})
+
+describe('GET /reports by team, and the queue waits', () => {
+	// In a week of February 2026 (UTC): Billing has two conversations (the agent's and the second agent's), both answered
+	// and resolved; Sales one, the agent's, answered; one conversation has no team. Their waits in a queue are known.
+	let run: Team
+	let billing: { id: string }
+	let sales: { id: string }
+	const week = '?preset=custom&from=2026-02-02&to=2026-02-08'
+	const at = (day: string, seconds = 0) => new Date(Date.parse(`${day}T10:00:00Z`) + seconds * 1000)
+	beforeAll(async () => {
+		const db = testDb()
+		run = await createTeam('Teams report')
+		const link = await createLinkChannel(run.workspace.id)
+		billing = await insertTeam(run.workspace.id, 'Billing')
+		sales = await insertTeam(run.workspace.id, 'Sales')
+		const conversation = async (
+			day: string,
+			teamId: string | null,
+			assignee: { user: { id: string } } | null,
+			firstResponse: number | null,
+			resolution: number | null,
+			waits: number[],
+		) => {
+			const created = await insertConversation(run.workspace.id, link.id, at(day), assignee?.user.id ?? null)
+			await db.updateTable('conversations').set({ teamId }).where('id', '=', created.id).execute()
+			await insertMessage(created, { direction: 'incoming', kind: 'text', at: at(day) })
+			if (firstResponse !== null) {
+				await db
+					.updateTable('conversations')
+					.set({ firstResponseAt: at(day, firstResponse) })
+					.where('id', '=', created.id)
+					.execute()
+				await insertMessage(created, { direction: 'outgoing', kind: 'text', senderId: assignee?.user.id, at: at(day, firstResponse) })
+			}
+			if (resolution !== null)
+				await insertMessage(created, { direction: 'outgoing', kind: 'activity', senderId: assignee?.user.id, at: at(day, resolution), resolved: true })
+			for (const wait of waits) {
+				await db
+					.insertInto('queueWaits')
+					.values({ workspaceId: run.workspace.id, conversationId: created.id, teamId, queuedAt: at(day, -wait), assignedAt: at(day), automatic: true })
+					.execute()
+			}
+			return created
+		}
+		await conversation('2026-02-03', billing.id, run.agent, 60, 600, [60, 120, 180])
+		await conversation('2026-02-04', billing.id, run.otherAgent, 300, 3600, [240, 300])
+		await conversation('2026-02-05', sales.id, run.agent, 120, null, [600])
+		await conversation('2026-02-05', null, null, null, null, [])
+		// The week before: a wait of its own, the previous period's.
+		await conversation('2026-01-28', sales.id, run.otherAgent, null, null, [1000])
+		await refreshReports(db)
+	})
+
+	test('per team: conversations, resolutions, median first response and resolution, queue waits; conversations of no team last', async () => {
+		const answer = await report(week, run.owner.auth, run.workspace.id)
+		expect(answer.teams).toEqual([
+			{
+				teamId: billing.id,
+				name: 'Billing',
+				opened: 2,
+				resolved: 2,
+				firstResponseMedian: histogramQuantile([60, 300], 0.5),
+				resolutionMedian: histogramQuantile([600, 3600], 0.5),
+				queueWaits: 5,
+				queueWaitMedian: 180,
+				queueWaitP90: 276,
+			},
+			{
+				teamId: sales.id,
+				name: 'Sales',
+				opened: 1,
+				resolved: 0,
+				firstResponseMedian: histogramQuantile([120], 0.5),
+				resolutionMedian: null,
+				queueWaits: 1,
+				queueWaitMedian: 600,
+				queueWaitP90: 600,
+			},
+			{
+				teamId: null,
+				name: null,
+				opened: 1,
+				resolved: 0,
+				firstResponseMedian: null,
+				resolutionMedian: null,
+				queueWaits: 0,
+				queueWaitMedian: null,
+				queueWaitP90: null,
+			},
+		])
+		// The whole range's waits, exact (percentile_cont): 60, 120, 180, 240, 300, 600; the week before, 1 000.
+		expect(answer.figures.queueWait).toEqual({ count: 6, median: 210, p90: 450, previousCount: 1, previousMedian: 1000, previousP90: 1000 })
+		const agent = answer.agents.find((row) => row.userId === run.agent.user.id)
+		expect(agent).toMatchObject({ resolved: 1, firstResponseMedian: histogramQuantile([60, 120], 0.5), resolutionMedian: histogramQuantile([600], 0.5) })
+	})
+
+	test('filtered by a team: its conversations, channels, agents and waits only', async () => {
+		const answer = await report(`${week}&teamId=${billing.id}`, run.owner.auth, run.workspace.id)
+		expect(answer.filters.teamId).toBe(billing.id)
+		expect(answer.figures.opened.value).toBe(2)
+		expect(answer.figures.resolved.value).toBe(2)
+		expect(answer.figures.firstResponse.median).toBe(histogramQuantile([60, 300], 0.5))
+		expect(answer.figures.queueWait).toMatchObject({ count: 5, median: 180, p90: 276, previousCount: 0, previousMedian: null })
+		expect(answer.teams.map((row) => row.teamId)).toEqual([billing.id])
+		expect(answer.channels.map((row) => row.opened)).toEqual([2])
+		expect(answer.daily.reduce((total, row) => total + row.opened, 0)).toBe(2)
+		expect(answer.agents.find((row) => row.userId === run.otherAgent.user.id)).toMatchObject({ assigned: 1, resolved: 1 })
+		// Open now follows the team: its two conversations (a resolution line leaves the status as inserted).
+		expect(answer.figures.openNow).toBe(2)
+		// Another team's filter is another report, and a team with nothing in the range still has its row.
+		const empty = await insertTeam(run.workspace.id, 'Empty')
+		const none = await report(`${week}&teamId=${empty.id}`, run.owner.auth, run.workspace.id)
+		expect(none.figures.opened.value).toBe(0)
+		expect(none.figures.queueWait.count).toBe(0)
+		expect(none.teams).toEqual([expect.objectContaining({ teamId: empty.id, name: 'Empty', opened: 0, queueWaits: 0 })])
+	})
+
+	test('an agent sees their own work by team, never a colleague’s', async () => {
+		const answer = await report(week, run.agent.auth, run.workspace.id)
+		expect(answer.agents.map((row) => row.userId)).toEqual([run.agent.user.id])
+		// Billing holds their conversation, not the second agent's; the waits are of the conversations assigned to them.
+		expect(answer.teams.map((row) => [row.name, row.opened, row.resolved, row.queueWaits])).toEqual([
+			['Billing', 1, 1, 3],
+			['Sales', 1, 0, 1],
+		])
+		expect(answer.figures.queueWait).toMatchObject({ count: 4, median: 150, p90: 474 })
+		const billingOnly = await report(`${week}&teamId=${billing.id}`, run.agent.auth, run.workspace.id)
+		expect(billingOnly.figures.opened.value).toBe(1)
+		expect(billingOnly.figures.queueWait.count).toBe(3)
+		const csv = await api.request('GET', reportsPath(run.workspace.id, `/export?table=teams${week.replace('?', '&')}`), { headers: run.agent.auth })
+		expect(String(csv.body)).not.toContain(',2,2,')
+	})
+
+	test('a team of another workspace, or none, is refused with 422 beside the field, translated', async () => {
+		const theirs = await insertTeam(run.elsewhere.id, 'Billing')
+		for (const teamId of [theirs.id, '00000000-0000-4000-8000-000000000000']) {
+			const response = await api.request('GET', reportsPath(run.workspace.id, `${week}&teamId=${teamId}`), {
+				headers: { ...run.owner.auth, 'Accept-Language': 'fr' },
+			})
+			expect(response.status).toBe(422)
+			expect(Object.keys((response.body as { details: { fields: Record<string, string[]> } }).details.fields)).toEqual(['teamId'])
+		}
+		const malformed = await api.request('GET', reportsPath(run.workspace.id, '?teamId=nope'), { headers: run.owner.auth })
+		expect(malformed.status).toBe(400)
+		const exported = await api.request('GET', reportsPath(run.workspace.id, `/export?table=teams&teamId=${theirs.id}`), { headers: run.owner.auth })
+		expect(exported.status).toBe(422)
+	})
+
+	test('exports the teams table and the agents’ resolution median as CSV', async () => {
+		const csv = await api.request('GET', reportsPath(run.workspace.id, `/export?table=teams${week.replace('?', '&')}`), { headers: run.owner.auth })
+		expect(csv.status).toBe(200)
+		expect(csv.headers.get('content-type')).toContain('text/csv')
+		const lines = String(csv.body).trim().split('\r\n')
+		expect(lines[0]).toBe(
+			'team_id,name,opened,resolved,first_response_median_seconds,resolution_median_seconds,queue_waits,queue_wait_median_seconds,queue_wait_p90_seconds',
+		)
+		expect(lines.slice(1)).toEqual([
+			`${billing.id},Billing,2,2,${histogramQuantile([60, 300], 0.5)},${histogramQuantile([600, 3600], 0.5)},5,180,276`,
+			`${sales.id},Sales,1,0,${histogramQuantile([120], 0.5)},,1,600,600`,
+			',,1,0,,,0,,',
+		])
+		const agents = await api.request('GET', reportsPath(run.workspace.id, `/export?table=agents${week.replace('?', '&')}`), { headers: run.owner.auth })
+		expect(String(agents.body).split('\r\n')[0]).toBe(
+			'user_id,name,availability,assigned,replied,resolved,first_response_median_seconds,resolution_median_seconds',
+		)
+	})
+
+	test('a conversation moved to another team moves its past, equal to the recount', async () => {
+		const db = testDb()
+		const moved = await createTeam('Moved team')
+		const link = await createLinkChannel(moved.workspace.id)
+		const one = await insertTeam(moved.workspace.id, 'One')
+		const two = await insertTeam(moved.workspace.id, 'Two')
+		const conversation = await insertConversation(moved.workspace.id, link.id, new Date(Date.now() - 2 * 86_400_000))
+		await db.updateTable('conversations').set({ teamId: one.id }).where('id', '=', conversation.id).execute()
+		await insertMessage(conversation, { direction: 'incoming', kind: 'text', at: new Date(Date.now() - 86_400_000) })
+		const opened = async (teamId: string) => (await report(`?preset=7d&teamId=${teamId}`, moved.owner.auth, moved.workspace.id)).figures.messagesIn.value
+		expect([await opened(one.id), await opened(two.id)]).toEqual([1, 0])
+		await db.updateTable('conversations').set({ teamId: two.id }).where('id', '=', conversation.id).execute()
+		expect([await opened(one.id), await opened(two.id)]).toEqual([0, 1])
+		expect(await storedDays(moved.workspace.id)).toEqual(await recount(moved.workspace.id))
+		await rebuildReports(db, moved.workspace.id)
+		expect(await storedDays(moved.workspace.id)).toEqual(await recount(moved.workspace.id))
 	})
 })

@@ -91,6 +91,7 @@ function queryText(base: string | undefined): fc.Arbitrary<string> {
 				'from',
 				'to',
 				'agentId',
+				'teamId',
 				'target',
 				'table',
 				'format',

@@ -196,8 +196,8 @@ test.describe('reports with JavaScript', () => {
 		const agents = page.getByRole('table', { name: 'By agent' })
 		await expect(agents.getByRole('row', { name: /Ada Agent/ })).toBeVisible()
 		await expect(agents.getByRole('row', { name: /Sam Tester/ })).toHaveCount(0)
-		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label')
-		await expect(figure(page, 'campaignSent')).toContainText('Every agent and label')
+		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent, team and label')
+		await expect(figure(page, 'campaignSent')).toContainText('Every agent, team and label')
 
 		// Another member's work, asked for by hand: the API's refusal, in words, on the page and for the CSV.
 		await page.goto(`/en-us/dashboard?agentId=${busy.owner.user.id}`)
@@ -268,6 +268,42 @@ test.describe('reports without JavaScript', () => {
 		await expect(value(page, 'opened')).toHaveText('3')
 	})
 
+	test('a team chosen by the Apply button, in English and Arabic: its figures, kept in the URL, and its row by team', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
+		const headers = { Authorization: `Bearer ${busy.owner.token}` }
+		const name = 'Billing'
+		const created = await request.post(`/v1/workspaces/${busy.workspace.id}/teams`, { data: { name, userIds: [] }, headers })
+		expect(created.ok(), await created.text()).toBe(true)
+		const team = (await created.json()) as { id: string }
+		const listed = await request.get(`/v1/workspaces/${busy.workspace.id}/conversations?status=all`, { headers })
+		const { conversations } = (await listed.json()) as { conversations: Array<{ number: number; lastMessage: { excerpt: string } | null }> }
+		const asked = conversations.find((conversation) => conversation.lastMessage?.excerpt === 'Do you ship abroad?')!
+		const moved = await request.patch(`/v1/workspaces/${busy.workspace.id}/conversations/${asked.number}`, { data: { teamId: team.id }, headers })
+		expect(moved.ok(), await moved.text()).toBe(true)
+
+		await signIn(context, baseURL!, busy.owner.token)
+		await page.goto('/en-us/dashboard')
+		await page.getByLabel('Team', { exact: true }).selectOption({ label: name })
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(page).toHaveURL(new RegExp(`teamId=${team.id}`))
+		await expect(page.getByLabel('Team', { exact: true })).toHaveValue(team.id)
+		await expect(value(page, 'opened')).toHaveText('1')
+		const byTeam = page.getByRole('region', { name: 'By team' })
+		await expect(byTeam.getByRole('row', { name: new RegExp(name) })).toBeVisible()
+
+		await page.goto(`/ar-eg/dashboard?teamId=${team.id}`)
+		await expect(page.getByLabel('الفريق', { exact: true })).toHaveValue(team.id)
+		await expect(page.getByRole('region', { name: 'حسب الفريق' }).getByRole('row', { name: new RegExp(name) })).toBeVisible()
+		await page.getByLabel('الفريق', { exact: true }).selectOption({ label: 'كل الفرق' })
+		await page.getByRole('button', { name: 'تطبيق' }).click()
+		await expect(page).not.toHaveURL(/teamId=[0-9a-f]/)
+		await expect(value(page, 'opened')).toHaveText('٣')
+	})
+
 	test('the cards that count the whole workspace say so when a filter they cannot follow is on', async ({ page, context, baseURL }) => {
 		await signIn(context, baseURL!, busy.owner.token)
 		const notes = page.locator('[data-unfiltered]')
@@ -277,9 +313,9 @@ test.describe('reports without JavaScript', () => {
 
 		await page.getByLabel('Label', { exact: true }).selectOption({ label: 'vip' })
 		await page.getByRole('button', { name: 'Apply' }).click()
-		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent and label: a new contact belongs to none of them yet.')
+		await expect(figure(page, 'newContacts')).toContainText('Every channel, agent, team and label: a new contact belongs to none of them yet.')
 		for (const key of ['campaignSent', 'campaignDelivered'])
-			await expect(figure(page, key)).toContainText('Every agent and label: a campaign message belongs to its channel only.')
+			await expect(figure(page, key)).toContainText('Every agent, team and label: a campaign message belongs to its channel only.')
 		await expect(notes).toHaveCount(3)
 
 		// A channel alone: campaign messages follow it, new contacts do not.
@@ -292,7 +328,7 @@ test.describe('reports without JavaScript', () => {
 		await page.goto('/ar-eg/dashboard')
 		await page.getByLabel('الموظف', { exact: true }).selectOption({ label: 'Ada Agent' })
 		await page.getByRole('button', { name: 'تطبيق' }).click()
-		await expect(figure(page, 'campaignSent')).toContainText('كل الموظفين والوسوم: رسالة الحملة تخص قناتها فقط.')
+		await expect(figure(page, 'campaignSent')).toContainText('كل الموظفين والفرق والوسوم: رسالة الحملة تخص قناتها فقط.')
 		await expect(notes).toHaveCount(3)
 	})
 

@@ -327,7 +327,8 @@ export function Table({
 	captionHidden?: boolean
 }) {
 	return (
-		<div data-table-wrapper>
+		// Focusable: a table wider than the screen scrolls sideways, and a keyboard scrolls it once it has the focus.
+		<div data-table-wrapper tabIndex={0}>
 			<table>
 				<caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
 				<thead>

@@ -9,11 +9,11 @@ export function FigureCards({ report }: { report: ReportJson }) {
 	const { t, i18n } = useTranslation('reports')
 	const lang = i18n.language
 	// The workspace-wide cards say so when a filter they cannot follow is on (an agent's own report is one).
-	const { channelId, agentId, labelId } = report.filters
+	const { channelId, agentId, labelId, teamId } = report.filters
 	const unfiltered = (key: FigureKey) =>
-		key === 'newContacts' && (channelId || agentId || labelId)
+		key === 'newContacts' && (channelId || agentId || labelId || teamId)
 			? 'newContacts'
-			: (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId)
+			: (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId || teamId)
 				? 'campaigns'
 				: null
 	return (

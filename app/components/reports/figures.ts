@@ -12,6 +12,8 @@ export type FigureKey =
 	| 'resolutionMedian'
 	| 'resolutionP90'
 	| 'answeredWithinTarget'
+	| 'queueWaitMedian'
+	| 'queueWaitP90'
 	| 'newContacts'
 	| 'campaignSent'
 	| 'campaignDelivered'
@@ -45,7 +47,7 @@ export function figuresOf(report: ReportJson, lang: string): Figure[] {
 			good: better && moved ? (better === 'more') === value > previous : null,
 		}
 	}
-	const { firstResponse: first, resolution } = figures
+	const { firstResponse: first, resolution, queueWait } = figures
 	return [
 		figure('opened', 'count', null, figures.opened.value, figures.opened.previous),
 		figure('resolved', 'count', 'more', figures.resolved.value, figures.resolved.previous),
@@ -57,6 +59,8 @@ export function figuresOf(report: ReportJson, lang: string): Figure[] {
 		figure('resolutionMedian', 'duration', 'less', resolution.median, resolution.previousMedian),
 		figure('resolutionP90', 'duration', 'less', resolution.p90, resolution.previousP90),
 		figure('answeredWithinTarget', 'share', 'more', figures.answeredWithinTarget.value, figures.answeredWithinTarget.previous),
+		figure('queueWaitMedian', 'duration', 'less', queueWait.median, queueWait.previousMedian),
+		figure('queueWaitP90', 'duration', 'less', queueWait.p90, queueWait.previousP90),
 		figure('newContacts', 'count', null, figures.newContacts.value, figures.newContacts.previous),
 		figure('campaignSent', 'count', null, figures.campaignSent.value, figures.campaignSent.previous),
 		figure('campaignDelivered', 'count', null, figures.campaignDelivered.value, figures.campaignDelivered.previous),

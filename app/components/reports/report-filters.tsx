@@ -18,6 +18,7 @@ export function ReportFilters({
 	manages,
 	channels,
 	labels,
+	teams,
 	members,
 	targets,
 	report,
@@ -27,6 +28,7 @@ export function ReportFilters({
 	manages: boolean
 	channels: Array<{ id: string; name: string }>
 	labels: Array<{ id: string; title: string }>
+	teams: Array<{ id: string; name: string }>
 	members: Array<{ userId: string; name: string }>
 	/** The first-response targets offered, in seconds. */
 	targets: readonly number[]
@@ -101,6 +103,15 @@ export function ReportFilters({
 				value={query.labelId}
 				any={t('form.anyLabel')}
 				choices={labels.map((label) => ({ value: label.id, label: label.title }))}
+			/>
+			<AnyOfFilter
+				className={reports.filter}
+				id="report-team"
+				label={t('form.team')}
+				name="teamId"
+				value={query.teamId}
+				any={t('form.anyTeam')}
+				choices={teams.map((team) => ({ value: team.id, label: team.name }))}
 			/>
 			<div className={reports.filter}>
 				<label htmlFor="report-target">{t('form.target')}</label>

@@ -27,7 +27,7 @@ export function ReportLead({ report }: { report: ReportJson }) {
 
 /**
  * The report: its figures, its charts (each with its numbers as a table and its export), and the
- * agents' table; `query` is what was asked, for the exports; an agent (not `manages`) sees their own.
+ * agents' and teams' tables; `query` is what was asked, for the exports; an agent (not `manages`) sees their own.
  */
 export function Report({ report, locale, query, manages }: { report: ReportJson; locale: Locale; query: ReportQuery; manages: boolean }) {
 	const { t, i18n } = useTranslation('reports')
@@ -191,6 +191,7 @@ export function Report({ report, locale, query, manages }: { report: ReportJson;
 							t('columns.replied'),
 							t('columns.resolved'),
 							t('columns.firstResponse'),
+							t('columns.resolution'),
 							t('columns.availability'),
 						]}
 						rows={report.agents.map((agent) => ({
@@ -201,12 +202,53 @@ export function Report({ report, locale, query, manages }: { report: ReportJson;
 								count(agent.replied),
 								count(agent.resolved),
 								duration(agent.firstResponseMedian),
+								duration(agent.resolutionMedian),
 								commonT(`availability.${agent.availability}`),
 							],
 						}))}
 					/>
 				) : (
 					<p className={reports.note}>{t('agents.empty')}</p>
+				)}
+			</section>
+
+			<section className={reports.chart} aria-labelledby="teams-heading">
+				<div className={reports.chartHeader}>
+					<h3 id="teams-heading" className={styles.sectionTitle}>
+						{t('teams.title')}
+					</h3>
+					<ExportLink href={exportHref('teams')} title={t('teams.title')} />
+				</div>
+				<p className={reports.note}>{manages ? t('teams.lead') : t('teams.own')}</p>
+				{report.teams.length ? (
+					<Table
+						caption={t('teams.title')}
+						columns={[
+							t('columns.team'),
+							t('columns.opened'),
+							t('columns.resolved'),
+							t('columns.firstResponse'),
+							t('columns.resolution'),
+							t('columns.queueWaits'),
+							t('columns.queueWaitMedian'),
+							t('columns.queueWaitP90'),
+						]}
+						rows={report.teams.map((team) => ({
+							key: team.teamId ?? 'none',
+							cells: [
+								team.name === null ? t('teams.none') : <bdi>{team.name}</bdi>,
+								count(team.opened),
+								count(team.resolved),
+								duration(team.firstResponseMedian),
+								duration(team.resolutionMedian),
+								count(team.queueWaits),
+								duration(team.queueWaitMedian),
+								duration(team.queueWaitP90),
+							],
+						}))}
+					/>
+				) : (
+					<p className={reports.note}>{t('teams.empty')}</p>
 				)}
 			</section>
 		</>

@@ -11,7 +11,7 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 		preset: '7d',
 		range: { from: days[0]!, to: days[6]! },
 		previous: { from: '2025-02-24', to: '2025-03-02' },
-		filters: { channelId: null, agentId: null, labelId: null },
+		filters: { channelId: null, agentId: null, labelId: null, teamId: null },
 		targetSeconds: 300,
 		figures: {
 			opened: { value: 42, previous: 35 },
@@ -22,6 +22,7 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 			firstResponse: { count: 40, median: 240, p90: 3_900, previousCount: 30, previousMedian: 300, previousP90: 4_000 },
 			resolution: { count: 30, median: 7_200, p90: 90_000, previousCount: 0, previousMedian: null, previousP90: null },
 			answeredWithinTarget: { value: 0.6, previous: 0.5 },
+			queueWait: { count: 12, median: 90, p90: 600, previousCount: 10, previousMedian: 120, previousP90: 900 },
 			newContacts: { value: 9, previous: 12 },
 			campaignSent: { value: 200, previous: 0 },
 			campaignDelivered: { value: 180, previous: 0 },
@@ -41,7 +42,33 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 			{ channelId: 'c2', name: 'واتساب', kind: 'whatsapp', opened: 12, resolved: 10, messagesIn: 30, messagesOut: 25 },
 		],
 		heatmap,
-		agents: [{ userId: 'u1', name: 'Olga Owner', availability: 'online', assigned: 20, replied: 50, resolved: 18, firstResponseMedian: 200 }],
+		agents: [
+			{ userId: 'u1', name: 'Olga Owner', availability: 'online', assigned: 20, replied: 50, resolved: 18, firstResponseMedian: 200, resolutionMedian: 5_400 },
+		],
+		teams: [
+			{
+				teamId: 't1',
+				name: 'Billing',
+				opened: 30,
+				resolved: 20,
+				firstResponseMedian: 180,
+				resolutionMedian: 3_600,
+				queueWaits: 12,
+				queueWaitMedian: 90,
+				queueWaitP90: 600,
+			},
+			{
+				teamId: null,
+				name: null,
+				opened: 12,
+				resolved: 10,
+				firstResponseMedian: 400,
+				resolutionMedian: 9_000,
+				queueWaits: 0,
+				queueWaitMedian: null,
+				queueWaitP90: null,
+			},
+		],
 		...overrides,
 	}
 }
