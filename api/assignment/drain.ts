@@ -4,7 +4,7 @@ import { type DB } from '#api/db/database.ts'
 import { type Conversation } from '#api/db/schema.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { drainQueue, type Candidate } from './policy.ts'
-import { drainJobKey } from './queue.ts'
+import { availableMember, drainJobKey, recordWaits } from './queue.ts'
 
 /** Conversations taken from the queues per transaction; a longer queue drains in several, oldest first. */
 const drainBatch = 500
@@ -81,19 +81,14 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 	// The conversations are locked and still waiting: each of these assignments applies. Their own rows change last,
 	// so that the inbox's counts (a row per workspace, assignee and status, which a new conversation changes too) are
 	// held for as short a time as possible.
-	await trx
-		.insertInto('queueWaits')
-		.values(
-			assignments.map(({ conversationId }) => ({
-				workspaceId,
-				conversationId,
-				teamId: byId.get(conversationId)!.teamId,
-				queuedAt: byId.get(conversationId)!.queuedAt!,
-				assignedAt: sql<Date>`now()`,
-				automatic: true,
-			})),
-		)
-		.execute()
+	await recordWaits(
+		trx,
+		assignments.map(({ conversationId }) => {
+			const { teamId, queuedAt } = byId.get(conversationId)!
+			return { workspaceId, id: conversationId, teamId, queuedAt: queuedAt! }
+		}),
+		true,
+	)
 	const lines = await trx
 		.insertInto('messages')
 		.values(
@@ -161,8 +156,7 @@ async function availableMembers(trx: DB, workspaceId: string): Promise<Candidate
 				.as('open'),
 		])
 		.where('members.workspaceId', '=', workspaceId)
-		.where('members.availability', '=', 'online')
-		.where('members.connectedAt', 'is not', null)
+		.where(availableMember)
 		.where('teams.autoAssign', '=', true)
 		.groupBy(['members.userId', 'members.lastAssignedAt', 'members.capacity', 'workspaces.defaultCapacity'])
 		.execute()

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Conversation } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
@@ -68,17 +68,7 @@ export async function leaveQueue(
 ): Promise<{ queuedAt?: null }> {
 	if (conversation.queuedAt === null) return {}
 	if (next.assigneeId !== null) {
-		await trx
-			.insertInto('queueWaits')
-			.values({
-				workspaceId: conversation.workspaceId,
-				conversationId: conversation.id,
-				teamId: conversation.teamId,
-				queuedAt: conversation.queuedAt,
-				assignedAt: sql<Date>`now()`,
-				automatic: false,
-			})
-			.execute()
+		await recordWaits(trx, [{ ...conversation, queuedAt: conversation.queuedAt }], false)
 		return { queuedAt: null }
 	}
 	if (next.status !== 'open') return { queuedAt: null }
@@ -88,15 +78,35 @@ export async function leaveQueue(
 	return {}
 }
 
-/** Whether the member is available: online by their own choice, with a connection open. */
+/** The stays in a queue that end now, by hand or by auto-assignment (`automatic`): what the reports' queue wait reads. */
+export async function recordWaits(trx: DB, stays: Array<Pick<Conversation, 'workspaceId' | 'teamId'> & { id: string; queuedAt: Date }>, automatic: boolean) {
+	if (stays.length === 0) return
+	await trx
+		.insertInto('queueWaits')
+		.values(
+			stays.map((stay) => ({
+				workspaceId: stay.workspaceId,
+				conversationId: stay.id,
+				teamId: stay.teamId,
+				queuedAt: stay.queuedAt,
+				assignedAt: sql<Date>`now()`,
+				automatic,
+			})),
+		)
+		.execute()
+}
+
+/** The condition on `members` of an available member: online by their own choice, with a connection open. */
+export const availableMember = sql<SqlBool>`(members.availability = 'online' and members.connected_at is not null)`
+
+/** Whether the member is available. */
 export async function isAvailable(trx: DB, workspaceId: string, userId: string) {
 	const member = await trx
 		.selectFrom('members')
 		.select('userId')
 		.where('workspaceId', '=', workspaceId)
 		.where('userId', '=', userId)
-		.where('availability', '=', 'online')
-		.where('connectedAt', 'is not', null)
+		.where(availableMember)
 		.executeTakeFirst()
 	return member !== undefined
 }
