@@ -4,6 +4,7 @@ import { recordAudit, recordSignIn } from '#api/audit/record.ts'
 import { type ApiContext } from '#api/context.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
+import { inboxChangedEvent } from '#common/realtime.ts'
 import { profileOf, workspaceJson } from '#api/auth/profile.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -114,8 +115,8 @@ export function workspacesRouter(context: ApiContext): Router {
 				: workspace
 			if (updated !== workspace) {
 				const told = publishWorkspaceEvent(db, realtime, workspace.id, 'workspace.updated')
-				// Agents now see only their teams': their connections close, and open again authorised under the rule (no workspace channel).
-				if (changes.agentsSeeOwnTeams && !workspace.agentsSeeOwnTeams) void told.then(() => disconnectAgents(db, realtime, workspace.id))
+				if (changes.agentsSeeOwnTeams !== undefined && changes.agentsSeeOwnTeams !== workspace.agentsSeeOwnTeams)
+					void told.then(() => tellAgentsOfTheRule(db, realtime, workspace.id, changes.agentsSeeOwnTeams!))
 			}
 			res.json(workspaceJson(updated, role))
 		}),
@@ -159,7 +160,14 @@ export function workspacesRouter(context: ApiContext): Router {
 	return router
 }
 
-async function disconnectAgents(db: DB, realtime: Realtime, workspaceId: string) {
+/**
+ * The rule "agents see only their teams' conversations" switched: on, the agents' connections close
+ * and open again authorised under it (no workspace channel); off, the agents, who do not hear the
+ * workspace's channel, are told on their own that their inbox changed, and their pages subscribe to it.
+ */
+async function tellAgentsOfTheRule(db: DB, realtime: Realtime, workspaceId: string, on: boolean) {
 	const agents = await db.selectFrom('members').select('userId').where('workspaceId', '=', workspaceId).where('role', '=', 'agent').execute()
-	await Promise.all(agents.map((agent) => realtime.terminateUserConnections(agent.userId)))
+	await Promise.all(
+		agents.map((agent) => (on ? realtime.terminateUserConnections(agent.userId) : realtime.notifyUser(agent.userId, inboxChangedEvent, { workspaceId }))),
+	)
 }

@@ -252,15 +252,23 @@ describe('what narrowed agents hear', () => {
 		}
 	})
 
-	test('switching the rule on closes the agents’ connections, so that they subscribe again under it', async () => {
+	test('switching the rule on closes the agents’ connections, so that they subscribe again under it; off, they are told', async () => {
 		const server = await startRealtimeServer()
 		try {
 			const people = await createTeam('Reconnected')
 			const client = await server.connect(people.agent.auth)
 			await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed).toBe(true)
 			const closed = nextEvent(client.pusher.connection, 'state_change', 5000)
-			expect((await server.request('PATCH', `/v1/workspaces/${people.workspace.id}`, people.owner.auth, { agentsSeeOwnTeams: true })).status).toBe(200)
+			const rule = (on: boolean) => server.request('PATCH', `/v1/workspaces/${people.workspace.id}`, people.owner.auth, { agentsSeeOwnTeams: on })
+			expect((await rule(true)).status).toBe(200)
 			expect(await closed).toMatchObject({ previous: 'connected' })
+			// The module connects again after 2 s (app/realtime/pusher.client.ts).
+			await expect
+				.poll(() => client.pusher.connection.state === 'connected' && client.pusher.user.serverToUserChannel?.subscribed, { timeout: 10_000 })
+				.toBe(true)
+			const told = nextEvent(client.pusher.user, inboxChangedEvent, 5000)
+			expect((await rule(false)).status).toBe(200)
+			expect(await told).toEqual({ workspaceId: people.workspace.id })
 		} finally {
 			await server.close()
 		}
