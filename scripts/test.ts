@@ -6,17 +6,19 @@ import { browserWays, checkBrowser } from './browser.ts'
 /**
  * `npm test`: every check, in order, each stage's output streamed; stops at the first failure
  * and prints a summary either way. Stages can be skipped with SKIP=lint,e2e (for local work).
- * The stages of a group run at once, each printed whole when it ends: the type check, the lint, the
- * format check, the unit tests and the build are one process each, mostly on one core.
+ * The stages of a group run at once, each printed whole when it ends: the type check, the lint and
+ * the format check are one process each, so on two cores they take about the time of the longest.
  */
 type Stage = { name: string; command: string; args: string[]; prepare?: () => Promise<boolean> }
 
 const stages: Array<Stage | Stage[]> = [
-	// Five processes that each keep about one core busy, for a minute: at once they take less than one group after another.
+	// Two groups: the five at once took longer than one group after the other (decision 023).
 	[
 		{ name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit'] },
 		{ name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
 		{ name: 'format', command: 'npm', args: ['run', '--silent', 'format:check'] },
+	],
+	[
 		{ name: 'unit', command: 'npx', args: ['vitest', 'run', '--project', 'unit'] },
 		// Before the API tests: the quick start's test starts the built server as a new user would.
 		{ name: 'build', command: 'npm', args: ['run', 'build'] },

@@ -3,7 +3,7 @@ import { expect } from 'vitest'
 import { receiveMessage } from '#api/conversations/inbound.ts'
 import { type ConversationJson, type MessageJson } from '#api/conversations/json.ts'
 import { type Channel } from '#api/db/schema.ts'
-import { type Realtime } from '#api/realtime/publisher.ts'
+import { silentRealtime, type Realtime } from '#api/realtime/publisher.ts'
 import { testDb, type TestApi } from './harness.ts'
 
 export type { ConversationJson, MessageJson }
@@ -19,7 +19,8 @@ export function recordingRealtime(published: Published[] = []): Realtime {
 		for (const { channel, event, data } of events) await record(channel, event, data)
 	}
 	const track = async (work: Promise<unknown>) => void (await work)
-	return { publish: record, publishBatch, track, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) } as Realtime
+	// Nothing else is sent; no server is asked who is connected (the presence reconciliation then changes nothing).
+	return { ...silentRealtime, publish: record, publishBatch, track, notifyUser: (userId, event, data) => record(`#server-to-user-${userId}`, event, data) }
 }
 
 export async function createLinkChannel(workspaceId: string, name = 'Website'): Promise<Channel> {

@@ -174,7 +174,7 @@ describe('the embedded PostgreSQL is shared by the processes of one DATA_DIR', (
 			expect((await history())?.days).toBeGreaterThan(300)
 			const rolledUp = await sql<{
 				opened: number
-			}>`select sum(opened)::int as opened from report_days where workspace_id = ${workspace.id} and label_id = ${none} and channel_id = ${every} and agent_id = ${every}`.execute(
+			}>`select sum(opened)::int as opened from report_days where workspace_id = ${workspace.id} and label_id = ${none} and team_id = ${every} and channel_id = ${every} and agent_id = ${every}`.execute(
 				server.db,
 			)
 			expect(rolledUp.rows[0]?.opened).toBe(played + historyConversations)
