@@ -213,6 +213,9 @@ describe("an agent's lists, counts and notifications with the rule on", () => {
 	})
 })
 
+// A loaded machine (the whole run) may take seconds to connect and sign in.
+const live = { timeout: 10_000 }
+
 describe('what narrowed agents hear', () => {
 	test('told on their own channel, without what changed, when a conversation of theirs changes or leaves them; nothing of the others', async () => {
 		const server = await startRealtimeServer()
@@ -227,24 +230,24 @@ describe('what narrowed agents hear', () => {
 			const heard = { agent: [] as unknown[], otherAgent: [] as unknown[] }
 			for (const who of ['agent', 'otherAgent'] as const) {
 				const client = await server.connect(people[who].auth)
-				await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed).toBe(true)
+				await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed, live).toBe(true)
 				client.pusher.user.bind(inboxChangedEvent, (data: unknown) => heard[who].push(data))
 			}
 			const { conversation } = await customerWrites(site, 'told', 'Hello', { realtime: server.realtime })
 			const patch = (body: object) => server.request('PATCH', conversationsPath(people.workspace.id, `/${conversation.number}`), people.owner.auth, body)
 
 			await patch({ teamId: billing })
-			await expect.poll(() => heard.agent).toEqual([{ workspaceId: people.workspace.id }])
+			await expect.poll(() => heard.agent, live).toEqual([{ workspaceId: people.workspace.id }])
 			await server.realtime.flush()
 			expect(heard.otherAgent).toEqual([])
 
 			// Handed over to Sales: it leaves the agent's page, and reaches the other agent's.
 			await patch({ teamId: sales })
-			await expect.poll(() => heard.agent).toHaveLength(2)
-			await expect.poll(() => heard.otherAgent).toEqual([{ workspaceId: people.workspace.id }])
+			await expect.poll(() => heard.agent, live).toHaveLength(2)
+			await expect.poll(() => heard.otherAgent, live).toEqual([{ workspaceId: people.workspace.id }])
 			// A customer's message in it tells the one who sees it.
 			await customerWrites(site, 'told', 'Still there?', { realtime: server.realtime })
-			await expect.poll(() => heard.otherAgent).toHaveLength(2)
+			await expect.poll(() => heard.otherAgent, live).toHaveLength(2)
 			await server.realtime.flush()
 			expect(heard.agent).toHaveLength(2)
 		} finally {
@@ -257,7 +260,7 @@ describe('what narrowed agents hear', () => {
 		try {
 			const people = await createTeam('Reconnected')
 			const client = await server.connect(people.agent.auth)
-			await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed).toBe(true)
+			await expect.poll(() => client.pusher.user.serverToUserChannel?.subscribed, live).toBe(true)
 			const closed = nextEvent(client.pusher.connection, 'state_change', 5000)
 			const rule = (on: boolean) => server.request('PATCH', `/v1/workspaces/${people.workspace.id}`, people.owner.auth, { agentsSeeOwnTeams: on })
 			expect((await rule(true)).status).toBe(200)
