@@ -76,6 +76,10 @@ export async function createAppServer(options: {
 		config.TRUST_PROXY.split(',').map((part) => part.trim()),
 	)
 	const server = http.createServer(app)
+	// Longer than a proxy's idle connections in front (60 s for AWS's load balancers and nginx's upstream keep-alive): with
+	// Node's 5 s, a connection reused just as the server closed it was reset (a 502 behind a proxy; once in the browser tests).
+	server.keepAliveTimeout = 65_000
+	server.headersTimeout = 66_000
 	let apiBaseUrl = config.API_BASE_URL ?? ''
 	let shuttingDown = false
 	// The responses being written: once shutdown begins, each tells its client to close the connection
