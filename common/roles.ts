@@ -13,6 +13,9 @@ export const invitedRoles = ['admin', 'agent'] as const satisfies readonly Role[
 export type InvitedRole = (typeof invitedRoles)[number]
 
 export const canManage = (role: Role): boolean => managers.includes(role)
+
+/** Whether the workspace's rule "agents see only their teams' conversations" (`agentsSeeOwnTeams`) narrows a member of `role`: agents only. */
+export const seesOwnTeamsOnly = (role: Role, agentsSeeOwnTeams: boolean): boolean => role === 'agent' && agentsSeeOwnTeams
 export const isOwner = (role: Role): boolean => role === 'owner'
 
 /** Whether a member of role `by` may change the role of, or remove, another member of role `of`: no one touches the owner. */

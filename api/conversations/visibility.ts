@@ -3,6 +3,7 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation } from '#api/db/schema.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
+import { seesOwnTeamsOnly } from '#common/roles.ts'
 
 /**
  * Who reads a workspace's conversations: their id, and whether the workspace's rule "agents see
@@ -12,7 +13,7 @@ import { type Membership } from '#api/workspaces/membership.ts'
 export type Reader = { id: string; ownTeamsOnly: boolean }
 
 export function readerOf(req: Request, membership: Membership): Reader {
-	return { id: req.user.id, ownTeamsOnly: membership.role === 'agent' && membership.workspace.agentsSeeOwnTeams }
+	return { id: req.user.id, ownTeamsOnly: seesOwnTeamsOnly(membership.role, membership.workspace.agentsSeeOwnTeams) }
 }
 
 /** Anyone the rule does not narrow: a manager, an agent of a workspace without it, the jobs. */
@@ -33,6 +34,13 @@ export const visibleTo = (workspaceId: string, reader: Reader): Expression<SqlBo
 /** `visibleTo` where only a narrowed reader needs it: the lists, whose plans it would otherwise change for everyone. */
 export const narrowingFor = (workspaceId: string, reader: Reader): Array<Expression<SqlBool>> => (reader.ownTeamsOnly ? [visibleTo(workspaceId, reader)] : [])
 
+/** Whether `reader` sees the workspace's conversation `conversationId` (one lookup; always, for a reader the rule does not narrow). */
+export async function seesConversation(db: DB, workspaceId: string, conversationId: string, reader: Reader): Promise<boolean> {
+	if (!reader.ownTeamsOnly) return true
+	const found = await db.selectFrom('conversations').select('id').where('id', '=', conversationId).where(visibleTo(workspaceId, reader)).executeTakeFirst()
+	return found !== undefined
+}
+
 /**
  * Of `userIds`, members of the conversation's workspace, those who see it: a notification (a mention)
  * names a conversation to nobody the workspace's rule keeps it from. Mentions are few: one lookup each.
@@ -47,17 +55,12 @@ export async function membersWhoSee(db: DB, conversation: Pick<Conversation, 'id
 		.where('members.userId', 'in', userIds)
 		.execute()
 	const seeing = await Promise.all(
-		members.map(async (member) => {
-			const reader = { id: member.userId, ownTeamsOnly: member.role === 'agent' && member.agentsSeeOwnTeams }
-			if (!reader.ownTeamsOnly) return true
-			const found = await db
-				.selectFrom('conversations')
-				.select('id')
-				.where('id', '=', conversation.id)
-				.where(visibleTo(conversation.workspaceId, reader))
-				.executeTakeFirst()
-			return found !== undefined
-		}),
+		members.map((member) =>
+			seesConversation(db, conversation.workspaceId, conversation.id, {
+				id: member.userId,
+				ownTeamsOnly: seesOwnTeamsOnly(member.role, member.agentsSeeOwnTeams),
+			}),
+		),
 	)
 	return members.filter((_, index) => seeing[index]).map((member) => member.userId)
 }

@@ -7,7 +7,7 @@ import { parseRequest } from '#api/http/validate.ts'
 import { handler } from '#api/http/handler.ts'
 import { findMembership, meetsTwoFactorRule } from '#api/workspaces/membership.ts'
 import { channelSubject, type ChannelSubject } from '#common/realtime.ts'
-import { readerOf, visibleTo, type Reader } from '#api/conversations/visibility.ts'
+import { readerOf, seesConversation, type Reader } from '#api/conversations/visibility.ts'
 import { channelAuthBody, userAuthBody } from './schemas.ts'
 
 async function workspaceOfConversation(db: DB, conversationId: string): Promise<string | undefined> {
@@ -23,8 +23,7 @@ async function workspaceOfConversation(db: DB, conversationId: string): Promise<
 async function mayListen(db: DB, subject: ChannelSubject, workspaceId: string, reader: Reader): Promise<boolean> {
 	if (!reader.ownTeamsOnly || subject.kind === 'workspace-presence') return true
 	if (subject.kind === 'workspace') return false
-	const visible = await db.selectFrom('conversations').select('id').where('id', '=', subject.id).where(visibleTo(workspaceId, reader)).executeTakeFirst()
-	return visible !== undefined
+	return seesConversation(db, workspaceId, subject.id, reader)
 }
 
 /**

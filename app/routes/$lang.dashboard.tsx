@@ -21,6 +21,7 @@ import { navigationFor } from '#app/utils/navigation.ts'
 import { isolated } from '#app/utils/bidi.tsx'
 import { isDatabaseAway, isProfileUnavailable } from '#app/utils/profile-outage.ts'
 import { type RootLoader } from '#app/root.tsx'
+import { seesOwnTeamsOnly } from '#common/roles.ts'
 import * as styles from './dashboard.css.ts'
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -112,7 +113,7 @@ type ShellData = ReturnType<typeof useLoaderData<typeof loader>>
 function Shell(shell: ShellData & { children: React.ReactNode }) {
 	const { user, blocked, realtime } = shell
 	const workspace = user?.workspace
-	const ownTeamsOnly = workspace?.role === 'agent' && workspace.agentsSeeOwnTeams
+	const ownTeamsOnly = workspace ? seesOwnTeamsOnly(workspace.role, workspace.agentsSeeOwnTeams) : false
 	const events = useWorkspaceEvents(blocked ? undefined : workspace?.id, { config: realtime, userId: user?.id ?? '' }, ownTeamsOnly)
 	return (
 		<WorkspaceEventsContext.Provider value={events}>
