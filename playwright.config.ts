@@ -24,8 +24,10 @@ const baseURL = `http://127.0.0.1:${port}`
 const providerSpecs = /(channels-messaging|campaigns)\.spec\.ts$/
 // The providers' specs take three minutes: the worker that runs them then runs these, which would otherwise wait
 // their turn after twenty minutes of the others (the whole run had grown past 30 minutes): issue 30's screens,
-// the specs that mostly wait (for a realtime server to stop and come back, for live updates), and the forms' fuzzing.
-const besideProviderSpecs = /(availability|inbox-teams|settings-teams|realtime-down|live-inbox|realtime|realtime-team|form-fuzz)\.spec\.ts$/
+// the specs that mostly wait (for a realtime server to stop and come back, for live updates), the forms' fuzzing,
+// and, once the fuzzing took half its time (decision 024), the inbox's findings and the two-step sign-in.
+const besideProviderSpecs =
+	/(availability|inbox-teams|settings-teams|realtime-down|live-inbox|realtime|realtime-team|form-fuzz|inbox-findings|two-step)\.spec\.ts$/
 // Half the cores run the other specs; one more worker runs the providers' specs, then those above, beside them from the start.
 const half = Math.max(1, Math.floor(os.cpus().length / 2))
 
