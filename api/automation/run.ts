@@ -14,9 +14,14 @@ import { businessHoursOf, nextOpeningOf } from './hours.ts'
 
 export type AutomationJob = JobPayloads['run-automation']
 
-/** What a rule's conditions read: the conversation as it is now, its channel and contact, and the message that set the event off. */
+/**
+ * What a rule's conditions read: the conversation as it was when the run began (a rule's action does
+ * not make a later rule of the same event match: that is the next event's, one level deeper), its
+ * channel and contact, and the message that set the event off. `conversation` is as it is now, for the actions.
+ */
 type Context = {
 	conversation: Conversation
+	state: Conversation
 	channel: Channel
 	contact: Contact
 	message: { id: string; body: string; createdAt: Date } | null
@@ -130,6 +135,7 @@ async function loadContext(trx: DB, conversation: Conversation, rules: Automatio
 		}
 	return {
 		conversation,
+		state: conversation,
 		channel,
 		contact,
 		message: message ?? null,
@@ -168,7 +174,7 @@ async function matches(trx: DB, rule: AutomationRule, context: Context): Promise
 const domainOf = (value: string) => value.trim().toLowerCase().replace(/^.*@/, '')
 
 async function check(trx: DB, condition: AutomationCondition, context: Context): Promise<boolean> {
-	const { conversation, channel, contact, folded } = context
+	const { state: conversation, channel, contact, folded } = context
 	switch (condition.kind) {
 		case 'channel':
 			return condition.channelIds.includes(channel.id) === (condition.op === 'is')
@@ -218,7 +224,7 @@ async function check(trx: DB, condition: AutomationCondition, context: Context):
 
 /** The customer's messages in the conversation up to the one that set the event off (else all of them). */
 async function messageCount(trx: DB, context: Context): Promise<number> {
-	if (!context.message) return context.conversation.incomingCount
+	if (!context.message) return context.state.incomingCount
 	const row = await trx
 		.selectFrom('messages')
 		.select(sql<number>`count(*)::int`.as('count'))
@@ -324,10 +330,6 @@ async function act(trx: DB, context: Context, action: AutomationAction, actor: A
 			const ids = labels.map((label) => label.id)
 			const changed = await changeLabels(trx, conversation, action.kind === 'addLabels' ? { add: ids, remove: [] } : { add: [], remove: ids }, actor)
 			events.push(...changed)
-			for (const id of ids) {
-				if (action.kind === 'addLabels') context.conversationLabels.add(id)
-				else context.conversationLabels.delete(id)
-			}
 			return changed.length > 0
 		}
 		case 'addNote':
