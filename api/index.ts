@@ -17,6 +17,7 @@ import { apiLocale, translatorFor } from './http/i18n.ts'
 import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { teamsRouter } from './teams/router.ts'
+import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -65,6 +66,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/campaigns', campaignsRouter(context))
 	router.use('/workspaces/:id/reports', reportsRouter(context))
 	router.use('/workspaces/:id/audit-log', auditLogRouter(context))
+	router.use('/workspaces/:id/automation-rules', automationRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

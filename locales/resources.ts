@@ -1,5 +1,6 @@
 import arApi from './ar-eg/api.json'
 import arAudit from './ar-eg/audit.json'
+import arAutomation from './ar-eg/automation.json'
 import arAuth from './ar-eg/auth.json'
 import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
@@ -11,6 +12,7 @@ import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAudit from './en-us/audit.json'
+import enAutomation from './en-us/automation.json'
 import enAuth from './en-us/auth.json'
 import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
@@ -22,6 +24,7 @@ import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAudit from './fr-x/audit.json'
+import frAutomation from './fr-x/automation.json'
 import frAuth from './fr-x/auth.json'
 import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
@@ -53,6 +56,7 @@ export const resources = {
 		mail: enMail,
 		reports: enReports,
 		audit: enAudit,
+		automation: enAutomation,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -66,6 +70,7 @@ export const resources = {
 		mail: arMail,
 		reports: arReports,
 		audit: arAudit,
+		automation: arAutomation,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -79,6 +84,7 @@ export const resources = {
 		mail: frMail,
 		reports: frReports,
 		audit: frAudit,
+		automation: frAutomation,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
@@ -98,4 +104,5 @@ export const apiNamespaces = [
 	'campaigns',
 	'mail',
 	'audit',
+	'automation',
 ] as const satisfies readonly Namespace[]

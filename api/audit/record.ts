@@ -10,7 +10,8 @@ export { auditKinds, type AuditKind } from '#common/audit.ts'
 export type AuditActor = { id: string; name: string }
 
 /** Adds a line to a workspace's log; given a transaction, inside it, so that it stands or falls with the change. */
-export async function recordAudit(db: DB, workspaceId: string, actor: AuditActor, kind: AuditKind, values: AuditValues = {}) {
+/** `actor.id` null: no member did it (an automation rule, named by `actor.name`). */
+export async function recordAudit(db: DB, workspaceId: string, actor: { id: string | null; name: string }, kind: AuditKind, values: AuditValues = {}) {
 	await db
 		.insertInto('auditEvents')
 		.values({

@@ -5,13 +5,21 @@ import { priorities, type Activity, type Conversation, type ConversationsTable, 
 import { enqueue, leaveQueue, requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { recordAudit } from '#api/audit/record.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
+import { triggerAutomation } from '#api/automation/trigger.ts'
+import { type AutomationEvent } from '#common/automation.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
 import { membersWhoSee, visibleTo, type Reader } from './visibility.ts'
 
-/** The member acting, named in the activity lines they cause. */
-export type Actor = { id: string; name: string }
+/**
+ * Who acts, named in the activity lines they cause: a member, or an automation rule (no member;
+ * `depth`: how many rules' changes in a row led to this one, so its own events run rules one deeper).
+ */
+export type Actor = { id: string; name: string; rule?: undefined } | { id: null; name: string; rule: { id: string; depth: number } }
+
+/** The depth of the rules an actor's change sets off. */
+const depthAfter = (actor: Actor) => (actor.rule ? actor.rule.depth + 1 : 0)
 
 type Changed = { conversation: Conversation; events: InboxEvent[] }
 
@@ -43,10 +51,12 @@ export async function changeConversation(
 	actor: Actor,
 ): Promise<Changed> {
 	const events: InboxEvent[] = []
+	const ruleEvents: AutomationEvent[] = []
 	const values: Updateable<ConversationsTable> & { snoozedUntil?: Date | null } = {}
 	const { status, snoozedUntil } = changes
 	if (status && (status !== conversation.status || (status === 'snoozed' && snoozedUntil?.getTime() !== conversation.snoozedUntil?.getTime()))) {
 		values.status = status
+		if (status !== conversation.status) ruleEvents.push('conversation.statusChanged', ...(status === 'resolved' ? (['conversation.resolved'] as const) : []))
 		values.snoozedUntil = status === 'snoozed' ? (snoozedUntil ?? null) : null
 		const until: Record<string, string> = values.snoozedUntil ? { until: values.snoozedUntil.toISOString() } : {}
 		await activityLine(trx, conversation, { key: statusActivity[status], values: { actor: actor.name, ...until } }, actor, events)
@@ -56,6 +66,7 @@ export async function changeConversation(
 	}
 	if (changes.assigneeId !== undefined && changes.assigneeId !== conversation.assigneeId) {
 		values.assigneeId = changes.assigneeId
+		ruleEvents.push('conversation.assigneeChanged')
 		const activity: Activity = changes.assigneeId
 			? { key: 'activity.assigned', values: { actor: actor.name, assignee: changes.assigneeName ?? '' } }
 			: { key: 'activity.unassigned', values: { actor: actor.name } }
@@ -73,6 +84,7 @@ export async function changeConversation(
 	}
 	if (changes.teamId !== undefined && changes.teamId !== conversation.teamId) {
 		values.teamId = changes.teamId
+		ruleEvents.push('conversation.teamChanged')
 		const activity: Activity = changes.teamId
 			? { key: 'activity.teamChanged', values: { actor: actor.name, team: changes.teamName ?? '' } }
 			: { key: 'activity.teamRemoved', values: { actor: actor.name } }
@@ -80,6 +92,7 @@ export async function changeConversation(
 	}
 	if (changes.priority !== undefined && priorities.indexOf(changes.priority) !== conversation.priority) {
 		values.priority = priorities.indexOf(changes.priority)
+		ruleEvents.push('conversation.priorityChanged')
 		await activityLine(trx, conversation, { key: `activity.priority.${changes.priority}`, values: { actor: actor.name } }, actor, events)
 	}
 	if (Object.keys(values).length === 0) return { conversation, events }
@@ -98,6 +111,7 @@ export async function changeConversation(
 	// another team without one, joins its team's queue.
 	const freed = conversation.status === 'open' && conversation.assigneeId !== null && (next.status !== 'open' || next.assigneeId !== conversation.assigneeId)
 	if (freed) await requestDrainIfWaiting(trx, conversation.workspaceId)
+	await triggerAutomation(trx, conversation, ruleEvents, { depth: depthAfter(actor) })
 	return { conversation: await enqueue(trx, updated), events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
 }
 
@@ -138,6 +152,7 @@ export async function changeLabels(trx: DB, conversation: Conversation, change: 
 		await activityLine(trx, conversation, { key: 'activity.labelsAdded', values: { actor: actor.name, labels: await titles(added) } }, actor, events)
 	if (removed.length)
 		await activityLine(trx, conversation, { key: 'activity.labelsRemoved', values: { actor: actor.name, labels: await titles(removed) } }, actor, events)
+	await triggerAutomation(trx, conversation, ['conversation.labelsChanged'], { depth: depthAfter(actor) })
 	await trx
 		.updateTable('conversations')
 		.set({ updatedAt: sql<Date>`now()` })
@@ -147,7 +162,7 @@ export async function changeLabels(trx: DB, conversation: Conversation, change: 
 }
 
 /** The members named `@Name` in a note (longest names first, so that `@Amira Haddad` is not also `@Amira`), except its author. */
-export async function mentionedMembers(trx: DB, workspaceId: string, body: string, authorId: string): Promise<string[]> {
+export async function mentionedMembers(trx: DB, workspaceId: string, body: string, authorId: string | null): Promise<string[]> {
 	if (!body.includes('@')) return []
 	const members = await trx
 		.selectFrom('members')

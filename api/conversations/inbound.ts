@@ -6,6 +6,7 @@ import { removeJob } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { enqueue, routeReopened } from '#api/assignment/queue.ts'
 import { isOptOut } from '#api/campaigns/opt-out.ts'
+import { triggerAutomation } from '#api/automation/trigger.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
@@ -112,6 +113,12 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		} else conversation = await enqueue(trx, conversation)
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
+		await triggerAutomation(
+			trx,
+			conversation,
+			[...(created ? (['conversation.created'] as const) : []), 'message.received', ...(reopens ? (['conversation.statusChanged'] as const) : [])],
+			{ depth: 0, messageId: String(message.id) },
+		)
 		return { conversation, message, duplicate: false, created, optedOut, away, before }
 	})
 

@@ -1,4 +1,5 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, type Updateable } from 'kysely'
+import { type AutomationAction, type AutomationCondition, type AutomationEvent, type AutomationOutcome } from '#common/automation.ts'
 import { type InvitedRole, type Role } from '#common/roles.ts'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -141,6 +142,8 @@ export interface Database {
 	auditEvents: AuditEventsTable
 	twoFactorRecoveryCodes: TwoFactorRecoveryCodesTable
 	twoFactorChallenges: TwoFactorChallengesTable
+	automationRules: AutomationRulesTable
+	automationRuns: AutomationRunsTable
 }
 
 /** A one-time recovery code, kept as a keyed hash (api/auth/two-factor.ts). */
@@ -373,6 +376,8 @@ export interface ConversationsTable {
 	lastMessageDirection: MessageDirection | null
 	lastActivityAt: ColumnType<Date, Date | string | undefined, Date | string>
 	firstResponseAt: Date | null
+	/** When a rule muted its notifications (migration 0033); null: not muted. */
+	mutedAt: ColumnType<Date | null, Date | null | undefined, Date | null>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -579,3 +584,39 @@ export interface AuditEventsTable {
 }
 export type AuditValues = Record<string, string | number>
 export type AuditEvent = Selectable<AuditEventsTable>
+
+/** A workspace's automation rule (migration 0033), run in `position` order on its event. */
+export interface AutomationRulesTable {
+	id: Generated<string>
+	workspaceId: string
+	name: string
+	enabled: Generated<boolean>
+	event: AutomationEvent
+	match: Generated<'all' | 'any'>
+	conditions: ColumnType<AutomationCondition[], string, string>
+	actions: ColumnType<AutomationAction[], string, string>
+	stopAfter: Generated<boolean>
+	position: number
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+export type AutomationRule = Selectable<AutomationRulesTable>
+
+/** What an action of a run did; `error` a translation key of the `automation` namespace. */
+export type AutomationActionResult = { kind: AutomationAction['kind']; outcome: 'done' | 'failed' | 'skipped'; error?: Activity }
+
+/** One run of a rule on one event (`eventKey`: once per rule). */
+export interface AutomationRunsTable {
+	id: ColumnType<string, never, never>
+	ruleId: string
+	workspaceId: string
+	conversationId: string | null
+	event: AutomationEvent
+	eventKey: string
+	depth: number
+	outcome: AutomationOutcome
+	actions: ColumnType<AutomationActionResult[], string | undefined, string>
+	error: ColumnType<Activity | null, string | null | undefined, string | null>
+	createdAt: CreatedAt
+}
+export type AutomationRun = Selectable<AutomationRunsTable>

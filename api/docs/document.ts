@@ -4,6 +4,7 @@ import { apiDocs, errorBodySchema, securitySchemes } from '#api/http/openapi.ts'
 import { documentAttachments } from '#api/attachments/openapi.ts'
 import { documentAuditLog } from '#api/audit/openapi.ts'
 import { documentAuth } from '#api/auth/openapi.ts'
+import { documentAutomation } from '#api/automation/openapi.ts'
 import { documentCampaigns } from '#api/campaigns/openapi.ts'
 import { documentCannedResponses } from '#api/canned-responses/openapi.ts'
 import { documentChannels } from '#api/channels/openapi.ts'
@@ -38,6 +39,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentCampaigns(apiDocs(registry, '/workspaces/:id/campaigns', 'Campaigns'))
 	documentReports(apiDocs(registry, '/workspaces/:id/reports', 'Reports'))
 	documentAuditLog(apiDocs(registry, '/workspaces/:id/audit-log', 'Audit log'))
+	documentAutomation(apiDocs(registry, '/workspaces/:id/automation-rules', 'Automation'))
 	documentWorkspaces(apiDocs(registry, '/workspaces', 'Workspaces'))
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))

@@ -3,8 +3,12 @@ import { type TFunction } from 'i18next'
 import { type z } from 'zod'
 import { HttpError } from './errors.ts'
 
+const namespacedKey = /^[a-z]+:[A-Za-z.]+$/
+
 /** Translates one zod issue into the user's language. Custom messages are translation keys. */
 export function issueMessage(t: TFunction<'api'>, issue: z.ZodIssue): string {
+	// A schema shared with the pages says its own message as a namespaced key (`automation:errors.noAction`), whatever the issue.
+	if (namespacedKey.test(issue.message)) return t(issue.message)
 	switch (issue.code) {
 		case 'invalid_type':
 			return t(issue.received === 'undefined' || issue.received === 'null' ? 'validation.required' : 'validation.invalid')

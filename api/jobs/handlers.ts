@@ -1,3 +1,4 @@
+import { runAutomation } from '#api/automation/run.ts'
 import { drainQueues } from '#api/assignment/drain.ts'
 import { defaultPresenceOfflineAfter, reconcilePresence, turnOfflineAfterLeaving } from '#api/assignment/presence.ts'
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
@@ -40,6 +41,9 @@ export const jobHandlers: JobHandlers = {
 	'reconcile-presence': async (_payload, { db, realtime, config }) => {
 		if (config.PRESENCE_RECONCILE === false) return
 		await reconcilePresence(db, realtime, config.PRESENCE_OFFLINE_AFTER ?? defaultPresenceOfflineAfter)
+	},
+	'run-automation': async (payload, { db, realtime }) => {
+		await runAutomation(db, realtime, payload)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

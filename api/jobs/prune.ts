@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { sessionIdleTimeout } from '#api/auth/sessions.ts'
 import { pruneAuditLog } from '#api/audit/queries.ts'
+import { keptRuns } from '#api/automation/queries.ts'
 import { type DB } from '#api/db/database.ts'
 
 // Spent links stay a while so that opening an old one says why it no longer works.
@@ -10,11 +11,11 @@ const keepDeadInvitations = '30 days'
 /** The audit log's lines are kept this many days unless AUDIT_LOG_DAYS says otherwise. */
 export const defaultAuditLogDays = 365
 
-/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, and audit lines past their time. */
+/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, audit lines past their time, and each automation rule's runs past its last 1 000. */
 export async function prune(
 	db: DB,
 	options: { auditLogDays?: number } = {},
-): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number }> {
+): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number; automationRuns: number }> {
 	const idleSince = new Date(Date.now() - sessionIdleTimeout)
 	const sessions = await db
 		.deleteFrom('sessions')
@@ -36,5 +37,17 @@ export async function prune(
 		)
 		.executeTakeFirst()
 	const auditEvents = await pruneAuditLog(db, options.auditLogDays ?? defaultAuditLogDays)
-	return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows), invitations: Number(invitations.numDeletedRows), auditEvents }
+	const automationRuns = await sql`
+		delete from automation_runs using (
+			select id from (select id, row_number() over (partition by rule_id order by id desc) as newer from automation_runs) ranked where newer > ${keptRuns}
+		) old
+		where automation_runs.id = old.id
+	`.execute(db)
+	return {
+		sessions: Number(sessions.numDeletedRows),
+		tokens: Number(tokens.numDeletedRows),
+		invitations: Number(invitations.numDeletedRows),
+		auditEvents,
+		automationRuns: Number(automationRuns.numAffectedRows ?? 0),
+	}
 }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events'
 import { Logger as GraphileLogger, run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
+import { type AutomationEvent } from '#common/automation.ts'
 import { type ProviderConfig } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Log } from '#api/db/embedded-postgres.ts'
@@ -40,6 +41,8 @@ export type JobPayloads = {
 	'presence-offline': { workspaceId: string; userId: string; leftAt: string }
 	/** Every minute: who is connected, as the realtime server lists them, where a webhook was lost (api/assignment/presence.ts). */
 	'reconcile-presence': Record<string, never>
+	/** Runs a workspace's rules on one event of a conversation (api/automation/run.ts); queued per conversation, once per rule by `eventKey`. */
+	'run-automation': { workspaceId: string; conversationId: string; event: AutomationEvent; eventKey: string; depth: number; messageId?: string }
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
