@@ -1,5 +1,6 @@
 import arApi from './ar-eg/api.json'
 import arAudit from './ar-eg/audit.json'
+import arAutomation from './ar-eg/automation.json'
 import arAuth from './ar-eg/auth.json'
 import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
@@ -11,6 +12,7 @@ import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAudit from './en-us/audit.json'
+import enAutomation from './en-us/automation.json'
 import enAuth from './en-us/auth.json'
 import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
@@ -22,6 +24,7 @@ import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAudit from './fr-x/audit.json'
+import frAutomation from './fr-x/automation.json'
 import frAuth from './fr-x/auth.json'
 import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
@@ -38,7 +41,8 @@ import { type Locale } from './languages.ts'
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
- * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too).
+ * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
+ * `automation` is the rules' (their settings pages, and the API's validation and run log).
  */
 export const resources = {
 	'en-us': {
@@ -53,6 +57,7 @@ export const resources = {
 		mail: enMail,
 		reports: enReports,
 		audit: enAudit,
+		automation: enAutomation,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -66,6 +71,7 @@ export const resources = {
 		mail: arMail,
 		reports: arReports,
 		audit: arAudit,
+		automation: arAutomation,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -79,13 +85,14 @@ export const resources = {
 		mail: frMail,
 		reports: frReports,
 		audit: frAudit,
+		automation: frAutomation,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -98,4 +105,5 @@ export const apiNamespaces = [
 	'campaigns',
 	'mail',
 	'audit',
+	'automation',
 ] as const satisfies readonly Namespace[]
