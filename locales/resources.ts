@@ -41,7 +41,8 @@ import { type Locale } from './languages.ts'
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
- * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too).
+ * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
+ * `automation` is the rules' (their settings pages, and the API's validation and run log).
  */
 export const resources = {
 	'en-us': {
@@ -91,7 +92,7 @@ export const resources = {
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [

@@ -6,6 +6,8 @@ type FormOptions<Schema extends z.ZodTypeAny> = Parameters<typeof useForm<z.inpu
 
 type Options<Schema extends z.ZodTypeAny> = Omit<FormOptions<Schema>, 'onValidate' | 'lastResult'> & {
 	lastResult?: SubmissionResult<string[]> | null
+	/** The words of zod's own issues (a field left empty), when the schema cannot name them itself; the action parses with it too. */
+	errorMap?: z.ZodErrorMap
 }
 
 /**
@@ -14,7 +16,7 @@ type Options<Schema extends z.ZodTypeAny> = Omit<FormOptions<Schema>, 'onValidat
  * after the page instead of with it (about 15 KB of gzip); until then the action checks alone.
  * Give a function defined once per module (it is an effect's dependency).
  */
-export function useValidatedForm<Schema extends z.ZodTypeAny>(loadSchema: () => Promise<Schema>, options: Options<Schema>) {
+export function useValidatedForm<Schema extends z.ZodTypeAny>(loadSchema: () => Promise<Schema>, { errorMap, ...options }: Options<Schema>) {
 	const [onValidate, setOnValidate] = useState<FormOptions<Schema>['onValidate']>()
 	useEffect(() => {
 		let current = true
@@ -24,14 +26,14 @@ export function useValidatedForm<Schema extends z.ZodTypeAny>(loadSchema: () => 
 					setOnValidate(
 						() =>
 							({ formData }: { formData: FormData }) =>
-								parseWithZod(formData, { schema }),
+								parseWithZod(formData, { schema, errorMap }),
 					)
 			})
 			.catch((error: unknown) => console.warn('Form checks stay on the server: could not load them', error))
 		return () => {
 			current = false
 		}
-	}, [loadSchema])
+	}, [loadSchema, errorMap])
 	return useForm<z.input<Schema>, z.output<Schema>, string[]>({
 		// Before the schema is here, a blur would ask conform to validate on the server.
 		shouldValidate: onValidate ? 'onBlur' : 'onSubmit',
