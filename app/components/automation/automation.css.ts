@@ -44,3 +44,4 @@ export const outcome = style({
 	fontSize: '0.75rem',
 	fontWeight: 600,
 })
+export const bare = style({ border: 0, padding: 0, margin: 0, minInlineSize: 0 })

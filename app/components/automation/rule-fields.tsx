@@ -168,7 +168,7 @@ function Checks({ label, field, options, none, help }: { label: string; field: F
 	const labels = new Map(all.map((option) => [option.value, option.label]))
 	const errors = allErrorsOf(field)
 	return (
-		<fieldset className={`${fieldStyles.field} ${styles.wide}`} aria-describedby={errors.length ? field.errorId : undefined}>
+		<fieldset className={`${fieldStyles.field} ${styles.wide} ${styles.bare}`} aria-describedby={errors.length ? field.errorId : undefined}>
 			<legend className={fieldStyles.label}>{label}</legend>
 			{help ? <p className={fieldStyles.help}>{help}</p> : null}
 			{all.length ? (
