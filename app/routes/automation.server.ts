@@ -55,6 +55,22 @@ export async function ruleChoices({ user, locale, api }: SignedIn<WorkspaceUser>
 /** The API's path of a field (`conditions.0.labelId`) as the form names it (`conditions[0].labelId`). */
 export const ruleFieldOf = (path: string) => path.replace(/\.(\d+)(?=\.|$)/g, '[$1]')
 
+/** A field name conform can walk: a key, then indices and keys (`conditions[0].labelId`), none of them `__proto__` or `constructor`. */
+const walkable = (name: string) => /^[A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*$/.test(name) && !/(?:^|\.)(?:__proto__|constructor)(?:[.[]|$)/.test(name)
+
+/**
+ * The form as posted. Conform throws on what its buttons never post (a field named `__proto__`, an
+ * intent that is no JSON): such fields are dropped, and what still fails is a 400, never a 500.
+ */
+function parseRuleForm(formData: FormData) {
+	for (const name of new Set(formData.keys())) if (!walkable(name)) formData.delete(name)
+	try {
+		return parseWithZod(formData, { schema: ruleFormSchema, errorMap: ruleErrorMap })
+	} catch {
+		throw data({ messageKey: 'error.badForm' }, { status: 400 })
+	}
+}
+
 /**
  * The rule form's action, for a new rule (`ruleId` null) or a saved one: a row added or removed
  * (conform's list buttons, without JavaScript) answers the form again as posted, one row more or
@@ -63,7 +79,7 @@ export const ruleFieldOf = (path: string) => path.replace(/\.(\d+)(?=\.|$)/g, '[
 export async function saveRule(args: ActionFunctionArgs, ruleId: string | null) {
 	const { user, locale, api } = await requireAutomationManager(args)
 	const formData = await formOf(args.request)
-	const submission = parseWithZod(formData, { schema: ruleFormSchema, errorMap: ruleErrorMap })
+	const submission = parseRuleForm(formData)
 	if (submission.status === undefined) return data({ result: submission.reply() })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	const t = await serverT(locale)

@@ -44,7 +44,7 @@ test('without JavaScript an owner builds a rule row by row, keeps what was typed
 
 	// No name: refused beside the field, and nothing typed or chosen is lost.
 	await page.getByRole('button', { name: 'Create the rule' }).click()
-	await expect(page.getByText('Required.')).toBeVisible()
+	await expect(page.getByText('This cannot be empty.')).toBeVisible()
 	await expect(page.getByLabel('Words', { exact: true })).toHaveValue('refund, remboursement')
 	await expect(page.getByRole('checkbox', { name: 'Refund' })).toBeChecked()
 	await expect(page.getByLabel('Action 2', { exact: true })).toHaveValue('setPriority')

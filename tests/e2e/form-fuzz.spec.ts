@@ -84,6 +84,28 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		return [`/${lang}/dashboard/team-members`]
 	},
 	'routes/$lang.dashboard.profile': (_, lang) => [`/${lang}/dashboard/profile`],
+	'routes/$lang.dashboard.settings.automation._index': async (fixture, lang, request) => [
+		`/${lang}/dashboard/settings/automation?rule=${await automationRuleOf(fixture, request)}`,
+	],
+	'routes/$lang.dashboard.settings.automation.new': (_, lang) => [`/${lang}/dashboard/settings/automation/new`],
+	'routes/$lang.dashboard.settings.automation.$ruleId': async (fixture, lang, request) => [
+		`/${lang}/dashboard/settings/automation/${await automationRuleOf(fixture, request)}`,
+	],
+}
+
+/** A rule of the fixture's workspace, so that its list has rows and its page exists. */
+async function automationRuleOf(fixture: Fixture, request: APIRequestContext) {
+	const created = await request.post(`/v1/workspaces/${fixture.workspaceId}/automation-rules`, {
+		data: {
+			name: 'Refunds',
+			event: 'message.received',
+			conditions: [{ kind: 'messageContains', op: 'any', words: ['refund'] }],
+			actions: [{ kind: 'setPriority', priority: 'high' }],
+		},
+		headers: { Authorization: `Bearer ${fixture.token}` },
+	})
+	expect(created.status(), await created.text()).toBe(201)
+	return ((await created.json()) as { id: string }).id
 }
 
 /** Who opens the page, when not the fixture's owner: nobody signed in, or a user with no workspace yet. */
