@@ -593,7 +593,7 @@ export interface AutomationRulesTable {
 	enabled: Generated<boolean>
 	event: AutomationEvent
 	match: Generated<'all' | 'any'>
-	conditions: ColumnType<AutomationCondition[], string, string>
+	conditions: ColumnType<AutomationCondition[], string | undefined, string>
 	actions: ColumnType<AutomationAction[], string, string>
 	stopAfter: Generated<boolean>
 	position: number

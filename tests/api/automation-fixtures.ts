@@ -48,3 +48,12 @@ export function runsOf(conversationId: string) {
 export function messagesOf(conversationId: string, kind: 'text' | 'note' | 'activity') {
 	return testDb().selectFrom('messages').selectAll().where('conversationId', '=', conversationId).where('kind', '=', kind).orderBy('id').execute()
 }
+
+/** How many `run-automation` jobs of the conversation are queued or running. */
+export async function pendingJobs(conversationId: string): Promise<number> {
+	const { rows } = await sql<{ n: number }>`
+		select count(*)::int as n from graphile_worker._private_jobs jobs
+		join graphile_worker._private_tasks tasks on tasks.id = jobs.task_id
+		where tasks.identifier = 'run-automation' and jobs.payload->>'conversationId' = ${conversationId}`.execute(testDb())
+	return rows[0]!.n
+}

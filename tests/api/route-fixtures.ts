@@ -21,6 +21,8 @@ export type Holdings = {
 	attachment: { id: string }
 	campaign: { id: string }
 	invitation: { id: string; code: string }
+	/** An automation rule, naming the label. */
+	rule: { id: string }
 	/** The link visitor who wrote the conversation. */
 	visitorToken: string
 }
@@ -69,6 +71,9 @@ async function hold(api: TestApi, workspaceId: string, workspaceName: string, ow
 	expect(replied.status, JSON.stringify(message)).toBe(201)
 	const campaign = await call(api, 'POST', `${base}/campaigns`, auth, { body: { name: `${prefix} campaign`, channelId: channel.id, body: 'Hello {{name}}' } })
 	const invitation = await call(api, 'POST', `${base}/invitations`, auth, { body: { method: 'link', role: 'agent' } })
+	const rule = await call(api, 'POST', `${base}/automation-rules`, auth, {
+		body: { name: `${prefix} rule`, event: 'conversation.created', actions: [{ kind: 'addLabels', labelIds: [label.id] }] },
+	})
 	return {
 		workspaceId,
 		workspaceName,
@@ -83,6 +88,7 @@ async function hold(api: TestApi, workspaceId: string, workspaceName: string, ow
 		attachment: { id: message.attachments[0]!.id },
 		campaign: { id: String(campaign.id) },
 		invitation: { id: String(invitation.id), code: String(invitation.code) },
+		rule: { id: String(rule.id) },
 		visitorToken,
 	}
 }

@@ -64,6 +64,7 @@ export function paramsOf(holdings: Holdings, memberId: string): Record<string, s
 		attachmentId: holdings.attachment.id,
 		campaignId: holdings.campaign.id,
 		invitationId: holdings.invitation.id,
+		ruleId: holdings.rule.id,
 		userId: memberId,
 		slug: holdings.channel.slug,
 		kind: 'telegram',
@@ -340,6 +341,30 @@ export const routeMatrix: Record<string, RouteRow> = {
 			},
 		}),
 	},
+	// Automation rules: owners and admins alone, reading too.
+	'GET /v1/workspaces/:id/automation-rules': { expect: managers(200) },
+	'POST /v1/workspaces/:id/automation-rules': {
+		expect: managers(201),
+		prepare: (fx) => ({ body: { name: 'Matrix rule', event: 'message.received', actions: [{ kind: 'addLabels', labelIds: [fx.here.label.id] }] } }),
+	},
+	'GET /v1/workspaces/:id/automation-rules/:ruleId': { expect: managers(200) },
+	'PATCH /v1/workspaces/:id/automation-rules/:ruleId': { expect: managers(200), prepare: () => ({ body: { stopAfter: true } }) },
+	'POST /v1/workspaces/:id/automation-rules/:ruleId/move': { expect: managers(200), prepare: () => ({ body: { direction: 'down' } }) },
+	'GET /v1/workspaces/:id/automation-rules/:ruleId/runs': { expect: managers(200) },
+	'DELETE /v1/workspaces/:id/automation-rules/:ruleId': {
+		expect: managers(204),
+		prepare: async (fx) => ({
+			params: {
+				ruleId: (
+					await db()
+						.insertInto('automationRules')
+						.values({ workspaceId: fx.here.workspaceId, name: 'Gone', event: 'message.received', actions: '[{"kind":"mute"}]', position: 99 })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+				).id,
+			},
+		}),
+	},
 	'GET /v1/workspaces/:id/canned-responses': { expect: members(200) },
 	'POST /v1/workspaces/:id/canned-responses': {
 		expect: managers(201),
@@ -502,6 +527,7 @@ export function idsOf(holdings: Holdings): string[] {
 		holdings.campaign.id,
 		holdings.invitation.id,
 		holdings.invitation.code,
+		holdings.rule.id,
 	]
 }
 
@@ -515,6 +541,7 @@ export const listsHold: Record<string, (fx: Fixtures) => string> = {
 	'GET /v1/workspaces/:id/labels': (fx) => fx.here.label.id,
 	'GET /v1/workspaces/:id/teams': (fx) => fx.here.teamOf.id,
 	'GET /v1/workspaces/:id/canned-responses': (fx) => fx.here.canned.id,
+	'GET /v1/workspaces/:id/automation-rules': (fx) => fx.here.rule.id,
 	'GET /v1/workspaces/:id/channels': (fx) => fx.here.channel.id,
 	'GET /v1/workspaces/:id/conversations': (fx) => fx.here.conversation.id,
 	'GET /v1/workspaces/:id/conversations/:number/messages': (fx) => fx.here.message.id,

@@ -1,0 +1,179 @@
+/**
+ * Automation rules' cost (issue 31): a chat-link customer's message (POST /v1/link/{slug}/messages,
+ * the real /v1 router on loopback, an embedded PostgreSQL, a job runner of every task) from its
+ * arrival to stored (the POST answered: the message, its conversation and, with rules, the rule job
+ * are committed) and to rules done (the `run-automation` jobs of the message finished), p50 and p99,
+ * in one run: on a workspace with no rule, then on one with 50 enabled rules on `message.received`,
+ * each checking words, a contact attribute and the message count (two match and label the conversation).
+ *
+ *   npm run bench:automation -- [--messages 200] [--concurrency 4]
+ *
+ * Writes bench/results/automation.json.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { type AddressInfo } from 'node:net'
+import { performance } from 'node:perf_hooks'
+import { parseArgs } from 'node:util'
+import express from 'express'
+import { pino } from 'pino'
+import { createApi } from '#api/index.ts'
+import { createDb, ensureDatabase, migrateToLatest, type DB } from '#api/db/database.ts'
+import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { installJobQueue } from '#api/jobs/pool.ts'
+import { startJobRunner, type JobHandlers } from '#api/jobs/queue.ts'
+import { parseConfig } from '#config/config.ts'
+import { log, numberOption, resultsDir, table } from './server.ts'
+
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => log(message) }
+const { values } = parseArgs({ options: { messages: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '4' } } })
+const messages = numberOption('messages', values.messages, 10, 10_000)
+const concurrency = numberOption('concurrency', values.concurrency, 1, 64)
+
+/** When each message's rules were done, by message id. */
+const rulesDone = new Map<string, number>()
+
+async function seedWorkspace(db: DB, rules: number) {
+	const workspace = await db
+		.insertInto('workspaces')
+		.values({ name: `Bench ${rules}`, slug: `bench-${rules}-${crypto.randomBytes(4).toString('hex')}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const channel = await db
+		.insertInto('channels')
+		.values({ workspaceId: workspace.id, kind: 'link', name: 'Site', slug: `bench-${crypto.randomBytes(5).toString('hex')}` })
+		.returning(['id', 'slug'])
+		.executeTakeFirstOrThrow()
+	const label = await db
+		.insertInto('labels')
+		.values({ workspaceId: workspace.id, title: 'matched', color: '#aa5500' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	for (let index = 0; index < rules; index++) {
+		// Two rules of fifty match every message; the others fail on their words, checked after the rest.
+		const matching = index % 25 === 0
+		await db
+			.insertInto('automationRules')
+			.values({
+				workspaceId: workspace.id,
+				name: `Rule ${index}`,
+				event: 'message.received',
+				position: index,
+				conditions: JSON.stringify([
+					{ kind: 'messageCount', op: 'atLeast', value: 1 },
+					{ kind: 'contactAttribute', attribute: 'name', op: 'contains', value: 'visitor' },
+					{ kind: 'status', op: 'is', statuses: ['open'] },
+					{ kind: 'messageContains', op: 'any', words: matching ? ['order'] : [`refund${index}`, `annulé${index}`, `استرداد${index}`] },
+				]),
+				actions: JSON.stringify([{ kind: 'addLabels', labelIds: [label.id] }]),
+			})
+			.execute()
+	}
+	return { slug: channel.slug! }
+}
+
+async function measure(url: string, slug: string, rules: number) {
+	const stored: number[] = []
+	const done: number[] = []
+	let next = 0
+	async function customer() {
+		while (next < messages) {
+			const index = next++
+			const started = performance.now()
+			const response = await fetch(`${url}/v1/link/${slug}/messages`, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					'X-Visitor-Token': crypto.randomBytes(24).toString('base64url'),
+					// Each customer from an address of their own: the link's per-address limit is not what is measured.
+					'X-Forwarded-For': `10.${rules}.${index >> 8}.${index & 255}`,
+				},
+				body: JSON.stringify({ body: `Where is my order number ${index}?`, name: `Customer ${index}` }),
+			})
+			const answer = (await response.json()) as { id?: string; message?: { id: string } }
+			if (!response.ok) throw new Error(`POST answered ${response.status}: ${JSON.stringify(answer)}`)
+			const arrived = performance.now()
+			stored.push(arrived - started)
+			const messageId = String(answer.message?.id ?? answer.id)
+			if (rules === 0) {
+				done.push(arrived - started)
+				continue
+			}
+			for (let waited = 0; !rulesDone.has(messageId); waited++) {
+				if (waited > 30_000) throw new Error(`the rules of message ${messageId} never ran`)
+				await new Promise((resolve) => setTimeout(resolve, 1))
+			}
+			done.push(rulesDone.get(messageId)! - started)
+		}
+	}
+	await Promise.all(Array.from({ length: concurrency }, customer))
+	const at = (list: number[], p: number) => {
+		const sorted = [...list].sort((a, b) => a - b)
+		return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+	}
+	return { rules, storedP50: at(stored, 50), storedP99: at(stored, 99), doneP50: at(done, 50), doneP99: at(done, 99) }
+}
+
+async function main() {
+	const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-automation-'))
+	const cluster = await startEmbeddedPostgres({ directory: path.join(directory, 'pg'), log: quiet })
+	try {
+		await ensureDatabase(cluster.url('postgres'), 'bench')
+		const databaseUrl = cluster.url('bench')
+		const db = createDb(databaseUrl, 10)
+		await migrateToLatest(db, quiet)
+		await installJobQueue(databaseUrl)
+		const config = parseConfig({ DATA_DIR: path.join(directory, 'data'), PUBLIC_URL: 'http://crm.test' })
+		const app = express()
+		app.set('trust proxy', 'loopback')
+		app.use('/v1', createApi({ db, config, logger: pino({ level: 'silent' }) }))
+		const server = http.createServer(app)
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+		const handlers: JobHandlers = {
+			...jobHandlers,
+			'run-automation': async (payload, helpers) => {
+				await jobHandlers['run-automation'](payload, helpers)
+				if (payload.messageId) rulesDone.set(payload.messageId, performance.now())
+			},
+		}
+		const runner = await startJobRunner({ db, databaseUrl, handlers, log: quiet, config, concurrency: 4 })
+		const results = []
+		for (const rules of [0, 50]) {
+			const { slug } = await seedWorkspace(db, rules)
+			// A few messages first, so that both runs start warm.
+			await measure(url, slug, rules)
+			results.push(await measure(url, slug, rules))
+			log(`${rules} rules: done`)
+		}
+		const labelled = await db.selectFrom('conversationLabels').select(db.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
+		const runs = await db
+			.selectFrom('automationRuns')
+			.select(['outcome', db.fn.countAll<number>().as('count')])
+			.groupBy('outcome')
+			.execute()
+		log(`rule runs (the matching rules'): ${runs.map((row) => `${row.count} ${row.outcome}`).join(', ')}`)
+		await runner.stop()
+		await new Promise<void>((resolve) => server.close(() => resolve()))
+		await db.destroy()
+		const ms = (value: number) => `${value.toFixed(1)} ms`
+		process.stdout.write(
+			`${table([
+				['rules', 'stored p50', 'stored p99', 'rules done p50', 'rules done p99'],
+				...results.map((result) => [String(result.rules), ms(result.storedP50), ms(result.storedP99), ms(result.doneP50), ms(result.doneP99)]),
+			])}\n`,
+		)
+		log(`${messages} messages a run, ${concurrency} customers at once; conversations labelled by the matching rules: ${labelled.count}`)
+		fs.mkdirSync(resultsDir, { recursive: true })
+		fs.writeFileSync(path.join(resultsDir, 'automation.json'), `${JSON.stringify({ messages, concurrency, results }, null, '\t')}\n`)
+	} finally {
+		await cluster.stop()
+		fs.rmSync(directory, { recursive: true, force: true })
+	}
+}
+
+await main()
