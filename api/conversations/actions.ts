@@ -5,6 +5,7 @@ import { priorities, type Activity, type Conversation, type ConversationsTable, 
 import { enqueue, leaveQueue, requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { recordAudit } from '#api/audit/record.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
+import { surveyOnStatusChange } from '#api/satisfaction/surveys.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
@@ -98,6 +99,8 @@ export async function changeConversation(
 	// another team without one, joins its team's queue.
 	const freed = conversation.status === 'open' && conversation.assigneeId !== null && (next.status !== 'open' || next.assigneeId !== conversation.assigneeId)
 	if (freed) await requestDrainIfWaiting(trx, conversation.workspaceId)
+	// A resolution asks the customer to rate it (when its channel asks); any other status ends an open survey.
+	if (values.status) events.push(...(await surveyOnStatusChange(trx, updated)))
 	return { conversation: await enqueue(trx, updated), events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
 }
 

@@ -54,7 +54,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	const token = readVisitorToken(request)
 	const client = visitorApi(request, context, locale, token)
 	const before = new URL(request.url).searchParams.get('before')
-	const empty: VisitorThreadJson = { conversationId: null, messages: [], olderCursor: null }
+	const empty: VisitorThreadJson = { conversationId: null, survey: null, messages: [], olderCursor: null }
 	const [page, thread] = await Promise.all([
 		linkOr404(request, linkPage(client, slug)),
 		token ? linkOr404(request, visitorThread(client, slug, before && /^\d{1,18}$/.test(before) ? before : undefined)) : empty,

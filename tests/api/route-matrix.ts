@@ -450,6 +450,12 @@ export const routeMatrix: Record<string, RouteRow> = {
 		foreign: false,
 		prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }),
 	},
+	// The fixtures' conversation asks no survey: nothing to rate (tests/api/satisfaction.test.ts rates one).
+	'POST /v1/link/:slug/satisfaction': {
+		expect: everyone(409),
+		foreign: false,
+		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { rating: 5 } }),
+	},
 	// Only the visitor's own conversation: another visitor's replies are out of reach (tests/api/link.test.ts).
 	'POST /v1/link/:slug/read': {
 		expect: everyone(204),
