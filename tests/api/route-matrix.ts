@@ -429,6 +429,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 
 	// Reports: every member (an agent sees their own work), filtered by one of the workspace's teams.
 	'GET /v1/workspaces/:id/reports': { expect: members(200), prepare: (fx) => ({ query: `teamId=${fx.here.teamOf.id}` }) },
+	'GET /v1/workspaces/:id/reports/satisfaction': { expect: members(200), prepare: (fx) => ({ query: `teamId=${fx.here.teamOf.id}` }) },
 	'GET /v1/workspaces/:id/reports/export': { expect: members(200), prepare: (fx) => ({ query: `table=teams&teamId=${fx.here.teamOf.id}` }) },
 	// The audit log: owners and admins alone.
 	'GET /v1/workspaces/:id/audit-log': { expect: managers(200) },

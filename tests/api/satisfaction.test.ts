@@ -349,3 +349,107 @@ test.each(['messenger', 'instagram'] as const)('%s: the question goes through th
 	expect(await statusOf(conversation.id)).toBe('resolved')
 	expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 3 })
 })
+
+describe('the reports', () => {
+	type Figures = { asked: number; rated: number; satisfied: number; csat: number | null; responseRate: number | null; averageRating: number | null }
+	type Report = {
+		overall: Figures
+		agents: Array<Figures & { userId: string | null }>
+		teams: Array<Figures & { teamId: string | null }>
+		channels: Array<Figures & { channelId: string }>
+	}
+
+	test('CSAT is the share of 4 and 5 among ratings, the response rate rated / asked, by agent, team and channel; CSV too; another workspace sees none of it', async () => {
+		const workspaceId = team.workspace.id
+		const db = testDb()
+		// A workspace of its own figures: a team, two link channels, surveys written as the resolutions left them.
+		const [sales] = await db
+			.insertInto('teams')
+			.values({ workspaceId, name: `Sales ${crypto.randomBytes(3).toString('hex')}` })
+			.returning('id')
+			.execute()
+		const channelOf = async (name: string) =>
+			(
+				await db
+					.insertInto('channels')
+					.values({ workspaceId, kind: 'link', name, slug: `r-${crypto.randomBytes(5).toString('hex')}` })
+					.returning('id')
+					.executeTakeFirstOrThrow()
+			).id
+		const [web, shop] = [await channelOf('Reports web'), await channelOf('Reports shop')]
+		const contact = await db.insertInto('contacts').values({ workspaceId, name: 'Rated', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		// [channel, agent, team, rating]: the agent has 4 (ratings 5, 4, 2, none), the admin 2 (3, none).
+		const surveys: Array<[string, string, string | null, number | null]> = [
+			[web, team.agent.user.id, sales!.id, 5],
+			[web, team.agent.user.id, sales!.id, 4],
+			[shop, team.agent.user.id, null, 2],
+			[shop, team.agent.user.id, null, null],
+			[web, team.admin.user.id, sales!.id, 3],
+			[web, team.admin.user.id, null, null],
+		]
+		for (const [index, [channelId, assigneeId, teamId, rating]] of surveys.entries()) {
+			const conversation = await db
+				.insertInto('conversations')
+				.values({ workspaceId, number: 9000 + index, contactId: contact.id, channelId, status: 'resolved' })
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			await db
+				.insertInto('satisfactionSurveys')
+				.values({
+					workspaceId,
+					conversationId: conversation.id,
+					channelId,
+					contactId: contact.id,
+					assigneeId,
+					teamId,
+					rating,
+					status: rating ? 'rated' : 'closed',
+					answeredAt: rating ? new Date() : null,
+				})
+				.execute()
+		}
+		const read = async (query: string, auth = team.owner.auth) => {
+			const answer = await api.request('GET', `/v1/workspaces/${workspaceId}/reports/satisfaction?preset=today&${query}`, { headers: auth })
+			expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+			return answer.body as Report
+		}
+		const web1 = await read(`channelId=${web}`)
+		expect(web1.overall).toEqual({ asked: 4, rated: 3, satisfied: 2, csat: 2 / 3, responseRate: 3 / 4, averageRating: 4 })
+		const shop1 = await read(`channelId=${shop}`)
+		expect(shop1.overall).toMatchObject({ asked: 2, rated: 1, satisfied: 0, csat: 0, responseRate: 0.5 })
+		const bySales = await read(`teamId=${sales!.id}`)
+		expect(bySales.overall).toMatchObject({ asked: 3, rated: 3, satisfied: 2, responseRate: 1 })
+		expect(bySales.agents.map((row) => [row.userId, row.asked, row.rated, row.satisfied])).toEqual([
+			[team.agent.user.id, 2, 2, 2],
+			[team.admin.user.id, 1, 1, 0],
+		])
+		const all = await read('')
+		const mine = (rows: Array<Figures & { channelId?: string }>) => rows.filter((row) => row.channelId === web || row.channelId === shop)
+		expect(mine(all.channels).map((row) => [row.channelId, row.asked, row.rated, row.satisfied])).toEqual([
+			[web, 4, 3, 2],
+			[shop, 2, 1, 0],
+		])
+		expect(all.teams.find((row) => row.teamId === sales!.id)).toMatchObject({ asked: 3, rated: 3, satisfied: 2 })
+		// An agent reads their own surveys only.
+		const own = await read(`channelId=${web}`, team.agent.auth)
+		expect(own.overall).toMatchObject({ asked: 2, rated: 2, satisfied: 2, csat: 1 })
+		expect(own.agents.map((row) => row.userId)).toEqual([team.agent.user.id])
+		// Another workspace's channel is refused beside its field; its owner reads nothing of these.
+		const foreign = await api.request('GET', `/v1/workspaces/${team.elsewhere.id}/reports/satisfaction?preset=today&channelId=${web}`, {
+			headers: team.outsider.auth,
+		})
+		expect(foreign.status).toBe(422)
+		const theirs = await api.request('GET', `/v1/workspaces/${team.elsewhere.id}/reports/satisfaction?preset=today`, { headers: team.outsider.auth })
+		expect((theirs.body as Report).overall.asked).toBe(0)
+		expect((await api.request('GET', `/v1/workspaces/${workspaceId}/reports/satisfaction`, { headers: team.outsider.auth })).status).toBe(404)
+
+		const csv = await api.request('GET', `/v1/workspaces/${workspaceId}/reports/export?table=satisfaction&preset=today&channelId=${web}`, {
+			headers: team.owner.auth,
+		})
+		expect(csv.status).toBe(200)
+		const lines = String(csv.body).trim().split(/\r?\n/)
+		expect(lines[0]).toBe('by,id,name,asked,rated,rated_4_or_5,csat_percent,response_rate_percent,average_rating')
+		expect(lines[1]).toBe('all,,,4,3,2,66.7,75.0,4')
+		expect(lines).toContain(`channel,${web},Reports web,4,3,2,66.7,75.0,4`)
+	})
+})
