@@ -36,6 +36,7 @@ const channelAnswer = answerSchema<ChannelJson>()(
 			campaignRatePerSecond: z.number().int().nullable().openapi({ description: 'Null: `kindRatePerSecond`.' }),
 			kindRatePerSecond: z.number().int(),
 			teamId: z.string().uuid().nullable().openapi({ description: 'The team the channel’s new conversations go to; null: none.' }),
+			csatEnabled: z.boolean().openapi({ description: 'Asks the customer to rate a conversation once it is resolved.' }),
 			createdAt: z.string().datetime(),
 			updatedAt: z.string().datetime(),
 			today: z

@@ -24,6 +24,8 @@ export type ChannelJson = {
 	kindRatePerSecond: number
 	/** The team the channel's new conversations go to; null: none. */
 	teamId: string | null
+	/** Asks the customer to rate a conversation once it is resolved. */
+	csatEnabled: boolean
 	createdAt: string
 	updatedAt: string
 	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
@@ -50,6 +52,7 @@ export const publicChannelColumns = [
 	'settings',
 	'campaignRatePerSecond',
 	'teamId',
+	'csatEnabled',
 	'createdAt',
 	'updatedAt',
 ] as const
@@ -70,6 +73,7 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		campaignRatePerSecond: row.campaignRatePerSecond,
 		kindRatePerSecond: defaultRatePerSecond[row.kind],
 		teamId: row.teamId,
+		csatEnabled: row.csatEnabled,
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),
 	}

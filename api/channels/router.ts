@@ -189,6 +189,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				settings?: Partial<LinkSettings>
 				campaignRatePerSecond?: number | null
 				teamId?: string | null
+				csatEnabled?: boolean
 			} = found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, ...columns } = changes
 			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)

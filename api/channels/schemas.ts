@@ -12,6 +12,8 @@ const campaignRatePerSecond = z.number().int().min(1).max(limits.campaignRate).n
 const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugPattern, 'channels:validation.slug')
 /** The team the channel's new conversations go to (one of the workspace's); null: none. */
 const teamId = z.string().uuid().nullable()
+/** Asks the customer to rate a conversation once it is resolved. */
+const csatEnabled = z.boolean()
 
 /** What a link channel's page shows and asks, kept in the channel's `settings`. */
 export const linkSettingsSchema = z
@@ -50,12 +52,19 @@ export const updateLinkChannelBody = z
 		settings: linkSettingsSchema.partial().optional(),
 		campaignRatePerSecond: campaignRatePerSecond.optional(),
 		teamId: teamId.optional(),
+		csatEnabled: csatEnabled.optional(),
 	})
 	.strict()
 
 /** A messaging channel's own fields: its credentials are replaced by connecting again. */
 export const updateMessagingChannelBody = z
-	.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional(), teamId: teamId.optional() })
+	.object({
+		name: name.optional(),
+		enabled: z.boolean().optional(),
+		campaignRatePerSecond: campaignRatePerSecond.optional(),
+		teamId: teamId.optional(),
+		csatEnabled: csatEnabled.optional(),
+	})
 	.strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */

@@ -30,6 +30,7 @@ export async function mergeContacts(
 
 	await trx.updateTable('contactIdentities').set({ contactId: targetId }).where('workspaceId', '=', workspaceId).where('contactId', '=', sourceId).execute()
 	await trx.updateTable('conversations').set({ contactId: targetId }).where('workspaceId', '=', workspaceId).where('contactId', '=', sourceId).execute()
+	await trx.updateTable('satisfactionSurveys').set({ contactId: targetId }).where('workspaceId', '=', workspaceId).where('contactId', '=', sourceId).execute()
 	// A campaign that reached both keeps the target's line; the source's goes with it.
 	await sql`
 		update campaign_recipients r set contact_id = ${targetId}

@@ -7,6 +7,7 @@ import { recordAudit } from '#api/audit/record.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
 import { triggerAutomation } from '#api/automation/trigger.ts'
 import { type AutomationEvent } from '#common/automation.ts'
+import { surveyOnStatusChange } from '#api/satisfaction/surveys.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
 import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
@@ -111,6 +112,8 @@ export async function changeConversation(
 	// another team without one, joins its team's queue.
 	const freed = conversation.status === 'open' && conversation.assigneeId !== null && (next.status !== 'open' || next.assigneeId !== conversation.assigneeId)
 	if (freed) await requestDrainIfWaiting(trx, conversation.workspaceId)
+	// A resolution asks the customer to rate it (when its channel asks); any other status ends an open survey.
+	if (values.status) events.push(...(await surveyOnStatusChange(trx, updated)))
 	await triggerAutomation(trx, conversation, ruleEvents, { depth: depthAfter(actor) })
 	return { conversation: await enqueue(trx, updated), events: [conversationEvent('conversation.updated', updated, conversation), ...events] }
 }

@@ -7,6 +7,7 @@ import { type Realtime } from '#api/realtime/publisher.ts'
 import { enqueue, routeReopened } from '#api/assignment/queue.ts'
 import { isOptOut } from '#api/campaigns/opt-out.ts'
 import { triggerAutomation } from '#api/automation/trigger.ts'
+import { recordAnswer, surveyAnswerOf } from '#api/satisfaction/surveys.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
@@ -81,7 +82,9 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		let { conversation } = latest
 
 		const before = { status: conversation.status, assigneeId: conversation.assigneeId }
-		const reopens = conversation.status === 'resolved' || conversation.status === 'snoozed'
+		// A rating of the resolved conversation (or its comment) leaves it resolved; anything else ends its survey.
+		const answer = await surveyAnswerOf(trx, channel, conversation, { body: inbound.body, files: inbound.attachments?.length ?? 0 })
+		const reopens = !answer && (conversation.status === 'resolved' || conversation.status === 'snoozed')
 		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
 		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))
 
@@ -103,6 +106,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			.where('id', '=', conversation.id)
 			.returningAll()
 			.executeTakeFirstOrThrow()
+		const rated = answer ? await recordAnswer(trx, conversation, answer) : undefined
 		// An unassigned conversation the customer writes in joins its team's queue (a campaign's waits for their answer);
 		// a reopened one too, when its assignee is away and the workspace says so.
 		let away: Message | undefined
@@ -113,13 +117,15 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		} else conversation = await enqueue(trx, conversation)
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
-		await triggerAutomation(
-			trx,
-			conversation,
-			[...(created ? (['conversation.created'] as const) : []), 'message.received', ...(reopens ? (['conversation.statusChanged'] as const) : [])],
-			{ depth: 0, messageId: String(message.id) },
-		)
-		return { conversation, message, duplicate: false, created, optedOut, away, before }
+		// A survey's answer is no message for the rules: it leaves the conversation resolved.
+		if (!answer)
+			await triggerAutomation(
+				trx,
+				conversation,
+				[...(created ? (['conversation.created'] as const) : []), 'message.received', ...(reopens ? (['conversation.statusChanged'] as const) : [])],
+				{ depth: 0, messageId: String(message.id) },
+			)
+		return { conversation, message, duplicate: false, created, optedOut, away, rated, before }
 	})
 
 	if (!received.duplicate) {
@@ -128,6 +134,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			conversationEvent(received.created ? 'conversation.created' : 'conversation.updated', conversation, received.before),
 			messageEvent('message.created', conversation, message),
 			...(received.away ? [messageEvent('message.created', conversation, received.away)] : []),
+			...(received.rated ? [messageEvent('message.created', conversation, received.rated)] : []),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
 		])
 	}

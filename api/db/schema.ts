@@ -140,6 +140,7 @@ export interface Database {
 	reportDirty: ReportDirtyTable
 	reportVersions: ReportVersionsTable
 	auditEvents: AuditEventsTable
+	satisfactionSurveys: SatisfactionSurveysTable
 	twoFactorRecoveryCodes: TwoFactorRecoveryCodesTable
 	twoFactorChallenges: TwoFactorChallengesTable
 	automationRules: AutomationRulesTable
@@ -319,6 +320,8 @@ export interface ChannelsTable {
 	campaignRatePerSecond: ColumnType<number | null, number | null | undefined, number | null>
 	/** The team its new conversations go to; null: none. */
 	teamId: string | null
+	/** Asks the customer to rate a conversation once it is resolved (migration 0035). */
+	csatEnabled: Generated<boolean>
 	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
 	credentials: string | null
 	webhookSecret: string | null
@@ -620,3 +623,27 @@ export interface AutomationRunsTable {
 	createdAt: CreatedAt
 }
 export type AutomationRun = Selectable<AutomationRunsTable>
+/** `asked` and `rated` (waiting for a comment) are open; `commented` is complete; `closed` ended unanswered, expired, or by a new message or resolution. */
+export const surveyStatuses = ['asked', 'rated', 'commented', 'closed'] as const
+export type SurveyStatus = (typeof surveyStatuses)[number]
+
+/** A satisfaction survey of one resolution (migration 0035): who had the conversation then, and the customer's answer. */
+export interface SatisfactionSurveysTable {
+	id: Generated<string>
+	workspaceId: string
+	conversationId: string
+	channelId: string
+	contactId: string
+	assigneeId: string | null
+	teamId: string | null
+	/** The question sent on a messaging channel; null on a chat link (its page shows a form). bigint: as a string. */
+	questionMessageId: ColumnType<string | null, string | null | undefined, string | null>
+	status: Generated<SurveyStatus>
+	rating: number | null
+	comment: string | null
+	askedAt: CreatedAt
+	answeredAt: Date | null
+	closedAt: Date | null
+}
+
+export type SatisfactionSurvey = Selectable<SatisfactionSurveysTable>

@@ -3,8 +3,8 @@ import { attachmentAnswer } from '#api/attachments/openapi.ts'
 import { attachmentParams } from '#api/attachments/router.ts'
 import { messageDirections } from '#api/db/schema.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
-import { type LinkPageJson, type VisitorMessageJson, type VisitorThreadJson } from './queries.ts'
-import { linkParams, markReadBody, postVisitorMessageBody, visitorRealtimeAuthBody, visitorThreadQuery } from './schemas.ts'
+import { type LinkPageJson, type VisitorMessageJson, type VisitorSurveyJson, type VisitorThreadJson } from './queries.ts'
+import { linkParams, markReadBody, postVisitorMessageBody, rateConversationBody, visitorRealtimeAuthBody, visitorThreadQuery } from './schemas.ts'
 
 const linkPage = answerSchema<LinkPageJson>()(
 	z
@@ -34,9 +34,19 @@ const visitorMessage = answerSchema<VisitorMessageJson>()(
 		.openapi('VisitorMessage'),
 )
 
+const visitorSurvey = answerSchema<VisitorSurveyJson>()(
+	z
+		.object({
+			status: z.enum(['asked', 'rated', 'commented']).openapi({ description: '`asked`: the page shows the rating form; otherwise its thanks.' }),
+			rating: z.number().int().min(1).max(5).nullable(),
+		})
+		.openapi('VisitorSurvey'),
+)
+
 const visitorThread = answerSchema<VisitorThreadJson>()(
 	z.object({
 		conversationId: z.string().uuid().nullable().openapi({ description: 'Null until the visitor’s first message.' }),
+		survey: visitorSurvey.nullable().openapi({ description: 'The satisfaction survey of the resolved conversation, while it waits or was just answered.' }),
 		messages: z.array(visitorMessage),
 		olderCursor: z.string().nullable().openapi({ description: 'The `before` of the page of older messages; null at the start of the thread.' }),
 	}),
@@ -73,6 +83,18 @@ export function documentLink(docs: ApiDocs) {
 			201: { description: 'The message, and the conversation it is in.', schema: z.object({ conversationId: z.string().uuid(), message: visitorMessage }) },
 		},
 		errors: [429],
+	})
+	docs.add({
+		method: 'post',
+		path: '/:slug/satisfaction',
+		summary: 'Rate the resolved conversation',
+		description:
+			'Once per survey: 1 to 5 and an optional comment. No survey waiting (never asked, after 7 days, ended by a new message, already rated) is a 409.',
+		caller: 'visitor',
+		params: linkParams,
+		body: rateConversationBody,
+		responses: { 200: { description: 'The survey as answered.', schema: z.object({ survey: visitorSurvey }) } },
+		errors: [409, 429],
 	})
 	docs.add({
 		method: 'post',

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { attachmentsOfMessage, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
+import { surveyDays } from '#api/satisfaction/surveys.ts'
 
 type Executor = Kysely<Database>
 
@@ -28,9 +29,14 @@ export type VisitorMessageJson = {
 	createdAt: string
 }
 
+/** The survey of the visitor's resolved conversation: `asked`, the page shows the form; answered, its thanks. */
+export type VisitorSurveyJson = { status: 'asked' | 'rated' | 'commented'; rating: number | null }
+
 export type VisitorThreadJson = {
 	/** Null until the visitor's first message; their realtime channel is `private-visitor-{conversationId}`. */
 	conversationId: string | null
+	/** Null when no survey waits or was just answered (a new message or resolution ends it). */
+	survey: VisitorSurveyJson | null
 	/** Oldest first. */
 	messages: VisitorMessageJson[]
 	/** Give it as `before` for the page of older messages; null at the start of the thread. */
@@ -96,7 +102,7 @@ export async function visitorThread(
 	db: Executor,
 	conversationId: string,
 	page: { before?: string; limit: number },
-): Promise<Omit<VisitorThreadJson, 'conversationId'>> {
+): Promise<Omit<VisitorThreadJson, 'conversationId' | 'survey'>> {
 	let query = db
 		.selectFrom('messages')
 		.leftJoin('users', 'users.id', 'messages.senderId')
@@ -151,4 +157,29 @@ export async function markRepliesRead(db: Executor, conversationId: string, upTo
 		.where('id', '<=', upTo)
 		.returning(['id', 'kind', 'direction'])
 		.execute()
+}
+
+/** The survey the visitor's page shows while the conversation stays resolved: one still asking (within its days), or the one they answered. */
+export async function visitorSurvey(db: Executor, conversationId: string): Promise<VisitorSurveyJson | null> {
+	const row = await db
+		.selectFrom('satisfactionSurveys')
+		.innerJoin('conversations', 'conversations.id', 'satisfactionSurveys.conversationId')
+		.select(['satisfactionSurveys.status', 'satisfactionSurveys.rating'])
+		.where('satisfactionSurveys.conversationId', '=', conversationId)
+		// Reopened (the visitor wrote again), the conversation has nothing to rate nor thank for.
+		.where('conversations.status', '=', 'resolved')
+		.where((eb) =>
+			eb.or([
+				eb.and([
+					eb('satisfactionSurveys.status', '=', 'asked'),
+					eb('satisfactionSurveys.askedAt', '>', sql<Date>`now() - make_interval(days => ${surveyDays})`),
+				]),
+				eb('satisfactionSurveys.status', 'in', ['rated', 'commented']),
+			]),
+		)
+		.orderBy('satisfactionSurveys.askedAt', 'desc')
+		.limit(1)
+		.executeTakeFirst()
+	if (!row || row.status === 'closed') return null
+	return { status: row.status, rating: row.rating }
 }

@@ -13,11 +13,22 @@ import { parseRequest } from '#api/http/validate.ts'
 import { parseParams } from '#api/workspaces/membership.ts'
 import { channelSubject } from '#common/realtime.ts'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
-import { findLinkChannel, hasIdentity, markRepliesRead, visitorAttachment, visitorConversationId, visitorThread, type VisitorMessageJson } from './queries.ts'
+import { rateConversation } from '#api/satisfaction/surveys.ts'
+import {
+	findLinkChannel,
+	hasIdentity,
+	markRepliesRead,
+	visitorAttachment,
+	visitorConversationId,
+	visitorSurvey,
+	visitorThread,
+	type VisitorMessageJson,
+} from './queries.ts'
 import {
 	linkParams,
 	markReadBody,
 	postVisitorMessageBody,
+	rateConversationBody,
 	visitorRealtimeAuthBody,
 	visitorThreadQuery,
 	visitorTokenHeader,
@@ -80,8 +91,9 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 			const externalId = visitorId(req)
 			const query = parseRequest(req, 'query', visitorThreadQuery)
 			const conversationId = await visitorConversationId(db, channel.id, externalId)
-			if (!conversationId) return res.json({ conversationId, messages: [], olderCursor: null })
-			res.json({ conversationId, ...(await visitorThread(db, conversationId, query)) })
+			if (!conversationId) return res.json({ conversationId, survey: null, messages: [], olderCursor: null })
+			const [thread, survey] = await Promise.all([visitorThread(db, conversationId, query), visitorSurvey(db, conversationId)])
+			res.json({ conversationId, survey, ...thread })
 		}),
 	)
 
@@ -121,6 +133,25 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 				createdAt: message.createdAt.toISOString(),
 			}
 			res.status(201).json({ conversationId: await visitorConversationId(db, channel.id, externalId), message: json })
+		}),
+	)
+
+	/** The visitor rates their resolved conversation (1 to 5, and a comment), once: a survey already answered, ended or never asked is a 409. */
+	router.post(
+		'/:slug/satisfaction',
+		handler(async (req, res) => {
+			const { channel } = await requireLink(req)
+			const externalId = visitorId(req)
+			await consumeAll([
+				[limits.linkVisitor, externalId],
+				[limits.linkIp, clientAddressKey(req)],
+			])
+			const answer = parseRequest(req, 'body', rateConversationBody)
+			const conversationId = await visitorConversationId(db, channel.id, externalId)
+			const rated = conversationId ? await db.transaction().execute((trx) => rateConversation(trx, conversationId, answer)) : null
+			if (!rated) throw new HttpError(409, 'channels:errors.surveyClosed')
+			void publishEvents(db, realtime, rated.events)
+			res.json({ survey: rated.survey })
 		}),
 	)
 

@@ -45,3 +45,13 @@ export const markReadBody = z
 		upTo: z.string().regex(/^\d{1,18}$/),
 	})
 	.strict()
+
+const ratingRule = 'channels:validation.rating'
+
+/** The visitor's answer to the survey of their resolved conversation: 1 to 5, and what they want to add. */
+export const rateConversationBody = z
+	.object({
+		rating: z.number({ required_error: ratingRule, invalid_type_error: ratingRule }).refine((rating) => [1, 2, 3, 4, 5].includes(rating), ratingRule),
+		comment: optionalText(z.string().trim().max(messageLimits.content)),
+	})
+	.strict()

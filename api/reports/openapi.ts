@@ -17,9 +17,20 @@ export function documentReports(docs: ApiDocs) {
 	})
 	docs.add({
 		method: 'get',
+		path: '/satisfaction',
+		summary: 'The satisfaction surveys’ figures',
+		description:
+			'Surveys asked over the range, rated, and rated 4 or 5: CSAT (the share of 4 and 5 among ratings) and the response rate (rated / asked), overall and by agent, team and channel as they were at the resolution. The same range and filters as the report.',
+		params: workspaceParams,
+		query: reportQuery,
+		responses: { 200: 'The figures.' },
+		errors: [403, 422],
+	})
+	docs.add({
+		method: 'get',
 		path: '/export',
 		summary: 'One table of the report as CSV',
-		description: 'The tables: daily, weekly, channels, agents, teams (with their queue waits) and heatmap; the same filters as the report.',
+		description: 'The tables: daily, weekly, channels, agents, teams (with their queue waits), heatmap and satisfaction; the same filters as the report.',
 		params: workspaceParams,
 		query: [reportQuery, exportQuery],
 		responses: { 200: { description: 'A CSV file, with English column names.', type: 'text/csv' } },

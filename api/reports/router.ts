@@ -9,6 +9,7 @@ import { parseRequest } from '#api/http/validate.ts'
 import { requireMember } from '#api/workspaces/membership.ts'
 import { type ReportJson, type ReportTable } from './json.ts'
 import { readReport, resolveRange } from './queries.ts'
+import { readSatisfaction, satisfactionCsv, type SatisfactionReportJson } from './satisfaction.ts'
 import { refreshBeforeReading } from './rollup.ts'
 import { exportQuery, reportQuery } from './schemas.ts'
 
@@ -20,7 +21,10 @@ export function reportsRouter({ db }: ApiContext): Router {
 	const router = Router({ mergeParams: true })
 	router.use(requireUser(db))
 
-	async function report(req: Request): Promise<ReportJson> {
+	/** The report of the query, or with `satisfaction` its satisfaction surveys over the same range and filters. */
+	async function report(req: Request): Promise<ReportJson>
+	async function report(req: Request, satisfaction: true): Promise<SatisfactionReportJson>
+	async function report(req: Request, satisfaction = false): Promise<ReportJson | SatisfactionReportJson> {
 		const { workspace, role } = await requireMember(db, req)
 		const query = parseRequest(req, 'query', reportQuery)
 		const onlyAgent = role === 'agent' ? req.user.id : undefined
@@ -53,6 +57,7 @@ export function reportsRouter({ db }: ApiContext): Router {
 		}
 		const custom = query.from && query.to ? { from: query.from, to: query.to } : undefined
 		const { range, previous } = resolveRange(query.preset, workspace.timezone, custom)
+		if (satisfaction) return readSatisfaction(db, workspace, range, filters, onlyAgent)
 		const version = await refreshBeforeReading(db, workspace.id)
 		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, onlyAgent, version })
 	}
@@ -65,15 +70,22 @@ export function reportsRouter({ db }: ApiContext): Router {
 	)
 
 	router.get(
+		'/satisfaction',
+		handler(async (req, res) => {
+			res.json(await report(req, true))
+		}),
+	)
+
+	router.get(
 		'/export',
 		handler(async (req, res) => {
 			const { table } = parseRequest(req, 'query', exportQuery)
-			const answer = await report(req)
+			const answer = table === 'satisfaction' ? await report(req, true) : await report(req)
 			const { workspace } = await requireMember(db, req)
 			await recordAudit(db, workspace.id, req.user, 'export.report', { table, from: answer.range.from, to: answer.range.to })
 			res.setHeader('Content-Type', 'text/csv; charset=utf-8')
 			res.setHeader('Content-Disposition', `attachment; filename="report-${table}-${answer.range.from}-${answer.range.to}.csv"`)
-			res.send(tableCsv(answer, table))
+			res.send(table === 'satisfaction' ? satisfactionCsv(answer as SatisfactionReportJson) : tableCsv(answer as ReportJson, table))
 		}),
 	)
 

@@ -47,4 +47,5 @@ export const reportQuery = z
 
 export type ReportQuery = z.output<typeof reportQuery>
 
-export const exportQuery = z.object({ table: z.enum(reportTables) }).passthrough()
+/** A table of the report, or the satisfaction surveys' (api/reports/satisfaction.ts). */
+export const exportQuery = z.object({ table: z.enum([...reportTables, 'satisfaction']) }).passthrough()

@@ -18,3 +18,7 @@ export const authoriseVisitorChannel = (client: ApiClient, slug: string, body: {
 /** A file the team sent in the visitor's conversation, to stream on. */
 export const visitorAttachment = (client: ApiClient, slug: string, attachmentId: string) =>
 	client.stream(`${linkOf(slug)}/attachments/${encodeURIComponent(attachmentId)}`)
+
+/** The visitor's rating of their resolved conversation (once). */
+export const rateConversation = (client: ApiClient, slug: string, answer: { rating: number; comment?: string }) =>
+	client.post(`${linkOf(slug)}/satisfaction`, answer)

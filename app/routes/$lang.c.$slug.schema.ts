@@ -11,3 +11,12 @@ export const visitorMessageSchema = z.object({
 	name: z.string().trim().optional(),
 	email: z.string().trim().optional(),
 })
+
+const ratingRule = 'channels:validation.rating'
+
+/** The visitor's rating of their resolved conversation, 1 to 5, and an optional comment (the API checks its length too). */
+export const surveySchema = z.object({
+	intent: z.literal('rate'),
+	rating: z.coerce.number({ required_error: ratingRule, invalid_type_error: ratingRule }).int(ratingRule).min(1, ratingRule).max(5, ratingRule),
+	comment: z.string().trim().max(4096).optional(),
+})

@@ -5,7 +5,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useEffect, useRef, type InputHTMLAttributes } from 'react'
 import { ApiError, type VisitorThreadJson } from '#app/.server/api.ts'
-import { linkPage, postVisitorMessage, visitorThread } from '#app/.server/link.ts'
+import { linkPage, postVisitorMessage, rateConversation, visitorThread } from '#app/.server/link.ts'
 import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
@@ -23,7 +23,8 @@ import * as styles from './link-chat.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { dateTimeFormat } from '#app/utils/intl.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
-import { visitorMessageSchema } from './$lang.c.$slug.schema.ts'
+import { surveySchema, visitorMessageSchema } from './$lang.c.$slug.schema.ts'
+import { SurveyForm } from '#app/components/link-chat/survey-form.tsx'
 
 const loadSchema = () => import('./$lang.c.$slug.schema.ts').then((module) => module.visitorMessageSchema)
 
@@ -54,7 +55,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 	const token = readVisitorToken(request)
 	const client = visitorApi(request, context, locale, token)
 	const before = new URL(request.url).searchParams.get('before')
-	const empty: VisitorThreadJson = { conversationId: null, messages: [], olderCursor: null }
+	const empty: VisitorThreadJson = { conversationId: null, survey: null, messages: [], olderCursor: null }
 	const [page, thread] = await Promise.all([
 		linkOr404(request, linkPage(client, slug)),
 		token ? linkOr404(request, visitorThread(client, slug, before && /^\d{1,18}$/.test(before) ? before : undefined)) : empty,
@@ -68,7 +69,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	const locale = await requireLocale(request, params)
 	const slug = params.slug ?? ''
 	if (!slugShape.test(slug)) pageNotFound(request)
-	const submission = parseWithZod(await formOf(request), { schema: visitorMessageSchema })
+	const form = await formOf(request)
+	if (form.get('intent') === 'rate') return rate(request, context, locale, slug, form)
+	const submission = parseWithZod(form, { schema: visitorMessageSchema })
 	let token = readVisitorToken(request)
 	const headers = new Headers()
 	if (!token) {
@@ -88,9 +91,31 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 	return redirect(`/${locale}/c/${slug}#latest`, { headers })
 }
 
+/** The rating form of the resolved conversation: the page again with the thanks, or with the refusal beside the form and the choice kept. */
+async function rate(request: Request, context: ActionFunctionArgs['context'], locale: Locale, slug: string, form: FormData) {
+	const submission = parseWithZod(form, { schema: surveySchema })
+	const beside = { with: { intent: 'rate' } }
+	const token = readVisitorToken(request)
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	try {
+		// Without their cookie, nothing of theirs to rate: the API says so in their language.
+		await rateConversation(visitorApi(request, context, locale, token ?? newVisitorToken()), slug, {
+			rating: submission.value.rating,
+			comment: submission.value.comment || undefined,
+		})
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(request)
+		return replyWithApiError(submission, error, beside)
+	}
+	return redirect(`/${locale}/c/${slug}#survey-heading`, { headers: { 'Cache-Control': 'no-store' } })
+}
+
 export default function LinkChat() {
 	const { locale, page, thread, realtime, showingOlder } = useLoaderData<typeof loader>()
-	const lastResult = useKeptActionData<typeof action>()?.result
+	const reply = useKeptActionData<typeof action>()
+	// Each form shows its own refusal: the rating's, or the message's.
+	const rated = reply && 'intent' in reply && reply.intent === 'rate'
+	const lastResult = rated ? undefined : reply?.result
 	const { t } = useTranslation('channels')
 	const navigation = useNavigation()
 	const sending = navigation.state === 'submitting' || (navigation.state === 'loading' && navigation.formMethod === 'POST')
@@ -191,6 +216,8 @@ export default function LinkChat() {
 						{teamTyping ? isolated((values) => t('link.typing', values), { business: page.businessName }) : ''}
 					</p>
 				</section>
+
+				{thread.survey ? <SurveyForm survey={thread.survey} result={rated ? reply.result : undefined} pending={sending} /> : null}
 
 				<Form method="post" {...getFormProps(form)} ref={formRef} className={styles.composer} aria-labelledby={askFirst ? 'pre-chat-heading' : undefined}>
 					{askFirst ? (

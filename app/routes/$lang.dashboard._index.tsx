@@ -6,7 +6,7 @@ import { errorDetail, reportTargets, type MemberJson } from '#app/.server/api.ts
 import { listChannels } from '#app/.server/channels.ts'
 import { listLabels } from '#app/.server/labels.ts'
 import { firstMembers } from '#app/.server/members.ts'
-import { getReport } from '#app/.server/reports.ts'
+import { getReport, getSatisfaction } from '#app/.server/reports.ts'
 import { listTeams } from '#app/.server/teams.ts'
 import { workspaceOverview } from '#app/.server/workspaces.ts'
 import { newUserCookie } from '#app/.server/cookies.ts'
@@ -20,7 +20,8 @@ import * as reports from '#app/components/reports/reports.css.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useLiveData } from '#app/realtime/use-workspace-events.ts'
 import { reloadWhenStandingMoves } from '#app/utils/live-inbox.ts'
-import { drawnSeries, reportApiQuery, reportQuery } from '#app/utils/reports.ts'
+import { drawnSeries, reportApiQuery, reportQuery, reportSearch } from '#app/utils/reports.ts'
+import { SatisfactionReport } from '#app/components/reports/satisfaction.tsx'
 import * as styles from './dashboard.css.ts'
 import { canManage } from '#common/roles.ts'
 
@@ -38,7 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const fail = (error: unknown) => rethrowApiError(error, locale, args.request)
 	// Read before the figures: the events after it are what may move them.
 	const since = await lastEvent(api, workspace.id)
-	const [counts, channels, labels, teams, members, answer] = await Promise.all([
+	const [counts, channels, labels, teams, members, answer, satisfaction] = await Promise.all([
 		workspaceOverview(api, workspace.id).catch(fail),
 		listChannels(api, workspace.id).catch(fail),
 		listLabels(api, workspace.id).catch(fail),
@@ -50,6 +51,8 @@ export async function loader(args: LoaderFunctionArgs) {
 			(report) => ({ report: drawnSeries(report), problem: null }),
 			async (error: unknown) => ({ report: null, problem: errorDetail(await apiRefusal(error, locale, args.request)) }),
 		),
+		// The same query: a refusal is the report's, said above; the surveys' figures are then left out.
+		getSatisfaction(api, workspace.id, reportApiQuery(query)).catch(() => null),
 	])
 	const newUser = Boolean(await newUserCookie.parse(args.request.headers.get('Cookie')))
 	const t = await serverT(locale)
@@ -68,6 +71,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		members: members.map(({ userId, name }) => ({ userId, name })),
 		targets: [...reportTargets],
 		since,
+		satisfaction,
 		...answer,
 	}
 }
@@ -114,6 +118,12 @@ export default function Dashboard() {
 						</div>
 					) : null}
 					{report ? <Report report={report} locale={locale} query={loaded.query} manages={manages} /> : null}
+					{report && loaded.satisfaction ? (
+						<SatisfactionReport
+							satisfaction={loaded.satisfaction}
+							exportHref={`/${locale}/dashboard/reports/export${reportSearch(loaded.query, { table: 'satisfaction' })}`}
+						/>
+					) : null}
 				</section>
 			) : (
 				<p role="status">{t('app.loading')}</p>

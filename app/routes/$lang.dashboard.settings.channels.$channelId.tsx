@@ -17,6 +17,8 @@ import { replaceCredentialsSchema } from '#app/components/channels/connect-chann
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { ChannelTeamForm } from '#app/components/channels/channel-team-form.tsx'
 import { channelTeamSchema } from '#app/components/channels/channel-team-form.schema.ts'
+import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisfaction-form.tsx'
+import { channelSatisfactionSchema } from '#app/components/channels/channel-satisfaction-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
@@ -66,6 +68,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
 	if (form.get('intent') === 'team') return saveTeam(args, form)
+	if (form.get('intent') === 'satisfaction') return saveSatisfaction(args, form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const submission =
 		form.get('kind') === 'messaging' ? parseWithZod(form, { schema: messagingChannelSchema }) : parseWithZod(form, { schema: linkChannelSchema })
@@ -131,6 +134,22 @@ async function saveTeam(args: ActionFunctionArgs, form: FormData) {
 		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { teamId: submission.value.teamId ?? null })
 		const t = await channelsT(locale)
 		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.teamSaved', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request } })
+	}
+}
+
+/** The channel's satisfaction survey, on or off. */
+async function saveSatisfaction(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const submission = parseWithZod(form, { schema: channelSatisfactionSchema })
+	const beside = { with: { intent: 'satisfaction' } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	try {
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { csatEnabled: submission.value.csatEnabled })
+		const t = await channelsT(locale)
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('ui.satisfactionSaved', { name: saved.name }) })
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request } })
@@ -212,6 +231,12 @@ export default function EditChannel() {
 					{t('ui.teamTitle')}
 				</h2>
 				<ChannelTeamForm teamId={channel.teamId} teams={teams} result={resultOf('team')} pending={pending} />
+			</section>
+			<section className={styles.section} aria-labelledby="satisfaction-heading">
+				<h2 id="satisfaction-heading" className={styles.sectionTitle}>
+					{t('ui.satisfactionTitle')}
+				</h2>
+				<ChannelSatisfactionForm csatEnabled={channel.csatEnabled} result={resultOf('satisfaction')} pending={pending} />
 			</section>
 			<section className={styles.section} aria-labelledby="campaign-rate-heading">
 				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>

@@ -125,3 +125,14 @@ export const send = style({
 })
 export const error = style({ margin: 0, fontSize: '0.8125rem', color: vars.color.destructive })
 export const hint = style({ margin: 0, fontSize: '0.75rem', color: vars.color.mutedForeground })
+
+export const survey = style({
+	display: 'grid',
+	gap: '0.5rem',
+	padding: '0.75rem',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: '0.5rem',
+})
+export const ratings = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1rem', margin: 0, padding: 0, border: 'none' })
+export const rating = style({ display: 'inline-flex', alignItems: 'center', gap: '0.25rem', fontSize: '0.875rem' })
+export const surveyThanks = style({ margin: 0, padding: '0.75rem', borderRadius: '0.5rem', background: vars.color.muted, fontSize: '0.875rem' })

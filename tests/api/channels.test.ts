@@ -47,6 +47,7 @@ describe('channels', () => {
 		expect(Object.keys(channel).sort()).toEqual([
 			'campaignRatePerSecond',
 			'createdAt',
+			'csatEnabled',
 			'enabled',
 			'failingSince',
 			'id',

@@ -88,7 +88,7 @@ describe('the link channel’s public face', () => {
 describe('a visitor', () => {
 	test('writes without an account: a contact, its identity (the token’s SHA-256), a numbered conversation in the inbox', async () => {
 		const token = newToken()
-		expect(await thread(token)).toEqual({ conversationId: null, messages: [], olderCursor: null })
+		expect(await thread(token)).toEqual({ conversationId: null, survey: null, messages: [], olderCursor: null })
 		const response = await post(token, { body: '  Hello, are you open on Friday?  ' })
 		expect(response.status).toBe(201)
 		const answer = response.body as { conversationId: string; message: { id: string; body: string; direction: string } }

@@ -454,6 +454,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 
 	// Reports: every member (an agent sees their own work), filtered by one of the workspace's teams.
 	'GET /v1/workspaces/:id/reports': { expect: members(200), prepare: (fx) => ({ query: `teamId=${fx.here.teamOf.id}` }) },
+	'GET /v1/workspaces/:id/reports/satisfaction': { expect: members(200), prepare: (fx) => ({ query: `teamId=${fx.here.teamOf.id}` }) },
 	'GET /v1/workspaces/:id/reports/export': { expect: members(200), prepare: (fx) => ({ query: `table=teams&teamId=${fx.here.teamOf.id}` }) },
 	// The audit log: owners and admins alone.
 	'GET /v1/workspaces/:id/audit-log': { expect: managers(200) },
@@ -474,6 +475,12 @@ export const routeMatrix: Record<string, RouteRow> = {
 		expect: everyone(201),
 		foreign: false,
 		prepare: () => ({ headers: { 'X-Visitor-Token': newVisitorToken() }, body: { body: 'Hello?' } }),
+	},
+	// The fixtures' conversation asks no survey: nothing to rate (tests/api/satisfaction.test.ts rates one).
+	'POST /v1/link/:slug/satisfaction': {
+		expect: everyone(409),
+		foreign: false,
+		prepare: (fx) => ({ headers: { 'X-Visitor-Token': fx.here.visitorToken }, body: { rating: 5 } }),
 	},
 	// Only the visitor's own conversation: another visitor's replies are out of reach (tests/api/link.test.ts).
 	'POST /v1/link/:slug/read': {

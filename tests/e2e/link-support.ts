@@ -34,6 +34,7 @@ export async function linkChannelOf(request: APIRequestContext, options: { busin
 		owner,
 		workspace,
 		slug,
+		channelId: ((await created.json()) as { id: string }).id,
 		/** The workspace's conversations, as the inbox reads them (helper A's API). */
 		async conversations(): Promise<Conversation[]> {
 			const response = await request.get(`${conversationsPath}?status=all`, { headers })

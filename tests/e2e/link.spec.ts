@@ -257,4 +257,30 @@ test.describe('the link page without JavaScript', () => {
 		await expect(thread(page).nth(2)).toContainText('Second message, in English')
 		await expect(page.getByText('Never shown to the customer')).toHaveCount(0)
 	})
+
+	test('a visitor rates the resolved conversation by a form post; the team’s thread has the rating, the page thanks them', async ({ page, request }) => {
+		const link = await linkChannelOf(request)
+		const headers = { Authorization: `Bearer ${link.owner.token}` }
+		const workspacePath = `/v1/workspaces/${link.workspace.id}`
+		expect((await request.patch(`${workspacePath}/channels/${link.channelId}`, { data: { csatEnabled: true }, headers })).ok()).toBe(true)
+		await page.goto(`/en-us/c/${link.slug}`)
+		await page.getByLabel('Your message').fill('Where is my parcel?')
+		await page.getByRole('button', { name: 'Send', exact: true }).click()
+		await expect(thread(page)).toHaveCount(1)
+		const [conversation] = await link.conversations()
+		const resolved = await request.patch(`${workspacePath}/conversations/${conversation!.number}`, { data: { status: 'resolved' }, headers })
+		expect(resolved.ok()).toBe(true)
+
+		await page.reload()
+		await expect(page.getByRole('heading', { name: 'How did we do?' })).toBeVisible()
+		await page.getByLabel('4 – Very good').check()
+		await page.getByLabel('Anything to add? (optional)').fill('Quick and kind')
+		await page.getByRole('button', { name: 'Send my rating' }).click()
+		await expect(page.getByText('Thank you for your rating: 4/5.')).toBeVisible()
+		await expect(page.getByRole('button', { name: 'Send my rating' })).toHaveCount(0)
+
+		const messages = await request.get(`${workspacePath}/conversations/${conversation!.number}/messages`, { headers })
+		const activities = ((await messages.json()) as { messages: Array<{ activity: { key: string } | null }> }).messages.map((message) => message.activity?.key)
+		expect(activities).toEqual(expect.arrayContaining(['activity.satisfactionRated', 'activity.satisfactionCommented']))
+	})
 })
