@@ -1,6 +1,7 @@
 import arApi from './ar-eg/api.json'
 import arAudit from './ar-eg/audit.json'
 import arAuth from './ar-eg/auth.json'
+import arBusinessHours from './ar-eg/businessHours.json'
 import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
 import arCommon from './ar-eg/common.json'
@@ -12,6 +13,7 @@ import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAudit from './en-us/audit.json'
 import enAuth from './en-us/auth.json'
+import enBusinessHours from './en-us/businessHours.json'
 import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
 import enCommon from './en-us/common.json'
@@ -23,6 +25,7 @@ import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAudit from './fr-x/audit.json'
 import frAuth from './fr-x/auth.json'
+import frBusinessHours from './fr-x/businessHours.json'
 import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
 import frCommon from './fr-x/common.json'
@@ -38,7 +41,7 @@ import { type Locale } from './languages.ts'
  * browser downloads from /_i18n/{locale}/messages.json); the others belong to the API: `api`
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
- * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too).
+ * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too); `businessHours` is the hours' and auto-replies' (the API's errors, the settings pages, the chat link's page).
  */
 export const resources = {
 	'en-us': {
@@ -53,6 +56,7 @@ export const resources = {
 		mail: enMail,
 		reports: enReports,
 		audit: enAudit,
+		businessHours: enBusinessHours,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -66,6 +70,7 @@ export const resources = {
 		mail: arMail,
 		reports: arReports,
 		audit: arAudit,
+		businessHours: arBusinessHours,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -79,13 +84,14 @@ export const resources = {
 		mail: frMail,
 		reports: frReports,
 		audit: frAudit,
+		businessHours: frBusinessHours,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'businessHours'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -98,4 +104,5 @@ export const apiNamespaces = [
 	'campaigns',
 	'mail',
 	'audit',
+	'businessHours',
 ] as const satisfies readonly Namespace[]

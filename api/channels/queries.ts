@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import { type Channel, type ChannelKind, type ChannelStatus, type Database } from '#api/db/schema.ts'
+import { autoRepliesOf, type AutoReplies } from '#common/auto-replies.ts'
+import { type BusinessHours } from '#common/business-hours.ts'
 import { defaultRatePerSecond } from '#api/campaigns/queries.ts'
 import { firstFreeSlug, randomSuffixed, slugBase } from '#api/workspaces/slug.ts'
 import { defaultLinkSettings, linkSettingsSchema, type LinkSettings } from './schemas.ts'
@@ -24,6 +26,10 @@ export type ChannelJson = {
 	kindRatePerSecond: number
 	/** The team the channel's new conversations go to; null: none. */
 	teamId: string | null
+	/** Its own business hours (issue 31); null: the workspace's. */
+	businessHours: BusinessHours | null
+	/** Its away message and greeting. */
+	autoReplies: AutoReplies
 	createdAt: string
 	updatedAt: string
 	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
@@ -50,6 +56,8 @@ export const publicChannelColumns = [
 	'settings',
 	'campaignRatePerSecond',
 	'teamId',
+	'businessHours',
+	'autoReplies',
 	'createdAt',
 	'updatedAt',
 ] as const
@@ -70,6 +78,8 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		campaignRatePerSecond: row.campaignRatePerSecond,
 		kindRatePerSecond: defaultRatePerSecond[row.kind],
 		teamId: row.teamId,
+		businessHours: row.businessHours,
+		autoReplies: autoRepliesOf(row.autoReplies),
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),
 	}

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { channelKinds } from '#api/db/schema.ts'
+import { autoRepliesSchema } from '#common/auto-replies.ts'
+import { businessHoursSchema } from '#common/business-hours.ts'
 
 export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500, campaignRate: 1000 }
 
@@ -12,6 +14,11 @@ const campaignRatePerSecond = z.number().int().min(1).max(limits.campaignRate).n
 const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugPattern, 'channels:validation.slug')
 /** The team the channel's new conversations go to (one of the workspace's); null: none. */
 const teamId = z.string().uuid().nullable()
+/** Issue 31: the channel's own business hours (null: the workspace's), and its away message and greeting (each given whole). */
+const autoReplyFields = {
+	businessHours: businessHoursSchema.nullable().optional(),
+	autoReplies: autoRepliesSchema.partial().optional(),
+}
 
 /** What a link channel's page shows and asks, kept in the channel's `settings`. */
 export const linkSettingsSchema = z
@@ -50,12 +57,19 @@ export const updateLinkChannelBody = z
 		settings: linkSettingsSchema.partial().optional(),
 		campaignRatePerSecond: campaignRatePerSecond.optional(),
 		teamId: teamId.optional(),
+		...autoReplyFields,
 	})
 	.strict()
 
 /** A messaging channel's own fields: its credentials are replaced by connecting again. */
 export const updateMessagingChannelBody = z
-	.object({ name: name.optional(), enabled: z.boolean().optional(), campaignRatePerSecond: campaignRatePerSecond.optional(), teamId: teamId.optional() })
+	.object({
+		name: name.optional(),
+		enabled: z.boolean().optional(),
+		campaignRatePerSecond: campaignRatePerSecond.optional(),
+		teamId: teamId.optional(),
+		...autoReplyFields,
+	})
 	.strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */

@@ -7,6 +7,8 @@ import { type Realtime } from '#api/realtime/publisher.ts'
 import { enqueue, routeReopened } from '#api/assignment/queue.ts'
 import { isOptOut } from '#api/campaigns/opt-out.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
+import { type Locale } from '#locales/languages.ts'
+import { sendAutoReplies } from './auto-replies.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
 /** A message from a customer, as any channel hands it over once it has verified and parsed it. */
@@ -29,6 +31,10 @@ export type InboundMessage = {
 	 * stays until after this commit, so that a crash losing it runs the job again (once, by the id).
 	 */
 	replayable?: boolean
+	/** When the customer wrote it, as the provider says (a later delivery is still that time's); now when absent. Business hours read it. */
+	sentAt?: Date | null
+	/** The customer's language where the channel knows it (the chat link's page): their auto-replies are in it when translated. */
+	locale?: Locale | null
 	/** The words that, alone, opt the contact out of campaigns (configuration's `OPT_OUT_WORDS`); the defaults when absent. */
 	optOutWords?: readonly string[]
 }
@@ -112,7 +118,10 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		} else conversation = await enqueue(trx, conversation)
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
-		return { conversation, message, duplicate: false, created, optedOut, away, before }
+		// A provider's time ahead of ours (its clock) is taken as now.
+		const at = inbound.sentAt && inbound.sentAt < message.createdAt ? inbound.sentAt : message.createdAt
+		const autoReplies = await sendAutoReplies(trx, conversation, { at, created, locale: inbound.locale ?? null })
+		return { conversation, message, duplicate: false, created, optedOut, away, before, autoReplies }
 	})
 
 	if (!received.duplicate) {
@@ -122,6 +131,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			messageEvent('message.created', conversation, message),
 			...(received.away ? [messageEvent('message.created', conversation, received.away)] : []),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
+			...(received.autoReplies ?? []).map((reply) => messageEvent('message.created', conversation, reply)),
 		])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }

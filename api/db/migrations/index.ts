@@ -31,6 +31,7 @@ import * as m0027 from './0027_session_second_factor.ts'
 import * as m0030 from './0030_teams.ts'
 import * as m0031 from './0031_presence_and_queue_waits.ts'
 import * as m0032 from './0032_report_teams.ts'
+import * as m0034 from './0034_business_hours.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
 	'0030_teams': m0030,
 	'0031_presence_and_queue_waits': m0031,
 	'0032_report_teams': m0032,
+	'0034_business_hours': m0034,
 }
