@@ -2,6 +2,7 @@ import arApi from './ar-eg/api.json'
 import arAudit from './ar-eg/audit.json'
 import arAutomation from './ar-eg/automation.json'
 import arAuth from './ar-eg/auth.json'
+import arBusinessHours from './ar-eg/businessHours.json'
 import arCampaigns from './ar-eg/campaigns.json'
 import arChannels from './ar-eg/channels.json'
 import arCommon from './ar-eg/common.json'
@@ -14,6 +15,7 @@ import enApi from './en-us/api.json'
 import enAudit from './en-us/audit.json'
 import enAutomation from './en-us/automation.json'
 import enAuth from './en-us/auth.json'
+import enBusinessHours from './en-us/businessHours.json'
 import enCampaigns from './en-us/campaigns.json'
 import enChannels from './en-us/channels.json'
 import enCommon from './en-us/common.json'
@@ -26,6 +28,7 @@ import frApi from './fr-x/api.json'
 import frAudit from './fr-x/audit.json'
 import frAutomation from './fr-x/automation.json'
 import frAuth from './fr-x/auth.json'
+import frBusinessHours from './fr-x/businessHours.json'
 import frCampaigns from './fr-x/campaigns.json'
 import frChannels from './fr-x/channels.json'
 import frCommon from './fr-x/common.json'
@@ -42,7 +45,8 @@ import { type Locale } from './languages.ts'
  * (shared errors and validation), one namespace per resource (`auth:…`, `workspaces:…`,
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
  * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
- * `automation` is the rules' (their settings pages, and the API's validation and run log).
+ * `automation` is the rules' (their settings pages, and the API's validation and run log); `businessHours` is the
+ * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page).
  */
 export const resources = {
 	'en-us': {
@@ -58,6 +62,7 @@ export const resources = {
 		reports: enReports,
 		audit: enAudit,
 		automation: enAutomation,
+		businessHours: enBusinessHours,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -72,6 +77,7 @@ export const resources = {
 		reports: arReports,
 		audit: arAudit,
 		automation: arAutomation,
+		businessHours: arBusinessHours,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -86,13 +92,14 @@ export const resources = {
 		reports: frReports,
 		audit: frAudit,
 		automation: frAutomation,
+		businessHours: frBusinessHours,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation', 'businessHours'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -106,4 +113,5 @@ export const apiNamespaces = [
 	'mail',
 	'audit',
 	'automation',
+	'businessHours',
 ] as const satisfies readonly Namespace[]

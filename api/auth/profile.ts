@@ -1,3 +1,4 @@
+import { type BusinessHours } from '#common/business-hours.ts'
 import { type DB } from '#api/db/database.ts'
 import { type ReopenAssignment, type Role, type User, type Workspace } from '#api/db/schema.ts'
 import { workspaceCountry } from '#common/countries.ts'
@@ -22,6 +23,8 @@ export type WorkspaceJson = {
 	reopenAssignment: ReopenAssignment
 	/** Agents see only their teams' conversations (and those assigned to them). */
 	agentsSeeOwnTeams: boolean
+	/** Business hours in `timezone` (issue 31); null: always open. */
+	businessHours: BusinessHours | null
 	role: Role
 	createdAt: string
 }
@@ -55,6 +58,7 @@ export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
 		defaultCapacity: workspace.defaultCapacity,
 		reopenAssignment: workspace.reopenAssignment,
 		agentsSeeOwnTeams: workspace.agentsSeeOwnTeams,
+		businessHours: workspace.businessHours,
 		role,
 		createdAt: workspace.createdAt.toISOString(),
 	}

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { channelKinds, channelStatuses } from '#api/db/schema.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { businessHoursAnswer } from '#api/workspaces/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
+import { type AutoReplies } from '#common/auto-replies.ts'
 import { type ChannelJson } from './queries.ts'
 import {
 	channelParams,
@@ -21,6 +23,19 @@ const updateChannelBody = z.union([updateLinkChannelBody, updateMessagingChannel
 // Telegram's bot token, or Meta's credentials (WhatsApp, Messenger, Facebook, Instagram alike).
 const credentialsBody = z.union([replaceCredentialsBody('telegram'), replaceCredentialsBody('whatsapp')])
 
+const autoReply = z.object({
+	enabled: z.boolean(),
+	text: z.string(),
+	translations: z
+		.record(z.string())
+		.openapi({ description: 'The text in other locales (`en-us`, `ar-eg`, `fr-x`): the customer’s when the channel knows it, else the workspace’s default.' }),
+})
+const autoRepliesAnswer = answerSchema<AutoReplies>()(
+	z
+		.object({ away: autoReply, greeting: autoReply })
+		.openapi('AutoReplies', { description: 'The away message (first message of a closed period) and the greeting (first message of a new conversation).' }),
+)
+
 const channelAnswer = answerSchema<ChannelJson>()(
 	z
 		.object({
@@ -37,6 +52,8 @@ const channelAnswer = answerSchema<ChannelJson>()(
 			kindRatePerSecond: z.number().int(),
 			teamId: z.string().uuid().nullable().openapi({ description: 'The team the channel’s new conversations go to; null: none.' }),
 			csatEnabled: z.boolean().openapi({ description: 'Asks the customer to rate a conversation once it is resolved.' }),
+			businessHours: businessHoursAnswer.nullable().openapi({ description: 'Its own business hours; null: the workspace’s.' }),
+			autoReplies: autoRepliesAnswer,
 			createdAt: z.string().datetime(),
 			updatedAt: z.string().datetime(),
 			today: z

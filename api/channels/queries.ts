@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import { type Channel, type ChannelKind, type ChannelStatus, type Database } from '#api/db/schema.ts'
+import { autoRepliesOf, type AutoReplies } from '#common/auto-replies.ts'
+import { type BusinessHours } from '#common/business-hours.ts'
 import { defaultRatePerSecond } from '#api/campaigns/queries.ts'
 import { firstFreeSlug, randomSuffixed, slugBase } from '#api/workspaces/slug.ts'
 import { defaultLinkSettings, linkSettingsSchema, type LinkSettings } from './schemas.ts'
@@ -26,6 +28,10 @@ export type ChannelJson = {
 	teamId: string | null
 	/** Asks the customer to rate a conversation once it is resolved. */
 	csatEnabled: boolean
+	/** Its own business hours (issue 31); null: the workspace's. */
+	businessHours: BusinessHours | null
+	/** Its away message and greeting. */
+	autoReplies: AutoReplies
 	createdAt: string
 	updatedAt: string
 	/** In the list: the customers' and the team's messages since midnight in the workspace's time zone. */
@@ -53,6 +59,8 @@ export const publicChannelColumns = [
 	'campaignRatePerSecond',
 	'teamId',
 	'csatEnabled',
+	'businessHours',
+	'autoReplies',
 	'createdAt',
 	'updatedAt',
 ] as const
@@ -74,6 +82,8 @@ export function channelJson(row: PublicChannel): ChannelJson {
 		kindRatePerSecond: defaultRatePerSecond[row.kind],
 		teamId: row.teamId,
 		csatEnabled: row.csatEnabled,
+		businessHours: row.businessHours,
+		autoReplies: autoRepliesOf(row.autoReplies),
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),
 	}

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto'
 import { Router, type Request } from 'express'
 import { recordAudit } from '#api/audit/record.ts'
+import { autoRepliesOf, type AutoReplies } from '#common/auto-replies.ts'
+import { type BusinessHours } from '#common/business-hours.ts'
 import { type ApiContext } from '#api/context.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#api/db/errors.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
@@ -190,8 +192,10 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				campaignRatePerSecond?: number | null
 				teamId?: string | null
 				csatEnabled?: boolean
+				businessHours?: BusinessHours | null
+				autoReplies?: Partial<AutoReplies>
 			} = found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
-			const { settings, ...columns } = changes
+			const { settings, autoReplies, ...columns } = changes
 			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)
 			await requireTeam(req, workspace.id, changes.teamId)
 			const updated = await db
@@ -203,6 +207,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 							...columns,
 							...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
 							...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
+							...(autoReplies ? { autoReplies: { ...autoRepliesOf(found.autoReplies), ...autoReplies } } : {}),
 							updatedAt: new Date(),
 						})
 						.where('workspaceId', '=', workspace.id)

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { channelKinds } from '#api/db/schema.ts'
+import { autoRepliesSchema } from '#common/auto-replies.ts'
+import { businessHoursSchema } from '#common/business-hours.ts'
 
 export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500, campaignRate: 1000 }
 
@@ -14,6 +16,11 @@ const slug = z.string().trim().toLowerCase().min(3).max(limits.slug).regex(slugP
 const teamId = z.string().uuid().nullable()
 /** Asks the customer to rate a conversation once it is resolved. */
 const csatEnabled = z.boolean()
+/** Issue 31: the channel's own business hours (null: the workspace's), and its away message and greeting (each given whole). */
+const autoReplyFields = {
+	businessHours: businessHoursSchema.nullable().optional(),
+	autoReplies: autoRepliesSchema.partial().optional(),
+}
 
 /** What a link channel's page shows and asks, kept in the channel's `settings`. */
 export const linkSettingsSchema = z
@@ -53,6 +60,7 @@ export const updateLinkChannelBody = z
 		campaignRatePerSecond: campaignRatePerSecond.optional(),
 		teamId: teamId.optional(),
 		csatEnabled: csatEnabled.optional(),
+		...autoReplyFields,
 	})
 	.strict()
 
@@ -64,6 +72,7 @@ export const updateMessagingChannelBody = z
 		campaignRatePerSecond: campaignRatePerSecond.optional(),
 		teamId: teamId.optional(),
 		csatEnabled: csatEnabled.optional(),
+		...autoReplyFields,
 	})
 	.strict()
 

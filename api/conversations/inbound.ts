@@ -9,6 +9,8 @@ import { isOptOut } from '#api/campaigns/opt-out.ts'
 import { triggerAutomation } from '#api/automation/trigger.ts'
 import { recordAnswer, surveyAnswerOf } from '#api/satisfaction/surveys.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
+import { type Locale } from '#locales/languages.ts'
+import { sendAutoReplies } from './auto-replies.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 
 /** A message from a customer, as any channel hands it over once it has verified and parsed it. */
@@ -31,6 +33,10 @@ export type InboundMessage = {
 	 * stays until after this commit, so that a crash losing it runs the job again (once, by the id).
 	 */
 	replayable?: boolean
+	/** When the customer wrote it, as the provider says (a later delivery is still that time's); now when absent. Business hours read it. */
+	sentAt?: Date | null
+	/** The customer's language where the channel knows it (the chat link's page): their auto-replies are in it when translated. */
+	locale?: Locale | null
 	/** The words that, alone, opt the contact out of campaigns (configuration's `OPT_OUT_WORDS`); the defaults when absent. */
 	optOutWords?: readonly string[]
 }
@@ -117,7 +123,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		} else conversation = await enqueue(trx, conversation)
 		await trx.updateTable('contacts').set({ lastActivityAt: message.createdAt }).where('id', '=', identity.contactId).execute()
 		const optedOut = isOptOut(inbound.body, inbound.optOutWords) && (await optOut(trx, conversation, identity.contactId))
-		// A survey's answer is no message for the rules: it leaves the conversation resolved.
+		// A survey's answer is no message for the rules nor the auto-replies: it leaves the conversation resolved.
 		if (!answer)
 			await triggerAutomation(
 				trx,
@@ -125,7 +131,10 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 				[...(created ? (['conversation.created'] as const) : []), 'message.received', ...(reopens ? (['conversation.statusChanged'] as const) : [])],
 				{ depth: 0, messageId: String(message.id) },
 			)
-		return { conversation, message, duplicate: false, created, optedOut, away, rated, before }
+		// A provider's time ahead of ours (its clock) is taken as now.
+		const at = inbound.sentAt && inbound.sentAt < message.createdAt ? inbound.sentAt : message.createdAt
+		const autoReplies = answer ? [] : await sendAutoReplies(trx, conversation, { at, created, locale: inbound.locale ?? null })
+		return { conversation, message, duplicate: false, created, optedOut, away, rated, before, autoReplies }
 	})
 
 	if (!received.duplicate) {
@@ -136,6 +145,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			...(received.away ? [messageEvent('message.created', conversation, received.away)] : []),
 			...(received.rated ? [messageEvent('message.created', conversation, received.rated)] : []),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
+			...(received.autoReplies ?? []).map((reply) => messageEvent('message.created', conversation, reply)),
 		])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }

@@ -1,5 +1,7 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, type Updateable } from 'kysely'
 import { type AutomationAction, type AutomationCondition, type AutomationEvent, type AutomationOutcome } from '#common/automation.ts'
+import { type AutoReplies } from '#common/auto-replies.ts'
+import { type BusinessHours } from '#common/business-hours.ts'
 import { type InvitedRole, type Role } from '#common/roles.ts'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -45,6 +47,8 @@ export interface WorkspacesTable {
 	reopenAssignment: Generated<ReopenAssignment>
 	/** Agents see only their teams' conversations (and those assigned to them). */
 	agentsSeeOwnTeams: Generated<boolean>
+	/** Its business hours in its time zone (migration 0034); null: always open. */
+	businessHours: ColumnType<BusinessHours | null, BusinessHours | null | undefined, BusinessHours | null>
 	/** Kept up to date by triggers (migration 0007): never written by the application. */
 	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
@@ -123,6 +127,7 @@ export interface Database {
 	teams: TeamsTable
 	teamMembers: TeamMembersTable
 	queueWaits: QueueWaitsTable
+	awayReplies: AwayRepliesTable
 	channels: ChannelsTable
 	releasedChannelSlugs: ReleasedChannelSlugsTable
 	conversationNumbers: ConversationNumbersTable
@@ -291,6 +296,13 @@ export interface QueueWaitsTable {
 	automatic: boolean
 }
 
+/** A closed period in which a conversation got its away message (migration 0034): once each. */
+export interface AwayRepliesTable {
+	conversationId: string
+	periodStart: Date
+	createdAt: CreatedAt
+}
+
 export interface TeamMembersTable {
 	workspaceId: string
 	teamId: string
@@ -323,6 +335,10 @@ export interface ChannelsTable {
 	/** Asks the customer to rate a conversation once it is resolved (migration 0035). */
 	csatEnabled: Generated<boolean>
 	settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>
+	/** Its own business hours (migration 0034); null: the workspace's. */
+	businessHours: ColumnType<BusinessHours | null, BusinessHours | null | undefined, BusinessHours | null>
+	/** Its away message and greeting; null: both off. */
+	autoReplies: ColumnType<AutoReplies | null, AutoReplies | null | undefined, AutoReplies | null>
 	credentials: string | null
 	webhookSecret: string | null
 	createdAt: CreatedAt

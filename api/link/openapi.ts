@@ -15,6 +15,9 @@ const linkPage = answerSchema<LinkPageJson>()(
 			logoColor: z.string(),
 			greeting: z.string(),
 			awayMessage: z.string(),
+			closed: z.boolean().openapi({ description: 'Out of business hours now (the channel’s, else the workspace’s).' }),
+			backAt: z.string().datetime().nullable().openapi({ description: 'When closed, the next opening; null when open or never.' }),
+			timezone: z.string().openapi({ description: 'The workspace’s time zone, to say `backAt` in.' }),
 			askName: z.boolean(),
 			askEmail: z.boolean(),
 		})

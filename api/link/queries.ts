@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import { attachmentsOfMessage, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
+import { hoursOf, isOpen, nextOpening } from '#common/business-hours.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
 import { surveyDays } from '#api/satisfaction/surveys.ts'
 
@@ -16,6 +17,12 @@ export type LinkPageJson = {
 	awayMessage: string
 	askName: boolean
 	askEmail: boolean
+	/** Issue 31: the team is out of its business hours now (the channel's, else the workspace's). */
+	closed: boolean
+	/** When closed, when the team is back (null: not known); the page says it in `timezone`. */
+	backAt: string | null
+	/** The workspace's time zone. */
+	timezone: string
 }
 
 /** A message of the visitor's own thread: what they wrote and the team's replies, never notes nor activity. */
@@ -51,14 +58,17 @@ export async function findLinkChannel(db: Executor, slug: string): Promise<LinkC
 		.selectFrom('channels')
 		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
 		.selectAll('channels')
-		.select(['workspaces.name as businessName', 'workspaces.logoColor'])
+		.select(['workspaces.name as businessName', 'workspaces.logoColor', 'workspaces.timezone', 'workspaces.businessHours as workspaceHours'])
 		.where('channels.slug', '=', slug)
 		.where('channels.kind', '=', 'link')
 		.where('channels.enabled', '=', true)
 		.executeTakeFirst()
 	if (!row) return undefined
-	const { businessName, logoColor, ...channel } = row
+	const { businessName, logoColor, timezone, workspaceHours, ...channel } = row
 	const settings = linkSettingsOf(channel)
+	const hours = hoursOf(channel.businessHours, workspaceHours)
+	const now = new Date()
+	const closed = !isOpen(hours, timezone, now)
 	return {
 		channel,
 		page: {
@@ -70,6 +80,9 @@ export async function findLinkChannel(db: Executor, slug: string): Promise<LinkC
 			awayMessage: settings.awayMessage,
 			askName: settings.askName,
 			askEmail: settings.askEmail,
+			closed,
+			backAt: closed ? (nextOpening(hours, timezone, now)?.toISOString() ?? null) : null,
+			timezone,
 		},
 	}
 }

@@ -122,6 +122,8 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 				channel,
 				from: { externalId, name, unverifiedEmail },
 				body: body.body,
+				// The page's locale (its Accept-Language): the visitor reads the page in it.
+				locale: req.locale,
 				optOutWords: config.OPT_OUT_WORDS,
 			})
 			const json: VisitorMessageJson = {

@@ -101,6 +101,8 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 				externalId: event.externalId,
 				body: event.body,
 				attachments,
+				sentAt: event.sentAt,
+				locale: event.locale ?? null,
 				replayable: true,
 				optOutWords: config.OPT_OUT_WORDS,
 			})

@@ -3,6 +3,7 @@ import { type UserJson, type WorkspaceJson } from '#api/auth/profile.ts'
 import { availabilities, invitationMethods, invitedRoles, reopenAssignments, roles } from '#api/db/schema.ts'
 import { listQuery } from '#api/http/pagination.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
+import { type BusinessHours } from '#common/business-hours.ts'
 import { type InvitationJson } from './invitations.ts'
 import { type MemberJson } from './members.ts'
 import {
@@ -20,6 +21,13 @@ import {
 	updateWorkspaceBody,
 	workspaceParams,
 } from './schemas.ts'
+
+const timeRange = z.object({ from: z.string().openapi({ example: '09:00' }), to: z.string().openapi({ example: '17:00' }) })
+
+/** Business hours (issue 31): seven weekdays, Monday first, each with up to two ranges (none: closed), and holiday dates. */
+export const businessHoursAnswer = answerSchema<BusinessHours>()(
+	z.object({ days: z.array(z.array(timeRange)).length(7), holidays: z.array(z.string().openapi({ example: '2026-12-25' })) }).openapi('BusinessHours'),
+)
 
 /** A workspace as the API answers it: with the caller's role in it. */
 export const workspaceAnswer = answerSchema<WorkspaceJson>()(
@@ -46,6 +54,7 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 				description: 'A reopened conversation whose assignee is not available: `keep` leaves it with them, `reassign` assigns it again.',
 			}),
 			agentsSeeOwnTeams: z.boolean().openapi({ description: 'Agents see only their teams’ conversations and those assigned to them.' }),
+			businessHours: businessHoursAnswer.nullable().openapi({ description: 'Business hours in `timezone`; null: always open.' }),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
 		})

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { availabilities, invitationMethods, invitedRoles, reopenAssignments } from '#api/db/schema.ts'
 import { country } from '#api/contacts/schemas.ts'
+import { businessHoursSchema } from '#common/business-hours.ts'
 import { capacityLimits, workspaceLimits } from '#common/workspaces.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
@@ -58,6 +59,8 @@ export const updateWorkspaceBody = z.object({
 	reopenAssignment: z.enum(reopenAssignments).optional(),
 	/** Agents see only their teams' conversations (and those assigned to them). */
 	agentsSeeOwnTeams: z.boolean().optional(),
+	/** Its business hours in its time zone (issue 31); null: always open. */
+	businessHours: businessHoursSchema.nullable().optional(),
 })
 
 export const deleteWorkspaceBody = z.object({ confirmName: z.string() })

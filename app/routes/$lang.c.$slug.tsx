@@ -10,6 +10,7 @@ import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireLocale } from '#app/.server/locale.ts'
 import { newVisitorToken, readVisitorToken, visitorApi, visitorCookie } from '#app/.server/visitor.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
+import { serverI18n } from '#app/i18n/i18n.server.ts'
 import { Attachments } from '#app/components/attachments.tsx'
 import { linkify } from '#app/components/link-chat/linkify.ts'
 import { useMarkRepliesRead } from '#app/components/link-chat/use-mark-read.ts'
@@ -18,7 +19,7 @@ import { useErrorText } from '#app/components/ui/field.tsx'
 import { isolated } from '#app/utils/bidi.tsx'
 import { useHydrated } from '#app/utils/hydration.ts'
 import { combineHeaders, pageNotFound, formOf } from '#app/utils/http.ts'
-import { languages, type Locale } from '#locales/languages.ts'
+import { languageOf, languages, type Locale } from '#locales/languages.ts'
 import * as styles from './link-chat.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { dateTimeFormat } from '#app/utils/intl.ts'
@@ -61,7 +62,32 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 		token ? linkOr404(request, visitorThread(client, slug, before && /^\d{1,18}$/.test(before) ? before : undefined)) : empty,
 	])
 	const title = (await channelsT(locale))('link.title', { business: page.businessName })
-	return data({ locale, page, thread, title, realtime: context.realtime, showingOlder: Boolean(before) }, { headers: { 'Cache-Control': 'private, no-store' } })
+	const away = page.closed ? await awayNotice(locale, page.backAt, page.timezone) : null
+	return data(
+		{ locale, page, thread, title, away, realtime: context.realtime, showingOlder: Boolean(before) },
+		{ headers: { 'Cache-Control': 'private, no-store' } },
+	)
+}
+
+/**
+ * Out of business hours: when the team is back, in the page's language and the workspace's time
+ * zone (the weekday and time within the week, the date too beyond it), formatted here so that the
+ * page says it without JavaScript and hydrates the same.
+ */
+async function awayNotice(locale: Locale, backAt: string | null, timeZone: string): Promise<string> {
+	const t = (await serverI18n(locale)).getFixedT(languageOf(locale).tag, 'businessHours')
+	if (!backAt) return t('link.away')
+	const back = new Date(backAt)
+	const withinWeek = back.getTime() - Date.now() < 6 * 24 * 3600 * 1000
+	const when = dateTimeFormat(languageOf(locale).tag, {
+		timeZone,
+		weekday: 'long',
+		...(withinWeek ? {} : { day: 'numeric', month: 'long' }),
+		hour: '2-digit',
+		minute: '2-digit',
+		hourCycle: 'h23',
+	}).format(back)
+	return t('link.awayUntil', { when })
 }
 
 /** Posts the visitor's message (the cookie is set with the first one), then shows the thread again: the same with or without JavaScript. */
@@ -111,7 +137,7 @@ async function rate(request: Request, context: ActionFunctionArgs['context'], lo
 }
 
 export default function LinkChat() {
-	const { locale, page, thread, realtime, showingOlder } = useLoaderData<typeof loader>()
+	const { locale, page, thread, realtime, showingOlder, away } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	// Each form shows its own refusal: the rating's, or the message's.
 	const rated = reply && 'intent' in reply && reply.intent === 'rate'
@@ -174,6 +200,11 @@ export default function LinkChat() {
 					<p className={styles.greeting} dir={page.greeting ? 'auto' : undefined}>
 						{page.greeting || t('link.defaultGreeting')}
 					</p>
+					{away ? (
+						<p className={styles.away} role="status">
+							{away}
+						</p>
+					) : null}
 					{page.awayMessage ? (
 						<p className={styles.away} dir="auto">
 							{page.awayMessage}

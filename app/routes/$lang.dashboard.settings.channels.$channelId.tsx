@@ -1,21 +1,24 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
 import { getChannel, replaceChannelCredentials, updateChannel } from '#app/.server/channels.ts'
 import { listTeams } from '#app/.server/teams.ts'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { channelsT } from '#app/i18n/channels.server.ts'
+import { serverT } from '#app/i18n/i18n.server.ts'
 import * as channelStyles from '#app/components/channels/channels.css.ts'
 import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import { credentialFieldsOf, ReplaceCredentialsForm } from '#app/components/channels/connect-channel-form.tsx'
 import { replaceCredentialsSchema } from '#app/components/channels/connect-channel-form.schema.ts'
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { ChannelTeamForm } from '#app/components/channels/channel-team-form.tsx'
+import { AutoRepliesForm, autoRepliesOfForm } from '#app/components/channels/auto-replies-form.tsx'
+import { autoRepliesSchema } from '#common/auto-replies.ts'
 import { channelTeamSchema } from '#app/components/channels/channel-team-form.schema.ts'
 import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisfaction-form.tsx'
 import { channelSatisfactionSchema } from '#app/components/channels/channel-satisfaction-form.schema.ts'
@@ -69,6 +72,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
 	if (form.get('intent') === 'team') return saveTeam(args, form)
 	if (form.get('intent') === 'satisfaction') return saveSatisfaction(args, form)
+	if (form.get('intent') === 'autoReplies') return saveAutoReplies(args, form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const submission =
 		form.get('kind') === 'messaging' ? parseWithZod(form, { schema: messagingChannelSchema }) : parseWithZod(form, { schema: linkChannelSchema })
@@ -156,6 +160,37 @@ async function saveSatisfaction(args: ActionFunctionArgs, form: FormData) {
 	}
 }
 
+/** The away message and greeting: checked with the shared schema, then the API; refused beside their fields, as typed. */
+async function saveAutoReplies(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const values = autoRepliesOfForm(form)
+	const t = await serverT(locale)
+	const refuse = (fields: Record<string, string[]>, message: string | null, status: number) =>
+		data({ intent: 'autoReplies' as const, refused: { values, fields, message } }, { status })
+	const checked = autoRepliesSchema.safeParse(values)
+	if (!checked.success) {
+		const fields: Record<string, string[]> = {}
+		for (const issue of checked.error.issues) {
+			const field = issue.path.join('.')
+			fields[field] = [...(fields[field] ?? []), issue.message.includes(':') ? t(issue.message) : t('forms.invalid')]
+		}
+		return refuse(fields, null, 400)
+	}
+	try {
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { autoReplies: checked.data })
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, {
+			type: 'success',
+			title: (await channelsT(locale))('autoReplies.saved', { name: saved.name }),
+		})
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		const { message, status } = await apiFailure(error, locale, args.request)
+		const given = (error instanceof ApiError ? (error.details as { details?: { fields?: Record<string, string[]> } } | null)?.details?.fields : undefined) ?? {}
+		const fields = Object.fromEntries(Object.entries(given).map(([path, messages]) => [path.replace(/^autoReplies\./, ''), messages]))
+		return refuse(fields, Object.keys(fields).length ? null : message, status)
+	}
+}
+
 // Where each provider's webhook is set: Telegram's by us, Meta's pasted into its App Dashboard.
 const webhookHelp = {
 	link: 'ui.webhookHelp',
@@ -170,7 +205,7 @@ export default function EditChannel() {
 	const { title, locale, channel, teams, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	// Each form shows its own refusal only: the settings', the credentials', the campaign rate's.
-	const resultOf = (intent: string) => (reply?.intent === intent ? reply.result : undefined)
+	const resultOf = (intent: string) => (reply && 'result' in reply && reply.intent === intent ? reply.result : undefined)
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
@@ -237,6 +272,16 @@ export default function EditChannel() {
 					{t('ui.satisfactionTitle')}
 				</h2>
 				<ChannelSatisfactionForm csatEnabled={channel.csatEnabled} result={resultOf('satisfaction')} pending={pending} />
+			</section>
+			<section className={styles.section} aria-labelledby="auto-replies-heading">
+				<h2 id="auto-replies-heading" className={styles.sectionTitle}>
+					{t('autoReplies.title')}
+				</h2>
+				<AutoRepliesForm
+					replies={channel.autoReplies}
+					refused={reply && 'refused' in reply && reply.intent === 'autoReplies' ? reply.refused : undefined}
+					pending={pending}
+				/>
 			</section>
 			<section className={styles.section} aria-labelledby="campaign-rate-heading">
 				<h2 id="campaign-rate-heading" className={styles.sectionTitle}>

@@ -21,6 +21,7 @@ import { SettingsList } from '#app/components/settings-list.tsx'
 import * as table from '#app/components/ui/table.css.ts'
 import { WorkspaceForm } from '#app/components/workspace-form.tsx'
 import { AssignmentSettings } from '#app/components/workspace-assignment.tsx'
+import { BusinessHoursSettings } from '#app/components/workspace-hours.tsx'
 import { CountryField } from '#app/components/country-field.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -29,6 +30,7 @@ import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from './dashboard.css.ts'
 import { deleteSchema, updateSchema } from './$lang.dashboard.settings.workspaces._index.schema.ts'
 import { saveAssignment } from './$lang.dashboard.settings.workspaces._index.server.ts'
+import { saveBusinessHours } from './$lang.dashboard.settings.workspaces._index.hours.server.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
 import { canManage, isOwner } from '#common/roles.ts'
@@ -91,6 +93,7 @@ export async function action(args: ActionFunctionArgs) {
 	}
 
 	if (intent === 'assignment') return saveAssignment(api, formData, { locale, request, here })
+	if (intent === 'business-hours') return saveBusinessHours(api, formData, { locale, request, here })
 
 	if (intent === 'delete') {
 		const submission = parseWithZod(formData, { schema: deleteSchema })
@@ -194,6 +197,7 @@ export default function Workspaces() {
 							<input type="hidden" name="workspaceId" value={editing.id} />
 						</WorkspaceForm>
 						<AssignmentSettings workspace={editing} refused={actionData?.intent === 'assignment' ? actionData.refused : undefined} />
+						<BusinessHoursSettings workspace={editing} locale={locale} refused={actionData?.intent === 'business-hours' ? actionData.refused : undefined} />
 						{isOwner(editing.role) ? (
 							<TwoFactorRequirement workspace={editing} failed={actionData?.intent === 'two-factor-requirement' ? actionData.failed : undefined} />
 						) : null}

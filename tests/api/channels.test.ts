@@ -45,6 +45,8 @@ describe('channels', () => {
 			settings: { greeting: 'Hello! How can we help?', askName: true, awayMessage: 'We answer 9–18h.' },
 		})
 		expect(Object.keys(channel).sort()).toEqual([
+			'autoReplies',
+			'businessHours',
 			'campaignRatePerSecond',
 			'createdAt',
 			'csatEnabled',

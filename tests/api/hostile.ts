@@ -123,6 +123,8 @@ export const fieldNames = [
 	'scheduledAt',
 	'ratePerSecond',
 	'campaignRatePerSecond',
+	'businessHours',
+	'autoReplies',
 	'socket_id',
 	'channel_name',
 	'user_id',

@@ -66,6 +66,9 @@ describe('the link channel’s public face', () => {
 			awayMessage: 'We reply within a day.',
 			askName: false,
 			askEmail: false,
+			closed: false,
+			backAt: null,
+			timezone: 'UTC',
 		})
 	})
 

@@ -128,6 +128,7 @@ describe('GET /v1/user/workspaces', () => {
 		expect(body.workspaces.every((workspace) => workspace.role === 'owner')).toBe(true)
 		expect(Object.keys(body.workspaces[0]!).sort()).toEqual([
 			'agentsSeeOwnTeams',
+			'businessHours',
 			'country',
 			'countryChosen',
 			'createdAt',

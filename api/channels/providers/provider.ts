@@ -1,3 +1,4 @@
+import { type Locale } from '#locales/languages.ts'
 import { type AttachmentKind, type ChannelKind, type DeliveryStatus } from '#api/db/schema.ts'
 import { type Config } from '#config/config.ts'
 
@@ -37,6 +38,8 @@ export type InboundEvent =
 			/** The text, or a file's caption ('' when a file came without one). */
 			body: string
 			sentAt: Date
+			/** The customer's language when the provider says it (Telegram's `language_code`) and it is one of ours. */
+			locale?: Locale
 			/** Files that came with it, fetched in the job through the provider's `fetchAttachment`. */
 			attachments?: InboundAttachment[]
 	  }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { matchLocale } from '#locales/languages.ts'
 import { downloadFile } from './download.ts'
 import {
 	type ChannelProvider,
@@ -18,7 +19,7 @@ import {
  */
 
 type TelegramAnswer<T> = { ok: true; result: T } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } }
-type TelegramUser = { id: number; is_bot: boolean; first_name: string; last_name?: string; username?: string }
+type TelegramUser = { id: number; is_bot: boolean; first_name: string; last_name?: string; username?: string; language_code?: string }
 type TelegramChat = { id: number; type: string; first_name?: string; last_name?: string; username?: string; title?: string }
 type TelegramFile = { file_id: string; file_unique_id?: string; file_size?: number; file_name?: string; mime_type?: string }
 type TelegramMessage = {
@@ -140,12 +141,14 @@ export const telegramProvider: ChannelProvider = {
 		const attachments = attachmentsOf(message)
 		const text = bodyOf(message, attachments.length > 0)
 		if (text === null) return []
+		const locale = message.from?.language_code ? matchLocale(message.from.language_code) : undefined
 		const event: InboundEvent = {
 			type: 'message',
 			externalId: `${message.chat.id}:${message.message_id}`,
 			from: { externalId: String(message.chat.id), name: nameOf(message.chat, message.from) },
 			body: text,
 			sentAt: new Date(message.date * 1000),
+			...(locale ? { locale } : {}),
 			...(attachments.length ? { attachments } : {}),
 		}
 		return [event]

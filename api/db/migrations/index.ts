@@ -32,6 +32,7 @@ import * as m0030 from './0030_teams.ts'
 import * as m0031 from './0031_presence_and_queue_waits.ts'
 import * as m0032 from './0032_report_teams.ts'
 import * as m0033 from './0033_automation_rules.ts'
+import * as m0034 from './0034_business_hours.ts'
 import * as m0035 from './0035_satisfaction.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
 	'0031_presence_and_queue_waits': m0031,
 	'0032_report_teams': m0032,
 	'0033_automation_rules': m0033,
+	'0034_business_hours': m0034,
 	'0035_satisfaction': m0035,
 }

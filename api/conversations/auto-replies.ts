@@ -1,0 +1,59 @@
+import { type DB } from '#api/db/database.ts'
+import { type Conversation, type Message } from '#api/db/schema.ts'
+import { addJob } from '#api/jobs/queue.ts'
+import { autoRepliesOf, replyText, type AutoReply } from '#common/auto-replies.ts'
+import { closedPeriodStart, hoursOf } from '#common/business-hours.ts'
+import { type Locale } from '#locales/languages.ts'
+
+/** What the customer's message says of itself: when it was written, whether it opened the conversation, their language if known. */
+export type Occasion = { at: Date; created: boolean; locale: Locale | null }
+
+/**
+ * The channel's greeting (first message of a new conversation) and away message (first message of
+ * a closed period, once per conversation and period: the `away_replies` row that lands sends it),
+ * in the transaction that records the customer's message, so exactly once. Each is an outgoing
+ * text left `pending` for the `send-message` job like a reply, by nobody (`senderId` null), and is
+ * not the team's first response nor the list's last message: the conversation still waits for them.
+ */
+export async function sendAutoReplies(trx: DB, conversation: Conversation, occasion: Occasion): Promise<Message[]> {
+	const row = await trx
+		.selectFrom('channels')
+		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
+		.select(['channels.autoReplies', 'channels.businessHours', 'workspaces.businessHours as workspaceHours', 'workspaces.timezone', 'workspaces.defaultLocale'])
+		.where('channels.id', '=', conversation.channelId)
+		.executeTakeFirstOrThrow()
+	const replies = autoRepliesOf(row.autoReplies)
+	const sent: Message[] = []
+	const send = async (reply: AutoReply) => {
+		const body = replyText(reply, occasion.locale, row.defaultLocale)
+		const message = await trx
+			.insertInto('messages')
+			.values({
+				workspaceId: conversation.workspaceId,
+				conversationId: conversation.id,
+				channelId: conversation.channelId,
+				direction: 'outgoing',
+				kind: 'text',
+				body,
+				status: 'pending',
+			})
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		await addJob(trx, 'send-message', { messageId: String(message.id) })
+		sent.push(message)
+	}
+	if (replies.greeting.enabled && occasion.created) await send(replies.greeting)
+	if (replies.away.enabled) {
+		const periodStart = closedPeriodStart(hoursOf(row.businessHours, row.workspaceHours), row.timezone, occasion.at)
+		const first =
+			periodStart &&
+			(await trx
+				.insertInto('awayReplies')
+				.values({ conversationId: conversation.id, periodStart })
+				.onConflict((oc) => oc.columns(['conversationId', 'periodStart']).doNothing())
+				.returning('periodStart')
+				.executeTakeFirst())
+		if (first) await send(replies.away)
+	}
+	return sent
+}
