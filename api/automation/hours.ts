@@ -1,22 +1,13 @@
-import { sql } from 'kysely'
 import { hoursOf, isOpen, nextOpening, type BusinessHours } from '#common/business-hours.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Channel } from '#api/db/schema.ts'
 
 type Schedule = { hours: BusinessHours | null; timeZone: string }
 
-/**
- * The hours a channel keeps (its own, else its workspace's) and the workspace's time zone. Read
- * through `to_jsonb` because the hours' columns come with migration 0034 (business hours): without
- * them, always open.
- */
+/** The hours a channel keeps (its own, else its workspace's) and the workspace's time zone. */
 async function scheduleOf(trx: DB, channel: Channel): Promise<Schedule> {
-	const { rows } = await sql<{ timeZone: string; workspaceHours: BusinessHours | null; channelHours: BusinessHours | null }>`
-		select workspaces.timezone as time_zone, to_jsonb(workspaces) -> 'business_hours' as workspace_hours, to_jsonb(channels) -> 'business_hours' as channel_hours
-		from channels join workspaces on workspaces.id = channels.workspace_id
-		where channels.id = ${channel.id}`.execute(trx)
-	const row = rows[0]
-	return { hours: hoursOf(row?.channelHours, row?.workspaceHours), timeZone: row?.timeZone ?? 'UTC' }
+	const workspace = await trx.selectFrom('workspaces').select(['timezone', 'businessHours']).where('id', '=', channel.workspaceId).executeTakeFirstOrThrow()
+	return { hours: hoursOf(channel.businessHours, workspace.businessHours), timeZone: workspace.timezone }
 }
 
 /** Whether the channel's business hours are open at a moment. */

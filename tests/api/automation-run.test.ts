@@ -133,20 +133,15 @@ describe('conditions', () => {
 
 	test('business hours: closed every day is outside, in the workspace’s time zone', async () => {
 		const { people, channel, rule } = await setUp('Hours')
-		// The hours' column comes with migration 0034 (business hours); until then this test adds it for itself and drops it after.
-		const { rows } = await sql<{
-			n: number
-		}>`select count(*)::int as n from information_schema.columns where table_name = 'workspaces' and column_name = 'business_hours'`.execute(testDb())
-		const added = rows[0]!.n === 0
-		if (added) await sql`alter table workspaces add column business_hours jsonb`.execute(testDb())
-		await sql`update workspaces set business_hours = ${JSON.stringify({ days: [[], [], [], [], [], [], []], holidays: [] })}::jsonb where id = ${people.workspace.id}`.execute(
-			testDb(),
-		)
+		await testDb()
+			.updateTable('workspaces')
+			.set({ businessHours: { days: [[], [], [], [], [], [], []], holidays: [] } })
+			.where('id', '=', people.workspace.id)
+			.execute()
 		const outside = await rule({ name: 'Night', conditions: [{ kind: 'businessHours', op: 'outside' }], actions: [{ kind: 'mute' }] })
 		const inside = await rule({ name: 'Day', conditions: [{ kind: 'businessHours', op: 'inside' }], actions: [{ kind: 'mute' }] })
 		const conversation = await newConversation(channel)
 		await runRules(conversation.id)
-		if (added) await sql`alter table workspaces drop column business_hours`.execute(testDb())
 		expect((await runsOf(conversation.id)).map((run) => run.ruleId)).toEqual([outside.id])
 		expect(inside.id).toBeTruthy()
 	})

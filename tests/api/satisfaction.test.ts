@@ -140,15 +140,11 @@ describe('a chat link', () => {
 		expect((early.body as Fields).message).toMatch(/ne peut plus être notée/)
 		await resolve(number)
 
-		for (const body of [{ rating: 7 }, { rating: 0 }, { rating: 2.5 }]) {
+		// Out of range, not a whole number, not a number, or missing: the schema's own words each time.
+		for (const body of [{ rating: 7 }, { rating: 0 }, { rating: 2.5 }, { rating: '4' }, {}]) {
 			const refused = await rate(token, body, 'fr')
 			expect(refused.status, JSON.stringify(body)).toBe(400)
 			expect((refused.body as Fields).details.fields.rating).toEqual(['Choisissez une note de 1 à 5.'])
-		}
-		for (const body of [{ rating: '4' }, {}]) {
-			const refused = await rate(token, body, 'fr')
-			expect(refused.status, JSON.stringify(body)).toBe(400)
-			expect((refused.body as Fields).details.fields.rating?.[0]).toMatch(/valeur|obligatoire/i)
 		}
 		const long = await rate(token, { rating: 4, comment: 'x'.repeat(5000) })
 		expect(long.status).toBe(400)
