@@ -1,7 +1,7 @@
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type WorkspaceJson } from '#app/.server/api.ts'
-import { FormErrors } from '#app/components/ui/field.tsx'
+import { FieldErrors, FormErrors } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { CapacityInput } from '#app/components/ui/capacity-input.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -86,16 +86,5 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 				</Button>
 			</div>
 		</Form>
-	)
-}
-
-function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
-	if (errors.length === 0) return null
-	return (
-		<ul id={id} className={fieldStyles.errors} role="alert">
-			{errors.map((error) => (
-				<li key={error}>{error}</li>
-			))}
-		</ul>
 	)
 }

@@ -2,7 +2,7 @@ import { Form, useNavigation } from '@remix-run/react'
 import { Info } from 'luxon'
 import { useTranslation } from 'react-i18next'
 import { type WorkspaceJson } from '#app/.server/api.ts'
-import { FormErrors } from '#app/components/ui/field.tsx'
+import { FieldErrors, FormErrors } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { defaultBusinessHours } from '#common/business-hours.ts'
@@ -120,16 +120,5 @@ export function BusinessHoursSettings({ workspace, locale, refused }: { workspac
 				</Button>
 			</div>
 		</Form>
-	)
-}
-
-function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
-	if (errors.length === 0) return null
-	return (
-		<ul id={id} className={fieldStyles.errors} role="alert">
-			{[...new Set(errors)].map((error) => (
-				<li key={error}>{error}</li>
-			))}
-		</ul>
 	)
 }

@@ -1,7 +1,7 @@
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '#app/components/ui/button.tsx'
-import { FormErrors } from '#app/components/ui/field.tsx'
+import { FieldErrors, FormErrors } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { autoReplyLimits, type AutoReplies } from '#common/auto-replies.ts'
 import { languages } from '#locales/languages.ts'
@@ -99,16 +99,5 @@ export function AutoRepliesForm({ replies, refused, pending }: { replies: AutoRe
 				</Button>
 			</div>
 		</Form>
-	)
-}
-
-function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
-	if (errors.length === 0) return null
-	return (
-		<ul id={id} className={fieldStyles.errors} role="alert">
-			{errors.map((error) => (
-				<li key={error}>{error}</li>
-			))}
-		</ul>
 	)
 }

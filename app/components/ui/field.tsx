@@ -30,6 +30,18 @@ export function ErrorList({ id, errors, className = styles.errors }: { id?: stri
 	)
 }
 
+/** A plain form's field errors, already translated by the server, announced when they appear. */
+export function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
+	if (errors.length === 0) return null
+	return (
+		<ul id={id} className={styles.errors} role="alert">
+			{[...new Set(errors)].map((error) => (
+				<li key={error}>{error}</li>
+			))}
+		</ul>
+	)
+}
+
 /** The form's own errors (not tied to a field), announced to screen readers. */
 export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
 	if (!errors?.length) return null
