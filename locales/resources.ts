@@ -1,42 +1,42 @@
-import arApi from './ar-eg/api.json' with { type: 'json' }
-import arAudit from './ar-eg/audit.json' with { type: 'json' }
-import arAutomation from './ar-eg/automation.json' with { type: 'json' }
-import arAuth from './ar-eg/auth.json' with { type: 'json' }
-import arBusinessHours from './ar-eg/businessHours.json' with { type: 'json' }
-import arCampaigns from './ar-eg/campaigns.json' with { type: 'json' }
-import arChannels from './ar-eg/channels.json' with { type: 'json' }
-import arCommon from './ar-eg/common.json' with { type: 'json' }
-import arContacts from './ar-eg/contacts.json' with { type: 'json' }
-import arInbox from './ar-eg/inbox.json' with { type: 'json' }
-import arMail from './ar-eg/mail.json' with { type: 'json' }
-import arReports from './ar-eg/reports.json' with { type: 'json' }
-import arWorkspaces from './ar-eg/workspaces.json' with { type: 'json' }
-import enApi from './en-us/api.json' with { type: 'json' }
-import enAudit from './en-us/audit.json' with { type: 'json' }
-import enAutomation from './en-us/automation.json' with { type: 'json' }
-import enAuth from './en-us/auth.json' with { type: 'json' }
-import enBusinessHours from './en-us/businessHours.json' with { type: 'json' }
-import enCampaigns from './en-us/campaigns.json' with { type: 'json' }
-import enChannels from './en-us/channels.json' with { type: 'json' }
-import enCommon from './en-us/common.json' with { type: 'json' }
-import enContacts from './en-us/contacts.json' with { type: 'json' }
-import enInbox from './en-us/inbox.json' with { type: 'json' }
-import enMail from './en-us/mail.json' with { type: 'json' }
-import enReports from './en-us/reports.json' with { type: 'json' }
-import enWorkspaces from './en-us/workspaces.json' with { type: 'json' }
-import frApi from './fr-x/api.json' with { type: 'json' }
-import frAudit from './fr-x/audit.json' with { type: 'json' }
-import frAutomation from './fr-x/automation.json' with { type: 'json' }
-import frAuth from './fr-x/auth.json' with { type: 'json' }
-import frBusinessHours from './fr-x/businessHours.json' with { type: 'json' }
-import frCampaigns from './fr-x/campaigns.json' with { type: 'json' }
-import frChannels from './fr-x/channels.json' with { type: 'json' }
-import frCommon from './fr-x/common.json' with { type: 'json' }
-import frContacts from './fr-x/contacts.json' with { type: 'json' }
-import frInbox from './fr-x/inbox.json' with { type: 'json' }
-import frMail from './fr-x/mail.json' with { type: 'json' }
-import frReports from './fr-x/reports.json' with { type: 'json' }
-import frWorkspaces from './fr-x/workspaces.json' with { type: 'json' }
+import arApi from './ar-eg/api.json'
+import arAudit from './ar-eg/audit.json'
+import arAutomation from './ar-eg/automation.json'
+import arAuth from './ar-eg/auth.json'
+import arBusinessHours from './ar-eg/businessHours.json'
+import arCampaigns from './ar-eg/campaigns.json'
+import arChannels from './ar-eg/channels.json'
+import arCommon from './ar-eg/common.json'
+import arContacts from './ar-eg/contacts.json'
+import arInbox from './ar-eg/inbox.json'
+import arMail from './ar-eg/mail.json'
+import arReports from './ar-eg/reports.json'
+import arWorkspaces from './ar-eg/workspaces.json'
+import enApi from './en-us/api.json'
+import enAudit from './en-us/audit.json'
+import enAutomation from './en-us/automation.json'
+import enAuth from './en-us/auth.json'
+import enBusinessHours from './en-us/businessHours.json'
+import enCampaigns from './en-us/campaigns.json'
+import enChannels from './en-us/channels.json'
+import enCommon from './en-us/common.json'
+import enContacts from './en-us/contacts.json'
+import enInbox from './en-us/inbox.json'
+import enMail from './en-us/mail.json'
+import enReports from './en-us/reports.json'
+import enWorkspaces from './en-us/workspaces.json'
+import frApi from './fr-x/api.json'
+import frAudit from './fr-x/audit.json'
+import frAutomation from './fr-x/automation.json'
+import frAuth from './fr-x/auth.json'
+import frBusinessHours from './fr-x/businessHours.json'
+import frCampaigns from './fr-x/campaigns.json'
+import frChannels from './fr-x/channels.json'
+import frCommon from './fr-x/common.json'
+import frContacts from './fr-x/contacts.json'
+import frInbox from './fr-x/inbox.json'
+import frMail from './fr-x/mail.json'
+import frReports from './fr-x/reports.json'
+import frWorkspaces from './fr-x/workspaces.json'
 import { type Locale } from './languages.ts'
 
 /**

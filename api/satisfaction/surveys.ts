@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type SatisfactionSurvey } from '#api/db/schema.ts'
-import { translatorFor } from '#api/http/i18n.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { messageEvent, type InboxEvent } from '#api/conversations/events.ts'
 import { defaultLocale, isLocale } from '#locales/languages.ts'
@@ -49,7 +48,9 @@ export async function surveyOnStatusChange(trx: DB, conversation: Conversation):
 	const events: InboxEvent[] = []
 	let question: Message | null = null
 	if (channel.kind !== 'link') {
-		// Nothing tells the customer's own language on a messaging channel: the workspace's is theirs.
+		// Nothing tells the customer's own language on a messaging channel: the workspace's is theirs. The translations
+		// load here, not with the module: they are JSON modules, which the browser tests' helpers (Node's loader) cannot import.
+		const { translatorFor } = await import('#api/http/i18n.ts')
 		const t = translatorFor(isLocale(channel.defaultLocale) ? channel.defaultLocale : defaultLocale)
 		question = await threadMessage(trx, conversation, { kind: 'text', body: t('inbox:satisfaction.question'), status: 'pending' })
 		await addJob(trx, 'send-message', { messageId: String(question.id) })
