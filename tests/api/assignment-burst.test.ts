@@ -142,7 +142,12 @@ test(
 				}),
 			),
 		)
-		expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: customers }, () => 200))
+		// A refusal says why: the servers' last words (they once answered some of a loaded CI's burst with 500s).
+		const said = () => servers.map((server) => server.output.slice(-30).join('\n')).join('\n----\n')
+		expect(
+			answers.map((answer) => answer.status),
+			said(),
+		).toEqual(Array.from({ length: customers }, () => 200))
 
 		const settled = async () => {
 			const { rows } = await sql<{ conversations: number; jobs: number }>`select
