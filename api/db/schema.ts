@@ -570,6 +570,9 @@ export interface ReportDaysTable {
 	/** Counts of first responses per duration bucket (api/reports/buckets.ts). */
 	firstResponseBuckets: number[]
 	resolutionBuckets: number[]
+	/** The same two in business hours (migration 0037): the open time of the channel's hours, else the workspace's. */
+	firstResponseBusinessBuckets: ColumnType<number[], number[] | undefined, number[]>
+	resolutionBusinessBuckets: ColumnType<number[], number[] | undefined, number[]>
 	/** Incoming messages per hour of the day, 0 to 23. */
 	incomingHours: number[]
 	newContacts: number

@@ -24,6 +24,10 @@ export type ReportPreset = 'today' | '7d' | '30d' | 'month' | 'custom'
 
 export type ReportFilters = { channelId: string | null; agentId: string | null; labelId: string | null; teamId: string | null }
 
+/** How durations are counted: calendar time, or only the time the business hours were open (the channel's own, else the workspace's). */
+export const reportHours = ['calendar', 'business'] as const
+export type ReportHours = (typeof reportHours)[number]
+
 export type ReportJson = {
 	timezone: string
 	preset: ReportPreset
@@ -32,6 +36,8 @@ export type ReportJson = {
 	filters: ReportFilters
 	/** The first-response target the `answeredWithinTarget` share is measured against, in seconds. */
 	targetSeconds: number
+	/** Whether every duration of the report (first response, resolution, the target's share) is in calendar time or in business hours; queue waits are always calendar time. */
+	hours: ReportHours
 	figures: {
 		/** Conversations that began in the range. */
 		opened: Change

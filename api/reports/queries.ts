@@ -4,7 +4,7 @@ import { tabCounts } from '#api/conversations/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Availability, type ChannelKind } from '#api/db/schema.ts'
 import { bucketCount, quantile, shareUnder } from './buckets.ts'
-import { type ReportFilters, type ReportJson, type ReportPreset, type ReportRange } from './json.ts'
+import { type ReportFilters, type ReportHours, type ReportJson, type ReportPreset, type ReportRange } from './json.ts'
 import { every, none } from './rollup.ts'
 
 /** Plain dates (`YYYY-MM-DD`) as UTC midnights, for their arithmetic. */
@@ -92,6 +92,7 @@ export async function readReport(
 		previous: ReportRange
 		filters: ReportFilters
 		targetSeconds: number
+		hours: ReportHours
 		onlyAgent?: string
 		version: string
 	},
@@ -105,6 +106,7 @@ export async function readReport(
 		channelId: filters.channelId,
 		agentId,
 		teamId: filters.teamId,
+		hours: query.hours,
 	})
 
 	const current = groups.filter((group) => !group.previous)
@@ -228,6 +230,7 @@ export async function readReport(
 		previous,
 		filters: { ...filters, agentId: agentId ?? null },
 		targetSeconds: query.targetSeconds,
+		hours: query.hours,
 		figures: {
 			opened: change('opened'),
 			resolved: change('resolved'),
@@ -324,21 +327,31 @@ async function rollupGroups(
 	db: DB,
 	workspaceId: string,
 	version: string,
-	query: { range: ReportRange; previous: ReportRange; labelId: string | null; channelId: string | null; agentId: string | null; teamId: string | null },
+	query: {
+		range: ReportRange
+		previous: ReportRange
+		labelId: string | null
+		channelId: string | null
+		agentId: string | null
+		teamId: string | null
+		hours: ReportHours
+	},
 ): Promise<readonly Grouped[]> {
-	const { range, previous, channelId, agentId, teamId } = query
+	const { range, previous, channelId, agentId, teamId, hours } = query
 	const label = query.labelId ?? none
 	const channelKey = channelId ?? every
 	const agentKey = agentId ?? every
 	const teamKey = teamId ?? every
-	const key = [workspaceId, version, range.from, range.to, previous.from, label, teamKey, channelKey, agentKey].join(' ')
+	const key = [workspaceId, version, range.from, range.to, previous.from, label, teamKey, channelKey, agentKey, hours].join(' ')
 	const hit = kept.get(key)
 	if (hit) return hit
 	const period = ({ from, to }: ReportRange) => sql`workspace_id = ${workspaceId} and label_id = ${label} and day between ${from}::date and ${to}::date`
 	const thisPeriod = period(range)
 	const counts = sql`coalesce(sum(opened), 0)::int as opened, coalesce(sum(resolved), 0)::int as resolved,
 		coalesce(sum(messages_in), 0)::int as "messagesIn", coalesce(sum(messages_out), 0)::int as "messagesOut"`
-	const histograms = sql`${arraySum('first_response_buckets', bucketCount)} as f, ${arraySum('resolution_buckets', bucketCount)} as r`
+	const [firstResponses, resolutions] =
+		hours === 'business' ? ['first_response_business_buckets', 'resolution_business_buckets'] : ['first_response_buckets', 'resolution_buckets']
+	const histograms = sql`${arraySum(firstResponses, bucketCount)} as f, ${arraySum(resolutions, bucketCount)} as r`
 	const filtered = sql`team_id = ${teamKey} and channel_id = ${channelKey} and agent_id = ${agentKey}`
 	const [totals, previousTotal, byChannel, byAgent, byTeam, workspaceWide] = await Promise.all([
 		// This period: its total, its days, its weeks and its weekdays (the heat map). A week's row is under `day`, its Monday.

@@ -18,6 +18,7 @@ const bounds = sql.raw(`array[${durationBounds.join(',')}]::double precision[]`)
  * - a member's reply (`out`), under its sender;
  * - a resolution (the `activity.resolved` line; its duration from the conversation's start), under whoever resolved it;
  * - a first response (its duration from the conversation's start, on the day of the reply), under the assignee;
+ * (both durations also in business hours: the open time between, of the channel's hours or else the workspace's);
  * - a new contact (no channel, nobody, no label);
  * - a campaign message sent, and whether it was delivered, on its channel, under nobody.
  * A conversation's facts count under "every label" and under each of its labels, and under its
@@ -36,7 +37,15 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 		.values({ workspaceId, version: 1 })
 		.onConflict((oc) => oc.column('workspaceId').doUpdateSet({ version: sql`report_versions.version + 1` }))
 		.execute()
-	const { timezone } = await trx.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
+	const { timezone, businessHours } = await trx
+		.selectFrom('workspaces')
+		.select(['timezone', 'businessHours'])
+		.where('id', '=', workspaceId)
+		.executeTakeFirstOrThrow()
+	const workspaceHours = businessHours === null ? null : JSON.stringify(businessHours)
+	// A duration's bucket in business hours: the open seconds between, of the hours in force (the channel's own, else the workspace's).
+	const businessBucket = (from: string, to: string) =>
+		sql`width_bucket(crm_business_seconds(coalesce(ch.business_hours, ${workspaceHours}::jsonb), ${timezone}, ${sql.raw(from)}, ${sql.raw(to)}), ${bounds})`
 	const dayList = sql`${days}::date[]`
 	await trx
 		.deleteFrom('reportDays')
@@ -52,7 +61,7 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 		),
 		facts as (
 			select c.id as conversation_id, ${dayOf('c.created_at')} as day, coalesce(c.team_id, ${none}::uuid) as team_id, c.channel_id,
-				coalesce(c.assignee_id, ${none}::uuid) as agent_id, 'opened' as measure, 0 as bucket
+				coalesce(c.assignee_id, ${none}::uuid) as agent_id, 'opened' as measure, 0 as bucket, 0 as business_bucket
 			from conversations c, span
 			where c.workspace_id = ${workspaceId} and c.created_at >= span.starts and c.created_at < span.ends
 			union all
@@ -63,23 +72,26 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 					when m.kind = 'activity' then width_bucket(extract(epoch from m.created_at - c.created_at), ${bounds})
 					when m.direction = 'incoming' then extract(hour from m.created_at at time zone ${timezone})::int
 					else 0
-				end
+				end,
+				case when m.kind = 'activity' then ${businessBucket('c.created_at', 'm.created_at')} else 0 end
 			from messages m
-			join conversations c on c.id = m.conversation_id, span
+			join conversations c on c.id = m.conversation_id
+			join channels ch on ch.id = c.channel_id, span
 			where m.channel_id in (select id from channels where workspace_id = ${workspaceId})
 				and m.created_at >= span.starts and m.created_at < span.ends
 				and (m.kind = 'text' or (m.kind = 'activity' and m.activity->>'key' = 'activity.resolved'))
 			union all
 			select c.id, ${dayOf('c.first_response_at')}, coalesce(c.team_id, ${none}::uuid), c.channel_id, coalesce(c.assignee_id, ${none}::uuid), 'first_response',
-				width_bucket(extract(epoch from c.first_response_at - c.created_at), ${bounds})
-			from conversations c, span
+				width_bucket(extract(epoch from c.first_response_at - c.created_at), ${bounds}), ${businessBucket('c.created_at', 'c.first_response_at')}
+			from conversations c
+			join channels ch on ch.id = c.channel_id, span
 			where c.workspace_id = ${workspaceId} and c.first_response_at >= span.starts and c.first_response_at < span.ends
 			union all
-			select null, ${dayOf('k.created_at')}, ${none}::uuid, ${none}::uuid, ${none}::uuid, 'new_contact', 0
+			select null, ${dayOf('k.created_at')}, ${none}::uuid, ${none}::uuid, ${none}::uuid, 'new_contact', 0, 0
 			from contacts k, span
 			where k.workspace_id = ${workspaceId} and k.created_at >= span.starts and k.created_at < span.ends
 			union all
-			select null, ${dayOf('r.sent_at')}, ${none}::uuid, p.channel_id, ${none}::uuid, sent.measure, 0
+			select null, ${dayOf('r.sent_at')}, ${none}::uuid, p.channel_id, ${none}::uuid, sent.measure, 0, 0
 			from campaign_recipients r
 			join campaigns p on p.id = r.campaign_id
 			cross join lateral (values ('campaign_sent'), (case when r.status in ('delivered', 'read', 'replied') then 'campaign_delivered' end)) sent (measure), span
@@ -96,13 +108,14 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			where f.day = any(${dayList})
 		),
 		counted as (
-			select label_id, day, team_id, channel_id, agent_id, measure, bucket, count(*)::int as n
+			select label_id, day, team_id, channel_id, agent_id, measure, bucket, business_bucket, count(*)::int as n
 			from labelled
-			group by label_id, day, team_id, channel_id, agent_id, measure, bucket
+			group by label_id, day, team_id, channel_id, agent_id, measure, bucket, business_bucket
 		)
 		insert into report_days (
 			workspace_id, label_id, day, team_id, channel_id, agent_id, opened, resolved, messages_in, messages_out, first_responses,
-			first_response_buckets, resolution_buckets, incoming_hours, new_contacts, campaign_sent, campaign_delivered
+			first_response_buckets, resolution_buckets, first_response_business_buckets, resolution_business_buckets, incoming_hours,
+			new_contacts, campaign_sent, campaign_delivered
 		)
 		select ${workspaceId}, label_id, day,
 			case when grouping(team_id) = 1 then ${every}::uuid else team_id end,
@@ -115,6 +128,8 @@ export async function recomputeDays(trx: DB, workspaceId: string, days: string[]
 			coalesce(sum(n) filter (where measure = 'first_response'), 0),
 			crm_histogram(array_agg(bucket) filter (where measure = 'first_response'), array_agg(n) filter (where measure = 'first_response'), ${bucketCount}),
 			crm_histogram(array_agg(bucket) filter (where measure = 'resolved'), array_agg(n) filter (where measure = 'resolved'), ${bucketCount}),
+			crm_histogram(array_agg(business_bucket) filter (where measure = 'first_response'), array_agg(n) filter (where measure = 'first_response'), ${bucketCount}),
+			crm_histogram(array_agg(business_bucket) filter (where measure = 'resolved'), array_agg(n) filter (where measure = 'resolved'), ${bucketCount}),
 			crm_histogram(array_agg(bucket) filter (where measure = 'in'), array_agg(n) filter (where measure = 'in'), 24),
 			coalesce(sum(n) filter (where measure = 'new_contact'), 0),
 			coalesce(sum(n) filter (where measure = 'campaign_sent'), 0),

@@ -59,7 +59,7 @@ export function reportsRouter({ db }: ApiContext): Router {
 		const { range, previous } = resolveRange(query.preset, workspace.timezone, custom)
 		if (satisfaction) return readSatisfaction(db, workspace, range, filters, onlyAgent)
 		const version = await refreshBeforeReading(db, workspace.id)
-		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, onlyAgent, version })
+		return readReport(db, workspace, { preset: query.preset, range, previous, filters, targetSeconds: query.target, hours: query.hours, onlyAgent, version })
 	}
 
 	router.get(

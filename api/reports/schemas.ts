@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { isCalendarDay as isDay } from '#api/http/validate.ts'
 import { defaultTarget, targets } from './buckets.ts'
-import { reportTables } from './json.ts'
+import { reportHours, reportTables } from './json.ts'
 
 /** The longest custom range: a year and a day (a leap year's). */
 export const maximumDays = 366
@@ -34,6 +34,8 @@ export const reportQuery = z
 			.int()
 			.refine((value) => (targets as readonly number[]).includes(value), 'api:reports.invalidTarget')
 			.default(defaultTarget),
+		/** Durations (first response, resolution) in calendar time, or in the business hours' open time. */
+		hours: z.enum(reportHours).default('calendar'),
 	})
 	.superRefine((query, context) => {
 		if (query.preset !== 'custom') return

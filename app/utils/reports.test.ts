@@ -25,6 +25,12 @@ describe('the reports’ query', () => {
 		expect(reportSearch(query, { table: 'teams' })).toBe('?table=teams&preset=7d&teamId=t1')
 	})
 
+	test('business hours go to the API and the exports; calendar time, the default, is left out', () => {
+		expect(reportSearch(reportQuery(new URLSearchParams('preset=7d&hours=business')), { table: 'agents' })).toBe('?table=agents&preset=7d&hours=business')
+		expect(reportApiQuery(reportQuery(new URLSearchParams('preset=7d&hours=calendar'))).hours).toBeUndefined()
+		expect(reportApiQuery(reportQuery(new URLSearchParams('preset=7d&hours=weekly'))).hours).toBeUndefined()
+	})
+
 	describe('sent from the page, which says what it showed', () => {
 		const shown = shownValue('7d', '2025-01-01', '2025-01-07')
 		const sent = (fields: string) => reportQuery(new URLSearchParams(`${fields}&shown=${encodeURIComponent(shown)}`))

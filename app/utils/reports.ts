@@ -15,6 +15,8 @@ export type ReportQuery = {
 	labelId: string
 	teamId: string
 	target: string
+	/** `business`: durations in business hours; anything else calendar time. */
+	hours: string
 }
 
 const defaultPreset: ReportPreset = '7d'
@@ -45,6 +47,7 @@ export function reportQuery(params: URLSearchParams): ReportQuery {
 		labelId: value('labelId'),
 		teamId: value('teamId'),
 		target: value('target'),
+		hours: value('hours'),
 	}
 }
 
@@ -63,6 +66,7 @@ export function reportApiQuery(query: ReportQuery): Record<string, string | unde
 		labelId: query.labelId || undefined,
 		teamId: query.teamId || undefined,
 		target: query.target || undefined,
+		hours: query.hours === 'business' ? 'business' : undefined,
 	}
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely'
 import { type ReportDaysTable } from '#api/db/schema.ts'
 import { durationBounds, bucketCount } from '#api/reports/buckets.ts'
+import { businessSeconds, hoursOf } from '#common/business-hours.ts'
 import { todayIn } from '#api/reports/queries.ts'
 import { every, none } from '#api/reports/rollup.ts'
 import { testDb } from './harness.ts'
@@ -17,11 +18,24 @@ const key = (row: Pick<DayRow, 'labelId' | 'day' | 'teamId' | 'channelId' | 'age
 
 export async function recount(workspaceId: string): Promise<DayRow[]> {
 	const db = testDb()
-	const { timezone } = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirstOrThrow()
+	const { timezone, businessHours } = await db
+		.selectFrom('workspaces')
+		.select(['timezone', 'businessHours'])
+		.where('id', '=', workspaceId)
+		.executeTakeFirstOrThrow()
 	const dayOf = (date: Date) => todayIn(timezone, date)
 	const hourOf = (date: Date) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(date))
 	// PostgreSQL's width_bucket: how many bounds are at or below the value.
 	const bucketOf = (seconds: number) => durationBounds.filter((bound) => bound <= seconds).length
+	const channelHours = new Map(
+		(await db.selectFrom('channels').select(['id', 'businessHours']).where('workspaceId', '=', workspaceId).execute()).map((channel) => [
+			channel.id,
+			channel.businessHours,
+		]),
+	)
+	// Through common/business-hours.ts, the TypeScript the SQL function of migration 0037 must equal.
+	const businessBucketOf = (channelId: string, from: Date, to: Date) =>
+		bucketOf(businessSeconds(hoursOf(channelHours.get(channelId), businessHours), timezone, from, to))
 
 	const conversations = await db
 		.selectFrom('conversations')
@@ -67,6 +81,8 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 					firstResponses: 0,
 					firstResponseBuckets: new Array<number>(bucketCount).fill(0),
 					resolutionBuckets: new Array<number>(bucketCount).fill(0),
+					firstResponseBusinessBuckets: new Array<number>(bucketCount).fill(0),
+					resolutionBusinessBuckets: new Array<number>(bucketCount).fill(0),
 					incomingHours: new Array<number>(24).fill(0),
 					newContacts: 0,
 					campaignSent: 0,
@@ -88,6 +104,7 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 			add({ conversationId: conversation.id, day: dayOf(answered), channelId: conversation.channelId, agentId: conversation.assigneeId ?? none }, (row) => {
 				row.firstResponses++
 				row.firstResponseBuckets[bucketOf((answered.getTime() - conversation.createdAt.getTime()) / 1000)]!++
+				row.firstResponseBusinessBuckets[businessBucketOf(conversation.channelId, conversation.createdAt, answered)]!++
 			})
 		}
 	}
@@ -106,6 +123,7 @@ export async function recount(workspaceId: string): Promise<DayRow[]> {
 			add({ ...at, agentId: message.senderId ?? none }, (row) => {
 				row.resolved++
 				row.resolutionBuckets[bucketOf((message.createdAt.getTime() - conversation.createdAt.getTime()) / 1000)]!++
+				row.resolutionBusinessBuckets[businessBucketOf(conversation.channelId, conversation.createdAt, message.createdAt)]!++
 			})
 		}
 	}
@@ -136,6 +154,8 @@ export async function storedDays(workspaceId: string): Promise<DayRow[]> {
 			'firstResponses',
 			'firstResponseBuckets',
 			'resolutionBuckets',
+			'firstResponseBusinessBuckets',
+			'resolutionBusinessBuckets',
 			'incomingHours',
 			'newContacts',
 			'campaignSent',

@@ -132,6 +132,11 @@ describe('roll-ups', () => {
 						weight: 1,
 						arbitrary: fc.record({ op: fc.constant('timezone' as const), zone: fc.constantFrom('UTC', 'Africa/Cairo', 'Asia/Tokyo', 'America/Los_Angeles') }),
 					},
+					{
+						weight: 1,
+						// Whose hours change (the workspace's, or a channel's own), and to which schedule.
+						arbitrary: fc.record({ op: fc.constant('hours' as const), of: fc.nat(2), schedule: fc.nat(2) }),
+					},
 					{ weight: 3, arbitrary: fc.record({ op: fc.constant('refresh' as const) }) },
 				),
 				{ minLength: 5, maxLength: 40 },
@@ -150,6 +155,21 @@ describe('roll-ups', () => {
 				// Three days back from now, in minutes: every run crosses midnights in every zone.
 				const start = Date.now() - 3 * 24 * 60 * 60 * 1000
 				const conversations: Array<{ id: string; workspaceId: string; channelId: string; createdAt: Date }> = []
+				// None (always open), weekdays with yesterday a holiday, and two ranges every day, the second to midnight.
+				const schedules = [
+					null,
+					{
+						days: [0, 1, 2, 3, 4, 5, 6].map((day) => (day < 5 ? [{ from: '09:00', to: '17:00' }] : [])),
+						holidays: [new Date(start + 2 * 86_400_000).toISOString().slice(0, 10)],
+					},
+					{
+						days: new Array(7).fill([
+							{ from: '08:00', to: '12:00' },
+							{ from: '13:30', to: '24:00' },
+						]),
+						holidays: [],
+					},
+				]
 				const pick = (index: number) => conversations[index % Math.max(1, conversations.length)]
 				for (const command of commands) {
 					switch (command.op) {
@@ -241,6 +261,17 @@ describe('roll-ups', () => {
 						case 'timezone':
 							await db.updateTable('workspaces').set({ timezone: command.zone }).where('id', '=', workspaceId).execute()
 							break
+						case 'hours': {
+							const businessHours = schedules[command.schedule] ?? null
+							if (command.of === 0) await db.updateTable('workspaces').set({ businessHours }).where('id', '=', workspaceId).execute()
+							else
+								await db
+									.updateTable('channels')
+									.set({ businessHours })
+									.where('id', '=', channels[command.of - 1]!.id)
+									.execute()
+							break
+						}
 						case 'refresh':
 							await refreshReports(db)
 							break
@@ -530,6 +561,66 @@ describe('GET /reports', () => {
 		const heatmap = await api.request('GET', reportsPath(team.workspace.id, '/export?table=heatmap'), { headers: team.owner.auth })
 		expect(String(heatmap.body).split('\r\n')[1]).toMatch(/^monday,/)
 		expect((await api.request('GET', reportsPath(team.workspace.id, '/export?table=secrets'), { headers: team.owner.auth })).status).toBe(400)
+	})
+})
+
+describe('GET /reports in business hours', () => {
+	test('count first response and resolution in open time too: the channel’s own hours over the workspace’s, the CSV alike', async () => {
+		const db = testDb()
+		const run = await createTeam('Open time')
+		const workspaceId = run.workspace.id
+		const weekdays = { days: [0, 1, 2, 3, 4, 5, 6].map((day) => (day < 5 ? [{ from: '09:00', to: '17:00' }] : [])), holidays: [] }
+		await db.updateTable('workspaces').set({ timezone: 'Europe/Paris', businessHours: weekdays }).where('id', '=', workspaceId).execute()
+		const office = await createLinkChannel(workspaceId, 'Office')
+		const always = await createLinkChannel(workspaceId, 'Always')
+		await db
+			.updateTable('channels')
+			.set({ businessHours: { days: new Array(7).fill([{ from: '00:00', to: '24:00' }]), holidays: [] } })
+			.where('id', '=', always.id)
+			.execute()
+		// Friday 16:00 in Paris, answered on Monday at 10:00 and resolved at 11:00: 2 and 3 open hours, 66 and 67 calendar hours.
+		const [friday, monday10, monday11] = [new Date('2025-03-07T15:00:00Z'), new Date('2025-03-10T09:00:00Z'), new Date('2025-03-10T10:00:00Z')]
+		for (const channel of [office, always]) {
+			const conversation = await insertConversation(workspaceId, channel.id, friday, run.agent.user.id)
+			await db.updateTable('conversations').set({ firstResponseAt: monday10 }).where('id', '=', conversation.id).execute()
+			await insertMessage(conversation, { direction: 'outgoing', kind: 'activity', senderId: run.agent.user.id, at: monday11, resolved: true })
+		}
+		await refreshReports(db)
+		const monday = '?preset=custom&from=2025-03-10&to=2025-03-10&target=14400'
+		const read = (query: string) => report(query, run.owner.auth, workspaceId)
+
+		const office_ = await read(`${monday}&channelId=${office.id}&hours=business`)
+		expect(office_.hours).toBe('business')
+		expect(office_.figures.firstResponse.median).toBe(histogramQuantile([7200], 0.5))
+		expect(office_.figures.resolution.median).toBe(histogramQuantile([10800], 0.5))
+		expect(office_.figures.answeredWithinTarget.value).toBe(1)
+		// The channel open around the clock counts every hour, as the calendar does.
+		const always_ = await read(`${monday}&channelId=${always.id}&hours=business`)
+		expect(always_.figures.firstResponse.median).toBe(histogramQuantile([66 * 3600], 0.5))
+		const calendar = await read(`${monday}&channelId=${office.id}`)
+		expect(calendar.hours).toBe('calendar')
+		expect(calendar.figures.firstResponse.median).toBe(histogramQuantile([66 * 3600], 0.5))
+		expect(calendar.figures.answeredWithinTarget.value).toBe(0)
+		// Both conversations, the agent's row: the median of 2 h and 66 h of open time.
+		const both = await read(`${monday}&hours=business`)
+		expect(both.agents.find((row) => row.userId === run.agent.user.id)?.firstResponseMedian).toBe(histogramQuantile([7200, 66 * 3600], 0.5))
+
+		const csv = await api.request('GET', reportsPath(workspaceId, `/export?table=agents${monday.replace('?', '&')}&channelId=${office.id}&hours=business`), {
+			headers: run.owner.auth,
+		})
+		expect(csv.status).toBe(200)
+		const agentLine = String(csv.body)
+			.split('\r\n')
+			.find((line) => line.startsWith(run.agent.user.id))
+		expect(agentLine?.split(',').slice(-2)).toEqual([String(histogramQuantile([7200], 0.5)), String(histogramQuantile([10800], 0.5))])
+
+		// New hours recount the past: the office open around the clock too gives calendar time.
+		await db.updateTable('workspaces').set({ businessHours: null }).where('id', '=', workspaceId).execute()
+		expect((await read(`${monday}&channelId=${office.id}&hours=business`)).figures.firstResponse.median).toBe(histogramQuantile([66 * 3600], 0.5))
+
+		const refused = await api.request('GET', reportsPath(workspaceId, `${monday}&hours=weekly`), { headers: run.owner.auth })
+		expect(refused.status).toBe(400)
+		expect(refused.body).toMatchObject({ details: { fields: { hours: [expect.any(String)] } } })
 	})
 })
 

@@ -4,6 +4,9 @@ import { figuresOf, type FigureKey } from './figures.ts'
 import { formatDuration } from './format.ts'
 import * as reports from './reports.css.ts'
 
+/** The figures a report in business hours counts in open time (queue waits stay in calendar time). */
+const businessFigures = new Set<FigureKey>(['firstResponseMedian', 'firstResponseP90', 'resolutionMedian', 'resolutionP90', 'answeredWithinTarget'])
+
 /** The report's figures, a card each: its value, how it moved since the period before, and whether a filter on leaves it out. */
 export function FigureCards({ report }: { report: ReportJson }) {
 	const { t, i18n } = useTranslation('reports')
@@ -16,6 +19,7 @@ export function FigureCards({ report }: { report: ReportJson }) {
 			: (key === 'campaignSent' || key === 'campaignDelivered') && (agentId || labelId || teamId)
 				? 'campaigns'
 				: null
+	const inBusinessHours = (key: FigureKey) => report.hours === 'business' && businessFigures.has(key)
 	return (
 		<section aria-labelledby="figures-heading">
 			<h3 id="figures-heading" className="visually-hidden">
@@ -40,6 +44,11 @@ export function FigureCards({ report }: { report: ReportJson }) {
 						{unfiltered(figure.key) ? (
 							<span className={reports.cardNote} data-unfiltered>
 								{t(`figures.unfiltered.${unfiltered(figure.key)}`)}
+							</span>
+						) : null}
+						{inBusinessHours(figure.key) ? (
+							<span className={reports.cardNote} data-business-hours>
+								{t('figures.inBusinessHours')}
 							</span>
 						) : null}
 					</li>

@@ -123,6 +123,16 @@ export function ReportFilters({
 					))}
 				</select>
 			</div>
+			<div className={reports.filter}>
+				<label htmlFor="report-hours">{t('form.hours')}</label>
+				<select id="report-hours" name="hours" defaultValue={report?.hours ?? (query.hours === 'business' ? 'business' : 'calendar')} className={input}>
+					{(['calendar', 'business'] as const).map((hours) => (
+						<option key={hours} value={hours}>
+							{t(`form.hoursOptions.${hours}`)}
+						</option>
+					))}
+				</select>
+			</div>
 			<button type="submit" className={button.primary}>
 				{t('form.apply')}
 			</button>

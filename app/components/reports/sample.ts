@@ -13,6 +13,7 @@ export function sampleReport(overrides: Partial<ReportJson> = {}): ReportJson {
 		previous: { from: '2025-02-24', to: '2025-03-02' },
 		filters: { channelId: null, agentId: null, labelId: null, teamId: null },
 		targetSeconds: 300,
+		hours: 'calendar',
 		figures: {
 			opened: { value: 42, previous: 35 },
 			resolved: { value: 30, previous: 30 },
