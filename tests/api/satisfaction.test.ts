@@ -322,6 +322,47 @@ test('WhatsApp: the question goes through the Cloud API; a Persian digit rates',
 	expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 5 })
 })
 
+describe('the WhatsApp fake', () => {
+	type Row = { id: string; title: string }
+
+	test('the fake Cloud API refuses a list beyond its limits as the real one does', async () => {
+		const number = whatsapp.addNumber()
+		const send = (interactive: unknown) =>
+			fetch(`${whatsapp.url}/v21.0/${number.phoneNumberId}/messages`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${number.accessToken}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '201001234570', type: 'interactive', interactive }),
+			})
+		const list = (rows: Row[], button = 'Rate') => ({ type: 'list', body: { text: 'How was it?' }, action: { button, sections: [{ rows }] } })
+		const rows = (count: number, title = (n: number) => `${n} stars`) => Array.from({ length: count }, (_, n) => ({ id: `row-${n}`, title: title(n) }))
+		expect((await send(list(rows(10)))).status).toBe(200)
+		for (const [interactive, details] of [
+			[list(rows(11)), 'Invalid rows count. Min allowed rows: 1, Max allowed rows: 10'],
+			[list(rows(2, () => 'x'.repeat(25))), 'Row title is too long. Max length is 24'],
+			[list(rows(2), 'A button of 21 chars.'), 'Button title length invalid. Min length: 1, Max length: 20'],
+			[
+				list([
+					{ id: 'same', title: 'One' },
+					{ id: 'same', title: 'Two' },
+				]),
+				'Row id must be unique: same',
+			],
+		] as const) {
+			const refused = await send(interactive)
+			expect(refused.status).toBe(400)
+			expect(await refused.json()).toEqual({
+				error: {
+					message: '(#131009) Parameter value is not valid',
+					type: 'OAuthException',
+					code: 131009,
+					error_data: { messaging_product: 'whatsapp', details },
+					fbtrace_id: expect.any(String),
+				},
+			})
+		}
+	})
+})
+
 test.each(['messenger', 'instagram'] as const)('%s: the question goes through the Send API; a digit rates', async (kind) => {
 	const page = meta.addPage()
 	const created = await api.request('POST', channelsPath(), {
