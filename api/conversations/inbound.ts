@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely'
 import { type NewAttachment } from '#api/attachments/inbound.ts'
+import { type TappedChoice } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
@@ -24,8 +25,10 @@ export type InboundMessage = {
 	from: { externalId: string; name: string; unverifiedEmail?: string | null; phone?: string | null }
 	/** The provider's id of the message: a retried delivery with the same id is recorded once. */
 	externalId?: string | null
-	/** The text, or the caption of `attachments`. */
+	/** The text, or the caption of `attachments`, or the title of the `choice` tapped. */
 	body: string
+	/** The row of our list the customer tapped (a WhatsApp survey's rating). */
+	choice?: TappedChoice | null
 	/** Files already fetched into the storage, kept beside the message. */
 	attachments?: NewAttachment[]
 	/**
@@ -89,7 +92,11 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 
 		const before = { status: conversation.status, assigneeId: conversation.assigneeId }
 		// A rating of the resolved conversation (or its comment) leaves it resolved; anything else ends its survey.
-		const answer = await surveyAnswerOf(trx, channel, conversation, { body: inbound.body, files: inbound.attachments?.length ?? 0 })
+		const answer = await surveyAnswerOf(trx, channel, conversation, {
+			body: inbound.body,
+			files: inbound.attachments?.length ?? 0,
+			choice: inbound.choice ?? null,
+		})
 		const reopens = !answer && (conversation.status === 'resolved' || conversation.status === 'snoozed')
 		if (reopens) await addActivity(trx, conversation, { key: 'activity.reopenedByCustomer', values: {} })
 		if (conversation.status === 'snoozed') await removeJob(trx, wakeJobKey(conversation.id))

@@ -10,6 +10,7 @@ import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { routeReopened } from '#api/assignment/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
+import { questionChoices } from '#api/satisfaction/surveys.ts'
 import { addActivity } from './inbound.ts'
 
 /** Tries of a message whose provider is out of reach or busy, before it is marked failed. */
@@ -30,6 +31,7 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		.selectFrom('messages')
 		.innerJoin('conversations', 'conversations.id', 'messages.conversationId')
 		.leftJoin('contactIdentities', 'contactIdentities.id', 'conversations.identityId')
+		.leftJoin('satisfactionSurveys', 'satisfactionSurveys.questionMessageId', 'messages.id')
 		.select([
 			'messages.body',
 			'messages.template',
@@ -40,12 +42,13 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 			'conversations.number',
 			'conversations.id as conversationId',
 			'contactIdentities.externalId as to',
+			'satisfactionSurveys.id as surveyId',
 		])
 		.where('messages.id', '=', messageId)
 		.executeTakeFirst()
 	if (!message || message.status !== 'pending') return
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', message.channelId).executeTakeFirstOrThrow()
-	const { body, template, to, number, conversationId, kind, direction } = message
+	const { body, template, to, number, conversationId, kind, direction, surveyId } = message
 
 	let outcome: { status: 'sent' | 'delivered' | 'read' | 'failed'; externalId: string | null; error: string | null }
 	const provider = providerFor(channel.kind)
@@ -53,9 +56,10 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!to) throw new DeliveryError('The contact has no identity on this channel.')
 		const attachment = await attachmentOf(db, config, messageId)
+		const choices = surveyId ? await questionChoices(db, channel, { id: messageId, conversationId }) : undefined
 		const sent = await provider.send(
 			providerChannel(channel, config.ENCRYPTION_KEY),
-			{ to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}) },
+			{ to, body, template: template ?? undefined, ...(attachment ? { attachment } : {}), ...(choices ? { choices } : {}) },
 			config,
 		)
 		outcome = { status: sent.status === 'pending' ? 'sent' : sent.status, externalId: sent.externalId, error: null }

@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
+import { providerFor } from '#api/channels/providers/index.ts'
+import { type OutgoingChoices, type TappedChoice } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Activity, type Channel, type Conversation, type Message, type SatisfactionSurvey } from '#api/db/schema.ts'
+import { type Activity, type Channel, type ChannelKind, type Conversation, type Message, type SatisfactionSurvey } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { messageEvent, type InboxEvent } from '#api/conversations/events.ts'
 import { defaultLocale, isLocale } from '#locales/languages.ts'
@@ -20,6 +22,61 @@ export function ratingOf(text: string): number | null {
 	return code >= 0x06f0 ? code - 0x06f0 : code >= 0x0660 ? code - 0x0660 : code - 0x30
 }
 
+/** The ratings a survey's list offers, best first. */
+const listedRatings = [5, 4, 3, 2, 1] as const
+
+/** A survey list's row id, which comes back with the customer's tap: the question's message and the rating. */
+const choiceId = (questionMessageId: string, rating: number) => `satisfaction:${questionMessageId}:${rating}`
+
+/** The rating a tapped row gives this survey; null for a row of another list (an older survey's). */
+function tappedRating(survey: SatisfactionSurvey, choice: TappedChoice): number | null {
+	const match = /^satisfaction:(\d+):([1-5])$/.exec(choice.id)
+	return match && survey.questionMessageId !== null && match[1] === String(survey.questionMessageId) ? Number(match[2]) : null
+}
+
+/**
+ * Whether a survey's question goes as a list to tap: its channel sends lists, and the customer wrote within the
+ * reply window before it was asked (a list is a session message, refused after). `question`: the question's id once
+ * it exists (its send job asks again, and gets the same answer); without it, asked now.
+ */
+async function asksWithChoices(db: DB, kind: ChannelKind, conversationId: string, question?: string): Promise<boolean> {
+	const provider = providerFor(kind)
+	if (!provider?.sendsChoices || !provider.replyWindowMs) return false
+	const askedAt = question ? sql<Date>`(select created_at from messages where id = ${question})` : sql<Date>`now()`
+	let written = db
+		.selectFrom('messages')
+		.select('id')
+		.where('conversationId', '=', conversationId)
+		.where('direction', '=', 'incoming')
+		.where('createdAt', '>', sql<Date>`${askedAt} - ${provider.replyWindowMs} * interval '1 millisecond'`)
+	if (question) written = written.where('id', '<', question)
+	return (await written.limit(1).executeTakeFirst()) !== undefined
+}
+
+/**
+ * Nothing tells the customer's own language on a messaging channel: the workspace's is theirs. The translations load
+ * here, not with the module: they are JSON modules, which the browser tests' helpers (Node's loader) cannot import.
+ */
+async function customerTranslator(locale: string) {
+	const { translatorFor } = await import('#api/http/i18n.ts')
+	return translatorFor(isLocale(locale) ? locale : defaultLocale)
+}
+
+/** The list a survey's question offers when it was asked with one: the ratings, best first, in the workspace's language. */
+export async function questionChoices(
+	db: DB,
+	channel: Pick<Channel, 'kind' | 'workspaceId'>,
+	question: { id: string; conversationId: string },
+): Promise<OutgoingChoices | undefined> {
+	if (!(await asksWithChoices(db, channel.kind, question.conversationId, question.id))) return undefined
+	const workspace = await db.selectFrom('workspaces').select('defaultLocale').where('id', '=', channel.workspaceId).executeTakeFirstOrThrow()
+	const t = await customerTranslator(workspace.defaultLocale)
+	return {
+		button: t('inbox:satisfaction.listButton'),
+		rows: listedRatings.map((rating) => ({ id: choiceId(question.id, rating), title: t(`inbox:satisfaction.choices.${rating}`) })),
+	}
+}
+
 /** Closes the conversation's open survey, if any (the conversation changed, or the customer wrote something else). */
 export async function closeOpenSurvey(trx: DB, conversationId: string) {
 	await trx
@@ -33,7 +90,8 @@ export async function closeOpenSurvey(trx: DB, conversationId: string) {
 /**
  * A conversation's status changed (`conversation` as it is now): an open survey is closed, and a
  * resolution asks again when its channel asks: on a messaging channel a question in the workspace's
- * language, sent like a reply; on a chat link the page shows a form. Returns what members hear of it.
+ * language, sent like a reply (on WhatsApp inside the customer's window, with a list to tap); on a
+ * chat link the page shows a form. Returns what members hear of it.
  */
 export async function surveyOnStatusChange(trx: DB, conversation: Conversation): Promise<InboxEvent[]> {
 	await closeOpenSurvey(trx, conversation.id)
@@ -48,11 +106,10 @@ export async function surveyOnStatusChange(trx: DB, conversation: Conversation):
 	const events: InboxEvent[] = []
 	let question: Message | null = null
 	if (channel.kind !== 'link') {
-		// Nothing tells the customer's own language on a messaging channel: the workspace's is theirs. The translations
-		// load here, not with the module: they are JSON modules, which the browser tests' helpers (Node's loader) cannot import.
-		const { translatorFor } = await import('#api/http/i18n.ts')
-		const t = translatorFor(isLocale(channel.defaultLocale) ? channel.defaultLocale : defaultLocale)
-		question = await threadMessage(trx, conversation, { kind: 'text', body: t('inbox:satisfaction.question'), status: 'pending' })
+		const t = await customerTranslator(channel.defaultLocale)
+		const listed = await asksWithChoices(trx, channel.kind, conversation.id)
+		const body = t(listed ? 'inbox:satisfaction.listQuestion' : 'inbox:satisfaction.question')
+		question = await threadMessage(trx, conversation, { kind: 'text', body, status: 'pending' })
 		await addJob(trx, 'send-message', { messageId: String(question.id) })
 		events.push(messageEvent('message.created', conversation, question))
 	}
@@ -92,15 +149,15 @@ export async function openSurvey(trx: DB, conversationId: string): Promise<Satis
 export type SurveyAnswer = { survey: SatisfactionSurvey; rating: number } | { survey: SatisfactionSurvey; comment: string }
 
 /**
- * A messaging channel's customer message on a resolved conversation (locked): one digit 1–5 rates
- * its open survey, the next message is the comment. Anything else closes the survey (the message
- * reopens the conversation, as any). A message with files is never a rating.
+ * A messaging channel's customer message on a resolved conversation (locked): one digit 1–5, or a tap
+ * on a row of the survey's list, rates its open survey, the next message is the comment. Anything else
+ * closes the survey (the message reopens the conversation, as any). A message with files is never a rating.
  */
 export async function surveyAnswerOf(
 	trx: DB,
 	channel: Pick<Channel, 'kind'>,
 	conversation: Conversation,
-	message: { body: string; files: number },
+	message: { body: string; files: number; choice?: TappedChoice | null },
 ): Promise<SurveyAnswer | null> {
 	if (channel.kind === 'link' || conversation.status !== 'resolved') {
 		await closeOpenSurvey(trx, conversation.id)
@@ -108,9 +165,12 @@ export async function surveyAnswerOf(
 	}
 	const survey = await openSurvey(trx, conversation.id)
 	if (!survey) return null
-	const rating = message.files === 0 ? ratingOf(message.body) : null
+	// A tap on the survey's list rates it, again before the comment (a change of mind); a tap is never a comment.
+	const tapped = message.choice ? tappedRating(survey, message.choice) : null
+	if (tapped !== null) return { survey, rating: tapped }
+	const rating = message.files === 0 && !message.choice ? ratingOf(message.body) : null
 	if (survey.status === 'asked' && rating !== null) return { survey, rating }
-	if (survey.status === 'rated' && message.body.trim()) return { survey, comment: message.body.trim() }
+	if (survey.status === 'rated' && !message.choice && message.body.trim()) return { survey, comment: message.body.trim() }
 	await closeOpenSurvey(trx, conversation.id)
 	return null
 }

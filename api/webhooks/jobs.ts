@@ -103,6 +103,7 @@ async function record(db: DB, realtime: Realtime, config: JobConfig, { row: chan
 				attachments,
 				sentAt: event.sentAt,
 				locale: event.locale ?? null,
+				choice: event.choice ?? null,
 				replayable: true,
 				optOutWords: config.OPT_OUT_WORDS,
 			})

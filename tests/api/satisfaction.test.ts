@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ratingOf } from '#api/satisfaction/surveys.ts'
 import { customerMessage, pageWebhook, startMetaFake, type MetaFake } from '../fakes/meta.ts'
 import { startTelegramFake, textUpdate, type TelegramFake } from '../fakes/telegram.ts'
-import { inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
+import { inboundListReply, inboundText, startWhatsAppFake, type WhatsAppFake } from '../fakes/whatsapp.ts'
 import { type ChannelReader, startChannelsApi, until } from './channels-fixtures.ts'
 import { conversationsPath, type ConversationJson, type MessageJson } from './conversations-fixtures.ts'
 import { testDb, type TestApi } from './harness.ts'
@@ -295,31 +295,183 @@ describe('Telegram', () => {
 	})
 })
 
-test('WhatsApp: the question goes through the Cloud API; a Persian digit rates', async () => {
-	const number = whatsapp.addNumber()
-	const created = await api.request('POST', channelsPath(), {
-		headers: team.owner.auth,
-		body: {
-			kind: 'whatsapp',
-			name: 'WhatsApp',
-			settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId },
-			credentials: { accessToken: number.accessToken, appSecret },
-		},
+describe('WhatsApp', () => {
+	type Row = { id: string; title: string }
+	type Sent = {
+		to: string
+		type: string
+		text?: { body: string }
+		interactive?: { type: string; body: { text: string }; action: { button: string; sections: Array<{ rows: Row[] }> } }
+	}
+
+	/** A WhatsApp number with its channel asking for ratings, and what its customer sends it. */
+	async function surveyedNumber(customer: { waId: string; name: string }) {
+		const number = whatsapp.addNumber()
+		const created = await api.request('POST', channelsPath(), {
+			headers: team.owner.auth,
+			body: {
+				kind: 'whatsapp',
+				name: `WhatsApp ${number.phoneNumberId}`,
+				settings: { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId },
+				credentials: { accessToken: number.accessToken, appSecret },
+			},
+		})
+		expect(created.status, JSON.stringify(created.body)).toBe(201)
+		const channel = created.body as { id: string; webhook: { url: string } }
+		const webhook = `${api.url}${new URL(channel.webhook.url).pathname}`
+		await switchSurvey(channel.id, true)
+		const post = async (payload: unknown) => expect((await whatsapp.postWebhook(webhook, appSecret, payload)).status).toBe(200)
+		return {
+			channelId: channel.id,
+			write: (text: string) => post(inboundText(number.phoneNumberId, customer, text)),
+			tap: (row: Row, listWamid: string) => post(inboundListReply(number.phoneNumberId, customer, row, listWamid)),
+			/** The survey's question as the Cloud API got it (the first message of `type` to this number). */
+			sent: async (type: 'text' | 'interactive') =>
+				(
+					await whatsapp.waitFor(
+						(request) => request.method === 'POST' && request.path.endsWith(`/${number.phoneNumberId}/messages`) && (request.body as Sent).type === type,
+					)
+				).body as Sent,
+		}
+	}
+
+	const questionOf = async (conversationId: string) => {
+		const [survey] = await surveysOf(conversationId)
+		return testDb().selectFrom('messages').selectAll().where('id', '=', String(survey!.questionMessageId)).executeTakeFirstOrThrow()
+	}
+	const incoming = (messages: MessageJson[]) => messages.filter((message) => message.direction === 'incoming').map((message) => message.body)
+
+	test('inside the customer’s window the question is a list of the ratings in the workspace’s language; a tap rates, the next text comments, neither reopens', async () => {
+		const customer = { waId: '201001234567', name: 'Mona' }
+		const number = await surveyedNumber(customer)
+		await number.write('Bonjour')
+		await testDb().updateTable('workspaces').set({ defaultLocale: 'fr-x' }).where('id', '=', team.workspace.id).execute()
+		let list: Sent
+		const conversation = await resolvedWithQuestion(number.channelId, async () => {
+			list = await number.sent('interactive')
+			return list.interactive!.body.text
+		}).finally(() => testDb().updateTable('workspaces').set({ defaultLocale: 'en-us' }).where('id', '=', team.workspace.id).execute())
+		const question = await questionOf(conversation.id)
+		expect(list!).toMatchObject({ to: customer.waId, type: 'interactive', interactive: { type: 'list', action: { button: 'Noter notre aide' } } })
+		expect(list!.interactive!.body.text).toMatch(/^Comment évaluez-vous notre aide \? Choisissez une note dans la liste/)
+		expect(list!.interactive!.action.sections).toEqual([
+			{
+				rows: [
+					{ id: `satisfaction:${question.id}:5`, title: '5 — Très bien' },
+					{ id: `satisfaction:${question.id}:4`, title: '4 — Bien' },
+					{ id: `satisfaction:${question.id}:3`, title: '3 — Correct' },
+					{ id: `satisfaction:${question.id}:2`, title: '2 — Décevant' },
+					{ id: `satisfaction:${question.id}:1`, title: '1 — Très décevant' },
+				],
+			},
+		])
+		expect(question.externalId).toMatch(/^wamid\./)
+
+		await number.tap(list!.interactive!.action.sections[0]!.rows[1]!, question.externalId!)
+		await threadOnceHas(conversation.number, 2)
+		expect(await statusOf(conversation.id)).toBe('resolved')
+		expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 4 })
+
+		await number.write('Rapide et aimable')
+		const thread = await threadOnceHas(conversation.number, 3)
+		expect(await statusOf(conversation.id)).toBe('resolved')
+		expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'commented', rating: 4, comment: 'Rapide et aimable' })
+		// The thread shows the row the customer tapped as they saw it.
+		expect(incoming(thread)).toEqual(['Bonjour', '4 — Bien', 'Rapide et aimable'])
+		expect(activities(thread).slice(-2)).toEqual([
+			{ key: 'activity.satisfactionRated', values: { rating: '4' } },
+			{ key: 'activity.satisfactionCommented', values: { comment: 'Rapide et aimable' } },
+		])
 	})
-	const channel = created.body as { id: string; webhook: { url: string } }
-	const webhook = `${api.url}${new URL(channel.webhook.url).pathname}`
-	await switchSurvey(channel.id, true)
-	const customer = { waId: '201001234567', name: 'Mona' }
-	await whatsapp.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, 'Hi'))
-	const conversation = await resolvedWithQuestion(channel.id, async () => {
-		const sent = await whatsapp.waitFor((request) => request.method === 'POST' && request.path.endsWith(`/${number.phoneNumberId}/messages`))
-		expect(sent.body).toMatchObject({ to: customer.waId, type: 'text' })
-		return (sent.body as { text: { body: string } }).text.body
+
+	test('a typed digit still rates a listed survey, a tap before the comment changes it; a row of an older survey’s list is an ordinary message', async () => {
+		const number = await surveyedNumber({ waId: '201001234568', name: 'Samir' })
+		await number.write('Hi')
+		let list: Sent
+		const conversation = await resolvedWithQuestion(number.channelId, async () => {
+			list = await number.sent('interactive')
+			return list.interactive!.body.text
+		})
+		const question = await questionOf(conversation.id)
+		const rows = list!.interactive!.action.sections[0]!.rows
+		await number.write('۵')
+		await threadOnceHas(conversation.number, 2)
+		expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 5 })
+		await number.tap(rows[3]!, question.externalId!)
+		await threadOnceHas(conversation.number, 3)
+		expect(await statusOf(conversation.id)).toBe('resolved')
+		expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 2 })
+
+		// Reopened (which ends the rated survey, its rating kept) and resolved again: the first list's rows rate nothing, and a tap on one reopens like any message.
+		expect((await setStatus(conversation.number, 'open')).status).toBe(200)
+		await resolve(conversation.number)
+		await number.tap(rows[0]!, question.externalId!)
+		await threadOnceHas(conversation.number, 4)
+		expect(await statusOf(conversation.id)).toBe('open')
+		expect((await surveysOf(conversation.id)).map((survey) => [survey.status, survey.rating])).toEqual([
+			['closed', 2],
+			['closed', null],
+		])
 	})
-	await whatsapp.postWebhook(webhook, appSecret, inboundText(number.phoneNumberId, customer, '۵'))
-	await threadOnceHas(conversation.number, 2)
-	expect(await statusOf(conversation.id)).toBe('resolved')
-	expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 5 })
+
+	test('outside the customer’s 24-hour window the question is the text naming the digits, as before; a digit rates', async () => {
+		const number = await surveyedNumber({ waId: '201001234569', name: 'Hoda' })
+		await number.write('Hello')
+		const { id } = await reader.firstConversation(number.channelId)
+		await sql`update messages set created_at = now() - interval '24 hours 1 minute' where conversation_id = ${id} and direction = 'incoming'`.execute(testDb())
+		const conversation = await resolvedWithQuestion(number.channelId, async () => {
+			const sent = await number.sent('text')
+			expect(sent.text!.body).toMatch(/^How would you rate our help\? Reply with one digit/)
+			return sent.text!.body
+		})
+		expect(
+			whatsapp.received.filter(
+				(request) =>
+					request.path.endsWith('/messages') && (request.body as Sent | null)?.to === '201001234569' && (request.body as Sent).type === 'interactive',
+			),
+		).toEqual([])
+		await number.write('3')
+		await threadOnceHas(conversation.number, 2)
+		expect(await statusOf(conversation.id)).toBe('resolved')
+		expect((await surveysOf(conversation.id))[0]).toMatchObject({ status: 'rated', rating: 3 })
+	})
+
+	test('the fake Cloud API refuses a list beyond its limits as the real one does', async () => {
+		const number = whatsapp.addNumber()
+		const send = (interactive: unknown) =>
+			fetch(`${whatsapp.url}/v21.0/${number.phoneNumberId}/messages`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${number.accessToken}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '201001234570', type: 'interactive', interactive }),
+			})
+		const list = (rows: Row[], button = 'Rate') => ({ type: 'list', body: { text: 'How was it?' }, action: { button, sections: [{ rows }] } })
+		const rows = (count: number, title = (n: number) => `${n} stars`) => Array.from({ length: count }, (_, n) => ({ id: `row-${n}`, title: title(n) }))
+		expect((await send(list(rows(10)))).status).toBe(200)
+		for (const [interactive, details] of [
+			[list(rows(11)), 'Invalid rows count. Min allowed rows: 1, Max allowed rows: 10'],
+			[list(rows(2, () => 'x'.repeat(25))), 'Row title is too long. Max length is 24'],
+			[list(rows(2), 'A button of 21 chars.'), 'Button title length invalid. Min length: 1, Max length: 20'],
+			[
+				list([
+					{ id: 'same', title: 'One' },
+					{ id: 'same', title: 'Two' },
+				]),
+				'Row id must be unique: same',
+			],
+		] as const) {
+			const refused = await send(interactive)
+			expect(refused.status).toBe(400)
+			expect(await refused.json()).toEqual({
+				error: {
+					message: '(#131009) Parameter value is not valid',
+					type: 'OAuthException',
+					code: 131009,
+					error_data: { messaging_product: 'whatsapp', details },
+					fbtrace_id: expect.any(String),
+				},
+			})
+		}
+	})
 })
 
 test.each(['messenger', 'instagram'] as const)('%s: the question goes through the Send API; a digit rates', async (kind) => {

@@ -5,8 +5,9 @@ import { graphError, graphNotFound, postSignedWebhook } from './graph.ts'
 /**
  * A local WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api) for tests:
  * `GET /{version}/{phone-number-id}` and `POST /{version}/{phone-number-id}/messages` with a Bearer
- * token, Graph's error bodies `{ error: { message, type, code, error_subcode, fbtrace_id } }`, and
- * webhooks signed as Meta signs them (`X-Hub-Signature-256`, HMAC-SHA256 of the body with the app secret).
+ * token (text, media, templates, and interactive lists and reply buttons checked against the API's
+ * limits), Graph's error bodies `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`,
+ * and webhooks signed as Meta signs them (`X-Hub-Signature-256`, HMAC-SHA256 of the body with the app secret).
  */
 export type WhatsAppFake = FakeServer & {
 	/** A business number this fake serves, with the token that may use it. */
@@ -44,6 +45,77 @@ const approvedTemplates = [
 ]
 
 const notFound = graphNotFound
+
+/** The Cloud API's refusal of a parameter's value: code 131009, what is wrong in `error_data.details`. */
+function invalidParameter(details: string): Answer {
+	const answer = graphError(400, 131009, '(#131009) Parameter value is not valid')
+	const { error } = answer.body as { error: Record<string, unknown> }
+	return { ...answer, body: { error: { ...error, error_data: { messaging_product: 'whatsapp', details } } } }
+}
+
+type Interactive = {
+	type?: string
+	body?: { text?: string }
+	footer?: { text?: string }
+	action?: {
+		button?: string
+		sections?: Array<{ title?: string; rows?: Array<{ id?: string; title?: string; description?: string }> }>
+		buttons?: Array<{ type?: string; reply?: { id?: string; title?: string } }>
+	}
+}
+
+/**
+ * Why the Cloud API would refuse an interactive message, or null. A list: body up to 1 024 characters, a button of
+ * up to 20, 1 to 10 sections with 1 to 10 rows in all, ids up to 200 and unique, titles up to 24, descriptions up
+ * to 72, a title for each section when there are several. Reply buttons: 1 to 3, ids up to 256, titles up to 20.
+ */
+function interactiveRefusal(interactive: Interactive | undefined): Answer | null {
+	if (interactive?.type !== 'list' && interactive?.type !== 'button')
+		return graphError(400, 100, "(#100) Param interactive['type'] must be one of {LIST, BUTTON}.")
+	const text = interactive.body?.text
+	if (!text) return graphError(400, 100, "(#100) The parameter interactive['body']['text'] is required.")
+	if (text.length > 1024) return invalidParameter('Body text is too long. Max length is 1024')
+	if ((interactive.footer?.text?.length ?? 0) > 60) return invalidParameter('Footer text is too long. Max length is 60')
+	const ids = new Set<string>()
+	const uniqueId = (id: string | undefined, limit: number, what: string) => {
+		if (!id) return invalidParameter(`${what} id is required`)
+		if (id.length > limit) return invalidParameter(`${what} id is too long. Max length is ${limit}`)
+		if (ids.has(id)) return invalidParameter(`${what} id must be unique: ${id}`)
+		ids.add(id)
+		return null
+	}
+	if (interactive.type === 'button') {
+		const buttons = interactive.action?.buttons ?? []
+		if (buttons.length < 1 || buttons.length > 3) return invalidParameter('Invalid buttons count. Min allowed buttons: 1, Max allowed buttons: 3')
+		for (const button of buttons) {
+			const refused = uniqueId(button.reply?.id, 256, 'Button')
+			if (refused) return refused
+			if (!button.reply?.title) return invalidParameter('Button title is required')
+			if (button.reply.title.length > 20) return invalidParameter('Button title length invalid. Min length: 1, Max length: 20')
+		}
+		return null
+	}
+	const button = interactive.action?.button
+	if (!button) return graphError(400, 100, "(#100) The parameter interactive['action']['button'] is required.")
+	if (button.length > 20) return invalidParameter('Button title length invalid. Min length: 1, Max length: 20')
+	const sections = interactive.action?.sections ?? []
+	if (sections.length < 1 || sections.length > 10) return invalidParameter('Invalid sections count. Min allowed sections: 1, Max allowed sections: 10')
+	const rows = sections.flatMap((section) => section.rows ?? [])
+	if (sections.some((section) => !section.rows?.length) || rows.length > 10)
+		return invalidParameter('Invalid rows count. Min allowed rows: 1, Max allowed rows: 10')
+	for (const section of sections) {
+		if (sections.length > 1 && !section.title) return invalidParameter('Section title is required when there are multiple sections')
+		if ((section.title?.length ?? 0) > 24) return invalidParameter('Section title is too long. Max length is 24')
+	}
+	for (const row of rows) {
+		const refused = uniqueId(row.id, 200, 'Row')
+		if (refused) return refused
+		if (!row.title) return invalidParameter('Row title is required')
+		if (row.title.length > 24) return invalidParameter('Row title is too long. Max length is 24')
+		if ((row.description?.length ?? 0) > 72) return invalidParameter('Row description is too long. Max length is 72')
+	}
+	return null
+}
 
 /** `port` 0 takes any free one; the browser tests give the one the e2e server was told. */
 export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
@@ -117,10 +189,12 @@ export async function startWhatsAppFake(port = 0): Promise<WhatsAppFake> {
 		if (!messages && request.method === 'GET')
 			return { status: 200, body: { display_phone_number: number.displayPhoneNumber, verified_name: 'Acme Support', id } }
 		if (messages && request.method === 'POST') {
-			const body = request.body as { messaging_product?: string; to?: string; type?: string; text?: { body?: string } }
+			const body = request.body as { messaging_product?: string; to?: string; type?: string; text?: { body?: string }; interactive?: Interactive }
 			if (body?.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.')
 			if (!body.to || !/^\d{6,15}$/.test(body.to)) return graphError(400, 131030, '(#131030) Recipient phone number not in allowed list')
 			if (body.type === 'text' && !body.text?.body) return graphError(400, 100, '(#100) Param text[body] is required.')
+			const refused = body.type === 'interactive' ? interactiveRefusal(body.interactive) : null
+			if (refused) return refused
 			const sentMedia =
 				body.type && ['image', 'audio', 'video', 'document'].includes(body.type) ? (body as Record<string, { id?: string } | undefined>)[body.type] : undefined
 			if (sentMedia && !media.has(sentMedia.id ?? '')) return graphError(400, 131053, '(#131053) Media upload error: the media id is not valid')
@@ -185,6 +259,27 @@ export function inboundText(
 			},
 		],
 	}
+}
+
+/** A webhook with a customer's tap on a row of one of our lists (`context.id`: that list's wamid), as the Cloud API sends it. */
+export function inboundListReply(
+	phoneNumberId: string,
+	from: { waId: string; name: string },
+	row: { id: string; title: string; description?: string },
+	listWamid: string,
+	id = `wamid.${crypto.randomBytes(12).toString('base64url')}`,
+) {
+	const webhook = inboundText(phoneNumberId, from, '', id)
+	const value = webhook.entry[0]!.changes[0]!.value
+	const message = {
+		context: { from: '15550100', id: listWamid },
+		from: from.waId,
+		id,
+		timestamp: String(Math.floor(Date.now() / 1000)),
+		type: 'interactive',
+		interactive: { type: 'list_reply', list_reply: row },
+	}
+	return { ...webhook, entry: [{ ...webhook.entry[0]!, changes: [{ field: 'messages', value: { ...value, messages: [message] } }] }] }
 }
 
 /** A webhook with one customer's media message (`image`, `document`, `audio`, `video`, `sticker`), as the Cloud API sends it. */

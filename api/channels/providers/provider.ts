@@ -42,6 +42,8 @@ export type InboundEvent =
 			locale?: Locale
 			/** Files that came with it, fetched in the job through the provider's `fetchAttachment`. */
 			attachments?: InboundAttachment[]
+			/** The row the customer tapped in a list of ours (WhatsApp's `list_reply`): `body` is its title. */
+			choice?: TappedChoice
 	  }
 	| {
 			/** The fate of one of our outgoing messages (by the provider's id of it). A status never goes backwards (read stays read). */
@@ -93,8 +95,23 @@ export type WebhookRequest = {
  */
 export type WebhookVerdict = { verdict: 'accept' } | { verdict: 'respond'; status: number; body: string } | { verdict: 'refuse'; status: 401 | 403 }
 
-/** An outgoing message: text (with a file: its caption), or (WhatsApp) an approved template with its body parameters. */
-export type OutgoingMessage = { to: string; body: string; template?: { name: string; language: string; parameters: string[] }; attachment?: OutgoingAttachment }
+/**
+ * An outgoing message: text (with a file: its caption), or (WhatsApp) an approved template with its body parameters,
+ * or the text with `choices` to tap (where the provider `sendsChoices`).
+ */
+export type OutgoingMessage = {
+	to: string
+	body: string
+	template?: { name: string; language: string; parameters: string[] }
+	attachment?: OutgoingAttachment
+	choices?: OutgoingChoices
+}
+
+/** A list the customer opens with `button` and taps one row of; a row's `id` comes back with the tap. */
+export type OutgoingChoices = { button: string; rows: Array<{ id: string; title: string; description?: string }> }
+
+/** A row of our list the customer tapped: its id and the title they saw. */
+export type TappedChoice = { id: string; title: string }
 
 /** A file an agent sends: what it is, and its bytes, read when the provider uploads them. */
 export type OutgoingAttachment = { kind: AttachmentKind; filename: string; contentType: string; size: number; read: () => Promise<Blob> }
@@ -126,6 +143,8 @@ export type ChannelProvider = {
 	 * it only a template may (`listTemplates`). Undefined: no window.
 	 */
 	replyWindowMs?: number
+	/** Sends a message's `choices` as a list to tap (WhatsApp's interactive list): a session message, inside the reply window only. */
+	sendsChoices?: boolean
 	/** The approved message templates (WhatsApp), for replies outside the window and for campaigns. */
 	listTemplates?: (channel: ProviderChannel, config: ProviderConfig) => Promise<MessageTemplate[]>
 	/** Who a customer is, for a provider whose webhooks name nobody (Meta's User Profile API): asked once, when they first write. */

@@ -1,6 +1,14 @@
 import { downloadFile } from './download.ts'
 import { graphCall, isMetaCdn, verifyMetaWebhook } from './graph.ts'
-import { type ChannelProvider, type Described, type InboundAttachment, type InboundEvent, type ProviderConfig, ProviderError } from './provider.ts'
+import {
+	type ChannelProvider,
+	type Described,
+	type InboundAttachment,
+	type InboundEvent,
+	type ProviderConfig,
+	ProviderError,
+	type TappedChoice,
+} from './provider.ts'
 
 /**
  * The WhatsApp Cloud API (Meta's Graph API for one business phone number): the number's id and
@@ -21,7 +29,16 @@ type WhatsAppValue = {
 	}>
 }
 type WhatsAppMedia = { id?: string; mime_type?: string; sha256?: string; caption?: string; filename?: string }
-type WhatsAppMessage = { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string } } & Partial<Record<MediaType, WhatsAppMedia>>
+type WhatsAppChoice = { id?: string; title?: string }
+type WhatsAppMessage = {
+	id?: string
+	from?: string
+	timestamp?: string
+	type?: string
+	text?: { body?: string }
+	/** A tap on a row of our list (`list_reply`) or a button of ours (`button_reply`). */
+	interactive?: { type?: string; list_reply?: WhatsAppChoice; button_reply?: WhatsAppChoice }
+} & Partial<Record<MediaType, WhatsAppMedia>>
 type MediaType = 'image' | 'document' | 'audio' | 'video' | 'sticker'
 export type WhatsAppWebhook = { object?: string; entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppValue }> }> }
 
@@ -57,16 +74,25 @@ function attachmentOf(message: WhatsAppMessage): InboundAttachment | null {
 	return { kind, ref: media.id, filename: media.filename || filename, contentType: media.mime_type ?? null, size: null }
 }
 
-/** What a customer's message says: its text, or a file's caption; other kinds (a location, contacts) are named. */
+/** The row or button of ours a customer tapped, with the title they saw. */
+function choiceOf(message: WhatsAppMessage): TappedChoice | null {
+	const tapped = message.type === 'interactive' ? (message.interactive?.list_reply ?? message.interactive?.button_reply) : undefined
+	return tapped?.id ? { id: tapped.id, title: tapped.title ?? '' } : null
+}
+
+/** What a customer's message says: its text, a file's caption, or the title they tapped; other kinds (a location, contacts) are named. */
 function bodyOf(message: WhatsAppMessage): string {
 	if (message.type === 'text') return message.text?.body ?? ''
 	if (isMediaType(message.type)) return message[message.type]?.caption ?? ''
+	const choice = choiceOf(message)
+	if (choice) return choice.title
 	return `[${message.type ?? 'message'}]`
 }
 
 export const whatsappProvider: ChannelProvider = {
 	kind: 'whatsapp',
 	replyWindowMs: 24 * 60 * 60 * 1000,
+	sendsChoices: true,
 
 	async validateCredentials(channel, config) {
 		const number = await graphCall<{ display_phone_number?: string; verified_name?: string }>(
@@ -109,6 +135,7 @@ export const whatsappProvider: ChannelProvider = {
 					if (!message.id || !message.from) continue
 					const name = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name ?? null
 					const attachment = attachmentOf(message)
+					const choice = choiceOf(message)
 					events.push({
 						type: 'message',
 						externalId: message.id,
@@ -116,6 +143,7 @@ export const whatsappProvider: ChannelProvider = {
 						body: bodyOf(message),
 						sentAt: new Date(Number(message.timestamp) * 1000),
 						...(attachment ? { attachments: [attachment] } : {}),
+						...(choice ? { choice } : {}),
 					})
 				}
 				for (const status of value.statuses ?? []) {
@@ -184,7 +212,12 @@ export const whatsappProvider: ChannelProvider = {
 						components: [{ type: 'body', parameters: message.template.parameters.map((text) => ({ type: 'text', text })) }],
 					},
 				}
-			: { type: 'text', text: { preview_url: false, body: message.body } }
+			: message.choices
+				? {
+						type: 'interactive',
+						interactive: { type: 'list', body: { text: message.body }, action: { button: message.choices.button, sections: [{ rows: message.choices.rows }] } },
+					}
+				: { type: 'text', text: { preview_url: false, body: message.body } }
 		const sent = await post(payload)
 		return { externalId: sent.messages?.[0]?.id ?? null, status: 'sent' }
 	},
