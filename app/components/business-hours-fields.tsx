@@ -1,3 +1,4 @@
+import { Fragment } from 'react'
 import { Info } from 'luxon'
 import { useTranslation } from 'react-i18next'
 import { FieldErrors } from '#app/components/ui/field.tsx'
@@ -20,59 +21,53 @@ export function BusinessHoursFields({ values, refused, locale }: { values: Hours
 	const errorsOf = (field: string) => refused?.fields[field] ?? []
 	return (
 		<>
-			<table className={styles.table}>
-				<thead>
-					<tr>
-						<th scope="col">{t('hours.day')}</th>
-						<th scope="col">{t('hours.open')}</th>
-						<th scope="col">{t('hours.firstRange')}</th>
-						<th scope="col">{t('hours.secondRange')}</th>
-					</tr>
-				</thead>
-				<tbody>
-					{values.days.map((day, index) => {
-						const dayErrors = [
-							...errorsOf(`days.${index}`),
-							...[0, 1].flatMap((range) => [...errorsOf(`days.${index}.${range}.from`), ...errorsOf(`days.${index}.${range}.to`)]),
-						]
-						const name = weekdays[index] ?? ''
-						return (
-							<tr key={index}>
-								<th scope="row">{name}</th>
-								<td>
-									<input type="checkbox" name={`days.${index}.open`} defaultChecked={day.open} aria-label={t('hours.openOn', { day: name })} />
-								</td>
-								{day.ranges.map((range, rangeIndex) => (
-									<td key={rangeIndex}>
-										<span className={styles.range}>
-											{(['from', 'to'] as const).map((end) => {
-												const field = `days.${index}.${rangeIndex}.${end}`
-												return (
-													<input
-														key={end}
-														type="time"
-														name={field}
-														defaultValue={range[end]}
-														className={styles.time}
-														aria-label={t(`hours.${end}`, { day: name, range: rangeIndex + 1 })}
-														aria-invalid={errorsOf(field).length > 0 ? true : undefined}
-														aria-describedby={dayErrors.length > 0 ? `hours-day-${index}-errors` : undefined}
-													/>
-												)
-											})}
-										</span>
-									</td>
-								))}
-								{dayErrors.length > 0 ? (
-									<td>
-										<FieldErrors id={`hours-day-${index}-errors`} errors={dayErrors} />
-									</td>
-								) : null}
-							</tr>
-						)
-					})}
-				</tbody>
-			</table>
+			<p id="hours-days-help" className={fieldStyles.help}>
+				{t('hours.daysHelp')}
+			</p>
+			<ul className={styles.days} aria-describedby="hours-days-help">
+				{values.days.map((day, index) => {
+					const dayErrors = [
+						...errorsOf(`days.${index}`),
+						...[0, 1].flatMap((range) => [...errorsOf(`days.${index}.${range}.from`), ...errorsOf(`days.${index}.${range}.to`)]),
+					]
+					const name = weekdays[index] ?? ''
+					return (
+						// Each day a block: its name, then its ranges, which wrap under the name on a phone.
+						<li key={index} className={styles.day}>
+							<label className={styles.dayName}>
+								<input type="checkbox" name={`days.${index}.open`} defaultChecked={day.open} aria-label={t('hours.openOn', { day: name })} />
+								{name}
+							</label>
+							{day.ranges.map((range, rangeIndex) => (
+								<span key={rangeIndex} className={styles.range}>
+									{(['from', 'to'] as const).map((end) => {
+										const field = `days.${index}.${rangeIndex}.${end}`
+										return (
+											<Fragment key={end}>
+												{end === 'to' ? <span aria-hidden="true">–</span> : null}
+												<input
+													type="time"
+													name={field}
+													defaultValue={range[end]}
+													className={styles.time}
+													aria-label={t(`hours.${end}`, { day: name, range: rangeIndex + 1 })}
+													aria-invalid={errorsOf(field).length > 0 ? true : undefined}
+													aria-describedby={dayErrors.length > 0 ? `hours-day-${index}-errors` : undefined}
+												/>
+											</Fragment>
+										)
+									})}
+								</span>
+							))}
+							{dayErrors.length > 0 ? (
+								<div className={styles.dayErrors}>
+									<FieldErrors id={`hours-day-${index}-errors`} errors={dayErrors} />
+								</div>
+							) : null}
+						</li>
+					)
+				})}
+			</ul>
 			<div className={fieldStyles.field}>
 				<label htmlFor="holidays" className={fieldStyles.label}>
 					{t('hours.holidays')}

@@ -69,3 +69,22 @@ test('without JavaScript an owner gives a channel its own hours through a refusa
 	await expect(page.getByText('Website: تم حفظ ساعات العمل.')).toBeVisible()
 	expect(await channelHours()).toBeNull()
 })
+
+// At 390 px each day is a block whose ranges wrap under its name: a day's second range is on screen, the page does not scroll sideways.
+for (const lang of ['en-us', 'ar-eg'] as const) {
+	test(`at 390 px in ${lang} the workspace’s and the channel’s hours fit the phone`, async ({ page, context, request, baseURL }) => {
+		const link = await linkChannelOf(request)
+		await signIn(context, baseURL!, link.owner.token)
+		await page.setViewportSize({ width: 390, height: 844 })
+		const secondRange = lang === 'en-us' ? 'Sunday, range 2: closes' : 'الأحد، الفترة 2: يغلق'
+		for (const path of [`/${lang}/dashboard/settings/workspaces?edit=${link.workspace.id}`, `/${lang}/dashboard/settings/channels/${link.channelId}`]) {
+			await page.goto(path)
+			const input = page.getByLabel(secondRange)
+			const box = await input.boundingBox()
+			expect(box, path).not.toBeNull()
+			expect(box!.x, path).toBeGreaterThanOrEqual(0)
+			expect(box!.x + box!.width, path).toBeLessThanOrEqual(390)
+			expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390)
+		}
+	})
+}
