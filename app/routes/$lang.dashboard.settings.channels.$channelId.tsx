@@ -309,6 +309,7 @@ export default function EditChannel() {
 				</h2>
 				<AutoRepliesForm
 					replies={channel.autoReplies}
+					linkPage={channel.kind === 'link'}
 					refused={reply && 'refused' in reply && reply.intent === 'autoReplies' ? reply.refused : undefined}
 					pending={pending}
 				/>
