@@ -33,7 +33,10 @@ const autoReply = z.object({
 const autoRepliesAnswer = answerSchema<AutoReplies>()(
 	z
 		.object({ away: autoReply, greeting: autoReply })
-		.openapi('AutoReplies', { description: 'The away message (first message of a closed period) and the greeting (first message of a new conversation).' }),
+		.openapi('AutoReplies', {
+			description:
+				'The away message (first message of a closed period; a chat link’s page also shows its text while closed, sent or not) and the greeting (first message of a new conversation).',
+		}),
 )
 
 const channelAnswer = answerSchema<ChannelJson>()(

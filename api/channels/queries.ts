@@ -91,7 +91,8 @@ export function channelJson(row: PublicChannel): ChannelJson {
 
 /** A link channel's settings, with defaults for what an older row does not have. */
 export function linkSettingsOf(row: Pick<Channel, 'settings'>): LinkSettings {
-	const parsed = linkSettingsSchema.partial().safeParse(row.settings)
+	// A key of an older version (the away message of migration 0036) is left out, not a reason to drop the rest.
+	const parsed = linkSettingsSchema.partial().strip().safeParse(row.settings)
 	return { ...defaultLinkSettings, ...(parsed.success ? parsed.data : {}) }
 }
 

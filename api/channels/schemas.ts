@@ -3,7 +3,7 @@ import { channelKinds } from '#api/db/schema.ts'
 import { autoRepliesSchema } from '#common/auto-replies.ts'
 import { businessHoursSchema } from '#common/business-hours.ts'
 
-export const limits = { name: 80, slug: 50, greeting: 500, awayMessage: 500, campaignRate: 1000 }
+export const limits = { name: 80, slug: 50, greeting: 500, campaignRate: 1000 }
 
 /** A link page's address `/{lang}/c/{slug}`: lower-case letters, digits and single hyphens between them. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -28,14 +28,12 @@ export const linkSettingsSchema = z
 		greeting: z.string().trim().max(limits.greeting),
 		askName: z.boolean(),
 		askEmail: z.boolean(),
-		/** Said beside the chat, e.g. business hours or when the team usually answers. */
-		awayMessage: z.string().trim().max(limits.awayMessage),
 	})
 	.strict()
 
 export type LinkSettings = z.output<typeof linkSettingsSchema>
 
-export const defaultLinkSettings: LinkSettings = { greeting: '', askName: false, askEmail: false, awayMessage: '' }
+export const defaultLinkSettings: LinkSettings = { greeting: '', askName: false, askEmail: false }
 
 /** Only the kind, read first: a kind of a later issue is refused (422) before its other fields are looked at. */
 export const channelKindBody = z.object({ kind: z.enum(channelKinds) })

@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely'
 import { attachmentsOfMessage, type AttachmentJson } from '#api/attachments/queries.ts'
 import { linkSettingsOf } from '#api/channels/queries.ts'
+import { autoRepliesOf, replyText } from '#common/auto-replies.ts'
 import { hoursOf, isOpen, nextOpening } from '#common/business-hours.ts'
+import { type Locale } from '#locales/languages.ts'
 import { type Channel, type Database, type MessageDirection } from '#api/db/schema.ts'
 import { surveyDays } from '#api/satisfaction/surveys.ts'
 
@@ -14,7 +16,8 @@ export type LinkPageJson = {
 	businessName: string
 	logoColor: string
 	greeting: string
-	awayMessage: string
+	/** The away auto-reply's words in the page's language: shown while closed, whether or not the reply is sent; null when it has none. */
+	awayText: string | null
 	askName: boolean
 	askEmail: boolean
 	/** Issue 31: the team is out of its business hours now (the channel's, else the workspace's). */
@@ -52,19 +55,25 @@ export type VisitorThreadJson = {
 
 export type LinkChannel = { channel: Channel; page: LinkPageJson }
 
-/** The enabled link channel of `slug` with its workspace's name, or undefined (unknown and switched off alike). */
-export async function findLinkChannel(db: Executor, slug: string): Promise<LinkChannel | undefined> {
+/** The enabled link channel of `slug` with its workspace's name, or undefined (unknown and switched off alike); its page in `locale`. */
+export async function findLinkChannel(db: Executor, slug: string, locale: Locale): Promise<LinkChannel | undefined> {
 	const row = await db
 		.selectFrom('channels')
 		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
 		.selectAll('channels')
-		.select(['workspaces.name as businessName', 'workspaces.logoColor', 'workspaces.timezone', 'workspaces.businessHours as workspaceHours'])
+		.select([
+			'workspaces.name as businessName',
+			'workspaces.logoColor',
+			'workspaces.timezone',
+			'workspaces.businessHours as workspaceHours',
+			'workspaces.defaultLocale',
+		])
 		.where('channels.slug', '=', slug)
 		.where('channels.kind', '=', 'link')
 		.where('channels.enabled', '=', true)
 		.executeTakeFirst()
 	if (!row) return undefined
-	const { businessName, logoColor, timezone, workspaceHours, ...channel } = row
+	const { businessName, logoColor, timezone, workspaceHours, defaultLocale, ...channel } = row
 	const settings = linkSettingsOf(channel)
 	const hours = hoursOf(channel.businessHours, workspaceHours)
 	const now = new Date()
@@ -77,7 +86,7 @@ export async function findLinkChannel(db: Executor, slug: string): Promise<LinkC
 			businessName,
 			logoColor,
 			greeting: settings.greeting,
-			awayMessage: settings.awayMessage,
+			awayText: replyText(autoRepliesOf(channel.autoReplies).away, locale, defaultLocale) || null,
 			askName: settings.askName,
 			askEmail: settings.askEmail,
 			closed,

@@ -71,7 +71,7 @@ export function linkRouter({ db, realtime, config }: ApiContext): Router {
 
 	async function requireLink(req: Request) {
 		const { slug } = parseParams(req, linkParams, linkNotFound)
-		const link = await findLinkChannel(db, slug)
+		const link = await findLinkChannel(db, slug, req.locale)
 		if (!link) throw linkNotFound()
 		return link
 	}

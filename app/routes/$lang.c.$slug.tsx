@@ -205,9 +205,10 @@ export default function LinkChat() {
 							{away}
 						</p>
 					) : null}
-					{page.awayMessage ? (
+					{/* Out of hours, the away auto-reply's words, in the page's language where the owner translated them. */}
+					{away && page.awayText ? (
 						<p className={styles.away} dir="auto">
-							{page.awayMessage}
+							{page.awayText}
 						</p>
 					) : null}
 				</section>

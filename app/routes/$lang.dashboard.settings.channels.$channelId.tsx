@@ -18,6 +18,8 @@ import { replaceCredentialsSchema } from '#app/components/channels/connect-chann
 import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { ChannelTeamForm } from '#app/components/channels/channel-team-form.tsx'
 import { AutoRepliesForm, autoRepliesOfForm } from '#app/components/channels/auto-replies-form.tsx'
+import { ChannelHoursForm } from '#app/components/channels/channel-hours-form.tsx'
+import { saveHoursForm } from '#app/.server/business-hours.ts'
 import { autoRepliesSchema } from '#common/auto-replies.ts'
 import { channelTeamSchema } from '#app/components/channels/channel-team-form.schema.ts'
 import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisfaction-form.tsx'
@@ -57,6 +59,9 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('ui.editTitle', { name: channel.name }),
 		locale,
 		channel,
+		// The workspace's hours: what "the workspace's" means, and where its own hours start from.
+		workspaceHours: user.workspace.businessHours,
+		timezone: user.workspace.timezone,
 		teams: teams.map((team) => ({ id: team.id, name: team.name })),
 		// A link channel's settings, as the API answers them (defaults filled in).
 		settings: channel.settings as LinkSettings,
@@ -73,6 +78,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (form.get('intent') === 'team') return saveTeam(args, form)
 	if (form.get('intent') === 'satisfaction') return saveSatisfaction(args, form)
 	if (form.get('intent') === 'autoReplies') return saveAutoReplies(args, form)
+	if (form.get('intent') === 'businessHours') return saveChannelHours(args, form)
 	// A messaging channel changes its name and switch only (its settings come from the provider).
 	const submission =
 		form.get('kind') === 'messaging' ? parseWithZod(form, { schema: messagingChannelSchema }) : parseWithZod(form, { schema: linkChannelSchema })
@@ -191,6 +197,30 @@ async function saveAutoReplies(args: ActionFunctionArgs, form: FormData) {
 	}
 }
 
+/** The channel's business hours: the workspace's (null) or its own; refused beside their fields, as typed. */
+async function saveChannelHours(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	let saved: ChannelJson | undefined
+	const refused = await saveHoursForm(form, {
+		intent: 'businessHours',
+		locale,
+		request: args.request,
+		save: async (businessHours) => {
+			try {
+				saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { businessHours })
+			} catch (error) {
+				if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+				throw error
+			}
+		},
+	})
+	if (refused || !saved) return refused
+	return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, {
+		type: 'success',
+		title: (await channelsT(locale))('hours.saved', { name: saved.name }),
+	})
+}
+
 // Where each provider's webhook is set: Telegram's by us, Meta's pasted into its App Dashboard.
 const webhookHelp = {
 	link: 'ui.webhookHelp',
@@ -202,7 +232,7 @@ const webhookHelp = {
 } as const
 
 export default function EditChannel() {
-	const { title, locale, channel, teams, settings, publicUrl, prefix } = useLoaderData<typeof loader>()
+	const { title, locale, channel, teams, settings, publicUrl, prefix, workspaceHours, timezone } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	// Each form shows its own refusal only: the settings', the credentials', the campaign rate's.
 	const resultOf = (intent: string) => (reply && 'result' in reply && reply.intent === intent ? reply.result : undefined)
@@ -279,7 +309,21 @@ export default function EditChannel() {
 				</h2>
 				<AutoRepliesForm
 					replies={channel.autoReplies}
+					linkPage={channel.kind === 'link'}
 					refused={reply && 'refused' in reply && reply.intent === 'autoReplies' ? reply.refused : undefined}
+					pending={pending}
+				/>
+			</section>
+			<section className={styles.section} aria-labelledby="channel-hours-heading">
+				<h2 id="channel-hours-heading" className={styles.sectionTitle}>
+					{t('hours.title')}
+				</h2>
+				<ChannelHoursForm
+					hours={channel.businessHours}
+					workspaceHours={workspaceHours}
+					timezone={timezone}
+					locale={locale}
+					refused={reply && 'refused' in reply && reply.intent === 'businessHours' ? reply.refused : undefined}
 					pending={pending}
 				/>
 			</section>

@@ -5,8 +5,8 @@ import { type LinkChannelValue } from '#app/components/channels/link-channel-for
 import { type Locale } from '#locales/languages.ts'
 
 /** A link channel's form as the API takes it: its page's words and questions are its settings; an empty address is left to the API. */
-export function linkChannelBody({ slug, greeting, awayMessage, askName, askEmail, ...channel }: LinkChannelValue) {
-	return { ...channel, ...(slug ? { slug } : {}), settings: { greeting, awayMessage, askName, askEmail } }
+export function linkChannelBody({ slug, greeting, askName, askEmail, ...channel }: LinkChannelValue) {
+	return { ...channel, ...(slug ? { slug } : {}), settings: { greeting, askName, askEmail } }
 }
 
 /** A messaging channel's form as the API takes it: Meta's ids are its settings, the rest its credentials (a verify token left empty is generated). */

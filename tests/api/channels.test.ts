@@ -42,7 +42,7 @@ describe('channels', () => {
 		const channel = await create({
 			name: ' Website chat ',
 			slug: ` ${slug.toUpperCase()} `,
-			settings: { greeting: 'Hello! How can we help?', askName: true, awayMessage: 'We answer 9–18h.' },
+			settings: { greeting: 'Hello! How can we help?', askName: true },
 		})
 		expect(Object.keys(channel).sort()).toEqual([
 			'autoReplies',
@@ -69,7 +69,7 @@ describe('channels', () => {
 			slug,
 			enabled: true,
 			status: 'active',
-			settings: { greeting: 'Hello! How can we help?', askName: true, askEmail: false, awayMessage: 'We answer 9–18h.' },
+			settings: { greeting: 'Hello! How can we help?', askName: true, askEmail: false },
 		})
 		// Credentials written by a later channel kind still never leave.
 		await testDb().updateTable('channels').set({ credentials: 'secret-credentials', webhookSecret: 'secret-hook' }).where('id', '=', channel.id).execute()
@@ -218,7 +218,7 @@ describe('channels', () => {
 			body: { enabled: false, settings: { askName: true } },
 			headers: team.admin.auth,
 		})
-		expect(edited.body).toMatchObject({ enabled: false, status: 'disabled', settings: { greeting: 'Hi', askName: true, askEmail: true, awayMessage: '' } })
+		expect(edited.body).toMatchObject({ enabled: false, status: 'disabled', settings: { greeting: 'Hi', askName: true, askEmail: true } })
 		const again = await api.request('PATCH', path(team.workspace.id, channel.id), { body: { enabled: true }, headers: team.admin.auth })
 		expect(again.body).toMatchObject({ enabled: true, status: 'active' })
 		expect((await api.request('DELETE', path(team.workspace.id, channel.id), { headers: team.admin.auth })).status).toBe(204)

@@ -131,7 +131,6 @@ export const fieldNames = [
 	'greeting',
 	'askName',
 	'askEmail',
-	'awayMessage',
 	'botToken',
 	'accessToken',
 	'appSecret',

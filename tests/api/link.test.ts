@@ -1,6 +1,8 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Kysely } from 'kysely'
 import { addActivity } from '#api/conversations/inbound.ts'
+import { up } from '#api/db/migrations/0036_link_away_message.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam, type Team } from './workspaces-fixtures.ts'
 
@@ -19,10 +21,16 @@ beforeAll(async () => {
 	team = await createTeam('Link visitors')
 	slug = `visit-${crypto.randomBytes(4).toString('hex')}`
 	const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
-		body: { kind: 'link', name: 'Website', slug, settings: { greeting: 'Welcome!', awayMessage: 'We reply within a day.' } },
+		body: { kind: 'link', name: 'Website', slug, settings: { greeting: 'Welcome!' } },
 		headers: team.owner.auth,
 	})
 	channelId = (created.body as { id: string }).id
+	const away = { enabled: false, text: 'We reply within a day.', translations: { 'fr-x': 'Nous répondons sous un jour.' } }
+	const replies = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/channels/${channelId}`, {
+		body: { autoReplies: { away } },
+		headers: team.owner.auth,
+	})
+	expect(replies.status).toBe(200)
 })
 afterAll(() => api.close())
 
@@ -54,7 +62,7 @@ async function visitorContact(token: string): Promise<string> {
 const gone = { message: 'This chat link does not exist or is switched off.', statusCode: 404, details: null }
 
 describe('the link channel’s public face', () => {
-	test('anyone reads the page of an enabled link: business name, greeting, away message and what the pre-chat form asks', async () => {
+	test('anyone reads the page of an enabled link: business name, greeting, the away reply’s words and what the pre-chat form asks', async () => {
 		const response = await api.request('GET', `/v1/link/${slug.toUpperCase()}`)
 		expect(response.status).toBe(200)
 		expect(response.body).toEqual({
@@ -63,13 +71,63 @@ describe('the link channel’s public face', () => {
 			businessName: 'Link visitors',
 			logoColor: expect.any(String),
 			greeting: 'Welcome!',
-			awayMessage: 'We reply within a day.',
+			awayText: 'We reply within a day.',
 			askName: false,
 			askEmail: false,
 			closed: false,
 			backAt: null,
 			timezone: 'UTC',
 		})
+	})
+
+	test('the away reply’s words come in the page’s language where the owner translated them, else its text', async () => {
+		const french = await api.request('GET', `/v1/link/${slug}`, { headers: { 'Accept-Language': 'fr-x' } })
+		expect(french.body).toMatchObject({ awayText: 'Nous répondons sous un jour.' })
+		const arabic = await api.request('GET', `/v1/link/${slug}`, { headers: { 'Accept-Language': 'ar-eg' } })
+		expect(arabic.body).toMatchObject({ awayText: 'We reply within a day.' })
+	})
+
+	test('migration 0036 folds a page’s older away message into the away auto-reply, losing no words and sending none', async () => {
+		const db = testDb()
+		const channelWith = async (settings: Record<string, unknown>, autoReplies: unknown) => {
+			const created = await api.request('POST', `/v1/workspaces/${team.workspace.id}/channels`, {
+				body: { kind: 'link', name: 'Older', slug: `older-${crypto.randomBytes(4).toString('hex')}` },
+				headers: team.owner.auth,
+			})
+			const id = (created.body as { id: string }).id
+			await db
+				.updateTable('channels')
+				.set({ settings, autoReplies: autoReplies as never })
+				.where('id', '=', id)
+				.execute()
+			return id
+		}
+		const greeting = { greeting: 'Hi', askName: true, askEmail: false }
+		const textless = await channelWith({ ...greeting, awayMessage: ' Back at 9. ' }, null)
+		const worded = await channelWith(
+			{ ...greeting, awayMessage: 'Back at 9.' },
+			{ away: { enabled: true, text: 'We are closed.', translations: { 'fr-x': 'Fermé.' } }, greeting: { enabled: false, text: '', translations: {} } },
+		)
+		const same = await channelWith({ ...greeting, awayMessage: 'Back at 9.' }, { away: { enabled: false, text: 'Back at 9.', translations: {} } })
+		const blank = await channelWith({ ...greeting, awayMessage: '  ' }, null)
+		await up(db as unknown as Kysely<unknown>)
+		const rows = await db.selectFrom('channels').select(['id', 'settings', 'autoReplies']).where('id', 'in', [textless, worded, same, blank]).execute()
+		const of = (id: string) => rows.find((row) => row.id === id)!
+		for (const row of rows) expect(row.settings).toEqual(greeting)
+		// Never sent before: not sent now until the owner switches it on.
+		expect(of(textless).autoReplies).toEqual({ away: { enabled: false, text: 'Back at 9.', translations: {} } })
+		expect(of(worded).autoReplies).toEqual({
+			away: { enabled: true, text: 'We are closed.\n\nBack at 9.', translations: { 'fr-x': 'Fermé.' } },
+			greeting: { enabled: false, text: '', translations: {} },
+		})
+		expect(of(same).autoReplies).toEqual({ away: { enabled: false, text: 'Back at 9.', translations: {} } })
+		expect(of(blank).autoReplies).toBeNull()
+		// The page reads the folded words.
+		const page = await api.request(
+			'GET',
+			`/v1/link/${(await db.selectFrom('channels').select('slug').where('id', '=', textless).executeTakeFirstOrThrow()).slug}`,
+		)
+		expect(page.body).toMatchObject({ greeting: 'Hi', awayText: 'Back at 9.' })
 	})
 
 	test('an unknown or switched-off slug answers 404 on every route, translated', async () => {

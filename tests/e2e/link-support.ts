@@ -18,7 +18,10 @@ export async function visitorWrites(request: APIRequestContext, slug: string, bo
 }
 
 /** An owner with a workspace and a link channel, all through the API. */
-export async function linkChannelOf(request: APIRequestContext, options: { business?: string; settings?: Record<string, unknown> } = {}) {
+export async function linkChannelOf(
+	request: APIRequestContext,
+	options: { business?: string; settings?: Record<string, unknown>; changes?: Record<string, unknown> } = {},
+) {
 	const owner = await registerUser(request)
 	const workspace = await createWorkspace(request, owner.token, options.business ?? 'Acme Support')
 	const slug = `acme-${Math.random().toString(36).slice(2, 10)}`
@@ -28,13 +31,19 @@ export async function linkChannelOf(request: APIRequestContext, options: { busin
 		headers,
 	})
 	if (!created.ok()) throw new Error(`channel failed: ${created.status()} ${await created.text()}`)
+	const channelId = ((await created.json()) as { id: string }).id
+	// What creating does not take (its hours, its auto-replies), set by a change.
+	if (options.changes) {
+		const changed = await request.patch(`/v1/workspaces/${workspace.id}/channels/${channelId}`, { data: options.changes, headers })
+		if (!changed.ok()) throw new Error(`channel change failed: ${changed.status()} ${await changed.text()}`)
+	}
 
 	const conversationsPath = `/v1/workspaces/${workspace.id}/conversations`
 	return {
 		owner,
 		workspace,
 		slug,
-		channelId: ((await created.json()) as { id: string }).id,
+		channelId,
 		/** The workspace's conversations, as the inbox reads them (helper A's API). */
 		async conversations(): Promise<Conversation[]> {
 			const response = await request.get(`${conversationsPath}?status=all`, { headers })

@@ -11,12 +11,17 @@ import { expectAccessible } from './accessibility.ts'
 const sending = { timeout: 20_000 }
 
 const thread = (page: Page) => page.locator('ol li')
+// A link whose team is never open, with an away reply's words (shown on the page, not sent).
+const closedWithAway = (text: string) => ({
+	businessHours: { days: [[], [], [], [], [], [], []], holidays: [] },
+	autoReplies: { away: { enabled: false, text, translations: {} } },
+})
 
 test.describe('the link page with JavaScript', () => {
 	test.slow()
 
 	test('a visitor writes, the inbox has it, a reply arrives live, a note never does, typing shows both ways', async ({ browser, request, baseURL }) => {
-		const link = await linkChannelOf(request, { settings: { greeting: 'Hello! Ask us anything.', askName: true, awayMessage: 'We answer within the hour.' } })
+		const link = await linkChannelOf(request, { settings: { greeting: 'Hello! Ask us anything.', askName: true } })
 		// The visitor has no account: a browser of their own.
 		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.1' } })
 		const page = await visitor.newPage()
@@ -24,7 +29,6 @@ test.describe('the link page with JavaScript', () => {
 		await waitForHydration(page)
 		await expect(page.getByRole('heading', { level: 1, name: 'Acme Support' })).toBeVisible()
 		await expect(page.getByText('Hello! Ask us anything.')).toBeVisible()
-		await expect(page.getByText('We answer within the hour.')).toBeVisible()
 		await expect(page.getByText('No messages yet: say hello!')).toBeVisible()
 		await expectAccessible(page)
 
@@ -101,7 +105,11 @@ test.describe('the link page with JavaScript', () => {
 		request,
 		baseURL,
 	}) => {
-		const link = await linkChannelOf(request, { business: 'Acme Inc.', settings: { greeting: 'Hello! How can we help?', awayMessage: 'Back at 9.' } })
+		const link = await linkChannelOf(request, {
+			business: 'Acme Inc.',
+			settings: { greeting: 'Hello! How can we help?' },
+			changes: closedWithAway('Back at 9.'),
+		})
 		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.3' } })
 		const page = await visitor.newPage()
 		await page.goto(`/ar-eg/c/${link.slug}`)
@@ -214,13 +222,36 @@ test('a visitor sees the team’s files: a picture in place, a document as a lin
 test.describe('the link page without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('in Arabic, the owner’s English greeting and away message keep their full stop at their end', async ({ page, request }) => {
-		const link = await linkChannelOf(request, { business: 'Acme Inc.', settings: { greeting: 'Hello! How can we help?', awayMessage: 'Back at 9.' } })
+	test('in Arabic, the owner’s English greeting and away reply keep their full stop at their end', async ({ page, request }) => {
+		const link = await linkChannelOf(request, {
+			business: 'Acme Inc.',
+			settings: { greeting: 'Hello! How can we help?' },
+			changes: closedWithAway('Back at 9.'),
+		})
 		await page.goto(`/ar-eg/c/${link.slug}`)
 		await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 		expect(await endsOnTheRight(page.getByText('Hello! How can we help?'), 'help?')).toBe(true)
 		expect(await endsOnTheRight(page.getByText('Back at 9.'), '9.')).toBe(true)
 		expect(await endsOnTheRight(page.getByRole('heading', { level: 1 }), 'Inc.')).toBe(true)
+	})
+
+	test('the away reply’s words show while the team is closed, in the page’s language where translated, and not once it is open', async ({ page, request }) => {
+		const changes = closedWithAway('Back at 9.')
+		const link = await linkChannelOf(request, {
+			changes: { ...changes, autoReplies: { away: { ...changes.autoReplies.away, translations: { 'fr-x': 'De retour à 9 h.' } } } },
+		})
+		await page.goto(`/fr-x/c/${link.slug}`)
+		await expect(page.getByText('De retour à 9 h.')).toBeVisible()
+		await page.goto(`/en-us/c/${link.slug}`)
+		await expect(page.getByText('Back at 9.')).toBeVisible()
+		const open = await request.patch(`/v1/workspaces/${link.workspace.id}/channels/${link.channelId}`, {
+			data: { businessHours: null },
+			headers: { Authorization: `Bearer ${link.owner.token}` },
+		})
+		expect(open.status()).toBe(200)
+		await page.reload()
+		await expect(page.getByText('No messages yet: say hello!')).toBeVisible()
+		await expect(page.getByText('Back at 9.')).toHaveCount(0)
 	})
 
 	test('a visitor writes by form posts, the page reloads with the thread and the replies', async ({ page, request }) => {

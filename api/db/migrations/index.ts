@@ -34,6 +34,7 @@ import * as m0032 from './0032_report_teams.ts'
 import * as m0033 from './0033_automation_rules.ts'
 import * as m0034 from './0034_business_hours.ts'
 import * as m0035 from './0035_satisfaction.ts'
+import * as m0036 from './0036_link_away_message.ts'
 import * as m0037 from './0037_report_business_hours.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
@@ -73,5 +74,6 @@ export const migrations: Record<string, Migration> = {
 	'0033_automation_rules': m0033,
 	'0034_business_hours': m0034,
 	'0035_satisfaction': m0035,
+	'0036_link_away_message': m0036,
 	'0037_report_business_hours': m0037,
 }

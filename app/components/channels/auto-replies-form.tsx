@@ -33,7 +33,18 @@ export function autoRepliesOfForm(formData: FormData): AutoReplies {
  * and greeting (first message of a new conversation), each on or off, with a text and optional
  * translations sent to customers whose language the channel knows. Plain inputs: works without JavaScript.
  */
-export function AutoRepliesForm({ replies, refused, pending }: { replies: AutoReplies; refused?: AutoRepliesRefusal; pending: boolean }) {
+export function AutoRepliesForm({
+	replies,
+	refused,
+	pending,
+	linkPage = false,
+}: {
+	replies: AutoReplies
+	refused?: AutoRepliesRefusal
+	pending: boolean
+	/** A chat link's: its page shows the away message's words while closed. */
+	linkPage?: boolean
+}) {
 	const { t } = useTranslation('channels')
 	const values = refused?.values ?? replies
 	const errorsOf = (field: string) => refused?.fields[field] ?? []
@@ -53,6 +64,7 @@ export function AutoRepliesForm({ replies, refused, pending }: { replies: AutoRe
 						</label>
 						<p id={`${kind}-help`} className={fieldStyles.help}>
 							{t(`autoReplies.${kind}.help`)}
+							{kind === 'away' && linkPage ? ` ${t('autoReplies.away.linkHelp')}` : null}
 						</p>
 						<label htmlFor={`${kind}-text`} className={fieldStyles.label}>
 							{t('autoReplies.text')}

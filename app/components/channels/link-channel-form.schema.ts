@@ -7,7 +7,6 @@ export const linkChannelSchema = z.object({
 	// Empty: the API makes one up from the name.
 	slug: z.string().trim().optional(),
 	greeting: z.string().trim().default(''),
-	awayMessage: z.string().trim().default(''),
 	askName: ticked,
 	askEmail: ticked,
 	enabled: ticked,

@@ -57,18 +57,16 @@ export function LinkChannelForm({
 				</p>
 				<ErrorList id={fields.slug.errorId} errors={fields.slug.errors} />
 			</div>
-			{(['greeting', 'awayMessage'] as const).map((name) => (
-				<div key={name} className={field.field}>
-					<label className={field.label} htmlFor={fields[name].id}>
-						{t(`ui.${name}`)}
-					</label>
-					<textarea {...getTextareaProps(fields[name], { ariaDescribedBy: `${fields[name].id}-help` })} maxLength={500} className={field.textarea} />
-					<p id={`${fields[name].id}-help`} className={field.help}>
-						{t(name === 'greeting' ? 'ui.greetingHelp' : 'ui.awayHelp')}
-					</p>
-					<ErrorList id={fields[name].errorId} errors={fields[name].errors} />
-				</div>
-			))}
+			<div className={field.field}>
+				<label className={field.label} htmlFor={fields.greeting.id}>
+					{t('ui.greeting')}
+				</label>
+				<textarea {...getTextareaProps(fields.greeting, { ariaDescribedBy: `${fields.greeting.id}-help` })} maxLength={500} className={field.textarea} />
+				<p id={`${fields.greeting.id}-help`} className={field.help}>
+					{t('ui.greetingHelp')}
+				</p>
+				<ErrorList id={fields.greeting.errorId} errors={fields.greeting.errors} />
+			</div>
 			{(['askName', 'askEmail', 'enabled'] as const).map((name) => (
 				<label key={name} className={styles.check}>
 					<input {...getInputProps(fields[name], { type: 'checkbox' })} />
