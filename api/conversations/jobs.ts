@@ -8,6 +8,7 @@ import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { type DB } from '#api/db/database.ts'
 import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { routeReopened } from '#api/assignment/queue.ts'
+import { triggerAutomation } from '#api/automation/trigger.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 import { questionChoices } from '#api/satisfaction/surveys.ts'
@@ -122,6 +123,9 @@ export async function wakeSnoozed(db: DB, realtime: Realtime, conversationId: st
 		// Back in the open list: to its team's queue if it has no assignee, or one who is away and the workspace says so.
 		const routed = await routeReopened(trx, conversation)
 		const away = routed.activity && (await addActivity(trx, routed.conversation, routed.activity))
+		// The rules hear it as any reopening (and of the assignee the workspace took back from someone away).
+		const unassigned = routed.conversation.assigneeId !== conversation.assigneeId
+		await triggerAutomation(trx, conversation, ['conversation.statusChanged', ...(unassigned ? (['conversation.assigneeChanged'] as const) : [])], { depth: 0 })
 		return { conversation: routed.conversation, messages: away ? [message, away] : [message], before: conversation }
 	})
 	if (!woken) return

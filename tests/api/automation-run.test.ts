@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type AutomationCondition } from '#common/automation.ts'
 import { type Channel } from '#api/db/schema.ts'
+import { wakeSnoozed } from '#api/conversations/jobs.ts'
+import { silentRealtime } from '#api/realtime/publisher.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { createTeam } from './workspaces-fixtures.ts'
 import { addRule, messagesOf, runRules, runsOf, takeJobs, type AutomationRuleJson } from './automation-fixtures.ts'
@@ -345,5 +347,27 @@ describe('order, stop and depth', () => {
 		const jobs = await runRules(conversation.id)
 		expect(jobs.map((job) => job.event)).toEqual(['conversation.statusChanged', 'conversation.resolved'])
 		expect((await runsOf(conversation.id)).map((run) => run.ruleId)).toEqual([onStatus.id, onResolve.id])
+	})
+
+	test('a snooze’s end runs the rules of a status change, as any reopening', async () => {
+		const { channel, rule } = await setUp('Woken')
+		const onStatus = await rule({
+			name: 'Back',
+			event: 'conversation.statusChanged',
+			conditions: [{ kind: 'status', op: 'is', statuses: ['open'] }],
+			actions: [{ kind: 'setPriority', priority: 'high' }],
+		})
+		const conversation = await newConversation(channel)
+		await takeJobs(conversation.id)
+		await testDb()
+			.updateTable('conversations')
+			.set({ status: 'snoozed', snoozedUntil: sql<Date>`now() - interval '1 second'` })
+			.where('id', '=', conversation.id)
+			.execute()
+		await wakeSnoozed(testDb(), silentRealtime, conversation.id)
+		expect((await runRules(conversation.id)).map((job) => job.event)).toEqual(['conversation.statusChanged'])
+		expect((await runsOf(conversation.id)).map((run) => [run.ruleId, run.outcome])).toEqual([[onStatus.id, 'done']])
+		const after = await testDb().selectFrom('conversations').select(['status', 'priority']).where('id', '=', conversation.id).executeTakeFirstOrThrow()
+		expect(after).toEqual({ status: 'open', priority: 3 })
 	})
 })
