@@ -188,16 +188,16 @@ export async function mentionedMembers(trx: DB, workspaceId: string, body: strin
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/** A reply or a note; a reply sent as a template (WhatsApp) carries it; `attachment` is a file already in the storage, kept beside it. */
+export type MessageInput = { kind: 'text' | 'note'; body: string; template?: MessageTemplateUse; attachment?: NewAttachment }
+
 /**
  * An agent's reply or private note on a locked conversation. A reply waits in `pending` for the
  * `send-message` job (added in this transaction) to deliver it through the channel's provider,
- * moves the conversation up the list and sets the first response time once. A note never leaves:
- * it only notifies the members it mentions.
+ * moves the conversation up the list and sets the first response time once: a person's reply
+ * only, as the auto-replies (a rule's message answers no one yet). A note never leaves: it only
+ * notifies the members it mentions.
  */
-/** A reply or a note as written; a reply sent as a template (WhatsApp) carries it. */
-/** A reply or a note; `attachment` is a file already in the storage, kept beside it. */
-export type MessageInput = { kind: 'text' | 'note'; body: string; template?: MessageTemplateUse; attachment?: NewAttachment }
-
 export async function postMessage(trx: DB, conversation: Conversation, input: MessageInput, actor: Actor): Promise<{ message: Message; events: InboxEvent[] }> {
 	const message = await trx
 		.insertInto('messages')
@@ -225,7 +225,7 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 			.updateTable('conversations')
 			.set({
 				...lastMessageOf(message, input.attachment ? [input.attachment] : []),
-				firstResponseAt: sql<Date>`coalesce(first_response_at, ${message.createdAt})`,
+				...(actor.rule ? {} : { firstResponseAt: sql<Date>`coalesce(first_response_at, ${message.createdAt})` }),
 			})
 			.where('id', '=', conversation.id)
 			.returningAll()

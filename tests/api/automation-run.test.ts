@@ -177,6 +177,8 @@ describe('actions', () => {
 		await runRules(conversation.id)
 		const after = await db.selectFrom('conversations').selectAll().where('id', '=', conversation.id).executeTakeFirstOrThrow()
 		expect(after).toMatchObject({ teamId: team.id, assigneeId: people.agent.user.id, priority: 4, status: 'snoozed' })
+		// The rule's messages are sent, but no person has answered yet.
+		expect(after.firstResponseAt).toBeNull()
 		expect(after.mutedAt).not.toBeNull()
 		expect(after.snoozedUntil!.getTime() - Date.now()).toBeGreaterThan(55 * 60_000)
 		const labels = await db.selectFrom('conversationLabels').select('labelId').where('conversationId', '=', conversation.id).execute()
