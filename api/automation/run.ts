@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
 import { automationMaxDepth, type AutomationAction, type AutomationCondition } from '#common/automation.ts'
+import { isOpen, nextOpening } from '#common/business-hours.ts'
 import { enqueue } from '#api/assignment/queue.ts'
 import { renderMessage, type ContactFields } from '#api/campaigns/queries.ts'
 import { providerFor } from '#api/channels/providers/index.ts'
+import { scheduleOf } from '#api/channels/schedule.ts'
 import { changeConversation, changeLabels, postMessage, type Actor } from '#api/conversations/actions.ts'
 import { messageEvent, publishEvents, type InboxEvent } from '#api/conversations/events.ts'
 import { addActivity } from '#api/conversations/inbound.ts'
@@ -10,7 +12,6 @@ import { type DB } from '#api/db/database.ts'
 import { priorities, type Activity, type AutomationActionResult, type AutomationRule, type Channel, type Contact, type Conversation } from '#api/db/schema.ts'
 import { type JobPayloads } from '#api/jobs/queue.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
-import { businessHoursOf, nextOpeningOf } from './hours.ts'
 
 export type AutomationJob = JobPayloads['run-automation']
 
@@ -212,7 +213,10 @@ async function check(trx: DB, condition: AutomationCondition, context: Context):
 			if (condition.op === 'anyone') return conversation.assigneeId !== null
 			return conversation.assigneeId !== null && condition.userIds.includes(conversation.assigneeId)
 		case 'businessHours':
-			context.open ??= (await businessHoursOf(trx, channel)).isOpenAt(context.at)
+			if (context.open === undefined) {
+				const { hours, timeZone } = await scheduleOf(trx, channel)
+				context.open = isOpen(hours, timeZone, context.at)
+			}
 			return context.open === (condition.op === 'inside')
 		case 'messageCount': {
 			context.messageCount ??= await messageCount(trx, context)
@@ -314,7 +318,8 @@ async function act(trx: DB, context: Context, action: AutomationAction, actor: A
 		case 'setStatus':
 			return change({ status: action.status })
 		case 'snooze': {
-			const until = action.minutes !== null ? new Date(Date.now() + action.minutes * 60_000) : await nextOpeningOf(trx, context.channel, new Date())
+			const schedule = action.minutes === null ? await scheduleOf(trx, context.channel) : null
+			const until = schedule ? nextOpening(schedule.hours, schedule.timeZone, new Date()) : new Date(Date.now() + action.minutes! * 60_000)
 			if (!until) return fail('alwaysOpen')
 			return change({ status: 'snoozed', snoozedUntil: until })
 		}
