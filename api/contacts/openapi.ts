@@ -64,7 +64,7 @@ const contactPage = answerSchema<ContactPageJson>()(
 	}),
 )
 
-const contactSatisfaction = answerSchema<ContactSatisfactionJson>()(
+export const contactSatisfaction = answerSchema<ContactSatisfactionJson>()(
 	z
 		.object({
 			rated: z.number().int().openapi({ description: 'How many of the surveys answered a rating.' }),

@@ -533,6 +533,10 @@ describe('a contact’s ratings', () => {
 			expect(narrowed).toMatchObject({ rated: 3, averageRating: 3.67 })
 			expect(narrowed.latest.map((rating) => rating.conversation.number)).toEqual([numbers[4], numbers[2], numbers[1]])
 			expect(JSON.stringify(narrowed)).not.toContain('Great')
+			// The inbox's view of one of the contact's conversations carries the same, as the reader sees it.
+			const view = await api.request('GET', conversationsPath(workspaceId, `/${numbers[4]}/view`), { headers: team.agent.auth })
+			expect(view.status, JSON.stringify(view.body)).toBe(200)
+			expect((view.body as { contactSatisfaction: ContactSatisfaction }).contactSatisfaction).toEqual(narrowed)
 			expect(((await read(contact.id, team.otherAgent.auth)).body as ContactSatisfaction).rated).toBe(0)
 			expect(((await read(contact.id, team.admin.auth)).body as ContactSatisfaction).rated).toBe(6)
 		} finally {
