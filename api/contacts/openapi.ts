@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { channelKinds } from '#api/db/schema.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
+import { type ContactSatisfactionJson } from '#api/satisfaction/contact.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
 import { type ContactIdentityJson, type ContactJson, type ContactPageJson } from './queries.ts'
 import {
@@ -63,6 +64,25 @@ const contactPage = answerSchema<ContactPageJson>()(
 	}),
 )
 
+export const contactSatisfaction = answerSchema<ContactSatisfactionJson>()(
+	z
+		.object({
+			rated: z.number().int().openapi({ description: 'How many of the surveys answered a rating.' }),
+			averageRating: z.number().nullable().openapi({ description: 'The ratings’ average, two decimals; null without one.' }),
+			latest: z
+				.array(
+					z.object({
+						rating: z.number().int().min(1).max(5),
+						comment: z.string().nullable(),
+						conversation: z.object({ number: z.number().int() }),
+						answeredAt: z.string().datetime(),
+					}),
+				)
+				.openapi({ description: 'The latest five ratings, newest first.' }),
+		})
+		.openapi('ContactSatisfaction'),
+)
+
 /** `/v1/workspaces/{id}/contacts` (router.ts): every member reads, creates, edits, imports and exports; owners and admins delete. */
 export function documentContacts(docs: ApiDocs) {
 	const contact = { description: 'The contact, with its labels, attributes and identities.', schema: contactAnswer }
@@ -116,6 +136,14 @@ export function documentContacts(docs: ApiDocs) {
 		errors: [403],
 	})
 	docs.add({ method: 'get', path: '/:contactId', summary: 'A contact', params: contactParams, responses: { 200: contact } })
+	docs.add({
+		method: 'get',
+		path: '/:contactId/satisfaction',
+		summary: 'A contact’s satisfaction ratings',
+		description: 'Counted on the conversations the caller sees: an agent the workspace narrows to their teams’ conversations reads only those ratings.',
+		params: contactParams,
+		responses: { 200: { description: 'The count, average and latest ratings.', schema: contactSatisfaction } },
+	})
 	docs.add({
 		method: 'patch',
 		path: '/:contactId',

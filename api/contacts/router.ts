@@ -12,6 +12,8 @@ import { type Workspace } from '#api/db/schema.ts'
 import { handler } from '#api/http/handler.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
+import { readerOf } from '#api/conversations/visibility.ts'
+import { contactSatisfaction } from '#api/satisfaction/contact.ts'
 import { defaultDirection, encodeCursor, type Cursor } from './cursor.ts'
 import { csvLine, exportColumns, labelSeparator, readContactsCsv } from './csv.ts'
 import { importContacts } from './import.ts'
@@ -201,6 +203,23 @@ export function contactsRouter({ db, realtime }: ApiContext): Router {
 			const contact = await findContact(db, workspace.id, contactId)
 			if (!contact) throw contactNotFound()
 			res.json(contact)
+		}),
+	)
+
+	// The contact's ratings, of the conversations the caller sees: an agent narrowed to their teams' reads no other's.
+	router.get(
+		'/:contactId/satisfaction',
+		handler(async (req, res) => {
+			const membership = await requireMember(db, req)
+			const { contactId } = parseParams(req, contactParams, contactNotFound)
+			const contact = await db
+				.selectFrom('contacts')
+				.select('id')
+				.where('workspaceId', '=', membership.workspace.id)
+				.where('id', '=', contactId)
+				.executeTakeFirst()
+			if (!contact) throw contactNotFound()
+			res.json(await contactSatisfaction(db, membership.workspace.id, contactId, readerOf(req, membership)))
 		}),
 	)
 

@@ -17,6 +17,8 @@ export type InboxEvent =
 	| { event: 'conversation.created' | 'conversation.updated'; conversation: ConversationRef; before?: Standing }
 	| { event: 'message.created' | 'message.updated'; conversation: ConversationRef; message: MessageRef }
 	| { event: 'notification'; userId: string; kind: 'assigned' | 'mentioned'; conversation: ConversationRef }
+	/** A chat link's survey was asked, answered or ended: the visitor's page shows or hides its form (members see its activity line). */
+	| { event: 'survey.changed'; conversation: ConversationRef }
 
 /** `before`: its status, assignee and team before the change, when the change moved it (a page moves it between its counts). */
 export const conversationEvent = (event: 'conversation.created' | 'conversation.updated', conversation: ConversationRef, before?: Standing): InboxEvent => ({
@@ -109,6 +111,10 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 			)
 			continue
 		}
+		if (entry.event === 'survey.changed') {
+			elsewhere.push(realtime.publish(visitorChannel(conversation.id), entry.event, { workspaceId: conversation.workspaceId, ...ids }))
+			continue
+		}
 		const ofWorkspace = byWorkspace.get(conversation.workspaceId) ?? []
 		byWorkspace.set(conversation.workspaceId, ofWorkspace)
 		if ('message' in entry) {
@@ -148,7 +154,7 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
  * their team, or them) counts too, so that it leaves their page.
  */
 async function tellNarrowedAgents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<void> {
-	const changes = events.filter((entry) => entry.event !== 'notification')
+	const changes = events.filter((entry) => entry.event !== 'notification' && entry.event !== 'survey.changed')
 	if (changes.length === 0) return
 	const narrowed = await db
 		.selectFrom('workspaces')

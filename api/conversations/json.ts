@@ -1,5 +1,6 @@
 import { type AttachmentJson } from '#api/attachments/queries.ts'
 import { type LabelSummary } from '#api/labels/queries.ts'
+import { type ContactSatisfactionJson } from '#api/satisfaction/contact.ts'
 import {
 	type Activity,
 	type ChannelKind,
@@ -80,4 +81,10 @@ export type MessagePageJson = { messages: MessageJson[]; olderCursor: string | n
  * `GET /conversations/{number}/view`: what an inbox shows of one open conversation, in one request:
  * the conversation, a page of its thread, and the contact's latest other conversations.
  */
-export type ConversationViewJson = { conversation: ConversationJson; thread: MessagePageJson; otherConversations: ConversationJson[] }
+export type ConversationViewJson = {
+	conversation: ConversationJson
+	thread: MessagePageJson
+	otherConversations: ConversationJson[]
+	/** The contact's ratings, of the conversations the reader sees. */
+	contactSatisfaction: ContactSatisfactionJson
+}

@@ -3,6 +3,7 @@ import { attachmentAnswer } from '#api/attachments/openapi.ts'
 import { channelKinds, conversationStatuses, deliveryStatuses, messageDirections, messageKinds, priorities } from '#api/db/schema.ts'
 import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { labelSummary } from '#api/labels/openapi.ts'
+import { contactSatisfaction } from '#api/contacts/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
 import {
 	type ConversationJson,
@@ -119,7 +120,12 @@ const conversationList = answerSchema<ConversationListJson>()(
 const messagePage = answerSchema<MessagePageJson>()(z.object({ messages: z.array(messageAnswer), olderCursor: z.string().nullable() }))
 
 const conversationView = answerSchema<ConversationViewJson>()(
-	z.object({ conversation: conversationAnswer, thread: messagePage, otherConversations: z.array(conversationAnswer) }),
+	z.object({
+		conversation: conversationAnswer,
+		thread: messagePage,
+		otherConversations: z.array(conversationAnswer),
+		contactSatisfaction: contactSatisfaction.openapi({ description: 'The contact’s ratings, of the conversations the reader sees.' }),
+	}),
 )
 
 /** `/v1/workspaces/{id}/conversations` (router.ts): the team inbox, for every member. */
@@ -182,7 +188,7 @@ export function documentConversations(docs: ApiDocs) {
 		path: '/:number/view',
 		summary: 'A conversation as an inbox opens it',
 		description:
-			'The conversation, a page of its thread (as `GET /{number}/messages`) and the `others` latest other conversations of its contact, in one request. Reading it does not mark it read.',
+			'The conversation, a page of its thread (as `GET /{number}/messages`), the `others` latest other conversations of its contact and the contact’s ratings, in one request. Reading it does not mark it read.',
 		params: conversationParams,
 		query: viewConversationQuery,
 		responses: { 200: { description: 'The conversation, its thread and its contact’s other conversations.', schema: conversationView } },

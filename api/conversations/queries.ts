@@ -6,6 +6,7 @@ import { conversationStatuses, priorities, type ConversationStatus, type Databas
 import { type LabelSummary } from '#api/labels/queries.ts'
 import { type ConversationCursor, type ConversationSort } from './cursor.ts'
 import { attachmentsOfMessage } from '#api/attachments/queries.ts'
+import { contactSatisfaction } from '#api/satisfaction/contact.ts'
 import { type ConversationEventJson, type ConversationJson, type ConversationViewJson, type InboxSummaryJson, type MessageJson } from './json.ts'
 import { type ListConversationsQuery } from './schemas.ts'
 import { narrowingFor, teamsOf, visibleTo, type Reader } from './visibility.ts'
@@ -170,7 +171,7 @@ export async function conversationView(
 ): Promise<ConversationViewJson | undefined> {
 	const conversation = await findConversation(db, workspaceId, number, reader)
 	if (!conversation) return undefined
-	const [thread, others] = await Promise.all([
+	const [thread, others, satisfaction] = await Promise.all([
 		messagesPage(db, conversation.id, query),
 		otherConversationsOfContact(db, {
 			readerId: reader.id,
@@ -180,8 +181,9 @@ export async function conversationView(
 			conversationId: conversation.id,
 			limit: query.others,
 		}),
+		contactSatisfaction(db, workspaceId, conversation.contact.id, reader),
 	])
-	return { conversation, thread, otherConversations: others.map(conversationJson) }
+	return { conversation, thread, otherConversations: others.map(conversationJson), contactSatisfaction: satisfaction }
 }
 
 /** The conversations of `ids` as `readerId` sees them, in that order: one statement of fixed shape, planned once per connection. */

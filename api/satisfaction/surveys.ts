@@ -77,15 +77,19 @@ export async function questionChoices(
 	}
 }
 
-/** Closes the conversation's open survey, if any (the conversation changed, or the customer wrote something else). */
-export async function closeOpenSurvey(trx: DB, conversationId: string) {
-	await trx
+/** Closes the conversation's open survey, if any (the conversation changed, or the customer wrote something else); whether there was one. */
+export async function closeOpenSurvey(trx: DB, conversationId: string): Promise<boolean> {
+	const { numUpdatedRows } = await trx
 		.updateTable('satisfactionSurveys')
 		.set({ status: 'closed', closedAt: sql<Date>`now()` })
 		.where('conversationId', '=', conversationId)
 		.where('status', 'in', openStatuses)
-		.execute()
+		.executeTakeFirst()
+	return numUpdatedRows > 0n
 }
+
+/** What a chat link's visitor hears of their survey: their open page shows or hides its form without a reload. */
+const surveyChanged = (conversation: Pick<Conversation, 'id' | 'workspaceId' | 'number'>): InboxEvent => ({ event: 'survey.changed', conversation })
 
 /**
  * A conversation's status changed (`conversation` as it is now): an open survey is closed, and a
@@ -94,16 +98,16 @@ export async function closeOpenSurvey(trx: DB, conversationId: string) {
  * chat link the page shows a form. Returns what members hear of it.
  */
 export async function surveyOnStatusChange(trx: DB, conversation: Conversation): Promise<InboxEvent[]> {
-	await closeOpenSurvey(trx, conversation.id)
-	if (conversation.status !== 'resolved') return []
+	const closed = await closeOpenSurvey(trx, conversation.id)
+	if (conversation.status !== 'resolved' && !closed) return []
 	const channel = await trx
 		.selectFrom('channels')
 		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
 		.select(['channels.kind', 'channels.csatEnabled', 'workspaces.defaultLocale'])
 		.where('channels.id', '=', conversation.channelId)
 		.executeTakeFirst()
-	if (!channel?.csatEnabled) return []
-	const events: InboxEvent[] = []
+	const events: InboxEvent[] = closed && channel?.kind === 'link' ? [surveyChanged(conversation)] : []
+	if (conversation.status !== 'resolved' || !channel?.csatEnabled) return events
 	let question: Message | null = null
 	if (channel.kind !== 'link') {
 		const t = await customerTranslator(channel.defaultLocale)
@@ -127,6 +131,8 @@ export async function surveyOnStatusChange(trx: DB, conversation: Conversation):
 		.execute()
 	const asked = await activityLine(trx, conversation, { key: 'activity.satisfactionAsked', values: {} })
 	events.push(messageEvent('message.created', conversation, asked))
+	// Closed and asked again at once (resolved twice): one event says both.
+	if (channel.kind === 'link' && !closed) events.push(surveyChanged(conversation))
 	return events
 }
 
@@ -219,6 +225,7 @@ export async function rateConversation(trx: DB, conversationId: string, answer: 
 	if (answer.comment) lines.push(await recordAnswer(trx, conversation, { survey, comment: answer.comment }))
 	return {
 		survey: { status: answer.comment ? ('commented' as const) : ('rated' as const), rating: answer.rating },
-		events: lines.map((line) => messageEvent('message.created', conversation, line)),
+		// The visitor's other tabs hear it too: their form goes.
+		events: [...lines.map((line) => messageEvent('message.created', conversation, line)), surveyChanged(conversation)],
 	}
 }

@@ -33,6 +33,7 @@ export type { InvitationJson } from '#api/workspaces/invitations.ts'
 export type { OverviewJson } from '#api/workspaces/queries.ts'
 export type { LinkPageJson, VisitorMessageJson, VisitorSurveyJson, VisitorThreadJson } from '#api/link/queries.ts'
 export type { SatisfactionReportJson } from '#api/reports/satisfaction.ts'
+export type { ContactSatisfactionJson } from '#api/satisfaction/contact.ts'
 export type { ReportJson, ReportPreset, ReportRange, ReportTable } from '#api/reports/json.ts'
 // The first-response targets the reports offer (seconds); the API refuses any other.
 export { targets as reportTargets } from '#api/reports/buckets.ts'

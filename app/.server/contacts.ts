@@ -1,4 +1,4 @@
-import { type ApiClient, type ContactJson, type ContactPageJson, type ImportResult, type Query } from './api.ts'
+import { type ApiClient, type ContactJson, type ContactSatisfactionJson, type ContactPageJson, type ImportResult, type Query } from './api.ts'
 
 // A workspace's contacts (api/contacts/router.ts). What the forms post is the API's to check.
 const contactsOf = (workspaceId: string) => `/workspaces/${workspaceId}/contacts`
@@ -8,6 +8,10 @@ const contactPath = (workspaceId: string, contactId: string) => `${contactsOf(wo
 export const listContacts = (api: ApiClient, workspaceId: string, query: Query) => api.get<ContactPageJson>(contactsOf(workspaceId), query)
 
 export const getContact = (api: ApiClient, workspaceId: string, contactId: string) => api.get<ContactJson>(contactPath(workspaceId, contactId))
+
+/** The contact's ratings, of the conversations the member sees. */
+export const getContactSatisfaction = (api: ApiClient, workspaceId: string, contactId: string) =>
+	api.get<ContactSatisfactionJson>(`${contactPath(workspaceId, contactId)}/satisfaction`)
 
 export const createContact = (api: ApiClient, workspaceId: string, contact: object) => api.post<ContactJson>(contactsOf(workspaceId), contact)
 

@@ -24,20 +24,20 @@ export async function optional<T>(load: Promise<T>, empty: T, locale: Locale, re
 // How many of the contact's other conversations the contact panel lists.
 const otherConversationsShown = 10
 
-/** The open conversation, a page of its thread (the newest, or older than `before`) and the contact's other conversations, in one API request; marks it read. */
+/** The open conversation, a page of its thread (the newest, or older than `before`), the contact's other conversations and ratings, in one API request; marks it read. */
 async function openConversation(api: ApiClient, workspaceId: string, number: number, before: string | null) {
 	try {
-		const { conversation, thread, otherConversations } = await conversationView(api, workspaceId, number, {
+		const { conversation, thread, otherConversations, contactSatisfaction } = await conversationView(api, workspaceId, number, {
 			before: before || undefined,
 			limit: 30,
 			others: otherConversationsShown,
 		})
 		// Opening a conversation is reading it: the unread badge goes (for this member only).
 		if (conversation.unreadCount > 0) await markRead(api, workspaceId, number)
-		return { conversation: { ...conversation, unreadCount: 0 }, thread, others: otherConversations, missing: false }
+		return { conversation: { ...conversation, unreadCount: 0 }, thread, others: otherConversations, contactSatisfaction, missing: false }
 	} catch (error) {
 		if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 400))
-			return { conversation: null, thread: null, others: [], missing: true }
+			return { conversation: null, thread: null, others: [], contactSatisfaction: null, missing: true }
 		throw error
 	}
 }
@@ -65,6 +65,7 @@ export async function openedPart(api: ApiClient, workspaceId: string, url: URL, 
 		conversation: opened?.conversation ?? null,
 		thread: opened?.thread ?? null,
 		otherConversations: opened?.others ?? [],
+		contactSatisfaction: opened?.contactSatisfaction ?? null,
 		missing: opened?.missing ?? false,
 		templates,
 	}

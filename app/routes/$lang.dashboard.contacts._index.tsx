@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { getContact, listContacts } from '#app/.server/contacts.ts'
+import { getContact, getContactSatisfaction, listContacts } from '#app/.server/contacts.ts'
 import { countriesIn } from '#app/.server/countries.ts'
 import { listLabels } from '#app/.server/labels.ts'
 import { listOrToast, requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -36,7 +36,7 @@ export async function loader(args: LoaderFunctionArgs) {
 	const selectedId = url.searchParams.get('contact')
 	// A search with very many matches says "more than 20000" unless the user asks for the exact number.
 	const countAll = url.searchParams.get('count') === 'exact'
-	const [{ list: page, failure }, labels, selected] = await Promise.all([
+	const [{ list: page, failure }, labels, selected, satisfaction] = await Promise.all([
 		listOrToast(
 			listContacts(api, user.workspace.id, { ...query, limit: 25, count: countAll ? 'exact' : undefined }),
 			{ contacts: [], nextCursor: null, total: 0, totalCapped: false } as ContactPage,
@@ -48,6 +48,8 @@ export async function loader(args: LoaderFunctionArgs) {
 		),
 		listLabels(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 		selectedId ? getContact(api, user.workspace.id, selectedId).catch(() => null) : null,
+		// The panel does without the ratings when they cannot be read (the contact deleted meanwhile).
+		selectedId ? getContactSatisfaction(api, user.workspace.id, selectedId).catch(() => null) : null,
 	])
 	return {
 		title: t('contacts.title'),
@@ -56,6 +58,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		page,
 		labels,
 		selected,
+		satisfaction,
 		confirmDelete: url.searchParams.has('delete'),
 		confirmOptIn: url.searchParams.has('optIn'),
 		confirmMerge: url.searchParams.get('merge'),
@@ -71,8 +74,23 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = (args: ActionFunctionArgs) => contactsAction(args)
 
 export default function Contacts() {
-	const { title, locale, query, page, labels, selected, confirmDelete, confirmOptIn, confirmMerge, manages, allSelected, country, countries, failure } =
-		useLoaderData<typeof loader>()
+	const {
+		title,
+		locale,
+		query,
+		page,
+		labels,
+		selected,
+		satisfaction,
+		confirmDelete,
+		confirmOptIn,
+		confirmMerge,
+		manages,
+		allSelected,
+		country,
+		countries,
+		failure,
+	} = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t } = useTranslation()
 	const location = useLocation()
@@ -125,6 +143,7 @@ export default function Contacts() {
 					<div className={contacts.side}>
 						<ContactPanel
 							contact={selected}
+							satisfaction={satisfaction}
 							confirmDelete={confirmDelete}
 							confirmOptIn={confirmOptIn}
 							confirmMerge={confirmMerge}

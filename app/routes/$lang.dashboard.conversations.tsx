@@ -258,7 +258,7 @@ export default function Conversations() {
 	)
 	const live = useLiveState(inboxData, loaded.since, inView, mergeInboxEvent)
 	const loaderData = { ...loaded, ...live.data }
-	const { conversation, thread, missing, failure, workspaceId, otherConversations } = loaderData
+	const { conversation, thread, missing, failure, workspaceId, otherConversations, contactSatisfaction } = loaderData
 	const shell = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')
 	const { t: commonT } = useTranslation()
 	const { t, ready } = useTranslation('inbox', { keyPrefix: 'ui' })
@@ -296,7 +296,9 @@ export default function Conversations() {
 					)}
 				</section>
 				<aside className={styles.pane} data-pane="contact" aria-label={t('contact.title')}>
-					{conversation ? <ContactPanel conversation={conversation} others={otherConversations} teams={loaderData.teams} /> : null}
+					{conversation ? (
+						<ContactPanel conversation={conversation} others={otherConversations} satisfaction={contactSatisfaction} teams={loaderData.teams} />
+					) : null}
 				</aside>
 			</div>
 			<Shortcuts />

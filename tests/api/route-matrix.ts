@@ -288,6 +288,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 		prepare: (fx) => ({ body: { action: 'label', contactIds: [fx.here.contact.id], labelId: fx.here.label.id } }),
 	},
 	'GET /v1/workspaces/:id/contacts/:contactId': { expect: members(200) },
+	'GET /v1/workspaces/:id/contacts/:contactId/satisfaction': { expect: members(200) },
 	'PATCH /v1/workspaces/:id/contacts/:contactId': { expect: members(200), prepare: () => ({ body: { company: 'Acme' } }) },
 	'POST /v1/workspaces/:id/contacts/:contactId/opt-in': { expect: managers(200) },
 	'POST /v1/workspaces/:id/contacts/:contactId/merge': {

@@ -601,3 +601,111 @@ describe('the reports', () => {
 		expect(lines).toContain(`channel,${web},Reports web,4,3,2,66.7,75.0,4`)
 	})
 })
+
+describe('a contact’s ratings', () => {
+	type ContactSatisfaction = {
+		rated: number
+		averageRating: number | null
+		latest: Array<{ rating: number; comment: string | null; conversation: { number: number }; answeredAt: string }>
+	}
+	const read = (contactId: string, auth: Record<string, string>, workspaceId = team.workspace.id) =>
+		api.request('GET', `/v1/workspaces/${workspaceId}/contacts/${contactId}/satisfaction`, { headers: auth })
+	const setRule = async (agentsSeeOwnTeams: boolean) => {
+		const answer = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}`, { headers: team.owner.auth, body: { agentsSeeOwnTeams } })
+		expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+	}
+
+	test('count, average and the latest five, newest first; an agent narrowed to their teams reads only their conversations’ ratings; another workspace reads none', async () => {
+		const workspaceId = team.workspace.id
+		const db = testDb()
+		const [support] = await db
+			.insertInto('teams')
+			.values({ workspaceId, name: `Support ${crypto.randomBytes(3).toString('hex')}` })
+			.returning('id')
+			.execute()
+		await db.insertInto('teamMembers').values({ teamId: support!.id, workspaceId, userId: team.agent.user.id }).execute()
+		const channel = await db
+			.insertInto('channels')
+			.values({ workspaceId, kind: 'link', name: 'Ratings web', slug: `c-${crypto.randomBytes(5).toString('hex')}` })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const contact = await db.insertInto('contacts').values({ workspaceId, name: 'Rater', avatarColor: '#123456' }).returning('id').executeTakeFirstOrThrow()
+		const unrated = await db.insertInto('contacts').values({ workspaceId, name: 'Silent', avatarColor: '#654321' }).returning('id').executeTakeFirstOrThrow()
+		// [rating, comment, team, assignee], oldest first; the last is asked and never answered.
+		const surveys: Array<[number | null, string | null, string | null, string | null]> = [
+			[1, 'بطيء جدًا', null, null],
+			[2, null, support!.id, null],
+			[5, null, null, team.agent.user.id],
+			[3, null, null, null],
+			[4, 'Rapide', support!.id, null],
+			[5, 'Great', null, team.admin.user.id],
+			[null, null, support!.id, null],
+		]
+		const numbers: number[] = []
+		for (const [index, [rating, comment, teamId, assigneeId]] of surveys.entries()) {
+			const conversation = await db
+				.insertInto('conversations')
+				.values({ workspaceId, number: 9100 + index, contactId: contact.id, channelId: channel.id, status: 'resolved', teamId, assigneeId })
+				.returning(['id', 'number'])
+				.executeTakeFirstOrThrow()
+			numbers.push(conversation.number)
+			await db
+				.insertInto('satisfactionSurveys')
+				.values({
+					workspaceId,
+					conversationId: conversation.id,
+					channelId: channel.id,
+					contactId: contact.id,
+					rating,
+					comment,
+					status: rating ? (comment ? 'commented' : 'rated') : 'asked',
+					answeredAt: rating ? new Date(Date.UTC(2026, 10, 1 + index)) : null,
+				})
+				.execute()
+		}
+
+		const all = await read(contact.id, team.agent.auth)
+		expect(all.status, JSON.stringify(all.body)).toBe(200)
+		expect(all.body).toEqual({
+			rated: 6,
+			averageRating: 3.33,
+			latest: [5, 4, 3, 2, 1].map((index) => ({
+				rating: surveys[index]![0],
+				comment: surveys[index]![1],
+				conversation: { number: numbers[index] },
+				answeredAt: new Date(Date.UTC(2026, 10, 1 + index)).toISOString(),
+			})),
+		})
+		expect((await read(unrated.id, team.agent.auth)).body).toEqual({ rated: 0, averageRating: null, latest: [] })
+
+		// Narrowed to their teams, the agent reads the ratings of their team's conversations and of those assigned to them.
+		await setRule(true)
+		try {
+			const narrowed = (await read(contact.id, team.agent.auth)).body as ContactSatisfaction
+			expect(narrowed).toMatchObject({ rated: 3, averageRating: 3.67 })
+			expect(narrowed.latest.map((rating) => rating.conversation.number)).toEqual([numbers[4], numbers[2], numbers[1]])
+			expect(JSON.stringify(narrowed)).not.toContain('Great')
+			// The inbox's view of one of the contact's conversations carries the same, as the reader sees it.
+			const view = await api.request('GET', conversationsPath(workspaceId, `/${numbers[4]}/view`), { headers: team.agent.auth })
+			expect(view.status, JSON.stringify(view.body)).toBe(200)
+			expect((view.body as { contactSatisfaction: ContactSatisfaction }).contactSatisfaction).toEqual(narrowed)
+			expect(((await read(contact.id, team.otherAgent.auth)).body as ContactSatisfaction).rated).toBe(0)
+			expect(((await read(contact.id, team.admin.auth)).body as ContactSatisfaction).rated).toBe(6)
+		} finally {
+			await setRule(false)
+		}
+
+		// Another workspace: its owner cannot read these through theirs, nor is this workspace theirs; a stranger's contact is not found here.
+		const outsider = await read(contact.id, team.outsider.auth, team.elsewhere.id)
+		expect(outsider.status).toBe(404)
+		expect(JSON.stringify(outsider.body)).not.toContain('Rapide')
+		expect((await read(contact.id, team.outsider.auth)).status).toBe(404)
+		const theirs = await db
+			.insertInto('contacts')
+			.values({ workspaceId: team.elsewhere.id, name: 'Theirs', avatarColor: '#000000' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		expect((await read(theirs.id, team.agent.auth)).status).toBe(404)
+		expect((await read('not-a-uuid', team.agent.auth)).status).toBe(404)
+	})
+})

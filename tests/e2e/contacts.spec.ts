@@ -153,6 +153,48 @@ test.describe('contacts without JavaScript', () => {
 	})
 })
 
+test.describe('a contact’s ratings without JavaScript', () => {
+	test.use({ javaScriptEnabled: false })
+
+	test('the panel shows the average, the count and the latest ratings, comments in their own direction, each linking to its conversation', async ({
+		page,
+		context,
+		request,
+		baseURL,
+	}) => {
+		const link = await linkChannelOf(request)
+		const headers = { Authorization: `Bearer ${link.owner.token}` }
+		const workspacePath = `/v1/workspaces/${link.workspace.id}`
+		expect((await request.patch(`${workspacePath}/channels/${link.channelId}`, { data: { csatEnabled: true }, headers })).ok()).toBe(true)
+		const visitor = { 'X-Visitor-Token': crypto.randomBytes(32).toString('base64url') }
+		for (const [body, rating, comment] of [
+			['Where is my parcel?', 2, 'Too slow this time.'],
+			['And the invoice?', 4, 'سريع ولطيف'],
+		] as const) {
+			expect((await request.post(`/v1/link/${link.slug}/messages`, { data: { body }, headers: visitor })).ok()).toBe(true)
+			const [conversation] = await link.conversations()
+			expect((await request.patch(`${workspacePath}/conversations/${conversation!.number}`, { data: { status: 'resolved' }, headers })).ok()).toBe(true)
+			expect((await request.post(`/v1/link/${link.slug}/satisfaction`, { data: { rating, comment }, headers: visitor })).ok()).toBe(true)
+		}
+		const [conversation] = await link.conversations()
+		await signIn(context, baseURL!, link.owner.token)
+		await page.goto(`/ar-eg/dashboard/contacts?contact=${conversation!.contact.id}`)
+		const ratings = page.getByRole('region', { name: 'رضا العملاء' })
+		// Arabic's dual, in the page's own digits.
+		await expect(ratings).toContainText('متوسط ٣ من ٥، من تقييمين (٢)')
+		await expect(ratings.getByRole('listitem')).toHaveCount(2)
+		await expect(ratings.getByRole('listitem').first()).toContainText('٤ من ٥')
+		await expect(ratings.getByText('سريع ولطيف')).toHaveAttribute('dir', 'auto')
+		await expect(ratings.getByText('Too slow this time.')).toHaveAttribute('dir', 'auto')
+		await ratings
+			.getByRole('link', { name: `المحادثة رقم ${conversation!.number}` })
+			.first()
+			.click()
+		await expect(page).toHaveURL(new RegExp(`/ar-eg/dashboard/conversations\\?conversation=${conversation!.number}$`))
+		await expect(page.getByRole('complementary').getByRole('region', { name: 'رضا العملاء' })).toContainText('من تقييمين')
+	})
+})
+
 for (const locale of ['en-us', 'ar-eg'] as const) {
 	test(`contact pages are accessible (${locale})`, async ({ page, context, request, baseURL }) => {
 		// axe walks every element of several pages: about 13 s alone, more beside another worker.

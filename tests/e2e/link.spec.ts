@@ -83,6 +83,57 @@ test.describe('the link page with JavaScript', () => {
 		}
 	})
 
+	test('the rating form shows live once the team resolves; it goes when the visitor writes again or the team reopens; answered, it thanks', async ({
+		browser,
+		request,
+		baseURL,
+	}) => {
+		const link = await linkChannelOf(request)
+		const headers = { Authorization: `Bearer ${link.owner.token}` }
+		const workspacePath = `/v1/workspaces/${link.workspace.id}`
+		expect((await request.patch(`${workspacePath}/channels/${link.channelId}`, { data: { csatEnabled: true }, headers })).ok()).toBe(true)
+		const visitor = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.200.0.7' } })
+		const page = await visitor.newPage()
+		try {
+			await page.goto(`/en-us/c/${link.slug}`)
+			await waitForHydration(page)
+			await page.getByLabel('Your message').fill('Where is my parcel?')
+			await page.getByRole('button', { name: 'Send', exact: true }).click()
+			await expect(thread(page)).toHaveCount(1)
+			const [conversation] = await link.conversations()
+			// The page listens once it has a conversation: an event before that would be missed.
+			await expect.poll(() => subscriptionCount(realtimeSdk(baseURL!), `private-visitor-${conversation!.id}`)).toBeGreaterThan(0)
+			await markDocument(page)
+			const setStatus = async (status: 'open' | 'resolved') => {
+				const changed = await request.patch(`${workspacePath}/conversations/${conversation!.number}`, { data: { status }, headers })
+				expect(changed.ok()).toBe(true)
+			}
+			const form = page.getByRole('heading', { name: 'How did we do?' })
+
+			await setStatus('resolved')
+			await expect(form).toBeVisible()
+			// The visitor writes again instead: the conversation reopens and the survey ends.
+			await page.getByLabel('Your message').fill('One more thing')
+			await page.getByRole('button', { name: 'Send', exact: true }).click()
+			await expect(thread(page)).toHaveCount(2)
+			await expect(form).toHaveCount(0)
+			// Resolved again, then reopened by the team: the form comes, then goes, without a reload.
+			await setStatus('resolved')
+			await expect(form).toBeVisible()
+			await setStatus('open')
+			await expect(form).toHaveCount(0)
+			await setStatus('resolved')
+			await expect(form).toBeVisible()
+			await page.getByLabel('5 – Excellent').check()
+			await page.getByRole('button', { name: 'Send my rating' }).click()
+			await expect(page.getByText('Thank you for your rating: 5/5.')).toBeVisible()
+			await expect(page.getByRole('button', { name: 'Send my rating' })).toHaveCount(0)
+			expect(await isSameDocument(page)).toBe(true)
+		} finally {
+			await visitor.close()
+		}
+	})
+
 	test('in Arabic, the page is mirrored and translated; an unknown link is a 404', async ({ page, request }) => {
 		const link = await linkChannelOf(request, { business: 'متجر النيل' })
 		await page.goto(`/ar-eg/c/${link.slug}`)

@@ -1,6 +1,8 @@
 import { Form, Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { type ContactSatisfactionJson } from '#app/.server/api.ts'
 import { LabelChips } from '#app/components/label-chip.tsx'
+import { ContactRatings } from '#app/components/satisfaction/contact-ratings.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import * as table from '#app/components/ui/table.css.ts'
 import * as styles from '#app/routes/dashboard.css.ts'
@@ -9,9 +11,10 @@ import { useDateFormat } from '#app/utils/dates.ts'
 import { PossibleMatches } from './possible-matches.tsx'
 import * as contacts from './contacts.css.ts'
 
-/** The chosen contact beside the list: how to reach them, labels, attributes, notes. */
+/** The chosen contact beside the list: how to reach them, labels, attributes, notes, channels, satisfaction. */
 export function ContactPanel({
 	contact,
+	satisfaction,
 	confirmDelete,
 	confirmOptIn,
 	confirmMerge,
@@ -21,6 +24,8 @@ export function ContactPanel({
 	close,
 }: {
 	contact: Contact
+	/** The contact's ratings; null when they could not be read. */
+	satisfaction: ContactSatisfactionJson | null
 	confirmDelete: boolean
 	confirmOptIn: boolean
 	confirmMerge: string | null
@@ -64,6 +69,7 @@ export function ContactPanel({
 			<LabelChips labels={contact.labels} />
 			{contact.notes ? <p dir="auto">{contact.notes}</p> : null}
 			{contact.identities ? <Identities identities={contact.identities} /> : null}
+			{satisfaction ? <ContactRatings satisfaction={satisfaction} /> : null}
 			{contact.possibleMatches?.length ? (
 				<PossibleMatches contact={contact} confirmMerge={confirmMerge} manages={manages} reopen={reopen} action={action} />
 			) : null}

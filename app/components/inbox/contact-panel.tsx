@@ -1,6 +1,8 @@
 import { Form, Link, useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { type ContactSatisfactionJson } from '#app/.server/api.ts'
 import { LabelChips } from '#app/components/label-chip.tsx'
+import { ContactRatings } from '#app/components/satisfaction/contact-ratings.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { input } from '#app/components/ui/field.css.ts'
 import { type InboxTeam } from '#app/routes/$lang.dashboard.conversations.tsx'
@@ -11,8 +13,18 @@ import { ChannelIcon } from './channel-icon.tsx'
 import { Avatar, RelativeTime } from './parts.tsx'
 import * as styles from './inbox.css.ts'
 
-/** The contact pane: who the customer is, the conversation's facts and team, and the contact's other conversations. */
-export function ContactPanel({ conversation, others, teams }: { conversation: Conversation; others: Conversation[]; teams: InboxTeam[] }) {
+/** The contact pane: who the customer is, the conversation's facts and team, the contact's other conversations and ratings. */
+export function ContactPanel({
+	conversation,
+	others,
+	satisfaction,
+	teams,
+}: {
+	conversation: Conversation
+	others: Conversation[]
+	satisfaction: ContactSatisfactionJson | null
+	teams: InboxTeam[]
+}) {
 	const { t } = useTranslation('inbox', { keyPrefix: 'ui' })
 	const { pathname, search } = useLocation()
 	const locale = useRouteLoaderData<DashboardLoader>('routes/$lang.dashboard')?.locale ?? 'en-us'
@@ -101,6 +113,7 @@ export function ContactPanel({ conversation, others, teams }: { conversation: Co
 					</ul>
 				)}
 			</section>
+			{satisfaction ? <ContactRatings satisfaction={satisfaction} /> : null}
 		</div>
 	)
 }

@@ -9,8 +9,8 @@ const typingEveryMs = 2_000
 
 /**
  * The visitor's live thread on `private-visitor-{conversationId}`, signed by the page's own
- * `realtime-auth` route with the visitor's cookie: the page revalidates on `message.created` and
- * `message.updated` (and after a dropped connection), shows the team's `client-typing`, and sends
+ * `realtime-auth` route with the visitor's cookie: the page revalidates on `message.created`,
+ * `message.updated` and `survey.changed` (and after a dropped connection), shows the team's `client-typing`, and sends
  * its own. pusher-js loads after the page, and only once there is a conversation to listen to.
  */
 export function useVisitorChannel(options: { config: RealtimeBrowserConfig; authEndpoint: string; conversationId: string | null }) {
@@ -51,6 +51,8 @@ export function useVisitorChannel(options: { config: RealtimeBrowserConfig; auth
 			}
 			channel.bind('message.created', changed)
 			channel.bind('message.updated', changed)
+			// The survey's form shows once the team resolves the conversation, and goes once it is answered or ended.
+			channel.bind('survey.changed', () => revalidate())
 			channel.bind('client-typing', (data: { typing?: boolean } | undefined) => {
 				clearTimeout(typingTimer)
 				const typing = data?.typing !== false
