@@ -1,8 +1,9 @@
 import { type DB } from '#api/db/database.ts'
-import { type Conversation, type Message } from '#api/db/schema.ts'
+import { type Channel, type Conversation, type Message } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { autoRepliesOf, replyText, type AutoReply } from '#common/auto-replies.ts'
-import { closedPeriodStart, hoursOf } from '#common/business-hours.ts'
+import { closedPeriodStart } from '#common/business-hours.ts'
+import { scheduleOf } from '#api/channels/schedule.ts'
 import { type Locale } from '#locales/languages.ts'
 
 /** What the customer's message says of itself: when it was written, whether it opened the conversation, their language if known. */
@@ -15,17 +16,19 @@ export type Occasion = { at: Date; created: boolean; locale: Locale | null }
  * text left `pending` for the `send-message` job like a reply, by nobody (`senderId` null), and is
  * not the team's first response nor the list's last message: the conversation still waits for them.
  */
-export async function sendAutoReplies(trx: DB, conversation: Conversation, occasion: Occasion): Promise<Message[]> {
-	const row = await trx
-		.selectFrom('channels')
-		.innerJoin('workspaces', 'workspaces.id', 'channels.workspaceId')
-		.select(['channels.autoReplies', 'channels.businessHours', 'workspaces.businessHours as workspaceHours', 'workspaces.timezone', 'workspaces.defaultLocale'])
-		.where('channels.id', '=', conversation.channelId)
-		.executeTakeFirstOrThrow()
-	const replies = autoRepliesOf(row.autoReplies)
+export async function sendAutoReplies(
+	trx: DB,
+	channel: Pick<Channel, 'workspaceId' | 'autoReplies' | 'businessHours'>,
+	conversation: Conversation,
+	occasion: Occasion,
+): Promise<Message[]> {
+	const replies = autoRepliesOf(channel.autoReplies)
+	const greets = replies.greeting.enabled && occasion.created
+	if (!greets && !replies.away.enabled) return []
+	const schedule = await scheduleOf(trx, channel)
 	const sent: Message[] = []
 	const send = async (reply: AutoReply) => {
-		const body = replyText(reply, occasion.locale, row.defaultLocale)
+		const body = replyText(reply, occasion.locale, schedule.defaultLocale)
 		const message = await trx
 			.insertInto('messages')
 			.values({
@@ -42,9 +45,9 @@ export async function sendAutoReplies(trx: DB, conversation: Conversation, occas
 		await addJob(trx, 'send-message', { messageId: String(message.id) })
 		sent.push(message)
 	}
-	if (replies.greeting.enabled && occasion.created) await send(replies.greeting)
+	if (greets) await send(replies.greeting)
 	if (replies.away.enabled) {
-		const periodStart = closedPeriodStart(hoursOf(row.businessHours, row.workspaceHours), row.timezone, occasion.at)
+		const periodStart = closedPeriodStart(schedule.hours, schedule.timeZone, occasion.at)
 		const first =
 			periodStart &&
 			(await trx

@@ -140,7 +140,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			)
 		// A provider's time ahead of ours (its clock) is taken as now.
 		const at = inbound.sentAt && inbound.sentAt < message.createdAt ? inbound.sentAt : message.createdAt
-		const autoReplies = answer ? [] : await sendAutoReplies(trx, conversation, { at, created, locale: inbound.locale ?? null })
+		const autoReplies = answer ? [] : await sendAutoReplies(trx, channel, conversation, { at, created, locale: inbound.locale ?? null })
 		return { conversation, message, duplicate: false, created, optedOut, away, rated, before, autoReplies }
 	})
 

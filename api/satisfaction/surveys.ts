@@ -165,7 +165,9 @@ export async function surveyAnswerOf(
 	conversation: Conversation,
 	message: { body: string; files: number; choice?: TappedChoice | null },
 ): Promise<SurveyAnswer | null> {
-	if (channel.kind === 'link' || conversation.status !== 'resolved') {
+	// A survey is open only while its conversation stays resolved (every change of status closes it): nothing to read otherwise.
+	if (conversation.status !== 'resolved') return null
+	if (channel.kind === 'link') {
 		await closeOpenSurvey(trx, conversation.id)
 		return null
 	}
