@@ -332,6 +332,25 @@ test.describe('reports without JavaScript', () => {
 		await expect(notes).toHaveCount(3)
 	})
 
+	test('durations in business hours by the Apply button: the cards counted in open time say so, the exports follow', async ({ page, context, baseURL }) => {
+		await signIn(context, baseURL!, busy.owner.token)
+		const notes = page.locator('[data-business-hours]')
+		await page.goto('/en-us/dashboard')
+		await expect(value(page, 'opened')).toBeVisible()
+		await expect(notes).toHaveCount(0)
+		await page.getByLabel('Durations counted in', { exact: true }).selectOption({ label: 'Business hours' })
+		await page.getByRole('button', { name: 'Apply' }).click()
+		await expect(page).toHaveURL(/hours=business/)
+		await expect(notes).toHaveCount(5)
+		await expect(figure(page, 'firstResponseMedian').locator('[data-business-hours]')).toHaveText(/open time only/)
+		await expect(figure(page, 'queueWaitMedian').locator('[data-business-hours]')).toHaveCount(0)
+		await expect(page.locator('a[href*="table=agents"]').first()).toHaveAttribute('href', /hours=business/)
+
+		await page.goto('/ar-eg/dashboard?hours=business')
+		await expect(page.getByLabel('احتساب المدد', { exact: true })).toHaveValue('business')
+		await expect(figure(page, 'resolutionMedian')).toContainText('خلال ساعات العمل')
+	})
+
 	test('in English: the period and a channel by the Apply button, then a table opened without a script', async ({ page, context, baseURL }) => {
 		const link = busy
 		await signIn(context, baseURL!, link.owner.token)
