@@ -31,12 +31,10 @@ const autoReply = z.object({
 		.openapi({ description: 'The text in other locales (`en-us`, `ar-eg`, `fr-x`): the customer’s when the channel knows it, else the workspace’s default.' }),
 })
 const autoRepliesAnswer = answerSchema<AutoReplies>()(
-	z
-		.object({ away: autoReply, greeting: autoReply })
-		.openapi('AutoReplies', {
-			description:
-				'The away message (first message of a closed period; a chat link’s page also shows its text while closed, sent or not) and the greeting (first message of a new conversation).',
-		}),
+	z.object({ away: autoReply, greeting: autoReply }).openapi('AutoReplies', {
+		description:
+			'The away message (first message of a closed period; a chat link’s page also shows its text while closed, sent or not) and the greeting (first message of a new conversation).',
+	}),
 )
 
 const channelAnswer = answerSchema<ChannelJson>()(

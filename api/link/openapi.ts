@@ -14,13 +14,10 @@ const linkPage = answerSchema<LinkPageJson>()(
 			businessName: z.string(),
 			logoColor: z.string(),
 			greeting: z.string(),
-			awayText: z
-				.string()
-				.nullable()
-				.openapi({
-					description:
-						'The away auto-reply’s words in the page’s language (Accept-Language): the page shows them while closed, sent or not; null when it has none.',
-				}),
+			awayText: z.string().nullable().openapi({
+				description:
+					'The away auto-reply’s words in the page’s language (Accept-Language): the page shows them while closed, sent or not; null when it has none.',
+			}),
 			closed: z.boolean().openapi({ description: 'Out of business hours now (the channel’s, else the workspace’s).' }),
 			backAt: z.string().datetime().nullable().openapi({ description: 'When closed, the next opening; null when open or never.' }),
 			timezone: z.string().openapi({ description: 'The workspace’s time zone, to say `backAt` in.' }),
