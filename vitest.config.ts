@@ -28,7 +28,8 @@ export default defineConfig({
 			{
 				test: {
 					name: 'unit',
-					include: ['{app,api,common,config,realtime,server,locales,scripts}/**/*.test.{ts,tsx}'],
+					// tests/fakes: the fakes' own tests (a fake that accepts what the real service refuses hides bugs).
+					include: ['{app,api,common,config,realtime,server,locales,scripts}/**/*.test.{ts,tsx}', 'tests/fakes/**/*.test.ts'],
 					environment: 'node',
 				},
 			},

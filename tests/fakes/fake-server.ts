@@ -1,11 +1,21 @@
 import http from 'node:http'
+import https from 'node:https'
 import { type AddressInfo } from 'node:net'
 
 /**
  * A request a fake received, as the provider would have: method, path with query, headers, and the
- * body (JSON parsed when it is JSON; a multipart form as its fields, each file as an `UploadedFile`).
+ * body (JSON parsed when it is JSON; a multipart form as its fields, each file as an `UploadedFile`),
+ * and its bytes as they came (an encrypted push message is not text).
  */
-export type Received = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; rawBody: string }
+export type Received = {
+	method: string
+	path: string
+	query: URLSearchParams
+	headers: http.IncomingHttpHeaders
+	body: unknown
+	rawBody: string
+	bytes: Buffer
+}
 
 /** A file of a multipart request, as the fake received it. */
 export type UploadedFile = { filename: string; contentType: string; bytes: Buffer }
@@ -16,7 +26,7 @@ export type Answer = { status: number; body: unknown; headers?: Record<string, s
 export type Route = (request: Received) => Answer | undefined | Promise<Answer | undefined>
 
 export type FakeServer = {
-	/** `http://127.0.0.1:{port}`: what the product's `*_API_URL` is set to. */
+	/** `http://127.0.0.1:{port}` (`https://` with `tls`): what the product's `*_API_URL` is set to. */
 	url: string
 	/** Every request so far, oldest first. */
 	received: Received[]
@@ -32,15 +42,21 @@ export type FakeServer = {
 /**
  * The HTTP server under each provider's fake (tests/fakes/{telegram,whatsapp,meta}.ts): it records
  * every request and answers through the fake's `route`; a request no route knows is a 404 in the
- * provider's error shape given by `notFound`. Listens on loopback only, on `port` (0: any free one).
+ * provider's error shape given by `notFound`. Listens on loopback only, on `port` (0: any free one),
+ * over HTTPS when given a certificate and key (`tls`, e.g. tests/fakes/certs/) as push services are.
  */
-export async function startFakeServer(route: Route, notFound: (request: Received) => Answer, port = 0): Promise<FakeServer> {
+export async function startFakeServer(
+	route: Route,
+	notFound: (request: Received) => Answer,
+	port = 0,
+	tls?: { cert: Buffer | string; key: Buffer | string },
+): Promise<FakeServer> {
 	const received: Received[] = []
 	const failures: Array<{ pattern: RegExp; answer: Answer; times: number }> = []
 	const slow: Array<{ pattern: RegExp; ms: number }> = []
 	const waiters = new Set<() => void>()
 
-	const server = http.createServer((req, res) => {
+	const listener: http.RequestListener = (req, res) => {
 		const chunks: Buffer[] = []
 		req.on('data', (chunk: Buffer) => chunks.push(chunk))
 		req.on('end', () => {
@@ -50,7 +66,7 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 				const url = new URL(req.url ?? '/', 'http://fake')
 				const contentType = req.headers['content-type']
 				const body = contentType?.startsWith('multipart/form-data') ? await parseMultipart(bytes, contentType) : parseBody(rawBody, contentType)
-				const request: Received = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody }
+				const request: Received = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody, bytes }
 				received.push(request)
 				for (const wake of waiters) wake()
 				const failure = failures.find((entry) => entry.times > 0 && entry.pattern.test(request.path))
@@ -70,11 +86,12 @@ export async function startFakeServer(route: Route, notFound: (request: Received
 				res.end(JSON.stringify({ error: String(error) }))
 			})
 		})
-	})
+	}
+	const server = tls ? https.createServer(tls, listener) : http.createServer(listener)
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
 
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		received,
 		slowDown(pattern, ms) {
 			slow.unshift({ pattern, ms })
