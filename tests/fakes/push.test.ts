@@ -110,7 +110,7 @@ describe('the push service fake', () => {
 
 	it('is trusted by a process started with NODE_EXTRA_CA_CERTS', async () => {
 		const { endpoint } = fake.subscribe()
-		const script = `fetch(${JSON.stringify(endpoint)}, { method: 'POST' }).then((response) => console.log(response.status))`
+		const script = `fetch(${JSON.stringify(endpoint)}, { method: 'POST' }).then((response) => process.stdout.write(String(response.status)))`
 		const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: pushCertificatePath } })
 		expect(stdout.trim()).toBe('401')
 	})
