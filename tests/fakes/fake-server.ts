@@ -99,23 +99,7 @@ export async function startFakeServer(
 		failNext(pattern, answer, times = 1) {
 			failures.push({ pattern, answer, times })
 		},
-		waitFor(predicate, timeoutMs = 10_000) {
-			return new Promise((resolve, reject) => {
-				const check = () => {
-					const found = received.find(predicate)
-					if (!found) return false
-					waiters.delete(check)
-					clearTimeout(timer)
-					resolve(found)
-					return true
-				}
-				const timer = setTimeout(() => {
-					waiters.delete(check)
-					reject(new Error(`the fake received no matching request in ${timeoutMs} ms (${received.length} received)`))
-				}, timeoutMs)
-				if (!check()) waiters.add(check)
-			})
-		},
+		waitFor: (predicate, timeoutMs = 10_000) => waitForMatch(received, waiters, predicate, timeoutMs, 'request'),
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections()
@@ -145,4 +129,26 @@ async function parseMultipart(bytes: Buffer, contentType: string): Promise<Recor
 		fields[name] = typeof value === 'string' ? value : { filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) }
 	}
 	return fields
+}
+
+/**
+ * The first of `list` matching `predicate`, now or once it arrives: whoever adds to `list` wakes
+ * `waiters`. Rejects after `timeoutMs`, naming what it waited for (`what`).
+ */
+export function waitForMatch<T>(list: T[], waiters: Set<() => void>, predicate: (item: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const check = () => {
+			const found = list.find(predicate)
+			if (!found) return false
+			waiters.delete(check)
+			clearTimeout(timer)
+			resolve(found)
+			return true
+		}
+		const timer = setTimeout(() => {
+			waiters.delete(check)
+			reject(new Error(`the fake received no matching ${what} in ${timeoutMs} ms (${list.length} received)`))
+		}, timeoutMs)
+		if (!check()) waiters.add(check)
+	})
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Answer, type FakeServer, type Received, startFakeServer } from './fake-server.ts'
+import { type Answer, type FakeServer, type Received, startFakeServer, waitForMatch } from './fake-server.ts'
 
 /**
  * A local Web Push service (RFC 8030) for tests, over HTTPS as every push service is: it hands out
@@ -135,23 +135,7 @@ export async function startPushFake(port = 0): Promise<PushFake> {
 		throttle(id, times, retryAfterSeconds = 1) {
 			Object.assign(subscriptionOf(id), { throttled: times, retryAfter: retryAfterSeconds })
 		},
-		waitForPush(predicate = () => true, timeoutMs = 10_000) {
-			return new Promise((resolve, reject) => {
-				const check = () => {
-					const found = pushes.find(predicate)
-					if (!found) return false
-					waiters.delete(check)
-					clearTimeout(timer)
-					resolve(found)
-					return true
-				}
-				const timer = setTimeout(() => {
-					waiters.delete(check)
-					reject(new Error(`the push fake accepted no matching message in ${timeoutMs} ms (${pushes.length} accepted)`))
-				}, timeoutMs)
-				if (!check()) waiters.add(check)
-			})
-		},
+		waitForPush: (predicate = () => true, timeoutMs = 10_000) => waitForMatch(pushes, waiters, predicate, timeoutMs, 'push message'),
 	}
 }
 
