@@ -9,6 +9,7 @@ import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
 import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
+import arNotifications from './ar-eg/notifications.json'
 import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
@@ -22,6 +23,7 @@ import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
 import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
+import enNotifications from './en-us/notifications.json'
 import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
@@ -35,6 +37,7 @@ import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
 import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
+import frNotifications from './fr-x/notifications.json'
 import frReports from './fr-x/reports.json'
 import frWorkspaces from './fr-x/workspaces.json'
 import { type Locale } from './languages.ts'
@@ -46,7 +49,8 @@ import { type Locale } from './languages.ts'
  * `contacts:…` with labels, `inbox:…`, `channels:…`, `campaigns:…`) and `mail` (the mails it sends); `reports` is the
  * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
  * `automation` is the rules' (their settings pages, and the API's validation and run log); `businessHours` is the
- * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page).
+ * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page);
+ * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes).
  */
 export const resources = {
 	'en-us': {
@@ -63,6 +67,7 @@ export const resources = {
 		audit: enAudit,
 		automation: enAutomation,
 		businessHours: enBusinessHours,
+		notifications: enNotifications,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -78,6 +83,7 @@ export const resources = {
 		audit: arAudit,
 		automation: arAutomation,
 		businessHours: arBusinessHours,
+		notifications: arNotifications,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -93,13 +99,14 @@ export const resources = {
 		audit: frAudit,
 		automation: frAutomation,
 		businessHours: frBusinessHours,
+		notifications: frNotifications,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation', 'businessHours'] as const satisfies readonly Namespace[]
+export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation', 'businessHours', 'notifications'] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -114,4 +121,5 @@ export const apiNamespaces = [
 	'audit',
 	'automation',
 	'businessHours',
+	'notifications',
 ] as const satisfies readonly Namespace[]

@@ -66,6 +66,7 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'workspaces.defaultCapacity as wDefaultCapacity',
 			'workspaces.reopenAssignment as wReopenAssignment',
 			'workspaces.agentsSeeOwnTeams as wAgentsSeeOwnTeams',
+			'workspaces.replyWaitingAfter as wReplyWaitingAfter',
 			'workspaces.contactCount as wContactCount',
 			'workspaces.createdAt as wCreatedAt',
 			'workspaces.updatedAt as wUpdatedAt',
@@ -113,6 +114,7 @@ export async function findSession(
 		wDefaultCapacity,
 		wReopenAssignment,
 		wAgentsSeeOwnTeams,
+		wReplyWaitingAfter,
 		wContactCount,
 		wCreatedAt,
 		wUpdatedAt,
@@ -131,6 +133,7 @@ export async function findSession(
 		wRequireTwoFactor !== null &&
 		wReopenAssignment !== null &&
 		wAgentsSeeOwnTeams !== null &&
+		wReplyWaitingAfter !== null &&
 		wContactCount !== null &&
 		wCreatedAt &&
 		wUpdatedAt
@@ -149,6 +152,7 @@ export async function findSession(
 						defaultCapacity: wDefaultCapacity,
 						reopenAssignment: wReopenAssignment,
 						agentsSeeOwnTeams: wAgentsSeeOwnTeams,
+						replyWaitingAfter: wReplyWaitingAfter,
 						contactCount: wContactCount,
 						createdAt: wCreatedAt,
 						updatedAt: wUpdatedAt,

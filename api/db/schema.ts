@@ -2,6 +2,7 @@ import { type ColumnType, type Generated, type Insertable, type Selectable, type
 import { type AutomationAction, type AutomationCondition, type AutomationEvent, type AutomationOutcome } from '#common/automation.ts'
 import { type AutoReplies } from '#common/auto-replies.ts'
 import { type BusinessHours } from '#common/business-hours.ts'
+import { type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type InvitedRole, type Role } from '#common/roles.ts'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -26,6 +27,8 @@ export interface UsersTable {
 	twoFactorEnabledAt: Date | null
 	/** The last 30-second step a code was accepted for (no code works twice). */
 	twoFactorLastStep: number | null
+	/** A sound with each new notification in the app (migration 0038). */
+	notificationSound: Generated<boolean>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -49,6 +52,8 @@ export interface WorkspacesTable {
 	agentsSeeOwnTeams: Generated<boolean>
 	/** Its business hours in its time zone (migration 0034); null: always open. */
 	businessHours: ColumnType<BusinessHours | null, BusinessHours | null | undefined, BusinessHours | null>
+	/** Minutes a customer's message waits for a reply before its assignee is told (migration 0038). */
+	replyWaitingAfter: Generated<number>
 	/** Kept up to date by triggers (migration 0007): never written by the application. */
 	contactCount: ColumnType<number, never, never>
 	createdAt: CreatedAt
@@ -70,6 +75,8 @@ export interface MembersTable {
 	connectedAt: Date | null
 	/** The time of the last presence event applied: an older one arriving late changes nothing. */
 	presenceAt: Date | null
+	/** A tab of the workspace is in front of them until then: no browser push (migration 0038). */
+	focusedUntil: Date | null
 	createdAt: CreatedAt
 }
 
@@ -150,6 +157,9 @@ export interface Database {
 	twoFactorChallenges: TwoFactorChallengesTable
 	automationRules: AutomationRulesTable
 	automationRuns: AutomationRunsTable
+	notifications: NotificationsTable
+	notificationPreferences: NotificationPreferencesTable
+	pushSubscriptions: PushSubscriptionsTable
 }
 
 /** A one-time recovery code, kept as a keyed hash (api/auth/two-factor.ts). */
@@ -279,6 +289,8 @@ export interface TeamsTable {
 	name: string
 	description: string | null
 	autoAssign: Generated<boolean>
+	/** Minutes a conversation waits unassigned in its queue before the team is told (migration 0038). */
+	notifyAfter: Generated<number>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -666,3 +678,46 @@ export interface SatisfactionSurveysTable {
 }
 
 export type SatisfactionSurvey = Selectable<SatisfactionSurveysTable>
+
+/** A member's notification of a workspace (migration 0038), kept 90 days. bigint: as a string. */
+export interface NotificationsTable {
+	id: Generated<string>
+	workspaceId: string
+	userId: string
+	kind: NotificationKind
+	conversationId: string | null
+	campaignId: string | null
+	channelId: string | null
+	values: ColumnType<NotificationValues, NotificationValues | undefined, NotificationValues>
+	/** Once per stay in a queue, customer message or failing stretch: unique per user. */
+	onceKey: string | null
+	createdAt: CreatedAt
+	readAt: Date | null
+	mailedAt: Date | null
+	pushedAt: Date | null
+}
+
+export type Notification = Selectable<NotificationsTable>
+
+/** A member's choice for a kind in a medium, stored only where it differs from `notificationDefault`. */
+export interface NotificationPreferencesTable {
+	workspaceId: string
+	userId: string
+	kind: NotificationKind
+	medium: NotificationMedium
+	enabled: boolean
+}
+
+/** A device's browser push subscription (PushSubscription's endpoint and keys), per user. */
+export interface PushSubscriptionsTable {
+	id: Generated<string>
+	userId: string
+	endpoint: string
+	p256dh: string
+	auth: string
+	userAgent: string | null
+	createdAt: CreatedAt
+	lastSuccessAt: Date | null
+}
+
+export type PushSubscription = Selectable<PushSubscriptionsTable>
