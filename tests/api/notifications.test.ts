@@ -309,6 +309,13 @@ describe('the list and reading', () => {
 		expect(await db.selectFrom('notifications').select('id').where('id', '=', mine.id).execute()).toEqual([])
 	})
 
+	test('the unread count stops at 100 (the bell says 99+)', async () => {
+		const team = await createTeam('Notification count')
+		const many = Array.from({ length: 120 }, () => ({ workspaceId: team.workspace.id, userId: team.agent.user.id, kind: 'assigned' as const, values: {} }))
+		await testDb().insertInto('notifications').values(many).execute()
+		expect((await listOf(team.agent, team.workspace.id, '?limit=1')).unread).toBe(100)
+	})
+
 	test('kept 90 days, then pruned', async () => {
 		const team = await createTeam('Notification pruning')
 		const db = testDb()
