@@ -19,6 +19,7 @@ import { labelsRouter } from './labels/router.ts'
 import { teamsRouter } from './teams/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
+import { isOneClickUnsubscribe, unsubscribeRouter } from './notifications/unsubscribe.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { realtimeWebhookRouter } from './realtime/webhook-router.ts'
@@ -45,7 +46,8 @@ export function createApi(options: ContextOptions): Router {
 	router.use(apiLanguage)
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
+		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req) && !isOneClickUnsubscribe(req))
+			return next(new HttpError(415, 'errors.unsupportedMediaType'))
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
@@ -71,6 +73,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))
 	router.use('/link', linkRouter(context))
+	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)
