@@ -1,11 +1,8 @@
 import { type APIRequestContext } from '@playwright/test'
 import { unsubscribeToken } from '#api/notifications/unsubscribe-token.ts'
 import { expectAccessible } from './accessibility.ts'
-import { createWorkspace, registerUser } from './accounts.ts'
+import { createWorkspace, e2eSessionSecret, registerUser } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
-
-// The server's SESSION_SECRET (playwright.config.ts), which signs a notification mail's unsubscribe links.
-const sessionSecret = 'e2e-session-secret-0123456789abcdef0123456789'
 
 const words = {
 	'en-us': {
@@ -27,7 +24,7 @@ const words = {
 } as const
 
 /** A token for a new owner's workspace, signed as the server signs a mail's links. */
-async function newLink(request: APIRequestContext, locale: Locale, secret = sessionSecret) {
+async function newLink(request: APIRequestContext, locale: Locale, secret = e2eSessionSecret) {
 	const owner = await registerUser(request, { locale })
 	const workspace = await createWorkspace(request, owner.token, locale === 'ar-eg' ? 'دعم Acme' : 'Acme Support')
 	const token = unsubscribeToken(secret, { userId: owner.user.id, workspaceId: workspace.id, kinds: ['assigned', 'mentioned'] })
