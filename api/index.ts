@@ -20,6 +20,7 @@ import { teamsRouter } from './teams/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
 import { isOneClickUnsubscribe, unsubscribeRouter } from './notifications/unsubscribe.ts'
+import { notificationPreferencesRouter, notificationsRouter, userNotificationsRouter } from './notifications/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { realtimeWebhookRouter } from './realtime/webhook-router.ts'
@@ -69,11 +70,15 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/reports', reportsRouter(context))
 	router.use('/workspaces/:id/audit-log', auditLogRouter(context))
 	router.use('/workspaces/:id/automation-rules', automationRouter(context))
+	router.use('/workspaces/:id/notifications', notificationsRouter(context))
+	router.use('/workspaces/:id/notification-preferences', notificationPreferencesRouter(context))
+	// Before `/notifications`, which wants a session: a mail's unsubscribe link has none, its token is signed.
+	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
+	router.use('/notifications', userNotificationsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))
 	router.use('/link', linkRouter(context))
-	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
 
 	router.use(notFound)
 	router.use(errorHandler)
