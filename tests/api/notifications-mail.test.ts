@@ -6,6 +6,7 @@ import { createMailer, type Mailer } from '#api/mail/mailer.ts'
 import { mailAttempts } from '#api/mail/jobs.ts'
 import { mailBatchMs, mailedLinesAtMost, notificationMailKey, queueNotificationMail } from '#api/notifications/mail.ts'
 import { unsubscribeToken } from '#api/notifications/unsubscribe-token.ts'
+import { notify as notifyMembers } from '#api/notifications/notify.ts'
 import { notificationAddress, notificationLine } from '#api/notifications/words.ts'
 import { silentRealtime } from '#api/realtime/publisher.ts'
 import { type NotificationKind, type NotificationValues } from '#common/notifications.ts'
@@ -138,6 +139,32 @@ describe('batching', () => {
 		expect(again[1]!.subject).toBe('A new notification in \u2068Acme support\u2069')
 		expect(again[1]!.text).toContain(await notificationLine('en-us', third))
 		expect(again[1]!.text).not.toContain('Karim')
+	})
+
+	test('notify() queues the mail of the members who get the kind by e-mail, and of nobody else', async () => {
+		const workspace = await createWorkspace('Through notify')
+		const [{ user: wants, member: wantsMail }, { member: optedOut }] = await Promise.all([memberOf(workspace.id), memberOf(workspace.id)])
+		await testDb()
+			.insertInto('notificationPreferences')
+			.values({ ...optedOut, kind: 'assigned', medium: 'email', enabled: false })
+			.execute()
+		await testDb()
+			.transaction()
+			.execute((trx) =>
+				notifyMembers(trx, [
+					{ ...wantsMail, kind: 'assigned', values: { number: 21, contact: 'Via notify' } },
+					{ ...optedOut, kind: 'assigned', values: { number: 21, contact: 'Via notify' } },
+					// Push and the app by default, not e-mail.
+					{ ...wantsMail, kind: 'message', values: { number: 22, contact: 'No mail' } },
+				]),
+			)
+		expect(await pendingJobs(wantsMail)).toHaveLength(1)
+		expect(await pendingJobs(optedOut)).toEqual([])
+		await runJob(wantsMail)
+		const [mail, ...others] = mailsTo(wants.email)
+		expect(others).toEqual([])
+		expect(mail!.text).toContain('Via notify')
+		expect(mail!.text).not.toContain('No mail')
 	})
 
 	test('what was read in the app before the job runs is not mailed, and nothing read makes no mail', async () => {
