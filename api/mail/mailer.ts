@@ -5,6 +5,12 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { type Config } from '#config/config.ts'
 
+/**
+ * Attempts before a mail is given up: graphile-worker waits e^n seconds (at most e^10, about 6 h)
+ * after the n-th failure, so 10 attempts keep trying for about 10 hours (docs/decisions/018-faults.md).
+ */
+export const mailAttempts = 10
+
 export type Mail = {
 	to: string
 	subject: string

@@ -1,41 +1,13 @@
 import { escapeHtml } from '#api/auth/mails.ts'
 import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
-import { addJob, type JobConfig } from '#api/jobs/queue.ts'
-import { mailAttempts } from '#api/mail/jobs.ts'
+import { type JobConfig } from '#api/jobs/queue.ts'
 import { type Mail, type Mailer } from '#api/mail/mailer.ts'
 import { isolate, notificationDefault, notificationKinds, type NotificationKind, type NotificationValues } from '#common/notifications.ts'
 import { defaultLocale, isLocale, languageOf, type Locale } from '#locales/languages.ts'
+import { mailedLinesAtMost } from './mail-queue.ts'
 import { unsubscribeToken } from './unsubscribe-token.ts'
 import { notificationAddress, notificationLine } from './words.ts'
-
-/** How long notifications gather before they are mailed together: the first one's mail waits this long. */
-export const mailBatchMs = 5 * 60_000
-
-/** More lines than this make the mail a list to scroll: the rest are counted, and waiting in the app. */
-export const mailedLinesAtMost = 20
-
-export const notificationMailKey = (member: { userId: string; workspaceId: string }) => `notify-mail:${member.userId}:${member.workspaceId}`
-
-/**
- * Queues the mail of each member's new notifications (called by `notify` in the change's
- * transaction): one job per member and workspace, keyed, which keeps its first `runAt`
- * (`preserve_run_at`), so everything of the next five minutes goes in one mail.
- */
-export async function queueNotificationMail(trx: DB, members: Array<{ userId: string; workspaceId: string }>): Promise<void> {
-	const seen = new Set<string>()
-	for (const member of members) {
-		const key = notificationMailKey(member)
-		if (seen.has(key)) continue
-		seen.add(key)
-		await addJob(
-			trx,
-			'mail-notifications',
-			{ userId: member.userId, workspaceId: member.workspaceId },
-			{ key, keyMode: 'preserve_run_at', runAt: new Date(Date.now() + mailBatchMs), maxAttempts: mailAttempts },
-		)
-	}
-}
 
 /** The kinds a member gets by e-mail in a workspace: their stored choices, else the defaults. */
 export async function emailedKinds(db: DB, member: { userId: string; workspaceId: string }): Promise<NotificationKind[]> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { notificationDefault, notificationMedia, type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type DB } from '#api/db/database.ts'
-import { queueNotificationMail } from './mail.ts'
+import { queueNotificationMail } from './mail-queue.ts'
 
 /** A notification to write: for whom, of what kind, about what. `number` and `contact` are read from the conversation. */
 export type NotificationDraft = {
