@@ -100,6 +100,17 @@ describe('configuration', () => {
 		expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toHaveLength(1)
 	})
 
+	test('OUTBOUND_CA_FILE: a readable PEM file, kept as text', () => {
+		const dir = tmpDataDir()
+		const pem = path.join(dir, 'ca.pem')
+		fs.writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n')
+		expect(parseConfig({ OUTBOUND_CA_FILE: pem }, dir).outboundCa).toContain('BEGIN CERTIFICATE')
+		expect(parseConfig({}, dir).outboundCa).toBeUndefined()
+		expect(problemsOf({ OUTBOUND_CA_FILE: path.join(dir, 'missing.pem') })).toEqual([`OUTBOUND_CA_FILE cannot be read: ${path.join(dir, 'missing.pem')}`])
+		fs.writeFileSync(pem, 'not a certificate')
+		expect(problemsOf({ OUTBOUND_CA_FILE: pem })).toEqual(['OUTBOUND_CA_FILE must be a PEM file of certificates'])
+	})
+
 	test('an external realtime host needs its credentials', () => {
 		expect(problemsOf({ PUSHER_HOST: 'soketi.example' })).toEqual(['PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET are required when PUSHER_HOST is set'])
 	})

@@ -166,6 +166,8 @@ const envSchema = z.object({
 	),
 	// Outgoing webhooks and push endpoints may reach loopback and private addresses (tests, a LAN-only install).
 	WEBHOOK_ALLOW_PRIVATE: boolean.transform((value) => value ?? false),
+	// Certificate authorities (PEM) that push endpoints and outgoing webhooks are trusted by besides the system's: a private service, a test's fake.
+	OUTBOUND_CA_FILE: optionalString,
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	// Seed the demo workspace at start when the database is empty (also `npm start -- --demo`).
 	DEMO: boolean,
@@ -182,6 +184,8 @@ export type Config = Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'PUBLIC_URL
 	VAPID_PUBLIC_KEY: string
 	VAPID_PRIVATE_KEY: string
 	VAPID_SUBJECT: string
+	/** The PEM text of OUTBOUND_CA_FILE, when set. */
+	outboundCa: string | undefined
 	/** Absolute path of DATA_DIR. */
 	dataDir: string
 	isProduction: boolean
@@ -227,6 +231,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 	if (Boolean(values.VAPID_PUBLIC_KEY) !== Boolean(values.VAPID_PRIVATE_KEY))
 		problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither')
 	if (!values.S3_BUCKET && (values.S3_ENDPOINT || Object.values(s3).some(Boolean))) problems.push('S3_BUCKET is required when another S3_* variable is set')
+	let outboundCa: string | undefined
+	if (values.OUTBOUND_CA_FILE) {
+		try {
+			outboundCa = fs.readFileSync(path.resolve(cwd, values.OUTBOUND_CA_FILE), 'utf8')
+			if (!outboundCa.includes('-----BEGIN CERTIFICATE-----')) problems.push('OUTBOUND_CA_FILE must be a PEM file of certificates')
+		} catch {
+			problems.push(`OUTBOUND_CA_FILE cannot be read: ${values.OUTBOUND_CA_FILE}`)
+		}
+	}
 	if (problems.length) throw new ConfigError(problems)
 
 	const dataDir = path.resolve(cwd, values.DATA_DIR)
@@ -246,6 +259,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 		VAPID_PUBLIC_KEY: vapid.publicKey,
 		VAPID_PRIVATE_KEY: vapid.privateKey,
 		VAPID_SUBJECT: values.VAPID_SUBJECT ?? vapidSubject(values.MAIL_FROM, publicUrl),
+		outboundCa,
 		generatedSecrets: [
 			values.SESSION_SECRET ? [] : ['SESSION_SECRET'],
 			values.ENCRYPTION_KEY ? [] : ['ENCRYPTION_KEY'],

@@ -11,6 +11,7 @@ import { documentChannels } from '#api/channels/openapi.ts'
 import { documentContacts } from '#api/contacts/openapi.ts'
 import { documentConversations } from '#api/conversations/openapi.ts'
 import { documentLabels } from '#api/labels/openapi.ts'
+import { documentPresence, documentPush } from '#api/notifications/push-openapi.ts'
 import { documentTeams } from '#api/teams/openapi.ts'
 import { documentLink } from '#api/link/openapi.ts'
 import { documentRealtime } from '#api/realtime/openapi.ts'
@@ -40,7 +41,9 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentReports(apiDocs(registry, '/workspaces/:id/reports', 'Reports'))
 	documentAuditLog(apiDocs(registry, '/workspaces/:id/audit-log', 'Audit log'))
 	documentAutomation(apiDocs(registry, '/workspaces/:id/automation-rules', 'Automation'))
+	documentPresence(apiDocs(registry, '/workspaces/:id/presence', 'Notifications'))
 	documentWorkspaces(apiDocs(registry, '/workspaces', 'Workspaces'))
+	documentPush(apiDocs(registry, '/user/push-subscriptions', 'Notifications'))
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))
 	documentLink(apiDocs(registry, '/link', 'Link pages'))

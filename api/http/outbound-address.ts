@@ -1,6 +1,7 @@
 import dns from 'node:dns'
 import https from 'node:https'
 import net from 'node:net'
+import tls from 'node:tls'
 
 /**
  * The guard of every address the server connects to because someone gave it (a browser's push
@@ -138,7 +139,7 @@ export function guardedLookup(options: Pick<OutboundOptions, 'allowPrivate'>): n
 	}
 }
 
-/** An HTTPS agent whose connections reach only what `guardedLookup` allows (`ca`: a test's own certificate authority). */
-export function guardedAgent(options: Pick<OutboundOptions, 'allowPrivate'> & { ca?: string | Buffer }): https.Agent {
-	return new https.Agent({ keepAlive: true, lookup: guardedLookup(options), ...(options.ca ? { ca: options.ca } : {}) })
+/** An HTTPS agent whose connections reach only what `guardedLookup` allows; `ca` is trusted besides the system's authorities (OUTBOUND_CA_FILE). */
+export function guardedAgent(options: Pick<OutboundOptions, 'allowPrivate'> & { ca?: string }): https.Agent {
+	return new https.Agent({ keepAlive: true, lookup: guardedLookup(options), ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}) })
 }

@@ -4,6 +4,7 @@ import { defaultPresenceOfflineAfter, reconcilePresence, turnOfflineAfterLeaving
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
+import { sendPush } from '#api/notifications/push.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
@@ -44,6 +45,9 @@ export const jobHandlers: JobHandlers = {
 	},
 	'run-automation': async (payload, { db, realtime }) => {
 		await runAutomation(db, realtime, payload)
+	},
+	'send-push': async (payload, { db, config }) => {
+		await sendPush(db, config, payload)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

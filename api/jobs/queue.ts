@@ -43,6 +43,8 @@ export type JobPayloads = {
 	'reconcile-presence': Record<string, never>
 	/** Runs a workspace's rules on one event of a conversation (api/automation/run.ts); queued per conversation, once per rule by `eventKey`. */
 	'run-automation': { workspaceId: string; conversationId: string; event: AutomationEvent; eventKey: string; depth: number; messageId?: string }
+	/** A notification to its user's browsers (api/notifications/push.ts); a retry names the devices that did not take it yet. */
+	'send-push': { notificationId: string; deviceIds?: string[]; attempt?: number }
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
@@ -55,9 +57,22 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, the providers' addresses and the mail server. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer: Mailer }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail. */
+/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, mail, and push. */
 export type JobConfig = ProviderConfig &
-	Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
+	Pick<
+		Config,
+		| 'ENCRYPTION_KEY'
+		| 'UPLOAD_MAX_BYTES'
+		| 'dataDir'
+		| 'SMTP_URL'
+		| 'MAIL_FROM'
+		| 'PUBLIC_URL'
+		| 'VAPID_PUBLIC_KEY'
+		| 'VAPID_PRIVATE_KEY'
+		| 'VAPID_SUBJECT'
+		| 'WEBHOOK_ALLOW_PRIVATE'
+		| 'outboundCa'
+	> &
 	Partial<
 		Pick<
 			Config,
