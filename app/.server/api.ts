@@ -28,6 +28,7 @@ export type { ConversationEventData, MessageEventData } from '#api/conversations
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
 export type { TeamJson } from '#api/teams/queries.ts'
+export type { FocusJson, PushDeviceJson, PushDevicesJson, PushTestJson } from '#api/notifications/push-router.ts'
 export type { MemberJson } from '#api/workspaces/members.ts'
 export type { InvitationJson } from '#api/workspaces/invitations.ts'
 export type { OverviewJson } from '#api/workspaces/queries.ts'
