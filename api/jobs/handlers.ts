@@ -5,6 +5,8 @@ import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sendin
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
 import { sendPush } from '#api/notifications/push.ts'
+import { notifyWaiting } from '#api/notifications/waiting.ts'
+import { publishEvents } from '#api/conversations/events.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
@@ -45,6 +47,9 @@ export const jobHandlers: JobHandlers = {
 	},
 	'run-automation': async (payload, { db, realtime }) => {
 		await runAutomation(db, realtime, payload)
+	},
+	'notify-waiting': async (_payload, { db, realtime }) => {
+		await publishEvents(db, realtime, await notifyWaiting(db))
 	},
 	'send-push': async (payload, { db, config }) => {
 		await sendPush(db, config, payload)
