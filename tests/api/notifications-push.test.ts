@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { notify } from '#api/notifications/notify.ts'
 import { pushTtlSeconds, queuePush, sendPush } from '#api/notifications/push.ts'
 import { notificationAddress, notificationLine } from '#api/notifications/words.ts'
 import { type NotificationKind, type NotificationValues } from '#common/notifications.ts'
@@ -107,6 +108,29 @@ describe('browser push', () => {
 			publicKey: api.config.VAPID_PUBLIC_KEY,
 			devices: [{ browser: 'Firefox 133', system: 'Linux' }, { browser: 'Firefox 133' }],
 		})
+	})
+
+	test('notify() queues the push of what the member wants pushed: an assignment by default, not a finished campaign, nor a kind turned off', async () => {
+		const agent = await member({ locale: 'en-us', workspace: 'Northwind' })
+		const { subscription } = await device(agent)
+		await db()
+			.insertInto('notificationPreferences')
+			.values({ workspaceId: agent.workspace.id, userId: agent.user.id, kind: 'mentioned', medium: 'push', enabled: false })
+			.execute()
+		const draft = { workspaceId: agent.workspace.id, userId: agent.user.id }
+		await db()
+			.transaction()
+			.execute((trx) =>
+				notify(trx, [
+					{ ...draft, kind: 'campaignDone', values: { campaign: 'Spring', sent: 3, failed: 0 } },
+					{ ...draft, kind: 'mentioned', values: { number: 4, actor: 'Nadia' } },
+					{ ...draft, kind: 'assigned', values: { number: 9, contact: 'Sam' } },
+				]),
+			)
+		const push = await fake.waitForPush((entry) => entry.subscriptionId === idOf(subscription))
+		expect(JSON.parse(push.payload)).toMatchObject({ title: 'Northwind', body: 'Conversation #9 with \u2068Sam\u2069 was assigned to you' })
+		await new Promise((resolve) => setTimeout(resolve, 500))
+		expect(pushesTo(subscription)).toHaveLength(1)
 	})
 
 	test('a user without a device gets no job', async () => {
