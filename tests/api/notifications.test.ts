@@ -233,6 +233,28 @@ describe('preferences', () => {
 	})
 })
 
+describe('thresholds', () => {
+	test('a team’s wait and the workspace’s reply wait are minutes from 1 to 1440, set by owners and admins', async () => {
+		const team = await createTeam('Notification thresholds')
+		const created = await api.request('POST', `${base(team.workspace.id)}/teams`, { body: { name: 'Desk' }, headers: team.admin.auth })
+		expect(created.body).toMatchObject({ notifyAfter: 10 })
+		const teamPath = `${base(team.workspace.id)}/teams/${(created.body as { id: string }).id}`
+		expect((await api.request('PATCH', teamPath, { body: { notifyAfter: 25 }, headers: team.admin.auth })).body).toMatchObject({ notifyAfter: 25 })
+		for (const notifyAfter of [0, 1441, 2.5, '5']) {
+			const refused = await api.request('PATCH', teamPath, { body: { notifyAfter }, headers: { ...team.admin.auth, 'Accept-Language': 'fr' } })
+			expect(refused.status, String(notifyAfter)).toBe(400)
+		}
+		const workspacePath = base(team.workspace.id)
+		expect((await api.request('PATCH', workspacePath, { body: { replyWaitingAfter: 30 }, headers: team.owner.auth })).body).toMatchObject({
+			replyWaitingAfter: 30,
+		})
+		const refused = await api.request('PATCH', workspacePath, { body: { replyWaitingAfter: 0 }, headers: { ...team.owner.auth, 'Accept-Language': 'ar' } })
+		expect(refused.status).toBe(400)
+		expect(JSON.stringify(refused.body)).toContain('أدخل عددًا صحيحًا من الدقائق')
+		expect((await api.request('PATCH', workspacePath, { body: { replyWaitingAfter: 5 }, headers: team.agent.auth })).status).toBe(403)
+	})
+})
+
 describe('the list and reading', () => {
 	test('pages of 30 newest first, read by id, by conversation and all; bad queries are 400', async () => {
 		const team = await createTeam('Notification pages')
