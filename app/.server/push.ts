@@ -56,6 +56,7 @@ export async function pushAction({ api, formData, here, t, locale, request }: Po
 		const title = t(`notifications:push.results.${answer.result}`, { status: answer.status ?? '—' })
 		return redirectWithToast(here, { type: answer.result === 'sent' ? 'success' : 'error', title })
 	}
+	if (intent !== 'push-remove') throw data({ message: 'Unknown intent' }, { status: 400 })
 	try {
 		await api.delete(`/user/push-subscriptions/${device}`)
 	} catch (error) {
