@@ -16,6 +16,7 @@ import { errorHandler, HttpError, notFound } from './http/errors.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
+import { presenceRouter, pushRouter } from './notifications/push-router.ts'
 import { teamsRouter } from './teams/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
@@ -75,7 +76,9 @@ export function createApi(options: ContextOptions): Router {
 	// Before `/notifications`, which wants a session: a mail's unsubscribe link has none, its token is signed.
 	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
 	router.use('/notifications', userNotificationsRouter(context))
+	router.use('/workspaces/:id/presence', presenceRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
+	router.use('/user/push-subscriptions', pushRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))
 	router.use('/link', linkRouter(context))

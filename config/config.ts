@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import webpush from 'web-push'
 import { z } from 'zod'
 import { unusableDataDir } from './startup-error.ts'
 
@@ -150,6 +151,23 @@ const envSchema = z.object({
 				.map((host) => host.trim().toLowerCase())
 				.filter(Boolean),
 		),
+	// Web Push (RFC 8292): the application server's key pair, generated into DATA_DIR when unset, and its contact.
+	VAPID_PUBLIC_KEY: optionalString.refine(
+		(value) => value === undefined || /^[\w-]{86,88}={0,2}$/.test(value),
+		'VAPID_PUBLIC_KEY must be a base64url P-256 public key (65 bytes), e.g. from `npx web-push generate-vapid-keys`',
+	),
+	VAPID_PRIVATE_KEY: optionalString.refine(
+		(value) => value === undefined || /^[\w-]{43}=?$/.test(value),
+		'VAPID_PRIVATE_KEY must be a base64url P-256 private key (32 bytes), e.g. from `npx web-push generate-vapid-keys`',
+	),
+	VAPID_SUBJECT: optionalString.refine(
+		(value) => value === undefined || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(value),
+		'VAPID_SUBJECT must be a mailto: or https: URL, e.g. mailto:support@example.com',
+	),
+	// Outgoing webhooks and push endpoints may reach loopback and private addresses (tests, a LAN-only install).
+	WEBHOOK_ALLOW_PRIVATE: boolean.transform((value) => value ?? false),
+	// Certificate authorities (PEM) that push endpoints and outgoing webhooks are trusted by besides the system's: a private service, a test's fake.
+	OUTBOUND_CA_FILE: optionalString,
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	// Seed the demo workspace at start when the database is empty (also `npm start -- --demo`).
 	DEMO: boolean,
@@ -159,10 +177,15 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>
 
-export type Config = Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'PUBLIC_URL'> & {
+export type Config = Omit<Env, 'SESSION_SECRET' | 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'VAPID_PUBLIC_KEY' | 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT'> & {
 	SESSION_SECRET: string
 	ENCRYPTION_KEY: string
 	PUBLIC_URL: string
+	VAPID_PUBLIC_KEY: string
+	VAPID_PRIVATE_KEY: string
+	VAPID_SUBJECT: string
+	/** The PEM text of OUTBOUND_CA_FILE, when set. */
+	outboundCa: string | undefined
 	/** Absolute path of DATA_DIR. */
 	dataDir: string
 	isProduction: boolean
@@ -205,33 +228,81 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 	if (values.S3_BUCKET && Object.values(s3).some((value) => !value)) {
 		problems.push('S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set')
 	}
+	if (Boolean(values.VAPID_PUBLIC_KEY) !== Boolean(values.VAPID_PRIVATE_KEY))
+		problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither')
 	if (!values.S3_BUCKET && (values.S3_ENDPOINT || Object.values(s3).some(Boolean))) problems.push('S3_BUCKET is required when another S3_* variable is set')
+	let outboundCa: string | undefined
+	if (values.OUTBOUND_CA_FILE) {
+		try {
+			outboundCa = fs.readFileSync(path.resolve(cwd, values.OUTBOUND_CA_FILE), 'utf8')
+			if (!outboundCa.includes('-----BEGIN CERTIFICATE-----')) problems.push('OUTBOUND_CA_FILE must be a PEM file of certificates')
+		} catch {
+			problems.push(`OUTBOUND_CA_FILE cannot be read: ${values.OUTBOUND_CA_FILE}`)
+		}
+	}
 	if (problems.length) throw new ConfigError(problems)
 
 	const dataDir = path.resolve(cwd, values.DATA_DIR)
+	const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '')
+	// One file for the pair: a public key must never meet another process's private key.
+	const vapid =
+		values.VAPID_PUBLIC_KEY && values.VAPID_PRIVATE_KEY
+			? { publicKey: values.VAPID_PUBLIC_KEY, privateKey: values.VAPID_PRIVATE_KEY }
+			: vapidKeysOf(readOrCreateSecret(dataDir, vapidKeysFile, () => JSON.stringify(webpush.generateVAPIDKeys())))
 	return {
 		...values,
 		dataDir,
 		isProduction,
-		PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+		PUBLIC_URL: publicUrl,
 		SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(dataDir, 'session-secret'),
 		ENCRYPTION_KEY: values.ENCRYPTION_KEY ?? readOrCreateSecret(dataDir, 'encryption-key'),
-		generatedSecrets: [values.SESSION_SECRET ? [] : ['SESSION_SECRET'], values.ENCRYPTION_KEY ? [] : ['ENCRYPTION_KEY']].flat(),
+		VAPID_PUBLIC_KEY: vapid.publicKey,
+		VAPID_PRIVATE_KEY: vapid.privateKey,
+		VAPID_SUBJECT: values.VAPID_SUBJECT ?? vapidSubject(values.MAIL_FROM, publicUrl),
+		outboundCa,
+		generatedSecrets: [
+			values.SESSION_SECRET ? [] : ['SESSION_SECRET'],
+			values.ENCRYPTION_KEY ? [] : ['ENCRYPTION_KEY'],
+			values.VAPID_PRIVATE_KEY ? [] : [vapidKeysName],
+		].flat(),
 	}
+}
+
+const vapidKeysFile = 'vapid-keys'
+const vapidKeysName = 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY'
+
+function vapidKeysOf(text: string): { publicKey: string; privateKey: string } {
+	const keys = JSON.parse(text) as { publicKey?: unknown; privateKey?: unknown }
+	if (typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string')
+		throw new ConfigError([`${vapidKeysFile} in DATA_DIR is not a VAPID key pair: remove it to generate another`])
+	return { publicKey: keys.publicKey, privateKey: keys.privateKey }
+}
+
+/**
+ * The contact push services may write to (RFC 8292 §2.1): the sender's mail address, unless it is a
+ * local one no service would accept, then the site's https address.
+ */
+export function vapidSubject(mailFrom: string, publicUrl: string): string {
+	const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim()
+	const local = /@(localhost|[^.]+)$/i.test(address)
+	return local && publicUrl.startsWith('https://') ? publicUrl : `mailto:${address}`
 }
 
 /** Said once at start for each secret that comes from DATA_DIR rather than the environment. */
 export function generatedSecretWarning(name: string, dataDir: string): string {
+	if (name === vapidKeysName) {
+		return `${name} are not set: using the pair generated in ${path.join(dataDir, vapidKeysFile)}. Several app processes must share one pair: set both in their environment.`
+	}
 	return `${name} is not set: using the one generated in ${path.join(dataDir, name.toLowerCase().replaceAll('_', '-'))}. Several app processes must share one ${name}: set it in their environment.`
 }
 
-/** A secret kept in DATA_DIR so that sessions survive restarts when none is configured. */
-export function readOrCreateSecret(dataDir: string, name: string): string {
+/** A secret kept in DATA_DIR so that sessions survive restarts when none is configured (`create` makes a new one). */
+export function readOrCreateSecret(dataDir: string, name: string, create = () => crypto.randomBytes(32).toString('hex')): string {
 	const file = path.join(dataDir, name)
 	try {
 		return fs.readFileSync(file, 'utf8').trim()
 	} catch {
-		const secret = crypto.randomBytes(32).toString('hex')
+		const secret = create()
 		try {
 			fs.mkdirSync(dataDir, { recursive: true })
 			fs.writeFileSync(file, secret, { mode: 0o600 })

@@ -267,6 +267,8 @@ async function developmentBuild(app: express.Express): Promise<RemixBuild> {
 	}
 }
 
+const pushWorkerPath = '/push-worker.js'
+
 /** Production: the Vite build's assets (hashed names: cached for a year) and its server bundle. */
 async function productionBuild(app: express.Express): Promise<RemixBuild> {
 	const clientDir = path.resolve('build/client')
@@ -274,7 +276,9 @@ async function productionBuild(app: express.Express): Promise<RemixBuild> {
 	// The other public files are known once built: a page request is not looked up on disk first.
 	const publicFiles = new Set(fs.readdirSync(clientDir).map((name) => `/${name}`))
 	const serveFile = express.static(clientDir, { maxAge: '1h', index: false })
-	app.use((req, res, next) => (publicFiles.has(req.path) ? serveFile(req, res, next) : next()))
+	// The push service worker (public/push-worker.js): revalidated each time, so a new one reaches browsers at once; its scope is the whole site.
+	const serveWorker = express.static(clientDir, { maxAge: 0, index: false, setHeaders: (res) => res.setHeader('Service-Worker-Allowed', '/') })
+	app.use((req, res, next) => (req.path === pushWorkerPath ? serveWorker(req, res, next) : publicFiles.has(req.path) ? serveFile(req, res, next) : next()))
 	const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
 	return { build, close: async () => {} }
 }

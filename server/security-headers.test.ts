@@ -52,6 +52,9 @@ describe('security headers', () => {
 		expect(nonceOf(first.headers['content-security-policy'])).not.toBe(nonceOf(second.headers['content-security-policy']))
 		expect(first.body).toContain(`nonce="${nonceOf(first.headers['content-security-policy'])}"`)
 		expect(directive(first.headers['content-security-policy'], 'script-src-attr')).toBe("script-src-attr 'none'")
+		// The push service worker registers from this site; notifications and push stay allowed.
+		expect(directive(first.headers['content-security-policy'], 'worker-src')).toBe("worker-src 'self'")
+		expect(permissionsPolicy).not.toMatch(/notifications|push/)
 		expect(first.headers['referrer-policy']).toBe('same-origin')
 		expect(first.headers['permissions-policy']).toBe(permissionsPolicy)
 		for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissionsPolicy).toContain(`${feature}=()`)

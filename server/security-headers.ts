@@ -44,6 +44,8 @@ export function securityHeaders(config: Pick<Config, 'PUBLIC_URL' | 'isProductio
 					// Pages run only the scripts they were rendered with; 'strict-dynamic' lets those load their chunks.
 					'script-src': ["'strict-dynamic'", "'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
 					'script-src-attr': ["'none'"],
+					// The push service worker, from this site only ('strict-dynamic' above would not name it).
+					'worker-src': ["'self'"],
 					// React renders style attributes and sonner injects its stylesheet at run time.
 					'style-src': ["'self'", "'unsafe-inline'"],
 					'img-src': ["'self'", 'data:', 'blob:'],

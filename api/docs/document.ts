@@ -12,6 +12,7 @@ import { documentChannels } from '#api/channels/openapi.ts'
 import { documentContacts } from '#api/contacts/openapi.ts'
 import { documentConversations } from '#api/conversations/openapi.ts'
 import { documentLabels } from '#api/labels/openapi.ts'
+import { documentPresence, documentPush } from '#api/notifications/push-openapi.ts'
 import { documentTeams } from '#api/teams/openapi.ts'
 import { documentLink } from '#api/link/openapi.ts'
 import { documentRealtime } from '#api/realtime/openapi.ts'
@@ -45,7 +46,9 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentNotifications(apiDocs(registry, '/workspaces/:id/notifications', 'Notifications'))
 	documentNotificationPreferences(apiDocs(registry, '/workspaces/:id/notification-preferences', 'Notifications'))
 	documentUserNotifications(apiDocs(registry, '/notifications', 'Notifications'))
+	documentPresence(apiDocs(registry, '/workspaces/:id/presence', 'Notifications'))
 	documentWorkspaces(apiDocs(registry, '/workspaces', 'Workspaces'))
+	documentPush(apiDocs(registry, '/user/push-subscriptions', 'Notifications'))
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))
 	documentLink(apiDocs(registry, '/link', 'Link pages'))

@@ -5,6 +5,7 @@ import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sendin
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
 import { mailNotifications } from '#api/notifications/mail.ts'
+import { sendPush } from '#api/notifications/push.ts'
 import { notifyWaiting } from '#api/notifications/waiting.ts'
 import { publishEvents } from '#api/conversations/events.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
@@ -50,6 +51,9 @@ export const jobHandlers: JobHandlers = {
 	},
 	'notify-waiting': async (_payload, { db, realtime }) => {
 		await publishEvents(db, realtime, await notifyWaiting(db))
+	},
+	'send-push': async (payload, { db, config }) => {
+		await sendPush(db, config, payload)
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

@@ -45,6 +45,8 @@ export type JobPayloads = {
 	'run-automation': { workspaceId: string; conversationId: string; event: AutomationEvent; eventKey: string; depth: number; messageId?: string }
 	/** Every minute: conversations waiting in a queue or for a reply longer than their thresholds (api/notifications/waiting.ts). */
 	'notify-waiting': Record<string, never>
+	/** A notification to its user's browsers (api/notifications/push.ts); a retry names the devices that did not take it yet. */
+	'send-push': { notificationId: string; deviceIds?: string[]; attempt?: number }
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
@@ -59,9 +61,23 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, the providers' addresses and the mail server. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer: Mailer }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail (SESSION_SECRET signs its unsubscribe links). */
+/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, mail (SESSION_SECRET signs its unsubscribe links), and push. */
 export type JobConfig = ProviderConfig &
-	Pick<Config, 'ENCRYPTION_KEY' | 'SESSION_SECRET' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
+	Pick<
+		Config,
+		| 'ENCRYPTION_KEY'
+		| 'SESSION_SECRET'
+		| 'UPLOAD_MAX_BYTES'
+		| 'dataDir'
+		| 'SMTP_URL'
+		| 'MAIL_FROM'
+		| 'PUBLIC_URL'
+		| 'VAPID_PUBLIC_KEY'
+		| 'VAPID_PRIVATE_KEY'
+		| 'VAPID_SUBJECT'
+		| 'WEBHOOK_ALLOW_PRIVATE'
+		| 'outboundCa'
+	> &
 	Partial<
 		Pick<
 			Config,

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { notificationDefault, notificationMedia, type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type DB } from '#api/db/database.ts'
 import { queueNotificationMail } from './mail-queue.ts'
+import { queuePush } from './push.ts'
 
 /** A notification to write: for whom, of what kind, about what. `number` and `contact` are read from the conversation. */
 export type NotificationDraft = {
@@ -108,6 +109,10 @@ export async function notify(trx: DB, drafts: NotificationDraft[]): Promise<Noti
 	await queueNotificationMail(
 		trx,
 		written.filter((row) => mediaOf(row).includes('email')),
+	)
+	await queuePush(
+		trx,
+		written.filter((row) => mediaOf(row).includes('push')),
 	)
 	return written
 		.filter((row) => mediaOf(row).includes('app'))

@@ -21,6 +21,15 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 	fetch(`${server.url}${path}`, { headers: { 'User-Agent': browser, ...headers }, redirect: 'manual' })
 
 describe('Cache-Control', () => {
+	test('the push service worker, at the root: revalidated every time, its scope the whole site', async () => {
+		const response = await get('/push-worker.js')
+		expect(response.status).toBe(200)
+		expect(response.headers.get('content-type')).toMatch(/^(application|text)\/javascript/)
+		expect(response.headers.get('cache-control')).toBe('public, max-age=0')
+		expect(response.headers.get('service-worker-allowed')).toBe('/')
+		expect(await response.text()).toContain("addEventListener('push'")
+	})
+
 	test('a signed-in page and its data: private, no-store', async () => {
 		for (const path of ['/en-us/dashboard/profile', '/en-us/dashboard/profile.data', '/ar-eg/dashboard/contacts', '/fr-x/dashboard/conversations.data']) {
 			const response = await get(path, { Cookie: cookie })

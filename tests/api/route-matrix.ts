@@ -121,6 +121,26 @@ async function freshCampaign(fx: Fixtures, status: 'draft' | 'running' | 'paused
 const unsubscribeTokenOf = (fx: Fixtures) =>
 	encodeURIComponent(unsubscribeToken(fx.api.config.SESSION_SECRET, { userId: fx.team.owner.user.id, workspaceId: fx.here.workspaceId, kinds: ['assigned'] }))
 
+/** What `PushSubscription.toJSON()` gives for `endpoint`: a real P-256 key and auth secret. */
+function browserSubscription(endpoint: string) {
+	const ecdh = crypto.createECDH('prime256v1')
+	ecdh.generateKeys()
+	return { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') } }
+}
+
+/** A device of the caller's (any id for nobody), at an address the guard refuses without trying it. */
+async function pushDevice(fx: Fixtures, caller: Caller): Promise<string> {
+	const user = userOf(fx, caller)
+	if (!user) return crypto.randomUUID()
+	const { endpoint, keys } = browserSubscription(`https://127.0.0.1:9/push/${crypto.randomUUID()}`)
+	const row = await db()
+		.insertInto('pushSubscriptions')
+		.values({ userId: user.user.id, endpoint, ...keys })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return row.id
+}
+
 const campaignAction = (status: 'draft' | 'running' | 'paused'): RouteRow => ({
 	expect: managers(200),
 	prepare: async (fx) => ({ params: { campaignId: (await freshCampaign(fx, status)).id } }),
@@ -287,6 +307,21 @@ export const routeMatrix: Record<string, RouteRow> = {
 		prepare: async (fx) => ({ params: { invitationId: (await insertInvitation(fx.here.workspaceId, fx.team.owner.user.id)).id } }),
 	},
 	'GET /v1/user/workspaces': { expect: signedIn(200) },
+
+	// Browser push: each user's own devices; a workspace's member reports their focus there.
+	'GET /v1/user/push-subscriptions': { expect: signedIn(200) },
+	// A public address given as such: no DNS, and the guard lets it through (nothing is sent to it).
+	'POST /v1/user/push-subscriptions': { expect: signedIn(201), prepare: () => ({ body: browserSubscription(`https://8.8.8.8/push/${crypto.randomUUID()}`) }) },
+	'DELETE /v1/user/push-subscriptions/:deviceId': {
+		expect: signedIn(204),
+		prepare: async (fx, caller) => ({ params: { deviceId: await pushDevice(fx, caller) } }),
+	},
+	// A loopback endpoint (as if configured before): the guard refuses it at once, and the answer says so.
+	'POST /v1/user/push-subscriptions/:deviceId/test': {
+		expect: signedIn(200),
+		prepare: async (fx, caller) => ({ params: { deviceId: await pushDevice(fx, caller) } }),
+	},
+	'POST /v1/workspaces/:id/presence/focus': { expect: members(200), prepare: () => ({ body: { focused: true } }) },
 
 	// Contacts: every member reads, creates, edits, imports and exports; owners and admins delete, merge and opt in again.
 	'GET /v1/workspaces/:id/contacts': { expect: members(200) },
