@@ -1,0 +1,103 @@
+import { globalStyle, style } from '@vanilla-extract/css'
+import { vars } from '#app/styles/theme.css.ts'
+
+const wide = 'screen and (min-width: 60rem)'
+
+// The page's list and the bell's: one row each, the line then its time; an unread one has a dot and stronger text.
+export const list = style({
+	listStyle: 'none',
+	margin: 0,
+	padding: 0,
+	display: 'grid',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	background: vars.color.card,
+	maxInlineSize: '48rem',
+})
+export const compactList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', maxBlockSize: 'min(24rem, 60vh)', overflowY: 'auto' })
+globalStyle(`${list} > li + li, ${compactList} > li + li`, { borderBlockStart: `1px solid ${vars.color.border}` })
+export const item = style({
+	display: 'grid',
+	gridTemplateColumns: '0.5rem minmax(0, 1fr)',
+	columnGap: '0.625rem',
+	rowGap: '0.125rem',
+	alignItems: 'baseline',
+	paddingInline: '0.75rem',
+	paddingBlock: '0.625rem',
+	textDecoration: 'none',
+	color: 'inherit',
+	fontSize: '0.875rem',
+	selectors: { '&:hover': { background: vars.color.accent }, '&[data-unread="true"]': { fontWeight: 600 } },
+})
+export const dot = style({
+	inlineSize: '0.5rem',
+	blockSize: '0.5rem',
+	borderRadius: '50%',
+	alignSelf: 'center',
+	selectors: { [`${item}[data-unread="true"] &`]: { background: vars.color.primary } },
+})
+export const text = style({ overflowWrap: 'anywhere' })
+export const time = style({ gridColumn: 2, fontSize: '0.75rem', fontWeight: 400, color: vars.color.mutedForeground })
+
+// The bell: a link without JavaScript, a button opening its menu with it.
+export const bell = style({ position: 'relative', flex: 'none' })
+export const bellButton = style({ position: 'relative', display: 'inline-flex', alignItems: 'center', gap: '0.25rem' })
+export const badge = style({
+	minInlineSize: '1.25rem',
+	blockSize: '1.25rem',
+	paddingInline: '0.3rem',
+	borderRadius: '999px',
+	background: vars.color.destructive,
+	color: vars.color.destructiveForeground,
+	fontSize: '0.75rem',
+	fontWeight: 700,
+	lineHeight: '1.25rem',
+	textAlign: 'center',
+	fontVariantNumeric: 'tabular-nums',
+})
+// On a phone the menu spans the screen under the top bar; on a wide one it hangs from the bell, towards the page.
+export const panel = style({
+	position: 'fixed',
+	insetInline: '0.5rem',
+	insetBlockStart: '3.5rem',
+	zIndex: 50,
+	display: 'grid',
+	gap: '0.25rem',
+	padding: '0.5rem',
+	background: vars.color.card,
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: vars.radius,
+	boxShadow: '0 8px 24px rgb(0 0 0 / 0.12)',
+	'@media': {
+		[wide]: { position: 'absolute', insetInlineStart: 'auto', insetInlineEnd: 0, insetBlockStart: 'calc(100% + 0.25rem)', inlineSize: '24rem' },
+	},
+})
+export const panelHead = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '0.5rem', paddingInline: '0.25rem' })
+export const panelTitle = style({ fontSize: '0.9375rem', fontWeight: 600 })
+export const panelFoot = style({
+	display: 'flex',
+	justifyContent: 'space-between',
+	gap: '0.5rem',
+	flexWrap: 'wrap',
+	paddingBlockStart: '0.25rem',
+	borderBlockStart: `1px solid ${vars.color.border}`,
+})
+export const panelEmpty = style({ padding: '1rem', textAlign: 'center', color: vars.color.mutedForeground, fontSize: '0.875rem' })
+
+// The settings' grid: kinds in rows, media in columns; on a phone it scrolls inside its own box, the kinds' column kept in view.
+export const gridBox = style({ overflowX: 'auto', border: `1px solid ${vars.color.border}`, borderRadius: vars.radius, maxInlineSize: '44rem' })
+export const grid = style({ borderCollapse: 'collapse', inlineSize: '100%', fontSize: '0.875rem' })
+globalStyle(`${grid} th, ${grid} td`, { paddingInline: '0.75rem', paddingBlock: '0.625rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+globalStyle(`${grid} tr:last-child > *`, { borderBlockEnd: 0 })
+globalStyle(`${grid} thead th`, { fontWeight: 600, fontSize: '0.8125rem', textAlign: 'center', whiteSpace: 'nowrap' })
+export const kindCell = style({
+	textAlign: 'start',
+	fontWeight: 400,
+	minInlineSize: '10rem',
+	position: 'sticky',
+	insetInlineStart: 0,
+	background: vars.color.card,
+})
+export const checkCell = style({ textAlign: 'center' })
+globalStyle(`${checkCell} input`, { inlineSize: '1.125rem', blockSize: '1.125rem' })
+export const pushSlot = style({ display: 'grid', gap: '0.75rem' })
