@@ -19,6 +19,7 @@ import { labelsRouter } from './labels/router.ts'
 import { teamsRouter } from './teams/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
+import { notificationPreferencesRouter, notificationsRouter, userNotificationsRouter } from './notifications/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
 import { realtimeWebhookRouter } from './realtime/webhook-router.ts'
@@ -67,6 +68,9 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/reports', reportsRouter(context))
 	router.use('/workspaces/:id/audit-log', auditLogRouter(context))
 	router.use('/workspaces/:id/automation-rules', automationRouter(context))
+	router.use('/workspaces/:id/notifications', notificationsRouter(context))
+	router.use('/workspaces/:id/notification-preferences', notificationPreferencesRouter(context))
+	router.use('/notifications', userNotificationsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))
 	router.use('/realtime', realtimeRouter(context))

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { conversationEvent, messageEvent, publishEvents, type InboxEvent } from '#api/conversations/events.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation } from '#api/db/schema.ts'
+import { notify } from '#api/notifications/notify.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { drainQueue, type Candidate } from './policy.ts'
 import { availableMember, drainJobKey, recordWaits } from './queue.ts'
@@ -126,8 +127,18 @@ async function drainOnce(trx: DB, workspaceId: string): Promise<{ assigned: numb
 	for (const conversation of updated) {
 		events.push(conversationEvent('conversation.updated', conversation, { status: 'open', assigneeId: null }))
 		events.push(messageEvent('message.created', conversation, lineOf.get(conversation.id)!))
-		events.push({ event: 'notification', userId: conversation.assigneeId!, kind: 'assigned', conversation })
 	}
+	events.push(
+		...(await notify(
+			trx,
+			updated.map((conversation) => ({
+				workspaceId: conversation.workspaceId,
+				userId: conversation.assigneeId!,
+				kind: 'assigned',
+				conversationId: conversation.id,
+			})),
+		)),
+	)
 	return { assigned: updated.length, events, more: waiting.length === drainBatch }
 }
 

@@ -2,13 +2,14 @@ import { providerChannel } from '#api/channels/connection.ts'
 import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
 import { type OutgoingMessage, ProviderError } from '#api/channels/providers/provider.ts'
 import { fillTemplate } from '#api/channels/templates.ts'
-import { messageEvent, publishEvents } from '#api/conversations/events.ts'
+import { messageEvent, publishEvents, type InboxEvent } from '#api/conversations/events.ts'
 import { insertText, lastMessageOf, latestConversation } from '#api/conversations/inbound.ts'
 import { type ExpressionBuilder, sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
 import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { type Campaign, type CampaignRecipient, type Channel, type Database } from '#api/db/schema.ts'
 import { addJob, type JobConfig, removeJob } from '#api/jobs/queue.ts'
+import { notifyCampaignEnded, notifyChannelDisconnected } from '#api/notifications/triggers.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { publishWorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { audienceQuery, rateOf, renderMessage } from './queries.ts'
@@ -250,8 +251,8 @@ async function sendToRecipient(
 
 	const now = sql<Date>`now()`
 	// Once the provider was asked, its answer is written whenever the database answers: a lost write would send again.
-	await whenDatabaseAnswers(() =>
-		db.transaction().execute(async (trx) => {
+	const ended = await whenDatabaseAnswers(() =>
+		db.transaction().execute(async (trx): Promise<InboxEvent[]> => {
 			if ('externalId' in result) {
 				await trx
 					.updateTable('messages')
@@ -260,7 +261,7 @@ async function sendToRecipient(
 					.where('status', '=', 'pending')
 					.execute()
 				await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
-				return
+				return []
 			}
 			if (result.retryAfterMs !== undefined) {
 				await trx
@@ -268,7 +269,7 @@ async function sendToRecipient(
 					.set({ status: 'queued', claimedAt: null, attempts: recipient.attempts + 1, reason: result.error, updatedAt: now })
 					.where(heldClaim(claim))
 					.execute()
-				return
+				return []
 			}
 			if (written)
 				await trx
@@ -290,9 +291,12 @@ async function sendToRecipient(
 					.where('id', '=', campaign.id)
 					.where('status', '=', 'running')
 					.execute()
+				return [...(await notifyChannelDisconnected(trx, channel.id)), ...(await notifyCampaignEnded(trx, campaign.id))]
 			}
+			return []
 		}),
 	)
+	void publishEvents(db, realtime, ended)
 	if (written) {
 		const { conversation } = written
 		void publishEvents(db, realtime, [messageEvent(written.created ? 'message.created' : 'message.updated', conversation, written.message)])
@@ -348,12 +352,16 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	if (!campaign || campaign.status !== 'running') return
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', campaign.channelId).executeTakeFirstOrThrow()
 	if (!channel.enabled) {
-		await db
-			.updateTable('campaigns')
-			.set({ status: 'failed', statusDetail: 'campaigns:reasons.channelDisabled', updatedAt: sql<Date>`now()` })
-			.where('id', '=', campaignId)
-			.where('status', '=', 'running')
-			.execute()
+		const ended = await db.transaction().execute(async (trx) => {
+			await trx
+				.updateTable('campaigns')
+				.set({ status: 'failed', statusDetail: 'campaigns:reasons.channelDisabled', updatedAt: sql<Date>`now()` })
+				.where('id', '=', campaignId)
+				.where('status', '=', 'running')
+				.execute()
+			return notifyCampaignEnded(trx, campaignId)
+		})
+		void publishEvents(db, realtime, ended)
 		await announceCampaign(db, realtime, campaign.workspaceId, campaignId)
 		return
 	}
@@ -449,12 +457,16 @@ export async function sendCampaignBatch(db: DB, realtime: Realtime, config: JobC
 	const queued = left.some((row) => row.status === 'queued')
 	const sending = left.find((row) => row.status === 'sending')
 	if (!queued && !sending) {
-		await db
-			.updateTable('campaigns')
-			.set({ status: 'completed', finishedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
-			.where('id', '=', campaignId)
-			.where('status', '=', 'running')
-			.execute()
+		const ended = await db.transaction().execute(async (trx) => {
+			const completed = await trx
+				.updateTable('campaigns')
+				.set({ status: 'completed', finishedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+				.where('id', '=', campaignId)
+				.where('status', '=', 'running')
+				.executeTakeFirst()
+			return completed.numUpdatedRows > 0n ? notifyCampaignEnded(trx, campaignId) : []
+		})
+		void publishEvents(db, realtime, ended)
 	} else {
 		// Only another process's sends in flight: come back when their lease ends, to reconcile what it left.
 		const runAt = queued ? new Date(began + waitMs) : new Date(new Date(sending!.oldestClaim).getTime() + claimLeaseMs + 1000)

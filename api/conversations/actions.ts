@@ -5,11 +5,12 @@ import { priorities, type Activity, type Conversation, type ConversationsTable, 
 import { enqueue, leaveQueue, requestDrainIfWaiting } from '#api/assignment/queue.ts'
 import { recordAudit } from '#api/audit/record.ts'
 import { addJob, removeJob } from '#api/jobs/queue.ts'
+import { notify } from '#api/notifications/notify.ts'
 import { triggerAutomation } from '#api/automation/trigger.ts'
 import { type AutomationEvent } from '#common/automation.ts'
 import { surveyOnStatusChange } from '#api/satisfaction/surveys.ts'
 import { conversationEvent, messageEvent, type InboxEvent } from './events.ts'
-import { addActivity, lastMessageOf, wakeJobKey } from './inbound.ts'
+import { addActivity, excerptWithFiles, lastMessageOf, wakeJobKey } from './inbound.ts'
 import { type ConversationChanges } from './schemas.ts'
 import { membersWhoSee, visibleTo, type Reader } from './visibility.ts'
 
@@ -81,7 +82,17 @@ export async function changeConversation(
 			changes.assigneeId ? { number: conversation.number, assignee: changes.assigneeName ?? '' } : { number: conversation.number },
 		)
 		if (changes.assigneeId && changes.assigneeId !== actor.id)
-			events.push({ event: 'notification', userId: changes.assigneeId, kind: 'assigned', conversation })
+			events.push(
+				...(await notify(trx, [
+					{
+						workspaceId: conversation.workspaceId,
+						userId: changes.assigneeId,
+						kind: 'assigned',
+						conversationId: conversation.id,
+						values: { actor: actor.name },
+					},
+				])),
+			)
 	}
 	if (changes.teamId !== undefined && changes.teamId !== conversation.teamId) {
 		values.teamId = changes.teamId
@@ -234,9 +245,15 @@ export async function postMessage(trx: DB, conversation: Conversation, input: Me
 		events.push(conversationEvent('conversation.updated', updated))
 	} else {
 		const mentioned = await mentionedMembers(trx, conversation.workspaceId, input.body, actor.id)
-		for (const userId of await membersWhoSee(trx, conversation, mentioned)) {
-			events.push({ event: 'notification', userId, kind: 'mentioned', conversation })
-		}
+		const excerpt = excerptWithFiles(input.body)
+		const drafts = (await membersWhoSee(trx, conversation, mentioned)).map((userId) => ({
+			workspaceId: conversation.workspaceId,
+			userId,
+			kind: 'mentioned' as const,
+			conversationId: conversation.id,
+			values: { actor: actor.name, excerpt },
+		}))
+		events.push(...(await notify(trx, drafts)))
 	}
 	events.unshift(messageEvent('message.created', conversation, message))
 	return { message, events }

@@ -1,7 +1,10 @@
+import { notificationEvent, type NotificationEventData } from '#common/notifications.ts'
 import { inboxChangedEvent, visitorChannel } from '#common/realtime.ts'
 import { campaignsMovedBy } from '#api/campaigns/queries.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Conversation, type ConversationStatus, type Message } from '#api/db/schema.ts'
+import { notificationsForEvents, notificationJson } from '#api/notifications/queries.ts'
+import { type NotificationEvent } from '#api/notifications/notify.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { publishToWorkspace, type WorkspaceEvent } from '#api/realtime/workspace-events.ts'
 import { type ConversationEventJson, type MessageJson } from './json.ts'
@@ -16,7 +19,8 @@ type Standing = Pick<Conversation, 'status' | 'assigneeId'> & { teamId?: string 
 export type InboxEvent =
 	| { event: 'conversation.created' | 'conversation.updated'; conversation: ConversationRef; before?: Standing }
 	| { event: 'message.created' | 'message.updated'; conversation: ConversationRef; message: MessageRef }
-	| { event: 'notification'; userId: string; kind: 'assigned' | 'mentioned'; conversation: ConversationRef }
+	/** A member's new notification (api/notifications/notify.ts), on their personal channel. */
+	| NotificationEvent
 	/** A chat link's survey was asked, answered or ended: the visitor's page shows or hides its form (members see its activity line). */
 	| { event: 'survey.changed'; conversation: ConversationRef }
 
@@ -86,7 +90,11 @@ export function publishEvents(db: DB, realtime: Realtime, events: InboxEvent[]):
 const gatherMs = 20
 const gathering = new WeakMap<Realtime, Map<DB, { events: InboxEvent[]; done: Promise<void> }>>()
 
-async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<unknown> {
+type ConversationInboxEvent = Exclude<InboxEvent, NotificationEvent>
+
+async function publish(db: DB, realtime: Realtime, all: InboxEvent[]): Promise<unknown> {
+	const notifications = all.filter((entry): entry is NotificationEvent => entry.event === 'notification')
+	const events = all.filter((entry): entry is ConversationInboxEvent => entry.event !== 'notification')
 	const conversationIds = events.flatMap((entry) =>
 		entry.event === 'conversation.created' || entry.event === 'conversation.updated' ? [entry.conversation.id] : [],
 	)
@@ -94,23 +102,32 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
 	const answered = events.flatMap((entry) =>
 		entry.event === 'message.created' && entry.message.direction === 'incoming' && entry.message.kind === 'text' ? [entry.conversation.id] : [],
 	)
-	const [conversations, messages, campaigns] = await Promise.all([
+	const [conversations, messages, campaigns, notified] = await Promise.all([
 		conversationsForEvents(db, [...new Set(conversationIds)]).catch(() => new Map<string, ConversationEventJson>()),
 		messagesById(db, [...new Set(messageIds)]).catch(() => new Map<string, MessageJson>()),
 		campaignsMovedBy(db, [...new Set(messageIds)], [...new Set(answered)]).catch(() => []),
+		notificationsForEvents(
+			db,
+			notifications.map((entry) => entry.notificationId),
+		).catch(() => new Map<string, never>()),
 	])
 
 	const byWorkspace = new Map<string, WorkspaceEvent[]>()
 	const elsewhere: Array<Promise<unknown>> = []
+	for (const { userId, workspaceId, notificationId } of notifications) {
+		const found = notified.get(notificationId)
+		if (found)
+			elsewhere.push(
+				realtime.notifyUser(userId, notificationEvent, {
+					workspaceId,
+					notification: notificationJson(found.row),
+					unread: found.unread,
+				} satisfies NotificationEventData),
+			)
+	}
 	for (const entry of events) {
 		const { conversation } = entry
 		const ids = { conversationId: conversation.id, number: conversation.number }
-		if (entry.event === 'notification') {
-			elsewhere.push(
-				realtime.notifyUser(entry.userId, 'notification', { kind: entry.kind, workspaceId: conversation.workspaceId, number: conversation.number }),
-			)
-			continue
-		}
 		if (entry.event === 'survey.changed') {
 			elsewhere.push(realtime.publish(visitorChannel(conversation.id), entry.event, { workspaceId: conversation.workspaceId, ...ids }))
 			continue
@@ -153,8 +170,8 @@ async function publish(db: DB, realtime: Realtime, events: InboxEvent[]): Promis
  * page reloads its data, which the API narrows. A conversation they saw before the change (it left
  * their team, or them) counts too, so that it leaves their page.
  */
-async function tellNarrowedAgents(db: DB, realtime: Realtime, events: InboxEvent[]): Promise<void> {
-	const changes = events.filter((entry) => entry.event !== 'notification' && entry.event !== 'survey.changed')
+async function tellNarrowedAgents(db: DB, realtime: Realtime, events: ConversationInboxEvent[]): Promise<void> {
+	const changes = events.filter((entry) => entry.event !== 'survey.changed')
 	if (changes.length === 0) return
 	const narrowed = await db
 		.selectFrom('workspaces')

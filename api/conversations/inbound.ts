@@ -4,6 +4,7 @@ import { type TappedChoice } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
 import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
+import { notify } from '#api/notifications/notify.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { enqueue, routeReopened } from '#api/assignment/queue.ts'
 import { isOptOut } from '#api/campaigns/opt-out.ts'
@@ -141,7 +142,20 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 		// A provider's time ahead of ours (its clock) is taken as now.
 		const at = inbound.sentAt && inbound.sentAt < message.createdAt ? inbound.sentAt : message.createdAt
 		const autoReplies = answer ? [] : await sendAutoReplies(trx, channel, conversation, { at, created, locale: inbound.locale ?? null })
-		return { conversation, message, duplicate: false, created, optedOut, away, rated, before, autoReplies }
+		// Its assignee hears of the customer's message (a survey's answer is none).
+		const notified =
+			answer || !conversation.assigneeId
+				? []
+				: await notify(trx, [
+						{
+							workspaceId: conversation.workspaceId,
+							userId: conversation.assigneeId,
+							kind: 'message',
+							conversationId: conversation.id,
+							values: { excerpt: excerptWithFiles(inbound.body, inbound.attachments) },
+						},
+					])
+		return { conversation, message, duplicate: false, created, optedOut, away, rated, before, autoReplies, notified }
 	})
 
 	if (!received.duplicate) {
@@ -153,6 +167,7 @@ export async function receiveMessage(db: DB, realtime: Realtime, inbound: Inboun
 			...(received.rated ? [messageEvent('message.created', conversation, received.rated)] : []),
 			...(received.optedOut ? [messageEvent('message.created', conversation, received.optedOut)] : []),
 			...(received.autoReplies ?? []).map((reply) => messageEvent('message.created', conversation, reply)),
+			...(received.notified ?? []),
 		])
 	}
 	return { conversation: received.conversation, message: received.message, duplicate: received.duplicate }

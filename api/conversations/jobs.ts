@@ -9,6 +9,7 @@ import { type DB } from '#api/db/database.ts'
 import { whenDatabaseAnswers } from '#api/db/errors.ts'
 import { routeReopened } from '#api/assignment/queue.ts'
 import { triggerAutomation } from '#api/automation/trigger.ts'
+import { notifyChannelDisconnected } from '#api/notifications/triggers.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
 import { questionChoices } from '#api/satisfaction/surveys.ts'
@@ -70,11 +71,15 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 			return
 		}
 		if (error instanceof ProviderError && error.kind === 'unauthorized') {
-			await db
-				.updateTable('channels')
-				.set({ status: 'error', statusDetail: error.detail, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: sql<Date>`now()` })
-				.where('id', '=', channel.id)
-				.execute()
+			const notified = await db.transaction().execute(async (trx) => {
+				await trx
+					.updateTable('channels')
+					.set({ status: 'error', statusDetail: error.detail, failingSince: sql<Date>`coalesce(failing_since, now())`, updatedAt: sql<Date>`now()` })
+					.where('id', '=', channel.id)
+					.execute()
+				return notifyChannelDisconnected(trx, channel.id)
+			})
+			void publishEvents(db, realtime, notified)
 		}
 		if (!(error instanceof DeliveryError) && !(error instanceof ProviderError)) throw error
 		outcome = { status: 'failed', externalId: null, error: error.message }

@@ -691,6 +691,8 @@ export interface NotificationsTable {
 	values: ColumnType<NotificationValues, NotificationValues | undefined, NotificationValues>
 	/** Once per stay in a queue, customer message or failing stretch: unique per user. */
 	onceKey: string | null
+	/** False: the member turned the kind off in the app; the row serves its mail or push only. */
+	inApp: Generated<boolean>
 	createdAt: CreatedAt
 	readAt: Date | null
 	mailedAt: Date | null

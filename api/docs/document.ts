@@ -5,6 +5,7 @@ import { documentAttachments } from '#api/attachments/openapi.ts'
 import { documentAuditLog } from '#api/audit/openapi.ts'
 import { documentAuth } from '#api/auth/openapi.ts'
 import { documentAutomation } from '#api/automation/openapi.ts'
+import { documentNotificationPreferences, documentNotifications, documentUserNotifications } from '#api/notifications/openapi.ts'
 import { documentCampaigns } from '#api/campaigns/openapi.ts'
 import { documentCannedResponses } from '#api/canned-responses/openapi.ts'
 import { documentChannels } from '#api/channels/openapi.ts'
@@ -40,6 +41,9 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentReports(apiDocs(registry, '/workspaces/:id/reports', 'Reports'))
 	documentAuditLog(apiDocs(registry, '/workspaces/:id/audit-log', 'Audit log'))
 	documentAutomation(apiDocs(registry, '/workspaces/:id/automation-rules', 'Automation'))
+	documentNotifications(apiDocs(registry, '/workspaces/:id/notifications', 'Notifications'))
+	documentNotificationPreferences(apiDocs(registry, '/workspaces/:id/notification-preferences', 'Notifications'))
+	documentUserNotifications(apiDocs(registry, '/notifications', 'Notifications'))
 	documentWorkspaces(apiDocs(registry, '/workspaces', 'Workspaces'))
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))

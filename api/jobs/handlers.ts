@@ -4,6 +4,8 @@ import { defaultPresenceOfflineAfter, reconcilePresence, turnOfflineAfterLeaving
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
+import { notifyWaiting } from '#api/notifications/waiting.ts'
+import { publishEvents } from '#api/conversations/events.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
 import { prune } from './prune.ts'
@@ -44,6 +46,9 @@ export const jobHandlers: JobHandlers = {
 	},
 	'run-automation': async (payload, { db, realtime }) => {
 		await runAutomation(db, realtime, payload)
+	},
+	'notify-waiting': async (_payload, { db, realtime }) => {
+		await publishEvents(db, realtime, await notifyWaiting(db))
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)

@@ -3,6 +3,7 @@ import { sessionIdleTimeout } from '#api/auth/sessions.ts'
 import { pruneAuditLog } from '#api/audit/queries.ts'
 import { keptRuns } from '#api/automation/queries.ts'
 import { type DB } from '#api/db/database.ts'
+import { pruneNotifications } from '#api/notifications/queries.ts'
 
 // Spent links stay a while so that opening an old one says why it no longer works.
 const keepSpentTokens = '7 days'
@@ -11,11 +12,11 @@ const keepDeadInvitations = '30 days'
 /** The audit log's lines are kept this many days unless AUDIT_LOG_DAYS says otherwise. */
 export const defaultAuditLogDays = 365
 
-/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, audit lines past their time, and each automation rule's runs past its last 1 000. */
+/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, audit lines past their time, each automation rule's runs past its last 1 000, and notifications past 90 days. */
 export async function prune(
 	db: DB,
 	options: { auditLogDays?: number } = {},
-): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number; automationRuns: number }> {
+): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number; automationRuns: number; notifications: number }> {
 	const idleSince = new Date(Date.now() - sessionIdleTimeout)
 	const sessions = await db
 		.deleteFrom('sessions')
@@ -49,5 +50,6 @@ export async function prune(
 		invitations: Number(invitations.numDeletedRows),
 		auditEvents,
 		automationRuns: Number(automationRuns.numAffectedRows ?? 0),
+		notifications: await pruneNotifications(db),
 	}
 }

@@ -43,6 +43,8 @@ export type JobPayloads = {
 	'reconcile-presence': Record<string, never>
 	/** Runs a workspace's rules on one event of a conversation (api/automation/run.ts); queued per conversation, once per rule by `eventKey`. */
 	'run-automation': { workspaceId: string; conversationId: string; event: AutomationEvent; eventKey: string; depth: number; messageId?: string }
+	/** Every minute: conversations waiting in a queue or for a reply longer than their thresholds (api/notifications/waiting.ts). */
+	'notify-waiting': Record<string, never>
 	'send-mail':
 		| { kind: 'verifyEmail' | 'resetPassword'; userId: string }
 		| { kind: 'invitation'; invitationId: string }
@@ -160,6 +162,7 @@ const crontab: Array<[JobName, string]> = [
 	['prune', '17 3 * * * prune'],
 	['refresh-reports', '* * * * * refresh-reports ?jobKey=refresh-reports&jobKeyMode=preserve_run_at'],
 	['reconcile-presence', '* * * * * reconcile-presence ?jobKey=reconcile-presence&jobKeyMode=preserve_run_at&max=1&queue=reconcile-presence'],
+	['notify-waiting', '* * * * * notify-waiting ?jobKey=notify-waiting&jobKeyMode=preserve_run_at&max=1'],
 ]
 
 /**

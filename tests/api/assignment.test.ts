@@ -150,7 +150,11 @@ describe('a new conversation', () => {
 		const waits = await testDb().selectFrom('queueWaits').selectAll().where('conversationId', '=', second.id).execute()
 		expect(waits).toMatchObject([{ teamId: s.teamId, automatic: true }])
 		await until('the notification', async () =>
-			published.some((entry) => entry.channel === `#server-to-user-${taker.user.id}` && entry.data.number === second.number),
+			published.some(
+				(entry) =>
+					entry.channel === `#server-to-user-${taker.user.id}` &&
+					(entry.data as { notification?: { conversationNumber: number } }).notification?.conversationNumber === second.number,
+			),
 		)
 
 		// The thread has the line, with nobody as its sender (the page says it in the reader's language).

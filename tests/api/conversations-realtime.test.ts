@@ -138,11 +138,28 @@ describe('inbox events', () => {
 
 		const assigned = nextEvent(assignee.pusher.user, 'notification')
 		await call('PATCH', base, team.agent.auth, { assigneeId: team.otherAgent.user.id })
-		expect(await assigned).toEqual({ kind: 'assigned', workspaceId: team.workspace.id, number: conversation.number })
+		expect(await assigned).toMatchObject({
+			workspaceId: team.workspace.id,
+			unread: 1,
+			notification: {
+				kind: 'assigned',
+				conversationNumber: conversation.number,
+				values: { number: conversation.number, contact: 'Nadia', actor: team.agent.user.name },
+				readAt: null,
+			},
+		})
 
 		const mentioned = nextEvent(assignee.pusher.user, 'notification')
 		await call('POST', `${base}/messages`, team.agent.auth, { kind: 'note', body: `@${team.otherAgent.user.name} can you look?` })
-		expect(await mentioned).toEqual({ kind: 'mentioned', workspaceId: team.workspace.id, number: conversation.number })
+		expect(await mentioned).toMatchObject({
+			workspaceId: team.workspace.id,
+			unread: 2,
+			notification: {
+				kind: 'mentioned',
+				conversationNumber: conversation.number,
+				values: { actor: team.agent.user.name, excerpt: `@${team.otherAgent.user.name} can you look?` },
+			},
+		})
 	})
 
 	test('members may join a conversation’s presence channel and listen to its visitor channel; anyone else is refused', async () => {

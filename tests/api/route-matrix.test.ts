@@ -83,7 +83,7 @@ describe('the route matrix', () => {
 		const prepared = (await row.prepare?.(fx, 'owner')) ?? {}
 		const elsewhere = paramsOf(fx.elsewhere, fx.team.outsider.user.id)
 		const swaps: Array<Record<string, string>> = []
-		if (row.foreign) swaps.push(row.foreign(fx))
+		if (row.foreign) swaps.push(await row.foreign(fx))
 		else if (row.foreign === undefined && route.path.startsWith('/v1/workspaces/:id')) {
 			const names = pathParams(route.path)
 			swaps.push({ id: elsewhere.id! })

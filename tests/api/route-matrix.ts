@@ -45,7 +45,7 @@ export type RouteRow = {
 	 * this workspace's owner must get 404. By default every path parameter but `:id` is swapped for
 	 * the other workspace's; `false` for a route whose path names nothing of a workspace's.
 	 */
-	foreign?: false | ((fx: Fixtures) => Record<string, string>)
+	foreign?: false | ((fx: Fixtures) => Record<string, string> | Promise<Record<string, string>>)
 	/** What naming the other workspace's things answers, when not 404 (pusher-js wants 403 for a channel it may not hear). */
 	foreignStatus?: number
 }
@@ -84,6 +84,14 @@ const userOf = (fx: Fixtures, caller: Caller) => (caller === 'anonymous' ? undef
 const password = 'Sup3r-secret'
 const newPassword = 'Another-Str0ng-passphrase'
 
+async function notificationOf(userId: string, workspaceId: string): Promise<string> {
+	const row = await db()
+		.insertInto('notifications')
+		.values({ workspaceId, userId, kind: 'campaignDone', values: { campaign: 'Matrix', sent: 1, failed: 0 } })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return String(row.id)
+}
 async function freshContact(fx: Fixtures) {
 	return db()
 		.insertInto('contacts')
@@ -365,6 +373,25 @@ export const routeMatrix: Record<string, RouteRow> = {
 				).id,
 			},
 		}),
+	},
+	// Notifications: each member's own.
+	'GET /v1/workspaces/:id/notifications': { expect: members(200) },
+	'POST /v1/workspaces/:id/notifications/read': { expect: members(200), prepare: (fx) => ({ body: { conversationNumber: fx.here.conversation.number } }) },
+	'POST /v1/workspaces/:id/notifications/read-all': { expect: members(200) },
+	'GET /v1/workspaces/:id/notification-preferences': { expect: members(200) },
+	'PUT /v1/workspaces/:id/notification-preferences': {
+		expect: members(200),
+		prepare: () => ({ body: { preferences: { assigned: { email: false } }, sound: true } }),
+	},
+	// A user's own notification in whichever workspace; another's (the other workspace's owner's) is a 404.
+	'GET /v1/notifications/:notificationId': {
+		expect: signedIn(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller) ?? fx.team.owner
+			const workspaceId = caller === 'outsider' ? fx.elsewhere.workspaceId : fx.here.workspaceId
+			return { params: { notificationId: await notificationOf(user.user.id, workspaceId) } }
+		},
+		foreign: async (fx) => ({ notificationId: await notificationOf(fx.team.outsider.user.id, fx.elsewhere.workspaceId) }),
 	},
 	'GET /v1/workspaces/:id/canned-responses': { expect: members(200) },
 	'POST /v1/workspaces/:id/canned-responses': {

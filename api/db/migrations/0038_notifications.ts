@@ -18,6 +18,8 @@ export async function up(db: Kysely<unknown>) {
 			channel_id uuid references channels(id) on delete cascade,
 			"values" jsonb not null default '{}',
 			once_key text,
+			-- False: the member turned this kind off in the app; the row is there for its mail or push only.
+			in_app boolean not null default true,
 			created_at timestamptz not null default now(),
 			read_at timestamptz,
 			mailed_at timestamptz,
@@ -26,11 +28,15 @@ export async function up(db: Kysely<unknown>) {
 		)
 	`.execute(db)
 	// The bell's list (newest first) and its unread count.
-	await sql`create index notifications_member_idx on notifications (user_id, workspace_id, id desc)`.execute(db)
-	await sql`create index notifications_unread_idx on notifications (user_id, workspace_id, conversation_id) where read_at is null`.execute(db)
+	await sql`create index notifications_member_idx on notifications (user_id, workspace_id, id desc) where in_app`.execute(db)
+	await sql`create index notifications_unread_idx on notifications (user_id, workspace_id, conversation_id) where read_at is null and in_app`.execute(db)
 	// Once per stay in a queue, per customer message, per failing stretch: a second insert does nothing.
 	await sql`create unique index notifications_once_idx on notifications (user_id, once_key) where once_key is not null`.execute(db)
 	await sql`create index notifications_created_idx on notifications (created_at)`.execute(db)
+	// A conversation's, a campaign's and a channel's go with them; the waiting notifications look for their own.
+	await sql`create index notifications_conversation_idx on notifications (conversation_id, kind) where conversation_id is not null`.execute(db)
+	await sql`create index notifications_campaign_idx on notifications (campaign_id) where campaign_id is not null`.execute(db)
+	await sql`create index notifications_channel_idx on notifications (channel_id) where channel_id is not null`.execute(db)
 
 	await sql`
 		create table notification_preferences (
