@@ -18,7 +18,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 /** A page of 30, newest first; `?cursor=` goes to older ones. */
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const cursor = new URL(args.request.url).searchParams.get('cursor')
+	// A cursor is a notification's id; another (a hand-edited address) is the first page.
+	const asked = new URL(args.request.url).searchParams.get('cursor') ?? ''
+	const cursor = /^\d{1,18}$/.test(asked) ? asked : null
 	const page = await listNotifications(api, user.workspace.id, { cursor, limit: 30 }).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await serverT(locale)
 	return { title: t('notifications:page.title'), locale, paged: Boolean(cursor), ...page }

@@ -41,17 +41,21 @@ export const time = style({ gridColumn: 2, fontSize: '0.75rem', fontWeight: 400,
 
 // The bell: a link without JavaScript, a button opening its menu with it.
 export const bell = style({ position: 'relative', flex: 'none' })
-export const bellButton = style({ position: 'relative', display: 'inline-flex', alignItems: 'center', gap: '0.25rem' })
+// Narrow, its count on its corner: the phone's top bar keeps one row beside the workspace switcher (and its button without JavaScript).
+export const bellButton = style({ position: 'relative', display: 'inline-flex', alignItems: 'center', paddingInline: '0.5rem' })
 export const badge = style({
-	minInlineSize: '1.25rem',
-	blockSize: '1.25rem',
-	paddingInline: '0.3rem',
+	position: 'absolute',
+	insetBlockStart: '0.125rem',
+	insetInlineEnd: '0.0625rem',
+	minInlineSize: '1.125rem',
+	blockSize: '1.125rem',
+	paddingInline: '0.25rem',
 	borderRadius: '999px',
 	background: vars.color.destructive,
 	color: vars.color.destructiveForeground,
-	fontSize: '0.75rem',
+	fontSize: '0.6875rem',
 	fontWeight: 700,
-	lineHeight: '1.25rem',
+	lineHeight: '1.125rem',
 	textAlign: 'center',
 	fontVariantNumeric: 'tabular-nums',
 })
@@ -87,13 +91,19 @@ export const panelEmpty = style({ padding: '1rem', textAlign: 'center', color: v
 // The settings' grid: kinds in rows, media in columns; on a phone it scrolls inside its own box, the kinds' column kept in view.
 export const gridBox = style({ overflowX: 'auto', border: `1px solid ${vars.color.border}`, borderRadius: vars.radius, maxInlineSize: '44rem' })
 export const grid = style({ borderCollapse: 'collapse', inlineSize: '100%', fontSize: '0.875rem' })
-globalStyle(`${grid} th, ${grid} td`, { paddingInline: '0.75rem', paddingBlock: '0.625rem', borderBlockEnd: `1px solid ${vars.color.border}` })
+globalStyle(`${grid} th, ${grid} td`, {
+	paddingInline: '0.5rem',
+	paddingBlock: '0.625rem',
+	borderBlockEnd: `1px solid ${vars.color.border}`,
+	'@media': { [wide]: { paddingInline: '0.75rem' } },
+})
 globalStyle(`${grid} tr:last-child > *`, { borderBlockEnd: 0 })
-globalStyle(`${grid} thead th`, { fontWeight: 600, fontSize: '0.8125rem', textAlign: 'center', whiteSpace: 'nowrap' })
+// A medium's name may wrap on a phone: the three columns then fit beside the kinds.
+globalStyle(`${grid} thead th`, { fontWeight: 600, fontSize: '0.8125rem', textAlign: 'center', inlineSize: '5rem' })
 export const kindCell = style({
 	textAlign: 'start',
 	fontWeight: 400,
-	minInlineSize: '10rem',
+	minInlineSize: '7rem',
 	position: 'sticky',
 	insetInlineStart: 0,
 	background: vars.color.card,
