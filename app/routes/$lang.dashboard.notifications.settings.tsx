@@ -105,7 +105,7 @@ export default function NotificationSettings() {
 											{t(`notifications:kindNames.${kind}`)}
 										</th>
 										{notificationMedia.map((medium) => (
-											<td key={medium} className={notificationStyles.checkCell}>
+											<td key={medium} className={notificationStyles.checkCell} data-medium={t(`notifications:media.${medium}`)}>
 												<input
 													type="checkbox"
 													name={medium}

@@ -75,6 +75,20 @@ test.describe('notifications', () => {
 		test.slow()
 		const sdk = realtimeSdk(baseURL!)
 		const { inbound, owner, agent } = await teamWithConversation(request, baseURL!)
+		// The agent turned the sound on: each chime's tones are counted as Web Audio makes them.
+		await inbound.db.updateTable('users').set({ notificationSound: true }).where('id', '=', agent.user.id).execute()
+		await context.addInitScript(() => {
+			const counted = window as unknown as { chimes: number }
+			counted.chimes = 0
+			const Original = window.AudioContext
+			window.AudioContext = class extends Original {
+				override createOscillator() {
+					counted.chimes += 1
+					return super.createOscillator()
+				}
+			}
+		})
+		const chimes = () => page.evaluate(() => (window as unknown as { chimes: number }).chimes)
 		await signIn(context, baseURL!, agent.token)
 		await page.goto('/en-us/dashboard/contacts')
 		await waitForHydration(page)
@@ -83,6 +97,8 @@ test.describe('notifications', () => {
 		await expect(page.locator('html')).toHaveAttribute('data-realtime', 'connected')
 		await expect.poll(() => subscriptionCount(sdk, encodeURIComponent(`#server-to-user-${agent.user.id}`))).toBeGreaterThan(0)
 		await markDocument(page)
+		// No sound for what was there when the page loaded.
+		expect(await chimes()).toBe(0)
 
 		// The owner, in another browser, assigns the conversation to the agent.
 		const ownerContext = await browser.newContext({ baseURL })
@@ -97,6 +113,7 @@ test.describe('notifications', () => {
 
 		await expect(bell(page)).toHaveAccessibleName('Notifications, 1 unread')
 		await expect(page).toHaveTitle(/^\(1\) Contacts/)
+		await expect.poll(chimes).toBeGreaterThan(0)
 		// The toast says it too, the name isolated (U+2068 … U+2069) as in every plain-text line.
 		await expect(page.getByText(/^Conversation #1 with \u2068Nadia Customer\u2069 was assigned to you$/)).toBeVisible()
 

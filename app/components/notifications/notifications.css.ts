@@ -42,7 +42,7 @@ export const time = style({ gridColumn: 2, fontSize: '0.75rem', fontWeight: 400,
 // The bell: a link without JavaScript, a button opening its menu with it.
 export const bell = style({ position: 'relative', flex: 'none' })
 // Narrow, its count on its corner: the phone's top bar keeps one row beside the workspace switcher (and its button without JavaScript).
-export const bellButton = style({ position: 'relative', display: 'inline-flex', alignItems: 'center', paddingInline: '0.5rem' })
+export const bellButton = style({ position: 'relative', display: 'inline-flex', alignItems: 'center', paddingInline: '0.375rem' })
 export const badge = style({
 	position: 'absolute',
 	insetBlockStart: '0.125rem',
@@ -88,26 +88,28 @@ export const panelFoot = style({
 })
 export const panelEmpty = style({ padding: '1rem', textAlign: 'center', color: vars.color.mutedForeground, fontSize: '0.875rem' })
 
-// The settings' grid: kinds in rows, media in columns; on a phone it scrolls inside its own box, the kinds' column kept in view.
+// The settings' grid: kinds in rows, media in columns. On a phone each kind is a block: its name, then its three
+// boxes, each followed by its medium's name (the columns' headings stay for screen readers, which name each box by them).
+const phone = 'screen and (max-width: 39.99rem)'
 export const gridBox = style({ overflowX: 'auto', border: `1px solid ${vars.color.border}`, borderRadius: vars.radius, maxInlineSize: '44rem' })
 export const grid = style({ borderCollapse: 'collapse', inlineSize: '100%', fontSize: '0.875rem' })
-globalStyle(`${grid} th, ${grid} td`, {
-	paddingInline: '0.5rem',
-	paddingBlock: '0.625rem',
-	borderBlockEnd: `1px solid ${vars.color.border}`,
-	'@media': { [wide]: { paddingInline: '0.75rem' } },
-})
+globalStyle(`${grid} th, ${grid} td`, { paddingInline: '0.75rem', paddingBlock: '0.625rem', borderBlockEnd: `1px solid ${vars.color.border}` })
 globalStyle(`${grid} tr:last-child > *`, { borderBlockEnd: 0 })
-// A medium's name may wrap on a phone: the three columns then fit beside the kinds.
-globalStyle(`${grid} thead th`, { fontWeight: 600, fontSize: '0.8125rem', textAlign: 'center', inlineSize: '5rem' })
-export const kindCell = style({
-	textAlign: 'start',
-	fontWeight: 400,
-	minInlineSize: '7rem',
-	position: 'sticky',
-	insetInlineStart: 0,
-	background: vars.color.card,
-})
+globalStyle(`${grid} thead th`, { fontWeight: 600, fontSize: '0.8125rem', textAlign: 'center' })
+globalStyle(`${grid} thead th:first-child`, { textAlign: 'start' })
+export const kindCell = style({ textAlign: 'start', fontWeight: 400, minInlineSize: '10rem' })
 export const checkCell = style({ textAlign: 'center' })
 globalStyle(`${checkCell} input`, { inlineSize: '1.125rem', blockSize: '1.125rem' })
+globalStyle(`${grid} thead`, {
+	'@media': { [phone]: { position: 'absolute', inlineSize: '1px', blockSize: '1px', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } },
+})
+globalStyle(`${grid} tbody, ${grid} tbody tr`, { '@media': { [phone]: { display: 'block' } } })
+globalStyle(`${grid} tbody tr`, {
+	'@media': { [phone]: { display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1rem', padding: '0.75rem', borderBlockEnd: `1px solid ${vars.color.border}` } },
+})
+globalStyle(`${grid} tbody tr:last-child`, { '@media': { [phone]: { borderBlockEnd: 0 } } })
+globalStyle(`${grid} tbody th, ${grid} tbody td`, { '@media': { [phone]: { padding: 0, borderBlockEnd: 0 } } })
+globalStyle(`${grid} tbody th`, { '@media': { [phone]: { flexBasis: '100%', minInlineSize: 0, fontWeight: 600 } } })
+globalStyle(`${grid} tbody td`, { '@media': { [phone]: { display: 'inline-flex', alignItems: 'center', gap: '0.375rem' } } })
+globalStyle(`${grid} tbody td::after`, { '@media': { [phone]: { content: 'attr(data-medium)', fontSize: '0.8125rem' } } })
 export const pushSlot = style({ display: 'grid', gap: '0.75rem' })
