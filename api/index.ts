@@ -19,6 +19,7 @@ import { labelsRouter } from './labels/router.ts'
 import { teamsRouter } from './teams/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
+import { isOneClickUnsubscribe, unsubscribeRouter } from './notifications/unsubscribe.ts'
 import { notificationPreferencesRouter, notificationsRouter, userNotificationsRouter } from './notifications/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -46,7 +47,8 @@ export function createApi(options: ContextOptions): Router {
 	router.use(apiLanguage)
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req)) return next(new HttpError(415, 'errors.unsupportedMediaType'))
+		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req) && !isOneClickUnsubscribe(req))
+			return next(new HttpError(415, 'errors.unsupportedMediaType'))
 		next()
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
@@ -70,6 +72,8 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/automation-rules', automationRouter(context))
 	router.use('/workspaces/:id/notifications', notificationsRouter(context))
 	router.use('/workspaces/:id/notification-preferences', notificationPreferencesRouter(context))
+	// Before `/notifications`, which wants a session: a mail's unsubscribe link has none, its token is signed.
+	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
 	router.use('/notifications', userNotificationsRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user', userRouter(context))

@@ -75,5 +75,8 @@ export type NotificationsReadEventData = { workspaceId: string; unread: number }
 export const notificationEvent = 'notification'
 export const notificationsReadEvent = 'notifications.read'
 
+/** Minutes a wait lasts before someone is told: a team's queue (`notifyAfter`), a customer's reply (`replyWaitingAfter`). */
+export const waitMinutesLimits = { min: 1, max: 1440 } as const
+
 /** Unicode's first-strong isolate: a name in another script does not reorder the sentence around it (mail, push, titles). */
 export const isolate = (text: string) => `\u2068${text}\u2069`

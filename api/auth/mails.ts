@@ -15,7 +15,8 @@ export function accountLink(publicUrl: string, locale: Locale, kind: AccountMail
 	return `${publicUrl}/${locale}/${pages[kind]}?token=${encodeURIComponent(token)}`
 }
 
-function escapeHtml(text: string): string {
+/** Text made safe inside HTML, attributes included. */
+export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 

@@ -23,6 +23,8 @@ export type WorkspaceJson = {
 	reopenAssignment: ReopenAssignment
 	/** Agents see only their teams' conversations (and those assigned to them). */
 	agentsSeeOwnTeams: boolean
+	/** Minutes a customer waits for a reply before the assignee is notified. */
+	replyWaitingAfter: number
 	/** Business hours in `timezone` (issue 31); null: always open. */
 	businessHours: BusinessHours | null
 	role: Role
@@ -58,6 +60,7 @@ export function workspaceJson(workspace: Workspace, role: Role): WorkspaceJson {
 		defaultCapacity: workspace.defaultCapacity,
 		reopenAssignment: workspace.reopenAssignment,
 		agentsSeeOwnTeams: workspace.agentsSeeOwnTeams,
+		replyWaitingAfter: workspace.replyWaitingAfter,
 		businessHours: workspace.businessHours,
 		role,
 		createdAt: workspace.createdAt.toISOString(),

@@ -16,6 +16,7 @@ import { documentTeams } from '#api/teams/openapi.ts'
 import { documentLink } from '#api/link/openapi.ts'
 import { documentRealtime } from '#api/realtime/openapi.ts'
 import { documentReports } from '#api/reports/openapi.ts'
+import { documentUnsubscribe } from '#api/notifications/unsubscribe-openapi.ts'
 import { documentUser, documentWorkspaces } from '#api/workspaces/openapi.ts'
 import { documentDocs } from './openapi.ts'
 
@@ -48,6 +49,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentUser(apiDocs(registry, '/user', 'Workspaces'))
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))
 	documentLink(apiDocs(registry, '/link', 'Link pages'))
+	documentUnsubscribe(apiDocs(registry, '/notifications/unsubscribe', 'Notifications'))
 
 	return new OpenApiGeneratorV3(registry.definitions).generateDocument({
 		openapi: '3.0.3',

@@ -4,6 +4,7 @@ import { defaultPresenceOfflineAfter, reconcilePresence, turnOfflineAfterLeaving
 import { sendCampaignBatch, startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { deliverMessage, wakeSnoozed } from '#api/conversations/jobs.ts'
 import { sendMail } from '#api/mail/jobs.ts'
+import { mailNotifications } from '#api/notifications/mail.ts'
 import { notifyWaiting } from '#api/notifications/waiting.ts'
 import { publishEvents } from '#api/conversations/events.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
@@ -52,5 +53,8 @@ export const jobHandlers: JobHandlers = {
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)
+	},
+	'mail-notifications': async (member, { db, mailer, config }) => {
+		await mailNotifications(db, mailer, config, member)
 	},
 }

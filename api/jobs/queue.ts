@@ -50,6 +50,8 @@ export type JobPayloads = {
 		| { kind: 'invitation'; invitationId: string }
 		/** A member's two-step sign-in turned off by `byUserId`, an owner or admin of `workspaceId`. */
 		| { kind: 'twoFactorReset'; userId: string; workspaceId: string; byUserId: string }
+	/** A member's unread notifications of a workspace in one mail (api/notifications/mail.ts); keyed per member, run five minutes after the first. */
+	'mail-notifications': { userId: string; workspaceId: string }
 }
 
 export type JobName = keyof JobPayloads
@@ -57,9 +59,9 @@ export type JobName = keyof JobPayloads
 /** What a task works with: the database, realtime to tell members (and visitors) what it changed, the providers' addresses and the mail server. */
 export type JobHelpers = { db: DB; realtime: Realtime; config: JobConfig; mailer: Mailer }
 
-/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail. */
+/** The providers' addresses, the key that opens channel credentials, where attachments go (DATA_DIR or S3_*), the campaigns' opt-out words, and mail (SESSION_SECRET signs its unsubscribe links). */
 export type JobConfig = ProviderConfig &
-	Pick<Config, 'ENCRYPTION_KEY' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
+	Pick<Config, 'ENCRYPTION_KEY' | 'SESSION_SECRET' | 'UPLOAD_MAX_BYTES' | 'dataDir' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'> &
 	Partial<
 		Pick<
 			Config,
@@ -81,12 +83,16 @@ export type JobHandlers = { [Name in JobName]: (payload: JobPayloads[Name], help
 /** Some of the tasks: a runner given them takes only their jobs (the API tests' mail runner). */
 export type SomeJobHandlers = Partial<JobHandlers>
 
-/** Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key; jobs of one `queueName` run one at a time, in order. */
+/**
+ * Adds a job; given a transaction, inside it. A `key` replaces the pending job of the same key (its
+ * payload and `runAt`; with `keyMode: 'preserve_run_at'` it keeps the pending one's time, so many adds
+ * make one job at the first one's time); jobs of one `queueName` run one at a time, in order.
+ */
 export async function addJob<Name extends JobName>(
 	db: DB,
 	name: Name,
 	payload: JobPayloads[Name],
-	options: { runAt?: Date; key?: string; maxAttempts?: number; queueName?: string } = {},
+	options: { runAt?: Date; key?: string; keyMode?: 'replace' | 'preserve_run_at'; maxAttempts?: number; queueName?: string } = {},
 ) {
 	await sql`select graphile_worker.add_job(
 		${name}::text,
@@ -94,7 +100,8 @@ export async function addJob<Name extends JobName>(
 		queue_name => ${options.queueName ?? null}::text,
 		run_at => ${options.runAt ?? null}::timestamptz,
 		job_key => ${options.key ?? null}::text,
-		max_attempts => ${options.maxAttempts ?? null}::int
+		max_attempts => ${options.maxAttempts ?? null}::int,
+		job_key_mode => ${options.keyMode ?? null}::text
 	)`.execute(db)
 }
 

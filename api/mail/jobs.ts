@@ -4,16 +4,10 @@ import { type DB } from '#api/db/database.ts'
 import { addJob, type JobConfig, type JobPayloads } from '#api/jobs/queue.ts'
 import { invitationMail } from '#api/workspaces/invitation-mail.ts'
 import { isLocale } from '#locales/languages.ts'
-import { type Mailer } from './mailer.ts'
+import { mailAttempts, type Mailer } from './mailer.ts'
 
 /** A mail the job queue sends: what it is about, never its text (no link or token waits in the queue). */
 export type MailJob = JobPayloads['send-mail']
-
-/**
- * Attempts before a mail is given up: graphile-worker waits e^n seconds (at most e^10, about 6 h)
- * after the n-th failure, so 10 attempts keep trying for about 10 hours (docs/decisions/018-faults.md).
- */
-export const mailAttempts = 10
 
 /** One pending mail per subject: asking again while one waits (SMTP down) retries it now instead of queueing a second one. */
 export function mailJobKey(job: MailJob): string {

@@ -5,7 +5,21 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import { type Log } from '#api/db/embedded-postgres.ts'
 import { type Config } from '#config/config.ts'
 
-export type Mail = { to: string; subject: string; text: string; html?: string; locale?: string }
+/**
+ * Attempts before a mail is given up: graphile-worker waits e^n seconds (at most e^10, about 6 h)
+ * after the n-th failure, so 10 attempts keep trying for about 10 hours (docs/decisions/018-faults.md).
+ */
+export const mailAttempts = 10
+
+export type Mail = {
+	to: string
+	subject: string
+	text: string
+	html?: string
+	locale?: string
+	/** Headers besides the usual ones (a notification mail's `List-Unsubscribe`). */
+	headers?: Record<string, string>
+}
 
 export type Mailer = {
 	/** Sends a mail; resolves once the SMTP server accepted it or the .eml file is written, rejects when the server refused it. */
@@ -31,7 +45,7 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'da
 				subject: mail.subject,
 				text: mail.text,
 				html: mail.html,
-				headers: mail.locale ? { 'Content-Language': mail.locale } : undefined,
+				headers: { ...(mail.locale ? { 'Content-Language': mail.locale } : {}), ...mail.headers },
 			})
 			if (config.SMTP_URL) {
 				log.info(`mail sent to ${mail.to}: ${mail.subject} (${info.messageId})`)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { notificationDefault, notificationMedia, type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type DB } from '#api/db/database.ts'
+import { queueNotificationMail } from './mail-queue.ts'
 
 /** A notification to write: for whom, of what kind, about what. `number` and `contact` are read from the conversation. */
 export type NotificationDraft = {
@@ -104,6 +105,10 @@ export async function notify(trx: DB, drafts: NotificationDraft[]): Promise<Noti
 	// A kind's media are the member's choice for that kind in that workspace: the same for every draft of it.
 	const mediaOf = (row: Written) =>
 		kept.find(({ draft }) => draft.userId === row.userId && draft.workspaceId === row.workspaceId && draft.kind === row.kind)?.media ?? []
+	await queueNotificationMail(
+		trx,
+		written.filter((row) => mediaOf(row).includes('email')),
+	)
 	return written
 		.filter((row) => mediaOf(row).includes('app'))
 		.map((row) => ({ event: 'notification', userId: row.userId, workspaceId: row.workspaceId, notificationId: String(row.id) }))

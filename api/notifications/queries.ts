@@ -62,15 +62,27 @@ export function notificationJson(row: Row): NotificationJson {
 	}
 }
 
-/** A member's unread notifications in a workspace (the bell's count). */
-export async function unreadCount(db: DB, userId: string, workspaceId: string): Promise<number> {
-	const { count } = await db
+/**
+ * The bell counts up to this many unread ("99+"): counting stops there, so that a member who never
+ * reads costs the same as one who does (decision 025 has the figures).
+ */
+export const unreadCountLimit = 100
+
+const unreadOf = (db: DB, userId: string, workspaceId: string) =>
+	db
 		.selectFrom('notifications')
-		.select((eb) => eb.fn.countAll<string>().as('count'))
+		.select(sql`1`.as('one'))
 		.where('userId', '=', userId)
 		.where('workspaceId', '=', workspaceId)
 		.where('readAt', 'is', null)
 		.where('inApp', '=', true)
+		.limit(unreadCountLimit)
+
+/** A member's unread notifications in a workspace (the bell's count), at most `unreadCountLimit`. */
+export async function unreadCount(db: DB, userId: string, workspaceId: string): Promise<number> {
+	const { count } = await db
+		.selectFrom(unreadOf(db, userId, workspaceId).as('unread'))
+		.select((eb) => eb.fn.countAll<string>().as('count'))
 		.executeTakeFirstOrThrow()
 	return Number(count)
 }
@@ -98,20 +110,13 @@ export async function findNotification(db: DB, userId: string, id: string): Prom
 /** The rows behind published events, with each member's unread count in that workspace. */
 export async function notificationsForEvents(db: DB, ids: string[]): Promise<Map<string, { row: Row; unread: number }>> {
 	if (ids.length === 0) return new Map()
-	const found = await rows(db)
-		.select((eb) =>
-			eb
-				.selectFrom('notifications as unread')
-				.select(sql<string>`count(*)`.as('count'))
-				.whereRef('unread.userId', '=', 'notifications.userId')
-				.whereRef('unread.workspaceId', '=', 'notifications.workspaceId')
-				.where('unread.readAt', 'is', null)
-				.where('unread.inApp', '=', true)
-				.as('unread'),
-		)
-		.where('notifications.id', 'in', ids)
-		.execute()
-	return new Map(found.map((row) => [String(row.id), { row, unread: Number(row.unread ?? 0) }]))
+	const found = await rows(db).where('notifications.id', 'in', ids).execute()
+	const counts = new Map<string, number>()
+	for (const row of found) {
+		const key = `${row.userId} ${row.workspaceId}`
+		if (!counts.has(key)) counts.set(key, await unreadCount(db, row.userId, row.workspaceId))
+	}
+	return new Map(found.map((row) => [String(row.id), { row, unread: counts.get(`${row.userId} ${row.workspaceId}`)! }]))
 }
 
 /** Marks some of a member's notifications read: by id, or all of a conversation's. Returns whether any changed. */

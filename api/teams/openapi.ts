@@ -11,6 +11,7 @@ const team = answerSchema<TeamJson>()(
 			name: z.string(),
 			description: z.string().nullable(),
 			autoAssign: z.boolean(),
+			notifyAfter: z.number().int().openapi({ description: 'Minutes a conversation waits unassigned in the queue before the team is notified (1 to 1440).' }),
 			members: z.array(z.object({ userId: z.string().uuid(), name: z.string() })),
 			createdAt: z.string().datetime(),
 			updatedAt: z.string().datetime(),

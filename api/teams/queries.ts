@@ -9,6 +9,8 @@ export type TeamJson = {
 	name: string
 	description: string | null
 	autoAssign: boolean
+	/** Minutes a conversation waits unassigned in its queue before its members are notified. */
+	notifyAfter: number
 	/** Its members by name. */
 	members: Array<{ userId: string; name: string }>
 	createdAt: string
@@ -43,6 +45,7 @@ function teamJson(row: TeamRow): TeamJson {
 		name: row.name,
 		description: row.description,
 		autoAssign: row.autoAssign,
+		notifyAfter: row.notifyAfter,
 		members: row.members,
 		createdAt: row.createdAt.toISOString(),
 		updatedAt: row.updatedAt.toISOString(),

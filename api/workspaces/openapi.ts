@@ -54,6 +54,7 @@ export const workspaceAnswer = answerSchema<WorkspaceJson>()(
 				description: 'A reopened conversation whose assignee is not available: `keep` leaves it with them, `reassign` assigns it again.',
 			}),
 			agentsSeeOwnTeams: z.boolean().openapi({ description: 'Agents see only their teams’ conversations and those assigned to them.' }),
+			replyWaitingAfter: z.number().int().openapi({ description: 'Minutes a customer waits for a reply before the assignee is notified (1 to 1440).' }),
 			businessHours: businessHoursAnswer.nullable().openapi({ description: 'Business hours in `timezone`; null: always open.' }),
 			role: z.enum(roles),
 			createdAt: z.string().datetime(),
@@ -179,7 +180,7 @@ export function documentWorkspaces(docs: ApiDocs) {
 		path: '/:id',
 		summary: 'Change a workspace',
 		description:
-			'Owners and admins, also its assignment settings (`defaultCapacity` 0 to 1000 or null for no limit, `reopenAssignment`, `agentsSeeOwnTeams`); `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.',
+			'Owners and admins, also its assignment settings (`defaultCapacity` 0 to 1000 or null for no limit, `reopenAssignment`, `agentsSeeOwnTeams`), `replyWaitingAfter`; `requireTwoFactor` the owner alone, and only once their own two-step sign-in is on (409 otherwise). While it is on, a member without two-step sign-in gets 403 from the workspace’s routes (`details.reason: twoFactorRequired`), but for reading the workspace and leaving it.',
 		params: workspaceParams,
 		body: updateWorkspaceBody,
 		responses: { 200: workspace },

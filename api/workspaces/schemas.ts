@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { availabilities, invitationMethods, invitedRoles, reopenAssignments } from '#api/db/schema.ts'
 import { country } from '#api/contacts/schemas.ts'
 import { businessHoursSchema } from '#common/business-hours.ts'
+import { waitMinutesLimits } from '#common/notifications.ts'
 import { capacityLimits, workspaceLimits } from '#common/workspaces.ts'
 import { locales, type Locale } from '#locales/languages.ts'
 
@@ -32,6 +33,10 @@ const capacity = z
 	// One message for a fraction and either end of the range: what the field takes.
 	.refine((value) => Number.isInteger(value) && value >= capacityLimits.min && value <= capacityLimits.max, 'workspaces:validation.capacity')
 	.nullable()
+/** Minutes before someone is told of a wait (issue 32). */
+export const waitMinutes = z
+	.number()
+	.refine((value) => Number.isInteger(value) && value >= waitMinutesLimits.min && value <= waitMinutesLimits.max, 'workspaces:validation.waitMinutes')
 const locale = z.enum(locales as [Locale, ...Locale[]])
 const logoColor = z
 	.string()
@@ -59,6 +64,8 @@ export const updateWorkspaceBody = z.object({
 	reopenAssignment: z.enum(reopenAssignments).optional(),
 	/** Agents see only their teams' conversations (and those assigned to them). */
 	agentsSeeOwnTeams: z.boolean().optional(),
+	/** Minutes a customer waits for a reply before their conversation's assignee is told (issue 32). */
+	replyWaitingAfter: waitMinutes.optional(),
 	/** Its business hours in its time zone (issue 31); null: always open. */
 	businessHours: businessHoursSchema.nullable().optional(),
 })

@@ -27,6 +27,7 @@ export type {
 export type { ConversationEventData, MessageEventData } from '#api/conversations/events.ts'
 export type { Availability, Role } from '#api/db/schema.ts'
 export type { LabelJson, LabelSummary } from '#api/labels/queries.ts'
+export type { UnsubscribeJson } from '#api/notifications/unsubscribe.ts'
 export type { TeamJson } from '#api/teams/queries.ts'
 export type { MemberJson } from '#api/workspaces/members.ts'
 export type { InvitationJson } from '#api/workspaces/invitations.ts'

@@ -5,7 +5,7 @@ import { listMembers } from './members.ts'
 const teamsOf = (workspaceId: string) => `/workspaces/${workspaceId}/teams`
 const teamPath = (workspaceId: string, teamId: string) => `${teamsOf(workspaceId)}/${encodeURIComponent(teamId)}`
 
-type TeamValues = { name: string; description: string | null; autoAssign: boolean }
+type TeamValues = { name: string; description: string | null; autoAssign: boolean; notifyAfter: number }
 
 export const listTeams = (api: ApiClient, workspaceId: string) => api.get<{ teams: TeamJson[] }>(teamsOf(workspaceId)).then((answer) => answer.teams)
 

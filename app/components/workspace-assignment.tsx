@@ -1,5 +1,6 @@
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { waitMinutesLimits } from '#common/notifications.ts'
 import { type WorkspaceJson } from '#app/.server/api.ts'
 import { FieldErrors, FormErrors } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
@@ -11,7 +12,7 @@ export const reopenChoices = ['keep', 'reassign'] as const
 
 /** What was posted, as typed, and why the API refused it: beside each field, or above the form. */
 export type AssignmentRefusal = {
-	values: { defaultCapacity: string; reopenAssignment: string; agentsSeeOwnTeams: boolean }
+	values: { defaultCapacity: string; reopenAssignment: string; agentsSeeOwnTeams: boolean; replyWaitingAfter: string }
 	fields: Record<string, string[]>
 	message: string | null
 }
@@ -28,12 +29,14 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 		defaultCapacity: workspace.defaultCapacity === null ? '' : String(workspace.defaultCapacity),
 		reopenAssignment: workspace.reopenAssignment,
 		agentsSeeOwnTeams: workspace.agentsSeeOwnTeams,
+		replyWaitingAfter: String(workspace.replyWaitingAfter),
 	}
 	const errorsOf = (field: string) => refused?.fields[field] ?? []
 	const capacityErrors = errorsOf('defaultCapacity')
 	const reopenErrors = errorsOf('reopenAssignment')
+	const replyErrors = errorsOf('replyWaitingAfter')
 	// A new refusal, or new saved values, draw the fields afresh.
-	const key = JSON.stringify(refused ?? [workspace.defaultCapacity, workspace.reopenAssignment, workspace.agentsSeeOwnTeams])
+	const key = JSON.stringify(refused ?? [workspace.defaultCapacity, workspace.reopenAssignment, workspace.agentsSeeOwnTeams, workspace.replyWaitingAfter])
 	return (
 		<Form method="post" noValidate className={fieldStyles.form} aria-labelledby="assignment-heading" key={key}>
 			<h3 id="assignment-heading" className={styles.title}>
@@ -79,6 +82,30 @@ export function AssignmentSettings({ workspace, refused }: { workspace: Workspac
 					{t('assignment.agentsSeeOwnTeamsHelp')}
 				</p>
 				<FieldErrors id="own-teams-errors" errors={errorsOf('agentsSeeOwnTeams')} />
+			</div>
+			<div className={fieldStyles.field}>
+				<label htmlFor="reply-waiting-after" className={fieldStyles.label}>
+					{t('assignment.replyWaitingAfter')}
+				</label>
+				<input
+					id="reply-waiting-after"
+					name="replyWaitingAfter"
+					type="number"
+					dir="auto"
+					inputMode="numeric"
+					min={waitMinutesLimits.min}
+					max={waitMinutesLimits.max}
+					step={1}
+					required
+					defaultValue={values.replyWaitingAfter}
+					aria-invalid={replyErrors.length > 0 ? true : undefined}
+					aria-describedby={replyErrors.length > 0 ? 'reply-waiting-help reply-waiting-errors' : 'reply-waiting-help'}
+					className={styles.number}
+				/>
+				<p id="reply-waiting-help" className={fieldStyles.help}>
+					{t('assignment.replyWaitingAfterHelp')}
+				</p>
+				<FieldErrors id="reply-waiting-errors" errors={replyErrors} />
 			</div>
 			<div>
 				<Button type="submit" variant="outline" disabled={pending}>

@@ -19,6 +19,7 @@ import { formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { canManage } from '#common/roles.ts'
+import { waitMinutesLimits } from '#common/notifications.ts'
 import { teamLimits } from '#common/teams.ts'
 import { languageOf } from '#locales/languages.ts'
 import { teamSchema } from './$lang.dashboard.settings.teams.schema.ts'
@@ -179,8 +180,14 @@ function TeamForm({
 		id: editing ? `team-${editing.id}` : 'team-new',
 		lastResult,
 		defaultValue: editing
-			? { name: editing.name, description: editing.description ?? '', autoAssign: editing.autoAssign, userIds: editing.members.map((member) => member.userId) }
-			: { autoAssign: false, userIds: [] },
+			? {
+					name: editing.name,
+					description: editing.description ?? '',
+					autoAssign: editing.autoAssign,
+					notifyAfter: String(editing.notifyAfter),
+					userIds: editing.members.map((member) => member.userId),
+				}
+			: { autoAssign: false, notifyAfter: '10', userIds: [] },
 	})
 	const names = new Map(candidates.map((candidate) => [candidate.userId, candidate.name]))
 	// Someone ticked who has left the workspace since (the API's 422): still ticked, to untick, not silently dropped.
@@ -213,6 +220,18 @@ function TeamForm({
 					</p>
 					<ErrorList id={fields.autoAssign.errorId} errors={fields.autoAssign.errors} />
 				</div>
+				<Field
+					label={t('teams.notifyAfter')}
+					help={t('teams.notifyAfterHelp')}
+					field={fields.notifyAfter}
+					type="number"
+					required
+					min={waitMinutesLimits.min}
+					max={waitMinutesLimits.max}
+					step={1}
+					inputMode="numeric"
+					dir="auto"
+				/>
 				<fieldset className={fieldStyles.field} aria-describedby={fields.userIds.errors?.length ? fields.userIds.errorId : undefined}>
 					<legend className={fieldStyles.label}>{t('teams.members')}</legend>
 					<div className={fieldStyles.choices}>

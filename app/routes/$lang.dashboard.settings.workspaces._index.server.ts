@@ -14,13 +14,21 @@ export async function saveAssignment(api: ApiClient, formData: FormData, { local
 		defaultCapacity: String(formData.get('defaultCapacity') ?? '').trim(),
 		reopenAssignment: String(formData.get('reopenAssignment') ?? ''),
 		agentsSeeOwnTeams: formData.get('agentsSeeOwnTeams') === 'on',
+		replyWaitingAfter: String(formData.get('replyWaitingAfter') ?? '').trim(),
 	}
 	const refuse = (fields: Record<string, string[]>, message: string | null, status: number) =>
 		data({ intent: 'assignment' as const, refused: { values, fields, message } }, { status })
 	const defaultCapacity = values.defaultCapacity === '' ? null : Number(values.defaultCapacity)
 	if (defaultCapacity !== null && !Number.isFinite(defaultCapacity)) return refuse({ defaultCapacity: [t('forms.number')] }, null, 400)
+	const replyWaitingAfter = Number(values.replyWaitingAfter)
+	if (values.replyWaitingAfter === '' || !Number.isFinite(replyWaitingAfter)) return refuse({ replyWaitingAfter: [t('forms.number')] }, null, 400)
 	try {
-		await updateWorkspace(api, workspaceId, { defaultCapacity, reopenAssignment: values.reopenAssignment, agentsSeeOwnTeams: values.agentsSeeOwnTeams })
+		await updateWorkspace(api, workspaceId, {
+			defaultCapacity,
+			reopenAssignment: values.reopenAssignment,
+			agentsSeeOwnTeams: values.agentsSeeOwnTeams,
+			replyWaitingAfter,
+		})
 	} catch (error) {
 		const { message, status } = await apiFailure(error, locale, request)
 		const fields =

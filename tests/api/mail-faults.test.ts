@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type JobRunner } from '#api/jobs/queue.ts'
-import { mailAttempts } from '#api/mail/jobs.ts'
+import { mailAttempts } from '#api/mail/mailer.ts'
 import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp.ts'
 import { type AuthAnswer, strongPassword, visitor } from './auth-support.ts'
 import { startApi, startMailRunner, testDb, uniqueEmail, type TestApi } from './harness.ts'

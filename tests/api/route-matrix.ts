@@ -5,6 +5,7 @@ import { pino } from 'pino'
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
 import { createSession } from '#api/auth/sessions.ts'
 import { createApi, createWebhooks } from '#api/index.ts'
+import { unsubscribeToken } from '#api/notifications/unsubscribe-token.ts'
 import { conversationPresenceChannel, visitorChannel } from '#common/realtime.ts'
 import { parseConfig } from '#config/config.ts'
 import { createUser, testDb, uniqueEmail } from './harness.ts'
@@ -115,6 +116,10 @@ async function freshCampaign(fx: Fixtures, status: 'draft' | 'running' | 'paused
 		.returning('id')
 		.executeTakeFirstOrThrow()
 }
+
+/** The owner's unsubscribe token of this workspace's assignment e-mails, as a mail would carry it. */
+const unsubscribeTokenOf = (fx: Fixtures) =>
+	encodeURIComponent(unsubscribeToken(fx.api.config.SESSION_SECRET, { userId: fx.team.owner.user.id, workspaceId: fx.here.workspaceId, kinds: ['assigned'] }))
 
 const campaignAction = (status: 'draft' | 'running' | 'paused'): RouteRow => ({
 	expect: managers(200),
@@ -529,6 +534,17 @@ export const routeMatrix: Record<string, RouteRow> = {
 		prepare: (fx) => ({
 			headers: { 'X-Visitor-Token': fx.here.visitorToken },
 			body: { socket_id: '1234.5678', channel_name: visitorChannel(fx.here.conversation.id) },
+		}),
+	},
+
+	// A notification mail's unsubscribe: no session, the signed token says whose e-mails (tests/api/notifications-mail.test.ts).
+	'GET /v1/notifications/unsubscribe': { expect: everyone(200), foreign: false, prepare: (fx) => ({ query: `token=${unsubscribeTokenOf(fx)}` }) },
+	'POST /v1/notifications/unsubscribe': {
+		expect: everyone(200),
+		foreign: false,
+		prepare: (fx) => ({
+			query: `token=${unsubscribeTokenOf(fx)}`,
+			raw: { body: 'List-Unsubscribe=One-Click', contentType: 'application/x-www-form-urlencoded' },
 		}),
 	},
 

@@ -138,6 +138,7 @@ describe('GET /v1/user/workspaces', () => {
 			'logoColor',
 			'name',
 			'reopenAssignment',
+			'replyWaitingAfter',
 			'requireTwoFactor',
 			'role',
 			'slug',

@@ -3,6 +3,9 @@ import { createCookie } from '@remix-run/node'
 import { type APIRequestContext, type BrowserContext } from '@playwright/test'
 import { linkIn, readOutbox, type ReadMail } from '../support/mail.ts'
 
+/** The server's SESSION_SECRET (playwright.config.ts): it signs a notification mail's unsubscribe links. */
+export const e2eSessionSecret = 'e2e-session-secret-0123456789abcdef0123456789'
+
 /** A password that meets every rule of the specification. */
 export const strongPassword = 'Corr3ct-horse!'
 

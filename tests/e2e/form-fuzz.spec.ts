@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import { type APIRequestContext, type Browser, request as playwright } from '@playwright/test'
 import { encodeLoosely, hostileString, leaks } from '../api/hostile.ts'
-import { createWorkspace, freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
+import { unsubscribeToken } from '#api/notifications/unsubscribe-token.ts'
+import { createWorkspace, e2eSessionSecret, freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
 import { expect, test } from './fixtures.ts'
 import { linkChannelOf } from './link-support.ts'
 
@@ -91,6 +92,13 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.automation.$ruleId': async (fixture, lang, request) => [
 		`/${lang}/dashboard/settings/automation/${await automationRuleOf(fixture, request)}`,
 	],
+	// A notification mail's "stop these e-mails" page: no sign-in, the link's token is signed with the server's secret.
+	'routes/$lang.notifications.unsubscribe': async (_, lang, request) => {
+		const owner = await registerUser(request)
+		const workspace = await createWorkspace(request, owner.token, 'Fuzz unsubscribe')
+		const token = unsubscribeToken(e2eSessionSecret, { userId: owner.user.id, workspaceId: workspace.id, kinds: ['assigned'] })
+		return [`/${lang}/notifications/unsubscribe?token=${encodeURIComponent(token)}`, `/${lang}/notifications/unsubscribe?token=not-a-token`]
+	},
 }
 
 /** A rule of the fixture's workspace, so that its list has rows and its page exists. */
@@ -114,6 +122,7 @@ const openedBy: Record<string, 'anonymous' | 'newcomer'> = {
 	'routes/$lang.auth.signup': 'anonymous',
 	'routes/$lang.auth.forgot-password': 'anonymous',
 	'routes/$lang.auth.reset-password': 'anonymous',
+	'routes/$lang.notifications.unsubscribe': 'anonymous',
 	'routes/$lang.dashboard_.settings.workspaces.setup-workspace': 'newcomer',
 }
 

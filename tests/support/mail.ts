@@ -3,7 +3,16 @@ import path from 'node:path'
 import PostalMime from 'postal-mime'
 
 /** A mail from the outbox, decoded (headers, quoted-printable, base64). */
-export type ReadMail = { file: string; to: string; subject: string; text: string; html: string; language: string | undefined }
+export type ReadMail = {
+	file: string
+	to: string
+	subject: string
+	text: string
+	html: string
+	language: string | undefined
+	/** Every header by its lower-case name (the last one of a name). */
+	headers: Record<string, string>
+}
 
 /** Parses one raw .eml text. */
 export async function parseMail(raw: string, file = ''): Promise<ReadMail> {
@@ -15,6 +24,7 @@ export async function parseMail(raw: string, file = ''): Promise<ReadMail> {
 		text: mail.text ?? '',
 		html: mail.html ?? '',
 		language: mail.headers.find((header) => header.key === 'content-language')?.value,
+		headers: Object.fromEntries(mail.headers.map((header) => [header.key, header.value])),
 	}
 }
 
