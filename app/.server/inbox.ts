@@ -1,6 +1,7 @@
 import { ApiError, type ApiClient } from '#app/.server/api.ts'
 import { listTemplates } from '#app/.server/channels.ts'
 import { conversationView, markRead } from '#app/.server/conversations.ts'
+import { markNotificationsRead } from '#app/.server/notifications.ts'
 import { rethrowApiError } from '#app/.server/session.ts'
 import { serverI18n } from '#app/i18n/i18n.server.ts'
 import { selectedNumber } from '#app/utils/conversations.ts'
@@ -43,6 +44,17 @@ async function openConversation(api: ApiClient, workspaceId: string, number: num
 }
 
 /**
+ * Opening a conversation reads its notifications (the bell hears of it on the personal channel). Not
+ * awaited: the thread does not wait for it, and a failure is only logged.
+ */
+function readNotificationsOf(api: ApiClient, workspaceId: string, conversationNumber: number) {
+	markNotificationsRead(api, workspaceId, { conversationNumber }).catch((error: unknown) => {
+		if (error instanceof ApiError && error.statusCode === 404) return
+		console.error('Marking the conversation’s notifications read failed:', error instanceof Error ? error.message : error)
+	})
+}
+
+/**
  * What the inbox shows of the conversation `?conversation=` opens (none without one): the
  * conversation, its thread, the contact's other conversations, WhatsApp's templates when the agent
  * asked for them (`?templates`), and the page's title. The inbox's loader loads it with the list;
@@ -50,6 +62,7 @@ async function openConversation(api: ApiClient, workspaceId: string, number: num
  */
 export async function openedPart(api: ApiClient, workspaceId: string, url: URL, locale: Locale, request: Request) {
 	const number = selectedNumber(url.searchParams)
+	if (number !== null && !url.searchParams.has('before')) readNotificationsOf(api, workspaceId, number)
 	const [t, opened] = await Promise.all([
 		inboxT(locale),
 		number === null

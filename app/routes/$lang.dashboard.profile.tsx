@@ -50,6 +50,7 @@ export async function loader(args: LoaderFunctionArgs) {
 					.map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
 	return {
 		user,
+		locale,
 		// The theme on screen (the appearance menu's cookie), which may not be the one saved in the profile.
 		theme: (await getThemePreference(args.request)).theme,
 		title: t('profile.title'),
@@ -66,7 +67,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = (args: ActionFunctionArgs) => profileAction(args)
 
 export default function Profile() {
-	const { user, theme, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
+	const { user, locale, theme, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
@@ -136,6 +137,19 @@ export default function Profile() {
 					</Button>
 				</Form>
 			</section>
+			{user.workspace ? (
+				<section className={styles.section} aria-labelledby="notifications-heading">
+					<h2 id="notifications-heading" className={styles.sectionTitle}>
+						{t('notifications:settings.profileHeading')}
+					</h2>
+					<p className={styles.pageLead}>{t('notifications:settings.profileLead')}</p>
+					<p>
+						<Link to={`/${locale}/dashboard/notifications/settings`} className={button.outline}>
+							{t('notifications:settings.open')}
+						</Link>
+					</p>
+				</section>
+			) : null}
 			<TwoFactorSection user={user} state={twoFactor} />
 			<section className={styles.section} aria-labelledby="sessions-heading">
 				<h2 id="sessions-heading" className={styles.sectionTitle}>

@@ -2,15 +2,17 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteError, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, type ApiClient, type InboxSummaryJson, type MemberJson } from '#app/.server/api.ts'
+import { ApiError, type ApiClient, type InboxSummaryJson } from '#app/.server/api.ts'
 import { inboxSummary } from '#app/.server/conversations.ts'
 import { lastEvent } from '#app/.server/live.ts'
 import { myMembership } from '#app/.server/members.ts'
 import { rethrowApiError, twoFactorMissing, userForShell } from '#app/.server/session.ts'
 import { listMyWorkspaces } from '#app/.server/workspaces.ts'
+import { getNotificationSettings, listNotifications } from '#app/.server/notifications.ts'
 import { AvailabilityDot, AvailabilitySwitch } from '#app/components/availability-switch.tsx'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
+import { NotificationBell } from '#app/components/notifications/bell.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
@@ -31,18 +33,30 @@ export async function loader(args: LoaderFunctionArgs) {
 	// Read before the counts: the channel's events after it are what they lack (the sidebar merges them).
 	const since = user?.workspace && !blocked ? await lastEvent(api, user.workspace.id) : null
 	// The switcher offers the first hundred; the workspaces page lists them all.
-	const [workspaces, inbox, me] = user?.workspace
+	const [workspaces, inbox, me, notifications, notificationSettings] = user?.workspace
 		? await Promise.all([
 				listMyWorkspaces(api, { limit: 100 })
 					.then((list) => list.workspaces)
 					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 				blocked ? null : summaryOrNone(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 				blocked ? null : orNone(myMembership(api, user.workspace.id), 'Membership').catch((error: unknown) => rethrowApiError(error, locale, args.request)),
+				// The bell's latest ten and the unread count, and whether a new one chimes.
+				blocked
+					? null
+					: orNone(listNotifications(api, user.workspace.id, { limit: 10 }), 'Notifications').catch((error: unknown) =>
+							rethrowApiError(error, locale, args.request),
+						),
+				blocked
+					? null
+					: orNone(getNotificationSettings(api, user.workspace.id), 'Notification settings').catch((error: unknown) =>
+							rethrowApiError(error, locale, args.request),
+						),
 			])
-		: [[], null, null]
+		: [[], null, null, null, null]
 	// The top bar's availability switch; a member.updated event reads it again (another tab, another device).
 	const availability = me?.availability ?? null
-	return { user, locale, workspaces, inbox, availability, since, blocked, realtime: args.context.realtime }
+	const sound = notificationSettings?.sound ?? false
+	return { user, locale, workspaces, inbox, availability, notifications, sound, since, blocked, realtime: args.context.realtime }
 }
 
 /**
@@ -62,7 +76,7 @@ function summaryOrNone(api: ApiClient, workspaceId: string): Promise<InboxSummar
 }
 
 /** What the shell shows beside the page (counts, the availability switch): the page goes on without it, but for a 401. */
-async function orNone<T extends InboxSummaryJson | MemberJson>(read: Promise<T>, what: string): Promise<T | null> {
+async function orNone<T>(read: Promise<T>, what: string): Promise<T | null> {
 	return read.catch((error: unknown) => {
 		if (error instanceof ApiError && error.statusCode === 401) throw error
 		console.error(`${what} failed:`, error instanceof Error ? error.message : error)
@@ -71,6 +85,9 @@ async function orNone<T extends InboxSummaryJson | MemberJson>(read: Promise<T>,
 }
 
 export type DashboardLoader = typeof loader
+
+// The bell and its toasts are on every page of the shell: their words load with it.
+export const handle = { i18n: ['notifications'] }
 
 /** The protected layout: sidebar (a drawer on small screens), top bar, then the page. */
 export default function DashboardLayout() {
@@ -128,6 +145,8 @@ function ShellBody({
 	workspaces,
 	inbox: loadedInbox,
 	availability,
+	notifications,
+	sound,
 	since,
 	blocked,
 	realtime,
@@ -177,6 +196,15 @@ function ShellBody({
 				<span className={styles.live}>
 					<ConnectionIndicator />
 				</span>
+				{user?.workspace && !blocked ? (
+					<NotificationBell
+						locale={locale}
+						loaded={notifications}
+						sound={sound}
+						session={{ config: realtime, userId: user.id }}
+						workspaceId={user.workspace.id}
+					/>
+				) : null}
 				<div className={styles.wideTools}>
 					{availability ? <AvailabilitySwitch id="availability-bar" locale={locale} availability={availability} /> : null}
 					<ThemeSwitcher />
@@ -210,7 +238,7 @@ function ShellBody({
 					</div>
 				</details>
 			</header>
-			<InboxNotifications session={user?.workspace && !blocked ? { config: realtime, userId: user.id } : null} />
+			<InboxNotifications session={user?.workspace && !blocked ? { config: realtime, userId: user.id } : null} workspaceId={user?.workspace?.id ?? null} />
 			<main id="main" className={styles.main}>
 				<LiveUpdatesPaused />
 				{!user || user.emailVerified ? null : (

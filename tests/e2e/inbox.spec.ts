@@ -144,7 +144,7 @@ test.describe('the inbox', () => {
 		await page.locator('header summary', { hasText: 'Assign' }).click()
 		await page.getByRole('form', { name: 'Assignee' }).getByRole('button', { name: 'Mina Member' }).click()
 		await expect(page.locator('header').getByText('Assigned to Mina Member')).toBeVisible()
-		await expect(memberPage.getByText('Conversation #1 was assigned to you')).toBeVisible()
+		await expect(memberPage.getByText(/^Conversation #1 with .+ was assigned to you$/)).toBeVisible()
 		await memberContext.close()
 		expect(memberProblems, 'console errors of the second browser').toEqual([])
 		await inbound.close()

@@ -20,6 +20,8 @@ const pages = [
 	'/settings/workspaces/create',
 	'/settings/audit-log',
 	'/profile',
+	'/notifications',
+	'/notifications/settings',
 ]
 
 /** An owner whose tables all have a row: a chat link, a contact, an invitation, a second member. */

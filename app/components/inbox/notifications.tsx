@@ -1,24 +1,24 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Toast } from '#app/.server/toast.ts'
+import { notificationText } from '#app/components/notifications/notification-line.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { type RealtimeSession } from '#app/realtime/config.ts'
 import { listenAsUser } from '#app/realtime/pusher.client.ts'
+import { notificationEvent, notificationKinds, type NotificationEventData } from '#common/notifications.ts'
 
-type Notification = { kind: 'assigned' | 'mentioned'; workspaceId: string; number: number }
-
-const isNotification = (data: unknown): data is Notification =>
+const isNotification = (data: unknown): data is NotificationEventData =>
 	typeof data === 'object' &&
 	data !== null &&
-	['assigned', 'mentioned'].includes((data as Notification).kind) &&
-	Number.isInteger((data as Notification).number)
+	typeof (data as NotificationEventData).workspaceId === 'string' &&
+	notificationKinds.includes((data as NotificationEventData).notification?.kind)
 
 /**
- * The personal notifications of the signed-in member (a conversation assigned to them, a mention in a
- * note) as toasts, on every dashboard page. The inbox's words load with the first one.
+ * The signed-in member's new notifications (of the workspace shown) as toasts, on every dashboard
+ * page; the bell counts them. The shell loads the `notifications` namespace.
  */
-export function InboxNotifications({ session }: { session: RealtimeSession | null }) {
-	const { i18n } = useTranslation()
+export function InboxNotifications({ session, workspaceId }: { session: RealtimeSession | null; workspaceId: string | null }) {
+	const { t, i18n } = useTranslation()
 	const [toast, setToast] = useState<Toast | null>(null)
 	const userId = session?.userId
 	const key = session?.config.key
@@ -30,14 +30,12 @@ export function InboxNotifications({ session }: { session: RealtimeSession | nul
 	}, [userId, i18n])
 	useEffect(() => {
 		if (!session || !key) return
-		return listenAsUser(session, 'notification', (data) => {
-			if (!isNotification(data)) return
-			void i18n
-				.loadNamespaces('inbox')
-				.then(() => setToast({ id: crypto.randomUUID(), type: 'info', title: i18n.t(`inbox:notifications.${data.kind}`, { number: data.number }) }))
+		return listenAsUser(session, notificationEvent, (data) => {
+			if (!isNotification(data) || data.workspaceId !== workspaceId) return
+			void i18n.loadNamespaces('notifications').then(() => setToast({ id: crypto.randomUUID(), type: 'info', title: notificationText(t, data.notification) }))
 		})
-		// The session object is new on every revalidation: the user and the key decide.
+		// The session object is new on every revalidation: the user, the key and the workspace decide.
 		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [userId, key, i18n])
+	}, [userId, key, workspaceId, i18n, t])
 	return <ToastMessage toast={toast} />
 }
