@@ -48,7 +48,7 @@ async function subscribe(publicKey: string): Promise<PushSubscription> {
  * (they work without JavaScript). The page's loader gives `loadPushDevices(api)`, its action
  * answers the `push-*` intents with `pushAction` (app/.server/push.ts).
  */
-export function PushDevices({ push }: { push: PushDevicesJson }) {
+export function PushDevices({ push, titleClassName }: { push: PushDevicesJson; titleClassName?: string }) {
 	const { t } = useTranslation('notifications')
 	const formatDate = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const fetcher = useFetcher<{ intent: 'push-subscribe'; device?: PushDeviceJson; error?: string }>()
@@ -89,7 +89,9 @@ export function PushDevices({ push }: { push: PushDevicesJson }) {
 
 	return (
 		<section className={styles.section} aria-labelledby="push-heading">
-			<h2 id="push-heading">{t('push.title')}</h2>
+			<h2 id="push-heading" className={titleClassName}>
+				{t('push.title')}
+			</h2>
 			<p className={styles.lead}>{t('push.intro')}</p>
 
 			<div className={styles.here} data-testid="push-this-browser">

@@ -3,12 +3,14 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { postedOf, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
+import { isPushIntent, loadPushDevices, pushAction } from '#app/.server/push.ts'
 import { getNotificationSettings, saveNotificationSettings } from '#app/.server/notifications.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import * as notificationStyles from '#app/components/notifications/notifications.css.ts'
+import { PushDevices } from '#app/components/push-devices.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
@@ -27,15 +29,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.t
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args)
-	const settings = await getNotificationSettings(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
+	const [settings, push] = await Promise.all([getNotificationSettings(api, user.workspace.id), loadPushDevices(api)]).catch((error: unknown) =>
+		rethrowApiError(error, locale, args.request),
+	)
 	const t = await serverT(locale)
-	return { title: t('notifications:settings.title'), locale, workspace: user.workspace.name, ...settings }
+	return { title: t('notifications:settings.title'), locale, workspace: user.workspace.name, ...settings, push }
 }
 
 export async function action(args: ActionFunctionArgs) {
 	const { request } = args
 	const { user, locale, api } = await requireUser(args)
-	const submission = parseWithZod(await formOf(request), { schema: notificationSettingsSchema })
+	const formData = await formOf(request)
+	// This browser's push and the user's devices (app/components/push-devices.tsx) post here too.
+	if (isPushIntent(formData.get('intent'))) return pushAction(await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/notifications/settings`))
+	const submission = parseWithZod(formData, { schema: notificationSettingsSchema })
 	if (submission.status !== 'success') return replyInvalid(submission)
 	const { kinds, sound, ...checked } = submission.value
 	// Every row shown is sent whole: an unchecked box is a medium turned off.
@@ -64,7 +71,9 @@ function useChecked(saved: ReturnType<typeof useLoaderData<typeof loader>>, sent
 export default function NotificationSettings() {
 	const loaded = useLoaderData<typeof loader>()
 	const { title, locale, workspace, kinds } = loaded
-	const reply = useKeptActionData<typeof action>()
+	const kept = useKeptActionData<typeof action>()
+	// The push forms' answers (a fetcher's) are the component's own.
+	const reply = kept && 'result' in kept ? kept : undefined
 	const { t } = useTranslation()
 	const navigation = useNavigation()
 	const [form] = useValidatedForm(loadSchema, { id: 'notification-settings', lastResult: reply?.result })
@@ -130,20 +139,10 @@ export default function NotificationSettings() {
 					</Button>
 				</Form>
 			</section>
-			<section className={styles.section} aria-labelledby="push-devices-heading">
-				<h2 id="push-devices-heading" className={styles.sectionTitle}>
-					{t('notifications:settings.devicesHeading')}
-				</h2>
-				<PushDevicesSlot />
-			</section>
+			<PushDevices push={loaded.push} titleClassName={styles.sectionTitle} />
 			<p>
 				<Link to={`/${locale}/dashboard/notifications`}>{t('notifications:settings.back')}</Link>
 			</p>
 		</>
 	)
-}
-
-/** Where the push helper's `PushDevices` (this browser's subscription: turn on, test, remove) goes: the lead wires it in. */
-function PushDevicesSlot() {
-	return <div className={notificationStyles.pushSlot} data-slot="push-devices" />
 }

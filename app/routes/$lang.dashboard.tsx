@@ -16,6 +16,7 @@ import { NotificationBell } from '#app/components/notifications/bell.tsx'
 import { LanguageSwitcher, ThemeSwitcher } from '#app/components/preferences.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { WorkspaceSwitcher } from '#app/components/workspace-switcher.tsx'
+import { useFocusPresence } from '#app/components/focus-presence.tsx'
 import { ConnectionIndicator, LiveUpdatesPaused } from '#app/realtime/connection-indicator.tsx'
 import { useLiveData, useWorkspaceEvents, WorkspaceEventsContext } from '#app/realtime/use-workspace-events.ts'
 import { mergeSidebarCounts } from '#app/utils/live-inbox.ts'
@@ -132,6 +133,8 @@ function Shell(shell: ShellData & { children: React.ReactNode }) {
 	const workspace = user?.workspace
 	const ownTeamsOnly = workspace ? seesOwnTeamsOnly(workspace.role, workspace.agentsSeeOwnTeams) : false
 	const events = useWorkspaceEvents(blocked ? undefined : workspace?.id, { config: realtime, userId: user?.id ?? '' }, ownTeamsOnly)
+	// Browser push waits while a tab of the workspace is in front of the member (docs/decisions/025-notifications.md).
+	useFocusPresence(blocked ? undefined : workspace?.id)
 	return (
 		<WorkspaceEventsContext.Provider value={events}>
 			<ShellBody {...shell} />

@@ -112,4 +112,3 @@ globalStyle(`${grid} tbody th, ${grid} tbody td`, { '@media': { [phone]: { paddi
 globalStyle(`${grid} tbody th`, { '@media': { [phone]: { flexBasis: '100%', minInlineSize: 0, fontWeight: 600 } } })
 globalStyle(`${grid} tbody td`, { '@media': { [phone]: { display: 'inline-flex', alignItems: 'center', gap: '0.375rem' } } })
 globalStyle(`${grid} tbody td::after`, { '@media': { [phone]: { content: 'attr(data-medium)', fontSize: '0.8125rem' } } })
-export const pushSlot = style({ display: 'grid', gap: '0.75rem' })
