@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import path from 'node:path'
 import { type Browser, type Page } from '@playwright/test'
 import { type DB } from '#api/db/database.ts'
@@ -7,7 +8,6 @@ import { createWorkspace, registerUser, signIn } from './accounts.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { customerWrites, inboundPath, linkChannel } from './inbox-support.ts'
 import { inviteAndAccept, isSameDocument, markDocument, realtimeSdk, subscriptionCount, watchConsole } from './realtime-support.ts'
-
 
 /** An owner and an agent in one workspace with a chat link and a customer's conversation (#1). */
 async function teamWithConversation(request: Parameters<typeof registerUser>[0], baseURL: string, options: { agentLocale?: string; customer?: string } = {}) {
@@ -203,6 +203,36 @@ test.describe('notifications', () => {
 			expect(answer?.status()).toBe(404)
 			const nonsense = await page.goto('/en-us/dashboard/notifications/not-a-number')
 			expect(nonsense?.status()).toBe(404)
+			await inbound.close()
+		})
+
+		test('the devices in Arabic: a device is listed, its test refused at a private address, and removed', async ({ page, context, request, baseURL }) => {
+			const { inbound, agent } = await teamWithConversation(request, baseURL!, { agentLocale: 'ar-eg' })
+			// What a browser's PushSubscription gives, at an address the guard refuses (the server does not allow private ones).
+			const ecdh = crypto.createECDH('prime256v1')
+			ecdh.generateKeys()
+			await inbound.db
+				.insertInto('pushSubscriptions')
+				.values({
+					userId: agent.user.id,
+					endpoint: `https://127.0.0.1:9/push/${crypto.randomUUID()}`,
+					p256dh: ecdh.getPublicKey().toString('base64url'),
+					auth: crypto.randomBytes(16).toString('base64url'),
+					userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+				})
+				.execute()
+			await signIn(context, baseURL!, agent.token)
+			await page.goto('/ar-eg/dashboard/notifications/settings')
+			await expect(page.getByRole('heading', { level: 2, name: 'إشعارات المتصفح' })).toBeVisible()
+			const device = page.getByTestId('push-device')
+			await expect(device).toHaveCount(1)
+			await device.getByRole('button', { name: 'إرسال إشعار تجريبي' }).click()
+			await expect(page.getByText('عنوان الإشعارات لهذا الجهاز غير مسموح به، فلم يُرسل شيء.')).toBeVisible()
+			await page.getByTestId('push-device').getByRole('button', { name: 'إزالة' }).click()
+			await expect(page.getByText('لم يعد الجهاز يستقبل الإشعارات.')).toBeVisible()
+			await expect(page.getByTestId('push-device')).toHaveCount(0)
+			await expect(page.getByText('لا يستقبل أي جهاز الإشعارات بعد.')).toBeVisible()
+			expect(await inbound.db.selectFrom('pushSubscriptions').select('id').where('userId', '=', agent.user.id).execute()).toEqual([])
 			await inbound.close()
 		})
 
