@@ -12,6 +12,7 @@ export const here = style({
 	padding: '0.75rem',
 	border: `1px solid ${vars.color.border}`,
 	borderRadius: vars.radius,
+	selectors: { '&[hidden]': { display: 'none' } },
 })
 export const error = style({ color: vars.color.destructive, flexBasis: '100%' })
 export const list = style({ listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '0.75rem' })

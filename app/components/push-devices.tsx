@@ -94,7 +94,11 @@ export function PushDevices({ push, titleClassName }: { push: PushDevicesJson; t
 			</h2>
 			<p className={styles.lead}>{t('push.intro')}</p>
 
-			<div className={styles.here} data-testid="push-this-browser">
+			{/* Turning push on is the browser's (a service worker, the push service): without JavaScript, the page says so. */}
+			<noscript>
+				<p className={styles.here}>{t('push.needsJavaScript')}</p>
+			</noscript>
+			<div className={styles.here} data-testid="push-this-browser" hidden={browser === 'checking'}>
 				<strong>{t('push.thisBrowser')}</strong>
 				{browser === 'unsupported' ? <span>{t('push.unsupported')}</span> : null}
 				{browser === 'denied' ? <span>{t('push.denied')}</span> : null}
