@@ -41,6 +41,8 @@ export type UserJson = {
 	theme: string
 	/** Two-step sign-in is on (never the secret). */
 	twoFactorEnabled: boolean
+	/** A chime with each new notification in the app (the notification settings). */
+	notificationSound: boolean
 	/** The current workspace, or null when the user has none (the "has no workspace" state). */
 	workspace: WorkspaceJson | null
 	createdAt: string
@@ -87,6 +89,7 @@ export async function profileOf(db: DB, user: User): Promise<UserJson> {
 		locale: user.locale,
 		theme: user.theme,
 		twoFactorEnabled: user.twoFactorEnabledAt !== null,
+		notificationSound: user.notificationSound,
 		workspace: current ? workspaceJson(current, current.role) : null,
 		createdAt: user.createdAt.toISOString(),
 	}

@@ -73,6 +73,7 @@ export const userAnswer = answerSchema<UserJson>()(
 			locale: z.string(),
 			theme: z.string(),
 			twoFactorEnabled: z.boolean(),
+			notificationSound: z.boolean().openapi({ description: 'A chime with each new notification in the app (`…/notification-preferences`).' }),
 			workspace: workspaceAnswer.nullable(),
 			createdAt: z.string().datetime(),
 		})

@@ -8,7 +8,7 @@ import { lastEvent } from '#app/.server/live.ts'
 import { myMembership } from '#app/.server/members.ts'
 import { rethrowApiError, twoFactorMissing, userForShell } from '#app/.server/session.ts'
 import { listMyWorkspaces } from '#app/.server/workspaces.ts'
-import { getNotificationSettings, listNotifications } from '#app/.server/notifications.ts'
+import { listNotifications } from '#app/.server/notifications.ts'
 import { AvailabilityDot, AvailabilitySwitch } from '#app/components/availability-switch.tsx'
 import { ErrorScreen } from '#app/components/error-screen.tsx'
 import { InboxNotifications } from '#app/components/inbox/notifications.tsx'
@@ -34,29 +34,25 @@ export async function loader(args: LoaderFunctionArgs) {
 	// Read before the counts: the channel's events after it are what they lack (the sidebar merges them).
 	const since = user?.workspace && !blocked ? await lastEvent(api, user.workspace.id) : null
 	// The switcher offers the first hundred; the workspaces page lists them all.
-	const [workspaces, inbox, me, notifications, notificationSettings] = user?.workspace
+	const [workspaces, inbox, me, notifications] = user?.workspace
 		? await Promise.all([
 				listMyWorkspaces(api, { limit: 100 })
 					.then((list) => list.workspaces)
 					.catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 				blocked ? null : summaryOrNone(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request)),
 				blocked ? null : orNone(myMembership(api, user.workspace.id), 'Membership').catch((error: unknown) => rethrowApiError(error, locale, args.request)),
-				// The bell's latest ten and the unread count, and whether a new one chimes.
+				// The bell's latest ten and the unread count.
 				blocked
 					? null
 					: orNone(listNotifications(api, user.workspace.id, { limit: 10 }), 'Notifications').catch((error: unknown) =>
 							rethrowApiError(error, locale, args.request),
 						),
-				blocked
-					? null
-					: orNone(getNotificationSettings(api, user.workspace.id), 'Notification settings').catch((error: unknown) =>
-							rethrowApiError(error, locale, args.request),
-						),
 			])
-		: [[], null, null, null, null]
+		: [[], null, null, null]
 	// The top bar's availability switch; a member.updated event reads it again (another tab, another device).
 	const availability = me?.availability ?? null
-	const sound = notificationSettings?.sound ?? false
+	// Whether a new one chimes.
+	const sound = user?.notificationSound ?? false
 	return { user, locale, workspaces, inbox, availability, notifications, sound, since, blocked, realtime: args.context.realtime }
 }
 

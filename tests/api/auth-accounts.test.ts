@@ -162,6 +162,7 @@ describe('GET /v1/auth/profile', () => {
 			locale: 'en-us',
 			theme: 'zinc',
 			twoFactorEnabled: false,
+			notificationSound: false,
 			workspace: null,
 			createdAt: user.createdAt.toISOString(),
 		})
