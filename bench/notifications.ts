@@ -29,7 +29,7 @@ import { createDb, ensureDatabase, migrateToLatest, type DB } from '#api/db/data
 import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
 import { installJobQueue } from '#api/jobs/pool.ts'
 import { parseConfig } from '#config/config.ts'
-import { log, numberOption, resultsDir, table } from './server.ts'
+import { log, numberOption, percentile, resultsDir, table } from './server.ts'
 
 const quiet = { info: () => {}, debug: () => {}, error: (message: string) => log(message) }
 const { values } = parseArgs({
@@ -45,10 +45,7 @@ const concurrency = numberOption('concurrency', values.concurrency, 1, 64)
 const rows = numberOption('rows', values.rows, 0, 10_000_000)
 const reads = numberOption('reads', values.reads, 10, 100_000)
 
-const at = (list: number[], p: number) => {
-	const sorted = [...list].sort((a, b) => a - b)
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
+const at = (list: number[], p: number) => percentile(Float64Array.from(list).sort(), p)
 
 async function seedWorkspace(db: DB, name: string) {
 	const workspace = await db

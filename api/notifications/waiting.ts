@@ -1,5 +1,6 @@
-import { sql } from 'kysely'
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely'
 import { type DB } from '#api/db/database.ts'
+import { type Database } from '#api/db/schema.ts'
 import { notify, type NotificationDraft, type NotificationEvent } from './notify.ts'
 
 /**
@@ -8,6 +9,23 @@ import { notify, type NotificationDraft, type NotificationEvent } from './notify
  */
 const windowMinutes = 60
 const batch = 500
+
+// Once per stay in a queue, once per customer message: the notification's once_key.
+const queueKey = sql<string>`'queue:' || conversations.id || ':' || extract(epoch from conversations.queued_at)`
+const replyKey = sql<string>`'reply:' || conversations.last_message_id`
+
+/** No notification of `kind` with this once-key was written for the conversation yet (by anyone). */
+const notYetNotified = (kind: 'queueWaiting' | 'replyWaiting', onceKey: RawBuilder<string>) => (eb: ExpressionBuilder<Database, 'conversations'>) =>
+	eb.not(
+		eb.exists(
+			eb
+				.selectFrom('notifications')
+				.select(sql`1`.as('one'))
+				.whereRef('notifications.conversationId', '=', 'conversations.id')
+				.where('notifications.kind', '=', kind)
+				.where(sql<boolean>`notifications.once_key = ${onceKey}`),
+		),
+	)
 
 /**
  * The `notify-waiting` job, every minute: a conversation waiting unassigned in its team's queue
@@ -24,7 +42,7 @@ export async function notifyWaiting(db: DB): Promise<NotificationEvent[]> {
 			.select([
 				'conversations.id',
 				'conversations.workspaceId',
-				sql<string>`'queue:' || conversations.id || ':' || extract(epoch from conversations.queued_at)`.as('onceKey'),
+				queueKey.as('onceKey'),
 				'teams.name as team',
 				'teamMembers.userId',
 				sql<number>`floor(extract(epoch from now() - conversations.queued_at) / 60)::int`.as('minutes'),
@@ -34,18 +52,7 @@ export async function notifyWaiting(db: DB): Promise<NotificationEvent[]> {
 			.where('conversations.queuedAt', 'is not', null)
 			.where(sql<boolean>`conversations.queued_at <= now() - make_interval(mins => teams.notify_after)`)
 			.where(sql<boolean>`conversations.queued_at > now() - make_interval(mins => teams.notify_after + ${windowMinutes})`)
-			.where((eb) =>
-				eb.not(
-					eb.exists(
-						eb
-							.selectFrom('notifications')
-							.select(sql`1`.as('one'))
-							.whereRef('notifications.conversationId', '=', 'conversations.id')
-							.where('notifications.kind', '=', 'queueWaiting')
-							.where(sql<boolean>`notifications.once_key = 'queue:' || conversations.id || ':' || extract(epoch from conversations.queued_at)`),
-					),
-				),
-			)
+			.where(notYetNotified('queueWaiting', queueKey))
 			.limit(batch)
 			.execute()
 		const replies = await trx
@@ -55,7 +62,7 @@ export async function notifyWaiting(db: DB): Promise<NotificationEvent[]> {
 				'conversations.id',
 				'conversations.workspaceId',
 				'conversations.assigneeId',
-				'conversations.lastMessageId',
+				replyKey.as('onceKey'),
 				sql<number>`floor(extract(epoch from now() - conversations.last_activity_at) / 60)::int`.as('minutes'),
 			])
 			.where('conversations.status', '=', 'open')
@@ -63,18 +70,7 @@ export async function notifyWaiting(db: DB): Promise<NotificationEvent[]> {
 			.where('conversations.lastMessageDirection', '=', 'incoming')
 			.where(sql<boolean>`conversations.last_activity_at <= now() - make_interval(mins => workspaces.reply_waiting_after)`)
 			.where(sql<boolean>`conversations.last_activity_at > now() - make_interval(mins => workspaces.reply_waiting_after + ${windowMinutes})`)
-			.where((eb) =>
-				eb.not(
-					eb.exists(
-						eb
-							.selectFrom('notifications')
-							.select(sql`1`.as('one'))
-							.whereRef('notifications.conversationId', '=', 'conversations.id')
-							.where('notifications.kind', '=', 'replyWaiting')
-							.where(sql<boolean>`notifications.once_key = 'reply:' || conversations.last_message_id`),
-					),
-				),
-			)
+			.where(notYetNotified('replyWaiting', replyKey))
 			.limit(batch)
 			.execute()
 		const drafts: NotificationDraft[] = [
@@ -92,7 +88,7 @@ export async function notifyWaiting(db: DB): Promise<NotificationEvent[]> {
 				kind: 'replyWaiting' as const,
 				conversationId: row.id,
 				values: { minutes: row.minutes },
-				onceKey: `reply:${row.lastMessageId}`,
+				onceKey: row.onceKey,
 			})),
 		]
 		return notify(trx, drafts)
