@@ -92,6 +92,9 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.automation.$ruleId': async (fixture, lang, request) => [
 		`/${lang}/dashboard/settings/automation/${await automationRuleOf(fixture, request)}`,
 	],
+	// The notifications' page ("mark all read") and their settings (the grid, the sound, the devices' forms).
+	'routes/$lang.dashboard.notifications._index': (_, lang) => [`/${lang}/dashboard/notifications`],
+	'routes/$lang.dashboard.notifications.settings': (_, lang) => [`/${lang}/dashboard/notifications/settings`],
 	// A notification mail's "stop these e-mails" page: no sign-in, the link's token is signed with the server's secret.
 	'routes/$lang.notifications.unsubscribe': async (_, lang, request) => {
 		const owner = await registerUser(request)
@@ -135,6 +138,8 @@ const endpoints: Record<string, (fixture: Fixture) => string> = {
 	'routes/$lang.c.$slug_.read': (fixture) => `/ar-eg/c/${fixture.slug}/read`,
 	'routes/$lang.preferences.locale': () => '/ar-eg/preferences/locale',
 	'routes/$lang.preferences.theme': () => '/en-us/preferences/theme',
+	// The shell's report of the tab's focus (browser push waits while the member looks).
+	'routes/$lang.dashboard_.focus': () => '/en-us/dashboard/focus',
 	// The top bar's availability switch, on every dashboard page.
 	'routes/$lang.dashboard_.availability': () => '/ar-eg/dashboard/availability',
 	'routes/realtime.user-auth': () => '/realtime/user-auth',
