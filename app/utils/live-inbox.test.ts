@@ -106,6 +106,14 @@ describe('the inbox merges the workspace channel', () => {
 		expect(mergeInboxEvent(open, view(), { event: 'message.created', data: { seq: 1, conversationId: 'c1', number: 1, messageId: '9', cut: true } }).kind).toBe(
 			'reload',
 		)
+		// A reply's delivery heard before the page's data holds the reply: it reads the thread again; an older message's is not shown.
+		const holding: InboxData = { ...open, thread: { messages: once.thread!.messages, olderCursor: null } }
+		const delivery = (id: string): WorkspaceEventEntry => ({
+			event: 'message.updated',
+			data: { seq: 2, conversationId: 'c1', number: 1, messageId: id, message: { ...message, id, direction: 'outgoing', status: 'sent' } },
+		})
+		expect(mergeInboxEvent(holding, view(), delivery('10')).kind).toBe('reload')
+		expect(mergeInboxEvent(holding, view(), delivery('8')).kind).toBe('same')
 	})
 
 	test('the sidebar counts open conversations, mine and nobody’s', () => {

@@ -106,7 +106,9 @@ function mergeMessage(data: InboxData, event: MessageEventData, created: boolean
 		const at = messages.findIndex((other) => other.id === message.id)
 		if (at >= 0)
 			return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: messages.map((other, index) => (index === at ? message : other)) } } }
-		if (!created) return same
+		// An update of a message newer than the thread holds (a reply just sent, its delivery heard before the
+		// page's own data has the reply): the page's data is behind, and reads it again; an older one is not shown.
+		if (!created) return messages.length > 0 && BigInt(message.id) > BigInt(messages.at(-1)!.id) ? reload : same
 		return { kind: 'changed', data: { ...data, thread: { ...data.thread!, messages: [...messages, message] } } }
 	}
 	// The customer wrote in a conversation this reader has not open: one more unread.

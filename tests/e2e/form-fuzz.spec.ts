@@ -7,6 +7,7 @@ import { encodeLoosely, hostileString, leaks } from '../api/hostile.ts'
 import { unsubscribeToken } from '#api/notifications/unsubscribe-token.ts'
 import { createWorkspace, e2eSessionSecret, freshIp, mailedLink, registerUser, signIn, tokenCookieHeader } from './accounts.ts'
 import { expect, test } from './fixtures.ts'
+import { inboundPath } from './inbox-support.ts'
 import { linkChannelOf } from './link-support.ts'
 
 /**
@@ -93,7 +94,16 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		`/${lang}/dashboard/settings/automation/${await automationRuleOf(fixture, request)}`,
 	],
 	// The notifications' page ("mark all read") and their settings (the grid, the sound, the devices' forms).
-	'routes/$lang.dashboard.notifications._index': (_, lang) => [`/${lang}/dashboard/notifications`],
+	// One unread, so that "mark all read" is offered.
+	'routes/$lang.dashboard.notifications._index': async (fixture, lang) => {
+		const inbound = await inboundPath(test.info().project.use.baseURL!)
+		await inbound.db
+			.insertInto('notifications')
+			.values({ workspaceId: fixture.workspaceId, userId: fixture.userId, kind: 'campaignDone', values: { campaign: 'Fuzz', sent: 1, failed: 0 } })
+			.execute()
+		await inbound.close()
+		return [`/${lang}/dashboard/notifications`]
+	},
 	'routes/$lang.dashboard.notifications.settings': (_, lang) => [`/${lang}/dashboard/notifications/settings`],
 	// A notification mail's "stop these e-mails" page: no sign-in, the link's token is signed with the server's secret.
 	'routes/$lang.notifications.unsubscribe': async (_, lang, request) => {
@@ -186,6 +196,7 @@ async function fixtureOf(request: APIRequestContext) {
 	const newcomer = await registerUser(request)
 	return {
 		token: link.owner.token,
+		userId: link.owner.user.id,
 		newcomerToken: newcomer.token,
 		email: link.owner.email,
 		workspaceId: link.workspace.id,
