@@ -27,6 +27,13 @@ const defaultsOn: Record<NotificationMedium, readonly NotificationKind[]> = {
 }
 export const notificationDefault = (kind: NotificationKind, medium: NotificationMedium) => defaultsOn[medium].includes(kind)
 
+/** A member's choice for a kind in a medium: their stored row (only differences are stored), else the default. */
+export const chosenPreference = (
+	stored: ReadonlyArray<{ kind: NotificationKind; medium: NotificationMedium; enabled: boolean }>,
+	kind: NotificationKind,
+	medium: NotificationMedium,
+) => stored.find((row) => row.kind === kind && row.medium === medium)?.enabled ?? notificationDefault(kind, medium)
+
 /** Who may be told of a kind: a channel's disconnection is for owners and admins (they alone can reconnect it). */
 export const kindsForRole = (role: 'owner' | 'admin' | 'agent'): readonly NotificationKind[] =>
 	role === 'agent' ? notificationKinds.filter((kind) => kind !== 'channelDisconnected') : notificationKinds

@@ -3,7 +3,7 @@ import { type DB } from '#api/db/database.ts'
 import { translatorFor } from '#api/http/i18n.ts'
 import { type JobConfig } from '#api/jobs/queue.ts'
 import { type Mail, type Mailer } from '#api/mail/mailer.ts'
-import { isolate, notificationDefault, notificationKinds, type NotificationKind, type NotificationValues } from '#common/notifications.ts'
+import { chosenPreference, isolate, notificationKinds, type NotificationKind, type NotificationValues } from '#common/notifications.ts'
 import { defaultLocale, isLocale, languageOf, type Locale } from '#locales/languages.ts'
 import { mailedLinesAtMost } from './mail-queue.ts'
 import { unsubscribeToken } from './unsubscribe-token.ts'
@@ -13,13 +13,12 @@ import { notificationAddress, notificationLine } from './words.ts'
 export async function emailedKinds(db: DB, member: { userId: string; workspaceId: string }): Promise<NotificationKind[]> {
 	const rows = await db
 		.selectFrom('notificationPreferences')
-		.select(['kind', 'enabled'])
+		.select(['kind', 'medium', 'enabled'])
 		.where('userId', '=', member.userId)
 		.where('workspaceId', '=', member.workspaceId)
 		.where('medium', '=', 'email')
 		.execute()
-	const chosen = new Map(rows.map((row) => [row.kind, row.enabled]))
-	return notificationKinds.filter((kind) => chosen.get(kind) ?? notificationDefault(kind, 'email'))
+	return notificationKinds.filter((kind) => chosenPreference(rows, kind, 'email'))
 }
 
 /**

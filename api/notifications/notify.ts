@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { notificationDefault, notificationMedia, type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
+import { chosenPreference, notificationMedia, type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type DB } from '#api/db/database.ts'
 import { queueNotificationMail } from './mail-queue.ts'
 import { queuePush } from './push.ts'
@@ -49,8 +49,11 @@ export async function notify(trx: DB, drafts: NotificationDraft[]): Promise<Noti
 	])
 	const conversationOf = new Map(conversations.map((conversation) => [conversation.id, conversation]))
 	const wants = (draft: NotificationDraft, medium: NotificationMedium) =>
-		preferences.find((row) => row.workspaceId === draft.workspaceId && row.userId === draft.userId && row.kind === draft.kind && row.medium === medium)
-			?.enabled ?? notificationDefault(draft.kind, medium)
+		chosenPreference(
+			preferences.filter((row) => row.workspaceId === draft.workspaceId && row.userId === draft.userId),
+			draft.kind,
+			medium,
+		)
 
 	const kept = drafts.flatMap((draft) => {
 		const conversation = draft.conversationId ? conversationOf.get(draft.conversationId) : undefined

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import {
+	chosenPreference,
 	kindsForRole,
 	notificationDefault,
 	notificationMedia,
@@ -145,15 +146,7 @@ export async function preferencesOf(
 	])
 	const kinds = [...kindsForRole(role)]
 	const preferences = Object.fromEntries(
-		kinds.map((kind) => [
-			kind,
-			Object.fromEntries(
-				notificationMedia.map((medium) => [
-					medium,
-					chosen.find((row) => row.kind === kind && row.medium === medium)?.enabled ?? notificationDefault(kind, medium),
-				]),
-			),
-		]),
+		kinds.map((kind) => [kind, Object.fromEntries(notificationMedia.map((medium) => [medium, chosenPreference(chosen, kind, medium)]))]),
 	) as NotificationPreferences
 	return { preferences, sound: user.notificationSound, kinds }
 }

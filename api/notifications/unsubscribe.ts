@@ -5,7 +5,8 @@ import { type DB } from '#api/db/database.ts'
 import { HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
-import { notificationDefault, type NotificationKind } from '#common/notifications.ts'
+import { type NotificationKind } from '#common/notifications.ts'
+import { setPreferences } from './queries.ts'
 import { readUnsubscribeToken, type Unsubscribe } from './unsubscribe-token.ts'
 
 export const unsubscribeQuery = z.object({ token: z.string().min(1).max(2000) })
@@ -62,27 +63,9 @@ export function unsubscribeRouter({ db, config }: ApiContext): Router {
 		'/',
 		handler(async (req, res) => {
 			const what = await requireUnsubscribe(db, config.SESSION_SECRET, req)
-			// Only what differs from the defaults is stored: off where e-mail is on by default, no row where it is off.
-			const storedOff = what.kinds.filter((kind) => notificationDefault(kind, 'email'))
-			const defaultOff = what.kinds.filter((kind) => !notificationDefault(kind, 'email'))
-			await db.transaction().execute(async (trx) => {
-				if (storedOff.length > 0) {
-					await trx
-						.insertInto('notificationPreferences')
-						.values(storedOff.map((kind) => ({ workspaceId: what.workspaceId, userId: what.userId, kind, medium: 'email' as const, enabled: false })))
-						.onConflict((conflict) => conflict.columns(['workspaceId', 'userId', 'kind', 'medium']).doUpdateSet({ enabled: false }))
-						.execute()
-				}
-				if (defaultOff.length > 0) {
-					await trx
-						.deleteFrom('notificationPreferences')
-						.where('workspaceId', '=', what.workspaceId)
-						.where('userId', '=', what.userId)
-						.where('medium', '=', 'email')
-						.where('kind', 'in', defaultOff)
-						.execute()
-				}
-			})
+			// Only what differs from the defaults is stored (setPreferences): off where e-mail is on by default, no row where it is off.
+			const emailOff = Object.fromEntries(what.kinds.map((kind) => [kind, { email: false }]))
+			await db.transaction().execute((trx) => setPreferences(trx, what.userId, what.workspaceId, emailOff))
 			res.json(answer(what))
 		}),
 	)
