@@ -9,6 +9,7 @@ import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
 import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
+import arIntegrations from './ar-eg/integrations.json'
 import arNotifications from './ar-eg/notifications.json'
 import arReports from './ar-eg/reports.json'
 import arWorkspaces from './ar-eg/workspaces.json'
@@ -23,6 +24,7 @@ import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
 import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
+import enIntegrations from './en-us/integrations.json'
 import enNotifications from './en-us/notifications.json'
 import enReports from './en-us/reports.json'
 import enWorkspaces from './en-us/workspaces.json'
@@ -37,6 +39,7 @@ import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
 import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
+import frIntegrations from './fr-x/integrations.json'
 import frNotifications from './fr-x/notifications.json'
 import frReports from './fr-x/reports.json'
 import frWorkspaces from './fr-x/workspaces.json'
@@ -50,7 +53,8 @@ import { type Locale } from './languages.ts'
  * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
  * `automation` is the rules' (their settings pages, and the API's validation and run log); `businessHours` is the
  * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page);
- * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes).
+ * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes);
+ * `integrations` is the access tokens' (the API's errors, the integrations page and the profile's section).
  */
 export const resources = {
 	'en-us': {
@@ -68,6 +72,7 @@ export const resources = {
 		automation: enAutomation,
 		businessHours: enBusinessHours,
 		notifications: enNotifications,
+		integrations: enIntegrations,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -84,6 +89,7 @@ export const resources = {
 		automation: arAutomation,
 		businessHours: arBusinessHours,
 		notifications: arNotifications,
+		integrations: arIntegrations,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -100,13 +106,23 @@ export const resources = {
 		automation: frAutomation,
 		businessHours: frBusinessHours,
 		notifications: frNotifications,
+		integrations: frIntegrations,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation', 'businessHours', 'notifications'] as const satisfies readonly Namespace[]
+export const pageNamespaces = [
+	'inbox',
+	'channels',
+	'reports',
+	'audit',
+	'automation',
+	'businessHours',
+	'notifications',
+	'integrations',
+] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -122,4 +138,5 @@ export const apiNamespaces = [
 	'automation',
 	'businessHours',
 	'notifications',
+	'integrations',
 ] as const satisfies readonly Namespace[]
