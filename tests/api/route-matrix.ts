@@ -93,6 +93,25 @@ async function notificationOf(userId: string, workspaceId: string): Promise<stri
 		.executeTakeFirstOrThrow()
 	return String(row.id)
 }
+/** A live personal token of the user's in the workspace, as the API would keep it (a hash of a secret nobody holds). */
+async function personalTokenOf(userId: string, workspaceId: string): Promise<string> {
+	const row = await db()
+		.insertInto('accessTokens')
+		.values({
+			workspaceId,
+			kind: 'personal',
+			userId,
+			createdBy: userId,
+			name: 'Matrix',
+			tokenHash: crypto.randomBytes(32).toString('hex'),
+			hint: 'abcd',
+			scopes: ['contacts:read'],
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return row.id
+}
+
 async function freshContact(fx: Fixtures) {
 	return db()
 		.insertInto('contacts')
@@ -413,6 +432,22 @@ export const routeMatrix: Record<string, RouteRow> = {
 				).id,
 			},
 		}),
+	},
+	// Access tokens: a member's own personal ones; bot tokens are the managers' (tests/api/access-tokens.test.ts holds the rest).
+	'GET /v1/workspaces/:id/access-tokens': { expect: members(200) },
+	'POST /v1/workspaces/:id/access-tokens': {
+		expect: members(201),
+		prepare: () => ({ body: { kind: 'personal', name: 'Matrix token', scopes: ['contacts:read'] } }),
+	},
+	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': {
+		expect: members(204),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			if (!user) return { params: { tokenId: crypto.randomUUID() } }
+			const workspaceId = caller === 'outsider' ? fx.elsewhere.workspaceId : fx.here.workspaceId
+			return { params: { tokenId: await personalTokenOf(user.user.id, workspaceId) } }
+		},
+		foreign: async (fx) => ({ tokenId: await personalTokenOf(fx.team.outsider.user.id, fx.elsewhere.workspaceId) }),
 	},
 	// Notifications: each member's own.
 	'GET /v1/workspaces/:id/notifications': { expect: members(200) },
