@@ -19,6 +19,7 @@ import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { presenceRouter, pushRouter } from './notifications/push-router.ts'
 import { teamsRouter } from './teams/router.ts'
+import { outgoingWebhooksRouter } from './outgoing-webhooks/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
 import { isOneClickUnsubscribe, unsubscribeRouter } from './notifications/unsubscribe.ts'
@@ -66,6 +67,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
 	router.use('/workspaces/:id/teams', teamsRouter(context))
+	router.use('/workspaces/:id/webhooks', outgoingWebhooksRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))

@@ -15,6 +15,7 @@ import { documentConversations } from '#api/conversations/openapi.ts'
 import { documentLabels } from '#api/labels/openapi.ts'
 import { documentPresence, documentPush } from '#api/notifications/push-openapi.ts'
 import { documentTeams } from '#api/teams/openapi.ts'
+import { documentOutgoingWebhooks } from '#api/outgoing-webhooks/openapi.ts'
 import { documentLink } from '#api/link/openapi.ts'
 import { documentRealtime } from '#api/realtime/openapi.ts'
 import { documentReports } from '#api/reports/openapi.ts'
@@ -55,6 +56,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentRealtime(apiDocs(registry, '/realtime', 'Realtime'))
 	documentLink(apiDocs(registry, '/link', 'Link pages'))
 	documentUnsubscribe(apiDocs(registry, '/notifications/unsubscribe', 'Notifications'))
+	documentOutgoingWebhooks(apiDocs(registry, '/workspaces/:id/webhooks', 'Webhooks'))
 
 	return new OpenApiGeneratorV3(registry.definitions).generateDocument({
 		openapi: '3.0.3',

@@ -79,6 +79,40 @@ const members = (status: number): Expected => ({ ...signedIn(status), outsider: 
 const managers = (status: number): Expected => ({ ...members(status), agent: 403 })
 const ownerOnly = (status: number): Expected => ({ ...managers(status), admin: 403 })
 
+/**
+ * A webhook of the workspace (on, to a closed port of loopback: a delivery the tests' runner might
+ * take fails at once) with one failed delivery, made for each call; the other workspace's for `foreign`.
+ */
+async function webhookOf(workspaceId: string) {
+	const subscription = await db()
+		.insertInto('webhookSubscriptions')
+		.values({ workspaceId, url: 'https://127.0.0.1:1/hook', events: ['csat.rated'], secret: 'v1.not.a.secret' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const delivery = await db()
+		.insertInto('webhookDeliveries')
+		.values({
+			workspaceId,
+			subscriptionId: subscription.id,
+			eventType: 'webhook.test',
+			webhookId: 'msg_matrix',
+			payload: '{}',
+			orderingKey: subscription.id,
+			status: 'failed',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return { subscriptionId: subscription.id, deliveryId: String(delivery.id) }
+}
+
+function webhookRow(status: number, body?: unknown): RouteRow {
+	return {
+		expect: managers(status),
+		prepare: async (fx) => ({ params: await webhookOf(fx.here.workspaceId), ...(body ? { body } : {}) }),
+		foreign: (fx) => webhookOf(fx.elsewhere.workspaceId),
+	}
+}
+
 const db = () => testDb()
 /** The caller's user, or none for nobody and the outsider's for the outsider. */
 const userOf = (fx: Fixtures, caller: Caller) => (caller === 'anonymous' ? undefined : caller === 'outsider' ? fx.team.outsider : fx.team[caller])
@@ -409,6 +443,18 @@ export const routeMatrix: Record<string, RouteRow> = {
 			},
 		}),
 	},
+	// Outgoing webhooks: owners and admins alone; one created off, so the matrix's own changes send nothing.
+	'GET /v1/workspaces/:id/webhooks': { expect: managers(200) },
+	'POST /v1/workspaces/:id/webhooks': {
+		expect: managers(201),
+		prepare: () => ({ body: { url: 'https://93.184.215.14/hook', events: ['contact.created'], enabled: false } }),
+	},
+	'GET /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(200),
+	'PATCH /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(200, { events: ['contact.updated'] }),
+	'DELETE /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(204),
+	'GET /v1/workspaces/:id/webhooks/:subscriptionId/deliveries': webhookRow(200),
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/test': webhookRow(202),
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/deliveries/:deliveryId/retry': webhookRow(202),
 	// Automation rules: owners and admins alone, reading too.
 	'GET /v1/workspaces/:id/automation-rules': { expect: managers(200) },
 	'POST /v1/workspaces/:id/automation-rules': {
