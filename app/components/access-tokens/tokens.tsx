@@ -28,7 +28,8 @@ export function NewTokenSecret({ created }: { created: { name: string; secret: s
 			<p>{t('tokens.secretHelp')}</p>
 			<label className={fieldStyles.field}>
 				<span className={fieldStyles.label}>{isolated((values) => t('tokens.secretLabel', values), { name: created.name })}</span>
-				<input readOnly value={created.secret} dir="ltr" className={`${fieldStyles.input} ${styles.secret}`} data-testid="token-secret" autoFocus />
+				{/* A text area, so the whole token wraps on a narrow screen: read-only, to select and copy. */}
+				<textarea readOnly value={created.secret} rows={2} dir="ltr" className={`${fieldStyles.textarea} ${styles.secret}`} data-testid="token-secret" />
 			</label>
 			<p className={fieldStyles.help}>{t('tokens.copyHint')}</p>
 		</section>
