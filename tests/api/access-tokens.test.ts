@@ -306,6 +306,21 @@ describe('what a token does is told', () => {
 	})
 })
 
+describe('the API reference', () => {
+	test('says how to authenticate with a token and which scope each operation needs', async () => {
+		const document = (await api.request('GET', '/v1/openapi.json')).body as {
+			info: { description: string }
+			paths: Record<string, Record<string, { description?: string }>>
+		}
+		expect(document.info.description).toContain('Authorization: Bearer crm_bot_')
+		expect(document.paths['/workspaces/{id}/contacts']?.get?.description).toContain('Access tokens: `contacts:read`.')
+		expect(document.paths['/workspaces/{id}/contacts']?.post?.description).toContain('Access tokens: `contacts:write`.')
+		expect(document.paths['/workspaces/{id}/access-tokens']?.post?.description).toContain('Not with an access token.')
+		const html = await (await fetch(`${api.url}/v1/docs`)).text()
+		expect(html).toContain('Access tokens: <code>conversations:write</code>.')
+	})
+})
+
 describe('every /v1 route, for each scope (api/http/token-scopes.ts)', () => {
 	const routes = apiRoutes().filter((route) => route.path.startsWith('/v1/'))
 
