@@ -1,5 +1,7 @@
 import { createWorkspace, registerUser, signIn } from './accounts.ts'
-import { expect, test } from './fixtures.ts'
+import { expectAccessible } from './accessibility.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+import { inviteAndAccept } from './realtime-support.ts'
 
 // Issue 33's bot tokens without JavaScript, in Arabic: created with its scopes, its secret shown once, used, revoked.
 test.use({ javaScriptEnabled: false })
@@ -60,4 +62,42 @@ test('without JavaScript an owner creates a bot token in Arabic, sees it once, t
 	await expect(page.getByText('أُلغي الرمز بوت الطلبات')).toBeVisible()
 	await expect(page.getByTestId('access-token')).toHaveCount(0)
 	expect((await request.get(`/v1/workspaces/${workspace.id}/contacts`, { headers: auth })).status()).toBe(401)
+})
+
+test.describe('with JavaScript', () => {
+	test.use({ javaScriptEnabled: true })
+
+	test("an agent makes a personal token in the profile, in French; the integrations page is the managers'", async ({ page, context, request, baseURL }) => {
+		const owner = await registerUser(request, { name: 'Olga Owner' })
+		const workspace = await createWorkspace(request, owner.token, 'Jetons SARL')
+		const agent = await registerUser(request, { name: 'Agnès Agent', locale: 'fr-x' })
+		await inviteAndAccept(request, workspace.id, owner.token, agent.token)
+		await signIn(context, baseURL!, agent.token)
+
+		await page.goto('/fr-x/dashboard/settings/integrations')
+		await expect(page).toHaveURL('/fr-x/dashboard')
+		await expect(page.getByText('Seuls les propriétaires et les administrateurs gèrent les intégrations.')).toBeVisible()
+
+		await page.goto('/fr-x/dashboard/profile')
+		await waitForHydration(page)
+		const section = page.getByRole('region', { name: 'Jetons d’accès personnels' })
+		await expect(section.getByText('Aucun jeton pour l’instant.')).toBeVisible()
+		const form = section.getByRole('region', { name: 'Nouveau jeton personnel' })
+		await form.getByLabel('Nom').fill('Mon script')
+		await form.getByRole('group', { name: 'Discussions' }).getByLabel('Lecture', { exact: true }).check()
+		await form.getByRole('button', { name: 'Créer le jeton' }).click()
+		const secret = await section.getByTestId('token-secret').inputValue()
+		expect(secret).toMatch(/^crm_pat_[A-Za-z0-9_-]{43}$/)
+		await expect(section.getByTestId('access-token')).toContainText('Discussions : Lecture')
+		await expectAccessible(page)
+
+		// It acts as the agent: reading conversations yes, managing tokens never.
+		const auth = { Authorization: `Bearer ${secret}` }
+		expect((await request.get(`/v1/workspaces/${workspace.id}/conversations`, { headers: auth })).status()).toBe(200)
+		expect((await request.get(`/v1/workspaces/${workspace.id}/access-tokens`, { headers: auth })).status()).toBe(403)
+
+		await section.getByRole('button', { name: 'Révoquer le jeton Mon script' }).click()
+		await expect(page.getByText('Jeton Mon script révoqué')).toBeVisible()
+		await expect(section.getByTestId('access-token')).toHaveCount(0)
+	})
 })
