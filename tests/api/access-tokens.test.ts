@@ -146,9 +146,8 @@ describe('calling /v1 with a token', () => {
 			expect(response.status, path).toBe(404)
 			expect(response.body).toMatchObject({ message: 'This workspace does not exist, or you are not a member of it.' })
 		}
-		// The outsider's own token of their workspace cannot reach this one, though the owner of this one is a member of both.
-		const scratch = await testDb().insertInto('members').values({ workspaceId: team.elsewhere.id, userId: team.owner.user.id, role: 'admin' }).execute()
-		void scratch
+		// A personal token of a member of both workspaces reaches only the one it was made in.
+		await testDb().insertInto('members').values({ workspaceId: team.elsewhere.id, userId: team.owner.user.id, role: 'admin' }).execute()
 		const personal = await createToken({ kind: 'personal', name: 'Two places', scopes: ['contacts:read'] }, team.owner.auth)
 		expect((await api.request('GET', `/v1/workspaces/${team.elsewhere.id}/contacts`, { headers: bearer(personal.secret) })).status).toBe(404)
 		expect((await api.request('GET', contacts(), { headers: bearer(personal.secret) })).status).toBe(200)
@@ -240,7 +239,7 @@ describe('calling /v1 with a token', () => {
 	})
 
 	test(`is limited to ${tokenRequestsPerMinute} requests a minute per token (429 with Retry-After)`, async () => {
-		const { token, secret } = await bot(['settings:read'])
+		const { secret } = await bot(['settings:read'])
 		const path = `/v1/workspaces/${team.workspace.id}/labels`
 		const statuses: number[] = []
 		for (let sent = 0; sent < tokenRequestsPerMinute; sent += 25) {
@@ -254,7 +253,6 @@ describe('calling /v1 with a token', () => {
 		// Another token of the same workspace is counted apart.
 		const other = await bot(['settings:read'])
 		expect((await api.request('GET', path, { headers: bearer(other.secret) })).status).toBe(200)
-		void token
 	})
 })
 
@@ -303,6 +301,21 @@ describe('what a token does is told', () => {
 			messages: Array<{ body: string; sender: { id: string; name: string } | null }>
 		}
 		expect(messages.messages.find((message) => message.body === 'Order 1042 shipped')?.sender).toEqual({ id: token.userId, name: 'Order bot' })
+	})
+})
+
+describe('the API reference', () => {
+	test('says how to authenticate with a token and which scope each operation needs', async () => {
+		const document = (await api.request('GET', '/v1/openapi.json')).body as {
+			info: { description: string }
+			paths: Record<string, Record<string, { description?: string }>>
+		}
+		expect(document.info.description).toContain('Authorization: Bearer crm_bot_')
+		expect(document.paths['/workspaces/{id}/contacts']?.get?.description).toContain('Access tokens: `contacts:read`.')
+		expect(document.paths['/workspaces/{id}/contacts']?.post?.description).toContain('Access tokens: `contacts:write`.')
+		expect(document.paths['/workspaces/{id}/access-tokens']?.post?.description).toContain('Not with an access token.')
+		const html = await (await fetch(`${api.url}/v1/docs`)).text()
+		expect(html).toContain('Access tokens: <code>conversations:write</code>.')
 	})
 })
 
