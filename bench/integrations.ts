@@ -9,8 +9,10 @@
  * - From that POST to the signed `message.created` arriving at a receiver on loopback (HTTPS, each
  *   request verified with `standardwebhooks` as an integration would), p50 and p99, and the
  *   deliveries a second the receiver took over the run.
+ * - A read of /v1 (GET …/labels, one at a time) with a member's session (the baseline) and with a
+ *   bot token: what reading the token, its scopes and its rate limit adds.
  *
- *   npm run bench:integrations -- [--messages 300] [--concurrency 4]
+ *   npm run bench:integrations -- [--messages 300] [--concurrency 4] [--reads 500]
  *
  * Writes bench/results/integrations.json.
  */
@@ -22,6 +24,8 @@ import { type AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { Webhook } from 'standardwebhooks'
+import { createToken } from '#api/access-tokens/queries.ts'
+import { createSession } from '#api/auth/sessions.ts'
 import { type DB } from '#api/db/database.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner } from '#api/jobs/queue.ts'
@@ -31,9 +35,13 @@ import { receiverCertificatePath } from '../tests/fakes/webhook-receiver.ts'
 import { quiet, withInProcessApi } from './in-process.ts'
 import { log, numberOption, percentile, resultsDir, table } from './server.ts'
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '300' }, concurrency: { type: 'string', default: '4' } } })
+const { values } = parseArgs({
+	options: { messages: { type: 'string', default: '300' }, concurrency: { type: 'string', default: '4' }, reads: { type: 'string', default: '500' } },
+})
 const messages = numberOption('messages', values.messages, 10, 10_000)
 const concurrency = numberOption('concurrency', values.concurrency, 1, 64)
+// Under the token's 600 a minute, warm-up included.
+const reads = numberOption('reads', values.reads, 10, 290)
 
 const at = (list: number[], p: number) => percentile(Float64Array.from(list).sort(), p)
 
@@ -123,6 +131,34 @@ async function measure(url: string, slug: string, net: number, delivered: boolea
 	}
 }
 
+/** One GET at a time with `token` (a session's or an access token), after a warm-up of a tenth as many. */
+async function measureReads(url: string, workspaceId: string, token: string) {
+	const read = async () => {
+		const started = performance.now()
+		const response = await fetch(`${url}/v1/workspaces/${workspaceId}/labels`, { headers: { Authorization: `Bearer ${token}` } })
+		if (!response.ok) throw new Error(`GET answered ${response.status}: ${await response.text()}`)
+		await response.arrayBuffer()
+		return performance.now() - started
+	}
+	for (let index = 0; index < reads / 10; index++) await read()
+	const times: number[] = []
+	for (let index = 0; index < reads; index++) times.push(await read())
+	return { p50: at(times, 50), p99: at(times, 99) }
+}
+
+/** A member (owner) of the workspace with a session, and a bot token of it that may read settings. */
+async function readers(db: DB, workspaceId: string) {
+	const user = await db
+		.insertInto('users')
+		.values({ email: `${crypto.randomBytes(6).toString('hex')}@bench.test`, name: 'Owner', passwordHash: 'x' })
+		.returning(['id'])
+		.executeTakeFirstOrThrow()
+	await db.insertInto('members').values({ workspaceId, userId: user.id, role: 'owner' }).execute()
+	const session = await createSession(db, user.id)
+	const { secret } = await createToken(db, workspaceId, user, { kind: 'bot', name: 'Bench bot', scopes: ['settings:read'] })
+	return { session, secret }
+}
+
 async function main() {
 	let secret = ''
 	const receiver = await startReceiver(() => secret)
@@ -148,6 +184,9 @@ async function main() {
 					const baseline = await measure(url, plain.slug, 2, false)
 					await measure(url, subscribed.slug, 3, true)
 					const withWebhooks = await measure(url, subscribed.slug, 4, true)
+					const { session, secret: bot } = await readers(db, plain.workspaceId)
+					const withSession = await measureReads(url, plain.workspaceId, session)
+					const withToken = await measureReads(url, plain.workspaceId, bot)
 					const ms = (value: number | null) => (value === null ? '–' : `${value.toFixed(1)} ms`)
 					const results = [
 						{ what: 'customer message, no subscription (baseline)', ...baseline },
@@ -166,9 +205,19 @@ async function main() {
 							]),
 						])}\n`,
 					)
+					process.stdout.write(
+						`${table([
+							['a read of /v1', 'p50', 'p99'],
+							['with a session (baseline)', ms(withSession.p50), ms(withSession.p99)],
+							['with a bot token', ms(withToken.p50), ms(withToken.p99)],
+						])}\n`,
+					)
 					log(`${messages} messages a run, ${concurrency} customers at once; each makes conversation and message events (${received} deliveries in all)`)
 					fs.mkdirSync(resultsDir, { recursive: true })
-					fs.writeFileSync(path.join(resultsDir, 'integrations.json'), `${JSON.stringify({ messages, concurrency, results }, null, '\t')}\n`)
+					fs.writeFileSync(
+						path.join(resultsDir, 'integrations.json'),
+						`${JSON.stringify({ messages, concurrency, results, reads: { withSession, withToken } }, null, '\t')}\n`,
+					)
 				} finally {
 					await runner.stop()
 				}

@@ -1,5 +1,9 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { type DB } from '#api/db/database.ts'
+import { preparedQuery } from '#api/db/prepared.ts'
+import { tooManyRequests } from '#api/http/rate-limit.ts'
+import { splitWorkspace, workspaceColumns } from '#api/auth/workspace-columns.ts'
 import { type AccessToken, type Role, type User } from '#api/db/schema.ts'
 import { hashToken, newToken } from '#api/auth/tokens.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
@@ -121,39 +125,59 @@ export async function revokePersonalTokens(trx: DB, workspaceId: string, userId:
 		.execute()
 }
 
-// Touching last_used_at on every request would write on every read; once a minute is enough.
-const touchInterval = 60 * 1000
+/** Requests one access token may make in a minute. */
+export const tokenRequestsPerMinute = 600
+
+// Every request made with a token asks this: built once, planned once per connection.
+const tokenRow = preparedQuery((db: DB, { tokenHash }: { tokenHash: string }) =>
+	db
+		.with('used', (db) =>
+			db
+				.updateTable('accessTokens')
+				// Counts the request in the token's minute (a new minute starts at 1); when it was last used, to the minute.
+				.set({
+					windowRequests: sql<number>`case when window_started_at > now() - interval '1 minute' then window_requests + 1 else 1 end`,
+					windowStartedAt: sql<Date>`case when window_started_at > now() - interval '1 minute' then window_started_at else now() end`,
+					lastUsedAt: sql<Date>`case when last_used_at > now() - interval '1 minute' then last_used_at else now() end`,
+				})
+				.where('tokenHash', '=', tokenHash)
+				.where('revokedAt', 'is', null)
+				.where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<Date>`now()`)]))
+				.returning(['id', 'kind', 'workspaceId', 'userId', 'scopes', 'name', 'windowRequests', 'windowStartedAt']),
+		)
+		.selectFrom('used')
+		.innerJoin('users', 'users.id', 'used.userId')
+		.innerJoin('workspaces', 'workspaces.id', 'used.workspaceId')
+		.leftJoin('members', (join) => join.onRef('members.userId', '=', 'used.userId').onRef('members.workspaceId', '=', 'used.workspaceId'))
+		.selectAll('users')
+		.select([
+			'used.id as tokenId',
+			'used.kind as tokenKind',
+			'used.workspaceId as tokenWorkspaceId',
+			'used.scopes as tokenScopes',
+			'used.name as tokenName',
+			'used.windowRequests',
+			'used.windowStartedAt',
+			'members.role',
+			...workspaceColumns,
+		]),
+)
 
 /**
  * The live token behind `secret`, with its user and, in its workspace, the role it acts with (a bot: admin;
- * a personal token: its member's current role, none once they left). Undefined: unknown, revoked or expired.
+ * a personal token: its member's current role, none once they left), in one statement that also counts
+ * the request against the token's limit: a 429 past `tokenRequestsPerMinute`. Undefined: unknown, revoked or expired.
  */
 export async function findAccessToken(db: DB, secret: string): Promise<{ caller: TokenCaller; user: User; membership: Membership | null } | undefined> {
-	const token = await db
-		.selectFrom('accessTokens')
-		.leftJoin('members', (join) => join.onRef('members.userId', '=', 'accessTokens.userId').onRef('members.workspaceId', '=', 'accessTokens.workspaceId'))
-		.selectAll('accessTokens')
-		.select('members.role')
-		.where('accessTokens.tokenHash', '=', hashToken(secret))
-		.executeTakeFirst()
-	const now = Date.now()
-	if (!token || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt.getTime() <= now)) return undefined
-	const [user, workspace] = await Promise.all([
-		db.selectFrom('users').selectAll().where('id', '=', token.userId).executeTakeFirst(),
-		db.selectFrom('workspaces').selectAll().where('id', '=', token.workspaceId).executeTakeFirst(),
-	])
-	if (!user || !workspace) return undefined
-	if (token.lastUsedAt === null || now - token.lastUsedAt.getTime() > touchInterval) {
-		await db
-			.updateTable('accessTokens')
-			.set({ lastUsedAt: new Date(now) })
-			.where('id', '=', token.id)
-			.execute()
-	}
-	const role: Role | null = token.kind === 'bot' ? 'admin' : token.role
+	const [row] = await tokenRow(db, { tokenHash: hashToken(secret) })
+	if (!row) return undefined
+	const { rest, workspace } = splitWorkspace(row)
+	const { tokenId, tokenKind, tokenWorkspaceId, tokenScopes, tokenName, windowRequests, windowStartedAt, role, ...user } = rest
+	if (windowRequests > tokenRequestsPerMinute && windowStartedAt) throw tooManyRequests(windowStartedAt.getTime() + 60_000 - Date.now())
+	const acting: Role | null = tokenKind === 'bot' ? 'admin' : role
 	return {
-		caller: { id: token.id, kind: token.kind, workspaceId: token.workspaceId, scopes: token.scopes, name: token.name },
+		caller: { id: tokenId, kind: tokenKind, workspaceId: tokenWorkspaceId, scopes: tokenScopes, name: tokenName },
 		user,
-		membership: role ? { workspace, role } : null,
+		membership: acting && workspace ? { workspace, role: acting } : null,
 	}
 }

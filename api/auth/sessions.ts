@@ -4,6 +4,7 @@ import { type Session, type User } from '#api/db/schema.ts'
 import { type Membership } from '#api/workspaces/membership.ts'
 import { hashToken, newToken } from './tokens.ts'
 import { describeAgent } from './user-agent.ts'
+import { splitWorkspace, workspaceColumns } from './workspace-columns.ts'
 import { isUuid } from '#common/ids.ts'
 
 const day = 24 * 60 * 60 * 1000
@@ -54,22 +55,7 @@ const sessionRow = preparedQuery((db: DB, { tokenHash, workspaceId }: { tokenHas
 			'sessions.expiresAt',
 			'sessions.secondFactorAt',
 			'members.role',
-			'workspaces.id as wId',
-			'workspaces.name as wName',
-			'workspaces.slug as wSlug',
-			'workspaces.timezone as wTimezone',
-			'workspaces.defaultLocale as wDefaultLocale',
-			'workspaces.logoColor as wLogoColor',
-			'workspaces.requireTwoFactor as wRequireTwoFactor',
-			'workspaces.country as wCountry',
-			'workspaces.businessHours as wBusinessHours',
-			'workspaces.defaultCapacity as wDefaultCapacity',
-			'workspaces.reopenAssignment as wReopenAssignment',
-			'workspaces.agentsSeeOwnTeams as wAgentsSeeOwnTeams',
-			'workspaces.replyWaitingAfter as wReplyWaitingAfter',
-			'workspaces.contactCount as wContactCount',
-			'workspaces.createdAt as wCreatedAt',
-			'workspaces.updatedAt as wUpdatedAt',
+			...workspaceColumns,
 		])
 		.where('sessions.tokenHash', '=', tokenHash),
 )
@@ -100,66 +86,11 @@ export async function findSession(
 			.where('id', '=', row.sessionId)
 			.execute()
 	}
-	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...rest } = row
-	const {
-		wId,
-		wName,
-		wSlug,
-		wTimezone,
-		wDefaultLocale,
-		wLogoColor,
-		wRequireTwoFactor,
-		wCountry,
-		wBusinessHours,
-		wDefaultCapacity,
-		wReopenAssignment,
-		wAgentsSeeOwnTeams,
-		wReplyWaitingAfter,
-		wContactCount,
-		wCreatedAt,
-		wUpdatedAt,
-		...user
-	} = rest
+	const { rest, workspace } = splitWorkspace(row)
+	const { sessionId, tokenHash, userAgent, ip, sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt, role, ...user } = rest
 	const session = { id: sessionId, userId: user.id, tokenHash, userAgent, ip, createdAt: sessionCreatedAt, lastUsedAt, expiresAt, secondFactorAt }
 	if (memberOf === undefined) return { session, user }
-	const membership =
-		role &&
-		wId &&
-		wName &&
-		wSlug &&
-		wTimezone &&
-		wDefaultLocale &&
-		wLogoColor &&
-		wRequireTwoFactor !== null &&
-		wReopenAssignment !== null &&
-		wAgentsSeeOwnTeams !== null &&
-		wReplyWaitingAfter !== null &&
-		wContactCount !== null &&
-		wCreatedAt &&
-		wUpdatedAt
-			? {
-					role,
-					workspace: {
-						id: wId,
-						name: wName,
-						slug: wSlug,
-						timezone: wTimezone,
-						defaultLocale: wDefaultLocale,
-						logoColor: wLogoColor,
-						requireTwoFactor: wRequireTwoFactor,
-						country: wCountry,
-						businessHours: wBusinessHours,
-						defaultCapacity: wDefaultCapacity,
-						reopenAssignment: wReopenAssignment,
-						agentsSeeOwnTeams: wAgentsSeeOwnTeams,
-						replyWaitingAfter: wReplyWaitingAfter,
-						contactCount: wContactCount,
-						createdAt: wCreatedAt,
-						updatedAt: wUpdatedAt,
-					},
-				}
-			: null
-	return { session, user, membership }
+	return { session, user, membership: role && workspace ? { role, workspace } : null }
 }
 
 export async function revokeSession(db: DB, sessionId: string) {

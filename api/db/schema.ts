@@ -810,6 +810,9 @@ export interface AccessTokensTable {
 	scopes: TokenScope[]
 	expiresAt: Date | null
 	lastUsedAt: Date | null
+	/** The minute its rate limit counts in, and its requests in that minute. */
+	windowStartedAt: Date | null
+	windowRequests: Generated<number>
 	revokedAt: Date | null
 	createdAt: CreatedAt
 }

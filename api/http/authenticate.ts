@@ -7,7 +7,6 @@ import { rememberMembership, workspaceNotFound } from '#api/workspaces/membershi
 import { isAccessTokenString, scopesAllow } from '#common/access-tokens.ts'
 import { HttpError } from './errors.ts'
 import { readOncePerPage } from './page-reads.ts'
-import { createRateLimits, type RateLimit } from './rate-limit.ts'
 import { isWriteMethod, tokenRuleFor } from './token-scopes.ts'
 
 /** The bearer token of a request, if it carries one. */
@@ -57,24 +56,10 @@ export const refuseTokensWhereNever: RequestHandler = (req, _res, next) => {
 	next()
 }
 
-// Per database, so every router's requireUser counts against the same limit.
-const tokenLimits = new WeakMap<DB, RateLimit>()
-/** Requests one access token may make in a minute. */
-export const tokenRequestsPerMinute = 600
-
-function tokenLimitOf(db: DB): RateLimit {
-	let limit = tokenLimits.get(db)
-	if (!limit) {
-		limit = createRateLimits(db, { accessToken: { points: tokenRequestsPerMinute, seconds: 60 } }).accessToken
-		tokenLimits.set(db, limit)
-	}
-	return limit
-}
-
 /**
  * An access token (docs/decisions/026-integrations.md): unknown, revoked or expired is 401; a route of
  * another workspace is 404 as for a non-member; a route no token may call, or one its scopes do not
- * cover, is 403. Counted against the token's rate limit; a write is a line of the audit log once answered.
+ * cover, is 403 (reading the token counts the request against its limit); a write is a line of the audit log once answered.
  */
 async function authenticateToken(db: DB, req: Request, res: Response, secret: string) {
 	const found = await findAccessToken(db, secret)
@@ -89,7 +74,6 @@ async function authenticateToken(db: DB, req: Request, res: Response, secret: st
 		const scope = `${route.rule}:${write ? 'write' : 'read'}`
 		throw new HttpError(403, 'integrations:tokens.errors.scope', { values: { scope }, details: { scope } })
 	}
-	await tokenLimitOf(db).consume(caller.id)
 	req.user = user
 	req.accessToken = caller
 	rememberMembership(req, caller.workspaceId, membership)

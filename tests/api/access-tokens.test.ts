@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { tokenRequestsPerMinute } from '#api/http/authenticate.ts'
+import { tokenRequestsPerMinute } from '#api/access-tokens/queries.ts'
 import { tokenRules } from '#api/http/token-scopes.ts'
 import { tokenScopes, type TokenScope } from '#common/access-tokens.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'

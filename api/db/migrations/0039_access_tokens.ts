@@ -20,6 +20,9 @@ export async function up(db: Kysely<unknown>) {
 			scopes text[] not null,
 			expires_at timestamptz,
 			last_used_at timestamptz,
+			-- Its rate limit: the requests of the minute that began then (every process counts here, in the read of the token).
+			window_started_at timestamptz,
+			window_requests integer not null default 0,
 			revoked_at timestamptz,
 			created_at timestamptz not null default now()
 		)
