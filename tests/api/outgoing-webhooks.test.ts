@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { webhookEventTypes, type WebhookEventType } from '#common/webhooks.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { prune } from '#api/jobs/prune.ts'
 import { sendOnce } from '#api/outgoing-webhooks/delivery.ts'
 import { createSubscription } from '#api/outgoing-webhooks/subscriptions.ts'
 import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
@@ -358,6 +359,29 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		await until(async () => receiver.to(name).length >= 2)
 		expect(receiver.to(name)[1]).toMatchObject({ verified: true, rawBody: test!.rawBody })
 		expect(receiver.to(name)[1]!.headers['webhook-id']).toBe(test!.headers['webhook-id'])
+	})
+
+	test('the nightly prune forgets deliveries that ended 30 days ago, never one still waiting', async () => {
+		const { workspace, webhook } = await viaApi()
+		const old = new Date(Date.now() - 31 * 24 * 3600 * 1000)
+		const delivery = (status: 'delivered' | 'failed' | 'pending', createdAt: Date) => ({
+			workspaceId: workspace.id,
+			subscriptionId: webhook.id,
+			eventType: 'webhook.test' as const,
+			webhookId: `msg_${status}_${createdAt.getTime()}`,
+			payload: '{}',
+			orderingKey: crypto.randomUUID(),
+			status,
+			createdAt,
+			nextAttemptAt: status === 'pending' ? new Date(Date.now() + 3_600_000) : null,
+		})
+		await db()
+			.insertInto('webhookDeliveries')
+			.values([delivery('delivered', old), delivery('failed', old), delivery('pending', old), delivery('delivered', new Date())])
+			.execute()
+		expect((await prune(db())).webhookDeliveries).toBeGreaterThanOrEqual(2)
+		const kept = await deliveriesOf(webhook.id)
+		expect(kept.map((row) => row.status).sort()).toEqual(['delivered', 'pending'])
 	})
 
 	test('the log pages by cursor, newest first', async () => {
