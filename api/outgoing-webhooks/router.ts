@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { webhookTestEvent } from '#common/webhooks.ts'
+import { sealCredentials } from '#api/channels/crypto.ts'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -12,7 +13,7 @@ import { queueDeliveries } from './fan-out.ts'
 import { newWebhookId, webhookBody } from './payloads.ts'
 import { deliveriesPage, deliveryJson, findDelivery } from './queries.ts'
 import { createWebhookBody, deliveryParams, listDeliveriesQuery, updateWebhookBody, webhookParams } from './schemas.ts'
-import { createSubscription, findSubscription, listSubscriptions, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
+import { createSubscription, findSubscription, listSubscriptions, newWebhookSecret, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
 
 /** A workspace's own webhooks, at most (an API channel's callback is not counted). */
 export const subscriptionsPerWorkspace = 20
@@ -126,6 +127,21 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 			const { subscription } = await requireSubscription(req)
 			await db.deleteFrom('webhookSubscriptions').where('id', '=', subscription.id).execute()
 			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/:subscriptionId/secret',
+		handler(async (req, res) => {
+			const { subscription } = await requireSubscription(req)
+			// At once: a try from now on is signed with the new one only.
+			const secret = newWebhookSecret()
+			await db
+				.updateTable('webhookSubscriptions')
+				.set({ secret: sealCredentials({ secret }, config.ENCRYPTION_KEY), updatedAt: sql<Date>`now()` })
+				.where('id', '=', subscription.id)
+				.execute()
+			res.json({ secret })
 		}),
 	)
 

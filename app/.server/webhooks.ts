@@ -32,3 +32,7 @@ export const sendTestEvent = (api: ApiClient, workspaceId: string, subscriptionI
 
 export const resendDelivery = (api: ApiClient, workspaceId: string, subscriptionId: string, deliveryId: string) =>
 	api.post<WebhookDeliveryJson>(`${webhookPath(workspaceId, subscriptionId)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, {})
+
+/** A new signing secret, which the API shows this once. */
+export const rollSecret = (api: ApiClient, workspaceId: string, subscriptionId: string) =>
+	api.post<{ secret: string }>(`${webhookPath(workspaceId, subscriptionId)}/secret`, {})

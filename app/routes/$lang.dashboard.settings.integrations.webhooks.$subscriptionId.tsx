@@ -6,7 +6,7 @@ import { ApiError, errorDetail } from '#app/.server/api.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { listOrToast, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
-import { getWebhook, listDeliveries, resendDelivery, sendTestEvent, updateWebhook } from '#app/.server/webhooks.ts'
+import { getWebhook, listDeliveries, resendDelivery, rollSecret, sendTestEvent, updateWebhook } from '#app/.server/webhooks.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { webhooksPath } from '#app/components/webhooks/path.ts'
@@ -57,6 +57,15 @@ export async function action(args: ActionFunctionArgs) {
 	const subscriptionId = args.params.subscriptionId ?? ''
 	const here = `${webhooksPath(locale)}/${encodeURIComponent(subscriptionId)}`
 	const intent = formData.get('intent')
+	if (intent === 'roll') {
+		try {
+			// Not a redirect: the new secret is shown this once, in this answer.
+			return data({ rolled: (await rollSecret(api, user.workspace.id, subscriptionId)).secret })
+		} catch (error) {
+			const { message, status } = await apiFailure(error, locale, request)
+			return data({ refused: { intent, deliveryId: '', message } }, { status })
+		}
+	}
 	if (intent === 'test' || intent === 'resend') {
 		const deliveryId = String(formData.get('deliveryId') ?? '')
 		try {
@@ -84,6 +93,7 @@ export default function WebhookPage() {
 	const { t } = useTranslation('webhooks')
 	const base = webhooksPath(locale)
 	const refused = reply && 'refused' in reply ? reply.refused : null
+	const rolled = reply && 'rolled' in reply ? reply.rolled : null
 	return (
 		<>
 			<ToastMessage toast={failure} />
@@ -103,11 +113,30 @@ export default function WebhookPage() {
 						{t('test.action')}
 					</button>
 				</Form>
+				<Form method="post">
+					<button type="submit" name="intent" value="roll" className={button.outline}>
+						{t('secret.roll')}
+					</button>
+				</Form>
 				<Link to={`${base}?delete=${webhook.id}`} className={button.outline}>
 					{t('delete.action')}
 				</Link>
 			</div>
-			{refused?.intent === 'test' ? (
+			{rolled ? (
+				<section className={styles.section} aria-labelledby="webhook-secret-heading" role="status">
+					<h2 id="webhook-secret-heading" className={styles.sectionTitle}>
+						{t('secret.heading')}
+					</h2>
+					<p>{t('secret.rolled')}</p>
+					<p>
+						<code className={styles.secret} data-testid="webhook-secret">
+							{rolled}
+						</code>
+					</p>
+					<p className={fieldStyles.help}>{t('secret.once')}</p>
+				</section>
+			) : null}
+			{refused && refused.intent !== 'resend' ? (
 				<p role="alert" className={fieldStyles.errors}>
 					{refused.message}
 				</p>

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { webhookEventTypes, type WebhookEventType } from '#common/webhooks.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
@@ -382,6 +383,22 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		expect((await prune(db())).webhookDeliveries).toBeGreaterThanOrEqual(2)
 		const kept = await deliveriesOf(webhook.id)
 		expect(kept.map((row) => row.status).sort()).toEqual(['delivered', 'pending'])
+	})
+
+	test('rolling the secret: the next request verifies with the new one alone', async () => {
+		const { workspace, owner, name, webhook, secret } = await viaApi()
+		const rolled = await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })
+		expect(rolled.status).toBe(200)
+		const fresh = (rolled.body as { secret: string }).secret
+		expect(fresh).toMatch(/^whsec_/)
+		expect(fresh).not.toBe(secret)
+		await api.request('POST', path(workspace.id, `/${webhook.id}/test`), { headers: owner.auth })
+		await until(async () => receiver.to(name).length >= 1)
+		// Checked under the old secret it fails; under the new one it verifies.
+		expect(receiver.to(name)[0]!.verified).toBe(false)
+		receiver.trust(name, fresh)
+		const request = receiver.to(name)[0]!
+		expect(new Webhook(fresh).verify(request.rawBody, request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' })
 	})
 
 	test('the log pages by cursor, newest first', async () => {

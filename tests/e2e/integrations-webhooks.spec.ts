@@ -40,6 +40,7 @@ test.describe('outgoing webhooks, in Arabic, without JavaScript', () => {
 		await form.getByRole('button', { name: 'إضافة خطاف الويب' }).click()
 		const secret = page.getByTestId('webhook-secret')
 		await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/]+=*$/)
+		const firstSecret = (await secret.textContent())!
 		await expect(page.getByRole('row', { name: /2001:db9::1/ })).toContainText('مفعّل')
 
 		// Shown once: the list does not show it again.
@@ -60,6 +61,11 @@ test.describe('outgoing webhooks, in Arabic, without JavaScript', () => {
 			await expect(page.getByTestId('webhook-delivery')).toContainText('المحاولة التالية')
 		}).toPass({ timeout: 20_000 })
 		await expect(page.getByTestId('webhook-delivery').locator('pre').first()).toContainText('"type":"webhook.test"')
+
+		// A new secret, shown once.
+		await page.getByRole('button', { name: 'تجديد السر' }).click()
+		await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_[A-Za-z0-9+/]+=*$/)
+		await expect(page.getByTestId('webhook-secret')).not.toHaveText(firstSecret)
 
 		// The settings: turned off.
 		const settings = page.getByRole('region', { name: 'الإعدادات' })
