@@ -68,6 +68,8 @@ export function webhookDisabledMail(options: {
 	url: string
 	workspace: string
 	subscriptionId: string
+	// An API channel's callback: the mail links to its channel, where it is managed.
+	channelId?: string | null
 }): Mail {
 	const locale = isLocale(options.locale) ? options.locale : defaultLocale
 	const t = translatorFor(locale)
@@ -79,7 +81,12 @@ export function webhookDisabledMail(options: {
 		subject: t('webhooks:mail.subject', values),
 		greeting: t('mail:greeting', { name: options.name, interpolation: { escapeValue: false } }),
 		intro: t('webhooks:mail.intro', values),
-		action: { label: t('webhooks:mail.action'), link: `${options.publicUrl}/${locale}/dashboard/settings/integrations/webhooks/${options.subscriptionId}` },
+		action: {
+			label: t('webhooks:mail.action'),
+			link: options.channelId
+				? `${options.publicUrl}/${locale}/dashboard/settings/channels/${options.channelId}`
+				: `${options.publicUrl}/${locale}/dashboard/settings/integrations/webhooks/${options.subscriptionId}`,
+		},
 		closing: t('webhooks:mail.closing', values),
 	})
 }

@@ -8,15 +8,25 @@ import { pruneNotifications } from '#api/notifications/queries.ts'
 // Spent links stay a while so that opening an old one says why it no longer works.
 const keepSpentTokens = '7 days'
 const keepDeadInvitations = '30 days'
+/** A webhook's log keeps its ended deliveries this long; those still waiting stay until they end. */
+export const keepWebhookDeliveries = '30 days'
 
 /** The audit log's lines are kept this many days unless AUDIT_LOG_DAYS says otherwise. */
 export const defaultAuditLogDays = 365
 
-/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, audit lines past their time, each automation rule's runs past its last 1 000, and notifications past 90 days. */
+/** The nightly clean-up: sessions, mailed tokens and invitations that can never be used again, audit lines past their time, each automation rule's runs past its last 1 000, notifications past 90 days, and webhook deliveries that ended 30 days ago. */
 export async function prune(
 	db: DB,
 	options: { auditLogDays?: number } = {},
-): Promise<{ sessions: number; tokens: number; invitations: number; auditEvents: number; automationRuns: number; notifications: number }> {
+): Promise<{
+	sessions: number
+	tokens: number
+	invitations: number
+	auditEvents: number
+	automationRuns: number
+	notifications: number
+	webhookDeliveries: number
+}> {
 	const idleSince = new Date(Date.now() - sessionIdleTimeout)
 	const sessions = await db
 		.deleteFrom('sessions')
@@ -51,5 +61,14 @@ export async function prune(
 		auditEvents,
 		automationRuns: Number(automationRuns.numAffectedRows ?? 0),
 		notifications: await pruneNotifications(db),
+		webhookDeliveries: Number(
+			(
+				await db
+					.deleteFrom('webhookDeliveries')
+					.where('status', '!=', 'pending')
+					.where('createdAt', '<', sql<Date>`now() - ${keepWebhookDeliveries}::interval`)
+					.executeTakeFirst()
+			).numDeletedRows,
+		),
 	}
 }

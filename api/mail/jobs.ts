@@ -59,7 +59,13 @@ export async function sendMail(db: DB, mailer: Mailer, config: Pick<JobConfig, '
 			.selectFrom('webhookSubscriptions')
 			.innerJoin('workspaces', 'workspaces.id', 'webhookSubscriptions.workspaceId')
 			.innerJoin('members', (join) => join.onRef('members.workspaceId', '=', 'webhookSubscriptions.workspaceId').on('members.userId', '=', user.id))
-			.select(['webhookSubscriptions.id', 'webhookSubscriptions.url', 'webhookSubscriptions.enabled', 'workspaces.name as workspace'])
+			.select([
+				'webhookSubscriptions.id',
+				'webhookSubscriptions.channelId',
+				'webhookSubscriptions.url',
+				'webhookSubscriptions.enabled',
+				'workspaces.name as workspace',
+			])
 			.where('webhookSubscriptions.id', '=', job.subscriptionId)
 			.executeTakeFirst()
 		// Turned on again meanwhile, deleted, or the reader is no longer a member: nothing to say.

@@ -104,6 +104,15 @@ export function documentOutgoingWebhooks(docs: ApiDocs) {
 		errors: [403],
 	})
 	docs.add({
+		method: 'post',
+		path: '/:subscriptionId/secret',
+		summary: "Roll a webhook's secret",
+		description: 'Owners and admins. A new signing secret, shown this once; every try from now on is signed with it alone.',
+		params: webhookParams,
+		responses: { 200: { description: 'The new secret.', schema: z.object({ secret: z.string() }) } },
+		errors: [403],
+	})
+	docs.add({
 		method: 'get',
 		path: '/:subscriptionId/deliveries',
 		summary: "A webhook's delivery log",

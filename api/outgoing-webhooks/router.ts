@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { webhookTestEvent } from '#common/webhooks.ts'
+import { sealCredentials } from '#api/channels/crypto.ts'
 import { type ApiContext } from '#api/context.ts'
-import { type DB } from '#api/db/database.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -13,7 +13,7 @@ import { queueDeliveries } from './fan-out.ts'
 import { newWebhookId, webhookBody } from './payloads.ts'
 import { deliveriesPage, deliveryJson, findDelivery } from './queries.ts'
 import { createWebhookBody, deliveryParams, listDeliveriesQuery, updateWebhookBody, webhookParams } from './schemas.ts'
-import { createSubscription, findSubscription, listSubscriptions, subscriptionJson } from './subscriptions.ts'
+import { createSubscription, findSubscription, listSubscriptions, newWebhookSecret, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
 
 /** A workspace's own webhooks, at most (an API channel's callback is not counted). */
 export const subscriptionsPerWorkspace = 20
@@ -24,18 +24,6 @@ const refusals: Record<OutboundRefusal, string> = {
 	scheme: 'webhooks:errors.urlScheme',
 	private: 'webhooks:errors.urlPrivate',
 	unresolved: 'webhooks:errors.urlUnresolved',
-}
-
-/** Sends every delivery of the subscription that waits, now: it was turned on again. */
-async function resumeDeliveries(trx: DB, subscriptionId: string) {
-	const keys = await trx
-		.updateTable('webhookDeliveries')
-		.set({ nextAttemptAt: null })
-		.where('subscriptionId', '=', subscriptionId)
-		.where('status', '=', 'pending')
-		.returning('orderingKey')
-		.execute()
-	for (const orderingKey of new Set(keys.map((row) => row.orderingKey))) await queueDeliveries(trx, subscriptionId, orderingKey, { now: true })
 }
 
 /** `/v1/workspaces/:id/webhooks`: the workspace's outgoing webhooks and their delivery logs, owners and admins alone. */
@@ -120,16 +108,13 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 					.set({
 						...(changes.url !== undefined ? { url: changes.url } : {}),
 						...(changes.events !== undefined ? { events: changes.events } : {}),
-						...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
-						// On again: a new start, its failing stretch forgotten.
-						...(turnedOn ? { disabledAt: null, failingSince: null } : {}),
+						...(changes.enabled === false ? { enabled: false } : {}),
 						updatedAt: sql<Date>`now()`,
 					})
 					.where('id', '=', subscription.id)
 					.returningAll()
 					.executeTakeFirst()
-				if (row && turnedOn) await resumeDeliveries(trx, row.id)
-				return row
+				return row && turnedOn ? turnOnSubscription(trx, row.id) : row
 			})
 			if (!updated) throw webhookNotFound()
 			res.json(subscriptionJson(updated))
@@ -142,6 +127,21 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 			const { subscription } = await requireSubscription(req)
 			await db.deleteFrom('webhookSubscriptions').where('id', '=', subscription.id).execute()
 			res.status(204).end()
+		}),
+	)
+
+	router.post(
+		'/:subscriptionId/secret',
+		handler(async (req, res) => {
+			const { subscription } = await requireSubscription(req)
+			// At once: a try from now on is signed with the new one only.
+			const secret = newWebhookSecret()
+			await db
+				.updateTable('webhookSubscriptions')
+				.set({ secret: sealCredentials({ secret }, config.ENCRYPTION_KEY), updatedAt: sql<Date>`now()` })
+				.where('id', '=', subscription.id)
+				.execute()
+			res.json({ secret })
 		}),
 	)
 

@@ -4,6 +4,7 @@ import { type WebhookEventType, type WebhookSubscriptionJson } from '#common/web
 import { openCredentials, sealCredentials } from '#api/channels/crypto.ts'
 import { type DB } from '#api/db/database.ts'
 import { type WebhookSubscription } from '#api/db/schema.ts'
+import { queueDeliveries } from './fan-out.ts'
 
 /** A new signing secret as Standard Webhooks writes one: `whsec_` and 24 random bytes in base64. */
 export function newWebhookSecret(): string {
@@ -93,4 +94,27 @@ export function findSubscription(db: DB, workspaceId: string, subscriptionId: st
 		.where('id', '=', subscriptionId)
 		.where('channelId', 'is', null)
 		.executeTakeFirst()
+}
+
+/**
+ * Turns a subscription on again (after a day of failures, or by hand): its failing stretch forgotten,
+ * and every delivery that waited sent now, each conversation's in order. In the caller's transaction.
+ */
+export async function turnOnSubscription(trx: DB, subscriptionId: string): Promise<WebhookSubscription | undefined> {
+	const subscription = await trx
+		.updateTable('webhookSubscriptions')
+		.set({ enabled: true, disabledAt: null, failingSince: null, updatedAt: sql<Date>`now()` })
+		.where('id', '=', subscriptionId)
+		.returningAll()
+		.executeTakeFirst()
+	if (!subscription) return undefined
+	const waiting = await trx
+		.updateTable('webhookDeliveries')
+		.set({ nextAttemptAt: null })
+		.where('subscriptionId', '=', subscriptionId)
+		.where('status', '=', 'pending')
+		.returning('orderingKey')
+		.execute()
+	for (const orderingKey of new Set(waiting.map((row) => row.orderingKey))) await queueDeliveries(trx, subscriptionId, orderingKey, { now: true })
+	return subscription
 }

@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { webhookEventTypes, type WebhookEventType } from '#common/webhooks.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { prune } from '#api/jobs/prune.ts'
 import { sendOnce } from '#api/outgoing-webhooks/delivery.ts'
 import { createSubscription } from '#api/outgoing-webhooks/subscriptions.ts'
 import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
@@ -358,6 +360,45 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		await until(async () => receiver.to(name).length >= 2)
 		expect(receiver.to(name)[1]).toMatchObject({ verified: true, rawBody: test!.rawBody })
 		expect(receiver.to(name)[1]!.headers['webhook-id']).toBe(test!.headers['webhook-id'])
+	})
+
+	test('the nightly prune forgets deliveries that ended 30 days ago, never one still waiting', async () => {
+		const { workspace, webhook } = await viaApi()
+		const old = new Date(Date.now() - 31 * 24 * 3600 * 1000)
+		const delivery = (status: 'delivered' | 'failed' | 'pending', createdAt: Date) => ({
+			workspaceId: workspace.id,
+			subscriptionId: webhook.id,
+			eventType: 'webhook.test' as const,
+			webhookId: `msg_${status}_${createdAt.getTime()}`,
+			payload: '{}',
+			orderingKey: crypto.randomUUID(),
+			status,
+			createdAt,
+			nextAttemptAt: status === 'pending' ? new Date(Date.now() + 3_600_000) : null,
+		})
+		await db()
+			.insertInto('webhookDeliveries')
+			.values([delivery('delivered', old), delivery('failed', old), delivery('pending', old), delivery('delivered', new Date())])
+			.execute()
+		expect((await prune(db())).webhookDeliveries).toBeGreaterThanOrEqual(2)
+		const kept = await deliveriesOf(webhook.id)
+		expect(kept.map((row) => row.status).sort()).toEqual(['delivered', 'pending'])
+	})
+
+	test('rolling the secret: the next request verifies with the new one alone', async () => {
+		const { workspace, owner, name, webhook, secret } = await viaApi()
+		const rolled = await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })
+		expect(rolled.status).toBe(200)
+		const fresh = (rolled.body as { secret: string }).secret
+		expect(fresh).toMatch(/^whsec_/)
+		expect(fresh).not.toBe(secret)
+		await api.request('POST', path(workspace.id, `/${webhook.id}/test`), { headers: owner.auth })
+		await until(async () => receiver.to(name).length >= 1)
+		// Checked under the old secret it fails; under the new one it verifies.
+		expect(receiver.to(name)[0]!.verified).toBe(false)
+		receiver.trust(name, fresh)
+		const request = receiver.to(name)[0]!
+		expect(new Webhook(fresh).verify(request.rawBody, request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' })
 	})
 
 	test('the log pages by cursor, newest first', async () => {

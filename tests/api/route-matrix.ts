@@ -454,6 +454,7 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'DELETE /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(204),
 	'GET /v1/workspaces/:id/webhooks/:subscriptionId/deliveries': webhookRow(200),
 	'POST /v1/workspaces/:id/webhooks/:subscriptionId/test': webhookRow(202),
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/secret': webhookRow(200),
 	'POST /v1/workspaces/:id/webhooks/:subscriptionId/deliveries/:deliveryId/retry': webhookRow(202),
 	// Automation rules: owners and admins alone, reading too.
 	'GET /v1/workspaces/:id/automation-rules': { expect: managers(200) },

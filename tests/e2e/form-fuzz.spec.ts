@@ -94,6 +94,13 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.automation.$ruleId': async (fixture, lang, request) => [
 		`/${lang}/dashboard/settings/automation/${await automationRuleOf(fixture, request)}`,
 	],
+	// The webhooks' list (its form, and a deletion being confirmed) and a webhook's page (its form, the test event, a delivery to send again).
+	'routes/$lang.dashboard.settings.integrations.webhooks._index': async (fixture, lang, request) => [
+		`/${lang}/dashboard/settings/integrations/webhooks?delete=${(await webhookOf(fixture, request)).id}`,
+	],
+	'routes/$lang.dashboard.settings.integrations.webhooks.$subscriptionId': async (fixture, lang, request) => [
+		`/${lang}/dashboard/settings/integrations/webhooks/${(await webhookOf(fixture, request)).id}`,
+	],
 	// The notifications' page ("mark all read") and their settings (the grid, the sound, the devices' forms).
 	// One unread, so that "mark all read" is offered.
 	'routes/$lang.dashboard.notifications._index': async (fixture, lang) => {
@@ -113,6 +120,31 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		const token = unsubscribeToken(e2eSessionSecret, { userId: owner.user.id, workspaceId: workspace.id, kinds: ['assigned'] })
 		return [`/${lang}/notifications/unsubscribe?token=${encodeURIComponent(token)}`, `/${lang}/notifications/unsubscribe?token=not-a-token`]
 	},
+}
+
+/** A webhook of the fixture's workspace (to an address this machine does not reach) with a failed delivery, so that its page offers "send again". */
+async function webhookOf(fixture: Fixture, request: APIRequestContext) {
+	const created = await request.post(`/v1/workspaces/${fixture.workspaceId}/webhooks`, {
+		data: { url: 'https://[2001:db9::1]/fuzz', events: ['contact.created'], enabled: false },
+		headers: { Authorization: `Bearer ${fixture.token}` },
+	})
+	expect(created.status(), await created.text()).toBe(201)
+	const { webhook } = (await created.json()) as { webhook: { id: string } }
+	const inbound = await inboundPath(test.info().project.use.baseURL!)
+	await inbound.db
+		.insertInto('webhookDeliveries')
+		.values({
+			workspaceId: fixture.workspaceId,
+			subscriptionId: webhook.id,
+			eventType: 'webhook.test',
+			webhookId: 'msg_fuzz',
+			payload: '{}',
+			orderingKey: webhook.id,
+			status: 'failed',
+		})
+		.execute()
+	await inbound.close()
+	return webhook
 }
 
 /** A rule of the fixture's workspace, so that its list has rows and its page exists. */
