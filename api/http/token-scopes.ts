@@ -152,6 +152,7 @@ export const tokenRules: Record<string, TokenRule> = {
 	'PATCH /v1/workspaces/:id/webhooks/:subscriptionId': 'settings',
 	'GET /v1/workspaces/:id/webhooks/:subscriptionId/deliveries': 'settings',
 	'POST /v1/workspaces/:id/webhooks/:subscriptionId/deliveries/:deliveryId/retry': 'settings',
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/secret': 'settings',
 	'POST /v1/workspaces/:id/webhooks/:subscriptionId/test': 'settings',
 	'POST /v1/workspaces/invitations/accept': 'never',
 	'POST /v1/workspaces/invitations/preview': 'never',
