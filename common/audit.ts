@@ -34,6 +34,10 @@ export const auditKinds = [
 	'token.created',
 	'token.revoked',
 	'token.used',
+	'webhook.created',
+	'webhook.updated',
+	'webhook.deleted',
+	'webhook.secretRolled',
 ] as const
 export type AuditKind = (typeof auditKinds)[number]
 

@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { webhookTestEvent } from '#common/webhooks.ts'
+import { recordAudit } from '#api/audit/record.ts'
 import { sealCredentials } from '#api/channels/crypto.ts'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
@@ -17,6 +18,9 @@ import { createSubscription, findSubscription, listSubscriptions, newWebhookSecr
 
 /** A workspace's own webhooks, at most (an API channel's callback is not counted). */
 export const subscriptionsPerWorkspace = 20
+
+/** A webhook as the audit log names it: its host, never its path or query, which may carry a receiver's key. */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '?')
 
 const webhookNotFound = () => new HttpError(404, 'webhooks:errors.notFound')
 const deliveryNotFound = () => new HttpError(404, 'webhooks:errors.deliveryNotFound')
@@ -81,6 +85,7 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 					encryptionKey: config.ENCRYPTION_KEY,
 				})
 				if (!body.enabled) await trx.updateTable('webhookSubscriptions').set({ enabled: false }).where('id', '=', made.subscription.id).execute()
+				await recordAudit(trx, workspace.id, req.user, 'webhook.created', { host: hostOf(body.url), events: body.events.length })
 				return { ...made, subscription: { ...made.subscription, enabled: body.enabled } }
 			})
 			res.status(201).json({ webhook: subscriptionJson(created.subscription), secret: created.secret })
@@ -114,6 +119,8 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 					.where('id', '=', subscription.id)
 					.returningAll()
 					.executeTakeFirst()
+				const fields = (['url', 'events', 'enabled'] as const).filter((field) => changes[field] !== undefined)
+				if (row && fields.length > 0) await recordAudit(trx, row.workspaceId, req.user, 'webhook.updated', { host: hostOf(row.url), fields: fields.join(', ') })
 				return row && turnedOn ? turnOnSubscription(trx, row.id) : row
 			})
 			if (!updated) throw webhookNotFound()
@@ -125,7 +132,10 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 		'/:subscriptionId',
 		handler(async (req, res) => {
 			const { subscription } = await requireSubscription(req)
-			await db.deleteFrom('webhookSubscriptions').where('id', '=', subscription.id).execute()
+			await db.transaction().execute(async (trx) => {
+				await trx.deleteFrom('webhookSubscriptions').where('id', '=', subscription.id).execute()
+				await recordAudit(trx, subscription.workspaceId, req.user, 'webhook.deleted', { host: hostOf(subscription.url) })
+			})
 			res.status(204).end()
 		}),
 	)
@@ -136,11 +146,14 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 			const { subscription } = await requireSubscription(req)
 			// At once: a try from now on is signed with the new one only.
 			const secret = newWebhookSecret()
-			await db
-				.updateTable('webhookSubscriptions')
-				.set({ secret: sealCredentials({ secret }, config.ENCRYPTION_KEY), updatedAt: sql<Date>`now()` })
-				.where('id', '=', subscription.id)
-				.execute()
+			await db.transaction().execute(async (trx) => {
+				await trx
+					.updateTable('webhookSubscriptions')
+					.set({ secret: sealCredentials({ secret }, config.ENCRYPTION_KEY), updatedAt: sql<Date>`now()` })
+					.where('id', '=', subscription.id)
+					.execute()
+				await recordAudit(trx, subscription.workspaceId, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
+			})
 			res.json({ secret })
 		}),
 	)

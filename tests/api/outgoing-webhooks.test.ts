@@ -401,6 +401,26 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		expect(new Webhook(fresh).verify(request.rawBody, request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' })
 	})
 
+	test('adding, changing, rolling the secret of and deleting a webhook are lines of the audit log, naming its host only', async () => {
+		const { workspace, owner, webhook } = await viaApi()
+		const host = new URL(webhook.url).host
+		await api.request('PATCH', path(workspace.id, `/${webhook.id}`), {
+			headers: owner.auth,
+			body: { events: ['contact.created', 'contact.deleted'], enabled: false },
+		})
+		await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })
+		expect((await api.request('DELETE', path(workspace.id, `/${webhook.id}`), { headers: owner.auth })).status).toBe(204)
+		const log = await api.request('GET', `/v1/workspaces/${workspace.id}/audit-log`, { headers: owner.auth })
+		const lines = (log.body as { events: Array<{ kind: string; values: Record<string, unknown> }> }).events
+		expect(lines.map(({ kind, values }) => ({ kind, values })).reverse()).toEqual([
+			{ kind: 'webhook.created', values: { host, events: 1 } },
+			{ kind: 'webhook.updated', values: { host, fields: 'events, enabled' } },
+			{ kind: 'webhook.secretRolled', values: { host } },
+			{ kind: 'webhook.deleted', values: { host } },
+		])
+		expect(JSON.stringify(lines)).not.toContain('/hooks/')
+	})
+
 	test('the log pages by cursor, newest first', async () => {
 		const { workspace, owner, webhook } = await viaApi()
 		await db()
