@@ -9,6 +9,7 @@ import { type ChannelKind } from '#api/db/schema.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
+import { checkOutboundUrl, OutboundAddressRefused, type OutboundRefusal } from '#api/http/outbound-address.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import {
@@ -30,6 +31,7 @@ import { type ChannelProvider, ProviderError } from './providers/provider.ts'
 import {
 	channelKindBody,
 	channelParams,
+	createApiChannelBody,
 	createLinkChannelBody,
 	createPageChannelBody,
 	createTelegramChannelBody,
@@ -38,6 +40,7 @@ import {
 	defaultLinkSettings,
 	type LinkSettings,
 	replaceCredentialsBody,
+	updateApiChannelBody,
 	updateLinkChannelBody,
 	updateMessagingChannelBody,
 } from './schemas.ts'
@@ -62,6 +65,12 @@ function teamUnknown(req: Request) {
 }
 
 const channelTeamConstraint = 'channels_team_fk'
+
+const callbackRefusals: Record<OutboundRefusal, string> = {
+	scheme: 'channels:api.errors.callbackScheme',
+	private: 'channels:api.errors.callbackPrivate',
+	unresolved: 'channels:api.errors.callbackUnresolved',
+}
 
 // A disabled link answers 404 to its visitors; the list shows why.
 const statusOf = (enabled: boolean) => (enabled ? 'active' : 'disabled')
@@ -99,6 +108,10 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { kind } = parseRequest(req, 'body', channelKindBody)
+			if (kind === 'api') {
+				res.status(201).json(await createApiChannel(req, workspace.id))
+				return
+			}
 			if (kind !== 'link') {
 				const { created, credentials } = await connectMessaging(req, workspace.id, kind)
 				await recordAudit(db, workspace.id, req.user, 'channel.created', { channel: created.name, channelId: created.id, channelKind: kind })
@@ -151,7 +164,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			if (!found) throw channelNotFound()
 			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
-			if (found.kind === 'link') return res.json({ ...channelJson(found), webhook: null })
+			if (found.kind === 'link' || found.kind === 'api') return res.json({ ...channelJson(found), webhook: null })
 			const credentials = manages ? providerChannel(found, config.ENCRYPTION_KEY).credentials : null
 			res.json({ ...channelJson(found), webhook: credentials && webhookOf(found, credentials), maskedCredentials: credentials && maskCredentials(credentials) })
 		}),
@@ -194,8 +207,15 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				csatEnabled?: boolean
 				businessHours?: BusinessHours | null
 				autoReplies?: Partial<AutoReplies>
-			} = found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
+			} =
+				found.kind === 'link'
+					? parseRequest(req, 'body', updateLinkChannelBody)
+					: found.kind === 'api'
+						? parseRequest(req, 'body', updateApiChannelBody)
+						: parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, autoReplies, ...columns } = changes
+			const callbackUrl = found.kind === 'api' ? (settings as { callbackUrl?: string } | undefined)?.callbackUrl : undefined
+			if (callbackUrl !== undefined) await requireCallback(req, callbackUrl)
 			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)
 			await requireTeam(req, workspace.id, changes.teamId)
 			const updated = await db
@@ -206,7 +226,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 						.set({
 							...columns,
 							...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
-							...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
+							...(settings ? { settings: found.kind === 'api' ? { ...found.settings, ...settings } : { ...linkSettingsOf(found), ...settings } } : {}),
 							...(autoReplies ? { autoReplies: { ...autoRepliesOf(found.autoReplies), ...autoReplies } } : {}),
 							updatedAt: new Date(),
 						})
@@ -314,7 +334,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	 * our webhook where it can be (Telegram's setWebhook; Meta's is pasted in its dashboard). A
 	 * refusal is said beside the credential; the provider out of reach is a 502.
 	 */
-	async function connectMessaging(req: Request, workspaceId: string, kind: Exclude<ChannelKind, 'link'>) {
+	async function connectMessaging(req: Request, workspaceId: string, kind: Exclude<ChannelKind, 'link' | 'api'>) {
 		const body =
 			kind === 'telegram'
 				? parseRequest(req, 'body', createTelegramChannelBody)
@@ -355,6 +375,46 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			refused(error)
 		}
 		return { created, credentials }
+	}
+
+	/** The 422 of a callback URL that may not be reached (not https, a private address, a host that does not resolve), beside the field. */
+	async function requireCallback(req: Request, url: string) {
+		await checkOutboundUrl(url, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }).catch((error: unknown) => {
+			if (error instanceof OutboundAddressRefused) throw fieldError(req, 422, 'settings.callbackUrl', callbackRefusals[error.reason])
+			throw error
+		})
+	}
+
+	/**
+	 * An API channel (issue 33): no provider to ask, only the callback URL its replies are posted to,
+	 * checked as every address the server connects to.
+	 */
+	async function createApiChannel(req: Request, workspaceId: string) {
+		const body = parseRequest(req, 'body', createApiChannelBody)
+		await requireTeam(req, workspaceId, body.teamId)
+		await requireCallback(req, body.settings.callbackUrl)
+		const enabled = body.enabled ?? true
+		const created = await db
+			.transaction()
+			.execute(async (trx) => {
+				const row = await trx
+					.insertInto('channels')
+					.values({
+						workspaceId,
+						kind: 'api',
+						name: body.name,
+						teamId: body.teamId ?? null,
+						enabled,
+						status: statusOf(enabled),
+						settings: { callbackUrl: body.settings.callbackUrl },
+					})
+					.returning(publicChannelColumns)
+					.executeTakeFirstOrThrow()
+				await recordAudit(trx, workspaceId, req.user, 'channel.created', { channel: row.name, channelId: row.id, channelKind: 'api' })
+				return row
+			})
+			.catch(taken(req, undefined))
+		return channelJson(created)
 	}
 
 	/** A channel of the workspace with its (still sealed) credentials and webhook secret: for the provider's calls, never for an answer. */

@@ -59,7 +59,7 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
 	'routes/$lang.dashboard.settings.channels.create': (_, lang) =>
-		['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
+		['link', 'telegram', 'whatsapp', 'messenger', 'api'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
 	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
 	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],
