@@ -12,24 +12,15 @@
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
-import { type AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import express from 'express'
-import { pino } from 'pino'
-import { createApi } from '#api/index.ts'
-import { createDb, ensureDatabase, migrateToLatest, type DB } from '#api/db/database.ts'
-import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
+import { type DB } from '#api/db/database.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
-import { installJobQueue } from '#api/jobs/pool.ts'
 import { startJobRunner, type JobHandlers } from '#api/jobs/queue.ts'
-import { parseConfig } from '#config/config.ts'
 import { log, numberOption, resultsDir, table } from './server.ts'
+import { quiet, withInProcessApi } from './in-process.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => log(message) }
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '4' } } })
 const messages = numberOption('messages', values.messages, 10, 10_000)
 const concurrency = numberOption('concurrency', values.concurrency, 1, 64)
@@ -119,21 +110,7 @@ async function measure(url: string, slug: string, rules: number) {
 }
 
 async function main() {
-	const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-automation-'))
-	const cluster = await startEmbeddedPostgres({ directory: path.join(directory, 'pg'), log: quiet })
-	try {
-		await ensureDatabase(cluster.url('postgres'), 'bench')
-		const databaseUrl = cluster.url('bench')
-		const db = createDb(databaseUrl, 10)
-		await migrateToLatest(db, quiet)
-		await installJobQueue(databaseUrl)
-		const config = parseConfig({ DATA_DIR: path.join(directory, 'data'), PUBLIC_URL: 'http://crm.test' })
-		const app = express()
-		app.set('trust proxy', 'loopback')
-		app.use('/v1', createApi({ db, config, logger: pino({ level: 'silent' }) }))
-		const server = http.createServer(app)
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+	await withInProcessApi('automation', async ({ db, databaseUrl, config, url }) => {
 		const handlers: JobHandlers = {
 			...jobHandlers,
 			'run-automation': async (payload, helpers) => {
@@ -158,8 +135,6 @@ async function main() {
 			.execute()
 		log(`rule runs (the matching rules'): ${runs.map((row) => `${row.count} ${row.outcome}`).join(', ')}`)
 		await runner.stop()
-		await new Promise<void>((resolve) => server.close(() => resolve()))
-		await db.destroy()
 		const ms = (value: number) => `${value.toFixed(1)} ms`
 		process.stdout.write(
 			`${table([
@@ -170,10 +145,7 @@ async function main() {
 		log(`${messages} messages a run, ${concurrency} customers at once; conversations labelled by the matching rules: ${labelled.count}`)
 		fs.mkdirSync(resultsDir, { recursive: true })
 		fs.writeFileSync(path.join(resultsDir, 'automation.json'), `${JSON.stringify({ messages, concurrency, results }, null, '\t')}\n`)
-	} finally {
-		await cluster.stop()
-		fs.rmSync(directory, { recursive: true, force: true })
-	}
+	})
 }
 
 await main()

@@ -14,24 +14,15 @@
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
-import { type AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import express from 'express'
 import { sql } from 'kysely'
-import { pino } from 'pino'
 import { createSession } from '#api/auth/sessions.ts'
-import { createApi } from '#api/index.ts'
-import { createDb, ensureDatabase, migrateToLatest, type DB } from '#api/db/database.ts'
-import { startEmbeddedPostgres } from '#api/db/embedded-postgres.ts'
-import { installJobQueue } from '#api/jobs/pool.ts'
-import { parseConfig } from '#config/config.ts'
+import { type DB } from '#api/db/database.ts'
 import { log, numberOption, percentile, resultsDir, table } from './server.ts'
+import { withInProcessApi } from './in-process.ts'
 
-const quiet = { info: () => {}, debug: () => {}, error: (message: string) => log(message) }
 const { values } = parseArgs({
 	options: {
 		messages: { type: 'string', default: '300' },
@@ -113,22 +104,7 @@ async function measureBell(url: string, workspaceId: string, token: string) {
 }
 
 async function main() {
-	const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-bench-notifications-'))
-	const cluster = await startEmbeddedPostgres({ directory: path.join(directory, 'pg'), log: quiet })
-	try {
-		await ensureDatabase(cluster.url('postgres'), 'bench')
-		const databaseUrl = cluster.url('bench')
-		const db = createDb(databaseUrl, 10)
-		await migrateToLatest(db, quiet)
-		await installJobQueue(databaseUrl)
-		const config = parseConfig({ DATA_DIR: path.join(directory, 'data'), PUBLIC_URL: 'http://crm.test' })
-		const app = express()
-		app.set('trust proxy', 'loopback')
-		app.use('/v1', createApi({ db, config, logger: pino({ level: 'silent' }) }))
-		const server = http.createServer(app)
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-
+	await withInProcessApi('notifications', async ({ db, url }) => {
 		const unassigned = await seedWorkspace(db, 'Nobody assigned')
 		const muted = await seedWorkspace(db, 'Assigned, muted')
 		const assigned = await seedWorkspace(db, 'Assigned')
@@ -157,8 +133,6 @@ async function main() {
 		const bellBusy = await measureBell(url, busyMember.workspaceId, busyToken)
 		log('bell: done')
 
-		await new Promise<void>((resolve) => server.close(() => resolve()))
-		await db.destroy()
 		const ms = (value: number) => `${value.toFixed(1)} ms`
 		const results = [
 			{ what: 'customer message, nobody assigned (baseline)', ...withoutNotification },
@@ -171,10 +145,7 @@ async function main() {
 		log(`${messages} messages a run, ${concurrency} customers at once; ${reads} bell reads one at a time`)
 		fs.mkdirSync(resultsDir, { recursive: true })
 		fs.writeFileSync(path.join(resultsDir, 'notifications.json'), `${JSON.stringify({ messages, concurrency, rows, reads, results }, null, '\t')}\n`)
-	} finally {
-		await cluster.stop()
-		fs.rmSync(directory, { recursive: true, force: true })
-	}
+	})
 }
 
 await main()

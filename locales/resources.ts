@@ -11,6 +11,7 @@ import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
 import arNotifications from './ar-eg/notifications.json'
 import arReports from './ar-eg/reports.json'
+import arWebhooks from './ar-eg/webhooks.json'
 import arWorkspaces from './ar-eg/workspaces.json'
 import enApi from './en-us/api.json'
 import enAudit from './en-us/audit.json'
@@ -25,6 +26,7 @@ import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
 import enNotifications from './en-us/notifications.json'
 import enReports from './en-us/reports.json'
+import enWebhooks from './en-us/webhooks.json'
 import enWorkspaces from './en-us/workspaces.json'
 import frApi from './fr-x/api.json'
 import frAudit from './fr-x/audit.json'
@@ -39,6 +41,7 @@ import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
 import frNotifications from './fr-x/notifications.json'
 import frReports from './fr-x/reports.json'
+import frWebhooks from './fr-x/webhooks.json'
 import frWorkspaces from './fr-x/workspaces.json'
 import { type Locale } from './languages.ts'
 
@@ -50,7 +53,8 @@ import { type Locale } from './languages.ts'
  * dashboard's reports page alone; `audit` is the audit log's, its page's and its lines' (the API's CSV says them too);
  * `automation` is the rules' (their settings pages, and the API's validation and run log); `businessHours` is the
  * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page);
- * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes).
+ * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes);
+ * `webhooks` is the outgoing webhooks' (their settings pages, the API's errors, the mail of one turned off).
  */
 export const resources = {
 	'en-us': {
@@ -68,6 +72,7 @@ export const resources = {
 		automation: enAutomation,
 		businessHours: enBusinessHours,
 		notifications: enNotifications,
+		webhooks: enWebhooks,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -84,6 +89,7 @@ export const resources = {
 		automation: arAutomation,
 		businessHours: arBusinessHours,
 		notifications: arNotifications,
+		webhooks: arWebhooks,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -100,13 +106,23 @@ export const resources = {
 		automation: frAutomation,
 		businessHours: frBusinessHours,
 		notifications: frNotifications,
+		webhooks: frWebhooks,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
 export type Namespace = keyof (typeof resources)['en-us']
 
 /** Namespaces pages load besides `common` (a route's `handle.i18n`), from /_i18n/{locale}/{namespace}.json. */
-export const pageNamespaces = ['inbox', 'channels', 'reports', 'audit', 'automation', 'businessHours', 'notifications'] as const satisfies readonly Namespace[]
+export const pageNamespaces = [
+	'inbox',
+	'channels',
+	'reports',
+	'audit',
+	'automation',
+	'businessHours',
+	'notifications',
+	'webhooks',
+] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
 export const apiNamespaces = [
@@ -122,4 +138,5 @@ export const apiNamespaces = [
 	'automation',
 	'businessHours',
 	'notifications',
+	'webhooks',
 ] as const satisfies readonly Namespace[]

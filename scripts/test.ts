@@ -73,21 +73,17 @@ async function ensureBrowser(): Promise<boolean> {
 	return false
 }
 
-type Result = { name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }
+type Result = { name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number; output?: Buffer }
 const heading = (stage: Stage) => `\n━━ ${stage.name}: ${stage.command} ${stage.args.join(' ')}`
 
-/** One stage, streamed, or (`together`) captured and printed whole when it ends. */
+/** One stage, streamed, or (`together`) captured, its output kept for printing once the group ends. */
 async function runStage(stage: Stage, together: boolean): Promise<Result> {
 	if (!together) console.log(heading(stage))
 	const captured: Buffer[] | undefined = together ? [] : undefined
 	const started = performance.now()
 	const code = (await (stage.prepare?.() ?? true)) ? await run(stage, captured) : 1
 	const seconds = (performance.now() - started) / 1000
-	if (captured) {
-		console.log(heading(stage))
-		process.stdout.write(Buffer.concat(captured))
-	}
-	return { name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds }
+	return { name: stage.name, status: code === 0 ? 'passed' : 'failed', seconds, output: captured && Buffer.concat(captured) }
 }
 
 const results: Result[] = []
@@ -96,6 +92,12 @@ for (const entry of stages) {
 	const group = Array.isArray(entry) ? entry : [entry]
 	const running = failed ? [] : group.filter((stage) => !skipped.has(stage.name))
 	const ran = await Promise.all(running.map((stage) => runStage(stage, running.length > 1)))
+	// A group's failed stages print last, so the end of a log (all a CI page may show) has the failure.
+	for (const result of [...ran].sort((a, b) => Number(a.status === 'failed') - Number(b.status === 'failed'))) {
+		if (!result.output) continue
+		console.log(heading(group.find((stage) => stage.name === result.name) as Stage))
+		process.stdout.write(result.output)
+	}
 	for (const stage of group) results.push(ran.find((result) => result.name === stage.name) ?? { name: stage.name, status: 'skipped', seconds: 0 })
 	if (ran.some((result) => result.status === 'failed')) failed = true
 }

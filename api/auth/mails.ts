@@ -59,6 +59,31 @@ export function twoFactorResetMail(options: { to: string; name: string; locale: 
 	})
 }
 
+/** The mail of an owner or admin whose workspace's outgoing webhook was turned off after failing for a day: which one, and a link to its log. */
+export function webhookDisabledMail(options: {
+	to: string
+	name: string
+	locale: string
+	publicUrl: string
+	url: string
+	workspace: string
+	subscriptionId: string
+}): Mail {
+	const locale = isLocale(options.locale) ? options.locale : defaultLocale
+	const t = translatorFor(locale)
+	const values = { url: options.url, workspace: options.workspace, interpolation: { escapeValue: false } }
+	return layoutMail({
+		to: options.to,
+		locale,
+		publicUrl: options.publicUrl,
+		subject: t('webhooks:mail.subject', values),
+		greeting: t('mail:greeting', { name: options.name, interpolation: { escapeValue: false } }),
+		intro: t('webhooks:mail.intro', values),
+		action: { label: t('webhooks:mail.action'), link: `${options.publicUrl}/${locale}/dashboard/settings/integrations/webhooks/${options.subscriptionId}` },
+		closing: t('webhooks:mail.closing', values),
+	})
+}
+
 /** Greeting, what happened, one button (its address also written out), a closing line and the footer. */
 function layoutMail(parts: {
 	to: string

@@ -1,6 +1,7 @@
 import { type DB } from '#api/db/database.ts'
 import { type Channel, type Conversation, type Message } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
+import { insertText } from './thread-lines.ts'
 import { autoRepliesOf, replyText, type AutoReply } from '#common/auto-replies.ts'
 import { closedPeriodStart } from '#common/business-hours.ts'
 import { scheduleOf } from '#api/channels/schedule.ts'
@@ -29,19 +30,7 @@ export async function sendAutoReplies(
 	const sent: Message[] = []
 	const send = async (reply: AutoReply) => {
 		const body = replyText(reply, occasion.locale, schedule.defaultLocale)
-		const message = await trx
-			.insertInto('messages')
-			.values({
-				workspaceId: conversation.workspaceId,
-				conversationId: conversation.id,
-				channelId: conversation.channelId,
-				direction: 'outgoing',
-				kind: 'text',
-				body,
-				status: 'pending',
-			})
-			.returningAll()
-			.executeTakeFirstOrThrow()
+		const message = await insertText(trx, conversation, { direction: 'outgoing', body, externalId: null, status: 'pending' })
 		await addJob(trx, 'send-message', { messageId: String(message.id) })
 		sent.push(message)
 	}

@@ -1,8 +1,8 @@
-import { type Insertable, sql } from 'kysely'
+import { sql } from 'kysely'
 import { type NewAttachment } from '#api/attachments/inbound.ts'
 import { type TappedChoice } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Activity, type Channel, type Conversation, type Message, type MessagesTable } from '#api/db/schema.ts'
+import { type Channel, type Conversation, type Message } from '#api/db/schema.ts'
 import { removeJob } from '#api/jobs/queue.ts'
 import { notify } from '#api/notifications/notify.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
@@ -13,7 +13,10 @@ import { recordAnswer, surveyAnswerOf } from '#api/satisfaction/surveys.ts'
 import { randomLogoColor } from '#api/workspaces/queries.ts'
 import { type Locale } from '#locales/languages.ts'
 import { sendAutoReplies } from './auto-replies.ts'
+import { addActivity, insertText } from './thread-lines.ts'
 import { conversationEvent, messageEvent, publishEvents } from './events.ts'
+
+export { addActivity, insertText } from './thread-lines.ts'
 
 /** A message from a customer, as any channel hands it over once it has verified and parsed it. */
 export type InboundMessage = {
@@ -194,15 +197,6 @@ export const lastMessageOf = (message: Pick<Message, 'id' | 'body' | 'direction'
 	updatedAt: message.createdAt,
 })
 
-/** A text message of a conversation, as it came or went on its channel. */
-export function insertText(trx: DB, conversation: Conversation, values: Pick<Insertable<MessagesTable>, 'direction' | 'body' | 'externalId' | 'status'>) {
-	return trx
-		.insertInto('messages')
-		.values({ workspaceId: conversation.workspaceId, conversationId: conversation.id, channelId: conversation.channelId, kind: 'text', ...values })
-		.returningAll()
-		.executeTakeFirstOrThrow()
-}
-
 /**
  * The latest conversation of the customer's identity on the channel (locked), or a new one: a reply,
  * or a campaign's message, continues it. By identity, not contact: a contact merged from several
@@ -272,28 +266,6 @@ async function startConversation(trx: DB, channel: Channel, identity: { id: stri
 			channelId: channel.id,
 			identityId: identity.id,
 			teamId: channel.teamId,
-		})
-		.returningAll()
-		.executeTakeFirstOrThrow()
-}
-
-/** A line of what happened in the thread, translated when read (`inbox:activity.*`). */
-export async function addActivity(
-	trx: DB,
-	conversation: Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>,
-	activity: Activity,
-	senderId: string | null = null,
-) {
-	return trx
-		.insertInto('messages')
-		.values({
-			workspaceId: conversation.workspaceId,
-			conversationId: conversation.id,
-			channelId: conversation.channelId,
-			direction: 'outgoing',
-			kind: 'activity',
-			activity,
-			senderId,
 		})
 		.returningAll()
 		.executeTakeFirstOrThrow()

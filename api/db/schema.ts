@@ -4,6 +4,7 @@ import { type AutoReplies } from '#common/auto-replies.ts'
 import { type BusinessHours } from '#common/business-hours.ts'
 import { type NotificationKind, type NotificationMedium, type NotificationValues } from '#common/notifications.ts'
 import { type InvitedRole, type Role } from '#common/roles.ts'
+import { type WebhookDeliveryEventType, type WebhookDeliveryStatus, type WebhookEventType } from '#common/webhooks.ts'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
@@ -160,6 +161,9 @@ export interface Database {
 	notifications: NotificationsTable
 	notificationPreferences: NotificationPreferencesTable
 	pushSubscriptions: PushSubscriptionsTable
+	webhookSubscriptions: WebhookSubscriptionsTable
+	webhookEvents: WebhookEventsTable
+	webhookDeliveries: WebhookDeliveriesTable
 }
 
 /** A one-time recovery code, kept as a keyed hash (api/auth/two-factor.ts). */
@@ -723,3 +727,68 @@ export interface PushSubscriptionsTable {
 }
 
 export type PushSubscription = Selectable<PushSubscriptionsTable>
+
+/** A workspace's outgoing webhook (migration 0040), or an API channel's callback (`channelId`). */
+export interface WebhookSubscriptionsTable {
+	id: Generated<string>
+	workspaceId: string
+	channelId: string | null
+	url: string
+	events: WebhookEventType[]
+	enabled: Generated<boolean>
+	/** The whsec_… secret, sealed (api/channels/crypto.ts). */
+	secret: string
+	failingSince: Date | null
+	disabledAt: Date | null
+	createdBy: string | null
+	createdAt: CreatedAt
+	updatedAt: UpdatedAt
+}
+
+export type WebhookSubscription = Selectable<WebhookSubscriptionsTable>
+
+/** The outbox: a change that a subscription asked for, written by a trigger in its transaction, until the fan-out job takes it. bigint: as a string. */
+export interface WebhookEventsTable {
+	id: Generated<string>
+	workspaceId: string
+	type: WebhookEventType
+	/** The conversation, contact or campaign whose events arrive in order. */
+	orderingKey: string
+	subject: ColumnType<WebhookEventSubject, WebhookEventSubject, WebhookEventSubject>
+	createdAt: CreatedAt
+}
+
+/** The ids an event names, and what a deleted contact was. */
+export type WebhookEventSubject = {
+	conversationId?: string
+	messageId?: string
+	contactId?: string
+	campaignId?: string
+	surveyId?: string
+	previousStatus?: string
+	previousAssigneeId?: string | null
+	contact?: Record<string, unknown>
+}
+
+/** One event to one subscription: its body as sent, and how its tries went. bigint: as a string. */
+export interface WebhookDeliveriesTable {
+	id: Generated<string>
+	workspaceId: string
+	subscriptionId: string
+	eventType: WebhookDeliveryEventType
+	webhookId: string
+	payload: string
+	orderingKey: string
+	messageId: string | null
+	status: Generated<WebhookDeliveryStatus>
+	attempts: Generated<number>
+	nextAttemptAt: Date | null
+	lastAttemptAt: Date | null
+	responseStatus: number | null
+	responseBody: string | null
+	error: string | null
+	createdAt: CreatedAt
+	deliveredAt: Date | null
+}
+
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>

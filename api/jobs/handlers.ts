@@ -10,6 +10,8 @@ import { notifyWaiting } from '#api/notifications/waiting.ts'
 import { publishEvents } from '#api/conversations/events.ts'
 import { refreshReportsJob } from '#api/reports/rollup.ts'
 import { processWebhook } from '#api/webhooks/jobs.ts'
+import { deliverWebhooks } from '#api/outgoing-webhooks/delivery.ts'
+import { fanOutWebhooks } from '#api/outgoing-webhooks/fan-out.ts'
 import { prune } from './prune.ts'
 import { type JobHandlers } from './queue.ts'
 
@@ -57,6 +59,12 @@ export const jobHandlers: JobHandlers = {
 	},
 	'send-mail': async (payload, { db, mailer, config }) => {
 		await sendMail(db, mailer, config, payload)
+	},
+	'fan-out-webhooks': async ({ workspaceId }, { db }) => {
+		await fanOutWebhooks(db, workspaceId)
+	},
+	'deliver-webhooks': async (job, { db, realtime, config }) => {
+		await deliverWebhooks(db, realtime, config, job)
 	},
 	'mail-notifications': async (member, { db, mailer, config }) => {
 		await mailNotifications(db, mailer, config, member)

@@ -52,6 +52,12 @@ export type JobPayloads = {
 		| { kind: 'invitation'; invitationId: string }
 		/** A member's two-step sign-in turned off by `byUserId`, an owner or admin of `workspaceId`. */
 		| { kind: 'twoFactorReset'; userId: string; workspaceId: string; byUserId: string }
+		/** An outgoing webhook turned off after failing for a day, to one of its workspace's owners and admins. */
+		| { kind: 'webhookDisabled'; userId: string; subscriptionId: string }
+	/** Takes a workspace's webhook events from the outbox and makes their deliveries (api/outgoing-webhooks/fan-out.ts); keyed and queued per workspace. */
+	'fan-out-webhooks': { workspaceId: string }
+	/** Sends one subscription's deliveries of one conversation (contact, campaign) in order (api/outgoing-webhooks/delivery.ts); keyed and queued per both. */
+	'deliver-webhooks': { subscriptionId: string; orderingKey: string }
 	/** A member's unread notifications of a workspace in one mail (api/notifications/mail.ts); keyed per member, run five minutes after the first. */
 	'mail-notifications': { userId: string; workspaceId: string }
 }

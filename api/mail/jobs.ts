@@ -1,5 +1,5 @@
 import { issueAccountToken } from '#api/auth/account-tokens.ts'
-import { accountMail, twoFactorResetMail } from '#api/auth/mails.ts'
+import { accountMail, twoFactorResetMail, webhookDisabledMail } from '#api/auth/mails.ts'
 import { type DB } from '#api/db/database.ts'
 import { addJob, type JobConfig, type JobPayloads } from '#api/jobs/queue.ts'
 import { invitationMail } from '#api/workspaces/invitation-mail.ts'
@@ -11,7 +11,9 @@ export type MailJob = JobPayloads['send-mail']
 
 /** One pending mail per subject: asking again while one waits (SMTP down) retries it now instead of queueing a second one. */
 export function mailJobKey(job: MailJob): string {
-	return job.kind === 'invitation' ? `mail:invitation:${job.invitationId}` : `mail:${job.kind}:${job.userId}`
+	if (job.kind === 'invitation') return `mail:invitation:${job.invitationId}`
+	if (job.kind === 'webhookDisabled') return `mail:webhookDisabled:${job.subscriptionId}:${job.userId}`
+	return `mail:${job.kind}:${job.userId}`
 }
 
 /** Queues a mail; given a transaction, inside it (the mail goes only if the change that calls for it is committed). */
@@ -50,6 +52,29 @@ export async function sendMail(db: DB, mailer: Mailer, config: Pick<JobConfig, '
 		])
 		const from = { actor: actor?.name ?? '—', workspace: workspace?.name ?? '—' }
 		await mailer.send(twoFactorResetMail({ to: user.email, name: user.name, locale: user.locale, publicUrl: config.PUBLIC_URL, ...from }))
+		return
+	}
+	if (job.kind === 'webhookDisabled') {
+		const subscription = await db
+			.selectFrom('webhookSubscriptions')
+			.innerJoin('workspaces', 'workspaces.id', 'webhookSubscriptions.workspaceId')
+			.innerJoin('members', (join) => join.onRef('members.workspaceId', '=', 'webhookSubscriptions.workspaceId').on('members.userId', '=', user.id))
+			.select(['webhookSubscriptions.id', 'webhookSubscriptions.url', 'webhookSubscriptions.enabled', 'workspaces.name as workspace'])
+			.where('webhookSubscriptions.id', '=', job.subscriptionId)
+			.executeTakeFirst()
+		// Turned on again meanwhile, deleted, or the reader is no longer a member: nothing to say.
+		if (!subscription || subscription.enabled) return
+		await mailer.send(
+			webhookDisabledMail({
+				to: user.email,
+				name: user.name,
+				locale: user.locale,
+				publicUrl: config.PUBLIC_URL,
+				url: subscription.url,
+				workspace: subscription.workspace,
+				subscriptionId: subscription.id,
+			}),
+		)
 		return
 	}
 	// Issued as the mail is written: its link lives its full life from now, and a retry's link replaces the failed one's.

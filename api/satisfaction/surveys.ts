@@ -2,9 +2,10 @@ import { sql } from 'kysely'
 import { providerFor } from '#api/channels/providers/index.ts'
 import { type OutgoingChoices, type TappedChoice } from '#api/channels/providers/provider.ts'
 import { type DB } from '#api/db/database.ts'
-import { type Activity, type Channel, type ChannelKind, type Conversation, type Message, type SatisfactionSurvey } from '#api/db/schema.ts'
+import { type Channel, type ChannelKind, type Conversation, type Message, type SatisfactionSurvey } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { messageEvent, type InboxEvent } from '#api/conversations/events.ts'
+import { addActivity, insertText } from '#api/conversations/thread-lines.ts'
 import { defaultLocale, isLocale } from '#locales/languages.ts'
 
 /** Days a survey waits for its rating (and a rating for its comment). */
@@ -113,7 +114,7 @@ export async function surveyOnStatusChange(trx: DB, conversation: Conversation):
 		const t = await customerTranslator(channel.defaultLocale)
 		const listed = await asksWithChoices(trx, channel.kind, conversation.id)
 		const body = t(listed ? 'inbox:satisfaction.listQuestion' : 'inbox:satisfaction.question')
-		question = await threadMessage(trx, conversation, { kind: 'text', body, status: 'pending' })
+		question = await insertText(trx, conversation, { direction: 'outgoing', body, externalId: null, status: 'pending' })
 		await addJob(trx, 'send-message', { messageId: String(question.id) })
 		events.push(messageEvent('message.created', conversation, question))
 	}
@@ -129,7 +130,7 @@ export async function surveyOnStatusChange(trx: DB, conversation: Conversation):
 			questionMessageId: question ? String(question.id) : null,
 		})
 		.execute()
-	const asked = await activityLine(trx, conversation, { key: 'activity.satisfactionAsked', values: {} })
+	const asked = await addActivity(trx, conversation, { key: 'activity.satisfactionAsked', values: {} })
 	events.push(messageEvent('message.created', conversation, asked))
 	// Closed and asked again at once (resolved twice): one event says both.
 	if (channel.kind === 'link' && !closed) events.push(surveyChanged(conversation))
@@ -184,31 +185,18 @@ export async function surveyAnswerOf(
 }
 
 /** Records a rating or a comment on its survey, with its line in the thread. */
-export async function recordAnswer(trx: DB, conversation: Thread, answer: SurveyAnswer): Promise<Message> {
+export async function recordAnswer(trx: DB, conversation: Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>, answer: SurveyAnswer): Promise<Message> {
 	if ('rating' in answer) {
 		await trx
 			.updateTable('satisfactionSurveys')
 			.set({ status: 'rated', rating: answer.rating, answeredAt: sql<Date>`now()` })
 			.where('id', '=', answer.survey.id)
 			.execute()
-		return activityLine(trx, conversation, { key: 'activity.satisfactionRated', values: { rating: String(answer.rating) } })
+		return addActivity(trx, conversation, { key: 'activity.satisfactionRated', values: { rating: String(answer.rating) } })
 	}
 	await trx.updateTable('satisfactionSurveys').set({ status: 'commented', comment: answer.comment }).where('id', '=', answer.survey.id).execute()
-	return activityLine(trx, conversation, { key: 'activity.satisfactionCommented', values: { comment: answer.comment } })
+	return addActivity(trx, conversation, { key: 'activity.satisfactionCommented', values: { comment: answer.comment } })
 }
-
-type Thread = Pick<Conversation, 'id' | 'workspaceId' | 'channelId'>
-
-/** A message the business adds to the thread (as inbound.ts's `insertText` and `addActivity`, which import this module). */
-function threadMessage(trx: DB, conversation: Thread, values: { kind: 'text' | 'activity'; body?: string; status?: 'pending'; activity?: Activity }) {
-	return trx
-		.insertInto('messages')
-		.values({ workspaceId: conversation.workspaceId, conversationId: conversation.id, channelId: conversation.channelId, direction: 'outgoing', ...values })
-		.returningAll()
-		.executeTakeFirstOrThrow()
-}
-
-const activityLine = (trx: DB, conversation: Thread, activity: Activity) => threadMessage(trx, conversation, { kind: 'activity', activity })
 
 /**
  * A chat-link visitor's answer to the survey of their conversation, rating and comment at once.

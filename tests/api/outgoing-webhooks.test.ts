@@ -1,0 +1,316 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { webhookEventTypes, type WebhookEventType } from '#common/webhooks.ts'
+import { jobHandlers } from '#api/jobs/handlers.ts'
+import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
+import { sendOnce } from '#api/outgoing-webhooks/delivery.ts'
+import { createSubscription } from '#api/outgoing-webhooks/subscriptions.ts'
+import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
+import { waitForMail } from './auth-support.ts'
+import { until } from './channels-fixtures.ts'
+import { createLinkChannel, customerWrites } from './conversations-fixtures.ts'
+import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
+
+const db = () => testDb()
+const quiet = { info: () => {}, debug: () => {}, error: () => {} }
+
+let receiver: WebhookReceiver
+let api: TestApi
+let runner: JobRunner
+
+beforeAll(async () => {
+	receiver = await startWebhookReceiver()
+	api = await startApi({ WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOUND_CA_FILE: receiverCertificatePath })
+	runner = await startJobRunner({
+		db: db(),
+		databaseUrl: inject('databaseUrl'),
+		handlers: { 'fan-out-webhooks': jobHandlers['fan-out-webhooks'], 'deliver-webhooks': jobHandlers['deliver-webhooks'] },
+		log: quiet,
+		config: api.config,
+		pollInterval: 100,
+	})
+})
+afterAll(async () => {
+	await runner?.stop()
+	await api?.close()
+	await receiver?.close()
+})
+
+let names = 0
+/** A workspace with an owner, a chat link, and a subscription to `events` at a fresh path of the receiver. */
+async function subscribed(events: readonly WebhookEventType[] = webhookEventTypes, options: { channelId?: (channelId: string) => string } = {}) {
+	const workspace = await createWorkspace('Hooked')
+	const owner = await createUser({ workspaceId: workspace.id, role: 'owner' })
+	const channel = await createLinkChannel(workspace.id)
+	const name = `hook-${++names}`
+	const { subscription, secret } = await db()
+		.transaction()
+		.execute((trx) =>
+			createSubscription(trx, {
+				workspaceId: workspace.id,
+				channelId: options.channelId ? channel.id : null,
+				url: receiver.endpoint(name),
+				events,
+				createdBy: owner.user.id,
+				encryptionKey: api.config.ENCRYPTION_KEY,
+			}),
+		)
+	receiver.trust(name, secret)
+	return { workspace, owner, channel, name, subscription, secret }
+}
+
+/** Once `count` deliveries of the subscription have their outcome written (the receiver has a request a moment before). */
+const settled = (subscriptionId: string, count: number) =>
+	until(async () => {
+		const deliveries = await deliveriesOf(subscriptionId)
+		return deliveries.length >= count && deliveries.every((delivery) => delivery.status !== 'pending') && deliveries
+	})
+
+const typesTo = (name: string) => receiver.to(name).map((request) => request.event?.type)
+const deliveriesOf = (subscriptionId: string) =>
+	db().selectFrom('webhookDeliveries').selectAll().where('subscriptionId', '=', subscriptionId).orderBy('id').execute()
+
+describe('core: triggers, fan-out, signed delivery', () => {
+	test('a customer message: conversation.created then message.created, each signed as Standard Webhooks says and verified by its library', async () => {
+		const { workspace, channel, name, secret } = await subscribed()
+		expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
+		const received = await customerWrites(channel, 'visitor-1', 'Hello there')
+		await until(async () => receiver.to(name).length >= 3)
+		const created = receiver.to(name).find((request) => request.event?.type === 'conversation.created')
+		const message = receiver.to(name).find((request) => request.event?.type === 'message.created')
+		expect(typesTo(name)).toContain('contact.created')
+		expect([created?.verified, message?.verified]).toEqual([true, true])
+		expect(created?.event?.type).toBe('conversation.created')
+		expect(created?.event?.data).toMatchObject({ workspaceId: workspace.id, conversation: { id: received.conversation.id, channel: { id: channel.id } } })
+		expect(message?.event).toMatchObject({
+			type: 'message.created',
+			data: { workspaceId: workspace.id, message: { body: 'Hello there', direction: 'incoming' } },
+		})
+		expect(message?.headers['webhook-id']).toMatch(/^msg_/)
+		expect(Math.abs(Number(message?.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60)
+		expect(message?.headers['webhook-signature']).toMatch(/^v1,/)
+		expect(Date.parse(message!.event!.timestamp)).not.toBeNaN()
+		expect(await db().selectFrom('webhookEvents').select('id').where('workspaceId', '=', workspace.id).execute()).toEqual([])
+	})
+
+	test('a workspace without a subscription writes nothing to the outbox', async () => {
+		const workspace = await createWorkspace('Quiet')
+		const channel = await createLinkChannel(workspace.id)
+		await customerWrites(channel, 'visitor-q', 'Hi')
+		expect(await db().selectFrom('webhookEvents').select('id').where('workspaceId', '=', workspace.id).execute()).toEqual([])
+	})
+
+	test('every event type reaches a subscription that asked for it, and nothing it did not ask for', async () => {
+		const { workspace, owner, channel, name, subscription } = await subscribed()
+		const only = await subscribed(['contact.deleted'])
+		const { conversation, message } = await customerWrites(channel, 'visitor-2', 'Hi')
+		await until(async () => receiver.to(name).length >= 3)
+		const agent = await createUser({ workspaceId: workspace.id, role: 'agent', name: 'Agent Ada' })
+		await db().updateTable('conversations').set({ status: 'resolved' }).where('id', '=', conversation.id).execute()
+		await db().updateTable('conversations').set({ assigneeId: agent.user.id }).where('id', '=', conversation.id).execute()
+		await db().updateTable('messages').set({ status: 'read' }).where('id', '=', message.id).execute()
+		const contact = await db()
+			.insertInto('contacts')
+			.values({ workspaceId: workspace.id, name: 'Carla', avatarColor: '#336699' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await db().updateTable('contacts').set({ company: 'Acme' }).where('id', '=', contact.id).execute()
+		// Its last activity is not something the API shows as a change.
+		await db().updateTable('contacts').set({ lastActivityAt: new Date() }).where('id', '=', contact.id).execute()
+		// Shaped when fanned out: a contact already gone by then is told of by its deletion alone.
+		await until(async () => typesTo(name).includes('contact.updated'))
+		await db().deleteFrom('contacts').where('id', '=', contact.id).execute()
+		const campaign = await db()
+			.insertInto('campaigns')
+			.values({ workspaceId: workspace.id, channelId: channel.id, name: 'Spring', body: 'Hi', createdBy: owner.user.id, status: 'running' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await db().updateTable('campaigns').set({ status: 'completed' }).where('id', '=', campaign.id).execute()
+		const survey = await db()
+			.insertInto('satisfactionSurveys')
+			.values({ workspaceId: workspace.id, conversationId: conversation.id, channelId: channel.id, contactId: conversation.contactId })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await db().updateTable('satisfactionSurveys').set({ rating: 5, status: 'rated', answeredAt: new Date() }).where('id', '=', survey.id).execute()
+
+		const expected = [
+			'conversation.created',
+			'message.created',
+			'conversation.updated',
+			'conversation.status_changed',
+			'conversation.updated',
+			'conversation.assigned',
+			'message.updated',
+			'contact.created',
+			'contact.updated',
+			'contact.deleted',
+			'campaign.completed',
+			'csat.rated',
+		]
+		expected.splice(1, 0, 'contact.created')
+		await until(async () => receiver.to(name).length >= expected.length).catch(async () => {
+			throw new Error(`got ${JSON.stringify(typesTo(name))}, ${JSON.stringify(await deliveriesOf(subscription.id))}`)
+		})
+		// Each conversation's (contact's, campaign's) events in order; the keys among themselves in any.
+		const got = typesTo(name)
+		expect([...got].sort()).toEqual([...expected].sort())
+		expect(got.filter((type) => type?.startsWith('contact.')).slice(-3)).toEqual(['contact.created', 'contact.updated', 'contact.deleted'])
+		expect(new Set(webhookEventTypes)).toEqual(new Set(got))
+		expect(receiver.to(name).every((request) => request.verified)).toBe(true)
+		const events = receiver.to(name).map((request) => request.event!)
+		expect(events.find((event) => event.type === 'conversation.status_changed')?.data).toMatchObject({
+			conversation: { status: 'resolved' },
+			previousStatus: 'open',
+		})
+		expect(events.find((event) => event.type === 'conversation.assigned')?.data).toMatchObject({
+			conversation: { assignee: { id: agent.user.id, name: 'Agent Ada' } },
+		})
+		expect(events.find((event) => event.type === 'contact.deleted')?.data).toMatchObject({ contact: { id: contact.id, name: 'Carla', company: 'Acme' } })
+		expect(events.find((event) => event.type === 'campaign.completed')?.data).toMatchObject({ campaign: { id: campaign.id, status: 'completed' } })
+		expect(events.find((event) => event.type === 'csat.rated')?.data).toMatchObject({
+			survey: { id: survey.id, rating: 5 },
+			conversation: { id: conversation.id },
+		})
+		await until(async () => receiver.to(only.name).length >= 0 && (await deliveriesOf(subscription.id)).every((delivery) => delivery.status === 'delivered'))
+		expect(typesTo(only.name)).toEqual([])
+	})
+
+	test('a failing receiver holds a conversation’s later events back until it recovers, then they arrive in order; the log keeps each answer', async () => {
+		const { channel, name, subscription } = await subscribed(['message.created'])
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 503, body: { error: 'down for a moment' } }, 1)
+		const first = await customerWrites(channel, 'visitor-3', 'one')
+		await customerWrites(channel, 'visitor-3', 'two')
+		await customerWrites(channel, 'visitor-3', 'three')
+		await until(async () => receiver.to(name).length >= 1)
+		// The first try failed: the next two wait for its retry, 5 s later.
+		await new Promise((resolve) => setTimeout(resolve, 1000))
+		expect(receiver.to(name)).toHaveLength(1)
+		const waiting = await deliveriesOf(subscription.id)
+		expect(waiting[0]).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 503, responseBody: '{"error":"down for a moment"}' })
+		expect(waiting[0]!.nextAttemptAt!.getTime() - waiting[0]!.lastAttemptAt!.getTime()).toBeGreaterThanOrEqual(4_000)
+		expect(
+			(await db().selectFrom('webhookSubscriptions').select('failingSince').where('id', '=', subscription.id).executeTakeFirstOrThrow()).failingSince,
+		).not.toBeNull()
+		await until(async () => receiver.to(name).length >= 4)
+		const bodies = receiver.to(name).map((request) => (request.event?.data.message as { body: string } | undefined)?.body)
+		expect(bodies).toEqual(['one', 'one', 'two', 'three'])
+		expect(receiver.to(name).map((request) => request.verified)).toEqual([true, true, true, true])
+		// The same webhook-id and body on the retry.
+		expect(receiver.to(name)[1]!.headers['webhook-id']).toBe(receiver.to(name)[0]!.headers['webhook-id'])
+		expect(receiver.to(name)[1]!.rawBody).toBe(receiver.to(name)[0]!.rawBody)
+		expect(first.conversation.id).toBe(waiting[0]!.orderingKey)
+		const done = await settled(subscription.id, 3)
+		expect(done.map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+			['delivered', 2],
+			['delivered', 1],
+			['delivered', 1],
+		])
+		expect(
+			(await db().selectFrom('webhookSubscriptions').select('failingSince').where('id', '=', subscription.id).executeTakeFirstOrThrow()).failingSince,
+		).toBeNull()
+	}, 30_000)
+
+	test('429 with Retry-After waits as asked; 400 is not retried and lets the next event go', async () => {
+		const { channel, name, subscription } = await subscribed(['message.created'])
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 429, body: { error: 'slow down' }, headers: { 'Retry-After': '2' } }, 1)
+		await customerWrites(channel, 'visitor-4', 'throttled')
+		const [throttled] = await settled(subscription.id, 1)
+		expect(throttled).toMatchObject({ status: 'delivered', attempts: 2 })
+		const [first, second] = receiver.to(name)
+		expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id'])
+
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 400, body: { error: 'no thanks' } }, 1)
+		await customerWrites(channel, 'visitor-4', 'refused')
+		await customerWrites(channel, 'visitor-4', 'after')
+		const after = await settled(subscription.id, 3)
+		expect(after.map((delivery) => [delivery.status, delivery.attempts, delivery.responseStatus])).toEqual([
+			['delivered', 2, 204],
+			['failed', 1, 400],
+			['delivered', 1, 204],
+		])
+	}, 30_000)
+
+	test('a redirect is an answer, not followed', async () => {
+		const { channel, name, subscription } = await subscribed(['message.created'])
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 302, body: null, headers: { Location: receiver.endpoint(`${name}-elsewhere`) } }, 1)
+		await customerWrites(channel, 'visitor-5', 'moved?')
+		await until(async () => (await deliveriesOf(subscription.id))[0]?.status === 'failed')
+		expect((await deliveriesOf(subscription.id))[0]).toMatchObject({ responseStatus: 302, attempts: 1 })
+		expect(receiver.to(`${name}-elsewhere`)).toEqual([])
+	})
+
+	test('loopback and private addresses are refused without WEBHOOK_ALLOW_PRIVATE, and not retried', async () => {
+		const delivery = { webhookId: 'msg_test', payload: '{}' }
+		const strict = { ENCRYPTION_KEY: api.config.ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE: false, outboundCa: api.config.outboundCa }
+		for (const url of [receiver.endpoint('strict'), 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest']) {
+			expect(await sendOnce(strict, url, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', delivery)).toMatchObject({ delivered: false, retry: false, status: null })
+		}
+		expect(await sendOnce(strict, 'http://example.com/hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', delivery)).toMatchObject({
+			delivered: false,
+			retry: false,
+		})
+		expect(receiver.to('strict')).toEqual([])
+	})
+
+	test('a subscription failing for a day is turned off at its next failed try, and its owners and admins are mailed', async () => {
+		const { workspace, owner, channel, name, subscription } = await subscribed(['message.created'])
+		const admin = await createUser({ workspaceId: workspace.id, role: 'admin' })
+		const agent = await createUser({ workspaceId: workspace.id, role: 'agent' })
+		await db()
+			.updateTable('webhookSubscriptions')
+			.set({ failingSince: sql<Date>`now() - interval '25 hours'` })
+			.where('id', '=', subscription.id)
+			.execute()
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 500, body: { error: 'broken' } }, 1)
+		await customerWrites(channel, 'visitor-6', 'anyone?')
+		await until(
+			async () =>
+				(await db().selectFrom('webhookSubscriptions').select('enabled').where('id', '=', subscription.id).executeTakeFirstOrThrow()).enabled === false,
+		)
+		const off = await db().selectFrom('webhookSubscriptions').selectAll().where('id', '=', subscription.id).executeTakeFirstOrThrow()
+		expect(off.disabledAt).not.toBeNull()
+		for (const manager of [owner, admin]) {
+			const mail = await waitForMail(api, manager.user.email)
+			expect(mail.subject).toBe('A webhook of Hooked was turned off')
+			expect(mail.text).toContain(`/en-us/dashboard/settings/integrations/webhooks/${subscription.id}`)
+		}
+		expect((await api.outbox()).some((mail) => mail.to === agent.user.email)).toBe(false)
+		// Nothing more is sent while it is off; the delivery waits for it to be turned on.
+		await customerWrites(channel, 'visitor-6', 'still there?')
+		await new Promise((resolve) => setTimeout(resolve, 500))
+		expect(receiver.to(name)).toHaveLength(1)
+	}, 30_000)
+
+	test('an API channel’s own subscription hears only its conversations’ replies (no notes, no customer messages), and sets their delivery status', async () => {
+		const { workspace, channel, name, subscription } = await subscribed(['message.created', 'conversation.status_changed'], { channelId: (id) => id })
+		const other = await createLinkChannel(workspace.id, 'Other')
+		const { conversation } = await customerWrites(channel, 'visitor-7', 'from the customer')
+		await customerWrites(other, 'visitor-8', 'elsewhere')
+		const write = (kind: 'text' | 'note', body: string) =>
+			db()
+				.insertInto('messages')
+				.values({
+					workspaceId: workspace.id,
+					conversationId: conversation.id,
+					channelId: channel.id,
+					direction: 'outgoing',
+					kind,
+					body,
+					status: kind === 'text' ? 'pending' : null,
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
+		await write('note', 'internal')
+		const reply = await write('text', 'Hello from the team')
+		await until(async () => receiver.to(name).length >= 1)
+		await until(async () => (await db().selectFrom('messages').select('status').where('id', '=', reply.id).executeTakeFirstOrThrow()).status === 'sent')
+		expect(typesTo(name)).toEqual(['message.created'])
+		expect(receiver.to(name)[0]!.event!.data).toMatchObject({ message: { id: String(reply.id), body: 'Hello from the team', direction: 'outgoing' } })
+
+		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 410, body: { error: 'gone' } }, 1)
+		const refused = await write('text', 'Are you there?')
+		await until(async () => (await db().selectFrom('messages').select('status').where('id', '=', refused.id).executeTakeFirstOrThrow()).status === 'failed')
+		expect(await db().selectFrom('messages').select('error').where('id', '=', refused.id).executeTakeFirstOrThrow()).toEqual({ error: 'HTTP 410' })
+		expect((await deliveriesOf(subscription.id)).every((delivery) => delivery.eventType === 'message.created')).toBe(true)
+	})
+})
