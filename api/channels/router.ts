@@ -5,7 +5,9 @@ import { autoRepliesOf, type AutoReplies } from '#common/auto-replies.ts'
 import { type BusinessHours } from '#common/business-hours.ts'
 import { type ApiContext } from '#api/context.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#api/db/errors.ts'
+import { type DB } from '#api/db/database.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
+import { createSubscription, setSubscriptionUrl } from '#api/outgoing-webhooks/subscriptions.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -65,6 +67,9 @@ function teamUnknown(req: Request) {
 }
 
 const channelTeamConstraint = 'channels_team_fk'
+
+/** What an API channel's callback is told of: the team's replies (never notes nor activity lines), and its conversations' status and assignee. */
+const apiChannelEvents = ['message.created', 'conversation.status_changed', 'conversation.assigned'] as const
 
 const callbackRefusals: Record<OutboundRefusal, string> = {
 	scheme: 'channels:api.errors.callbackScheme',
@@ -234,6 +239,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 						.where('id', '=', channelId)
 						.returning(publicChannelColumns)
 						.executeTakeFirst()
+					if (row && callbackUrl !== undefined) await moveCallback(trx, row.id, callbackUrl)
 					// Which fields changed, never what they became.
 					const fields = Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]))
 					if (row && fields.length > 0)
@@ -410,11 +416,31 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 					})
 					.returning(publicChannelColumns)
 					.executeTakeFirstOrThrow()
+				// Its replies go out as the webhooks of a subscription of its own, made with it: its secret signs them.
+				const { secret } = await createSubscription(trx, {
+					workspaceId,
+					channelId: row.id,
+					url: body.settings.callbackUrl,
+					events: apiChannelEvents,
+					createdBy: req.user.id,
+					encryptionKey: config.ENCRYPTION_KEY,
+				})
 				await recordAudit(trx, workspaceId, req.user, 'channel.created', { channel: row.name, channelId: row.id, channelKind: 'api' })
-				return row
+				return { row, secret }
 			})
 			.catch(taken(req, undefined))
-		return channelJson(created)
+		return { ...channelJson(created.row), secret: created.secret }
+	}
+
+	/**
+	 * Points an API channel's subscription at its new callback URL; saving it also turns the
+	 * subscription back on after it was switched off for failing a day (its page is the only place to).
+	 */
+	async function moveCallback(trx: DB, channelId: string, url: string) {
+		const subscription = await trx.selectFrom('webhookSubscriptions').select('id').where('channelId', '=', channelId).executeTakeFirst()
+		if (!subscription) return
+		await setSubscriptionUrl(trx, subscription.id, url)
+		await trx.updateTable('webhookSubscriptions').set({ enabled: true, failingSince: null, disabledAt: null }).where('id', '=', subscription.id).execute()
 	}
 
 	/** A channel of the workspace with its (still sealed) credentials and webhook secret: for the provider's calls, never for an answer. */

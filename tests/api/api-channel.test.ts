@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { deliverMessage } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { type JobRunner, startJobRunner } from '#api/jobs/queue.ts'
+import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
 import { until } from './channels-fixtures.ts'
 import { recordingRealtime } from './conversations-fixtures.ts'
 import { closeTestDb, startApi, testDb, type TestApi } from './harness.ts'
@@ -13,9 +14,11 @@ import { createTeam, type Team } from './workspaces-fixtures.ts'
  * of the team's replies through `…/messages/:messageId/status`.
  */
 let api: TestApi
+let receiver: WebhookReceiver
 let jobs: JobRunner
 let team: Team
 let channelId: string
+let shopSecret: string
 const callbackUrl = 'https://127.0.0.1:9/crm-replies'
 
 const channelsPath = (rest = '') => `/v1/workspaces/${team.workspace.id}/channels${rest}`
@@ -23,7 +26,8 @@ const inbound = (body: unknown, auth: Record<string, string> = team.admin.auth, 
 	api.request('POST', channelsPath(`/${id}/messages`), { body, headers: auth })
 
 beforeAll(async () => {
-	api = await startApi({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { mail: false })
+	receiver = await startWebhookReceiver()
+	api = await startApi({ WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOUND_CA_FILE: receiverCertificatePath }, { mail: false })
 	// The rules, the assignment and the sends are jobs, as in production.
 	jobs = await startJobRunner({
 		db: testDb(),
@@ -36,16 +40,22 @@ beforeAll(async () => {
 	})
 	team = await createTeam('API channel')
 	const created = await api.request('POST', channelsPath(), {
-		body: { kind: 'api', name: 'Shop chat', settings: { callbackUrl } },
+		body: { kind: 'api', name: 'Shop chat', settings: { callbackUrl: receiver.endpoint('shop') } },
 		headers: team.admin.auth,
 	})
 	expect(created.status, JSON.stringify(created.body)).toBe(201)
-	expect(created.body).toMatchObject({ kind: 'api', name: 'Shop chat', settings: { callbackUrl }, status: 'active' })
-	channelId = (created.body as { id: string }).id
+	expect(created.body).toMatchObject({ kind: 'api', name: 'Shop chat', settings: { callbackUrl: receiver.endpoint('shop') }, status: 'active' })
+	const { id, secret } = created.body as { id: string; secret: string }
+	// Shown once, in the creation's answer: the receiver verifies every delivery with it.
+	expect(secret).toMatch(/^whsec_/)
+	receiver.trust('shop', secret)
+	shopSecret = secret
+	channelId = id
 })
 afterAll(async () => {
 	await jobs.stop()
 	await api.close()
+	await receiver.close()
 	await closeTestDb()
 })
 
@@ -64,7 +74,8 @@ describe('an API channel', () => {
 		expect((await create({ settings: { callbackUrl }, credentials: { botToken: 'x' } })).status).toBe(400)
 
 		const read = await api.request('GET', channelsPath(`/${channelId}`), { headers: team.agent.auth })
-		expect(read.body).toMatchObject({ kind: 'api', settings: { callbackUrl }, webhook: null })
+		expect(read.body).toMatchObject({ kind: 'api', settings: { callbackUrl: receiver.endpoint('shop') }, webhook: null })
+		expect(read.body).not.toHaveProperty('secret')
 		const audit = await testDb()
 			.selectFrom('auditEvents')
 			.select(['kind', 'values'])
@@ -81,7 +92,7 @@ describe('an API channel', () => {
 		expect(moved.body).toMatchObject({ settings: { callbackUrl: 'https://127.0.0.1:9/elsewhere' } })
 		expect((await patch({ settings: { callbackUrl: 'ftp://127.0.0.1/x' } })).status).toBe(422)
 		expect((await patch({ settings: { greeting: 'Hi' } })).status).toBe(400)
-		expect((await patch({ settings: { callbackUrl } })).status).toBe(200)
+		expect((await patch({ settings: { callbackUrl: receiver.endpoint('shop') } })).status).toBe(200)
 	})
 
 	test('takes a customer’s message: a new contact by their external id, a numbered conversation, once per external id', async () => {
@@ -228,10 +239,10 @@ describe('an API channel', () => {
 			.where('direction', '=', 'outgoing')
 			.where('kind', '=', 'text')
 			.executeTakeFirstOrThrow()
-		expect(reply).toMatchObject({ body: greeting.text, status: 'pending' })
-		// The send-message job asks no provider: the channel's webhook subscription delivers it and sets its status.
-		await deliverMessage(testDb(), recordingRealtime(), api.config, String(reply.id))
-		expect(await testDb().selectFrom('messages').select('status').where('id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({ status: 'pending' })
+		expect(reply).toMatchObject({ body: greeting.text })
+		// Sent through the channel's callback, which took it: sent.
+		await until(async () => receiver.to('shop').some((request) => (request.event?.data.message as { id?: string } | undefined)?.id === String(reply.id)))
+		await until(async () => (await testDb().selectFrom('messages').select('status').where('id', '=', reply.id).executeTakeFirstOrThrow()).status === 'sent')
 
 		// Resolved: the survey's question goes out as a reply; the customer's digit rates it.
 		const resolved = await api.request('PATCH', `/v1/workspaces/${team.workspace.id}/conversations/${conversationNumber}`, {
@@ -248,6 +259,43 @@ describe('an API channel', () => {
 		expect(survey).toMatchObject({ rating: 5 })
 		const after = await testDb().selectFrom('conversations').select('status').where('id', '=', conversationId).executeTakeFirstOrThrow()
 		expect(after.status).toBe('resolved')
+	})
+
+	test('its send-message job asks no provider: the reply stays pending for its webhook delivery', async () => {
+		// A channel of another workspace without a subscription: nothing but the job would touch its reply.
+		const channel = await testDb()
+			.insertInto('channels')
+			.values({ workspaceId: team.elsewhere.id, kind: 'api', name: 'Quiet', settings: { callbackUrl } })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const contact = await testDb()
+			.insertInto('contacts')
+			.values({ workspaceId: team.elsewhere.id, name: 'Quiet customer', avatarColor: '#123456' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const conversation = await testDb()
+			.insertInto('conversations')
+			.values({ workspaceId: team.elsewhere.id, number: 1, contactId: contact.id, channelId: channel.id })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const reply = await testDb()
+			.insertInto('messages')
+			.values({
+				workspaceId: team.elsewhere.id,
+				conversationId: conversation.id,
+				channelId: channel.id,
+				direction: 'outgoing',
+				kind: 'text',
+				body: 'Hi',
+				status: 'pending',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await deliverMessage(testDb(), recordingRealtime(), api.config, String(reply.id))
+		expect(await testDb().selectFrom('messages').select(['status', 'error']).where('id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({
+			status: 'pending',
+			error: null,
+		})
 	})
 
 	test('is told what became of a reply: delivered, read, failed with why; never backwards, only its own replies', async () => {
@@ -276,5 +324,53 @@ describe('an API channel', () => {
 		expect((await report('999999999', { status: 'read' })).status).toBe(404)
 		expect((await report('abc', { status: 'read' })).status).toBe(404)
 		expect((await report(replyId, { status: 'read' }, team.outsider.auth)).status).toBe(404)
+	})
+
+	test('both ways: the team’s replies reach the callback signed (never a note), status changes and assignment too; the callback moves with the channel', async () => {
+		const written = await inbound({ contact: { externalId: 'shop-customer-both-ways', name: 'Yasmine' }, text: 'Is my order shipped?' })
+		const { conversationNumber } = written.body as { conversationNumber: number }
+		const path = `/v1/workspaces/${team.workspace.id}/conversations/${conversationNumber}`
+		const post = (kind: 'text' | 'note', body: string) => api.request('POST', `${path}/messages`, { body: { kind, body }, headers: team.agent.auth })
+		expect((await post('note', 'Check the warehouse first')).status).toBe(201)
+		const reply = await post('text', 'Yes, it left this morning.')
+		const replyId = (reply.body as { id: string }).id
+
+		const messageOf = (request: { event: { data: Record<string, unknown> } | null }) => request.event?.data.message as { id: string; body: string } | undefined
+		const delivered = await until(async () => receiver.to('shop').find((request) => messageOf(request)?.id === replyId))
+		expect(delivered.verified).toBe(true)
+		expect(delivered.headers['webhook-id']).toBeTruthy()
+		expect(delivered.event!.data).toMatchObject({
+			workspaceId: team.workspace.id,
+			message: { id: replyId, body: 'Yes, it left this morning.', direction: 'outgoing' },
+		})
+		// Taken by the callback (2xx): the reply is sent; the integration then says the customer read it.
+		await until(async () => (await testDb().selectFrom('messages').select('status').where('id', '=', replyId).executeTakeFirstOrThrow()).status === 'sent')
+		const read = await api.request('POST', channelsPath(`/${channelId}/messages/${replyId}/status`), { body: { status: 'read' }, headers: team.admin.auth })
+		expect(read.body).toMatchObject({ status: 'read' })
+
+		expect((await api.request('PATCH', path, { body: { assigneeId: team.agent.user.id }, headers: team.agent.auth })).status).toBe(200)
+		expect((await api.request('PATCH', path, { body: { status: 'resolved' }, headers: team.agent.auth })).status).toBe(200)
+		await until(async () => receiver.to('shop').some((request) => request.event?.type === 'conversation.status_changed'))
+		await until(async () => receiver.to('shop').some((request) => request.event?.type === 'conversation.assigned'))
+		const bodies = receiver
+			.to('shop')
+			.filter((request) => request.event?.type === 'message.created')
+			.map((request) => messageOf(request)!.body)
+		// Neither the note nor the customer's own message went out.
+		expect(bodies).not.toContain('Check the warehouse first')
+		expect(bodies).not.toContain('Is my order shipped?')
+		expect(receiver.to('shop').every((request) => request.verified)).toBe(true)
+
+		// A new callback URL: the next reply goes there, signed with the same secret.
+		const moved = await api.request('PATCH', channelsPath(`/${channelId}`), {
+			body: { settings: { callbackUrl: receiver.endpoint('shop-moved') } },
+			headers: team.owner.auth,
+		})
+		expect(moved.status).toBe(200)
+		receiver.trust('shop-moved', shopSecret)
+		await inbound({ contact: { externalId: 'shop-customer-both-ways' }, text: 'Thanks!' })
+		const again = await post('text', 'You are welcome.')
+		const arrived = await until(async () => receiver.to('shop-moved').find((request) => messageOf(request)?.id === (again.body as { id: string }).id))
+		expect(arrived.verified).toBe(true)
 	})
 })
