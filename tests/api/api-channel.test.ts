@@ -3,6 +3,7 @@ import { deliverMessage } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { type JobRunner, startJobRunner } from '#api/jobs/queue.ts'
 import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
+import { campaignAction, createCampaign } from './campaigns-fixtures.ts'
 import { until } from './channels-fixtures.ts'
 import { recordingRealtime } from './conversations-fixtures.ts'
 import { closeTestDb, startApi, testDb, type TestApi } from './harness.ts'
@@ -372,5 +373,42 @@ describe('an API channel', () => {
 		const again = await post('text', 'You are welcome.')
 		const arrived = await until(async () => receiver.to('shop-moved').find((request) => messageOf(request)?.id === (again.body as { id: string }).id))
 		expect(arrived.verified).toBe(true)
+	})
+
+	test('a campaign on it reaches each recipient through the callback, and is completed', async () => {
+		const label = await api.request('POST', `/v1/workspaces/${team.workspace.id}/labels`, {
+			body: { title: 'shop-campaign', color: '#225588' },
+			headers: team.owner.auth,
+		})
+		const written = await inbound({ contact: { externalId: 'shop-campaign-1', name: 'Sara' }, text: 'Hello' })
+		const { conversationId } = written.body as { conversationId: string }
+		const { contactId } = await testDb().selectFrom('conversations').select('contactId').where('id', '=', conversationId).executeTakeFirstOrThrow()
+		await testDb()
+			.insertInto('contactLabels')
+			.values({ workspaceId: team.workspace.id, contactId, labelId: (label.body as { id: string }).id })
+			.execute()
+		const campaign = await createCampaign(api, team.admin.auth, team.workspace.id, {
+			name: 'Shop sale',
+			channelId,
+			labelsIn: [(label.body as { id: string }).id],
+			body: 'Sale today, {{name}}!',
+		})
+		await campaignAction(api, team.admin.auth, team.workspace.id, campaign.id, 'start')
+		const arrived = await until(async () =>
+			// Wherever the callback is now (an earlier test moves it).
+			[...receiver.to('shop'), ...receiver.to('shop-moved')].find(
+				(request) => (request.event?.data.message as { body?: string } | undefined)?.body === 'Sale today, Sara!',
+			),
+		)
+		expect(arrived.verified).toBe(true)
+		await until(
+			async () => (await testDb().selectFrom('campaigns').select('status').where('id', '=', campaign.id).executeTakeFirstOrThrow()).status === 'completed',
+		)
+		const recipients = await testDb().selectFrom('campaignRecipients').select(['status', 'messageId']).where('campaignId', '=', campaign.id).execute()
+		expect(recipients).toEqual([{ status: 'sent', messageId: expect.anything() }])
+		await until(
+			async () =>
+				(await testDb().selectFrom('messages').select('status').where('id', '=', String(recipients[0]!.messageId)).executeTakeFirstOrThrow()).status === 'sent',
+		)
 	})
 })
