@@ -73,13 +73,17 @@ const channelAnswer = answerSchema<ChannelJson>()(
 				.nullable()
 				.optional()
 				.openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
-			secret: z
-				.string()
+			callback: z
+				.object({ url: z.string(), enabled: z.boolean(), failingSince: z.string().datetime().nullable(), disabledAt: z.string().datetime().nullable() })
+				.nullable()
 				.optional()
 				.openapi({
 					description:
-						'On a created API channel only: the `whsec_…` secret that signs the webhooks its callback receives (Standard Webhooks), shown this once.',
+						'On a read API channel, for owners and admins: how the deliveries to its callback go (failing since, switched off after a day of failures; saving the callback URL turns it back on).',
 				}),
+			secret: z.string().optional().openapi({
+				description: 'On a created API channel only: the `whsec_…` secret that signs the webhooks its callback receives (Standard Webhooks), shown this once.',
+			}),
 		})
 		.openapi('Channel'),
 )

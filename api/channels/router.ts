@@ -169,7 +169,8 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			if (!found) throw channelNotFound()
 			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
-			if (found.kind === 'link' || found.kind === 'api') return res.json({ ...channelJson(found), webhook: null })
+			if (found.kind === 'api') return res.json({ ...channelJson(found), webhook: null, callback: manages ? await callbackOf(found.id) : null })
+			if (found.kind === 'link') return res.json({ ...channelJson(found), webhook: null })
 			const credentials = manages ? providerChannel(found, config.ENCRYPTION_KEY).credentials : null
 			res.json({ ...channelJson(found), webhook: credentials && webhookOf(found, credentials), maskedCredentials: credentials && maskCredentials(credentials) })
 		}),
@@ -441,6 +442,22 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		if (!subscription) return
 		await setSubscriptionUrl(trx, subscription.id, url)
 		await trx.updateTable('webhookSubscriptions').set({ enabled: true, failingSince: null, disabledAt: null }).where('id', '=', subscription.id).execute()
+	}
+
+	/** How an API channel's callback deliveries go: failing since when, switched off after a day of failures. */
+	async function callbackOf(channelId: string) {
+		const subscription = await db
+			.selectFrom('webhookSubscriptions')
+			.select(['url', 'enabled', 'failingSince', 'disabledAt'])
+			.where('channelId', '=', channelId)
+			.executeTakeFirst()
+		if (!subscription) return null
+		return {
+			url: subscription.url,
+			enabled: subscription.enabled,
+			failingSince: subscription.failingSince?.toISOString() ?? null,
+			disabledAt: subscription.disabledAt?.toISOString() ?? null,
+		}
 	}
 
 	/** A channel of the workspace with its (still sealed) credentials and webhook secret: for the provider's calls, never for an answer. */

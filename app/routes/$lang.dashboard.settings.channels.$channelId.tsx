@@ -32,6 +32,7 @@ import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/fiel
 import * as field from '#app/components/ui/field.css.ts'
 import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { campaignRateSchema, messagingChannelSchema } from './$lang.dashboard.settings.channels.$channelId.schema.ts'
 import { channelFieldOf, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
@@ -264,6 +265,7 @@ export default function EditChannel() {
 	const resultOf = (intent: string) => (reply && 'result' in reply && reply.intent === intent ? reply.result : undefined)
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
 	return (
 		<>
@@ -309,6 +311,15 @@ export default function EditChannel() {
 					<h2 id="callback-heading" className={styles.sectionTitle}>
 						{t('api.callbackTitle')}
 					</h2>
+					{channel.callback?.disabledAt ? (
+						<p role="status" className={channelStyles.statusDetail}>
+							{t('api.callbackDisabled', { date: date(channel.callback.disabledAt) })}
+						</p>
+					) : channel.callback?.failingSince ? (
+						<p role="status" className={channelStyles.statusDetail}>
+							{t('api.callbackFailing', { date: date(channel.callback.failingSince) })}
+						</p>
+					) : null}
 					<ApiCallbackForm
 						callbackUrl={typeof channel.settings.callbackUrl === 'string' ? channel.settings.callbackUrl : ''}
 						result={resultOf('callback')}

@@ -411,4 +411,24 @@ describe('an API channel', () => {
 				(await testDb().selectFrom('messages').select('status').where('id', '=', String(recipients[0]!.messageId)).executeTakeFirstOrThrow()).status === 'sent',
 		)
 	})
+
+	test('its page reads how the callback’s deliveries go; saving the callback URL turns a switched-off one back on', async () => {
+		const read = async (auth: Record<string, string> = team.admin.auth) =>
+			(await api.request('GET', channelsPath(`/${channelId}`), { headers: auth })).body as { callback: Record<string, unknown> | null }
+		expect((await read()).callback).toMatchObject({ enabled: true, failingSince: null, disabledAt: null })
+		// Agents read the channel, not its callback's state.
+		expect((await read(team.agent.auth)).callback).toBeNull()
+		const since = new Date(Date.now() - 26 * 3_600_000)
+		await testDb()
+			.updateTable('webhookSubscriptions')
+			.set({ enabled: false, failingSince: since, disabledAt: new Date() })
+			.where('channelId', '=', channelId)
+			.execute()
+		expect((await read()).callback).toMatchObject({ enabled: false, failingSince: since.toISOString(), disabledAt: expect.any(String) })
+		const current = (await read()).callback!.url as string
+		expect((await api.request('PATCH', channelsPath(`/${channelId}`), { body: { settings: { callbackUrl: current } }, headers: team.owner.auth })).status).toBe(
+			200,
+		)
+		expect((await read()).callback).toMatchObject({ url: current, enabled: true, failingSince: null, disabledAt: null })
+	})
 })
