@@ -14,14 +14,17 @@ import { contactsRouter, isCsvImport } from './contacts/router.ts'
 import { docsRouter } from './docs/router.ts'
 import { conversationsRouter, isMessageUpload } from './conversations/router.ts'
 import { errorHandler, HttpError, notFound } from './http/errors.ts'
+import { refuseTokensWhereNever } from './http/authenticate.ts'
 import { apiLocale, translatorFor } from './http/i18n.ts'
 import { refuseNulCharacters } from './http/nul.ts'
 import { labelsRouter } from './labels/router.ts'
 import { presenceRouter, pushRouter } from './notifications/push-router.ts'
 import { teamsRouter } from './teams/router.ts'
+import { outgoingWebhooksRouter } from './outgoing-webhooks/router.ts'
 import { automationRouter } from './automation/router.ts'
 import { linkRouter } from './link/router.ts'
 import { isOneClickUnsubscribe, unsubscribeRouter } from './notifications/unsubscribe.ts'
+import { accessTokensRouter } from './access-tokens/router.ts'
 import { notificationPreferencesRouter, notificationsRouter, userNotificationsRouter } from './notifications/router.ts'
 import { createRealtime, type Realtime } from './realtime/publisher.ts'
 import { realtimeRouter } from './realtime/router.ts'
@@ -55,6 +58,7 @@ export function createApi(options: ContextOptions): Router {
 	})
 	router.use(express.json({ limit: '1mb', strict: true }))
 	router.use(refuseNulCharacters)
+	router.use(refuseTokensWhereNever)
 
 	// The contract and its reference page, public; each router's operations are in its `openapi.ts`.
 	router.use(docsRouter())
@@ -64,6 +68,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/contacts', contactsRouter(context))
 	router.use('/workspaces/:id/labels', labelsRouter(context))
 	router.use('/workspaces/:id/teams', teamsRouter(context))
+	router.use('/workspaces/:id/webhooks', outgoingWebhooksRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
 	// Before `/channels`, whose router would authenticate the request a second time on its way through.
 	router.use('/workspaces/:id/channels/:channelId/messages', apiChannelRouter(context))
@@ -80,6 +85,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/notifications/unsubscribe', unsubscribeRouter(context))
 	router.use('/notifications', userNotificationsRouter(context))
 	router.use('/workspaces/:id/presence', presenceRouter(context))
+	router.use('/workspaces/:id/access-tokens', accessTokensRouter(context))
 	router.use('/workspaces', workspacesRouter(context))
 	router.use('/user/push-subscriptions', pushRouter(context))
 	router.use('/user', userRouter(context))

@@ -31,6 +31,9 @@ export const auditKinds = [
 	'twoFactor.disabled',
 	'workspace.twoFactorRequired',
 	'workspace.twoFactorOptional',
+	'token.created',
+	'token.revoked',
+	'token.used',
 ] as const
 export type AuditKind = (typeof auditKinds)[number]
 

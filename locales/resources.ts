@@ -9,6 +9,7 @@ import arCommon from './ar-eg/common.json'
 import arContacts from './ar-eg/contacts.json'
 import arInbox from './ar-eg/inbox.json'
 import arMail from './ar-eg/mail.json'
+import arIntegrations from './ar-eg/integrations.json'
 import arNotifications from './ar-eg/notifications.json'
 import arReports from './ar-eg/reports.json'
 import arWebhooks from './ar-eg/webhooks.json'
@@ -24,6 +25,7 @@ import enCommon from './en-us/common.json'
 import enContacts from './en-us/contacts.json'
 import enInbox from './en-us/inbox.json'
 import enMail from './en-us/mail.json'
+import enIntegrations from './en-us/integrations.json'
 import enNotifications from './en-us/notifications.json'
 import enReports from './en-us/reports.json'
 import enWebhooks from './en-us/webhooks.json'
@@ -39,6 +41,7 @@ import frCommon from './fr-x/common.json'
 import frContacts from './fr-x/contacts.json'
 import frInbox from './fr-x/inbox.json'
 import frMail from './fr-x/mail.json'
+import frIntegrations from './fr-x/integrations.json'
 import frNotifications from './fr-x/notifications.json'
 import frReports from './fr-x/reports.json'
 import frWebhooks from './fr-x/webhooks.json'
@@ -54,7 +57,8 @@ import { type Locale } from './languages.ts'
  * `automation` is the rules' (their settings pages, and the API's validation and run log); `businessHours` is the
  * hours' and auto-replies' (the API's errors, the settings pages, the chat link's page);
  * `notifications` is the notifications' (the bell and its page on every dashboard page, the settings, the mails and pushes);
- * `webhooks` is the outgoing webhooks' (their settings pages, the API's errors, the mail of one turned off).
+ * `webhooks` is the outgoing webhooks' (their settings pages, the API's errors, the mail of one turned off);
+ * `integrations` is the access tokens' (the API's errors, the integrations page and the profile's section).
  */
 export const resources = {
 	'en-us': {
@@ -73,6 +77,7 @@ export const resources = {
 		businessHours: enBusinessHours,
 		notifications: enNotifications,
 		webhooks: enWebhooks,
+		integrations: enIntegrations,
 	},
 	'ar-eg': {
 		common: arCommon,
@@ -90,6 +95,7 @@ export const resources = {
 		businessHours: arBusinessHours,
 		notifications: arNotifications,
 		webhooks: arWebhooks,
+		integrations: arIntegrations,
 	},
 	'fr-x': {
 		common: frCommon,
@@ -107,6 +113,7 @@ export const resources = {
 		businessHours: frBusinessHours,
 		notifications: frNotifications,
 		webhooks: frWebhooks,
+		integrations: frIntegrations,
 	},
 } satisfies Record<Locale, Record<string, unknown>>
 
@@ -122,6 +129,7 @@ export const pageNamespaces = [
 	'businessHours',
 	'notifications',
 	'webhooks',
+	'integrations',
 ] as const satisfies readonly Namespace[]
 
 /** The namespaces the API translates from; keys outside `api` are written `auth:errors.…`. */
@@ -139,4 +147,5 @@ export const apiNamespaces = [
 	'businessHours',
 	'notifications',
 	'webhooks',
+	'integrations',
 ] as const satisfies readonly Namespace[]

@@ -177,7 +177,7 @@ export function authRouter(context: ApiContext): Router {
 			// Counted before checking, so parallel guesses cannot slip past the limit; a success gives its point back.
 			await limits.loginIp.consume(ip)
 			await loginThrottle.attempt(email, ip)
-			const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+			const user = await db.selectFrom('users').selectAll().where('email', '=', email).where('bot', '=', false).executeTakeFirst()
 			if (!(await checkPassword(user?.passwordHash, password)) || !user) {
 				await loginThrottle.failed(email, ip)
 				throw new HttpError(401, 'auth:errors.invalidCredentials')
@@ -263,7 +263,7 @@ export function authRouter(context: ApiContext): Router {
 			res.status(202).json({ message: req.t('auth:messages.resetMailSent') })
 			// After answering: neither the answer nor its timing may tell whether the address has an account.
 			try {
-				const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+				const user = await db.selectFrom('users').selectAll().where('email', '=', email).where('bot', '=', false).executeTakeFirst()
 				if (user) await queueMail(db, { kind: 'resetPassword', userId: user.id })
 			} catch (error) {
 				logger.error({ err: error }, 'password reset mail not queued')

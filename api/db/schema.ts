@@ -1,4 +1,5 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, type Updateable } from 'kysely'
+import { type TokenKind, type TokenScope } from '#common/access-tokens.ts'
 import { type AutomationAction, type AutomationCondition, type AutomationEvent, type AutomationOutcome } from '#common/automation.ts'
 import { type AutoReplies } from '#common/auto-replies.ts'
 import { type BusinessHours } from '#common/business-hours.ts'
@@ -30,6 +31,8 @@ export interface UsersTable {
 	twoFactorLastStep: number | null
 	/** A sound with each new notification in the app (migration 0038). */
 	notificationSound: Generated<boolean>
+	/** A bot token's own user (migration 0039): never signs in, never a member; the author of what its token does. */
+	bot: Generated<boolean>
 	createdAt: CreatedAt
 	updatedAt: UpdatedAt
 }
@@ -164,6 +167,7 @@ export interface Database {
 	webhookSubscriptions: WebhookSubscriptionsTable
 	webhookEvents: WebhookEventsTable
 	webhookDeliveries: WebhookDeliveriesTable
+	accessTokens: AccessTokensTable
 }
 
 /** A one-time recovery code, kept as a keyed hash (api/auth/two-factor.ts). */
@@ -792,3 +796,22 @@ export interface WebhookDeliveriesTable {
 }
 
 export type WebhookDelivery = Selectable<WebhookDeliveriesTable>
+/** A personal or bot access token (migration 0039), kept as a hash; `hint` is its last characters, for lists. */
+export interface AccessTokensTable {
+	id: Generated<string>
+	workspaceId: string
+	kind: TokenKind
+	/** Personal: the member it acts as; bot: the bot's own user. */
+	userId: string
+	createdBy: string | null
+	name: string
+	tokenHash: string
+	hint: string
+	scopes: TokenScope[]
+	expiresAt: Date | null
+	lastUsedAt: Date | null
+	revokedAt: Date | null
+	createdAt: CreatedAt
+}
+
+export type AccessToken = Selectable<AccessTokensTable>

@@ -2,6 +2,7 @@ import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig, type R
 import { z } from 'zod'
 import { type ErrorBody } from './errors.ts'
 import { openApiPath } from './routes.ts'
+import { isWriteMethod, tokenRules } from './token-scopes.ts'
 
 // Once, before any schema is given `.openapi()` metadata; modules that add some import this one first.
 extendZodWithOpenApi(z)
@@ -41,7 +42,7 @@ export const securitySchemes = {
 		type: 'http',
 		scheme: 'bearer',
 		description:
-			'A session token from `POST /v1/auth/login` or `POST /v1/auth/register`, as `Authorization: Bearer <token>`. The web app keeps it in its `crm-token` cookie and sends it so; `/v1` reads no cookie.',
+			'A session token from `POST /v1/auth/login` or `POST /v1/auth/register`, as `Authorization: Bearer <token>`. The web app keeps it in its `crm-token` cookie and sends it so; `/v1` reads no cookie. Or an access token (`crm_pat_…`, `crm_bot_…`), limited by its scopes: each operation says which it needs.',
 	},
 	visitorToken: {
 		type: 'apiKey',
@@ -121,18 +122,32 @@ export function apiDocs(registry: OpenAPIRegistry, mountPath: string, tag: strin
 				responses[String(status)] = { description: errorDescriptions[status] ?? 'An error.', content: { 'application/json': { schema: errorBodySchema } } }
 			}
 
+			const description = caller === 'user' ? withTokenScope(operation, `${mountPath}${operation.path === '/' ? '' : operation.path}`) : operation.description
 			registry.registerPath({
 				method: operation.method,
 				path,
 				tags: [tag],
 				summary: operation.summary,
-				description: operation.description,
+				description,
 				security: caller === 'user' ? [{ bearerAuth: [] }] : caller === 'visitor' ? [{ visitorToken: [] }] : [],
 				request: { params, query, body: operation.body && { required: true, content: bodyContent(operation.body) } },
 				responses,
 			})
 		},
 	}
+}
+
+/** The operation's description followed by what an access token needs to call it (api/http/token-scopes.ts). */
+function withTokenScope(operation: Operation, expressPath: string): string {
+	const method = operation.method.toUpperCase()
+	const rule = tokenRules[`${method} /v1${expressPath}`]
+	const scope =
+		rule === undefined || rule === 'public'
+			? ''
+			: rule === 'never'
+				? 'Not with an access token.'
+				: `Access tokens: \`${rule}:${isWriteMethod(method) ? 'write' : 'read'}\`.`
+	return [operation.description, scope].filter(Boolean).join(' ')
 }
 
 /** A success answer; without a schema, JSON is an object whose shape is only described (no zod schema holds it yet). */

@@ -1,5 +1,6 @@
 import { type TFunction } from 'i18next'
 import { type Locale } from '#locales/languages.ts'
+import { type TokenCaller } from '#api/access-tokens/queries.ts'
 import { type Session, type User } from '#api/db/schema.ts'
 
 declare global {
@@ -13,6 +14,8 @@ declare global {
 			user: User
 			/** The session behind the request's bearer token, set by `requireUser`. */
 			session: Session
+			/** The access token the request was made with, set by `requireUser` instead of `session`. */
+			accessToken?: TokenCaller
 		}
 	}
 }

@@ -128,12 +128,30 @@ export async function deliverWebhooks(db: DB, realtime: Realtime, config: Webhoo
 			await again(db, job, delivery.nextAttemptAt)
 			return
 		}
-		const attempt = await sendOnce(config, subscription.url, secretOf(subscription, config.ENCRYPTION_KEY), delivery)
+		const secret = openedSecret(subscription, config.ENCRYPTION_KEY)
+		const attempt = secret ? await sendOnce(config, subscription.url, secret, delivery) : unsignable
 		const next = await recordAttempt(db, realtime, subscription, delivery, attempt)
 		if (next) {
 			await again(db, job, next)
 			return
 		}
+	}
+}
+
+/** A secret sealed under another ENCRYPTION_KEY (changed since) cannot sign: the log says so rather than the job failing again and again. */
+const unsignable: Attempt = {
+	delivered: false,
+	retry: false,
+	status: null,
+	body: null,
+	error: 'the signing secret cannot be opened: was ENCRYPTION_KEY changed?',
+}
+
+function openedSecret(subscription: WebhookSubscription, encryptionKey: string): string | undefined {
+	try {
+		return secretOf(subscription, encryptionKey)
+	} catch {
+		return undefined
 	}
 }
 

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express'
 import { sql } from 'kysely'
+import { revokePersonalTokens } from '#api/access-tokens/queries.ts'
 import { recordAudit } from '#api/audit/record.ts'
 import { revokeAllSessions } from '#api/auth/sessions.ts'
 import { clearTwoFactor } from '#api/auth/two-factor.ts'
@@ -110,6 +111,7 @@ async function removeFromWorkspace(db: DB, realtime: Realtime, workspaceId: stri
 	let released: InboxEvent[] = []
 	await removeMember(db, workspaceId, userId, async (trx) => {
 		await alongside(trx)
+		await revokePersonalTokens(trx, workspaceId, userId)
 		released = await releaseConversations(trx, workspaceId, userId)
 	})
 	void publishEvents(db, realtime, released)

@@ -61,10 +61,11 @@ export function twoFactorRequired(user: Pick<User, 'twoFactorEnabledAt'>) {
  * it on, in a session that passed a second factor.
  */
 export function meetsTwoFactorRule(
-	caller: { user: Pick<User, 'twoFactorEnabledAt'>; session: Pick<Session, 'secondFactorAt'> },
+	caller: { user: Pick<User, 'twoFactorEnabledAt'>; session: Pick<Session, 'secondFactorAt'>; accessToken?: unknown },
 	workspace: Pick<Workspace, 'requireTwoFactor'>,
 ): boolean {
-	return !workspace.requireTwoFactor || (caller.user.twoFactorEnabledAt !== null && caller.session.secondFactorAt !== null)
+	// A token was created from a session that met the rule; it has no second factor of its own.
+	return !workspace.requireTwoFactor || caller.accessToken !== undefined || (caller.user.twoFactorEnabledAt !== null && caller.session.secondFactorAt !== null)
 }
 
 /**
@@ -75,6 +76,8 @@ export function meetsTwoFactorRule(
  */
 export async function requireMember(db: DB, req: Request, roles?: readonly Role[], options: { twoFactor?: 'optional' } = {}): Promise<Membership> {
 	const { id } = parseParams(req, workspaceParams, workspaceNotFound)
+	// An access token never reaches another workspace, even one its person is a member of.
+	if (req.accessToken && req.accessToken.workspaceId !== id) throw workspaceNotFound()
 	const known = preloaded.get(req)
 	const membership =
 		known?.workspaceId === id ? known.membership : await readOncePerPage(req, `membership ${req.user.id} ${id}`, () => findMembership(db, req.user.id, id))

@@ -87,7 +87,9 @@ export function workspacesRouter(context: ApiContext): Router {
 			const { workspace, role } = await requireMember(db, req, managers)
 			const changes = parseRequest(req, 'body', updateWorkspaceBody)
 			const requirement = changes.requireTwoFactor
-			if (requirement !== undefined && role !== 'owner') throw fieldError(req, 403, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerOnly')
+			// Two-step sign-in is a person's to manage, never a token's.
+			if (requirement !== undefined && (role !== 'owner' || req.accessToken))
+				throw fieldError(req, 403, 'requireTwoFactor', 'workspaces:errors.twoFactorOwnerOnly')
 			// The owner goes first: requiring what they do not have would lock them out of their own workspace.
 			if (requirement === true && !meetsTwoFactorRule(req, { requireTwoFactor: true })) {
 				throw fieldError(

@@ -19,8 +19,8 @@ beforeAll(() => {
 })
 afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())))
 
-async function args(apiBaseUrl = apiUrl) {
-	const cookie = (await tokenCookie.serialize('a-token')).split(';')[0] ?? ''
+async function args(apiBaseUrl = apiUrl, token = 'a-token') {
+	const cookie = (await tokenCookie.serialize(token)).split(';')[0] ?? ''
 	const request = new Request('http://localhost/en-us/dashboard/contacts', { headers: { Cookie: cookie } })
 	return { request, params: { lang: 'en-us' }, context: { apiBaseUrl, clientIp: '' } as unknown as AppLoadContext }
 }
@@ -61,6 +61,21 @@ describe('a profile the API cannot give (docs/specification.txt, section 8: only
 		profileStatus = 401
 		for (const load of [userForShell, requireUser]) {
 			const thrown: unknown = await load(await args()).catch((error: unknown) => error)
+			expect(thrown).toBeInstanceOf(Response)
+			expect((thrown as Response).headers.get('Location')).toBe('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fcontacts')
+			expect((thrown as Response).headers.get('Set-Cookie')).toContain('crm-token=;')
+		}
+	})
+})
+
+describe('an access token in the crm-token cookie (issue 33)', () => {
+	test('is never a session: the browser is signed out without the API being asked', async () => {
+		profileStatus = 200
+		for (const [load, token] of [
+			[requireUser, 'crm_bot_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG'],
+			[userForShell, 'crm_pat_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG'],
+		] as const) {
+			const thrown: unknown = await load(await args(apiUrl, token)).catch((error: unknown) => error)
 			expect(thrown).toBeInstanceOf(Response)
 			expect((thrown as Response).headers.get('Location')).toBe('/en-us/auth/login?redirect=%2Fen-us%2Fdashboard%2Fcontacts')
 			expect((thrown as Response).headers.get('Set-Cookie')).toContain('crm-token=;')

@@ -3,6 +3,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { combineHeaders } from '#app/utils/http.ts'
 import { profileUnavailable } from '#app/utils/profile-outage.ts'
 import { loginPath, redirectTarget } from '#app/utils/redirect.ts'
+import { isAccessTokenString } from '#common/access-tokens.ts'
 import { type Locale } from '#locales/languages.ts'
 import { api, ApiError, errorDetail, type ApiClient, type UserJson, type WorkspaceJson } from './api.ts'
 import { getProfile, type AuthResponse } from './auth.ts'
@@ -15,9 +16,15 @@ export type { UserJson as User, WorkspaceJson as Workspace } from './api.ts'
 
 type Args = { request: Request; params: { lang?: string }; context: AppLoadContext }
 
-export async function readToken(request: Request): Promise<string | null> {
+async function cookieToken(request: Request): Promise<string | null> {
 	const token: unknown = await tokenCookie.parse(request.headers.get('Cookie'))
 	return typeof token === 'string' && token ? token : null
+}
+
+/** The session token of the crm-token cookie; an access token there (`crm_…`) is for integrations, never a browser's session. */
+export async function readToken(request: Request): Promise<string | null> {
+	const token = await cookieToken(request)
+	return token && !isAccessTokenString(token) ? token : null
 }
 
 /** Cookies that sign the browser in (crm-token, and crm-new-user after sign-up). */
@@ -145,6 +152,8 @@ async function signedInClient({ request, params, context }: Args) {
 	const locale = await requireLocale(request, params)
 	const token = await readToken(request)
 	const url = new URL(request.url)
+	// A cookie holding an access token is signed out, as one the API refused.
+	if (!token && isAccessTokenString((await cookieToken(request)) ?? '')) throw await unauthorized(locale, url.pathname + url.search)
 	if (!token) throw redirect(loginPath(locale, url.pathname + url.search))
 	return { locale, token, client: api(request, context, params, token) }
 }

@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod'
-import { data, type ActionFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import QRCode from 'qrcode'
 import { ApiError } from '#app/.server/api.ts'
+import { tokenAction } from '#app/.server/access-tokens.ts'
 import * as account from '#app/.server/auth.ts'
 import { type TwoFactorSetup } from '#app/.server/auth.ts'
 import { localeCookie, themeCookie } from '#app/.server/cookies.ts'
@@ -29,10 +30,16 @@ const passwordFields = ['currentPassword', 'password', 'confirmPassword']
 /** The profile's action: each form names its intent, answered by the function of that name below; the profile form names none. */
 export async function profileAction(args: ActionFunctionArgs) {
 	const { request } = args
-	const { locale, api } = await requireUser(args, { workspace: 'optional' })
+	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const formData = await formOf(request)
+	// The personal tokens of the current workspace: the profile makes no other kind.
+	if (formData.get('intent') === 'token-create') formData.set('kind', 'personal')
 	const posted = await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/profile`)
 	switch (formData.get('intent')) {
+		case 'token-create':
+		case 'token-revoke':
+			if (!user.workspace) return redirect(posted.here)
+			return tokenAction(posted, user.workspace.id)
 		case 'resend-verification':
 			return resendVerification(posted)
 		case 'revoke-session':

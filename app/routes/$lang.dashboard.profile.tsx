@@ -6,7 +6,9 @@ import { getThemePreference } from '#app/.server/preferences.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { profileAction } from './$lang.dashboard.profile.server.ts'
+import { listAccessTokens } from '#app/.server/access-tokens.ts'
 import { listSessions, twoFactorState } from '#app/.server/auth.ts'
+import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -24,12 +26,19 @@ import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 const loadProfileSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.profileSchema)
 const loadPasswordSchema = () => import('./$lang.dashboard.profile.schema.ts').then((module) => module.passwordSchema)
 
+export const handle = { i18n: ['integrations'] }
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
-	const [sessions, twoFactor] = await Promise.all([listSessions(api), twoFactorState(api)])
+	const [sessions, twoFactor, tokens] = await Promise.all([
+		listSessions(api),
+		twoFactorState(api),
+		// The personal tokens of the current workspace (the list also holds its bot tokens, for managers).
+		user.workspace ? listAccessTokens(api, user.workspace.id) : Promise.resolve([]),
+	])
 	// Formatted here, once, so the page shows the same words with or without JavaScript; in the
 	// language's real tag (`fr`, not `fr-x`) and the workspace's time zone, as the other pages' dates.
 	const when = dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: user.workspace?.timezone ?? 'UTC' })
@@ -56,6 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('profile.title'),
 		devices,
 		signingOut,
+		personalTokens: tokens.filter((token) => token.kind === 'personal' && token.userId === user.id),
 		twoFactor: {
 			enabled: twoFactor.enabled,
 			since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null,
@@ -67,8 +77,9 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = (args: ActionFunctionArgs) => profileAction(args)
 
 export default function Profile() {
-	const { user, locale, theme, title, devices, signingOut, twoFactor } = useLoaderData<typeof loader>()
+	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens } = useLoaderData<typeof loader>()
 	const actionData = useKeptActionData<typeof action>()
+	const tokenReply = actionData && 'intent' in actionData && actionData.intent === 'token-create' ? (actionData as TokenReply) : undefined
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
@@ -148,6 +159,17 @@ export default function Profile() {
 							{t('notifications:settings.open')}
 						</Link>
 					</p>
+				</section>
+			) : null}
+			{user.workspace ? (
+				<section className={styles.section} aria-labelledby="personal-tokens-heading">
+					<h2 id="personal-tokens-heading" className={styles.sectionTitle}>
+						{t('integrations:tokens.personalHeading')}
+					</h2>
+					<p className={styles.pageLead}>{isolated((values) => t('integrations:tokens.personalLead', values), { workspace: user.workspace.name })}</p>
+					{tokenReply?.created ? <NewTokenSecret created={tokenReply.created} /> : null}
+					<TokenList tokens={personalTokens} headingId="personal-tokens-heading" />
+					<TokenForm kind="personal" reply={tokenReply} />
 				</section>
 			) : null}
 			<TwoFactorSection user={user} state={twoFactor} />

@@ -21,6 +21,7 @@ export const navigation: readonly NavItem[] = [
 	{ path: '/settings/teams', label: 'nav.teams', roles: everyone, group: 'settings' },
 	{ path: '/settings/automation', label: 'nav.automation', roles: managers, group: 'settings' },
 	{ path: '/settings/workspaces', label: 'nav.workspaces', roles: everyone, group: 'settings' },
+	{ path: '/settings/integrations', label: 'nav.integrations', roles: managers, group: 'settings' },
 	{ path: '/settings/audit-log', label: 'nav.auditLog', roles: managers, group: 'settings' },
 	{ path: '/profile', label: 'nav.profile', roles: everyone, group: 'settings' },
 ]

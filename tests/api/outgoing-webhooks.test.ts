@@ -314,3 +314,191 @@ describe('core: triggers, fan-out, signed delivery', () => {
 		expect((await deliveriesOf(subscription.id)).every((delivery) => delivery.eventType === 'message.created')).toBe(true)
 	})
 })
+
+describe('the API: /v1/workspaces/:id/webhooks', () => {
+	const path = (workspaceId: string, rest = '') => `/v1/workspaces/${workspaceId}/webhooks${rest}`
+
+	async function viaApi(events: readonly string[] = ['contact.created']) {
+		const workspace = await createWorkspace('Via API')
+		const owner = await createUser({ workspaceId: workspace.id, role: 'owner' })
+		const name = `api-hook-${++names}`
+		const created = await api.request('POST', path(workspace.id), { headers: owner.auth, body: { url: receiver.endpoint(name), events } })
+		expect(created.status, JSON.stringify(created.body)).toBe(201)
+		const { webhook, secret } = created.body as { webhook: { id: string; url: string; events: string[]; enabled: boolean }; secret: string }
+		receiver.trust(name, secret)
+		return { workspace, owner, name, webhook, secret }
+	}
+
+	test('an owner adds one and sees its secret once; a test event arrives signed and the log shows it; send again resends the same event', async () => {
+		const { workspace, owner, name, webhook, secret } = await viaApi()
+		expect(secret).toMatch(/^whsec_/)
+		expect(webhook).toMatchObject({ events: ['contact.created'], enabled: true, failingSince: null, disabledAt: null })
+		const read = await api.request('GET', path(workspace.id, `/${webhook.id}`), { headers: owner.auth })
+		expect(read.status).toBe(200)
+		expect(JSON.stringify(read.body)).not.toContain(secret)
+		const list = await api.request('GET', path(workspace.id), { headers: owner.auth })
+		expect(list.body).toEqual({ webhooks: [read.body] })
+		expect(JSON.stringify(list.body)).not.toContain('whsec_')
+
+		const sent = await api.request('POST', path(workspace.id, `/${webhook.id}/test`), { headers: owner.auth })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(202)
+		expect(sent.body).toMatchObject({ eventType: 'webhook.test', status: 'pending' })
+		await until(async () => receiver.to(name).length >= 1)
+		const [test] = receiver.to(name)
+		expect(test).toMatchObject({ verified: true, event: { type: 'webhook.test', data: { workspaceId: workspace.id, webhook: { id: webhook.id } } } })
+		const [logged] = await settled(webhook.id, 1)
+		const log = await api.request('GET', path(workspace.id, `/${webhook.id}/deliveries`), { headers: owner.auth })
+		expect(log.body).toMatchObject({
+			deliveries: [{ id: String(logged!.id), eventType: 'webhook.test', status: 'delivered', attempts: 1, responseStatus: 204 }],
+			nextCursor: null,
+		})
+
+		const again = await api.request('POST', path(workspace.id, `/${webhook.id}/deliveries/${logged!.id}/retry`), { headers: owner.auth })
+		expect(again.status, JSON.stringify(again.body)).toBe(202)
+		await until(async () => receiver.to(name).length >= 2)
+		expect(receiver.to(name)[1]).toMatchObject({ verified: true, rawBody: test!.rawBody })
+		expect(receiver.to(name)[1]!.headers['webhook-id']).toBe(test!.headers['webhook-id'])
+	})
+
+	test('the log pages by cursor, newest first', async () => {
+		const { workspace, owner, webhook } = await viaApi()
+		await db()
+			.insertInto('webhookDeliveries')
+			.values(
+				Array.from({ length: 55 }, (_, index) => ({
+					workspaceId: workspace.id,
+					subscriptionId: webhook.id,
+					eventType: 'webhook.test' as const,
+					webhookId: `msg_page_${index}`,
+					payload: '{}',
+					orderingKey: webhook.id,
+					status: 'failed' as const,
+				})),
+			)
+			.execute()
+		const first = (await api.request('GET', path(workspace.id, `/${webhook.id}/deliveries`), { headers: owner.auth })).body as {
+			deliveries: Array<{ webhookId: string }>
+			nextCursor: string
+		}
+		expect(first.deliveries).toHaveLength(50)
+		expect(first.deliveries[0]!.webhookId).toBe('msg_page_54')
+		const second = (await api.request('GET', path(workspace.id, `/${webhook.id}/deliveries?cursor=${first.nextCursor}`), { headers: owner.auth })).body as {
+			deliveries: Array<{ webhookId: string }>
+			nextCursor: string | null
+		}
+		expect(second.deliveries.map((delivery) => delivery.webhookId)).toEqual(['msg_page_4', 'msg_page_3', 'msg_page_2', 'msg_page_1', 'msg_page_0'])
+		expect(second.nextCursor).toBeNull()
+		expect((await api.request('GET', path(workspace.id, `/${webhook.id}/deliveries?cursor=abc`), { headers: owner.auth })).status).toBe(400)
+	})
+
+	test('bad input is a translated 4xx beside its field, and nothing is created', async () => {
+		const workspace = await createWorkspace('Careful')
+		const owner = await createUser({ workspaceId: workspace.id, role: 'owner' })
+		// The schema's refusals are 400s (as every route's), the address's a 422.
+		const refuse = async (body: unknown, field: string, language = 'en-us') => {
+			const answer = await api.request('POST', path(workspace.id), { headers: { ...owner.auth, 'Accept-Language': language }, body })
+			expect(answer.status, JSON.stringify(answer.body)).toBe(field === 'url' ? 422 : 400)
+			return (answer.body as { details: { fields: Record<string, string[]> } }).details.fields[field]
+		}
+		expect(await refuse({ url: 'http://example.com/hook', events: ['contact.created'] }, 'url')).toEqual(['Give an https:// address.'])
+		expect(await refuse({ url: 'not a url', events: ['contact.created'] }, 'url', 'fr-FR')).toEqual(['Indiquez une adresse https://.'])
+		expect(await refuse({ url: receiver.endpoint('x'), events: [] }, 'events')).toEqual(['Choose at least one event.'])
+		expect(await refuse({ url: receiver.endpoint('x'), events: ['webhook.test'] }, 'events.0')).toHaveLength(1)
+		expect((await api.request('GET', path(workspace.id), { headers: owner.auth })).body).toEqual({ webhooks: [] })
+	})
+
+	test('a private address is refused without WEBHOOK_ALLOW_PRIVATE', async () => {
+		const strict = await startApi({ OUTBOUND_CA_FILE: receiverCertificatePath }, { mail: false })
+		try {
+			const workspace = await createWorkspace('Strict')
+			const owner = await createUser({ workspaceId: workspace.id, role: 'owner' })
+			for (const url of [receiver.endpoint('private'), 'https://10.0.0.5/hook', 'https://[fd00::1]/hook']) {
+				const answer = await strict.request('POST', path(workspace.id), { headers: owner.auth, body: { url, events: ['contact.created'] } })
+				expect(answer.status, url).toBe(422)
+				expect(answer.body).toMatchObject({
+					details: { fields: { url: ['This address is on a private network: webhooks go to addresses on the Internet only.'] } },
+				})
+			}
+		} finally {
+			await strict.close()
+		}
+	})
+
+	test('turned off after a day, it is turned on again with PATCH and the events that waited are sent', async () => {
+		const { workspace, owner, name, webhook } = await viaApi(['contact.created'])
+		await db()
+			.updateTable('webhookSubscriptions')
+			.set({ enabled: false, disabledAt: new Date(), failingSince: new Date() })
+			.where('id', '=', webhook.id)
+			.execute()
+		await db()
+			.insertInto('webhookDeliveries')
+			.values({
+				workspaceId: workspace.id,
+				subscriptionId: webhook.id,
+				eventType: 'webhook.test',
+				webhookId: 'msg_waited',
+				payload: '{"type":"webhook.test","timestamp":"2026-01-01T00:00:00.000Z","data":{}}',
+				orderingKey: webhook.id,
+				nextAttemptAt: new Date(Date.now() + 3_600_000),
+			})
+			.execute()
+		expect((await api.request('POST', path(workspace.id, `/${webhook.id}/test`), { headers: owner.auth })).status).toBe(409)
+		const on = await api.request('PATCH', path(workspace.id, `/${webhook.id}`), { headers: owner.auth, body: { enabled: true } })
+		expect(on.body).toMatchObject({ enabled: true, disabledAt: null, failingSince: null })
+		await until(async () => receiver.to(name).some((request) => request.headers['webhook-id'] === 'msg_waited' && request.verified))
+	})
+
+	test('agents are refused; another workspace’s webhook and delivery are 404 to this one’s owner', async () => {
+		const { workspace, webhook } = await viaApi()
+		const agent = await createUser({ workspaceId: workspace.id, role: 'agent' })
+		expect((await api.request('GET', path(workspace.id), { headers: agent.auth })).status).toBe(403)
+		const other = await viaApi()
+		const delivery = await db()
+			.insertInto('webhookDeliveries')
+			.values({
+				workspaceId: workspace.id,
+				subscriptionId: webhook.id,
+				eventType: 'webhook.test',
+				webhookId: 'msg_x',
+				payload: '{}',
+				orderingKey: webhook.id,
+				status: 'failed',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		for (const [method, rest] of [
+			['GET', `/${webhook.id}`],
+			['PATCH', `/${webhook.id}`],
+			['DELETE', `/${webhook.id}`],
+			['GET', `/${webhook.id}/deliveries`],
+			['POST', `/${webhook.id}/test`],
+			['POST', `/${webhook.id}/deliveries/${delivery.id}/retry`],
+			['POST', `/${other.webhook.id}/deliveries/${delivery.id}/retry`],
+		] as const) {
+			const answer = await api.request(method, path(other.workspace.id, rest), {
+				headers: other.owner.auth,
+				body: method === 'PATCH' ? { enabled: false } : undefined,
+			})
+			expect(answer.status, `${method} ${rest}`).toBe(404)
+		}
+		// An API channel's own subscription is not one of the workspace's webhooks.
+		const channel = await createLinkChannel(workspace.id)
+		const { subscription } = await db()
+			.transaction()
+			.execute((trx) =>
+				createSubscription(trx, {
+					workspaceId: workspace.id,
+					channelId: channel.id,
+					url: receiver.endpoint('channel'),
+					events: ['message.created'],
+					createdBy: null,
+					encryptionKey: api.config.ENCRYPTION_KEY,
+				}),
+			)
+		const admin = await createUser({ workspaceId: workspace.id, role: 'admin' })
+		const { webhooks } = (await api.request('GET', path(workspace.id), { headers: admin.auth })).body as { webhooks: Array<{ id: string }> }
+		expect(webhooks.map((entry) => entry.id)).toEqual([webhook.id])
+		expect((await api.request('GET', path(workspace.id, `/${subscription.id}`), { headers: admin.auth })).status).toBe(404)
+	})
+})

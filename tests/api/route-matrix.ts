@@ -79,6 +79,40 @@ const members = (status: number): Expected => ({ ...signedIn(status), outsider: 
 const managers = (status: number): Expected => ({ ...members(status), agent: 403 })
 const ownerOnly = (status: number): Expected => ({ ...managers(status), admin: 403 })
 
+/**
+ * A webhook of the workspace (on, to a closed port of loopback: a delivery the tests' runner might
+ * take fails at once) with one failed delivery, made for each call; the other workspace's for `foreign`.
+ */
+async function webhookOf(workspaceId: string) {
+	const subscription = await db()
+		.insertInto('webhookSubscriptions')
+		.values({ workspaceId, url: 'https://127.0.0.1:1/hook', events: ['csat.rated'], secret: 'v1.not.a.secret' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const delivery = await db()
+		.insertInto('webhookDeliveries')
+		.values({
+			workspaceId,
+			subscriptionId: subscription.id,
+			eventType: 'webhook.test',
+			webhookId: 'msg_matrix',
+			payload: '{}',
+			orderingKey: subscription.id,
+			status: 'failed',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return { subscriptionId: subscription.id, deliveryId: String(delivery.id) }
+}
+
+function webhookRow(status: number, body?: unknown): RouteRow {
+	return {
+		expect: managers(status),
+		prepare: async (fx) => ({ params: await webhookOf(fx.here.workspaceId), ...(body ? { body } : {}) }),
+		foreign: (fx) => webhookOf(fx.elsewhere.workspaceId),
+	}
+}
+
 const db = () => testDb()
 /** The caller's user, or none for nobody and the outsider's for the outsider. */
 const userOf = (fx: Fixtures, caller: Caller) => (caller === 'anonymous' ? undefined : caller === 'outsider' ? fx.team.outsider : fx.team[caller])
@@ -93,6 +127,25 @@ async function notificationOf(userId: string, workspaceId: string): Promise<stri
 		.executeTakeFirstOrThrow()
 	return String(row.id)
 }
+/** A live personal token of the user's in the workspace, as the API would keep it (a hash of a secret nobody holds). */
+async function personalTokenOf(userId: string, workspaceId: string): Promise<string> {
+	const row = await db()
+		.insertInto('accessTokens')
+		.values({
+			workspaceId,
+			kind: 'personal',
+			userId,
+			createdBy: userId,
+			name: 'Matrix',
+			tokenHash: crypto.randomBytes(32).toString('hex'),
+			hint: 'abcd',
+			scopes: ['contacts:read'],
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return row.id
+}
+
 async function freshContact(fx: Fixtures) {
 	return db()
 		.insertInto('contacts')
@@ -426,6 +479,18 @@ export const routeMatrix: Record<string, RouteRow> = {
 			},
 		}),
 	},
+	// Outgoing webhooks: owners and admins alone; one created off, so the matrix's own changes send nothing.
+	'GET /v1/workspaces/:id/webhooks': { expect: managers(200) },
+	'POST /v1/workspaces/:id/webhooks': {
+		expect: managers(201),
+		prepare: () => ({ body: { url: 'https://93.184.215.14/hook', events: ['contact.created'], enabled: false } }),
+	},
+	'GET /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(200),
+	'PATCH /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(200, { events: ['contact.updated'] }),
+	'DELETE /v1/workspaces/:id/webhooks/:subscriptionId': webhookRow(204),
+	'GET /v1/workspaces/:id/webhooks/:subscriptionId/deliveries': webhookRow(200),
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/test': webhookRow(202),
+	'POST /v1/workspaces/:id/webhooks/:subscriptionId/deliveries/:deliveryId/retry': webhookRow(202),
 	// Automation rules: owners and admins alone, reading too.
 	'GET /v1/workspaces/:id/automation-rules': { expect: managers(200) },
 	'POST /v1/workspaces/:id/automation-rules': {
@@ -449,6 +514,22 @@ export const routeMatrix: Record<string, RouteRow> = {
 				).id,
 			},
 		}),
+	},
+	// Access tokens: a member's own personal ones; bot tokens are the managers' (tests/api/access-tokens.test.ts holds the rest).
+	'GET /v1/workspaces/:id/access-tokens': { expect: members(200) },
+	'POST /v1/workspaces/:id/access-tokens': {
+		expect: members(201),
+		prepare: () => ({ body: { kind: 'personal', name: 'Matrix token', scopes: ['contacts:read'] } }),
+	},
+	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': {
+		expect: members(204),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			if (!user) return { params: { tokenId: crypto.randomUUID() } }
+			const workspaceId = caller === 'outsider' ? fx.elsewhere.workspaceId : fx.here.workspaceId
+			return { params: { tokenId: await personalTokenOf(user.user.id, workspaceId) } }
+		},
+		foreign: async (fx) => ({ tokenId: await personalTokenOf(fx.team.outsider.user.id, fx.elsewhere.workspaceId) }),
 	},
 	// Notifications: each member's own.
 	'GET /v1/workspaces/:id/notifications': { expect: members(200) },

@@ -75,6 +75,7 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
 	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
 	'routes/$lang.dashboard.settings.teams': (_, lang) => [`/${lang}/dashboard/settings/teams`],
+	'routes/$lang.dashboard.settings.integrations._index': (_, lang) => [`/${lang}/dashboard/settings/integrations`],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
 	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [
 		`/${lang}/dashboard/contacts/itsForm`,

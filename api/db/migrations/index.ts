@@ -37,6 +37,7 @@ import * as m0035 from './0035_satisfaction.ts'
 import * as m0036 from './0036_link_away_message.ts'
 import * as m0037 from './0037_report_business_hours.ts'
 import * as m0038 from './0038_notifications.ts'
+import * as m0039 from './0039_access_tokens.ts'
 import * as m0040 from './0040_webhooks.ts'
 import * as m0041 from './0041_api_channel.ts'
 
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
 	'0036_link_away_message': m0036,
 	'0037_report_business_hours': m0037,
 	'0038_notifications': m0038,
+	'0039_access_tokens': m0039,
 	'0040_webhooks': m0040,
 	'0041_api_channel': m0041,
 }

@@ -1,0 +1,45 @@
+import { data } from '@remix-run/node'
+import { parseWithZod } from '@conform-to/zod'
+import { scopesOf, tokenFormSchema } from '#app/components/access-tokens/schema.ts'
+import { type AccessTokenJson, type ApiClient, type CreatedTokenJson } from './api.ts'
+import { replyInvalid, replyWithApiError, type Posted } from './forms.ts'
+import { refusalToast } from './session.ts'
+import { redirectWithToast } from './toast.ts'
+
+export type { AccessTokenJson }
+
+// A workspace's access tokens, as the API answers them (api/access-tokens/router.ts).
+const tokensOf = (workspaceId: string) => `/workspaces/${workspaceId}/access-tokens`
+
+export const listAccessTokens = (api: ApiClient, workspaceId: string) =>
+	api.get<{ tokens: AccessTokenJson[] }>(tokensOf(workspaceId)).then((answer) => answer.tokens)
+
+/** The intents of the token forms (the integrations page's bot tokens, the profile's personal ones). */
+export const isTokenIntent = (intent: unknown) => intent === 'token-create' || intent === 'token-revoke'
+
+/**
+ * A token form's post: a revocation, back to `here` with a toast; a creation, answered in place with
+ * the secret, which the page shows this once (no redirect: a reload must not show it again).
+ */
+export async function tokenAction({ api, formData, here, t, locale, request, signedIn }: Posted, workspaceId: string) {
+	if (formData.get('intent') === 'token-revoke') {
+		const name = String(formData.get('name') ?? '')
+		try {
+			await api.delete(`${tokensOf(workspaceId)}/${encodeURIComponent(String(formData.get('tokenId') ?? ''))}`)
+		} catch (error) {
+			return refusalToast(error, { locale, request, to: here, title: t('integrations:tokens.revokeFailed') })
+		}
+		return redirectWithToast(here, { type: 'success', title: t('integrations:tokens.revoked', { name }) })
+	}
+	const submission = parseWithZod(formData, { schema: tokenFormSchema })
+	const intent = { intent: 'token-create' as const }
+	if (submission.status !== 'success') return replyInvalid(submission, { with: intent })
+	const { kind, name, expiresInDays } = submission.value
+	try {
+		const created = await api.post<CreatedTokenJson>(tokensOf(workspaceId), { kind, name, scopes: scopesOf(submission.value), expiresInDays })
+		return data({ ...intent, result: submission.reply({ resetForm: true }), created: { name: created.token.name, secret: created.secret } })
+	} catch (error) {
+		// The API's scopes are the form's areas together: said above the form.
+		return replyWithApiError(submission, error, { signedIn, with: intent, fieldOf: (path) => (path.startsWith('scopes') ? '' : path) })
+	}
+}
