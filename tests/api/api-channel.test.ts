@@ -431,4 +431,31 @@ describe('an API channel', () => {
 		)
 		expect((await read()).callback).toMatchObject({ url: current, enabled: true, failingSince: null, disabledAt: null })
 	})
+
+	test('an integration’s bot token writing conversations hands messages over and reports deliveries; a reading one, or another workspace’s, cannot', async () => {
+		const token = async (scopes: string[], auth = team.owner.auth, workspaceId = team.workspace.id) => {
+			const created = await api.request('POST', `/v1/workspaces/${workspaceId}/access-tokens`, {
+				body: { kind: 'bot', name: 'Shop bot', scopes },
+				headers: auth,
+			})
+			expect(created.status, JSON.stringify(created.body)).toBe(201)
+			return { Authorization: `Bearer ${(created.body as { secret: string }).secret}` }
+		}
+		const writer = await token(['conversations:write'])
+		const body = { contact: { externalId: 'shop-customer-bot', name: 'Karim' }, text: 'Bonjour du magasin', externalId: 'bot-1' }
+		const handed = await inbound(body, writer)
+		expect(handed.status, JSON.stringify(handed.body)).toBe(201)
+		expect((await inbound({ ...body, externalId: 'bot-2' }, await token(['conversations:read']))).status).toBe(403)
+		expect((await inbound({ ...body, externalId: 'bot-3' }, await token(['settings:write']))).status).toBe(403)
+		expect((await inbound({ ...body, externalId: 'bot-4' }, await token(['conversations:write'], team.outsider.auth, team.elsewhere.id))).status).toBe(404)
+
+		const { conversationNumber } = handed.body as { conversationNumber: number }
+		const reply = await api.request('POST', `/v1/workspaces/${team.workspace.id}/conversations/${conversationNumber}/messages`, {
+			body: { kind: 'text', body: 'Merci, Karim.' },
+			headers: team.agent.auth,
+		})
+		const replyId = (reply.body as { id: string }).id
+		const reported = await api.request('POST', channelsPath(`/${channelId}/messages/${replyId}/status`), { body: { status: 'delivered' }, headers: writer })
+		expect(reported.status).toBe(200)
+	})
 })
