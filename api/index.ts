@@ -2,6 +2,7 @@ import express, { Router, type RequestHandler } from 'express'
 import { type Logger } from 'pino'
 import { type Config } from '#config/config.ts'
 import { publishTarget, resolveRealtimeConfig } from '#config/realtime-config.ts'
+import { apiChannelRouter, isChannelMessageUpload } from './api-channel/router.ts'
 import { attachmentsRouter } from './attachments/router.ts'
 import { auditLogRouter } from './audit/router.ts'
 import { authRouter } from './auth/router.ts'
@@ -51,7 +52,7 @@ export function createApi(options: ContextOptions): Router {
 	router.use(apiLanguage)
 	router.use((req, _res, next) => {
 		const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req) && !isOneClickUnsubscribe(req))
+		if (hasBody && !req.is('application/json') && !isCsvImport(req) && !isMessageUpload(req) && !isChannelMessageUpload(req) && !isOneClickUnsubscribe(req))
 			return next(new HttpError(415, 'errors.unsupportedMediaType'))
 		next()
 	})
@@ -69,6 +70,8 @@ export function createApi(options: ContextOptions): Router {
 	router.use('/workspaces/:id/teams', teamsRouter(context))
 	router.use('/workspaces/:id/webhooks', outgoingWebhooksRouter(context))
 	router.use('/workspaces/:id/canned-responses', cannedResponsesRouter(context))
+	// Before `/channels`, whose router would authenticate the request a second time on its way through.
+	router.use('/workspaces/:id/channels/:channelId/messages', apiChannelRouter(context))
 	router.use('/workspaces/:id/channels', channelsRouter(context))
 	router.use('/workspaces/:id/conversations', conversationsRouter(context))
 	router.use('/workspaces/:id/attachments', attachmentsRouter(context))

@@ -24,7 +24,7 @@ export type AutomationEvent = (typeof automationEvents)[number]
 /** A rule's own actions may run rules again, this deep at most; deeper, the run log says it stopped. */
 export const automationMaxDepth = 3
 
-const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link'] as const
+const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link', 'api'] as const
 const statuses = ['open', 'pending', 'resolved', 'snoozed'] as const
 const priorities = ['none', 'low', 'medium', 'high', 'urgent'] as const
 

@@ -19,7 +19,7 @@ const flat = Object.fromEntries(
 
 // Words that are the same in every language: product and brand names.
 const sameEverywhere =
-	/^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages|Webhooks)$/
+	/^(CRM|WhatsApp|Telegram|Instagram|Facebook|Messenger|API|Contacts|Orange|Violet|Rose|Zinc|Mode|Menu|Agents?|Actions|Invitations?|Pages|Active|E-mail|Description|Notes|Conversations?|Messages|Webhooks)$/
 
 // i18next's plural forms: `key_one`, `key_other`… as many as the language's plural rules have.
 const pluralSuffix = /_(zero|one|two|few|many|other)$/

@@ -5,10 +5,10 @@ import { type Campaign, type CampaignStatus, type ChannelKind, recipientStatuses
 /**
  * Messages a second each provider takes from one sender when nothing says otherwise: Telegram's
  * broadcast limit (about 30 a second per bot), WhatsApp Cloud API's default throughput (80 a second
- * per number), Meta's page messaging kept well under its per-page limits, our own link page at 50.
+ * per number), Meta's page messaging kept well under its per-page limits, our own link page at 50, an API channel's callback at 20.
  * A channel's `campaignRatePerSecond` overrides it, and a campaign's `ratePerSecond` overrides both.
  */
-export const defaultRatePerSecond: Record<ChannelKind, number> = { telegram: 30, whatsapp: 80, messenger: 20, facebook: 20, instagram: 10, link: 50 }
+export const defaultRatePerSecond: Record<ChannelKind, number> = { telegram: 30, whatsapp: 80, messenger: 20, facebook: 20, instagram: 10, link: 50, api: 20 }
 
 /** A campaign's messages a second: its own rate, else its channel's, else the channel kind's default. */
 export function rateOf(campaign: Pick<Campaign, 'ratePerSecond'>, channel: { kind: ChannelKind; campaignRatePerSecond: number | null }): number {

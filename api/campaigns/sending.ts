@@ -1,5 +1,5 @@
 import { providerChannel } from '#api/channels/connection.ts'
-import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
+import { DeliveryError, providerFor, repliesByCallback } from '#api/channels/providers/index.ts'
 import { type OutgoingMessage, ProviderError } from '#api/channels/providers/provider.ts'
 import { fillTemplate } from '#api/channels/templates.ts'
 import { messageEvent, publishEvents, type InboxEvent } from '#api/conversations/events.ts'
@@ -233,12 +233,17 @@ async function sendToRecipient(
 
 	let result: { externalId: string | null } | { error: string; retryAfterMs?: number; unauthorized?: boolean }
 	const provider = providerFor(channel.kind)
+	// An API channel's message is handed to its callback's webhook delivery, which sets the message's status.
+	const byCallback = repliesByCallback(channel.kind)
 	try {
-		if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
 		if (!written || !identity) throw new DeliveryError('The contact has no identity on this channel.')
-		const message: OutgoingMessage = { to: identity.externalId, body: outgoing.body, template: outgoing.template }
-		const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), message, config)
-		result = { externalId: sent.externalId }
+		if (byCallback) result = { externalId: null }
+		else {
+			if (!provider) throw new DeliveryError(`Sending on ${channel.kind} channels is not available yet.`)
+			const message: OutgoingMessage = { to: identity.externalId, body: outgoing.body, template: outgoing.template }
+			const sent = await provider.send(providerChannel(channel, config.ENCRYPTION_KEY), message, config)
+			result = { externalId: sent.externalId }
+		}
 	} catch (error) {
 		if (!(error instanceof DeliveryError) && !(error instanceof ProviderError)) throw error
 		const retryable = error instanceof ProviderError && error.retryable && recipient.attempts + 1 < campaignSendAttempts
@@ -254,12 +259,13 @@ async function sendToRecipient(
 	const ended = await whenDatabaseAnswers(() =>
 		db.transaction().execute(async (trx): Promise<InboxEvent[]> => {
 			if ('externalId' in result) {
-				await trx
-					.updateTable('messages')
-					.set({ status: 'sent', externalId: result.externalId, updatedAt: now })
-					.where('id', '=', written!.message.id)
-					.where('status', '=', 'pending')
-					.execute()
+				if (!byCallback)
+					await trx
+						.updateTable('messages')
+						.set({ status: 'sent', externalId: result.externalId, updatedAt: now })
+						.where('id', '=', written!.message.id)
+						.where('status', '=', 'pending')
+						.execute()
 				await trx.updateTable('campaignRecipients').set({ status: 'sent', sentAt: now, reason: null, updatedAt: now }).where(heldClaim(claim)).execute()
 				return []
 			}

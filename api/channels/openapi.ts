@@ -7,19 +7,21 @@ import { type AutoReplies } from '#common/auto-replies.ts'
 import { type ChannelJson } from './queries.ts'
 import {
 	channelParams,
+	createApiChannelBody,
 	createLinkChannelBody,
 	createPageChannelBody,
 	createTelegramChannelBody,
 	createWhatsAppChannelBody,
 	replaceCredentialsBody,
+	updateApiChannelBody,
 	updateLinkChannelBody,
 	updateMessagingChannelBody,
 } from './schemas.ts'
 
 // The router reads `kind` first (channelKindBody), then validates with the schema of that kind.
-const createChannelBody = z.union([createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, createPageChannelBody])
+const createChannelBody = z.union([createLinkChannelBody, createTelegramChannelBody, createWhatsAppChannelBody, createPageChannelBody, createApiChannelBody])
 // And a channel's own kind picks which of these a change is held to.
-const updateChannelBody = z.union([updateLinkChannelBody, updateMessagingChannelBody])
+const updateChannelBody = z.union([updateLinkChannelBody, updateMessagingChannelBody, updateApiChannelBody])
 // Telegram's bot token, or Meta's credentials (WhatsApp, Messenger, Facebook, Instagram alike).
 const credentialsBody = z.union([replaceCredentialsBody('telegram'), replaceCredentialsBody('whatsapp')])
 
@@ -71,6 +73,17 @@ const channelAnswer = answerSchema<ChannelJson>()(
 				.nullable()
 				.optional()
 				.openapi({ description: 'On a read channel, for owners and admins: each credential’s last characters.' }),
+			callback: z
+				.object({ url: z.string(), enabled: z.boolean(), failingSince: z.string().datetime().nullable(), disabledAt: z.string().datetime().nullable() })
+				.nullable()
+				.optional()
+				.openapi({
+					description:
+						'On a read API channel, for owners and admins: how the deliveries to its callback go (failing since, switched off after a day of failures; saving the callback URL turns it back on).',
+				}),
+			secret: z.string().optional().openapi({
+				description: 'On a created API channel only: the `whsec_…` secret that signs the webhooks its callback receives (Standard Webhooks), shown this once.',
+			}),
 		})
 		.openapi('Channel'),
 )
@@ -91,10 +104,10 @@ export function documentChannels(docs: ApiDocs) {
 		path: '/',
 		summary: 'Connect a channel',
 		description:
-			'Owners and admins. A chat link, or a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook.',
+			'Owners and admins. A chat link; a messaging channel whose credentials are checked with its provider, which is then pointed at our webhook; or an API channel (`kind: "api"`) whose `settings.callbackUrl` (https, not a private address) receives the team’s replies as signed webhooks, with the signing `secret` in this answer only.',
 		params: workspaceParams,
 		body: createChannelBody,
-		responses: { 201: { description: 'The channel; a messaging channel with its `webhook`.', schema: channelAnswer } },
+		responses: { 201: { description: 'The channel; a messaging channel with its `webhook`, an API channel with its `secret`.', schema: channelAnswer } },
 		errors: [403, 409, 422, 502],
 	})
 	docs.add({

@@ -40,6 +40,10 @@ export type ChannelJson = {
 	webhook?: { url: string; verifyToken: string | null } | null
 	/** On a read channel, for owners and admins: each credential's last characters (`••••Wx9z`), to tell which is kept. */
 	maskedCredentials?: Record<string, string> | null
+	/** On a read API channel, for owners and admins: how its callback's deliveries go (its subscription's state). */
+	callback?: { url: string; enabled: boolean; failingSince: string | null; disabledAt: string | null } | null
+	/** On a created API channel only: the secret that signs what its callback receives (`whsec_…`), shown this once. */
+	secret?: string
 }
 
 export const channelSlugConstraint = 'channels_slug_key'

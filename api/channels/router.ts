@@ -5,10 +5,13 @@ import { autoRepliesOf, type AutoReplies } from '#common/auto-replies.ts'
 import { type BusinessHours } from '#common/business-hours.ts'
 import { type ApiContext } from '#api/context.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#api/db/errors.ts'
+import { type DB } from '#api/db/database.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
+import { createSubscription, setSubscriptionUrl } from '#api/outgoing-webhooks/subscriptions.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
+import { checkOutboundUrl, OutboundAddressRefused, type OutboundRefusal } from '#api/http/outbound-address.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import {
@@ -30,6 +33,7 @@ import { type ChannelProvider, ProviderError } from './providers/provider.ts'
 import {
 	channelKindBody,
 	channelParams,
+	createApiChannelBody,
 	createLinkChannelBody,
 	createPageChannelBody,
 	createTelegramChannelBody,
@@ -38,6 +42,7 @@ import {
 	defaultLinkSettings,
 	type LinkSettings,
 	replaceCredentialsBody,
+	updateApiChannelBody,
 	updateLinkChannelBody,
 	updateMessagingChannelBody,
 } from './schemas.ts'
@@ -62,6 +67,15 @@ function teamUnknown(req: Request) {
 }
 
 const channelTeamConstraint = 'channels_team_fk'
+
+/** What an API channel's callback is told of: the team's replies (never notes nor activity lines), and its conversations' status and assignee. */
+const apiChannelEvents = ['message.created', 'conversation.status_changed', 'conversation.assigned'] as const
+
+const callbackRefusals: Record<OutboundRefusal, string> = {
+	scheme: 'channels:api.errors.callbackScheme',
+	private: 'channels:api.errors.callbackPrivate',
+	unresolved: 'channels:api.errors.callbackUnresolved',
+}
 
 // A disabled link answers 404 to its visitors; the list shows why.
 const statusOf = (enabled: boolean) => (enabled ? 'active' : 'disabled')
@@ -99,6 +113,10 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { workspace } = await requireMember(db, req, managers)
 			const { kind } = parseRequest(req, 'body', channelKindBody)
+			if (kind === 'api') {
+				res.status(201).json(await createApiChannel(req, workspace.id))
+				return
+			}
 			if (kind !== 'link') {
 				const { created, credentials } = await connectMessaging(req, workspace.id, kind)
 				await recordAudit(db, workspace.id, req.user, 'channel.created', { channel: created.name, channelId: created.id, channelKind: kind })
@@ -151,6 +169,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			if (!found) throw channelNotFound()
 			// Owners and admins see where to point the provider and the credentials' last characters; nobody sees the credentials themselves.
 			const manages = managers.includes(membership.role)
+			if (found.kind === 'api') return res.json({ ...channelJson(found), webhook: null, callback: manages ? await callbackOf(found.id) : null })
 			if (found.kind === 'link') return res.json({ ...channelJson(found), webhook: null })
 			const credentials = manages ? providerChannel(found, config.ENCRYPTION_KEY).credentials : null
 			res.json({ ...channelJson(found), webhook: credentials && webhookOf(found, credentials), maskedCredentials: credentials && maskCredentials(credentials) })
@@ -194,8 +213,15 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 				csatEnabled?: boolean
 				businessHours?: BusinessHours | null
 				autoReplies?: Partial<AutoReplies>
-			} = found.kind === 'link' ? parseRequest(req, 'body', updateLinkChannelBody) : parseRequest(req, 'body', updateMessagingChannelBody)
+			} =
+				found.kind === 'link'
+					? parseRequest(req, 'body', updateLinkChannelBody)
+					: found.kind === 'api'
+						? parseRequest(req, 'body', updateApiChannelBody)
+						: parseRequest(req, 'body', updateMessagingChannelBody)
 			const { settings, autoReplies, ...columns } = changes
+			const callbackUrl = found.kind === 'api' ? (settings as { callbackUrl?: string } | undefined)?.callbackUrl : undefined
+			if (callbackUrl !== undefined) await requireCallback(req, callbackUrl)
 			if (changes.slug !== found.slug) await refuseReserved(req, changes.slug, workspace.id)
 			await requireTeam(req, workspace.id, changes.teamId)
 			const updated = await db
@@ -206,7 +232,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 						.set({
 							...columns,
 							...(changes.enabled === undefined ? {} : { status: statusOf(changes.enabled), statusDetail: null, failingSince: null }),
-							...(settings ? { settings: { ...linkSettingsOf(found), ...settings } } : {}),
+							...(settings ? { settings: found.kind === 'api' ? { ...found.settings, ...settings } : { ...linkSettingsOf(found), ...settings } } : {}),
 							...(autoReplies ? { autoReplies: { ...autoRepliesOf(found.autoReplies), ...autoReplies } } : {}),
 							updatedAt: new Date(),
 						})
@@ -214,6 +240,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 						.where('id', '=', channelId)
 						.returning(publicChannelColumns)
 						.executeTakeFirst()
+					if (row && callbackUrl !== undefined) await moveCallback(trx, row.id, callbackUrl)
 					// Which fields changed, never what they became.
 					const fields = Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]))
 					if (row && fields.length > 0)
@@ -314,7 +341,7 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 	 * our webhook where it can be (Telegram's setWebhook; Meta's is pasted in its dashboard). A
 	 * refusal is said beside the credential; the provider out of reach is a 502.
 	 */
-	async function connectMessaging(req: Request, workspaceId: string, kind: Exclude<ChannelKind, 'link'>) {
+	async function connectMessaging(req: Request, workspaceId: string, kind: Exclude<ChannelKind, 'link' | 'api'>) {
 		const body =
 			kind === 'telegram'
 				? parseRequest(req, 'body', createTelegramChannelBody)
@@ -355,6 +382,82 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			refused(error)
 		}
 		return { created, credentials }
+	}
+
+	/** The 422 of a callback URL that may not be reached (not https, a private address, a host that does not resolve), beside the field. */
+	async function requireCallback(req: Request, url: string) {
+		await checkOutboundUrl(url, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }).catch((error: unknown) => {
+			if (error instanceof OutboundAddressRefused) throw fieldError(req, 422, 'settings.callbackUrl', callbackRefusals[error.reason])
+			throw error
+		})
+	}
+
+	/**
+	 * An API channel (issue 33): no provider to ask, only the callback URL its replies are posted to,
+	 * checked as every address the server connects to.
+	 */
+	async function createApiChannel(req: Request, workspaceId: string) {
+		const body = parseRequest(req, 'body', createApiChannelBody)
+		await requireTeam(req, workspaceId, body.teamId)
+		await requireCallback(req, body.settings.callbackUrl)
+		const enabled = body.enabled ?? true
+		const created = await db
+			.transaction()
+			.execute(async (trx) => {
+				const row = await trx
+					.insertInto('channels')
+					.values({
+						workspaceId,
+						kind: 'api',
+						name: body.name,
+						teamId: body.teamId ?? null,
+						enabled,
+						status: statusOf(enabled),
+						settings: { callbackUrl: body.settings.callbackUrl },
+					})
+					.returning(publicChannelColumns)
+					.executeTakeFirstOrThrow()
+				// Its replies go out as the webhooks of a subscription of its own, made with it: its secret signs them.
+				const { secret } = await createSubscription(trx, {
+					workspaceId,
+					channelId: row.id,
+					url: body.settings.callbackUrl,
+					events: apiChannelEvents,
+					createdBy: req.user.id,
+					encryptionKey: config.ENCRYPTION_KEY,
+				})
+				await recordAudit(trx, workspaceId, req.user, 'channel.created', { channel: row.name, channelId: row.id, channelKind: 'api' })
+				return { row, secret }
+			})
+			.catch(taken(req, undefined))
+		return { ...channelJson(created.row), secret: created.secret }
+	}
+
+	/**
+	 * Points an API channel's subscription at its new callback URL; saving it also turns the
+	 * subscription back on after it was switched off for failing a day (its page is the only place to).
+	 */
+	async function moveCallback(trx: DB, channelId: string, url: string) {
+		const subscription = await trx.selectFrom('webhookSubscriptions').select('id').where('channelId', '=', channelId).executeTakeFirst()
+		if (!subscription) return
+		await setSubscriptionUrl(trx, subscription.id, url)
+		await trx.updateTable('webhookSubscriptions').set({ enabled: true, failingSince: null, disabledAt: null }).where('id', '=', subscription.id).execute()
+	}
+
+	/** How an API channel's callback deliveries go: failing since when, switched off after a day of failures. */
+	async function callbackOf(channelId: string) {
+		const subscription = await db
+			.selectFrom('webhookSubscriptions')
+			.select(['url', 'enabled', 'failingSince', 'disabledAt'])
+			.where('channelId', '=', channelId)
+			.executeTakeFirst()
+		if (!subscription) return null
+		return {
+			url: subscription.url,
+			enabled: subscription.enabled,
+			failingSince: subscription.failingSince?.toISOString() ?? null,
+			disabledAt: subscription.disabledAt?.toISOString() ?? null,
+		}
 	}
 
 	/** A channel of the workspace with its (still sealed) credentials and webhook secret: for the provider's calls, never for an answer. */

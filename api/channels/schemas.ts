@@ -3,7 +3,7 @@ import { channelKinds } from '#api/db/schema.ts'
 import { autoRepliesSchema } from '#common/auto-replies.ts'
 import { businessHoursSchema } from '#common/business-hours.ts'
 
-export const limits = { name: 80, slug: 50, greeting: 500, campaignRate: 1000 }
+export const limits = { name: 80, slug: 50, greeting: 500, campaignRate: 1000, callbackUrl: 2000 }
 
 /** A link page's address `/{lang}/c/{slug}`: lower-case letters, digits and single hyphens between them. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -73,6 +73,23 @@ export const updateMessagingChannelBody = z
 		...autoReplyFields,
 	})
 	.strict()
+
+/** An API channel's callback: where the team's replies are posted, signed (an https address, checked again by checkOutboundUrl). */
+export const callbackUrl = z.string().trim().max(limits.callbackUrl).url('channels:api.validation.callbackUrl')
+
+/** An API channel (issue 33): no provider nor credentials, only where its replies go. */
+export const createApiChannelBody = z
+	.object({
+		kind: z.literal('api'),
+		name,
+		enabled: z.boolean().optional(),
+		teamId: teamId.optional(),
+		settings: z.object({ callbackUrl }).strict(),
+	})
+	.strict()
+
+/** An API channel's own fields, as a messaging channel's, and its callback. */
+export const updateApiChannelBody = updateMessagingChannelBody.extend({ settings: z.object({ callbackUrl }).strict().optional() }).strict()
 
 /** A Bot API token as @BotFather gives it: the bot's id, a colon, then 35 letters, digits, - or _. */
 export const botTokenPattern = /^\d{5,}:[A-Za-z0-9_-]{20,}$/

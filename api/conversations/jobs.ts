@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { providerChannel } from '#api/channels/connection.ts'
-import { DeliveryError, providerFor } from '#api/channels/providers/index.ts'
+import { DeliveryError, providerFor, repliesByCallback } from '#api/channels/providers/index.ts'
 import { type OutgoingAttachment, ProviderError } from '#api/channels/providers/provider.ts'
 import { storageFor } from '#api/attachments/storage.ts'
 import { buffer } from 'node:stream/consumers'
@@ -50,6 +50,8 @@ export async function deliverMessage(db: DB, realtime: Realtime, config: JobConf
 		.executeTakeFirst()
 	if (!message || message.status !== 'pending') return
 	const channel = await db.selectFrom('channels').selectAll().where('id', '=', message.channelId).executeTakeFirstOrThrow()
+	// An API channel's replies go to its callback through its own webhook subscription, whose delivery sets their status.
+	if (repliesByCallback(channel.kind)) return
 	const { body, template, to, number, conversationId, kind, direction, surveyId } = message
 
 	let outcome: { status: 'sent' | 'delivered' | 'read' | 'failed'; externalId: string | null; error: string | null }

@@ -330,8 +330,8 @@ export interface TeamMembersTable {
 	createdAt: CreatedAt
 }
 
-/** The six kinds of the specification; `link` is the public chat page `/{lang}/c/{slug}`. */
-export const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link'] as const
+/** The six kinds of the specification; `link` is the public chat page `/{lang}/c/{slug}`; `api` is fed through `/v1` by an integration (issue 33). */
+export const channelKinds = ['whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'link', 'api'] as const
 export type ChannelKind = (typeof channelKinds)[number]
 export const channelStatuses = ['active', 'error', 'disabled'] as const
 export type ChannelStatus = (typeof channelStatuses)[number]

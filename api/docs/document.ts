@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { type OpenAPIObject } from 'openapi3-ts/oas30'
 import { apiDocs, errorBodySchema, securitySchemes } from '#api/http/openapi.ts'
 import { documentAccessTokens } from '#api/access-tokens/openapi.ts'
+import { documentApiChannel } from '#api/api-channel/openapi.ts'
 import { documentAttachments } from '#api/attachments/openapi.ts'
 import { documentAuditLog } from '#api/audit/openapi.ts'
 import { documentAuth } from '#api/auth/openapi.ts'
@@ -39,6 +40,7 @@ export function apiDocument(version: string): OpenAPIObject {
 	documentTeams(apiDocs(registry, '/workspaces/:id/teams', 'Teams'))
 	documentCannedResponses(apiDocs(registry, '/workspaces/:id/canned-responses', 'Canned responses'))
 	documentChannels(apiDocs(registry, '/workspaces/:id/channels', 'Channels'))
+	documentApiChannel(apiDocs(registry, '/workspaces/:id/channels/:channelId/messages', 'Channels'))
 	documentConversations(apiDocs(registry, '/workspaces/:id/conversations', 'Conversations'))
 	documentAttachments(apiDocs(registry, '/workspaces/:id/attachments', 'Conversations'))
 	documentCampaigns(apiDocs(registry, '/workspaces/:id/campaigns', 'Campaigns'))

@@ -89,6 +89,9 @@ export const tokenRules: Record<string, TokenRule> = {
 	'PATCH /v1/workspaces/:id/channels/:channelId': 'settings',
 	'PUT /v1/workspaces/:id/channels/:channelId/credentials': 'settings',
 	'GET /v1/workspaces/:id/channels/:channelId/templates': 'settings',
+	// An API channel's integration hands over its customers' messages and reports deliveries: conversations, not settings.
+	'POST /v1/workspaces/:id/channels/:channelId/messages': 'conversations',
+	'POST /v1/workspaces/:id/channels/:channelId/messages/:messageId/status': 'conversations',
 	'GET /v1/workspaces/:id/contacts': 'contacts',
 	'POST /v1/workspaces/:id/contacts': 'contacts',
 	'DELETE /v1/workspaces/:id/contacts/:contactId': 'contacts',

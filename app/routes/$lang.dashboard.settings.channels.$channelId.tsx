@@ -25,11 +25,14 @@ import { channelTeamSchema } from '#app/components/channels/channel-team-form.sc
 import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisfaction-form.tsx'
 import { channelSatisfactionSchema } from '#app/components/channels/channel-satisfaction-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
+import { ApiCallbackForm } from '#app/components/channels/api-channel-form.tsx'
+import { apiCallbackSchema } from '#app/components/channels/api-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as field from '#app/components/ui/field.css.ts'
 import { pageNotFound, formOf } from '#app/utils/http.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import { campaignRateSchema, messagingChannelSchema } from './$lang.dashboard.settings.channels.$channelId.schema.ts'
 import { channelFieldOf, linkChannelBody, publicUrlOf } from './$lang.dashboard.settings.channels.server.ts'
@@ -66,6 +69,11 @@ export async function loader(args: LoaderFunctionArgs) {
 		// A link channel's settings, as the API answers them (defaults filled in).
 		settings: channel.settings as LinkSettings,
 		publicUrl: publicUrlOf(args, locale, channel),
+		// Where an integration posts an API channel's messages: the public `/v1` of this server.
+		inboundUrl:
+			channel.kind === 'api'
+				? `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/v1/workspaces/${user.workspace.id}/channels/${channel.id}/messages`
+				: null,
 		prefix: `${args.context.config.PUBLIC_URL.replace(/\/+$/, '')}/${locale}/c/`,
 	}
 }
@@ -75,6 +83,7 @@ export async function action(args: ActionFunctionArgs) {
 	const form = await formOf(args.request)
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
+	if (form.get('intent') === 'callback') return saveCallback(args, form)
 	if (form.get('intent') === 'team') return saveTeam(args, form)
 	if (form.get('intent') === 'satisfaction') return saveSatisfaction(args, form)
 	if (form.get('intent') === 'autoReplies') return saveAutoReplies(args, form)
@@ -131,6 +140,22 @@ async function saveCampaignRate(args: ActionFunctionArgs, form: FormData) {
 	} catch (error) {
 		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
 		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request } })
+	}
+}
+
+/** An API channel's callback URL: checked by the API (https, reachable, not a private network), refused beside the field as typed. */
+async function saveCallback(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const submission = parseWithZod(form, { schema: apiCallbackSchema })
+	const beside = { with: { intent: 'callback' } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	try {
+		const saved = await updateChannel(api, user.workspace.id, args.params.channelId ?? '', { settings: { callbackUrl: submission.value.callbackUrl } })
+		const t = await channelsT(locale)
+		return redirectWithToast(`/${locale}/dashboard/settings/channels/${saved.id}`, { type: 'success', title: t('api.callbackSaved', { name: saved.name }) })
+	} catch (error) {
+		if (error instanceof ApiError && error.statusCode === 404) pageNotFound(args.request)
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
 	}
 }
 
@@ -229,15 +254,18 @@ const webhookHelp = {
 	messenger: 'ui.pageWebhookHelp',
 	facebook: 'ui.pageWebhookHelp',
 	instagram: 'ui.instagramWebhookHelp',
+	// An API channel has no provider's webhook: its own page says where to post instead.
+	api: 'ui.webhookHelp',
 } as const
 
 export default function EditChannel() {
-	const { title, locale, channel, teams, settings, publicUrl, prefix, workspaceHours, timezone } = useLoaderData<typeof loader>()
+	const { title, locale, channel, teams, settings, publicUrl, inboundUrl, prefix, workspaceHours, timezone } = useLoaderData<typeof loader>()
 	const reply = useKeptActionData<typeof action>()
 	// Each form shows its own refusal only: the settings', the credentials', the campaign rate's.
 	const resultOf = (intent: string) => (reply && 'result' in reply && reply.intent === intent ? reply.result : undefined)
 	const { t } = useTranslation('channels')
 	const pending = useNavigation().state === 'submitting'
+	const date = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 	const snippet = publicUrl ? `<a href="${publicUrl}" target="_blank" rel="noopener">${channel.name}</a>` : null
 	return (
 		<>
@@ -263,6 +291,40 @@ export default function EditChannel() {
 					<p className={styles.pageLead}>{t(webhookHelp[channel.kind])}</p>
 					<CopyableValue id="webhook-url" label={t('ui.webhookUrl')} value={channel.webhook.url} />
 					{channel.webhook.verifyToken ? <CopyableValue id="verify-token" label={t('ui.verifyTokenLabel')} value={channel.webhook.verifyToken} /> : null}
+				</section>
+			) : null}
+			{inboundUrl ? (
+				<section className={styles.section} aria-labelledby="inbound-heading">
+					<h2 id="inbound-heading" className={styles.sectionTitle}>
+						{t('api.inboundTitle')}
+					</h2>
+					<p className={styles.pageLead}>{t('api.inboundHelp')}</p>
+					<CopyableValue id="inbound-url" label={t('api.inboundUrl')} value={inboundUrl} />
+					<p className={styles.pageLead}>{t('api.statusHelp')}</p>
+					<p>
+						<code dir="ltr" className={channelStyles.url}>{`POST …/messages/{messageId}/status  {"status": "delivered"}`}</code>
+					</p>
+				</section>
+			) : null}
+			{channel.kind === 'api' ? (
+				<section className={styles.section} aria-labelledby="callback-heading">
+					<h2 id="callback-heading" className={styles.sectionTitle}>
+						{t('api.callbackTitle')}
+					</h2>
+					{channel.callback?.disabledAt ? (
+						<p role="status" className={channelStyles.statusDetail}>
+							{t('api.callbackDisabled', { date: date(channel.callback.disabledAt) })}
+						</p>
+					) : channel.callback?.failingSince ? (
+						<p role="status" className={channelStyles.statusDetail}>
+							{t('api.callbackFailing', { date: date(channel.callback.failingSince) })}
+						</p>
+					) : null}
+					<ApiCallbackForm
+						callbackUrl={typeof channel.settings.callbackUrl === 'string' ? channel.settings.callbackUrl : ''}
+						result={resultOf('callback')}
+						pending={pending}
+					/>
 				</section>
 			) : null}
 			<section className={styles.section} aria-labelledby="edit-heading">

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { createChannel } from '#app/.server/channels.ts'
@@ -13,6 +13,9 @@ import { LinkChannelForm } from '#app/components/channels/link-channel-form.tsx'
 import { ConnectChannelForm, type ConnectKind, connectKinds, secretFields } from '#app/components/channels/connect-channel-form.tsx'
 import { connectChannelSchema } from '#app/components/channels/connect-channel-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
+import { ApiChannelForm } from '#app/components/channels/api-channel-form.tsx'
+import { apiChannelSchema } from '#app/components/channels/api-channel-form.schema.ts'
+import { CopyButton } from '#app/components/channels/copy-button.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { channelFieldOf, linkChannelBody, messagingChannelBody } from './$lang.dashboard.settings.channels.server.ts'
 import * as styles from './dashboard.css.ts'
@@ -50,6 +53,7 @@ export async function action(args: ActionFunctionArgs) {
 	const form = await formOf(args.request)
 	// Each kind's form says which it is; the reply goes back to that form.
 	const posted = String(form.get('kind') ?? '')
+	if (posted === 'api') return createApiChannel(args, form)
 	const kind = (connectKinds as string[]).includes(posted) ? (posted as ConnectKind) : 'link'
 	const submission = kind === 'link' ? parseWithZod(form, { schema: linkChannelSchema }) : parseWithZod(form, { schema: connectChannelSchema })
 	// Secrets are never sent back to the page.
@@ -62,6 +66,27 @@ export async function action(args: ActionFunctionArgs) {
 		// Meta's webhooks (WhatsApp, Messenger, Facebook, Instagram) are pasted into its dashboard: the channel's page shows what to paste.
 		const next = kind === 'link' || kind === 'telegram' ? `/${locale}/dashboard/settings/channels` : `/${locale}/dashboard/settings/channels/${created.id}`
 		return redirectWithToast(next, { type: 'success', title: t('ui.created', { name: created.name }) })
+	} catch (error) {
+		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
+	}
+}
+
+/**
+ * An API channel: created, then this page again with its signing secret, shown this once (not
+ * kept in a redirect's URL or cookie); a refusal beside its fields, with what was typed.
+ */
+async function createApiChannel(args: ActionFunctionArgs, form: FormData) {
+	const { user, locale, api } = await requireUser(args)
+	const submission = parseWithZod(form, { schema: apiChannelSchema })
+	const beside = { with: { kind: 'api' as const } }
+	if (submission.status !== 'success') return replyInvalid(submission, beside)
+	const { name, callbackUrl } = submission.value
+	try {
+		const created = await createChannel(api, user.workspace.id, { kind: 'api', name, settings: { callbackUrl } })
+		const t = await channelsT(locale)
+		const next = `/${locale}/dashboard/settings/channels/${created.id}`
+		if (!created.secret) return redirectWithToast(next, { type: 'success', title: t('ui.created', { name: created.name }) })
+		return data({ kind: 'api' as const, created: { id: created.id, name: created.name, secret: created.secret } })
 	} catch (error) {
 		return replyWithApiError(submission, error, { ...beside, signedIn: { locale, request: args.request }, fieldOf: channelFieldOf })
 	}
@@ -94,17 +119,21 @@ export default function CreateChannel() {
 						</Link>
 					</div>
 					{/* A refusal is shown with the form it came from; the URL keeps the kind. */}
-					{kind === 'link' ? (
+					{reply && 'created' in reply ? (
+						<ApiChannelCreated {...reply.created} base={base} />
+					) : kind === 'api' ? (
+						<ApiChannelForm result={reply?.kind === 'api' && 'result' in reply ? reply.result : undefined} pending={pending} />
+					) : kind === 'link' ? (
 						<LinkChannelForm
 							id="link"
 							values={{ enabled: true }}
-							result={reply?.kind === 'link' ? reply.result : undefined}
+							result={reply?.kind === 'link' && 'result' in reply ? reply.result : undefined}
 							prefix={prefix}
 							submit={t('ui.create')}
 							pending={pending}
 						/>
 					) : (
-						<ConnectChannelForm key={kind} kind={kind} result={reply?.kind === kind ? reply.result : undefined} pending={pending} />
+						<ConnectChannelForm key={kind} kind={kind} result={reply?.kind === kind && 'result' in reply ? reply.result : undefined} pending={pending} />
 					)}
 				</section>
 			) : (
@@ -126,5 +155,31 @@ export default function CreateChannel() {
 				</section>
 			)}
 		</>
+	)
+}
+
+/** A new API channel's signing secret, shown this once, with a copy button; readonly, so it can be selected without JavaScript. */
+function ApiChannelCreated({ id, name, secret, base }: { id: string; name: string; secret: string; base: string }) {
+	const { t } = useTranslation('channels')
+	return (
+		<div role="status" className={channelStyles.created}>
+			<p className={styles.sectionTitle} dir="auto">
+				<bdi>{name}</bdi>
+			</p>
+			<p>{t('api.createdTitle')}</p>
+			<label htmlFor="api-secret" className={channelStyles.createdLabel}>
+				{t('api.secretLabel')}
+			</label>
+			<p className={channelStyles.address}>
+				<input id="api-secret" readOnly value={secret} dir="ltr" aria-describedby="api-secret-help" className={channelStyles.secret} />
+				<CopyButton text={secret} label={t('ui.copy')} copiedLabel={t('ui.copied')} accessibleName={t('ui.copyLabel', { name: t('api.secretLabel') })} />
+			</p>
+			<p id="api-secret-help" className={styles.pageLead}>
+				{t('api.secretHelp')}
+			</p>
+			<p>
+				<Link to={`${base}/${id}`}>{t('api.openChannel')}</Link>
+			</p>
+		</div>
 	)
 }

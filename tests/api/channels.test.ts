@@ -162,7 +162,7 @@ describe('channels', () => {
 	})
 
 	test.each([
-		['an unknown kind', { kind: 'sms', name: 'x' }, 'kind', 'Choose one of: whatsapp, telegram, instagram, facebook, messenger, link.'],
+		['an unknown kind', { kind: 'sms', name: 'x' }, 'kind', 'Choose one of: whatsapp, telegram, instagram, facebook, messenger, link, api.'],
 		['no name', { kind: 'link', name: '  ' }, 'name', 'Must be at least 1 character.'],
 		['a slug with spaces', { kind: 'link', name: 'x', slug: 'my shop' }, 'slug', 'Use lower-case letters, digits and hyphens (for example “acme-support”).'],
 		[

@@ -170,6 +170,42 @@ async function freshCampaign(fx: Fixtures, status: 'draft' | 'running' | 'paused
 		.executeTakeFirstOrThrow()
 }
 
+/** This workspace's API channel (made once): the API channel's routes take no other kind. */
+async function apiChannelOf(fx: Fixtures) {
+	const found = await db().selectFrom('channels').select('id').where('workspaceId', '=', fx.here.workspaceId).where('kind', '=', 'api').executeTakeFirst()
+	return (
+		found ??
+		db()
+			.insertInto('channels')
+			.values({ workspaceId: fx.here.workspaceId, kind: 'api', name: 'Matrix shop', settings: { callbackUrl: 'https://127.0.0.1:9/matrix' } })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+	)
+}
+
+/** A reply of the team on the API channel, to report on. */
+async function apiReplyOf(fx: Fixtures, channelId: string): Promise<string> {
+	const conversation = await db()
+		.insertInto('conversations')
+		.values({ workspaceId: fx.here.workspaceId, number: 800_000 + crypto.randomInt(99_999), contactId: fx.here.contact.id, channelId })
+		.returning(['id', 'workspaceId'])
+		.executeTakeFirstOrThrow()
+	const message = await db()
+		.insertInto('messages')
+		.values({
+			workspaceId: conversation.workspaceId,
+			conversationId: conversation.id,
+			channelId,
+			direction: 'outgoing',
+			kind: 'text',
+			body: 'Reply',
+			status: 'sent',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return String(message.id)
+}
+
 /** The owner's unsubscribe token of this workspace's assignment e-mails, as a mail would carry it. */
 const unsubscribeTokenOf = (fx: Fixtures) =>
 	encodeURIComponent(unsubscribeToken(fx.api.config.SESSION_SECRET, { userId: fx.team.owner.user.id, workspaceId: fx.here.workspaceId, kinds: ['assigned'] }))
@@ -557,6 +593,22 @@ export const routeMatrix: Record<string, RouteRow> = {
 				).id,
 			},
 		}),
+	},
+
+	// The API channel (issue 33): every member (an integration's token, or a session) hands over messages and reports deliveries.
+	'POST /v1/workspaces/:id/channels/:channelId/messages': {
+		expect: members(201),
+		prepare: async (fx) => ({
+			params: { channelId: (await apiChannelOf(fx)).id },
+			body: { contact: { externalId: `matrix-${crypto.randomBytes(4).toString('hex')}` }, text: 'Hello from the shop' },
+		}),
+	},
+	'POST /v1/workspaces/:id/channels/:channelId/messages/:messageId/status': {
+		expect: members(200),
+		prepare: async (fx) => {
+			const channel = await apiChannelOf(fx)
+			return { params: { channelId: channel.id, messageId: await apiReplyOf(fx, channel.id) }, body: { status: 'delivered' } }
+		},
 	},
 
 	// The inbox: every member.

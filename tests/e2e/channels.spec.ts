@@ -25,9 +25,9 @@ test('an admin creates a link channel, edits it, switches it off and deletes it;
 
 	await expect(page).toHaveURL('/en-us/dashboard/settings/channels/create')
 	await waitForHydration(page)
-	// The kind first: six links, each with a word, and no form yet.
+	// The kind first: seven links (the API channel of issue 33 too), each with a word, and no form yet.
 	const kinds = page.getByRole('region', { name: 'Choose a kind' }).getByRole('link')
-	await expect(kinds).toHaveCount(6)
+	await expect(kinds).toHaveCount(7)
 	await expect(kinds.filter({ hasText: 'Instagram direct messages.' })).toHaveAttribute('href', '/en-us/dashboard/settings/channels/create?kind=instagram')
 	await expect(page.locator('main section form')).toHaveCount(0)
 	await expectAccessible(page)

@@ -56,10 +56,19 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 			`/${lang}/dashboard/invitations/accept?joined=${workspace.id}`,
 		]
 	},
-	'routes/$lang.dashboard.settings.channels.$channelId': (fixture, lang) => [`/${lang}/dashboard/settings/channels/${fixture.channelId}`],
+	// The chat link's page, and an API channel's (its callback form).
+	'routes/$lang.dashboard.settings.channels.$channelId': async (fixture, lang, request) => {
+		const created = await request.post(`/v1/workspaces/${fixture.workspaceId}/channels`, {
+			data: { kind: 'api', name: 'Fuzz shop', settings: { callbackUrl: 'https://8.8.8.8/fuzz-hooks' } },
+			headers: { Authorization: `Bearer ${fixture.token}` },
+		})
+		expect(created.ok(), await created.text()).toBe(true)
+		const api = (await created.json()) as { id: string }
+		return [`/${lang}/dashboard/settings/channels/${fixture.channelId}`, `/${lang}/dashboard/settings/channels/${api.id}`]
+	},
 	'routes/$lang.dashboard.settings.channels._index': (_, lang) => [`/${lang}/dashboard/settings/channels`],
 	'routes/$lang.dashboard.settings.channels.create': (_, lang) =>
-		['link', 'telegram', 'whatsapp', 'messenger'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
+		['link', 'telegram', 'whatsapp', 'messenger', 'api'].map((kind) => `/${lang}/dashboard/settings/channels/create?kind=${kind}`),
 	'routes/$lang.dashboard.settings.workspaces._index': (_, lang) => [`/${lang}/dashboard/settings/workspaces`],
 	'routes/$lang.dashboard.settings.workspaces.create': (_, lang) => [`/${lang}/dashboard/settings/workspaces/create`],
 	'routes/$lang.dashboard.settings.agents': (_, lang) => [`/${lang}/dashboard/settings/agents`],

@@ -23,3 +23,6 @@ const providers: Partial<Record<ChannelKind, ChannelProvider>> = {
 export function providerFor(kind: ChannelKind): ChannelProvider | undefined {
 	return providers[kind]
 }
+
+/** An API channel (issue 33) has no provider: its channel-owned webhook subscription posts its replies to its callback, and sets their status. */
+export const repliesByCallback = (kind: ChannelKind) => kind === 'api'

@@ -39,6 +39,7 @@ import * as m0037 from './0037_report_business_hours.ts'
 import * as m0038 from './0038_notifications.ts'
 import * as m0039 from './0039_access_tokens.ts'
 import * as m0040 from './0040_webhooks.ts'
+import * as m0041 from './0041_api_channel.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
 	'0038_notifications': m0038,
 	'0039_access_tokens': m0039,
 	'0040_webhooks': m0040,
+	'0041_api_channel': m0041,
 }

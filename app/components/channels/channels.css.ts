@@ -59,3 +59,24 @@ export const snippet = style({
 	background: vars.color.muted,
 })
 export const statusDetail = style({ marginBlockStart: '0.25rem', fontSize: '0.75rem', color: vars.color.destructive })
+
+/** A new API channel's secret, shown once: set apart from the page so it is not missed. */
+export const created = style({
+	display: 'grid',
+	gap: '0.5rem',
+	padding: '1rem',
+	border: `1px solid ${vars.color.primary}`,
+	borderRadius: '0.5rem',
+	background: vars.color.accent,
+})
+export const createdLabel = style({ fontWeight: 600, fontSize: '0.875rem' })
+export const secret = style({
+	flex: '1 1 16rem',
+	minInlineSize: 0,
+	padding: '0.375rem 0.5rem',
+	fontFamily: 'ui-monospace, monospace',
+	fontSize: '0.8125rem',
+	direction: 'ltr',
+	border: `1px solid ${vars.color.border}`,
+	borderRadius: '0.375rem',
+})

@@ -1,7 +1,7 @@
 import { kindPaths } from '#app/components/inbox/channel-icon.tsx'
 import * as styles from './channels.css.ts'
 
-export const channelKinds = ['link', 'whatsapp', 'telegram', 'instagram', 'facebook', 'messenger'] as const
+export const channelKinds = ['link', 'whatsapp', 'telegram', 'instagram', 'facebook', 'messenger', 'api'] as const
 export type Kind = (typeof channelKinds)[number]
 
 // Each kind's colour and a two-letter mark: no icon font nor image to download on these pages (nor an emoji, which many systems have no font for).
@@ -12,6 +12,7 @@ const marks: Record<Kind, { color: string; mark: string }> = {
 	instagram: { color: '#c1246b', mark: 'IG' },
 	facebook: { color: '#1559c4', mark: 'FB' },
 	messenger: { color: '#6d28d9', mark: 'MS' },
+	api: { color: '#374151', mark: '' },
 }
 
 /** A channel kind's badge; decorative, the kind's name is always written beside it. */

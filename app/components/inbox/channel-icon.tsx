@@ -8,6 +8,8 @@ export const kindPaths: Record<string, string> = {
 	instagram: 'M4 4h16v16H4z M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8 M17 7h.01',
 	facebook: 'M14 8h3V4h-3a4 4 0 0 0-4 4v3H7v4h3v6h4v-6h3l1-4h-4V8z',
 	messenger: 'M12 3C7 3 3 6.7 3 11.3c0 2.6 1.3 4.9 3.3 6.4V21l3-1.7c.9.3 1.8.4 2.7.4 5 0 9-3.7 9-8.4S17 3 12 3z M7 14l4-4 2.5 2.5L17 10l-4 4-2.5-2.5z',
+	// Angle brackets: code, for an integration's channel.
+	api: 'M8 7l-5 5 5 5 M16 7l5 5-5 5 M14 5l-4 14',
 	link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1 M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
 }
 
