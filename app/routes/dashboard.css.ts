@@ -144,7 +144,8 @@ export const menuItem = style({
 	selectors: { '&:hover': { background: vars.color.accent } },
 })
 export const pageHeader = style({ display: 'grid', gap: '0.25rem' })
-export const pageTitle = style({ fontSize: '1.5rem', fontWeight: 700, letterSpacing: '-0.01em' })
+// A title may be user-written (a name, an address) with no place to break: it breaks anywhere rather than widen the page.
+export const pageTitle = style({ fontSize: '1.5rem', fontWeight: 700, letterSpacing: '-0.01em', overflowWrap: 'anywhere' })
 export const pageLead = style({ color: vars.color.mutedForeground })
 export const section = style({
 	display: 'grid',
