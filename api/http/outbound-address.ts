@@ -139,7 +139,19 @@ export function guardedLookup(options: Pick<OutboundOptions, 'allowPrivate'>): n
 	}
 }
 
-/** An HTTPS agent whose connections reach only what `guardedLookup` allows; `ca` is trusted besides the system's authorities (OUTBOUND_CA_FILE). */
+const agents = new Map<string, https.Agent>()
+
+/**
+ * An HTTPS agent whose connections reach only what `guardedLookup` allows; `ca` is trusted besides the
+ * system's authorities (OUTBOUND_CA_FILE). One per setting and trust, so its keep-alive connections
+ * serve every push and webhook that goes out with them.
+ */
 export function guardedAgent(options: Pick<OutboundOptions, 'allowPrivate'> & { ca?: string }): https.Agent {
-	return new https.Agent({ keepAlive: true, lookup: guardedLookup(options), ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}) })
+	const key = `${options.allowPrivate}:${options.ca ?? ''}`
+	let agent = agents.get(key)
+	if (!agent) {
+		agent = new https.Agent({ keepAlive: true, lookup: guardedLookup(options), ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}) })
+		agents.set(key, agent)
+	}
+	return agent
 }

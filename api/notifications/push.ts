@@ -102,17 +102,8 @@ async function pushOfNotification(db: DB, config: PushConfig, notificationId: st
 	return { userId: row.userId, kind: row.kind, payload }
 }
 
-/** One agent per guard setting and trust: its keep-alive connections serve the pushes of many jobs. */
-const agents = new Map<string, ReturnType<typeof guardedAgent>>()
-function agentFor(config: PushConfig) {
-	const key = `${config.WEBHOOK_ALLOW_PRIVATE}:${config.outboundCa ?? ''}`
-	let agent = agents.get(key)
-	if (!agent) {
-		agent = guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ca: config.outboundCa })
-		agents.set(key, agent)
-	}
-	return agent
-}
+const agentFor = (config: Pick<PushConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'outboundCa'>) =>
+	guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ca: config.outboundCa })
 
 /** A device's answer, and how long the service asked to wait before the next try (429, 503). */
 type Delivery = { result: PushResult; status: number | null; retryAfterMs?: number; retry: boolean }

@@ -26,16 +26,8 @@ const keptAnswerBytes = 1024
 /** One try's outcome: delivered (2xx), or failed and whether it is worth another try, with what the receiver said. */
 export type Attempt = { delivered: boolean; retry: boolean; status: number | null; body: string | null; error: string | null; retryAfter?: number }
 
-const agents = new Map<string, https.Agent>()
-function agentFor(config: WebhookConfig) {
-	const key = `${config.WEBHOOK_ALLOW_PRIVATE}:${config.outboundCa ?? ''}`
-	let agent = agents.get(key)
-	if (!agent) {
-		agent = guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ca: config.outboundCa })
-		agents.set(key, agent)
-	}
-	return agent
-}
+const agentFor = (config: Pick<WebhookConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'outboundCa'>) =>
+	guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ca: config.outboundCa })
 
 /**
  * One signed POST of a delivery's body to the subscription's address, checked first and pinned to

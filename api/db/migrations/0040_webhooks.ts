@@ -67,12 +67,20 @@ export async function up(db: Kysely<unknown>) {
 	await sql`create index webhook_deliveries_log_idx on webhook_deliveries (subscription_id, id desc)`.execute(db)
 	await sql`create index webhook_deliveries_created_idx on webhook_deliveries (created_at)`.execute(db)
 
-	// One event into the outbox, only when an enabled subscription of the workspace asks for its type, and the fan-out job woken once per workspace.
+	// One event into the outbox, only when an enabled subscription of the workspace asks for its type, and the fan-out
+	// job woken once per workspace and transaction (a transaction-local setting remembers it): a customer's message
+	// makes several events, and add_job with a key costs a few statements each time.
 	await sql`
 		create function crm_webhook_event(p_workspace uuid, p_type text, p_key uuid, p_subject jsonb) returns void language plpgsql as $$
+		declare
+			woken text := 'crm.webhooks_woken_' || replace(p_workspace::text, '-', '');
 		begin
 			if exists (select 1 from webhook_subscriptions where workspace_id = p_workspace and enabled and p_type = any(events)) then
 				insert into webhook_events (workspace_id, type, ordering_key, subject) values (p_workspace, p_type, p_key, p_subject);
+				if coalesce(current_setting(woken, true), '') = txid_current()::text then
+					return;
+				end if;
+				perform set_config(woken, txid_current()::text, true);
 				perform graphile_worker.add_job(
 					'fan-out-webhooks',
 					json_build_object('workspaceId', p_workspace),
