@@ -7,6 +7,7 @@ import { requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { profileAction } from './$lang.dashboard.profile.server.ts'
 import { listAccessTokens } from '#app/.server/access-tokens.ts'
+import { ApiError } from '#app/.server/api-client.ts'
 import { listSessions, twoFactorState } from '#app/.server/auth.ts'
 import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -30,14 +31,21 @@ export const handle = { i18n: ['integrations'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
+/** A list the API refuses this member (403: the workspace's two-step rule) is no list: its section is not shown. */
+function noneWhenRefused(error: unknown): null {
+	if (error instanceof ApiError && error.statusCode === 403) return null
+	throw error
+}
+
 export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireUser(args, { workspace: 'optional' })
 	const t = await serverT(locale)
 	const [sessions, twoFactor, tokens] = await Promise.all([
 		listSessions(api),
 		twoFactorState(api),
-		// The personal tokens of the current workspace (the list also holds its bot tokens, for managers).
-		user.workspace ? listAccessTokens(api, user.workspace.id) : Promise.resolve([]),
+		// The personal tokens of the current workspace (the list also holds its bot tokens, for managers). None
+		// where the workspace refuses the member until two-step sign-in is on: this page is where they turn it on.
+		user.workspace ? listAccessTokens(api, user.workspace.id).catch(noneWhenRefused) : Promise.resolve(null),
 	])
 	// Formatted here, once, so the page shows the same words with or without JavaScript; in the
 	// language's real tag (`fr`, not `fr-x`) and the workspace's time zone, as the other pages' dates.
@@ -65,7 +73,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('profile.title'),
 		devices,
 		signingOut,
-		personalTokens: tokens.filter((token) => token.kind === 'personal' && token.userId === user.id),
+		personalTokens: tokens?.filter((token) => token.kind === 'personal' && token.userId === user.id) ?? null,
 		twoFactor: {
 			enabled: twoFactor.enabled,
 			since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null,
@@ -161,7 +169,7 @@ export default function Profile() {
 					</p>
 				</section>
 			) : null}
-			{user.workspace ? (
+			{user.workspace && personalTokens ? (
 				<section className={styles.section} aria-labelledby="personal-tokens-heading">
 					<h2 id="personal-tokens-heading" className={styles.sectionTitle}>
 						{t('integrations:tokens.personalHeading')}
