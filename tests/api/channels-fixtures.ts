@@ -36,8 +36,8 @@ export async function startChannelsApi(env: Record<string, string>, teamName: st
 }
 
 /** Waits (up to 15 s) for `check` to give a value: webhooks and sends are jobs, done in their own time. */
-export async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
-	for (let waited = 0; waited < 15_000; waited += 50) {
+export async function until<T>(check: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+	for (let waited = 0; waited < ms; waited += 50) {
 		const value = await check()
 		if (value) return value
 		await new Promise((resolve) => setTimeout(resolve, 50))
