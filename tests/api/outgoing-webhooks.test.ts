@@ -14,7 +14,8 @@ import { createLinkChannel, customerWrites } from './conversations-fixtures.ts'
 import { createUser, createWorkspace, startApi, testDb, type TestApi } from './harness.ts'
 
 const db = () => testDb()
-const quiet = { info: () => {}, debug: () => {}, error: () => {} }
+// A job that fails says why (a fan-out or delivery retried by the queue would otherwise only show as a slow test).
+const quiet = { info: () => {}, debug: () => {}, error: (message: string) => console.error(message) }
 
 let receiver: WebhookReceiver
 let api: TestApi
