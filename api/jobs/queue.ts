@@ -148,13 +148,15 @@ export function jobBatcher(db: DB): (jobs: BatchedJob[]) => Promise<void> {
 			waiting = []
 			const specs = batch.flatMap((entry) => entry.jobs.map((job) => ({ identifier: job.name, payload: job.payload, queue_name: job.queueName ?? null })))
 			try {
-				// One add_job per job, called in the callers' order (PostgreSQL evaluates a volatile select list after its
-				// ORDER BY): add_jobs joins its specs to the tasks and queues, and a hash join handed the ids out in
-				// another order (a burst's webhooks would then have run in the wrong order in their queue).
+				// One add_job per job, called in the callers' order within each queue (PostgreSQL evaluates a volatile
+				// select list after its ORDER BY): add_jobs joins its specs to the tasks and queues, and a hash join handed
+				// the ids out in another order (a burst's webhooks would then have run in the wrong order in their queue).
+				// The queues come in name order: another process's batch opening the same new queues in another order
+				// would otherwise wait on this one's new queue rows while this one waits on its own (a deadlock).
 				await sql`select count(*) from (
 					select graphile_worker.add_job(spec->>'identifier', spec->'payload', queue_name => spec->>'queue_name')
 					from json_array_elements(${JSON.stringify(specs)}::json) with ordinality as specs(spec, n)
-					order by n
+					order by spec->>'queue_name' collate "C" nulls first, n
 				) added`.execute(db)
 				for (const entry of batch) entry.settle()
 			} catch (error) {

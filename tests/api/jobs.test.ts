@@ -192,4 +192,21 @@ describe('the job queue', () => {
 		expect(statuses.rows[0]?.n).toBe(4)
 		await sql`delete from graphile_worker._private_jobs where payload->>'channelId' = ${channelId}`.execute(db)
 	})
+
+	test('two processes’ batches that open the same new queues in opposite orders do not deadlock', async () => {
+		// Two API processes take a burst of customers' webhooks in different orders: each batch opens the customers'
+		// queues, and PostgreSQL refused one of two batches that waited on each other's new queue rows (a 500 to the provider).
+		const db = testDb()
+		const [first, second] = [jobBatcher(db), jobBatcher(db)]
+		const channelId = '00000000-0000-4000-8000-00000000dead'
+		for (let round = 0; round < 5; round++) {
+			const queues = Array.from({ length: 40 }, (_, n) => `webhooks:${channelId}:${round}-${n}`)
+			const jobs = (names: string[]) =>
+				names.map((queueName, n) => ({ name: 'process-webhook' as const, payload: { channelId, body: { n }, part: 0 }, queueName }))
+			await Promise.all([first(jobs(queues)), second(jobs([...queues].reverse()))])
+		}
+		const queued = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where payload->>'channelId' = ${channelId}`.execute(db)
+		expect(queued.rows[0]?.n).toBe(5 * 80)
+		await sql`delete from graphile_worker._private_jobs where payload->>'channelId' = ${channelId}`.execute(db)
+	})
 })
