@@ -96,6 +96,36 @@ describe('core: triggers, fan-out, signed delivery', () => {
 		expect(await db().selectFrom('webhookEvents').select('id').where('workspaceId', '=', workspace.id).execute()).toEqual([])
 	})
 
+	test('a contact’s labels changing is a contact.updated with its labels; a contact deleted with its labels is only contact.deleted', async () => {
+		const { workspace, owner, name } = await subscribed(['contact.updated', 'contact.deleted'])
+		const contact = await db()
+			.insertInto('contacts')
+			.values({ workspaceId: workspace.id, name: 'Lena', avatarColor: '#336699' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const label = await db()
+			.insertInto('labels')
+			.values({ workspaceId: workspace.id, title: 'VIP', color: '#aa0000' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const contactPath = `/v1/workspaces/${workspace.id}/contacts/${contact.id}`
+		expect((await api.request('PATCH', contactPath, { headers: owner.auth, body: { labelIds: [label.id] } })).status).toBe(200)
+		await until(async () => receiver.to(name).length >= 1)
+		expect(receiver.to(name)[0]?.event).toMatchObject({
+			type: 'contact.updated',
+			data: { contact: { id: contact.id, labels: [{ id: label.id, title: 'VIP' }] } },
+		})
+		expect((await api.request('PATCH', contactPath, { headers: owner.auth, body: { labelIds: [] } })).status).toBe(200)
+		await until(async () => receiver.to(name).length >= 2)
+		expect(receiver.to(name)[1]?.event).toMatchObject({ type: 'contact.updated', data: { contact: { id: contact.id, labels: [] } } })
+		await db().insertInto('contactLabels').values({ workspaceId: workspace.id, contactId: contact.id, labelId: label.id }).execute()
+		await until(async () => receiver.to(name).length >= 3)
+		expect((await api.request('DELETE', contactPath, { headers: owner.auth })).status).toBe(204)
+		await until(async () => receiver.to(name).length >= 4)
+		expect(await db().selectFrom('webhookEvents').select('type').where('workspaceId', '=', workspace.id).execute()).toEqual([])
+		expect(typesTo(name)).toEqual(['contact.updated', 'contact.updated', 'contact.updated', 'contact.deleted'])
+	})
+
 	test('a workspace without a subscription writes nothing to the outbox', async () => {
 		const workspace = await createWorkspace('Quiet')
 		const channel = await createLinkChannel(workspace.id)

@@ -40,6 +40,7 @@ import * as m0038 from './0038_notifications.ts'
 import * as m0039 from './0039_access_tokens.ts'
 import * as m0040 from './0040_webhooks.ts'
 import * as m0041 from './0041_api_channel.ts'
+import * as m0042 from './0042_contact_label_webhooks.ts'
 
 // Listed by hand (not read from disk) so the bundled production server carries them.
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
 	'0039_access_tokens': m0039,
 	'0040_webhooks': m0040,
 	'0041_api_channel': m0041,
+	'0042_contact_label_webhooks': m0042,
 }
