@@ -9,7 +9,7 @@ import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { queueMail } from '#api/mail/jobs.ts'
 import { type Realtime } from '#api/realtime/publisher.ts'
 import { retryAfterMs } from '#api/notifications/push.ts'
-import { secretOf } from './subscriptions.ts'
+import { signingSecretsOf } from './subscriptions.ts'
 
 export type WebhookConfig = Pick<JobConfig, 'ENCRYPTION_KEY' | 'WEBHOOK_ALLOW_PRIVATE' | 'outboundCa'>
 
@@ -30,10 +30,15 @@ const agentFor = (config: Pick<WebhookConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'outboun
 	guardedAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ca: config.outboundCa })
 
 /**
- * One signed POST of a delivery's body to the subscription's address, checked first and pinned to
- * the checked address (`guardedAgent`); at most `sendTimeoutMs`; a redirect is an answer, not followed.
+ * One POST of a delivery's body to the subscription's address, signed with each of `secrets`, checked first and
+ * pinned to the checked address (`guardedAgent`); at most `sendTimeoutMs`; a redirect is an answer, not followed.
  */
-export async function sendOnce(config: WebhookConfig, url: string, secret: string, delivery: Pick<WebhookDelivery, 'webhookId' | 'payload'>): Promise<Attempt> {
+export async function sendOnce(
+	config: WebhookConfig,
+	url: string,
+	secrets: string | readonly string[],
+	delivery: Pick<WebhookDelivery, 'webhookId' | 'payload'>,
+): Promise<Attempt> {
 	try {
 		await checkOutboundUrl(url, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
 	} catch (error) {
@@ -42,7 +47,10 @@ export async function sendOnce(config: WebhookConfig, url: string, secret: strin
 		return { delivered: false, retry: error.reason === 'unresolved', status: null, body: null, error: error.message }
 	}
 	const now = new Date()
-	const signature = new Webhook(secret).sign(delivery.webhookId, now, delivery.payload)
+	const signature = [secrets]
+		.flat()
+		.map((secret) => new Webhook(secret).sign(delivery.webhookId, now, delivery.payload))
+		.join(' ')
 	const body = Buffer.from(delivery.payload, 'utf8')
 	return new Promise<Attempt>((resolve) => {
 		const request = https.request(url, {
@@ -120,8 +128,8 @@ export async function deliverWebhooks(db: DB, realtime: Realtime, config: Webhoo
 			await again(db, job, delivery.nextAttemptAt)
 			return
 		}
-		const secret = openedSecret(subscription, config.ENCRYPTION_KEY)
-		const attempt = secret ? await sendOnce(config, subscription.url, secret, delivery) : unsignable
+		const secrets = openedSecrets(subscription, config.ENCRYPTION_KEY)
+		const attempt = secrets ? await sendOnce(config, subscription.url, secrets, delivery) : unsignable
 		const next = await recordAttempt(db, realtime, subscription, delivery, attempt)
 		if (next) {
 			await again(db, job, next)
@@ -139,9 +147,9 @@ const unsignable: Attempt = {
 	error: 'the signing secret cannot be opened: was ENCRYPTION_KEY changed?',
 }
 
-function openedSecret(subscription: WebhookSubscription, encryptionKey: string): string | undefined {
+function openedSecrets(subscription: WebhookSubscription, encryptionKey: string): string[] | undefined {
 	try {
-		return secretOf(subscription, encryptionKey)
+		return signingSecretsOf(subscription, encryptionKey)
 	} catch {
 		return undefined
 	}

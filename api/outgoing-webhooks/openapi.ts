@@ -107,9 +107,15 @@ export function documentOutgoingWebhooks(docs: ApiDocs) {
 		method: 'post',
 		path: '/:subscriptionId/secret',
 		summary: "Roll a webhook's secret",
-		description: 'Owners and admins. A new signing secret, shown this once; every try from now on is signed with it alone.',
+		description:
+			'Owners and admins. A new signing secret, shown this once. For a day every try is signed with it and with the secret it replaced (two signatures in `webhook-signature`), so a receiver can switch without refusing a delivery; then with the new one alone.',
 		params: webhookParams,
-		responses: { 200: { description: 'The new secret.', schema: z.object({ secret: z.string() }) } },
+		responses: {
+			200: {
+				description: 'The new secret, and until when the one it replaced still signs (null when that one could not be opened).',
+				schema: z.object({ secret: z.string(), previousSecretExpiresAt: z.string().datetime().nullable() }),
+			},
+		},
 		errors: [403],
 	})
 	docs.add({

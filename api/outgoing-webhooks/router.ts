@@ -2,7 +2,6 @@ import { Router, type Request } from 'express'
 import { sql } from 'kysely'
 import { webhookTestEvent } from '#common/webhooks.ts'
 import { recordAudit } from '#api/audit/record.ts'
-import { sealCredentials } from '#api/channels/crypto.ts'
 import { type ApiContext } from '#api/context.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
@@ -14,7 +13,7 @@ import { queueDeliveries } from './fan-out.ts'
 import { newWebhookId, webhookBody } from './payloads.ts'
 import { deliveriesPage, deliveryJson, findDelivery } from './queries.ts'
 import { createWebhookBody, deliveryParams, listDeliveriesQuery, updateWebhookBody, webhookParams } from './schemas.ts'
-import { createSubscription, findSubscription, listSubscriptions, newWebhookSecret, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
+import { createSubscription, findSubscription, listSubscriptions, rollSubscriptionSecret, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
 
 /** A workspace's own webhooks, at most (an API channel's callback is not counted). */
 export const subscriptionsPerWorkspace = 20
@@ -144,17 +143,12 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 		'/:subscriptionId/secret',
 		handler(async (req, res) => {
 			const { subscription } = await requireSubscription(req)
-			// At once: a try from now on is signed with the new one only.
-			const secret = newWebhookSecret()
-			await db.transaction().execute(async (trx) => {
-				await trx
-					.updateTable('webhookSubscriptions')
-					.set({ secret: sealCredentials({ secret }, config.ENCRYPTION_KEY), updatedAt: sql<Date>`now()` })
-					.where('id', '=', subscription.id)
-					.execute()
+			const rolled = await db.transaction().execute(async (trx) => {
+				const rolled = await rollSubscriptionSecret(trx, subscription, config.ENCRYPTION_KEY)
 				await recordAudit(trx, subscription.workspaceId, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
+				return rolled
 			})
-			res.json({ secret })
+			res.json({ secret: rolled.secret, previousSecretExpiresAt: rolled.previousUntil?.toISOString() ?? null })
 		}),
 	)
 

@@ -11,11 +11,49 @@ export function newWebhookSecret(): string {
 	return `whsec_${crypto.randomBytes(24).toString('base64')}`
 }
 
+/** How long a rolled secret keeps signing beside the new one, so a receiver can switch without refusing a delivery. */
+export const secretOverlapMs = 24 * 3600 * 1000
+
 /** The subscription's whsec_… secret, opened with the key it was sealed under. */
 export function secretOf(subscription: Pick<WebhookSubscription, 'secret'>, encryptionKey: string): string {
-	const opened = openCredentials(subscription.secret, encryptionKey).secret
-	if (!opened) throw new Error('webhook secret is not in a known format')
-	return opened
+	return signingSecretsOf(subscription, encryptionKey)[0]!
+}
+
+/**
+ * The secrets that sign a request now: the current one, then the one it replaced while its day of
+ * overlap lasts (Standard Webhooks' header carries one signature per secret, and a receiver checks any).
+ */
+export function signingSecretsOf(subscription: Pick<WebhookSubscription, 'secret'>, encryptionKey: string, now = new Date()): string[] {
+	const { secret, previousSecret, previousUntil } = openCredentials(subscription.secret, encryptionKey)
+	if (!secret) throw new Error('webhook secret is not in a known format')
+	const overlapping = previousSecret && previousUntil && Date.parse(previousUntil) > now.getTime()
+	return overlapping ? [secret, previousSecret] : [secret]
+}
+
+/**
+ * A new secret for the subscription, in the caller's transaction; the one it replaces keeps signing
+ * beside it for `secretOverlapMs` (a secret that cannot be opened any more is simply replaced).
+ */
+export async function rollSubscriptionSecret(
+	trx: DB,
+	subscription: Pick<WebhookSubscription, 'id' | 'secret'>,
+	encryptionKey: string,
+): Promise<{ secret: string; previousUntil: Date | null }> {
+	const secret = newWebhookSecret()
+	let current: string | undefined
+	try {
+		current = secretOf(subscription, encryptionKey)
+	} catch {
+		current = undefined
+	}
+	const previousUntil = current ? new Date(Date.now() + secretOverlapMs) : null
+	const sealed: Record<string, string> = current && previousUntil ? { secret, previousSecret: current, previousUntil: previousUntil.toISOString() } : { secret }
+	await trx
+		.updateTable('webhookSubscriptions')
+		.set({ secret: sealCredentials(sealed, encryptionKey), updatedAt: sql<Date>`now()` })
+		.where('id', '=', subscription.id)
+		.execute()
+	return { secret, previousUntil }
 }
 
 export function subscriptionJson(row: WebhookSubscription): WebhookSubscriptionJson {

@@ -33,6 +33,6 @@ export const sendTestEvent = (api: ApiClient, workspaceId: string, subscriptionI
 export const resendDelivery = (api: ApiClient, workspaceId: string, subscriptionId: string, deliveryId: string) =>
 	api.post<WebhookDeliveryJson>(`${webhookPath(workspaceId, subscriptionId)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, {})
 
-/** A new signing secret, which the API shows this once. */
+/** A new signing secret, which the API shows this once, and until when the one it replaced still signs beside it. */
 export const rollSecret = (api: ApiClient, workspaceId: string, subscriptionId: string) =>
-	api.post<{ secret: string }>(`${webhookPath(workspaceId, subscriptionId)}/secret`, {})
+	api.post<{ secret: string; previousSecretExpiresAt: string | null }>(`${webhookPath(workspaceId, subscriptionId)}/secret`, {})

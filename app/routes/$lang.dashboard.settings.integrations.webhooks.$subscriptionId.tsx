@@ -60,7 +60,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (intent === 'roll') {
 		try {
 			// Not a redirect: the new secret is shown this once, in this answer.
-			return data({ rolled: (await rollSecret(api, user.workspace.id, subscriptionId)).secret })
+			return data({ rolled: await rollSecret(api, user.workspace.id, subscriptionId) })
 		} catch (error) {
 			const { message, status } = await apiFailure(error, locale, request)
 			return data({ refused: { intent, deliveryId: '', message } }, { status })
@@ -127,10 +127,18 @@ export default function WebhookPage() {
 					<h2 id="webhook-secret-heading" className={styles.sectionTitle}>
 						{t('secret.heading')}
 					</h2>
-					<p>{t('secret.rolled')}</p>
+					<p>
+						{rolled.previousSecretExpiresAt
+							? t('secret.rolledWithOverlap', {
+									until: dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+										new Date(rolled.previousSecretExpiresAt),
+									),
+								})
+							: t('secret.rolled')}
+					</p>
 					<p>
 						<code className={styles.secret} data-testid="webhook-secret">
-							{rolled}
+							{rolled.secret}
 						</code>
 					</p>
 					<p className={fieldStyles.help}>{t('secret.once')}</p>

@@ -6,7 +6,7 @@ import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { prune } from '#api/jobs/prune.ts'
 import { sendOnce } from '#api/outgoing-webhooks/delivery.ts'
-import { createSubscription } from '#api/outgoing-webhooks/subscriptions.ts'
+import { createSubscription, secretOverlapMs, signingSecretsOf } from '#api/outgoing-webhooks/subscriptions.ts'
 import { receiverCertificatePath, startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts'
 import { waitForMail } from './auth-support.ts'
 import { until } from './channels-fixtures.ts'
@@ -417,20 +417,28 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		expect(kept.map((row) => row.status).sort()).toEqual(['delivered', 'pending'])
 	})
 
-	test('rolling the secret: the next request verifies with the new one alone', async () => {
+	test('rolling the secret: for a day each request is signed with the new secret and the old one, then with the new one alone', async () => {
 		const { workspace, owner, name, webhook, secret } = await viaApi()
 		const rolled = await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })
 		expect(rolled.status).toBe(200)
-		const fresh = (rolled.body as { secret: string }).secret
+		const { secret: fresh, previousSecretExpiresAt } = rolled.body as { secret: string; previousSecretExpiresAt: string }
 		expect(fresh).toMatch(/^whsec_/)
 		expect(fresh).not.toBe(secret)
+		expect(Math.abs(Date.parse(previousSecretExpiresAt) - Date.now() - secretOverlapMs)).toBeLessThan(60_000)
 		await api.request('POST', path(workspace.id, `/${webhook.id}/test`), { headers: owner.auth })
 		await until(async () => receiver.to(name).length >= 1)
-		// Checked under the old secret it fails; under the new one it verifies.
-		expect(receiver.to(name)[0]!.verified).toBe(false)
-		receiver.trust(name, fresh)
+		// A receiver still on the old secret and one already on the new both verify it.
 		const request = receiver.to(name)[0]!
-		expect(new Webhook(fresh).verify(request.rawBody, request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' })
+		const headers = request.headers as Record<string, string>
+		expect(headers['webhook-signature']?.split(' ')).toHaveLength(2)
+		for (const key of [secret, fresh]) expect(new Webhook(key).verify(request.rawBody, headers)).toMatchObject({ type: 'webhook.test' })
+		const row = await db().selectFrom('webhookSubscriptions').select('secret').where('id', '=', webhook.id).executeTakeFirstOrThrow()
+		expect(signingSecretsOf(row, api.config.ENCRYPTION_KEY)).toEqual([fresh, secret])
+		expect(signingSecretsOf(row, api.config.ENCRYPTION_KEY, new Date(Date.now() + secretOverlapMs + 60_000))).toEqual([fresh])
+		// Rolled again within the day: the one it replaces overlaps; the first is gone.
+		const again = (await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })).body as { secret: string }
+		const after = await db().selectFrom('webhookSubscriptions').select('secret').where('id', '=', webhook.id).executeTakeFirstOrThrow()
+		expect(signingSecretsOf(after, api.config.ENCRYPTION_KEY)).toEqual([again.secret, fresh])
 	})
 
 	test('adding, changing, rolling the secret of and deleting a webhook are lines of the audit log, naming its host only', async () => {
