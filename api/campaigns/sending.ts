@@ -100,11 +100,16 @@ async function freezeAndRun(trx: DB, campaign: Campaign): Promise<Campaign> {
 
 /** The `start-campaign` job: a scheduled campaign's time has come (unless it was cancelled or edited back to a draft). */
 export async function startScheduledCampaign(db: DB, realtime: Realtime, campaignId: string) {
-	const started = await db.transaction().execute(async (trx) => {
+	const outcome = await db.transaction().execute(async (trx) => {
 		const campaign = await trx.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('status', '=', 'scheduled').forUpdate().executeTakeFirst()
-		return campaign && freezeAndRun(trx, campaign)
+		if (!campaign) return undefined
+		const started = await freezeAndRun(trx, campaign)
+		// Nobody to reach at its time: it ends at once, with nobody watching it start, so its author is told.
+		return { started, ended: started.status === 'completed' ? await notifyCampaignEnded(trx, campaignId) : [] }
 	})
-	if (started) await announceCampaign(db, realtime, started.workspaceId, started.id)
+	if (!outcome) return
+	void publishEvents(db, realtime, outcome.ended)
+	await announceCampaign(db, realtime, outcome.started.workspaceId, outcome.started.id)
 }
 
 /** Pause, resume, cancel: what each does to the campaign and its pending jobs. */

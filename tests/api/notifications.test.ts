@@ -1,9 +1,11 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type NotificationJson, type NotificationPage } from '#common/notifications.ts'
+import { startScheduledCampaign } from '#api/campaigns/sending.ts'
 import { prune } from '#api/jobs/prune.ts'
 import { notifyCampaignEnded, notifyChannelDisconnected } from '#api/notifications/triggers.ts'
 import { notifyWaiting } from '#api/notifications/waiting.ts'
+import { silentRealtime } from '#api/realtime/publisher.ts'
 import { startApi, testDb, type TestApi } from './harness.ts'
 import { conversationsPath, createLinkChannel, customerWrites, postMessage } from './conversations-fixtures.ts'
 import { createTeam, type Team, type TestUser } from './workspaces-fixtures.ts'
@@ -168,6 +170,29 @@ describe('what a member is notified of', () => {
 		expect((await listOf(team.agent, team.workspace.id)).notifications).toEqual([
 			expect.objectContaining({ kind: 'campaignDone', campaignId: campaign.id, values: { campaign: 'Spring sale', sent: 0, failed: 0 } }),
 		])
+
+		// A scheduled campaign that finds nobody at its time ends at once, with nobody watching: its author is told too.
+		const nobody = await db
+			.insertInto('campaigns')
+			.values({
+				workspaceId: team.workspace.id,
+				channelId: channel.id,
+				name: 'Nobody yet',
+				body: 'Hi',
+				status: 'scheduled',
+				labelsIn: [crypto.randomUUID()],
+				createdBy: team.agent.user.id,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await startScheduledCampaign(db, silentRealtime, nobody.id)
+		expect(await db.selectFrom('campaigns').select(['status', 'recipientCount']).where('id', '=', nobody.id).executeTakeFirst()).toEqual({
+			status: 'completed',
+			recipientCount: 0,
+		})
+		expect((await listOf(team.agent, team.workspace.id)).notifications[0]).toEqual(
+			expect.objectContaining({ kind: 'campaignDone', campaignId: nobody.id, values: { campaign: 'Nobody yet', sent: 0, failed: 0 } }),
+		)
 
 		await db
 			.updateTable('channels')
