@@ -101,7 +101,14 @@ test('the theme is kept in a cookie and rendered by the server (no flash), with 
 	await expect(page.locator('html')).toHaveAttribute('data-theme', 'rose')
 	await page.getByLabel('Mode').selectOption('dark')
 	await expect(page.locator('html')).toHaveAttribute('data-mode', 'dark')
-	await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Appearance saved' }).first()).toBeVisible()
+	const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Appearance saved' }).first()
+	await expect(toast).toBeVisible()
+	await toast.hover()
+	// Each kind of toast is readable (its colours are keyed on its type): checked once it has faded in.
+	for (const type of ['success', 'info', 'warning', 'error']) {
+		await toast.evaluate((element, kind) => element.setAttribute('data-type', kind), type)
+		await expect(async () => expectAccessible(page, '[data-sonner-toaster]')).toPass({ timeout: 5_000 })
+	}
 	await page.reload()
 	await expect(page.locator('html')).toHaveAttribute('data-theme', 'rose')
 	// The HTML as it leaves the server already carries the theme.
