@@ -2,9 +2,7 @@ import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod'
 import { scopesOf, tokenFormSchema } from '#app/components/access-tokens/schema.ts'
 import { type AccessTokenJson, type ApiClient, type CreatedTokenJson } from './api.ts'
-import { replyInvalid, replyWithApiError, type Posted } from './forms.ts'
-import { refusalToast } from './session.ts'
-import { redirectWithToast } from './toast.ts'
+import { confirmedDeletion, replyInvalid, replyWithApiError, type Posted } from './forms.ts'
 
 export type { AccessTokenJson }
 
@@ -17,19 +15,22 @@ export const listAccessTokens = (api: ApiClient, workspaceId: string) =>
 /** The intents of the token forms (the integrations page's bot tokens, the profile's personal ones). */
 export const isTokenIntent = (intent: unknown) => intent === 'token-create' || intent === 'token-revoke'
 
+/** The listed token a page's `?revoke=` (or `?rename=`) names; none when it is unknown or already gone. */
+export function tokenAsked(request: Request, param: 'revoke' | 'rename', tokens: AccessTokenJson[] | null): string | null {
+	const asked = new URL(request.url).searchParams.get(param)
+	return tokens?.find((token) => token.id === asked)?.id ?? null
+}
+
 /**
- * A token form's post: a revocation, back to `here` with a toast; a creation, answered in place with
- * the secret, which the page shows this once (no redirect: a reload must not show it again).
+ * A token form's post: a revocation confirmed on the page (`?revoke=`), back to `here` with a toast, a
+ * token already gone counting as revoked; a creation, answered in place with the secret, which the
+ * page shows this once (no redirect: a reload must not show it again).
  */
 export async function tokenAction({ api, formData, here, t, locale, request, signedIn }: Posted, workspaceId: string) {
 	if (formData.get('intent') === 'token-revoke') {
 		const name = String(formData.get('name') ?? '')
-		try {
-			await api.delete(`${tokensOf(workspaceId)}/${encodeURIComponent(String(formData.get('tokenId') ?? ''))}`)
-		} catch (error) {
-			return refusalToast(error, { locale, request, to: here, title: t('integrations:tokens.revokeFailed') })
-		}
-		return redirectWithToast(here, { type: 'success', title: t('integrations:tokens.revoked', { name }) })
+		const revoke = () => api.delete(`${tokensOf(workspaceId)}/${encodeURIComponent(String(formData.get('tokenId') ?? ''))}`)
+		return confirmedDeletion(revoke, { locale, request, here, done: t('integrations:tokens.revoked', { name }), goneIsDone: true })
 	}
 	const submission = parseWithZod(formData, { schema: tokenFormSchema })
 	const intent = { intent: 'token-create' as const }

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { listAccessTokens, tokenAction } from '#app/.server/access-tokens.ts'
+import { listAccessTokens, tokenAction, tokenAsked } from '#app/.server/access-tokens.ts'
 import { postedOf } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
@@ -32,7 +32,8 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireManager(args)
 	const tokens = await listAccessTokens(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await serverT(locale)
-	return { title: t('integrations:tokens.title'), locale, bots: tokens.filter((token) => token.kind === 'bot') }
+	const bots = tokens.filter((token) => token.kind === 'bot')
+	return { title: t('integrations:tokens.title'), locale, bots, revokingId: tokenAsked(args.request, 'revoke', bots) }
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -44,8 +45,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Integrations() {
-	const { title, locale, bots } = useLoaderData<typeof loader>()
-	const reply = useKeptActionData<typeof action>() as TokenReply | undefined
+	const { title, locale, bots, revokingId } = useLoaderData<typeof loader>()
+	const answer = useKeptActionData<typeof action>() as TokenReply | { deleteError: string } | undefined
+	const reply = answer && 'intent' in answer ? answer : undefined
 	const { t } = useTranslation('integrations')
 	return (
 		<>
@@ -59,7 +61,13 @@ export default function Integrations() {
 					{t('tokens.botHeading')}
 				</h2>
 				<p className={styles.pageLead}>{t('tokens.botLead')}</p>
-				<TokenList tokens={bots} headingId="bot-tokens-heading" />
+				<TokenList
+					tokens={bots}
+					headingId="bot-tokens-heading"
+					here={`/${locale}/dashboard/settings/integrations`}
+					revokingId={revokingId}
+					revokeError={answer && 'deleteError' in answer ? answer.deleteError : null}
+				/>
 				<TokenForm kind="bot" reply={reply} />
 			</section>
 			<section className={styles.section} aria-labelledby="webhooks-heading">

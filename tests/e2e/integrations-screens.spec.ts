@@ -31,8 +31,18 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	const workspace = await createWorkspace(request, owner.token, 'Nile Shop')
 	const api = `/v1/workspaces/${workspace.id}`
 	// What the pages list: a bot token and a personal one with user-written names, a webhook with a test event in its log, an API channel.
-	await post(request, owner.token, `${api}/access-tokens`, { kind: 'bot', name: 'بوت الطلبات', scopes: ['conversations:write', 'contacts:read'] })
-	await post(request, owner.token, `${api}/access-tokens`, { kind: 'personal', name: 'My laptop script', scopes: ['contacts:write'], expiresInDays: 30 })
+	type Created = { token: { id: string } }
+	const bot = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+		kind: 'bot',
+		name: 'بوت الطلبات',
+		scopes: ['conversations:write', 'contacts:read'],
+	})
+	const personal = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+		kind: 'personal',
+		name: 'My laptop script',
+		scopes: ['contacts:write'],
+		expiresInDays: 30,
+	})
 	const { webhook } = await post<{ webhook: { id: string } }>(request, owner.token, `${api}/webhooks`, {
 		url: unreachable,
 		events: ['conversation.created', 'message.created'],
@@ -45,6 +55,9 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	})
 	const screens = {
 		integrations: '/dashboard/settings/integrations',
+		// A revocation being confirmed, on each page of tokens.
+		'integrations-revoke': `/dashboard/settings/integrations?revoke=${bot.token.id}`,
+		'profile-revoke': `/dashboard/profile?revoke=${personal.token.id}`,
 		webhooks: '/dashboard/settings/integrations/webhooks',
 		webhook: `/dashboard/settings/integrations/webhooks/${webhook.id}`,
 		profile: '/dashboard/profile',

@@ -1,11 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type AccessTokenJson } from '#app/.server/access-tokens.ts'
+import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
-import { isolated } from '#app/utils/bidi.tsx'
+import { isolated, isolatedText } from '#app/utils/bidi.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from '#app/routes/dashboard.css.ts'
@@ -36,55 +38,76 @@ export function NewTokenSecret({ created }: { created: { name: string; secret: s
 	)
 }
 
-/** The live tokens: name, access, when last used and until when, and a revoke button each (a plain form). */
-export function TokenList({ tokens, headingId }: { tokens: AccessTokenJson[]; headingId: string }) {
+/**
+ * The live tokens: name, access, when last used and until when, and a link each to revoke it, which asks
+ * first (`?revoke=`, `revokingId`) in the page, so it works without JavaScript; `revokeError`, why the
+ * API refused the last try, said in the confirmation; `here`, the page without the question.
+ */
+export function TokenList({
+	tokens,
+	headingId,
+	here,
+	revokingId,
+	revokeError,
+}: {
+	tokens: AccessTokenJson[]
+	headingId: string
+	here: string
+	revokingId: string | null
+	revokeError: string | null
+}) {
 	const { t } = useTranslation('integrations')
 	const when = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
-	const pending = useNavigation().formData?.get('intent') === 'token-revoke'
+	const revoking = tokens.find((token) => token.id === revokingId)
 	if (tokens.length === 0) return <p className={styles.pageLead}>{t('tokens.none')}</p>
 	return (
-		<ul className={styles.sessionList} aria-labelledby={headingId}>
-			{tokens.map((token) => (
-				<li key={token.id} className={styles.sessionItem} data-testid="access-token">
-					<div>
-						<strong>
-							<bdi>{token.name}</bdi>
-						</strong>{' '}
-						<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
+		<>
+			{revoking ? (
+				<Confirm
+					title={t('tokens.revokeHeading', { name: isolatedText(revoking.name) })}
+					text={t(revoking.kind === 'bot' ? 'tokens.revokeExplainBot' : 'tokens.revokeExplain')}
+					fields={{ intent: 'token-revoke', tokenId: revoking.id, name: revoking.name }}
+					confirm={t('tokens.revoke')}
+					cancel={here}
+					error={revokeError}
+				/>
+			) : revokeError ? (
+				<Refusal title={t('tokens.revokeFailed')} message={revokeError} />
+			) : null}
+			<ul className={styles.sessionList} aria-labelledby={headingId}>
+				{tokens.map((token) => (
+					<li key={token.id} className={styles.sessionItem} data-testid="access-token">
 						<div>
-							{tokenAreas
-								.filter((area) => accessOf(token.scopes, area) !== 'none')
-								.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
-								.join(' · ')}
+							<strong>
+								<bdi>{token.name}</bdi>
+							</strong>{' '}
+							<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
+							<div>
+								{tokenAreas
+									.filter((area) => accessOf(token.scopes, area) !== 'none')
+									.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
+									.join(' · ')}
+							</div>
+							<div className={styles.pageLead}>
+								{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
+								{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
+								{token.createdByName ? (
+									<>
+										{' · '}
+										{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
+									</>
+								) : null}
+							</div>
 						</div>
-						<div className={styles.pageLead}>
-							{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
-							{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
-							{token.createdByName ? (
-								<>
-									{' · '}
-									{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
-								</>
-							) : null}
+						<div className={styles.actionsRow}>
+							<Link to={`?revoke=${token.id}`} className={button.ghost} aria-label={t('tokens.revokeLabel', { name: token.name })}>
+								{t('tokens.revoke')}
+							</Link>
 						</div>
-					</div>
-					<Form method="post">
-						<input type="hidden" name="tokenId" value={token.id} />
-						<input type="hidden" name="name" value={token.name} />
-						<Button
-							type="submit"
-							name="intent"
-							value="token-revoke"
-							variant="destructive"
-							disabled={pending}
-							aria-label={t('tokens.revokeLabel', { name: token.name })}
-						>
-							{t('tokens.revoke')}
-						</Button>
-					</Form>
-				</li>
-			))}
-		</ul>
+					</li>
+				))}
+			</ul>
+		</>
 	)
 }
 
