@@ -54,6 +54,7 @@ export const tokenRules: Record<string, TokenRule> = {
 	'PATCH /v1/workspaces/:id': 'settings',
 	'GET /v1/workspaces/:id/access-tokens': 'never',
 	'POST /v1/workspaces/:id/access-tokens': 'never',
+	'PATCH /v1/workspaces/:id/access-tokens/:tokenId': 'never',
 	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': 'never',
 	'GET /v1/workspaces/:id/attachments/:attachmentId': 'conversations',
 	'GET /v1/workspaces/:id/audit-log': 'settings',

@@ -76,6 +76,7 @@ export async function loader(args: LoaderFunctionArgs) {
 		signingOut,
 		personalTokens,
 		revokingTokenId: tokenAsked(args.request, 'revoke', personalTokens),
+		renamingTokenId: tokenAsked(args.request, 'rename', personalTokens),
 		twoFactor: {
 			enabled: twoFactor.enabled,
 			since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null,
@@ -87,7 +88,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = (args: ActionFunctionArgs) => profileAction(args)
 
 export default function Profile() {
-	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens, revokingTokenId } = useLoaderData<typeof loader>()
+	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens, revokingTokenId, renamingTokenId } = useLoaderData<typeof loader>()
 	const kept = useKeptActionData<typeof action>()
 	// A revocation refused says so in its confirmation; every other form's answer names its intent.
 	const revokeError = kept && 'deleteError' in kept ? kept.deleteError : null
@@ -187,6 +188,8 @@ export default function Profile() {
 						here={`/${locale}/dashboard/profile`}
 						revokingId={revokingTokenId}
 						revokeError={revokeError}
+						renamingId={renamingTokenId}
+						renameResult={actionData?.intent === 'token-rename' ? actionData.result : undefined}
 					/>
 					<TokenForm kind="personal" reply={tokenReply} />
 				</section>

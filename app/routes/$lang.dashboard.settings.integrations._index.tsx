@@ -6,7 +6,7 @@ import { postedOf } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
+import { NewTokenSecret, TokenForm, TokenList, type TokenRenameReply, type TokenReply, type TokenRevokeReply } from '#app/components/access-tokens/tokens.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
@@ -33,7 +33,13 @@ export async function loader(args: LoaderFunctionArgs) {
 	const tokens = await listAccessTokens(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await serverT(locale)
 	const bots = tokens.filter((token) => token.kind === 'bot')
-	return { title: t('integrations:tokens.title'), locale, bots, revokingId: tokenAsked(args.request, 'revoke', bots) }
+	return {
+		title: t('integrations:tokens.title'),
+		locale,
+		bots,
+		revokingId: tokenAsked(args.request, 'revoke', bots),
+		renamingId: tokenAsked(args.request, 'rename', bots),
+	}
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -45,9 +51,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Integrations() {
-	const { title, locale, bots, revokingId } = useLoaderData<typeof loader>()
-	const answer = useKeptActionData<typeof action>() as TokenReply | { deleteError: string } | undefined
-	const reply = answer && 'intent' in answer ? answer : undefined
+	const { title, locale, bots, revokingId, renamingId } = useLoaderData<typeof loader>()
+	const answer = useKeptActionData<typeof action>() as TokenReply | TokenRenameReply | TokenRevokeReply | undefined
+	const reply = answer && 'intent' in answer && answer.intent === 'token-create' ? answer : undefined
 	const { t } = useTranslation('integrations')
 	return (
 		<>
@@ -67,6 +73,8 @@ export default function Integrations() {
 					here={`/${locale}/dashboard/settings/integrations`}
 					revokingId={revokingId}
 					revokeError={answer && 'deleteError' in answer ? answer.deleteError : null}
+					renamingId={renamingId}
+					renameResult={answer && 'intent' in answer && answer.intent === 'token-rename' ? answer.result : undefined}
 				/>
 				<TokenForm kind="bot" reply={reply} />
 			</section>

@@ -522,6 +522,17 @@ export const routeMatrix: Record<string, RouteRow> = {
 		expect: members(201),
 		prepare: () => ({ body: { kind: 'personal', name: 'Matrix token', scopes: ['contacts:read'] } }),
 	},
+	'PATCH /v1/workspaces/:id/access-tokens/:tokenId': {
+		expect: members(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			const body = { name: 'Matrix token renamed' }
+			if (!user) return { params: { tokenId: crypto.randomUUID() }, body }
+			const workspaceId = caller === 'outsider' ? fx.elsewhere.workspaceId : fx.here.workspaceId
+			return { params: { tokenId: await personalTokenOf(user.user.id, workspaceId) }, body }
+		},
+		foreign: async (fx) => ({ tokenId: await personalTokenOf(fx.team.outsider.user.id, fx.elsewhere.workspaceId) }),
+	},
 	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': {
 		expect: members(204),
 		prepare: async (fx, caller) => {

@@ -55,9 +55,11 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	})
 	const screens = {
 		integrations: '/dashboard/settings/integrations',
-		// A revocation being confirmed, on each page of tokens.
+		// A revocation being confirmed and a rename form, on each page of tokens.
 		'integrations-revoke': `/dashboard/settings/integrations?revoke=${bot.token.id}`,
+		'integrations-rename': `/dashboard/settings/integrations?rename=${bot.token.id}`,
 		'profile-revoke': `/dashboard/profile?revoke=${personal.token.id}`,
+		'profile-rename': `/dashboard/profile?rename=${personal.token.id}`,
 		webhooks: '/dashboard/settings/integrations/webhooks',
 		webhook: `/dashboard/settings/integrations/webhooks/${webhook.id}`,
 		profile: '/dashboard/profile',
