@@ -89,6 +89,7 @@ export const tokenRules: Record<string, TokenRule> = {
 	'GET /v1/workspaces/:id/channels/:channelId': 'settings',
 	'PATCH /v1/workspaces/:id/channels/:channelId': 'settings',
 	'PUT /v1/workspaces/:id/channels/:channelId/credentials': 'settings',
+	'POST /v1/workspaces/:id/channels/:channelId/callback-secret': 'settings',
 	'GET /v1/workspaces/:id/channels/:channelId/templates': 'settings',
 	// An API channel's integration hands over its customers' messages and reports deliveries: conversations, not settings.
 	'POST /v1/workspaces/:id/channels/:channelId/messages': 'conversations',

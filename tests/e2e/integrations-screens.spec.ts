@@ -25,8 +25,10 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	request,
 	baseURL,
 }) => {
-	test.slow()
 	const shots = process.env.SCREENSHOTS_DIR
+	// Photographed: every screen at both widths, with and without JavaScript, in both languages.
+	if (shots) test.setTimeout(10 * 60_000)
+	else test.slow()
 	const owner = await registerUser(request, { name: 'Nadia Haddad' })
 	const workspace = await createWorkspace(request, owner.token, 'Nile Shop')
 	const api = `/v1/workspaces/${workspace.id}`
