@@ -81,6 +81,15 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 					expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width)
 					// axe runs in the page: with JavaScript only.
 					if (javaScript) await expectAccessible(page)
+					// The API channel's callback secret, rolled: shown once.
+					if (name === 'api-channel') {
+						await page.getByRole('button', { name: locale === 'ar-eg' ? 'تجديد السر' : 'Roll the secret' }).click()
+						await expect(page.getByTestId('webhook-secret')).toBeVisible()
+						if (shots)
+							await page.screenshot({ path: path.join(shots, `api-channel-rolled-${locale}-${width}-${javaScript ? 'js' : 'nojs'}.png`), fullPage: true })
+						expect(await page.evaluate(() => document.documentElement.scrollWidth), `the rolled secret at ${width} px`).toBeLessThanOrEqual(width)
+						if (javaScript) await expectAccessible(page, 'main')
+					}
 				}
 				await page.context().close()
 			}
