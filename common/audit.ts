@@ -33,6 +33,7 @@ export const auditKinds = [
 	'workspace.twoFactorOptional',
 	'token.created',
 	'token.revoked',
+	'token.renamed',
 	'token.used',
 	'webhook.created',
 	'webhook.updated',

@@ -3,7 +3,7 @@ import { answerSchema, type ApiDocs } from '#api/http/openapi.ts'
 import { workspaceParams } from '#api/workspaces/schemas.ts'
 import { tokenKinds, tokenScopes } from '#common/access-tokens.ts'
 import { type AccessTokenJson } from './queries.ts'
-import { createTokenBody, tokenParams } from './schemas.ts'
+import { createTokenBody, renameTokenBody, tokenParams } from './schemas.ts'
 
 const scope = z.enum(tokenScopes as [(typeof tokenScopes)[number], ...(typeof tokenScopes)[number][]])
 
@@ -45,6 +45,17 @@ export function documentAccessTokens(docs: ApiDocs) {
 		params: workspaceParams,
 		body: createTokenBody,
 		responses: { 201: { description: 'The token and its secret, shown once.', schema: z.object({ token, secret: z.string() }) } },
+		errors: [403],
+	})
+	docs.add({
+		method: 'patch',
+		path: '/:tokenId',
+		summary: 'Rename an access token',
+		description:
+			"Your own personal token, or (owners and admins) any bot token. A bot token's user is renamed with it: what it writes from now on, and the audit log, say the new name. Not with an access token.",
+		params: tokenParams,
+		body: renameTokenBody,
+		responses: { 200: { description: 'The renamed token.', schema: z.object({ token }) } },
 		errors: [403],
 	})
 	docs.add({

@@ -109,6 +109,13 @@ export async function createToken(trx: DB, workspaceId: string, creator: Pick<Us
 	return { row, secret }
 }
 
+/** A new name for the token; a bot's user takes it too, so its threads and audit lines say it from now on. */
+export async function renameToken(trx: DB, token: Pick<AccessToken, 'id' | 'kind' | 'userId'>, name: string) {
+	const row = await trx.updateTable('accessTokens').set({ name }).where('id', '=', token.id).returningAll().executeTakeFirstOrThrow()
+	if (token.kind === 'bot') await trx.updateTable('users').set({ name, updatedAt: new Date() }).where('id', '=', token.userId).where('bot', '=', true).execute()
+	return row
+}
+
 export async function revokeToken(db: DB, tokenId: string) {
 	await db.updateTable('accessTokens').set({ revokedAt: new Date() }).where('id', '=', tokenId).where('revokedAt', 'is', null).execute()
 }

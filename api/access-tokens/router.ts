@@ -7,8 +7,8 @@ import { handler } from '#api/http/handler.ts'
 import { parseRequest } from '#api/http/validate.ts'
 import { managers, parseParams, requireMember } from '#api/workspaces/membership.ts'
 import { canManage } from '#common/roles.ts'
-import { createToken, findLiveToken, listTokens, revokeToken, tokenJson, type AccessTokenJson } from './queries.ts'
-import { createTokenBody, tokenParams } from './schemas.ts'
+import { createToken, findLiveToken, listTokens, renameToken, revokeToken, tokenJson, type AccessTokenJson } from './queries.ts'
+import { createTokenBody, renameTokenBody, tokenParams } from './schemas.ts'
 
 export type CreatedTokenJson = { token: AccessTokenJson; secret: string }
 
@@ -46,16 +46,36 @@ export function accessTokensRouter({ db }: ApiContext): Router {
 		}),
 	)
 
+	/** The live token `:tokenId` the caller may rename or revoke: their own personal one, or (owners and admins) a bot's. */
+	async function tokenInHand(req: Request) {
+		const { workspace, role } = await requireMember(db, req)
+		const { tokenId } = parseParams(req, tokenParams, tokenNotFound)
+		const token = await findLiveToken(db, workspace.id, tokenId)
+		// Someone else's personal token is as unknown as one that does not exist.
+		const mine = token?.kind === 'personal' && token.userId === req.user.id
+		if (!token || (token.kind === 'personal' && !mine)) throw tokenNotFound()
+		if (token.kind === 'bot' && !canManage(role)) throw new HttpError(403, 'errors.forbidden')
+		return { workspace, token }
+	}
+
+	router.patch(
+		'/:tokenId',
+		handler(async (req: Request, res) => {
+			const { workspace, token } = await tokenInHand(req)
+			const { name } = parseRequest(req, 'body', renameTokenBody)
+			const renamed = await db.transaction().execute(async (trx) => {
+				const row = await renameToken(trx, token, name)
+				if (name !== token.name) await recordAudit(trx, workspace.id, req.user, 'token.renamed', { from: token.name, to: name, kind: token.kind })
+				return row
+			})
+			res.json({ token: tokenJson({ ...renamed, createdByName: token.createdByName }) })
+		}),
+	)
+
 	router.delete(
 		'/:tokenId',
 		handler(async (req: Request, res) => {
-			const { workspace, role } = await requireMember(db, req)
-			const { tokenId } = parseParams(req, tokenParams, tokenNotFound)
-			const token = await findLiveToken(db, workspace.id, tokenId)
-			// Someone else's personal token is as unknown as one that does not exist.
-			const mine = token?.kind === 'personal' && token.userId === req.user.id
-			if (!token || (token.kind === 'personal' && !mine)) throw tokenNotFound()
-			if (token.kind === 'bot' && !canManage(role)) throw new HttpError(403, 'errors.forbidden')
+			const { workspace, token } = await tokenInHand(req)
 			await db.transaction().execute(async (trx) => {
 				await revokeToken(trx, token.id)
 				await recordAudit(trx, workspace.id, req.user, 'token.revoked', { token: token.name, kind: token.kind })

@@ -16,4 +16,7 @@ export const createTokenBody = z
 	.strict()
 export type CreateTokenBody = z.output<typeof createTokenBody>
 
+/** A token's new name: as at its creation. */
+export const renameTokenBody = createTokenBody.pick({ name: true }).strict()
+
 export const tokenParams = z.object({ id: z.string().uuid(), tokenId: z.string().uuid() })

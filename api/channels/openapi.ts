@@ -148,6 +148,21 @@ export function documentChannels(docs: ApiDocs) {
 		errors: [403, 422, 502],
 	})
 	docs.add({
+		method: 'post',
+		path: '/:channelId/callback-secret',
+		summary: 'Roll an API channel’s callback secret',
+		description:
+			'Owners and admins; an API channel only. A new secret for the signatures of its callback, shown this once. For a day every callback is signed with it and with the secret it replaced (two signatures in `webhook-signature`), so the receiver can switch without refusing one; then with the new one alone.',
+		params: channelParams,
+		responses: {
+			200: {
+				description: 'The new secret, and until when the one it replaced still signs (null when that one could not be opened).',
+				schema: z.object({ secret: z.string(), previousSecretExpiresAt: z.string().datetime().nullable() }),
+			},
+		},
+		errors: [403],
+	})
+	docs.add({
 		method: 'delete',
 		path: '/:channelId',
 		summary: 'Delete a channel',

@@ -7,7 +7,7 @@ import { type ApiContext } from '#api/context.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#api/db/errors.ts'
 import { type DB } from '#api/db/database.ts'
 import { type ChannelKind } from '#api/db/schema.ts'
-import { createSubscription, setSubscriptionUrl } from '#api/outgoing-webhooks/subscriptions.ts'
+import { createSubscription, hostOf, rollSubscriptionSecret, setSubscriptionUrl } from '#api/outgoing-webhooks/subscriptions.ts'
 import { requireUser } from '#api/http/authenticate.ts'
 import { fieldError, HttpError } from '#api/http/errors.ts'
 import { handler } from '#api/http/handler.ts'
@@ -304,6 +304,33 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			})
 			if (!updated) throw channelNotFound()
 			res.json({ ...channelJson(updated), webhook: webhookOf(updated, credentials), maskedCredentials: maskCredentials(credentials) })
+		}),
+	)
+
+	/** A new secret for an API channel's callback, shown once; the one it replaces keeps signing beside it for a day, as a webhook's. */
+	router.post(
+		'/:channelId/callback-secret',
+		handler(async (req, res) => {
+			const { workspace } = await requireMember(db, req, managers)
+			const { channelId } = parseParams(req, channelParams, channelNotFound)
+			const found = await findChannel(db, workspace.id, channelId)
+			if (found?.kind !== 'api') throw channelNotFound()
+			const rolled = await db.transaction().execute(async (trx) => {
+				// Locked: two rolls at once would each keep the first secret as the previous one, losing the other's.
+				const subscription = await trx
+					.selectFrom('webhookSubscriptions')
+					.select(['id', 'secret', 'url'])
+					.where('workspaceId', '=', workspace.id)
+					.where('channelId', '=', found.id)
+					.forUpdate()
+					.executeTakeFirst()
+				if (!subscription) return undefined
+				const rolled = await rollSubscriptionSecret(trx, subscription, config.ENCRYPTION_KEY)
+				await recordAudit(trx, workspace.id, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
+				return rolled
+			})
+			if (!rolled) throw channelNotFound()
+			res.json({ secret: rolled.secret, previousSecretExpiresAt: rolled.previousUntil?.toISOString() ?? null })
 		}),
 	)
 

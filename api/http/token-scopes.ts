@@ -54,6 +54,7 @@ export const tokenRules: Record<string, TokenRule> = {
 	'PATCH /v1/workspaces/:id': 'settings',
 	'GET /v1/workspaces/:id/access-tokens': 'never',
 	'POST /v1/workspaces/:id/access-tokens': 'never',
+	'PATCH /v1/workspaces/:id/access-tokens/:tokenId': 'never',
 	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': 'never',
 	'GET /v1/workspaces/:id/attachments/:attachmentId': 'conversations',
 	'GET /v1/workspaces/:id/audit-log': 'settings',
@@ -88,6 +89,7 @@ export const tokenRules: Record<string, TokenRule> = {
 	'GET /v1/workspaces/:id/channels/:channelId': 'settings',
 	'PATCH /v1/workspaces/:id/channels/:channelId': 'settings',
 	'PUT /v1/workspaces/:id/channels/:channelId/credentials': 'settings',
+	'POST /v1/workspaces/:id/channels/:channelId/callback-secret': 'settings',
 	'GET /v1/workspaces/:id/channels/:channelId/templates': 'settings',
 	// An API channel's integration hands over its customers' messages and reports deliveries: conversations, not settings.
 	'POST /v1/workspaces/:id/channels/:channelId/messages': 'conversations',

@@ -13,13 +13,18 @@ import { queueDeliveries } from './fan-out.ts'
 import { newWebhookId, webhookBody } from './payloads.ts'
 import { deliveriesPage, deliveryJson, findDelivery } from './queries.ts'
 import { createWebhookBody, deliveryParams, listDeliveriesQuery, updateWebhookBody, webhookParams } from './schemas.ts'
-import { createSubscription, findSubscription, listSubscriptions, rollSubscriptionSecret, subscriptionJson, turnOnSubscription } from './subscriptions.ts'
+import {
+	createSubscription,
+	findSubscription,
+	hostOf,
+	listSubscriptions,
+	rollSubscriptionSecret,
+	subscriptionJson,
+	turnOnSubscription,
+} from './subscriptions.ts'
 
 /** A workspace's own webhooks, at most (an API channel's callback is not counted). */
 export const subscriptionsPerWorkspace = 20
-
-/** A webhook as the audit log names it: its host, never its path or query, which may carry a receiver's key. */
-const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '?')
 
 const webhookNotFound = () => new HttpError(404, 'webhooks:errors.notFound')
 const deliveryNotFound = () => new HttpError(404, 'webhooks:errors.deliveryNotFound')

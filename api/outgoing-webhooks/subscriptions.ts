@@ -11,6 +11,9 @@ export function newWebhookSecret(): string {
 	return `whsec_${crypto.randomBytes(24).toString('base64')}`
 }
 
+/** A webhook as the audit log names it: its host, never its path or query, which may carry a receiver's key. */
+export const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '?')
+
 /** How long a rolled secret keeps signing beside the new one, so a receiver can switch without refusing a delivery. */
 export const secretOverlapMs = 24 * 3600 * 1000
 

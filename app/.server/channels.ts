@@ -18,6 +18,10 @@ export const updateChannel = (api: ApiClient, workspaceId: string, channelId: st
 export const replaceChannelCredentials = (api: ApiClient, workspaceId: string, channelId: string, credentials: object) =>
 	api.put<ChannelJson>(`${channelPath(workspaceId, channelId)}/credentials`, { credentials })
 
+/** A new secret for an API channel's callback signatures, shown once; the one it replaced signs beside it for a day. */
+export const rollCallbackSecret = (api: ApiClient, workspaceId: string, channelId: string) =>
+	api.post<{ secret: string; previousSecretExpiresAt: string | null }>(`${channelPath(workspaceId, channelId)}/callback-secret`, {})
+
 export const deleteChannel = (api: ApiClient, workspaceId: string, channelId: string) => api.delete(channelPath(workspaceId, channelId))
 
 /** A WhatsApp number's approved message templates, asked of Meta. */

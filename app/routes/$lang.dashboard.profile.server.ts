@@ -37,6 +37,7 @@ export async function profileAction(args: ActionFunctionArgs) {
 	const posted = await postedOf(request, formData, { locale, api }, `/${locale}/dashboard/profile`)
 	switch (formData.get('intent')) {
 		case 'token-create':
+		case 'token-rename':
 		case 'token-revoke':
 			if (!user.workspace) return redirect(posted.here)
 			return tokenAction(posted, user.workspace.id)

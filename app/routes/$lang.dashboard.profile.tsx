@@ -6,7 +6,7 @@ import { getThemePreference } from '#app/.server/preferences.ts'
 import { requireUser } from '#app/.server/session.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { profileAction } from './$lang.dashboard.profile.server.ts'
-import { listAccessTokens } from '#app/.server/access-tokens.ts'
+import { listAccessTokens, tokenAsked } from '#app/.server/access-tokens.ts'
 import { ApiError } from '#app/.server/api-client.ts'
 import { listSessions, twoFactorState } from '#app/.server/auth.ts'
 import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
@@ -65,6 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
 			: (devices
 					.filter((device) => device.id === asked && !device.current)
 					.map((device) => ({ others: false as const, id: device.id, name: device.name }))[0] ?? null)
+	const personalTokens = tokens?.filter((token) => token.kind === 'personal' && token.userId === user.id) ?? null
 	return {
 		user,
 		locale,
@@ -73,7 +74,9 @@ export async function loader(args: LoaderFunctionArgs) {
 		title: t('profile.title'),
 		devices,
 		signingOut,
-		personalTokens: tokens?.filter((token) => token.kind === 'personal' && token.userId === user.id) ?? null,
+		personalTokens,
+		revokingTokenId: tokenAsked(args.request, 'revoke', personalTokens),
+		renamingTokenId: tokenAsked(args.request, 'rename', personalTokens),
 		twoFactor: {
 			enabled: twoFactor.enabled,
 			since: twoFactor.enabledAt ? when.format(new Date(twoFactor.enabledAt)) : null,
@@ -85,8 +88,11 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = (args: ActionFunctionArgs) => profileAction(args)
 
 export default function Profile() {
-	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens } = useLoaderData<typeof loader>()
-	const actionData = useKeptActionData<typeof action>()
+	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens, revokingTokenId, renamingTokenId } = useLoaderData<typeof loader>()
+	const kept = useKeptActionData<typeof action>()
+	// A revocation refused says so in its confirmation; every other form's answer names its intent.
+	const revokeError = kept && 'deleteError' in kept ? kept.deleteError : null
+	const actionData = kept && 'intent' in kept ? kept : undefined
 	const tokenReply = actionData && 'intent' in actionData && actionData.intent === 'token-create' ? (actionData as TokenReply) : undefined
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
@@ -176,7 +182,15 @@ export default function Profile() {
 					</h2>
 					<p className={styles.pageLead}>{isolated((values) => t('integrations:tokens.personalLead', values), { workspace: user.workspace.name })}</p>
 					{tokenReply?.created ? <NewTokenSecret created={tokenReply.created} /> : null}
-					<TokenList tokens={personalTokens} headingId="personal-tokens-heading" />
+					<TokenList
+						tokens={personalTokens}
+						headingId="personal-tokens-heading"
+						here={`/${locale}/dashboard/profile`}
+						revokingId={revokingTokenId}
+						revokeError={revokeError}
+						renamingId={renamingTokenId}
+						renameResult={actionData?.intent === 'token-rename' ? actionData.result : undefined}
+					/>
 					<TokenForm kind="personal" reply={tokenReply} />
 				</section>
 			) : null}

@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ApiError, type ChannelJson, type LinkSettings } from '#app/.server/api.ts'
-import { getChannel, replaceChannelCredentials, updateChannel } from '#app/.server/channels.ts'
+import { getChannel, replaceChannelCredentials, rollCallbackSecret, updateChannel } from '#app/.server/channels.ts'
 import { listTeams } from '#app/.server/teams.ts'
 import { apiFailure, replyInvalid, replyWithApiError } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
@@ -26,6 +26,7 @@ import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisf
 import { channelSatisfactionSchema } from '#app/components/channels/channel-satisfaction-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { ApiCallbackForm } from '#app/components/channels/api-channel-form.tsx'
+import { RolledSecret } from '#app/components/webhooks/rolled-secret.tsx'
 import { apiCallbackSchema } from '#app/components/channels/api-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
@@ -40,8 +41,8 @@ import * as styles from './dashboard.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { canManage } from '#common/roles.ts'
 
-// The channels namespace loads with the page (before it hydrates), besides `common`.
-export const handle = { i18n: ['channels'] }
+// The channels namespace loads with the page (before it hydrates), besides `common`; the webhooks' says a rolled callback secret.
+export const handle = { i18n: ['channels', 'webhooks'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data?.title)
 
@@ -84,6 +85,7 @@ export async function action(args: ActionFunctionArgs) {
 	if (form.get('intent') === 'credentials') return replaceCredentials(args, form)
 	if (form.get('intent') === 'campaignRate') return saveCampaignRate(args, form)
 	if (form.get('intent') === 'callback') return saveCallback(args, form)
+	if (form.get('intent') === 'rollCallbackSecret') return rollSecret(args)
 	if (form.get('intent') === 'team') return saveTeam(args, form)
 	if (form.get('intent') === 'satisfaction') return saveSatisfaction(args, form)
 	if (form.get('intent') === 'autoReplies') return saveAutoReplies(args, form)
@@ -160,6 +162,18 @@ async function saveCallback(args: ActionFunctionArgs, form: FormData) {
 }
 
 /** The team of the channel's new conversations: one of the workspace's, or none. */
+/** A new secret for an API channel's callback: not a redirect, the secret is shown this once, in this answer; a refusal beside the button. */
+async function rollSecret(args: ActionFunctionArgs) {
+	const { user, locale, api } = await requireUser(args)
+	const intent = 'rollCallbackSecret' as const
+	try {
+		return data({ intent, rolled: await rollCallbackSecret(api, user.workspace.id, args.params.channelId ?? '') })
+	} catch (error) {
+		const { message, status } = await apiFailure(error, locale, args.request)
+		return data({ intent, rollRefused: message }, { status })
+	}
+}
+
 async function saveTeam(args: ActionFunctionArgs, form: FormData) {
 	const { user, locale, api } = await requireUser(args)
 	const submission = parseWithZod(form, { schema: channelTeamSchema })
@@ -325,6 +339,18 @@ export default function EditChannel() {
 						result={resultOf('callback')}
 						pending={pending}
 					/>
+					<p className={styles.pageLead}>{t('api.rollHelp')}</p>
+					<Form method="post" className={styles.actionsRow}>
+						<Button type="submit" name="intent" value="rollCallbackSecret" variant="outline" disabled={pending}>
+							{t('webhooks:secret.roll')}
+						</Button>
+					</Form>
+					{reply && 'rollRefused' in reply ? (
+						<p role="alert" className={field.errors}>
+							{reply.rollRefused}
+						</p>
+					) : null}
+					{reply && 'rolled' in reply ? <RolledSecret rolled={reply.rolled} locale={locale} timeZone={timezone ?? 'UTC'} /> : null}
 				</section>
 			) : null}
 			<section className={styles.section} aria-labelledby="edit-heading">

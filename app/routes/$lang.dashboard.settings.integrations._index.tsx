@@ -1,12 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { listAccessTokens, tokenAction } from '#app/.server/access-tokens.ts'
+import { listAccessTokens, tokenAction, tokenAsked } from '#app/.server/access-tokens.ts'
 import { postedOf } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
+import { NewTokenSecret, TokenForm, TokenList, type TokenRenameReply, type TokenReply, type TokenRevokeReply } from '#app/components/access-tokens/tokens.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
@@ -32,7 +32,14 @@ export async function loader(args: LoaderFunctionArgs) {
 	const { user, locale, api } = await requireManager(args)
 	const tokens = await listAccessTokens(api, user.workspace.id).catch((error: unknown) => rethrowApiError(error, locale, args.request))
 	const t = await serverT(locale)
-	return { title: t('integrations:tokens.title'), locale, bots: tokens.filter((token) => token.kind === 'bot') }
+	const bots = tokens.filter((token) => token.kind === 'bot')
+	return {
+		title: t('integrations:tokens.title'),
+		locale,
+		bots,
+		revokingId: tokenAsked(args.request, 'revoke', bots),
+		renamingId: tokenAsked(args.request, 'rename', bots),
+	}
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -44,8 +51,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Integrations() {
-	const { title, locale, bots } = useLoaderData<typeof loader>()
-	const reply = useKeptActionData<typeof action>() as TokenReply | undefined
+	const { title, locale, bots, revokingId, renamingId } = useLoaderData<typeof loader>()
+	const answer = useKeptActionData<typeof action>() as TokenReply | TokenRenameReply | TokenRevokeReply | undefined
+	const reply = answer && 'intent' in answer && answer.intent === 'token-create' ? answer : undefined
 	const { t } = useTranslation('integrations')
 	return (
 		<>
@@ -59,7 +67,15 @@ export default function Integrations() {
 					{t('tokens.botHeading')}
 				</h2>
 				<p className={styles.pageLead}>{t('tokens.botLead')}</p>
-				<TokenList tokens={bots} headingId="bot-tokens-heading" />
+				<TokenList
+					tokens={bots}
+					headingId="bot-tokens-heading"
+					here={`/${locale}/dashboard/settings/integrations`}
+					revokingId={revokingId}
+					revokeError={answer && 'deleteError' in answer ? answer.deleteError : null}
+					renamingId={renamingId}
+					renameResult={answer && 'intent' in answer && answer.intent === 'token-rename' ? answer.result : undefined}
+				/>
 				<TokenForm kind="bot" reply={reply} />
 			</section>
 			<section className={styles.section} aria-labelledby="webhooks-heading">

@@ -10,6 +10,7 @@ import { getWebhook, listDeliveries, resendDelivery, rollSecret, sendTestEvent, 
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { webhooksPath } from '#app/components/webhooks/path.ts'
+import { RolledSecret } from '#app/components/webhooks/rolled-secret.tsx'
 import { WebhookForm, WebhookStatus } from '#app/components/webhooks/webhook-form.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
@@ -122,28 +123,7 @@ export default function WebhookPage() {
 					{t('delete.action')}
 				</Link>
 			</div>
-			{rolled ? (
-				<section className={styles.section} aria-labelledby="webhook-secret-heading" role="status">
-					<h2 id="webhook-secret-heading" className={styles.sectionTitle}>
-						{t('secret.heading')}
-					</h2>
-					<p>
-						{rolled.previousSecretExpiresAt
-							? t('secret.rolledWithOverlap', {
-									until: dateTimeFormat(languageOf(locale).tag, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-										new Date(rolled.previousSecretExpiresAt),
-									),
-								})
-							: t('secret.rolled')}
-					</p>
-					<p>
-						<code className={styles.secret} data-testid="webhook-secret">
-							{rolled.secret}
-						</code>
-					</p>
-					<p className={fieldStyles.help}>{t('secret.once')}</p>
-				</section>
-			) : null}
+			{rolled ? <RolledSecret rolled={rolled} locale={locale} timeZone={timeZone} /> : null}
 			{refused && refused.intent !== 'resend' ? (
 				<p role="alert" className={fieldStyles.errors}>
 					{refused.message}

@@ -120,6 +120,76 @@ describe('creating, listing and revoking tokens', () => {
 	})
 })
 
+describe('renaming tokens', () => {
+	const rename = (tokenId: string, name: unknown, auth = team.owner.auth, workspaceId = team.workspace.id) =>
+		api.request('PATCH', tokensPath(workspaceId, tokenId), { body: { name }, headers: auth })
+
+	test("a bot token's new name is its user's too: the thread and the audit log say it from then on", async () => {
+		const spare = await createTeam('Rename')
+		const fx = await createFixtures(api)
+		const { token, secret } = await createToken({ kind: 'bot', name: 'Old bot', scopes: ['conversations:write'] }, fx.team.owner.auth, fx.here.workspaceId)
+		const renamed = await rename(token.id, '  بوت الطلبات  ', fx.team.admin.auth, fx.here.workspaceId)
+		expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+		expect((renamed.body as { token: TokenJson }).token).toMatchObject({ id: token.id, name: 'بوت الطلبات', hint: token.hint, userId: token.userId })
+		const thread = `/v1/workspaces/${fx.here.workspaceId}/conversations/${fx.here.conversation.number}/messages`
+		expect((await api.request('POST', thread, { headers: bearer(secret), body: { kind: 'note', body: 'Renamed note' } })).status).toBe(201)
+		const messages = (await api.request('GET', thread, { headers: fx.team.agent.auth })).body as {
+			messages: Array<{ body: string; sender: { name: string } | null }>
+		}
+		expect(messages.messages.find((message) => message.body === 'Renamed note')?.sender?.name).toBe('بوت الطلبات')
+		const listed = (await api.request('GET', tokensPath(fx.here.workspaceId), { headers: fx.team.owner.auth })).body as { tokens: TokenJson[] }
+		expect(listed.tokens.find((listedToken) => listedToken.id === token.id)?.name).toBe('بوت الطلبات')
+		// The same name again changes nothing and says nothing.
+		expect((await rename(token.id, 'بوت الطلبات', fx.team.owner.auth, fx.here.workspaceId)).status).toBe(200)
+		await new Promise((resolve) => setTimeout(resolve, 200))
+		const lines = await testDb()
+			.selectFrom('auditEvents')
+			.select(['kind', 'actorName', 'values'])
+			.where('workspaceId', '=', fx.here.workspaceId)
+			.where('kind', 'in', ['token.renamed', 'token.used'])
+			.orderBy('id')
+			.execute()
+		expect(lines).toEqual([
+			{ kind: 'token.renamed', actorName: fx.team.admin.user.name, values: { from: 'Old bot', to: 'بوت الطلبات', kind: 'bot' } },
+			{ kind: 'token.used', actorName: 'بوت الطلبات', values: { token: 'بوت الطلبات', method: 'POST', path: thread, status: 201 } },
+		])
+		// Its workspace only: the same token is unknown to another's owner, in theirs and in its own.
+		expect((await rename(token.id, 'Theirs', spare.owner.auth, spare.workspace.id)).status).toBe(404)
+		expect((await rename(token.id, 'Theirs', spare.owner.auth, fx.here.workspaceId)).status).toBe(404)
+	})
+
+	test("a personal token is its member's to rename; a bot token the managers'; a token never renames one", async () => {
+		const agentOwn = await createToken({ kind: 'personal', name: 'Agent script', scopes: ['contacts:read'] }, team.agent.auth)
+		const botToken = await bot(['contacts:read'], 'Managed bot')
+		expect((await rename(agentOwn.token.id, 'Not yours', team.owner.auth)).status).toBe(404)
+		expect((await rename(botToken.token.id, 'Not yours', team.agent.auth)).status).toBe(403)
+		expect((await rename(agentOwn.token.id, 'Not yours', bearer(agentOwn.secret))).status).toBe(403)
+		expect((await rename(agentOwn.token.id, 'Agent script 2', team.agent.auth)).status).toBe(200)
+		const user = await testDb().selectFrom('users').select('name').where('id', '=', team.agent.user.id).executeTakeFirstOrThrow()
+		expect(user.name).toBe(team.agent.user.name)
+		expect((await rename(crypto.randomUUID(), 'Nobody')).status).toBe(404)
+		expect((await rename('not-a-uuid', 'Nobody')).status).toBe(404)
+		expect((await api.request('DELETE', tokensPath(team.workspace.id, botToken.token.id), { headers: team.owner.auth })).status).toBe(204)
+		expect((await rename(botToken.token.id, 'Revoked')).status).toBe(404)
+	})
+
+	test.each([
+		['an empty name', '   ', 'Must be at least 1 character.'],
+		['a name over 80 characters', 'x'.repeat(81), undefined],
+		['no name', undefined, undefined],
+		['a number', 42, undefined],
+	])('refuses %s with a translated 400 beside the field, the name unchanged', async (_, name, message) => {
+		const { token } = await bot(['contacts:read'], 'Kept bot')
+		const response = await rename(token.id, name)
+		expect(response.status).toBe(400)
+		const fields = (response.body as { details: { fields: Record<string, string[]> } }).details.fields
+		expect(Object.keys(fields)).toEqual(['name'])
+		if (message) expect(fields.name).toEqual([message])
+		const row = await testDb().selectFrom('accessTokens').select('name').where('id', '=', token.id).executeTakeFirstOrThrow()
+		expect(row.name).toBe('Kept bot')
+	})
+})
+
 describe('calling /v1 with a token', () => {
 	const contacts = () => `/v1/workspaces/${team.workspace.id}/contacts`
 

@@ -1,4 +1,6 @@
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { secretOverlapMs } from '#api/outgoing-webhooks/subscriptions.ts'
 import { deliverMessage } from '#api/conversations/jobs.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { type JobRunner, startJobRunner } from '#api/jobs/queue.ts'
@@ -373,6 +375,63 @@ describe('an API channel', () => {
 		const again = await post('text', 'You are welcome.')
 		const arrived = await until(async () => receiver.to('shop-moved').find((request) => messageOf(request)?.id === (again.body as { id: string }).id))
 		expect(arrived.verified).toBe(true)
+	})
+
+	test('rolling its callback secret: the next callbacks carry both signatures for a day; managers of an API channel of the workspace only', async () => {
+		const created = await api.request('POST', channelsPath(), {
+			body: { kind: 'api', name: 'Rolled shop', settings: { callbackUrl: receiver.endpoint('rolled') } },
+			headers: team.admin.auth,
+		})
+		const { id, secret } = created.body as { id: string; secret: string }
+		// The receiver is still on the old secret.
+		receiver.trust('rolled', secret)
+		const roll = (channel: string, auth: Record<string, string>) => api.request('POST', channelsPath(`/${channel}/callback-secret`), { headers: auth })
+		const rolled = await roll(id, team.owner.auth)
+		expect(rolled.status, JSON.stringify(rolled.body)).toBe(200)
+		const { secret: fresh, previousSecretExpiresAt } = rolled.body as { secret: string; previousSecretExpiresAt: string }
+		expect(fresh).toMatch(/^whsec_/)
+		expect(fresh).not.toBe(secret)
+		expect(Math.abs(Date.parse(previousSecretExpiresAt) - Date.now() - secretOverlapMs)).toBeLessThan(60_000)
+
+		const written = await inbound({ contact: { externalId: 'rolled-customer' }, text: 'Where is my parcel?' }, team.admin.auth, id)
+		const { conversationNumber } = written.body as { conversationNumber: number }
+		const reply = await api.request('POST', `/v1/workspaces/${team.workspace.id}/conversations/${conversationNumber}/messages`, {
+			body: { kind: 'text', body: 'On its way.' },
+			headers: team.agent.auth,
+		})
+		const replyId = (reply.body as { id: string }).id
+		const delivered = await until(async () =>
+			receiver.to('rolled').find((request) => (request.event?.data.message as { id?: string } | undefined)?.id === replyId),
+		)
+		// A receiver still on the old secret and one already on the new both verify it.
+		const headers = delivered.headers as Record<string, string>
+		expect(headers['webhook-signature']?.split(' ')).toHaveLength(2)
+		for (const key of [secret, fresh]) expect(new Webhook(key).verify(delivered.rawBody, headers)).toMatchObject({ type: 'message.created' })
+
+		const line = await testDb()
+			.selectFrom('auditEvents')
+			.select(['kind', 'values', 'actorId'])
+			.where('workspaceId', '=', team.workspace.id)
+			.where('kind', '=', 'webhook.secretRolled')
+			.executeTakeFirstOrThrow()
+		expect(line).toEqual({ kind: 'webhook.secretRolled', values: { host: new URL(receiver.endpoint('rolled')).host }, actorId: team.owner.user.id })
+
+		// An agent may not; another workspace's channel, a link, an unknown id are unknown.
+		expect((await roll(id, team.agent.auth)).status).toBe(403)
+		expect((await roll(id, team.outsider.auth)).status).toBe(404)
+		const link = await testDb()
+			.insertInto('channels')
+			.values({ workspaceId: team.workspace.id, kind: 'link', name: 'Rolled site', slug: `rolled-${Date.now()}` })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		expect((await roll(link.id, team.admin.auth)).status).toBe(404)
+		const theirs = await api.request('POST', `/v1/workspaces/${team.elsewhere.id}/channels`, {
+			body: { kind: 'api', name: 'Their shop', settings: { callbackUrl } },
+			headers: team.outsider.auth,
+		})
+		expect(theirs.status).toBe(201)
+		expect((await roll((theirs.body as { id: string }).id, team.admin.auth)).status).toBe(404)
+		expect((await roll('not-a-uuid', team.admin.auth)).status).toBe(404)
 	})
 
 	test('a campaign on it reaches each recipient through the callback, and is completed', async () => {

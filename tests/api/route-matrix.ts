@@ -183,6 +183,20 @@ async function apiChannelOf(fx: Fixtures) {
 	)
 }
 
+/** A new API channel of the workspace with its callback's subscription (its secret one that no longer opens: a roll replaces it), for each call. */
+async function apiCallbackOf(workspaceId: string) {
+	const channel = await db()
+		.insertInto('channels')
+		.values({ workspaceId, kind: 'api', name: 'Matrix callback', settings: { callbackUrl: 'https://127.0.0.1:1/callback' } })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await db()
+		.insertInto('webhookSubscriptions')
+		.values({ workspaceId, channelId: channel.id, url: 'https://127.0.0.1:1/callback', events: ['message.created'], secret: 'v1.not.a.secret' })
+		.execute()
+	return { channelId: channel.id }
+}
+
 /** A reply of the team on the API channel, to report on. */
 async function apiReplyOf(fx: Fixtures, channelId: string): Promise<string> {
 	const conversation = await db()
@@ -522,6 +536,17 @@ export const routeMatrix: Record<string, RouteRow> = {
 		expect: members(201),
 		prepare: () => ({ body: { kind: 'personal', name: 'Matrix token', scopes: ['contacts:read'] } }),
 	},
+	'PATCH /v1/workspaces/:id/access-tokens/:tokenId': {
+		expect: members(200),
+		prepare: async (fx, caller) => {
+			const user = userOf(fx, caller)
+			const body = { name: 'Matrix token renamed' }
+			if (!user) return { params: { tokenId: crypto.randomUUID() }, body }
+			const workspaceId = caller === 'outsider' ? fx.elsewhere.workspaceId : fx.here.workspaceId
+			return { params: { tokenId: await personalTokenOf(user.user.id, workspaceId) }, body }
+		},
+		foreign: async (fx) => ({ tokenId: await personalTokenOf(fx.team.outsider.user.id, fx.elsewhere.workspaceId) }),
+	},
 	'DELETE /v1/workspaces/:id/access-tokens/:tokenId': {
 		expect: members(204),
 		prepare: async (fx, caller) => {
@@ -580,6 +605,11 @@ export const routeMatrix: Record<string, RouteRow> = {
 	'GET /v1/workspaces/:id/channels/:channelId/templates': { expect: members(422) },
 	'PATCH /v1/workspaces/:id/channels/:channelId': { expect: managers(200), prepare: () => ({ body: { enabled: true } }) },
 	'PUT /v1/workspaces/:id/channels/:channelId/credentials': { expect: managers(422), prepare: () => ({ body: { credentials: {} } }) },
+	'POST /v1/workspaces/:id/channels/:channelId/callback-secret': {
+		expect: managers(200),
+		prepare: async (fx) => ({ params: await apiCallbackOf(fx.here.workspaceId) }),
+		foreign: (fx) => apiCallbackOf(fx.elsewhere.workspaceId),
+	},
 	'DELETE /v1/workspaces/:id/channels/:channelId': {
 		expect: managers(204),
 		prepare: async (fx) => ({

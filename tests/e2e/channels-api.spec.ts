@@ -62,6 +62,18 @@ test.describe('in Arabic, without JavaScript', () => {
 		await expect(page.getByText('تم حفظ عنوان رد الاتصال لـ «دردشة المتجر».')).toBeVisible()
 		await expect(page.getByLabel('عنوان رد الاتصال', { exact: true })).toHaveValue(movedCallback)
 
+		// A new callback secret, shown once with the webhooks' words; the old one signs beside it for a day.
+		await page.getByRole('button', { name: 'تجديد السر' }).click()
+		const rolled = page.getByTestId('webhook-secret')
+		await expect(rolled).toHaveText(/^whsec_[A-Za-z0-9+/]+=*$/)
+		expect(await rolled.textContent()).not.toBe(shown)
+		await expect(page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'سر التوقيع' }) })).toContainText('يُوقَّع كل طلب بالسر القديم أيضًا')
+		const fresh = (await rolled.textContent())!
+		// Read afresh (a reload would post again).
+		await page.goto(page.url())
+		await expect(page.getByTestId('webhook-secret')).toHaveCount(0)
+		expect(await page.content()).not.toContain(fresh)
+
 		// The list names its kind.
 		await page.goto('/ar-eg/dashboard/settings/channels')
 		await expect(page.locator('tbody tr').filter({ hasText: 'دردشة المتجر' })).toContainText('واجهة برمجية (API)')

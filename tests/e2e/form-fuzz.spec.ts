@@ -75,7 +75,10 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 	'routes/$lang.dashboard.settings.labels': (_, lang) => [`/${lang}/dashboard/settings/labels`],
 	'routes/$lang.dashboard.settings.canned-responses': (_, lang) => [`/${lang}/dashboard/settings/canned-responses`],
 	'routes/$lang.dashboard.settings.teams': (_, lang) => [`/${lang}/dashboard/settings/teams`],
-	'routes/$lang.dashboard.settings.integrations._index': (_, lang) => [`/${lang}/dashboard/settings/integrations`],
+	// The bot tokens' page with a revocation being confirmed (its row's links are followed too).
+	'routes/$lang.dashboard.settings.integrations._index': async (fixture, lang, request) => [
+		`/${lang}/dashboard/settings/integrations?revoke=${await tokenOf(fixture, request, 'bot')}`,
+	],
 	'routes/$lang.dashboard.campaign-manager': (_, lang) => [`/${lang}/dashboard/campaign-manager?new`],
 	'routes/$lang.dashboard.contacts.itsForm': (fixture, lang) => [
 		`/${lang}/dashboard/contacts/itsForm`,
@@ -95,7 +98,8 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		expect(accepted.ok()).toBe(true)
 		return [`/${lang}/dashboard/team-members`]
 	},
-	'routes/$lang.dashboard.profile': (_, lang) => [`/${lang}/dashboard/profile`],
+	// The profile, its personal token's revocation being confirmed (its row's links are followed too).
+	'routes/$lang.dashboard.profile': async (fixture, lang, request) => [`/${lang}/dashboard/profile?revoke=${await tokenOf(fixture, request, 'personal')}`],
 	'routes/$lang.dashboard.settings.automation._index': async (fixture, lang, request) => [
 		`/${lang}/dashboard/settings/automation?rule=${await automationRuleOf(fixture, request)}`,
 	],
@@ -129,6 +133,16 @@ const pages: Record<string, (fixture: Fixture, lang: string, request: APIRequest
 		const token = unsubscribeToken(e2eSessionSecret, { userId: owner.user.id, workspaceId: workspace.id, kinds: ['assigned'] })
 		return [`/${lang}/notifications/unsubscribe?token=${encodeURIComponent(token)}`, `/${lang}/notifications/unsubscribe?token=not-a-token`]
 	},
+}
+
+/** An access token of the fixture's workspace, its id, so that its page lists one to revoke and rename. */
+async function tokenOf(fixture: Fixture, request: APIRequestContext, kind: 'bot' | 'personal') {
+	const created = await request.post(`/v1/workspaces/${fixture.workspaceId}/access-tokens`, {
+		data: { kind, name: 'Fuzz token', scopes: ['contacts:read'] },
+		headers: { Authorization: `Bearer ${fixture.token}` },
+	})
+	expect(created.status(), await created.text()).toBe(201)
+	return ((await created.json()) as { token: { id: string } }).token.id
 }
 
 /** A webhook of the fixture's workspace (to an address this machine does not reach) with a failed delivery, so that its page offers "send again". */

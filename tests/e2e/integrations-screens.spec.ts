@@ -25,14 +25,26 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	request,
 	baseURL,
 }) => {
-	test.slow()
 	const shots = process.env.SCREENSHOTS_DIR
+	// Photographed: every screen at both widths, with and without JavaScript, in both languages.
+	if (shots) test.setTimeout(10 * 60_000)
+	else test.slow()
 	const owner = await registerUser(request, { name: 'Nadia Haddad' })
 	const workspace = await createWorkspace(request, owner.token, 'Nile Shop')
 	const api = `/v1/workspaces/${workspace.id}`
 	// What the pages list: a bot token and a personal one with user-written names, a webhook with a test event in its log, an API channel.
-	await post(request, owner.token, `${api}/access-tokens`, { kind: 'bot', name: 'بوت الطلبات', scopes: ['conversations:write', 'contacts:read'] })
-	await post(request, owner.token, `${api}/access-tokens`, { kind: 'personal', name: 'My laptop script', scopes: ['contacts:write'], expiresInDays: 30 })
+	type Created = { token: { id: string } }
+	const bot = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+		kind: 'bot',
+		name: 'بوت الطلبات',
+		scopes: ['conversations:write', 'contacts:read'],
+	})
+	const personal = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+		kind: 'personal',
+		name: 'My laptop script',
+		scopes: ['contacts:write'],
+		expiresInDays: 30,
+	})
 	const { webhook } = await post<{ webhook: { id: string } }>(request, owner.token, `${api}/webhooks`, {
 		url: unreachable,
 		events: ['conversation.created', 'message.created'],
@@ -45,6 +57,11 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 	})
 	const screens = {
 		integrations: '/dashboard/settings/integrations',
+		// A revocation being confirmed and a rename form, on each page of tokens.
+		'integrations-revoke': `/dashboard/settings/integrations?revoke=${bot.token.id}`,
+		'integrations-rename': `/dashboard/settings/integrations?rename=${bot.token.id}`,
+		'profile-revoke': `/dashboard/profile?revoke=${personal.token.id}`,
+		'profile-rename': `/dashboard/profile?rename=${personal.token.id}`,
 		webhooks: '/dashboard/settings/integrations/webhooks',
 		webhook: `/dashboard/settings/integrations/webhooks/${webhook.id}`,
 		profile: '/dashboard/profile',
@@ -64,6 +81,15 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 					expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width)
 					// axe runs in the page: with JavaScript only.
 					if (javaScript) await expectAccessible(page)
+					// The API channel's callback secret, rolled: shown once.
+					if (name === 'api-channel') {
+						await page.getByRole('button', { name: locale === 'ar-eg' ? 'تجديد السر' : 'Roll the secret' }).click()
+						await expect(page.getByTestId('webhook-secret')).toBeVisible()
+						if (shots)
+							await page.screenshot({ path: path.join(shots, `api-channel-rolled-${locale}-${width}-${javaScript ? 'js' : 'nojs'}.png`), fullPage: true })
+						expect(await page.evaluate(() => document.documentElement.scrollWidth), `the rolled secret at ${width} px`).toBeLessThanOrEqual(width)
+						if (javaScript) await expectAccessible(page, 'main')
+					}
 				}
 				await page.context().close()
 			}

@@ -18,6 +18,9 @@ export const tokenFormSchema = z
 	})
 	.refine((value) => tokenAreas.some((area) => value[area] !== 'none'), { message: 'integrations:tokens.errors.noScope', path: [] })
 
+/** A token's new name (`?rename=`), as at its creation. */
+export const tokenRenameSchema = z.object({ tokenId: z.string({ required_error: 'forms.required' }), name: text(tokenNameLimit) })
+
 export type TokenForm = z.output<typeof tokenFormSchema>
 
 /** The scopes the API is sent: an area's write scope stands for its reading too. */

@@ -1,21 +1,29 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { type AccessTokenJson } from '#app/.server/access-tokens.ts'
+import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { button } from '#app/components/ui/button.css.ts'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
-import { isolated } from '#app/utils/bidi.tsx'
+import { isolated, isolatedText } from '#app/utils/bidi.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
 import { useValidatedForm } from '#app/utils/use-validated-form.ts'
 import * as styles from '#app/routes/dashboard.css.ts'
 import { accessOf, areaAccesses, tokenAreas, type TokenKind } from '#common/access-tokens.ts'
 import { expiryChoices, tokenNameLimit } from './schema.ts'
+import * as tokenStyles from './tokens.css.ts'
 
 const loadTokenSchema = () => import('./schema.ts').then((module) => module.tokenFormSchema)
+const loadRenameSchema = () => import('./schema.ts').then((module) => module.tokenRenameSchema)
 
 /** What a token form's action answered: conform's result and, after a creation, the secret to show once. */
 export type TokenReply = { intent: 'token-create'; result: SubmissionResult<string[]>; created?: { name: string; secret: string } }
+
+/** What a rename's action answered when refused; and a refused revocation, to say in its confirmation. */
+export type TokenRenameReply = { intent: 'token-rename'; result: SubmissionResult<string[]> }
+export type TokenRevokeReply = { deleteError: string }
 
 /** The new token's secret, this once, to select and copy (without JavaScript too: a read-only field). */
 export function NewTokenSecret({ created }: { created: { name: string; secret: string } }) {
@@ -36,55 +44,130 @@ export function NewTokenSecret({ created }: { created: { name: string; secret: s
 	)
 }
 
-/** The live tokens: name, access, when last used and until when, and a revoke button each (a plain form). */
-export function TokenList({ tokens, headingId }: { tokens: AccessTokenJson[]; headingId: string }) {
+/**
+ * The live tokens: name, access, when last used and until when, and links each to rename it (its row
+ * becomes a form, `?rename=`, `renamingId`) and to revoke it, which asks first (`?revoke=`, `revokingId`),
+ * in the page, so it works without JavaScript; `revokeError`, why the API refused the last revocation,
+ * said in the confirmation; `renameResult`, the last rename's; `here`, the page without either.
+ */
+export function TokenList({
+	tokens,
+	headingId,
+	here,
+	revokingId,
+	revokeError,
+	renamingId,
+	renameResult,
+}: {
+	tokens: AccessTokenJson[]
+	headingId: string
+	here: string
+	revokingId: string | null
+	revokeError: string | null
+	renamingId: string | null
+	renameResult: SubmissionResult<string[]> | undefined
+}) {
 	const { t } = useTranslation('integrations')
 	const when = useDateFormat({ dateStyle: 'medium', timeStyle: 'short' })
-	const pending = useNavigation().formData?.get('intent') === 'token-revoke'
+	const revoking = tokens.find((token) => token.id === revokingId)
 	if (tokens.length === 0) return <p className={styles.pageLead}>{t('tokens.none')}</p>
 	return (
-		<ul className={styles.sessionList} aria-labelledby={headingId}>
-			{tokens.map((token) => (
-				<li key={token.id} className={styles.sessionItem} data-testid="access-token">
-					<div>
-						<strong>
-							<bdi>{token.name}</bdi>
-						</strong>{' '}
-						<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
-						<div>
-							{tokenAreas
-								.filter((area) => accessOf(token.scopes, area) !== 'none')
-								.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
-								.join(' · ')}
-						</div>
-						<div className={styles.pageLead}>
-							{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
-							{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
-							{token.createdByName ? (
-								<>
-									{' · '}
-									{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
-								</>
-							) : null}
-						</div>
-					</div>
-					<Form method="post">
-						<input type="hidden" name="tokenId" value={token.id} />
-						<input type="hidden" name="name" value={token.name} />
-						<Button
-							type="submit"
-							name="intent"
-							value="token-revoke"
-							variant="destructive"
-							disabled={pending}
-							aria-label={t('tokens.revokeLabel', { name: token.name })}
-						>
-							{t('tokens.revoke')}
-						</Button>
-					</Form>
-				</li>
-			))}
-		</ul>
+		<>
+			{revoking ? (
+				<Confirm
+					title={t('tokens.revokeHeading', { name: isolatedText(revoking.name) })}
+					text={t(revoking.kind === 'bot' ? 'tokens.revokeExplainBot' : 'tokens.revokeExplain')}
+					fields={{ intent: 'token-revoke', tokenId: revoking.id, name: revoking.name }}
+					confirm={t('tokens.revoke')}
+					cancel={here}
+					error={revokeError}
+				/>
+			) : revokeError ? (
+				<Refusal title={t('tokens.revokeFailed')} message={revokeError} />
+			) : null}
+			<ul className={styles.sessionList} aria-labelledby={headingId}>
+				{tokens.map((token) =>
+					token.id === renamingId ? (
+						<li key={token.id} className={styles.sessionItem} data-testid="access-token">
+							<RenameForm token={token} here={here} result={renameResult} />
+						</li>
+					) : (
+						<li key={token.id} className={styles.sessionItem} data-testid="access-token">
+							<div>
+								<strong>
+									<bdi>{token.name}</bdi>
+								</strong>{' '}
+								<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
+								<div>
+									{tokenAreas
+										.filter((area) => accessOf(token.scopes, area) !== 'none')
+										.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
+										.join(' · ')}
+								</div>
+								<div className={styles.pageLead}>
+									{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
+									{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
+									{token.createdByName ? (
+										<>
+											{' · '}
+											{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
+										</>
+									) : null}
+								</div>
+							</div>
+							<div className={styles.actionsRow}>
+								<Link to={`?rename=${token.id}`} className={button.ghost} aria-label={t('tokens.renameLabel', { name: token.name })}>
+									{t('tokens.rename')}
+								</Link>
+								<Link to={`?revoke=${token.id}`} className={button.ghost} aria-label={t('tokens.revokeLabel', { name: token.name })}>
+									{t('tokens.revoke')}
+								</Link>
+							</div>
+						</li>
+					),
+				)}
+			</ul>
+		</>
+	)
+}
+
+/** A token's new name, in place of its row: prefilled, and after a refusal the name typed kept with why beside it. */
+function RenameForm({ token, here, result }: { token: AccessTokenJson; here: string; result: SubmissionResult<string[]> | undefined }) {
+	const { t } = useTranslation()
+	const pending = useNavigation().formData?.get('intent') === 'token-rename'
+	const [form, fields] = useValidatedForm(loadRenameSchema, {
+		id: `token-rename-${token.id}`,
+		lastResult: result,
+		defaultValue: { tokenId: token.id, name: token.name },
+	})
+	return (
+		<Form
+			method="post"
+			{...getFormProps(form)}
+			className={`${formClass} ${tokenStyles.renameForm}`}
+			aria-label={t('integrations:tokens.renameLabel', { name: token.name })}
+		>
+			<input type="hidden" name="tokenId" value={token.id} />
+			<FormErrors id={form.errorId} errors={form.errors} />
+			<Field
+				label={t('integrations:tokens.newName')}
+				help={token.kind === 'bot' ? t('integrations:tokens.renameBotHelp') : undefined}
+				field={fields.name}
+				type="text"
+				required
+				maxLength={tokenNameLimit}
+				autoComplete="off"
+				dir="auto"
+			/>
+			<div className={styles.actionsRow}>
+				<Button type="submit" name="intent" value="token-rename" disabled={pending}>
+					{t('integrations:tokens.renameSave')}
+				</Button>
+				<Link to={here} className={button.ghost}>
+					{t('actions.cancel')}
+				</Link>
+			</div>
+		</Form>
 	)
 }
 
