@@ -300,6 +300,28 @@ describe('core: triggers, fan-out, signed delivery', () => {
 		})
 	})
 
+	test('more of one conversation’s deliveries than a delivery job reads at once go in order', async () => {
+		const { channel, name, subscription } = await subscribed(['message.created'])
+		const { conversation } = await customerWrites(channel, 'visitor-many', 'first')
+		await until(async () => receiver.to(name).length >= 1)
+		const bodies = Array.from({ length: 45 }, (_, index) => `message ${index + 1}`)
+		await db()
+			.insertInto('messages')
+			.values(
+				bodies.map((body) => ({
+					workspaceId: conversation.workspaceId,
+					conversationId: conversation.id,
+					channelId: channel.id,
+					direction: 'incoming',
+					kind: 'text',
+					body,
+				})),
+			)
+			.execute()
+		await settled(subscription.id, 46)
+		expect(receiver.to(name).map((request) => (request.event?.data.message as { body: string }).body)).toEqual(['first', ...bodies])
+	})
+
 	test('a failing receiver holds a conversation’s later events back until it recovers, then they arrive in order; the log keeps each answer', async () => {
 		const { channel, name, subscription } = await subscribed(['message.created'])
 		receiver.failNext(new RegExp(`/hooks/${name}$`), { status: 503, body: { error: 'down for a moment' } }, 1)
