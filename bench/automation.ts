@@ -10,7 +10,6 @@
  *
  * Writes bench/results/automation.json.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -19,7 +18,7 @@ import { type DB } from '#api/db/database.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobHandlers } from '#api/jobs/queue.ts'
 import { log, numberOption, resultsDir, table } from './server.ts'
-import { quiet, withInProcessApi } from './in-process.ts'
+import { postLinkMessage, quiet, seedLinkWorkspace, withInProcessApi } from './in-process.ts'
 
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '4' } } })
 const messages = numberOption('messages', values.messages, 10, 10_000)
@@ -29,28 +28,15 @@ const concurrency = numberOption('concurrency', values.concurrency, 1, 64)
 const rulesDone = new Map<string, number>()
 
 async function seedWorkspace(db: DB, rules: number) {
-	const workspace = await db
-		.insertInto('workspaces')
-		.values({ name: `Bench ${rules}`, slug: `bench-${rules}-${crypto.randomBytes(4).toString('hex')}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const channel = await db
-		.insertInto('channels')
-		.values({ workspaceId: workspace.id, kind: 'link', name: 'Site', slug: `bench-${crypto.randomBytes(5).toString('hex')}` })
-		.returning(['id', 'slug'])
-		.executeTakeFirstOrThrow()
-	const label = await db
-		.insertInto('labels')
-		.values({ workspaceId: workspace.id, title: 'matched', color: '#aa5500' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const { workspaceId, slug } = await seedLinkWorkspace(db, `Bench ${rules}`)
+	const label = await db.insertInto('labels').values({ workspaceId, title: 'matched', color: '#aa5500' }).returning('id').executeTakeFirstOrThrow()
 	for (let index = 0; index < rules; index++) {
 		// Two rules of fifty match every message; the others fail on their words, checked after the rest.
 		const matching = index % 25 === 0
 		await db
 			.insertInto('automationRules')
 			.values({
-				workspaceId: workspace.id,
+				workspaceId,
 				name: `Rule ${index}`,
 				event: 'message.received',
 				position: index,
@@ -64,7 +50,7 @@ async function seedWorkspace(db: DB, rules: number) {
 			})
 			.execute()
 	}
-	return { slug: channel.slug! }
+	return { slug }
 }
 
 async function measure(url: string, slug: string, rules: number) {
@@ -75,21 +61,9 @@ async function measure(url: string, slug: string, rules: number) {
 		while (next < messages) {
 			const index = next++
 			const started = performance.now()
-			const response = await fetch(`${url}/v1/link/${slug}/messages`, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					'X-Visitor-Token': crypto.randomBytes(24).toString('base64url'),
-					// Each customer from an address of their own: the link's per-address limit is not what is measured.
-					'X-Forwarded-For': `10.${rules}.${index >> 8}.${index & 255}`,
-				},
-				body: JSON.stringify({ body: `Where is my order number ${index}?`, name: `Customer ${index}` }),
-			})
-			const answer = (await response.json()) as { id?: string; message?: { id: string } }
-			if (!response.ok) throw new Error(`POST answered ${response.status}: ${JSON.stringify(answer)}`)
+			const messageId = await postLinkMessage(url, slug, { net: rules, index })
 			const arrived = performance.now()
 			stored.push(arrived - started)
-			const messageId = String(answer.message?.id ?? answer.id)
 			if (rules === 0) {
 				done.push(arrived - started)
 				continue

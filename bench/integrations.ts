@@ -32,7 +32,7 @@ import { startJobRunner } from '#api/jobs/queue.ts'
 import { createSubscription } from '#api/outgoing-webhooks/subscriptions.ts'
 import { webhookEventTypes } from '#common/webhooks.ts'
 import { receiverCertificatePath } from '../tests/fakes/webhook-receiver.ts'
-import { quiet, withInProcessApi } from './in-process.ts'
+import { postLinkMessage, quiet, seedLinkWorkspace, withInProcessApi } from './in-process.ts'
 import { log, numberOption, percentile, resultsDir, table } from './server.ts'
 
 const { values } = parseArgs({
@@ -70,20 +70,6 @@ async function startReceiver(secret: () => string) {
 	return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook` }
 }
 
-async function seedWorkspace(db: DB, name: string) {
-	const workspace = await db
-		.insertInto('workspaces')
-		.values({ name, slug: `bench-${crypto.randomBytes(4).toString('hex')}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const channel = await db
-		.insertInto('channels')
-		.values({ workspaceId: workspace.id, kind: 'link', name: 'Site', slug: `bench-${crypto.randomBytes(5).toString('hex')}` })
-		.returning(['slug'])
-		.executeTakeFirstOrThrow()
-	return { workspaceId: workspace.id, slug: channel.slug! }
-}
-
 async function measure(url: string, slug: string, net: number, delivered: boolean) {
 	const stored: number[] = []
 	const sent = new Map<string, number>()
@@ -92,20 +78,8 @@ async function measure(url: string, slug: string, net: number, delivered: boolea
 		while (next < messages) {
 			const index = next++
 			const started = performance.now()
-			const response = await fetch(`${url}/v1/link/${slug}/messages`, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					'X-Visitor-Token': crypto.randomBytes(24).toString('base64url'),
-					// Each customer from an address of their own: the link's per-address limit is not what is measured.
-					'X-Forwarded-For': `10.${net}.${index >> 8}.${index & 255}`,
-				},
-				body: JSON.stringify({ body: `Where is my order ${index}?`, name: `Customer ${index}` }),
-			})
-			const answer = (await response.json()) as { message?: { id: string } }
-			if (!response.ok) throw new Error(`POST answered ${response.status}: ${JSON.stringify(answer)}`)
+			sent.set(await postLinkMessage(url, slug, { net, index }), started)
 			stored.push(performance.now() - started)
-			sent.set(String(answer.message?.id), started)
 		}
 	}
 	const first = performance.now()
@@ -168,8 +142,8 @@ async function main() {
 			async ({ db, databaseUrl, config, url }) => {
 				const runner = await startJobRunner({ db, databaseUrl, handlers: jobHandlers, log: quiet, config, concurrency: 4 })
 				try {
-					const plain = await seedWorkspace(db, 'No subscription')
-					const subscribed = await seedWorkspace(db, 'Subscribed to every event')
+					const plain = await seedLinkWorkspace(db, 'No subscription')
+					const subscribed = await seedLinkWorkspace(db, 'Subscribed to every event')
 					secret = (
 						await createSubscription(db, {
 							workspaceId: subscribed.workspaceId,

@@ -21,7 +21,7 @@ import { sql } from 'kysely'
 import { createSession } from '#api/auth/sessions.ts'
 import { type DB } from '#api/db/database.ts'
 import { log, numberOption, percentile, resultsDir, table } from './server.ts'
-import { withInProcessApi } from './in-process.ts'
+import { postLinkMessage, seedLinkWorkspace, withInProcessApi } from './in-process.ts'
 
 const { values } = parseArgs({
 	options: {
@@ -39,37 +39,20 @@ const reads = numberOption('reads', values.reads, 10, 100_000)
 const at = (list: number[], p: number) => percentile(Float64Array.from(list).sort(), p)
 
 async function seedWorkspace(db: DB, name: string) {
-	const workspace = await db
-		.insertInto('workspaces')
-		.values({ name, slug: `bench-${crypto.randomBytes(4).toString('hex')}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const place = await seedLinkWorkspace(db, name)
 	const user = await db
 		.insertInto('users')
 		.values({ email: `${crypto.randomBytes(6).toString('hex')}@bench.test`, name: 'Agent', passwordHash: 'x' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
-	await db.insertInto('members').values({ workspaceId: workspace.id, userId: user.id, role: 'agent' }).execute()
-	const channel = await db
-		.insertInto('channels')
-		.values({ workspaceId: workspace.id, kind: 'link', name: 'Site', slug: `bench-${crypto.randomBytes(5).toString('hex')}` })
-		.returning(['id', 'slug'])
-		.executeTakeFirstOrThrow()
-	return { workspaceId: workspace.id, userId: user.id, slug: channel.slug! }
+	await db.insertInto('members').values({ workspaceId: place.workspaceId, userId: user.id, role: 'agent' }).execute()
+	return { ...place, userId: user.id }
 }
 
 /** Each customer writes once (their conversation), is assigned or not, then the measured messages follow. */
 async function measureMessages(db: DB, url: string, place: Awaited<ReturnType<typeof seedWorkspace>>, assigned: 'no' | 'muted' | 'yes', net: number) {
 	const tokens = Array.from({ length: concurrency * 4 }, () => crypto.randomBytes(24).toString('base64url'))
-	const send = async (token: string, index: number) => {
-		const response = await fetch(`${url}/v1/link/${place.slug}/messages`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json', 'X-Visitor-Token': token, 'X-Forwarded-For': `10.${net}.${index >> 8}.${index & 255}` },
-			body: JSON.stringify({ body: `Where is my order ${index}?`, name: `Customer ${index}` }),
-		})
-		if (!response.ok) throw new Error(`POST answered ${response.status}: ${await response.text()}`)
-		await response.arrayBuffer()
-	}
+	const send = (visitorToken: string, index: number) => postLinkMessage(url, place.slug, { net, index, visitorToken })
 	await Promise.all(tokens.map((token, index) => send(token, index)))
 	if (assigned !== 'no')
 		await db

@@ -213,8 +213,14 @@ export async function listCampaigns(db: DB, workspaceId: string): Promise<Campai
 }
 
 export async function findCampaign(db: DB, workspaceId: string, campaignId: string): Promise<CampaignJson | undefined> {
-	const row = await campaignRows(db, workspaceId).where('campaigns.id', '=', campaignId).executeTakeFirst()
-	return row ? (await withCounts(db, [row]))[0] : undefined
+	return (await campaignsById(db, workspaceId, [campaignId])).get(campaignId)
+}
+
+/** The workspace's campaigns of `ids`, by id. */
+export async function campaignsById(db: DB, workspaceId: string, ids: string[]): Promise<Map<string, CampaignJson>> {
+	if (ids.length === 0) return new Map()
+	const rows = await campaignRows(db, workspaceId).where('campaigns.id', 'in', ids).execute()
+	return new Map((await withCounts(db, rows)).map((campaign) => [campaign.id, campaign]))
 }
 
 /** The UTC offset of `zone` at `instant`, in milliseconds. */

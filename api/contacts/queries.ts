@@ -85,42 +85,73 @@ const labelsOfContact = sql<LabelSummary[]>`(
 export type ContactWithLabels = ContactRow & { labels: LabelSummary[] }
 
 export async function findContact(db: Executor, workspaceId: string, contactId: string): Promise<ContactJson | undefined> {
-	const [contact, identities] = await Promise.all([
+	return (await contactsById(db, workspaceId, [contactId])).get(contactId)
+}
+
+/** The workspace's contacts of `ids` as `findContact` answers each, by id: three statements whatever their number. */
+export async function contactsById(db: Executor, workspaceId: string, ids: string[]): Promise<Map<string, ContactJson>> {
+	if (ids.length === 0) return new Map()
+	const [contacts, identities] = await Promise.all([
 		db
 			.selectFrom('contacts')
 			.select(contactColumns)
 			.select(['contacts.optedOutAt', labelsOfContact.as('labels')])
 			.where('workspaceId', '=', workspaceId)
-			.where('id', '=', contactId)
-			.executeTakeFirst(),
-		identitiesOf(db, workspaceId, contactId),
+			.where('id', 'in', ids)
+			.execute(),
+		identitiesOf(db, workspaceId, ids),
 	])
-	if (!contact) return undefined
-	const possibleMatches = contact.unverifiedEmail ? await contactsWithEmail(db, workspaceId, contact.unverifiedEmail) : []
-	return { ...contactJson(contact, contact.labels), identities, optedOutAt: contact.optedOutAt?.toISOString() ?? null, possibleMatches }
+	const claimed = [...new Set(contacts.flatMap((contact) => contact.unverifiedEmail ?? []))]
+	const owners = await contactsWithEmails(db, workspaceId, claimed)
+	return new Map(
+		contacts.map((contact) => [
+			contact.id,
+			{
+				...contactJson(contact, contact.labels),
+				identities: identities.get(contact.id) ?? [],
+				optedOutAt: contact.optedOutAt?.toISOString() ?? null,
+				possibleMatches: owners.filter((owner) => owner.email === contact.unverifiedEmail).map(({ id, name }) => ({ id, name })),
+			},
+		]),
+	)
 }
 
-/** The contact whose own e-mail this is (one at most: e-mails are unique in a workspace). */
-function contactsWithEmail(db: Executor, workspaceId: string, email: string): Promise<ContactMatchJson[]> {
-	return db.selectFrom('contacts').select(['id', 'name']).where('workspaceId', '=', workspaceId).where('email', '=', email).execute()
+/** The contacts whose own e-mail is one of these (one each at most: e-mails are unique in a workspace). */
+async function contactsWithEmails(db: Executor, workspaceId: string, emails: string[]) {
+	if (emails.length === 0) return []
+	return db.selectFrom('contacts').select(['id', 'name', 'email']).where('workspaceId', '=', workspaceId).where('email', 'in', emails).execute()
 }
 
-async function identitiesOf(db: Executor, workspaceId: string, contactId: string): Promise<ContactIdentityJson[]> {
+/** Each contact's identities, oldest first, by contact id. */
+async function identitiesOf(db: Executor, workspaceId: string, contactIds: string[]): Promise<Map<string, ContactIdentityJson[]>> {
 	const rows = await db
 		.selectFrom('contactIdentities')
 		.innerJoin('channels', 'channels.id', 'contactIdentities.channelId')
-		.select(['contactIdentities.channelId', 'channels.kind', 'channels.name', 'contactIdentities.externalId', 'contactIdentities.createdAt'])
+		.select([
+			'contactIdentities.contactId',
+			'contactIdentities.channelId',
+			'channels.kind',
+			'channels.name',
+			'contactIdentities.externalId',
+			'contactIdentities.createdAt',
+		])
 		.where('contactIdentities.workspaceId', '=', workspaceId)
-		.where('contactIdentities.contactId', '=', contactId)
+		.where('contactIdentities.contactId', 'in', contactIds)
 		.orderBy('contactIdentities.createdAt')
 		.execute()
-	return rows.map((row) => ({
-		channelId: row.channelId,
-		channelKind: row.kind,
-		channelName: row.name,
-		externalId: row.kind === 'link' ? null : row.externalId,
-		since: row.createdAt.toISOString(),
-	}))
+	const byContact = new Map<string, ContactIdentityJson[]>()
+	for (const row of rows) {
+		const identities = byContact.get(row.contactId) ?? []
+		identities.push({
+			channelId: row.channelId,
+			channelKind: row.kind,
+			channelName: row.name,
+			externalId: row.kind === 'link' ? null : row.externalId,
+			since: row.createdAt.toISOString(),
+		})
+		byContact.set(row.contactId, identities)
+	}
+	return byContact
 }
 
 /**

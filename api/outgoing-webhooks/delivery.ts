@@ -1,9 +1,9 @@
 import https from 'node:https'
-import { sql } from 'kysely'
+import { sql, type QueryCreator } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { messageEvent, publishEvents } from '#api/conversations/events.ts'
 import { type DB } from '#api/db/database.ts'
-import { type WebhookDelivery, type WebhookSubscription } from '#api/db/schema.ts'
+import { type Database, type WebhookDelivery, type WebhookSubscription } from '#api/db/schema.ts'
 import { checkOutboundUrl, guardedAgent, OutboundAddressRefused } from '#api/http/outbound-address.ts'
 import { addJob, type JobConfig } from '#api/jobs/queue.ts'
 import { queueMail } from '#api/mail/jobs.ts'
@@ -105,25 +105,38 @@ export function waitAfter(attempts: number, retryAfter: number | undefined): num
 	return retryAfter === undefined ? scheduled : Math.min(Math.max(retryAfter, 1000), longestWait)
 }
 
+/** The pending deliveries a delivery job reads at once. */
+const dueBatch = 20
+
 /**
  * The `deliver-webhooks` task of one subscription and ordering key: sends its pending deliveries
- * one after another, oldest first. A try that failed and may be retried holds the later ones back
- * until its next try, for which the job adds itself again; a delivery given up lets them go.
+ * one after another, oldest first, read `dueBatch` at a time with the subscription. A try that
+ * failed and may be retried holds the later ones back until its next try, for which the job adds
+ * itself again; a delivery given up lets them go, once the subscription is read again.
  */
 export async function deliverWebhooks(db: DB, realtime: Realtime, config: WebhookConfig, job: { subscriptionId: string; orderingKey: string }): Promise<void> {
+	let subscription: WebhookSubscription | undefined
+	let due: WebhookDelivery[] = []
+	// A short read was the key's last: a delivery added since came with a job of its own (this one runs, so its key went to a new one).
+	let more = true
 	for (;;) {
-		const subscription = await db.selectFrom('webhookSubscriptions').selectAll().where('id', '=', job.subscriptionId).executeTakeFirst()
-		if (!subscription?.enabled) return
-		const delivery = await db
-			.selectFrom('webhookDeliveries')
-			.selectAll()
-			.where('subscriptionId', '=', job.subscriptionId)
-			.where('orderingKey', '=', job.orderingKey)
-			.where('status', '=', 'pending')
-			.orderBy('id')
-			.limit(1)
-			.executeTakeFirst()
-		if (!delivery) return
+		if (due.length === 0 && more) {
+			;[subscription, due] = await Promise.all([
+				db.selectFrom('webhookSubscriptions').selectAll().where('id', '=', job.subscriptionId).executeTakeFirst(),
+				db
+					.selectFrom('webhookDeliveries')
+					.selectAll()
+					.where('subscriptionId', '=', job.subscriptionId)
+					.where('orderingKey', '=', job.orderingKey)
+					.where('status', '=', 'pending')
+					.orderBy('id')
+					.limit(dueBatch)
+					.execute(),
+			])
+			more = due.length === dueBatch
+		}
+		const delivery = due.shift()
+		if (!subscription?.enabled || !delivery) return
 		if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > Date.now()) {
 			await again(db, job, delivery.nextAttemptAt)
 			return
@@ -135,6 +148,8 @@ export async function deliverWebhooks(db: DB, realtime: Realtime, config: Webhoo
 			await again(db, job, next)
 			return
 		}
+		// A failure may have turned the subscription off.
+		if (!attempt.delivered) [due, more] = [[], true]
 	}
 }
 
@@ -176,8 +191,8 @@ async function recordAttempt(
 	const wait = attempt.delivered || !attempt.retry ? undefined : waitAfter(attempts, attempt.retryAfter)
 	const next = wait === undefined ? undefined : new Date(Date.now() + wait)
 	const status = attempt.delivered ? 'delivered' : next ? 'pending' : 'failed'
-	const { events } = await db.transaction().execute(async (trx) => {
-		await trx
+	const recorded = (creator: QueryCreator<Database>) =>
+		creator
 			.updateTable('webhookDeliveries')
 			.set({
 				status,
@@ -190,7 +205,19 @@ async function recordAttempt(
 				deliveredAt: attempt.delivered ? sql<Date>`now()` : null,
 			})
 			.where('id', '=', delivery.id)
+	if (attempt.delivered && !delivery.messageId) {
+		// Most tries: one statement rather than a transaction's four round trips.
+		await db
+			.with('recorded', recorded)
+			.updateTable('webhookSubscriptions')
+			.set({ failingSince: null })
+			.where('id', '=', subscription.id)
+			.where('failingSince', 'is not', null)
 			.execute()
+		return undefined
+	}
+	const { events } = await db.transaction().execute(async (trx) => {
+		await recorded(trx).execute()
 		if (attempt.delivered) {
 			await trx
 				.updateTable('webhookSubscriptions')

@@ -2,7 +2,7 @@ import { type DB } from '#api/db/database.ts'
 import { type WebhookSubscription } from '#api/db/schema.ts'
 import { addJob } from '#api/jobs/queue.ts'
 import { type WebhookDeliveryEventType } from '#common/webhooks.ts'
-import { newWebhookId, shapeEvent, webhookBody, type ShapedEvent } from './payloads.ts'
+import { newWebhookId, shapeEvents, webhookBody, type ShapedEvent } from './payloads.ts'
 
 /** Events taken from the outbox per transaction. */
 const batchSize = 200
@@ -24,9 +24,10 @@ function wants(subscription: WebhookSubscription, type: WebhookDeliveryEventType
 
 /**
  * The `fan-out-webhooks` task: takes the workspace's events from the outbox, oldest first, and
- * makes one delivery per subscription that wants each (its body shaped and kept now), then wakes
- * the delivery job of each subscription and ordering key it added to. One transaction per batch:
- * a crash leaves the events in the outbox, to be taken again.
+ * makes one delivery per subscription that wants each (its body shaped and kept now, each object a
+ * batch names read once for all its events), then wakes the delivery job of each subscription and
+ * ordering key it added to. One transaction per batch: a crash leaves the events in the outbox, to
+ * be taken again.
  */
 export async function fanOutWebhooks(db: DB, workspaceId: string): Promise<void> {
 	for (;;) {
@@ -47,34 +48,27 @@ export async function fanOutWebhooks(db: DB, workspaceId: string): Promise<void>
 				.where('workspaceId', '=', workspaceId)
 				.where('enabled', '=', true)
 				.execute()
-			const woken = new Map<string, { subscriptionId: string; orderingKey: string }>()
-			for (const event of events) {
-				const interested = subscriptions.filter((subscription) => (subscription.events as string[]).includes(event.type))
-				if (interested.length === 0) continue
-				const shaped = await shapeEvent(trx, workspaceId, event.type, event.subject)
-				if (!shaped) continue
-				const receivers = interested.filter((subscription) => wants(subscription, event.type, shaped))
-				if (receivers.length === 0) continue
+			const interested = events.filter((event) => subscriptions.some((subscription) => (subscription.events as string[]).includes(event.type)))
+			const shapedEvents = await shapeEvents(trx, workspaceId, interested)
+			const deliveries = interested.flatMap((event, index) => {
+				const shaped = shapedEvents[index]
+				if (!shaped) return []
+				const receivers = subscriptions.filter((subscription) => wants(subscription, event.type, shaped))
+				if (receivers.length === 0) return []
 				const payload = webhookBody(event.type, event.createdAt, shaped.data)
 				const webhookId = newWebhookId()
-				await trx
-					.insertInto('webhookDeliveries')
-					.values(
-						receivers.map((subscription) => ({
-							workspaceId,
-							subscriptionId: subscription.id,
-							eventType: event.type,
-							webhookId,
-							payload,
-							orderingKey: event.orderingKey,
-							messageId: subscription.channelId && event.type === 'message.created' ? shaped.messageId : null,
-						})),
-					)
-					.execute()
-				for (const subscription of receivers) {
-					woken.set(`${subscription.id}:${event.orderingKey}`, { subscriptionId: subscription.id, orderingKey: event.orderingKey })
-				}
-			}
+				return receivers.map((subscription) => ({
+					workspaceId,
+					subscriptionId: subscription.id,
+					eventType: event.type,
+					webhookId,
+					payload,
+					orderingKey: event.orderingKey,
+					messageId: subscription.channelId && event.type === 'message.created' ? shaped.messageId : null,
+				}))
+			})
+			// In the events' order: a key's deliveries are sent by id.
+			if (deliveries.length > 0) await trx.insertInto('webhookDeliveries').values(deliveries).execute()
 			await trx
 				.deleteFrom('webhookEvents')
 				.where(
@@ -83,6 +77,7 @@ export async function fanOutWebhooks(db: DB, workspaceId: string): Promise<void>
 					events.map((event) => event.id),
 				)
 				.execute()
+			const woken = new Map(deliveries.map(({ subscriptionId, orderingKey }) => [`${subscriptionId}:${orderingKey}`, { subscriptionId, orderingKey }]))
 			for (const { subscriptionId, orderingKey } of woken.values()) await queueDeliveries(trx, subscriptionId, orderingKey)
 			return events.length
 		})

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { webhookEventTypes, type WebhookEventType } from '#common/webhooks.ts'
+import { conversationsForEvents, findMessage } from '#api/conversations/queries.ts'
 import { jobHandlers } from '#api/jobs/handlers.ts'
 import { startJobRunner, type JobRunner } from '#api/jobs/queue.ts'
 import { prune } from '#api/jobs/prune.ts'
@@ -206,6 +207,119 @@ describe('core: triggers, fan-out, signed delivery', () => {
 		})
 		await until(async () => receiver.to(only.name).length >= 0 && (await deliveriesOf(subscription.id)).every((delivery) => delivery.status === 'delivered'))
 		expect(typesTo(only.name)).toEqual([])
+	})
+
+	test('one batch of many events of several conversations and contacts: each body is its own object’s as /v1 reads it, each key in order', async () => {
+		const { workspace, owner, channel, name, subscription } = await subscribed()
+		const agent = await createUser({ workspaceId: workspace.id, role: 'agent', name: 'Agent Bo' })
+		// One transaction: the fan-out takes its events as one batch.
+		const written = await db()
+			.transaction()
+			.execute(async (trx) => {
+				const known = await trx
+					.insertInto('contacts')
+					.values({ workspaceId: workspace.id, name: 'Known', email: 'known@example.com', avatarColor: '#336699' })
+					.returning('id')
+					.executeTakeFirstOrThrow()
+				const people = []
+				for (const index of [1, 2, 3]) {
+					const contact = await trx
+						.insertInto('contacts')
+						.values({
+							workspaceId: workspace.id,
+							name: `Customer ${index}`,
+							avatarColor: '#336699',
+							unverifiedEmail: index === 2 ? 'known@example.com' : null,
+						})
+						.returning('id')
+						.executeTakeFirstOrThrow()
+					await trx
+						.insertInto('contactIdentities')
+						.values({ workspaceId: workspace.id, channelId: channel.id, contactId: contact.id, externalId: `v-${index}` })
+						.execute()
+					const conversation = await trx
+						.insertInto('conversations')
+						.values({ workspaceId: workspace.id, number: index, contactId: contact.id, channelId: channel.id })
+						.returning('id')
+						.executeTakeFirstOrThrow()
+					const base = { workspaceId: workspace.id, conversationId: conversation.id, channelId: channel.id, kind: 'text' as const }
+					await trx
+						.insertInto('messages')
+						.values({ ...base, direction: 'incoming', body: `Question ${index}` })
+						.execute()
+					await trx
+						.insertInto('messages')
+						.values({ ...base, direction: 'outgoing', body: `Answer ${index}`, senderId: owner.user.id })
+						.execute()
+					if (index === 3) await trx.updateTable('conversations').set({ assigneeId: agent.user.id }).where('id', '=', conversation.id).execute()
+					people.push({ contactId: contact.id, conversationId: conversation.id })
+				}
+				return { known, people }
+			})
+		const expectedCount = 4 + 3 * 3 + 2
+		await until(async () => receiver.to(name).length >= expectedCount)
+		const deliveries = await settled(subscription.id, expectedCount)
+		expect(new Set(deliveries.map((delivery) => delivery.createdAt.getTime())).size).toBe(1)
+		const events = receiver.to(name).map((request) => request.event!)
+		expect(receiver.to(name).every((request) => request.verified)).toBe(true)
+		const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown
+		const conversations = await conversationsForEvents(
+			db(),
+			written.people.map((person) => person.conversationId),
+		)
+		for (const [index, { contactId, conversationId }] of written.people.entries()) {
+			const ofConversation = events.filter((event) => (event.data.conversation as { id?: string } | undefined)?.id === conversationId)
+			expect(ofConversation.map((event) => [event.type, (event.data.message as { body?: string } | undefined)?.body])).toEqual([
+				['conversation.created', undefined],
+				['message.created', `Question ${index + 1}`],
+				['message.created', `Answer ${index + 1}`],
+				...(index === 2
+					? [
+							['conversation.updated', undefined],
+							['conversation.assigned', undefined],
+						]
+					: []),
+			])
+			for (const event of ofConversation) {
+				const message = event.data.message as { id: string } | undefined
+				expect(event.data).toEqual({
+					workspaceId: workspace.id,
+					conversation: plain(conversations.get(conversationId)),
+					...(message ? { message: plain(await findMessage(db(), message.id)) } : {}),
+					...(event.type === 'conversation.assigned' ? { previousAssigneeId: null } : {}),
+				})
+			}
+			const contactEvent = events.find((event) => (event.data.contact as { id?: string } | undefined)?.id === contactId)
+			const contact = await api.request('GET', `/v1/workspaces/${workspace.id}/contacts/${contactId}`, { headers: owner.auth })
+			expect(contactEvent).toEqual({ type: 'contact.created', timestamp: expect.any(String), data: { workspaceId: workspace.id, contact: contact.body } })
+		}
+		expect(conversations.get(written.people[2]!.conversationId)?.assignee?.id).toBe(agent.user.id)
+		expect(events.find((event) => (event.data.contact as { id?: string } | undefined)?.id === written.people[1]!.contactId)?.data.contact).toMatchObject({
+			possibleMatches: [{ id: written.known.id, name: 'Known' }],
+			identities: [{ channelId: channel.id }],
+		})
+	})
+
+	test('more of one conversation’s deliveries than a delivery job reads at once go in order', async () => {
+		const { channel, name, subscription } = await subscribed(['message.created'])
+		const { conversation } = await customerWrites(channel, 'visitor-many', 'first')
+		await until(async () => receiver.to(name).length >= 1)
+		const bodies = Array.from({ length: 45 }, (_, index) => `message ${index + 1}`)
+		await db()
+			.insertInto('messages')
+			.values(
+				bodies.map((body) => ({
+					workspaceId: conversation.workspaceId,
+					conversationId: conversation.id,
+					channelId: channel.id,
+					direction: 'incoming',
+					kind: 'text',
+					body,
+				})),
+			)
+			.execute()
+		await settled(subscription.id, 46)
+		expect(receiver.to(name).map((request) => (request.event?.data.message as { body: string }).body)).toEqual(['first', ...bodies])
 	})
 
 	test('a failing receiver holds a conversation’s later events back until it recovers, then they arrive in order; the log keeps each answer', async () => {
