@@ -26,7 +26,7 @@ import { ChannelSatisfactionForm } from '#app/components/channels/channel-satisf
 import { channelSatisfactionSchema } from '#app/components/channels/channel-satisfaction-form.schema.ts'
 import { linkChannelSchema } from '#app/components/channels/link-channel-form.schema.ts'
 import { ApiCallbackForm } from '#app/components/channels/api-channel-form.tsx'
-import { RolledSecret } from '#app/components/webhooks/rolled-secret.tsx'
+import { RolledSecret } from '#app/components/webhooks/shown-secret.tsx'
 import { apiCallbackSchema } from '#app/components/channels/api-channel-form.schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'

@@ -10,7 +10,7 @@ import { getWebhook, listDeliveries, resendDelivery, rollSecret, sendTestEvent, 
 import { serverT } from '#app/i18n/i18n.server.ts'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { webhooksPath } from '#app/components/webhooks/path.ts'
-import { RolledSecret } from '#app/components/webhooks/rolled-secret.tsx'
+import { RolledSecret } from '#app/components/webhooks/shown-secret.tsx'
 import { WebhookForm, WebhookStatus } from '#app/components/webhooks/webhook-form.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import * as fieldStyles from '#app/components/ui/field.css.ts'

@@ -9,6 +9,7 @@ import { serverT } from '#app/i18n/i18n.server.ts'
 import { SettingsList } from '#app/components/settings-list.tsx'
 import { ToastMessage } from '#app/components/toaster.tsx'
 import { webhooksPath } from '#app/components/webhooks/path.ts'
+import { ShownSecret } from '#app/components/webhooks/shown-secret.tsx'
 import { WebhookForm, WebhookStatus } from '#app/components/webhooks/webhook-form.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
@@ -123,22 +124,13 @@ export default function Webhooks() {
 function CreatedSecret({ created, base }: { created: { id: string; url: string; secret: string }; base: string }) {
 	const { t } = useTranslation('webhooks')
 	return (
-		<section className={styles.section} aria-labelledby="webhook-secret-heading" role="status">
-			<h2 id="webhook-secret-heading" className={styles.sectionTitle}>
-				{t('secret.heading')}
-			</h2>
-			<p>{t('secret.once')}</p>
-			<p>
-				<code className={styles.secret} data-testid="webhook-secret">
-					{created.secret}
-				</code>
-			</p>
+		<ShownSecret secret={created.secret} lead={t('secret.once')}>
 			<p className={fieldStyles.help}>{t('secret.hint')}</p>
 			<p>
 				<Link to={`${base}/${created.id}`}>
 					{t('list.open')}: <bdi dir="ltr">{created.url}</bdi>
 				</Link>
 			</p>
-		</section>
+		</ShownSecret>
 	)
 }

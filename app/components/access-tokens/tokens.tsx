@@ -5,7 +5,7 @@ import { type AccessTokenJson } from '#app/.server/access-tokens.ts'
 import { Confirm, Refusal } from '#app/components/confirm.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
-import { ErrorList, Field, FormErrors, formClass } from '#app/components/ui/field.tsx'
+import { ErrorList, Field, FormErrors, formClass, type ConformField } from '#app/components/ui/field.tsx'
 import * as fieldStyles from '#app/components/ui/field.css.ts'
 import { isolated, isolatedText } from '#app/utils/bidi.tsx'
 import { useDateFormat } from '#app/utils/dates.ts'
@@ -149,15 +149,10 @@ function RenameForm({ token, here, result }: { token: AccessTokenJson; here: str
 		>
 			<input type="hidden" name="tokenId" value={token.id} />
 			<FormErrors id={form.errorId} errors={form.errors} />
-			<Field
+			<TokenNameField
 				label={t('integrations:tokens.newName')}
 				help={token.kind === 'bot' ? t('integrations:tokens.renameBotHelp') : undefined}
 				field={fields.name}
-				type="text"
-				required
-				maxLength={tokenNameLimit}
-				autoComplete="off"
-				dir="auto"
 			/>
 			<div className={styles.actionsRow}>
 				<Button type="submit" name="intent" value="token-rename" disabled={pending}>
@@ -169,6 +164,11 @@ function RenameForm({ token, here, result }: { token: AccessTokenJson; here: str
 			</div>
 		</Form>
 	)
+}
+
+/** A token's name, as the creation and the rename take it (a user's words, in either direction). */
+function TokenNameField({ label, help, field }: { label: string; help: string | undefined; field: ConformField }) {
+	return <Field label={label} help={help} field={field} type="text" required maxLength={tokenNameLimit} autoComplete="off" dir="auto" />
 }
 
 /** A new token: its name, none / read / read and write for each area, and when it expires. */
@@ -190,16 +190,7 @@ export function TokenForm({ kind, reply }: { kind: TokenKind; reply: TokenReply 
 			<Form method="post" {...getFormProps(form)} className={formClass}>
 				<input type="hidden" name="kind" value={kind} />
 				<FormErrors id={form.errorId} errors={form.errors} />
-				<Field
-					label={t('tokens.name')}
-					help={kind === 'bot' ? t('tokens.nameHelp') : undefined}
-					field={fields.name}
-					type="text"
-					required
-					maxLength={tokenNameLimit}
-					autoComplete="off"
-					dir="auto"
-				/>
+				<TokenNameField label={t('tokens.name')} help={kind === 'bot' ? t('tokens.nameHelp') : undefined} field={fields.name} />
 				{tokenAreas.map((area) => {
 					const field = fields[area]
 					return (
