@@ -20,55 +20,56 @@ async function screen(browser: Browser, baseURL: string, token: string, { width,
 	return context.newPage()
 }
 
-test('the integrations screens (tokens, webhooks and a webhook’s log, the profile’s tokens, an API channel) fit a phone, pass axe, in Arabic and English (SCREENSHOTS_DIR: both widths, JavaScript off too, photographed)', async ({
-	browser,
-	request,
-	baseURL,
-}) => {
-	const shots = process.env.SCREENSHOTS_DIR
-	// Photographed: every screen at both widths, with and without JavaScript, in both languages.
-	if (shots) test.setTimeout(10 * 60_000)
-	else test.slow()
-	const owner = await registerUser(request, { name: 'Nadia Haddad' })
-	const workspace = await createWorkspace(request, owner.token, 'Nile Shop')
-	const api = `/v1/workspaces/${workspace.id}`
-	// What the pages list: a bot token and a personal one with user-written names, a webhook with a test event in its log, an API channel.
-	type Created = { token: { id: string } }
-	const bot = await post<Created>(request, owner.token, `${api}/access-tokens`, {
-		kind: 'bot',
-		name: 'بوت الطلبات',
-		scopes: ['conversations:write', 'contacts:read'],
-	})
-	const personal = await post<Created>(request, owner.token, `${api}/access-tokens`, {
-		kind: 'personal',
-		name: 'My laptop script',
-		scopes: ['contacts:write'],
-		expiresInDays: 30,
-	})
-	const { webhook } = await post<{ webhook: { id: string } }>(request, owner.token, `${api}/webhooks`, {
-		url: unreachable,
-		events: ['conversation.created', 'message.created'],
-	})
-	await post(request, owner.token, `${api}/webhooks/${webhook.id}/test`, {})
-	const channel = await post<{ id: string }>(request, owner.token, `${api}/channels`, {
-		kind: 'api',
-		name: 'دردشة المتجر',
-		settings: { callbackUrl: 'https://8.8.8.8/crm-hooks' },
-	})
-	const screens = {
-		integrations: '/dashboard/settings/integrations',
-		// A revocation being confirmed and a rename form, on each page of tokens.
-		'integrations-revoke': `/dashboard/settings/integrations?revoke=${bot.token.id}`,
-		'integrations-rename': `/dashboard/settings/integrations?rename=${bot.token.id}`,
-		'profile-revoke': `/dashboard/profile?revoke=${personal.token.id}`,
-		'profile-rename': `/dashboard/profile?rename=${personal.token.id}`,
-		webhooks: '/dashboard/settings/integrations/webhooks',
-		webhook: `/dashboard/settings/integrations/webhooks/${webhook.id}`,
-		profile: '/dashboard/profile',
-		'api-channel': `/dashboard/settings/channels/${channel.id}`,
-		'api-channel-create': '/dashboard/settings/channels/create?kind=api',
-	}
-	for (const locale of ['en-us', 'ar-eg']) {
+// One test a language, so the two run side by side.
+for (const locale of ['en-us', 'ar-eg']) {
+	test(`the integrations screens (tokens, webhooks and a webhook’s log, the profile’s tokens, an API channel) fit a phone and pass axe, in ${locale} (SCREENSHOTS_DIR: both widths, JavaScript off too, photographed)`, async ({
+		browser,
+		request,
+		baseURL,
+	}) => {
+		const shots = process.env.SCREENSHOTS_DIR
+		// Photographed: every screen at both widths, with and without JavaScript.
+		if (shots) test.setTimeout(10 * 60_000)
+		else test.slow()
+		const owner = await registerUser(request, { name: 'Nadia Haddad' })
+		const workspace = await createWorkspace(request, owner.token, 'Nile Shop')
+		const api = `/v1/workspaces/${workspace.id}`
+		// What the pages list: a bot token and a personal one with user-written names, a webhook with a test event in its log, an API channel.
+		type Created = { token: { id: string } }
+		const bot = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+			kind: 'bot',
+			name: 'بوت الطلبات',
+			scopes: ['conversations:write', 'contacts:read'],
+		})
+		const personal = await post<Created>(request, owner.token, `${api}/access-tokens`, {
+			kind: 'personal',
+			name: 'My laptop script',
+			scopes: ['contacts:write'],
+			expiresInDays: 30,
+		})
+		const { webhook } = await post<{ webhook: { id: string } }>(request, owner.token, `${api}/webhooks`, {
+			url: unreachable,
+			events: ['conversation.created', 'message.created'],
+		})
+		await post(request, owner.token, `${api}/webhooks/${webhook.id}/test`, {})
+		const channel = await post<{ id: string }>(request, owner.token, `${api}/channels`, {
+			kind: 'api',
+			name: 'دردشة المتجر',
+			settings: { callbackUrl: 'https://8.8.8.8/crm-hooks' },
+		})
+		const screens = {
+			integrations: '/dashboard/settings/integrations',
+			// A revocation being confirmed and a rename form, on each page of tokens.
+			'integrations-revoke': `/dashboard/settings/integrations?revoke=${bot.token.id}`,
+			'integrations-rename': `/dashboard/settings/integrations?rename=${bot.token.id}`,
+			'profile-revoke': `/dashboard/profile?revoke=${personal.token.id}`,
+			'profile-rename': `/dashboard/profile?rename=${personal.token.id}`,
+			webhooks: '/dashboard/settings/integrations/webhooks',
+			webhook: `/dashboard/settings/integrations/webhooks/${webhook.id}`,
+			profile: '/dashboard/profile',
+			'api-channel': `/dashboard/settings/channels/${channel.id}`,
+			'api-channel-create': '/dashboard/settings/channels/create?kind=api',
+		}
 		for (const width of shots ? [390, 1440] : [390]) {
 			for (const javaScript of shots ? [true, false] : [true]) {
 				const page = await screen(browser, baseURL!, owner.token, { width, javaScript })
@@ -94,5 +95,5 @@ test('the integrations screens (tokens, webhooks and a webhook’s log, the prof
 				await page.context().close()
 			}
 		}
-	}
-})
+	})
+}
