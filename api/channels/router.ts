@@ -315,18 +315,15 @@ export function channelsRouter({ db, config, logger }: ApiContext): Router {
 			const { channelId } = parseParams(req, channelParams, channelNotFound)
 			const found = await findChannel(db, workspace.id, channelId)
 			if (found?.kind !== 'api') throw channelNotFound()
+			const subscription = await db
+				.selectFrom('webhookSubscriptions')
+				.select(['id', 'url'])
+				.where('workspaceId', '=', workspace.id)
+				.where('channelId', '=', found.id)
+				.executeTakeFirst()
 			const rolled = await db.transaction().execute(async (trx) => {
-				// Locked: two rolls at once would each keep the first secret as the previous one, losing the other's.
-				const subscription = await trx
-					.selectFrom('webhookSubscriptions')
-					.select(['id', 'secret', 'url'])
-					.where('workspaceId', '=', workspace.id)
-					.where('channelId', '=', found.id)
-					.forUpdate()
-					.executeTakeFirst()
-				if (!subscription) return undefined
-				const rolled = await rollSubscriptionSecret(trx, subscription, config.ENCRYPTION_KEY)
-				await recordAudit(trx, workspace.id, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
+				const rolled = subscription && (await rollSubscriptionSecret(trx, subscription.id, config.ENCRYPTION_KEY))
+				if (rolled) await recordAudit(trx, workspace.id, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
 				return rolled
 			})
 			if (!rolled) throw channelNotFound()

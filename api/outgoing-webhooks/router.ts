@@ -149,10 +149,11 @@ export function outgoingWebhooksRouter({ db, config }: ApiContext): Router {
 		handler(async (req, res) => {
 			const { subscription } = await requireSubscription(req)
 			const rolled = await db.transaction().execute(async (trx) => {
-				const rolled = await rollSubscriptionSecret(trx, subscription, config.ENCRYPTION_KEY)
-				await recordAudit(trx, subscription.workspaceId, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
+				const rolled = await rollSubscriptionSecret(trx, subscription.id, config.ENCRYPTION_KEY)
+				if (rolled) await recordAudit(trx, subscription.workspaceId, req.user, 'webhook.secretRolled', { host: hostOf(subscription.url) })
 				return rolled
 			})
+			if (!rolled) throw webhookNotFound()
 			res.json({ secret: rolled.secret, previousSecretExpiresAt: rolled.previousUntil?.toISOString() ?? null })
 		}),
 	)

@@ -36,12 +36,16 @@ export function signingSecretsOf(subscription: Pick<WebhookSubscription, 'secret
 /**
  * A new secret for the subscription, in the caller's transaction; the one it replaces keeps signing
  * beside it for `secretOverlapMs` (a secret that cannot be opened any more is simply replaced).
+ * Undefined when the subscription is gone.
  */
 export async function rollSubscriptionSecret(
 	trx: DB,
-	subscription: Pick<WebhookSubscription, 'id' | 'secret'>,
+	subscriptionId: string,
 	encryptionKey: string,
-): Promise<{ secret: string; previousUntil: Date | null }> {
+): Promise<{ secret: string; previousUntil: Date | null } | undefined> {
+	// Locked: two rolls at once would each keep the same old secret beside their own, losing the first one's new secret.
+	const subscription = await trx.selectFrom('webhookSubscriptions').select(['id', 'secret']).where('id', '=', subscriptionId).forUpdate().executeTakeFirst()
+	if (!subscription) return undefined
 	const secret = newWebhookSecret()
 	let current: string | undefined
 	try {

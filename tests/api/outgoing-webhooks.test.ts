@@ -553,6 +553,14 @@ describe('the API: /v1/workspaces/:id/webhooks', () => {
 		const again = (await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })).body as { secret: string }
 		const after = await db().selectFrom('webhookSubscriptions').select('secret').where('id', '=', webhook.id).executeTakeFirstOrThrow()
 		expect(signingSecretsOf(after, api.config.ENCRYPTION_KEY)).toEqual([again.secret, fresh])
+		// Two rolls at once: one after the other, so both secrets they showed sign.
+		const both = await Promise.all(
+			[1, 2].map(
+				async () => ((await api.request('POST', path(workspace.id, `/${webhook.id}/secret`), { headers: owner.auth })).body as { secret: string }).secret,
+			),
+		)
+		const last = await db().selectFrom('webhookSubscriptions').select('secret').where('id', '=', webhook.id).executeTakeFirstOrThrow()
+		expect(signingSecretsOf(last, api.config.ENCRYPTION_KEY).sort()).toEqual(both.sort())
 	})
 
 	test('adding, changing, rolling the secret of and deleting a webhook are lines of the audit log, naming its host only', async () => {
