@@ -16,6 +16,9 @@ describe('safePath', () => {
 		expect(safePath('/a\r\nSet-Cookie: x=1')).toBe('/aSet-Cookie:%20x=1')
 		expect(safePath('/\t/evil.example')).toBeUndefined()
 		expect(safePath(`/${'a'.repeat(5000)}`)).toBeUndefined()
+		// Found by the form fuzz: a host the URL parser refuses threw (a 500) rather than being refused.
+		expect(safePath("/\t/evil.example' OR '1'='1")).toBeUndefined()
+		expect(safePath('//[bad')).toBeUndefined()
 	})
 
 	// Each of these reads `//evil.example` (another site) once the browser has resolved it.

@@ -8,6 +8,8 @@ export function safePath(target: unknown): string | undefined {
 	if (typeof target !== 'string' || !target.startsWith('/') || target.length > maxPathLength) return undefined
 	// Resolved as the browser would (dot segments, `\` as `/`, tabs and line breaks dropped) and given back
 	// percent-encoded: a Location header carries no raw bidi control, line break or non-ASCII letter.
+	// What resolves to a host the URL parser refuses (`/\t/evil' OR 1`, read as `//evil' OR 1`) is no path of ours.
+	if (!URL.canParse(target, base)) return undefined
 	const url = new URL(target, base)
 	if (url.origin !== base.origin || url.pathname.startsWith('//')) return undefined
 	return `${url.pathname}${url.search}${url.hash}`
