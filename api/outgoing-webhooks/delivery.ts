@@ -36,7 +36,7 @@ const agentFor = (config: Pick<WebhookConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'outboun
 export async function sendOnce(
 	config: WebhookConfig,
 	url: string,
-	secrets: string | readonly string[],
+	secrets: readonly string[],
 	delivery: Pick<WebhookDelivery, 'webhookId' | 'payload'>,
 ): Promise<Attempt> {
 	try {
@@ -47,10 +47,7 @@ export async function sendOnce(
 		return { delivered: false, retry: error.reason === 'unresolved', status: null, body: null, error: error.message }
 	}
 	const now = new Date()
-	const signature = [secrets]
-		.flat()
-		.map((secret) => new Webhook(secret).sign(delivery.webhookId, now, delivery.payload))
-		.join(' ')
+	const signature = secrets.map((secret) => new Webhook(secret).sign(delivery.webhookId, now, delivery.payload)).join(' ')
 	const body = Buffer.from(delivery.payload, 'utf8')
 	return new Promise<Attempt>((resolve) => {
 		const request = https.request(url, {
@@ -205,27 +202,25 @@ async function recordAttempt(
 				deliveredAt: attempt.delivered ? sql<Date>`now()` : null,
 			})
 			.where('id', '=', delivery.id)
-	if (attempt.delivered && !delivery.messageId) {
-		// Most tries: one statement rather than a transaction's four round trips.
-		await db
+	// Delivered: the try recorded and the subscription's failing stretch ended, in one statement.
+	const recordedDelivered = (executor: DB) =>
+		executor
 			.with('recorded', recorded)
 			.updateTable('webhookSubscriptions')
 			.set({ failingSince: null })
 			.where('id', '=', subscription.id)
 			.where('failingSince', 'is not', null)
 			.execute()
+	if (attempt.delivered && !delivery.messageId) {
+		// Most tries: that statement alone rather than a transaction's round trips.
+		await recordedDelivered(db)
 		return undefined
 	}
 	const { events } = await db.transaction().execute(async (trx) => {
-		await recorded(trx).execute()
 		if (attempt.delivered) {
-			await trx
-				.updateTable('webhookSubscriptions')
-				.set({ failingSince: null })
-				.where('id', '=', subscription.id)
-				.where('failingSince', 'is not', null)
-				.execute()
+			await recordedDelivered(trx)
 		} else {
+			await recorded(trx).execute()
 			const failing = await trx
 				.updateTable('webhookSubscriptions')
 				.set({ failingSince: sql<Date>`coalesce(failing_since, now())` })

@@ -391,9 +391,9 @@ describe('core: triggers, fan-out, signed delivery', () => {
 		const delivery = { webhookId: 'msg_test', payload: '{}' }
 		const strict = { ENCRYPTION_KEY: api.config.ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE: false, outboundCa: api.config.outboundCa }
 		for (const url of [receiver.endpoint('strict'), 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest']) {
-			expect(await sendOnce(strict, url, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', delivery)).toMatchObject({ delivered: false, retry: false, status: null })
+			expect(await sendOnce(strict, url, ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], delivery)).toMatchObject({ delivered: false, retry: false, status: null })
 		}
-		expect(await sendOnce(strict, 'http://example.com/hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', delivery)).toMatchObject({
+		expect(await sendOnce(strict, 'http://example.com/hook', ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], delivery)).toMatchObject({
 			delivered: false,
 			retry: false,
 		})
