@@ -9,7 +9,7 @@ import { profileAction } from './$lang.dashboard.profile.server.ts'
 import { listAccessTokens, tokenAsked } from '#app/.server/access-tokens.ts'
 import { ApiError } from '#app/.server/api-client.ts'
 import { listSessions, twoFactorState } from '#app/.server/auth.ts'
-import { NewTokenSecret, TokenForm, TokenList, type TokenReply } from '#app/components/access-tokens/tokens.tsx'
+import { NewTokenSecret, tokenAnswers, TokenForm, TokenList } from '#app/components/access-tokens/tokens.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { Confirm } from '#app/components/confirm.tsx'
@@ -91,9 +91,8 @@ export default function Profile() {
 	const { user, locale, theme, title, devices, signingOut, twoFactor, personalTokens, revokingTokenId, renamingTokenId } = useLoaderData<typeof loader>()
 	const kept = useKeptActionData<typeof action>()
 	// A revocation refused says so in its confirmation; every other form's answer names its intent.
-	const revokeError = kept && 'deleteError' in kept ? kept.deleteError : null
 	const actionData = kept && 'intent' in kept ? kept : undefined
-	const tokenReply = actionData && 'intent' in actionData && actionData.intent === 'token-create' ? (actionData as TokenReply) : undefined
+	const { reply: tokenReply, revokeError, renameResult } = tokenAnswers(kept)
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
 	const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
@@ -189,7 +188,7 @@ export default function Profile() {
 						revokingId={revokingTokenId}
 						revokeError={revokeError}
 						renamingId={renamingTokenId}
-						renameResult={actionData?.intent === 'token-rename' ? actionData.result : undefined}
+						renameResult={renameResult}
 					/>
 					<TokenForm kind="personal" reply={tokenReply} />
 				</section>

@@ -6,7 +6,7 @@ import { postedOf } from '#app/.server/forms.ts'
 import { requireUser, rethrowApiError } from '#app/.server/session.ts'
 import { redirectWithToast } from '#app/.server/toast.ts'
 import { serverT } from '#app/i18n/i18n.server.ts'
-import { NewTokenSecret, TokenForm, TokenList, type TokenRenameReply, type TokenReply, type TokenRevokeReply } from '#app/components/access-tokens/tokens.tsx'
+import { NewTokenSecret, tokenAnswers, TokenForm, TokenList } from '#app/components/access-tokens/tokens.tsx'
 import { button } from '#app/components/ui/button.css.ts'
 import { useKeptActionData } from '#app/realtime/use-kept-action-data.ts'
 import { formOf } from '#app/utils/http.ts'
@@ -52,8 +52,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Integrations() {
 	const { title, locale, bots, revokingId, renamingId } = useLoaderData<typeof loader>()
-	const answer = useKeptActionData<typeof action>() as TokenReply | TokenRenameReply | TokenRevokeReply | undefined
-	const reply = answer && 'intent' in answer && answer.intent === 'token-create' ? answer : undefined
+	const { reply, revokeError, renameResult } = tokenAnswers(useKeptActionData<typeof action>())
 	const { t } = useTranslation('integrations')
 	return (
 		<>
@@ -72,9 +71,9 @@ export default function Integrations() {
 					headingId="bot-tokens-heading"
 					here={`/${locale}/dashboard/settings/integrations`}
 					revokingId={revokingId}
-					revokeError={answer && 'deleteError' in answer ? answer.deleteError : null}
+					revokeError={revokeError}
 					renamingId={renamingId}
-					renameResult={answer && 'intent' in answer && answer.intent === 'token-rename' ? answer.result : undefined}
+					renameResult={renameResult}
 				/>
 				<TokenForm kind="bot" reply={reply} />
 			</section>

@@ -25,6 +25,16 @@ export type TokenReply = { intent: 'token-create'; result: SubmissionResult<stri
 export type TokenRenameReply = { intent: 'token-rename'; result: SubmissionResult<string[]> }
 export type TokenRevokeReply = { deleteError: string }
 
+/** What a page's kept action answer holds for its tokens: a creation's reply, why a revocation was refused, a refused rename's result. */
+export function tokenAnswers(answer: object | undefined) {
+	const intent = answer && 'intent' in answer ? answer.intent : undefined
+	return {
+		reply: intent === 'token-create' ? (answer as TokenReply) : undefined,
+		revokeError: answer && 'deleteError' in answer ? (answer as TokenRevokeReply).deleteError : null,
+		renameResult: intent === 'token-rename' ? (answer as TokenRenameReply).result : undefined,
+	}
+}
+
 /** The new token's secret, this once, to select and copy (without JavaScript too: a read-only field). */
 export function NewTokenSecret({ created }: { created: { name: string; secret: string } }) {
 	const { t } = useTranslation('integrations')
@@ -86,46 +96,46 @@ export function TokenList({
 				<Refusal title={t('tokens.revokeFailed')} message={revokeError} />
 			) : null}
 			<ul className={styles.sessionList} aria-labelledby={headingId}>
-				{tokens.map((token) =>
-					token.id === renamingId ? (
-						<li key={token.id} className={styles.sessionItem} data-testid="access-token">
+				{tokens.map((token) => (
+					<li key={token.id} className={styles.sessionItem} data-testid="access-token">
+						{token.id === renamingId ? (
 							<RenameForm token={token} here={here} result={renameResult} />
-						</li>
-					) : (
-						<li key={token.id} className={styles.sessionItem} data-testid="access-token">
-							<div>
-								<strong>
-									<bdi>{token.name}</bdi>
-								</strong>{' '}
-								<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
+						) : (
+							<>
 								<div>
-									{tokenAreas
-										.filter((area) => accessOf(token.scopes, area) !== 'none')
-										.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
-										.join(' · ')}
+									<strong>
+										<bdi>{token.name}</bdi>
+									</strong>{' '}
+									<span className={styles.pageLead}>· {isolated((values) => t('tokens.hint', values), { hint: <bdi dir="ltr">…{token.hint}</bdi> })}</span>
+									<div>
+										{tokenAreas
+											.filter((area) => accessOf(token.scopes, area) !== 'none')
+											.map((area) => t('tokens.areaAccess', { area: t(`tokens.areas.${area}`), access: t(`tokens.access.${accessOf(token.scopes, area)}`) }))
+											.join(' · ')}
+									</div>
+									<div className={styles.pageLead}>
+										{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
+										{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
+										{token.createdByName ? (
+											<>
+												{' · '}
+												{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
+											</>
+										) : null}
+									</div>
 								</div>
-								<div className={styles.pageLead}>
-									{t('tokens.lastUsed')}: {token.lastUsedAt ? when(token.lastUsedAt) : t('tokens.neverUsed')} · {t('tokens.expires')}:{' '}
-									{token.expiresAt ? when(token.expiresAt) : t('tokens.noExpiry')}
-									{token.createdByName ? (
-										<>
-											{' · '}
-											{t('tokens.createdBy')}: <bdi>{token.createdByName}</bdi>
-										</>
-									) : null}
+								<div className={styles.actionsRow}>
+									<Link to={`?rename=${token.id}`} className={button.ghost} aria-label={t('tokens.renameLabel', { name: token.name })}>
+										{t('tokens.rename')}
+									</Link>
+									<Link to={`?revoke=${token.id}`} className={button.ghost} aria-label={t('tokens.revokeLabel', { name: token.name })}>
+										{t('tokens.revoke')}
+									</Link>
 								</div>
-							</div>
-							<div className={styles.actionsRow}>
-								<Link to={`?rename=${token.id}`} className={button.ghost} aria-label={t('tokens.renameLabel', { name: token.name })}>
-									{t('tokens.rename')}
-								</Link>
-								<Link to={`?revoke=${token.id}`} className={button.ghost} aria-label={t('tokens.revokeLabel', { name: token.name })}>
-									{t('tokens.revoke')}
-								</Link>
-							</div>
-						</li>
-					),
-				)}
+							</>
+						)}
+					</li>
+				))}
 			</ul>
 		</>
 	)
