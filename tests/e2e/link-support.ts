@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { type APIRequestContext } from '@playwright/test'
+import { expect, type APIRequestContext, type Locator } from '@playwright/test'
 import PusherClient, { type Channel } from 'pusher-js'
 import { createWorkspace, registerUser } from './accounts.ts'
 import { realtimeSdk } from './realtime-support.ts'
@@ -86,4 +86,15 @@ export async function agentOnVisitorChannel(baseURL: string, conversationId: str
 		channel.bind('pusher:subscription_error', (error: unknown) => reject(new Error(`subscription refused: ${JSON.stringify(error)}`)))
 	})
 	return { channel, close: () => pusher.disconnect() }
+}
+
+/**
+ * The agent types until `shown` (the visitor page's typing line) appears: a client event reaches only
+ * those subscribed when it is sent, and the visitor's page may still be subscribing (after a load).
+ */
+export async function agentTypesUntilShown(agent: { channel: Channel }, shown: Locator) {
+	await expect(async () => {
+		agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
+		await expect(shown).toBeVisible({ timeout: 2_000 })
+	}).toPass({ timeout: 15_000 })
 }

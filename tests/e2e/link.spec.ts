@@ -2,7 +2,7 @@ import { type Page } from '@playwright/test'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { signIn } from './accounts.ts'
 import { endsOnTheRight } from './bidi-support.ts'
-import { agentOnVisitorChannel, linkChannelOf } from './link-support.ts'
+import { agentOnVisitorChannel, agentTypesUntilShown, linkChannelOf } from './link-support.ts'
 import { isSameDocument, markDocument, realtimeSdk, subscriptionCount } from './realtime-support.ts'
 import { expectAccessible } from './accessibility.ts'
 
@@ -65,11 +65,7 @@ test.describe('the link page with JavaScript', () => {
 			expect(await isSameDocument(page)).toBe(true)
 
 			// The agent types: the visitor sees it; the visitor types: the agent hears it.
-			// A client event reaches only those subscribed when it is sent: sent again until the visitor's page shows it.
-			await expect(async () => {
-				agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
-				await expect(page.getByRole('status').filter({ hasText: 'Acme Support is typing…' })).toBeVisible({ timeout: 2_000 })
-			}).toPass({ timeout: 15_000 })
+			await agentTypesUntilShown(agent, page.getByRole('status').filter({ hasText: 'Acme Support is typing…' }))
 			const heard = new Promise<unknown>((resolve) => agent.channel.bind('client-typing', resolve))
 			await page.getByLabel('Your message').pressSequentially('Thanks')
 			expect(await heard).toMatchObject({ typing: true, from: 'visitor' })
@@ -181,8 +177,8 @@ test.describe('the link page with JavaScript', () => {
 		expect(await endsOnTheRight(thread(page).last().locator('p'), '9.')).toBe(true)
 		const agent = await agentOnVisitorChannel(baseURL!, conversation!.id)
 		try {
-			agent.channel.trigger('client-typing', { typing: true, from: 'agent' })
 			const typing = page.getByRole('status').filter({ hasText: 'يكتب الآن' })
+			await agentTypesUntilShown(agent, typing)
 			await expect(typing).toContainText('Acme Inc. يكتب الآن…')
 			expect(await endsOnTheRight(typing, 'Inc.')).toBe(true)
 		} finally {
